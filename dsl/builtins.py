@@ -1,0 +1,142 @@
+"""The registry of built-in functions and names of the expression language.
+
+Each entry has its name, parameter types, result type, a one-line doc, and how a
+call is written in generated code. The meaning check, the code generator and
+docs/grammar.md all read this one registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .typesys import (
+    BOOL,
+    CARD,
+    CARDS,
+    COLOUR,
+    INT,
+    PLAYER,
+    PLAYERS,
+    RANK,
+    SUIT,
+    ZONE,
+    Type,
+    list_of,
+)
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A built-in function. `emit` writes the call from its arguments' generated code."""
+
+    name: str
+    params: tuple[Type, ...]
+    returns: Type
+    doc: str
+    emit: Callable[[Sequence[str]], str]
+    variadic: bool = False  # the last parameter may repeat
+    example: str = ""
+
+
+def _call(helper: str, board: bool = False) -> Callable[[Sequence[str]], str]:
+    prefix = "B, S, " if board else ""
+    return lambda args: f"{helper}({prefix}{', '.join(args)})"
+
+
+FUNCTIONS: dict[str, Builtin] = {}
+
+
+def _register(*items: Builtin) -> None:
+    for item in items:
+        FUNCTIONS[item.name] = item
+
+
+_register(
+    Builtin("size", (CARDS,), INT, "The number of cards in a zone or a list of cards.",
+            lambda a: f"len({a[0]})", example="size(stock) > 0"),
+    Builtin("top", (ZONE,), CARD, "The top card of a zone (the one placed last).",
+            _call("top", board=True), example="move top(stock) to hand[me]"),
+    Builtin("bottom", (ZONE,), CARD, "The bottom card of a zone (the one placed first).",
+            _call("bottom", board=True), example="bottom(stock)"),
+    Builtin("cards", (CARDS,), CARDS, "The cards of a zone, as a list.",
+            lambda a: f"list({a[0]})", example="flip cards(grid[p]) face up"),
+    Builtin("all_but_top", (ZONE,), CARDS, "Every card of a zone except its top card.",
+            _call("all_but_top", board=True),
+            example="move all_but_top(discard) to stock face down"),
+    Builtin("columns", (ZONE,), list_of(CARDS),
+            "The columns of a grid zone, left to right, each a list of cards top to bottom.",
+            _call("columns", board=True), example="columns(grid[p])"),
+    Builtin("rows", (ZONE,), list_of(CARDS),
+            "The rows of a grid zone, top to bottom, each a list of cards left to right.",
+            _call("rows", board=True), example="rows(grid[p])"),
+    Builtin("same_rank", (CARDS,), BOOL, "True when the cards all have one rank.",
+            lambda a: f"same_key(T_rank, {a[0]})", example="same_rank(col)"),
+    Builtin("same_suit", (CARDS,), BOOL, "True when the cards all have one suit.",
+            lambda a: f"same_key(T_suit, {a[0]})", example="same_suit(cards(grid[me]))"),
+    Builtin("abs", (INT,), INT, "The absolute value of a number.",
+            _call("abs"), example="abs(p.total - 100)"),
+    Builtin("min", (INT, INT), INT, "The smallest of two or more numbers.",
+            _call("min"), variadic=True, example="min(p.total, 50)"),
+    Builtin("max", (INT, INT), INT, "The largest of two or more numbers.",
+            _call("max"), variadic=True, example="max(0, 10 - size(hand[p]))"),
+    Builtin("next_player", (PLAYER,), PLAYER,
+            "The next player still in the game after the given one, in play order.",
+            lambda a: f"next_seat(S, {a[0]}, STEP)", example="next_player(dealer)"),
+)
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    name: str
+    element: Type  # what each element must be
+    returns: Type
+    doc: str
+
+
+AGGREGATES: dict[str, Aggregate] = {a.name: a for a in (
+    Aggregate("sum", INT, INT, "The sum of a number for each item."),
+    Aggregate("count", BOOL, INT, "How many items make a condition true."),
+    Aggregate("all", BOOL, BOOL, "Whether a condition holds for every item (true if none)."),
+    Aggregate("any", BOOL, BOOL, "Whether a condition holds for at least one item."),
+    Aggregate("min", INT, INT, "The smallest number over the items (an error if none)."),
+    Aggregate("max", INT, INT, "The largest number over the items (an error if none)."),
+)}
+
+
+@dataclass(frozen=True)
+class BuiltinName:
+    name: str
+    type: Type
+    code: str
+    doc: str
+
+
+NAMES: dict[str, BuiltinName] = {b.name: b for b in (
+    BuiltinName("me", PLAYER, "me", "The player acting now (in scoring: see p)."),
+    BuiltinName("current", PLAYER, "S.current", "The player whose turn it is."),
+    BuiltinName("dealer", PLAYER, "S.dealer", "This round's dealer."),
+    BuiltinName("first", PLAYER, "S.first", "The player who starts this round's play."),
+    BuiltinName("players", PLAYERS, "players(S)", "The players still in the game, in seat order."),
+    BuiltinName("others", PLAYERS, "others(S, me, STEP)",
+                "The other players still in the game, in play order after me."),
+    BuiltinName("player_count", INT, "S.n", "How many players the game started with."),
+    BuiltinName("round", INT, "S.round", "The number of the round being played, from 1."),
+    BuiltinName("round_ending", BOOL, "(S.stop_before is not None or S.round_over)",
+                "True once something has ended the round or scheduled its end."),
+)}
+
+# Attributes every card has; rule-defined value tables add more.
+CARD_ATTRIBUTES: dict[str, tuple[Type, str, str]] = {
+    "rank": (RANK, "T_rank[{0}]", "The rank; compare with a rank's name: c.rank == 'K'."),
+    "suit": (SUIT, "T_suit[{0}]", "The suit; compare with a suit's name: c.suit == 'hearts'."),
+    "colour": (COLOUR, "T_colour[{0}]", "'red' (hearts, diamonds) or 'black' (clubs, spades)."),
+    "number": (INT, "T_number[{0}]", "The rank as a number: A=1, 2-10, J=11, Q=12, K=13, joker 0."),
+    "is_joker": (BOOL, "T_joker[{0}]", "Whether the card is a joker."),
+    "face_up": (BOOL, "S.face_up[{0}]", "Whether the card lies face up."),
+}
+PLAYER_ATTRIBUTES: dict[str, tuple[Type, str, str]] = {
+    "seat": (INT, "({0} + 1)", "The player's seat number, from 1."),
+    "total": (INT, "S.totals[{0}]", "The player's cumulative score in the match."),
+    "active": (BOOL, "S.active[{0}]", "Whether the player is still in the game."),
+}

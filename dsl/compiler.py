@@ -1,0 +1,592 @@
+"""Stages 4 and 5: the meaning check and code generation, in one walk per node.
+
+Every `compile_<rule>` method first checks its node (names, arities, types; each
+problem becomes a located diagnostic) and then writes the Python that computes it.
+Generated code only ever comes from checked nodes: rule names become `v_<name>`
+locals, literals are written with repr(), and nothing of the rule text is pasted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import nodes as n
+from .builtins import AGGREGATES, CARD_ATTRIBUTES, FUNCTIONS, NAMES, PLAYER_ATTRIBUTES
+from .errors import Diagnostic
+from .model import ZoneDef
+from .names import did_you_mean
+from .typesys import (
+    ANY,
+    BOOL,
+    CARD,
+    CARDS,
+    COLOUR,
+    INT,
+    NONE,
+    PLAYER,
+    RANK,
+    SUIT,
+    TEXT,
+    ZONE,
+    Type,
+    accepts,
+    as_collection,
+    comparable,
+    list_of,
+    zone_type,
+)
+
+
+@dataclass(frozen=True)
+class Code:
+    """Generated Python for one expression, and what it is."""
+
+    text: str
+    type: Type
+    zone: ZoneDef | None = None  # set for a zone reference; text is then its zone index
+
+
+BAD = Code("None", ANY)
+
+
+@dataclass
+class Symbols:
+    """What names mean in a ruleset: its zones, variables, options and card tables."""
+
+    zones: dict[str, ZoneDef] = field(default_factory=dict)
+    variables: dict[str, tuple[str, Type]] = field(default_factory=dict)  # name -> scope, type
+    options: dict[str, Any] = field(default_factory=dict)
+    value_tables: tuple[str, ...] = ()
+    rank_names: tuple[str, ...] = ()
+    suit_names: tuple[str, ...] = ()
+
+
+COLOURS = ("red", "black", "none")
+
+
+class Compiler:
+    """Checks and compiles expressions and statements against a ruleset's symbols."""
+
+    def __init__(self, symbols: Symbols):
+        self.symbols = symbols
+        self.diagnostics: list[Diagnostic] = []
+        self.scope: dict[str, tuple[str, Type]] = {}
+        self.has_me = True
+
+    # ------------------------------------------------------------ diagnostics
+    def error(self, pos: n.Pos, message: str) -> Code:
+        doc = pos.origin.doc
+        self.diagnostics.append(doc.diagnostic(pos.origin.path, message, offset=pos.offset))
+        return BAD
+
+    @contextmanager
+    def bind(self, names: dict[str, Type]) -> Iterator[None]:
+        """Names visible inside a block (parameters, loop variables, `p` in scoring)."""
+        saved = dict(self.scope)
+        for name, t in names.items():
+            self.scope[name] = (local_name(name), t)
+        try:
+            yield
+        finally:
+            self.scope = saved
+
+    def expect(self, code: Code, wanted: Type, pos: n.Pos, what: str) -> Code:
+        if code is not BAD and not accepts(wanted, code.type):
+            self.error(pos, f"{what} must be {wanted}, but this is {code.type}")
+            return BAD
+        return code
+
+    def known_names(self) -> list[str]:
+        s = self.symbols
+        return [*self.scope, *NAMES, *s.zones, *s.variables, *s.options]
+
+    # ----------------------------------------------------------- expressions
+    def compile(self, node: n.Expr) -> Code:
+        method = getattr(self, "compile_" + _snake(type(node).__name__))
+        return method(node)  # type: ignore[no-any-return]
+
+    def cards_of(self, node: n.Expr, what: str) -> Code:
+        """Compile an expression used as a list of cards (a zone gives its cards)."""
+        code = self.compile(node)
+        if code is BAD:
+            return BAD
+        if code.zone is not None:
+            text = f"present(Z[{code.text}])" if code.zone.layout == "grid" else f"Z[{code.text}]"
+            return Code(text, CARDS)
+        return self.expect(code, CARDS, node.pos, what)
+
+    def compile_number(self, node: n.Number) -> Code:
+        return Code(repr(node.value), INT)
+
+    def compile_text(self, node: n.Text) -> Code:
+        return Code(repr(node.value), TEXT)
+
+    def compile_boolean(self, node: n.Boolean) -> Code:
+        return Code(repr(node.value), BOOL)
+
+    def compile_nothing(self, node: n.Nothing) -> Code:
+        return Code("None", NONE)
+
+    def compile_name(self, node: n.Name) -> Code:
+        name, s = node.name, self.symbols
+        if name in self.scope:
+            pyname, t = self.scope[name]
+            return Code(pyname, t)
+        if name in NAMES:
+            if name in ("me", "others") and not self.has_me:
+                return self.error(node.pos, f"'{name}' has no meaning here: no player is acting")
+            b = NAMES[name]
+            return Code(b.code, b.type)
+        if name in s.zones:
+            zone = s.zones[name]
+            if zone.owned:
+                return self.error(node.pos, f"zone '{name}' belongs to each player: "
+                                            f"write {name}[me] or {name}[p]")
+            return Code(repr(zone.index), zone_type(name), zone)
+        if name in s.variables:
+            scope, t = s.variables[name]
+            if scope in ("player", "player_round"):
+                return self.error(node.pos, f"'{name}' is a player variable: write p.{name}")
+            return Code(f"S.vars[{name!r}]", t)
+        if name in s.options:
+            value = s.options[name]
+            return Code(repr(value), _type_of_value(value))
+        return self.error(node.pos, f"unknown name '{name}'"
+                                    + did_you_mean(name, self.known_names()))
+
+    def compile_index(self, node: n.Index) -> Code:
+        subject = node.subject
+        if isinstance(subject, n.Name) and subject.name in self.symbols.zones \
+                and subject.name not in self.scope:
+            return self.zone_ref(subject.name, node)
+        base = self.compile(subject)
+        key = self.expect(self.compile(node.key), INT, node.key.pos, "a list index")
+        if base is BAD or key is BAD:
+            return BAD
+        coll = as_collection(base.type)
+        if coll is None or base.zone is not None:
+            return self.error(node.pos, f"cannot index {base.type}")
+        return Code(f"{base.text}[{key.text}]", coll.item or ANY)
+
+    def zone_ref(self, name: str, node: n.Index) -> Code:
+        zone = self.symbols.zones[name]
+        if not zone.owned:
+            return self.error(node.pos, f"zone '{name}' is shared: write {name} without [...]")
+        owner = self.expect(self.compile(node.key), PLAYER, node.key.pos, "a zone's owner")
+        if owner is BAD:
+            return BAD
+        return Code(f"({zone.index} + {owner.text})", zone_type(name), zone)
+
+    def compile_attribute(self, node: n.Attribute) -> Code:
+        subject = self.compile(node.subject)
+        if subject is BAD:
+            return BAD
+        name, t = node.name, subject.type
+        if t == CARD:
+            return self.card_attribute(subject, node)
+        if t == PLAYER:
+            return self.player_attribute(subject, node)
+        if t == ANY:
+            return BAD
+        return self.error(node.name_pos, f"{t} has no attribute '{name}'")
+
+    def card_attribute(self, subject: Code, node: n.Attribute) -> Code:
+        name = node.name
+        if name in CARD_ATTRIBUTES:
+            t, template, _ = CARD_ATTRIBUTES[name]
+            return Code(template.format(subject.text), t)
+        if name in self.symbols.value_tables:
+            return Code(f"T_{name}[{subject.text}]", INT)
+        known = [*CARD_ATTRIBUTES, *self.symbols.value_tables]
+        return self.error(node.name_pos, f"a card has no attribute '{name}'"
+                                         + did_you_mean(name, known))
+
+    def player_attribute(self, subject: Code, node: n.Attribute) -> Code:
+        name = node.name
+        if name in PLAYER_ATTRIBUTES:
+            t, template, _ = PLAYER_ATTRIBUTES[name]
+            return Code(template.format(f"need({subject.text}, 'the player')"), t)
+        var = self.symbols.variables.get(name)
+        if var is not None and var[0] in ("player", "player_round"):
+            return Code(f"S.pvars[{name!r}][{subject.text}]", var[1])
+        known = [*PLAYER_ATTRIBUTES] + [k for k, v in self.symbols.variables.items()
+                                        if v[0] in ("player", "player_round")]
+        return self.error(node.name_pos, f"a player has no attribute '{name}'"
+                                         + did_you_mean(name, known))
+
+    def compile_call(self, node: n.Call) -> Code:
+        if node.function in AGGREGATES and node.function not in FUNCTIONS:
+            return self.error(node.pos, f"{node.function}(...) takes a generator: "
+                                        f"{node.function}(x.points for x in hand[p])")
+        fn = FUNCTIONS.get(node.function)
+        if fn is None:
+            return self.error(node.pos, f"unknown function '{node.function}'"
+                                        + did_you_mean(node.function, FUNCTIONS))
+        params = list(fn.params)
+        if fn.variadic and len(node.args) > len(params):
+            params += [params[-1]] * (len(node.args) - len(params))
+        if len(node.args) != len(params):
+            want = f"at least {len(fn.params)}" if fn.variadic else str(len(fn.params))
+            return self.error(node.pos, f"{fn.name}() takes {want} argument"
+                                        f"{'s' if want != '1' else ''}, got {len(node.args)}")
+        args = [self.argument(arg, want, fn.name) for arg, want in zip(node.args, params)]
+        if any(a is BAD for a in args):
+            return BAD
+        return Code(fn.emit([a.text for a in args]), fn.returns)
+
+    def argument(self, node: n.Expr, wanted: Type, fn: str) -> Code:
+        if wanted == ZONE:
+            code = self.compile(node)
+            if code is not BAD and code.zone is None:
+                return self.error(node.pos, f"{fn}() needs a zone, but this is {code.type}")
+            return code
+        if wanted == CARDS:
+            return self.cards_of(node, f"the argument of {fn}()")
+        return self.expect(self.compile(node), wanted, node.pos, f"the argument of {fn}()")
+
+    def compile_aggregate(self, node: n.Aggregate) -> Code:
+        agg = AGGREGATES.get(node.function)
+        if agg is None:
+            return self.error(node.pos, f"'{node.function}(... for ...)' is not an aggregate: "
+                                        "use one of " + ", ".join(AGGREGATES))
+        source = self.iterable(node.source)
+        if source is BAD:
+            return BAD
+        assert source.type.item is not None
+        var = local_name(node.variable)
+        with self.bind({node.variable: source.type.item}):
+            element = self.expect(self.compile(node.element), agg.element, node.element.pos,
+                                  f"each item of {agg.name}()")
+            cond = None
+            if node.condition is not None:
+                cond = self.expect(self.compile(node.condition), BOOL, node.condition.pos,
+                                   "the condition after 'if'")
+        if element is BAD or cond is BAD:
+            return BAD
+        loop = f"for {var} in {source.text}" + (f" if {cond.text}" if cond else "")
+        if agg.name == "count":
+            return Code(f"sum(1 {loop} if {element.text})", INT)
+        return Code(f"{agg.name}({element.text} {loop})", agg.returns)
+
+    def iterable(self, node: n.Expr) -> Code:
+        code = self.compile(node)
+        if code is BAD:
+            return BAD
+        if code.zone is not None:
+            return self.cards_of(node, "")
+        coll = as_collection(code.type)
+        if coll is None:
+            return self.error(node.pos, f"cannot go through {code.type}: "
+                                        "expected a zone or a list")
+        return Code(code.text, coll)
+
+    def compile_list_literal(self, node: n.ListLiteral) -> Code:
+        items = [self.compile(i) for i in node.items]
+        if any(i is BAD for i in items):
+            return BAD
+        item_type = items[0].type if items else ANY
+        for code, item in zip(items, node.items):
+            if not comparable(item_type, code.type):
+                return self.error(item.pos, f"a list mixes {item_type} and {code.type}")
+        return Code("[" + ", ".join(i.text for i in items) + "]", list_of(item_type))
+
+    def compile_minus(self, node: n.Minus) -> Code:
+        operand = self.expect(self.compile(node.operand), INT, node.operand.pos, "what follows -")
+        return BAD if operand is BAD else Code(f"(-{operand.text})", INT)
+
+    def compile_arithmetic(self, node: n.Arithmetic) -> Code:
+        left = self.expect(self.compile(node.left), INT, node.left.pos, f"the left of {node.op}")
+        right = self.expect(self.compile(node.right), INT, node.right.pos,
+                            f"the right of {node.op}")
+        if left is BAD or right is BAD:
+            return BAD
+        op = "//" if node.op == "/" else node.op
+        return Code(f"({left.text} {op} {right.text})", INT)
+
+    def compile_comparison(self, node: n.Comparison) -> Code:
+        left, right = self.compile(node.left), self.compile(node.right)
+        if left is BAD or right is BAD:
+            return BAD
+        if left.type in (RANK, SUIT, COLOUR) and isinstance(node.right, n.Text):
+            right = self.named_constant(left.type, node.right)
+        elif right.type in (RANK, SUIT, COLOUR) and isinstance(node.left, n.Text):
+            left = self.named_constant(right.type, node.left)
+        if left is BAD or right is BAD:
+            return BAD
+        if node.op in ("<", "<=", ">", ">="):
+            for side, code in ((node.left, left), (node.right, right)):
+                if not accepts(INT, code.type):
+                    return self.error(side.pos, f"only numbers can be ordered with {node.op}, "
+                                                f"but this is {code.type}")
+        elif not comparable(left.type, right.type):
+            return self.error(node.pos, f"comparing {left.type} with {right.type} "
+                                        "is always false")
+        op = {"==": "==", "!=": "!="}.get(node.op, node.op)
+        if NONE in (left.type, right.type):
+            op = "is" if node.op == "==" else "is not" if node.op == "!=" else op
+        return Code(f"({left.text} {op} {right.text})", BOOL)
+
+    def named_constant(self, t: Type, node: n.Text) -> Code:
+        names = {RANK: self.symbols.rank_names, SUIT: self.symbols.suit_names,
+                 COLOUR: COLOURS}[t]
+        if node.value not in names:
+            return self.error(node.pos, f"'{node.value}' is not {t} of this deck: expected "
+                              + ", ".join(names) + did_you_mean(node.value, names))
+        return Code(repr(names.index(node.value)), t)
+
+    def compile_membership(self, node: n.Membership) -> Code:
+        item = self.compile(node.item)
+        coll = self.iterable(node.collection)
+        if item is BAD or coll is BAD:
+            return BAD
+        assert coll.type.item is not None
+        if not comparable(item.type, coll.type.item):
+            return self.error(node.pos, f"{item.type} is never in {coll.type}")
+        op = "not in" if node.negated else "in"
+        return Code(f"({item.text} {op} {coll.text})", BOOL)
+
+    def compile_negation(self, node: n.Negation) -> Code:
+        operand = self.expect(self.compile(node.operand), BOOL, node.operand.pos,
+                              "what follows 'not'")
+        return BAD if operand is BAD else Code(f"(not {operand.text})", BOOL)
+
+    def _logic(self, node: n.Conjunction | n.Disjunction, op: str) -> Code:
+        left = self.expect(self.compile(node.left), BOOL, node.left.pos, f"each side of '{op}'")
+        right = self.expect(self.compile(node.right), BOOL, node.right.pos,
+                            f"each side of '{op}'")
+        if left is BAD or right is BAD:
+            return BAD
+        return Code(f"({left.text} {op} {right.text})", BOOL)
+
+    def compile_conjunction(self, node: n.Conjunction) -> Code:
+        return self._logic(node, "and")
+
+    def compile_disjunction(self, node: n.Disjunction) -> Code:
+        return self._logic(node, "or")
+
+    def compile_conditional(self, node: n.Conditional) -> Code:
+        test = self.expect(self.compile(node.test), BOOL, node.test.pos, "the test after 'if'")
+        then, other = self.compile(node.then), self.compile(node.otherwise)
+        if BAD in (test, then, other):
+            return BAD
+        if not comparable(then.type, other.type):
+            return self.error(node.pos, f"the two branches differ: {then.type} "
+                                        f"and {other.type}")
+        t = other.type if then.type == NONE else then.type
+        return Code(f"({then.text} if {test.text} else {other.text})", t)
+
+    def condition(self, node: n.Expr) -> Code:
+        """Compile an expression that must be true or false."""
+        return self.expect(self.compile(node), BOOL, node.pos, "a condition")
+
+    # ------------------------------------------------------------ statements
+    def statements(self, stmts: tuple[n.Stmt, ...], out: list[str], indent: int) -> None:
+        """Append the Python lines for a list of statements to `out`."""
+        saved = dict(self.scope)
+        try:
+            for stmt in stmts:
+                method = getattr(self, "statement_" + _snake(type(stmt).__name__))
+                method(stmt, out, "    " * indent)
+        finally:
+            self.scope = saved
+
+    def _zone_target(self, node: n.Expr, what: str) -> Code:
+        code = self.compile(node)
+        if code is not BAD and code.zone is None:
+            return self.error(node.pos, f"{what} must be a zone, but this is {code.type}")
+        return code
+
+    def _one_or_many(self, node: n.Expr, what: str) -> tuple[Code, bool]:
+        """A card, or several (a list or a zone's cards); the flag says which."""
+        code = self.compile(node)
+        if code is BAD:
+            return BAD, False
+        if code.type == CARD:
+            return code, False
+        if code.zone is not None:
+            return self.cards_of(node, what), True
+        if accepts(CARDS, code.type):
+            return code, True
+        return self.error(node.pos, f"{what} must be a card or cards, but this is "
+                                    f"{code.type}"), False
+
+    def statement_move(self, stmt: n.Move, out: list[str], pad: str) -> None:
+        cards, many = self._one_or_many(stmt.cards, "what is moved")
+        dest = self._zone_target(stmt.to, "where cards move to")
+        if cards is BAD or dest is BAD:
+            return
+        fn = "move_all" if many else "move"
+        out.append(f"{pad}{fn}(B, S, {cards.text}, {dest.text}, {stmt.face_up!r})")
+
+    def statement_deal(self, stmt: n.Deal, out: list[str], pad: str) -> None:
+        count = self.expect(self.compile(stmt.count), INT, stmt.count.pos, "how many to deal")
+        source = self._zone_target(stmt.source, "where cards are dealt from")
+        zone = self.symbols.zones.get(stmt.zone)
+        if zone is None:
+            self.error(stmt.zone_pos, f"unknown zone '{stmt.zone}'"
+                       + did_you_mean(stmt.zone, self.symbols.zones))
+            return
+        if not zone.owned:
+            self.error(stmt.zone_pos, f"'deal ... to each {stmt.zone}' needs a zone that "
+                                      "each player owns")
+            return
+        if count is BAD or source is BAD:
+            return
+        out.append(f"{pad}deal(B, S, {count.text}, {source.text}, {zone.index}, "
+                   f"{stmt.face_up!r}, STEP)")
+
+    def statement_shuffle(self, stmt: n.Shuffle, out: list[str], pad: str) -> None:
+        zone = self._zone_target(stmt.zone, "what is shuffled")
+        if zone is not BAD:
+            out.append(f"{pad}shuffle(B, S, {zone.text})")
+
+    def statement_flip(self, stmt: n.Flip, out: list[str], pad: str) -> None:
+        cards, many = self._one_or_many(stmt.cards, "what is turned")
+        if cards is not BAD:
+            fn = "flip_all" if many else "flip"
+            out.append(f"{pad}{fn}(B, S, {cards.text}, {stmt.face_up!r})")
+
+    def statement_swap(self, stmt: n.Swap, out: list[str], pad: str) -> None:
+        a = self.expect(self.compile(stmt.first), CARD, stmt.first.pos, "what is swapped")
+        b = self.expect(self.compile(stmt.second), CARD, stmt.second.pos, "what is swapped")
+        if a is not BAD and b is not BAD:
+            out.append(f"{pad}swap(B, S, {a.text}, {b.text})")
+
+    def statement_peek(self, stmt: n.Peek, out: list[str], pad: str) -> None:
+        if not self.has_me:
+            self.error(stmt.pos, "'peek' needs an acting player, and none acts here")
+            return
+        cards, many = self._one_or_many(stmt.cards, "what is peeked at")
+        if cards is not BAD:
+            fn = "peek_all" if many else "peek"
+            out.append(f"{pad}{fn}(B, S, {cards.text}, me)")
+
+    def statement_set(self, stmt: n.Set, out: list[str], pad: str) -> None:
+        target = self.set_target(stmt)
+        if target is BAD:
+            return
+        value = self.compile(stmt.value)
+        if value is BAD:
+            return
+        if stmt.op != "=":
+            value = self.expect(value, INT, stmt.value.pos, f"the value of {stmt.op}")
+            target = self.expect(target, INT, stmt.name_pos, f"a variable changed with {stmt.op}")
+        elif not comparable(target.type, value.type):
+            self.error(stmt.value.pos, f"'{stmt.name}' holds {target.type}, "
+                                       f"but this is {value.type}")
+            return
+        if value is not BAD and target is not BAD:
+            out.append(f"{pad}{target.text} {stmt.op} {value.text}")
+
+    def set_target(self, stmt: n.Set) -> Code:
+        s = self.symbols
+        if stmt.subject is None:
+            var = s.variables.get(stmt.name)
+            if var is None:
+                return self.error(stmt.name_pos, f"unknown variable '{stmt.name}'"
+                                  + did_you_mean(stmt.name, s.variables))
+            if var[0] in ("player", "player_round"):
+                return self.error(stmt.name_pos, f"'{stmt.name}' is a player variable: "
+                                                 f"write set p.{stmt.name} = ...")
+            return Code(f"S.vars[{stmt.name!r}]", var[1])
+        subject = self.compile(n.Name(stmt.subject, pos=stmt.pos))
+        subject = self.expect(subject, PLAYER, stmt.pos, f"'{stmt.subject}'")
+        if subject is BAD:
+            return BAD
+        if stmt.name == "total":
+            return Code(f"S.totals[{subject.text}]", INT)
+        var = s.variables.get(stmt.name)
+        if var is None or var[0] not in ("player", "player_round"):
+            names = ["total"] + [k for k, v in s.variables.items()
+                                 if v[0] in ("player", "player_round")]
+            return self.error(stmt.name_pos, f"a player has no variable '{stmt.name}'"
+                              + did_you_mean(stmt.name, names))
+        return Code(f"S.pvars[{stmt.name!r}][{subject.text}]", var[1])
+
+    def statement_let(self, stmt: n.Let, out: list[str], pad: str) -> None:
+        if stmt.name in NAMES or stmt.name in self.symbols.zones:
+            self.error(stmt.pos, f"'{stmt.name}' is already a name of the language or a zone; "
+                                 "choose another")
+            return
+        value = self.compile(stmt.value)
+        if value is BAD:
+            return
+        if value.zone is not None:
+            self.error(stmt.value.pos, "a zone cannot be given another name; "
+                                       "write it out where it is used")
+            return
+        self.scope[stmt.name] = (local_name(stmt.name), value.type)
+        out.append(f"{pad}{local_name(stmt.name)} = {value.text}")
+
+    def statement_end_turn(self, stmt: n.EndTurn, out: list[str], pad: str) -> None:
+        out.append(f"{pad}S.turn_over = True")
+
+    def statement_end_round(self, stmt: n.EndRound, out: list[str], pad: str) -> None:
+        if stmt.before_turn_of is None:
+            out.append(f"{pad}S.round_over = True")
+            return
+        who = self.expect(self.compile(stmt.before_turn_of), PLAYER, stmt.before_turn_of.pos,
+                          "whose turn ends the round")
+        if who is not BAD:
+            out.append(f"{pad}end_round_before(S, need({who.text}, 'the player'))")
+
+    def statement_end_phase(self, stmt: n.EndPhase, out: list[str], pad: str) -> None:
+        out.append(f"{pad}S.phase_over = True")
+
+    def statement_end_game(self, stmt: n.EndGame, out: list[str], pad: str) -> None:
+        out.append(f"{pad}S.game_over = True")
+
+    def statement_win(self, stmt: n.Win, out: list[str], pad: str) -> None:
+        who = self.expect(self.compile(stmt.player), PLAYER, stmt.player.pos, "the winner")
+        if who is not BAD:
+            out.append(f"{pad}win(S, need({who.text}, 'the winner'))")
+
+    def statement_if(self, stmt: n.If, out: list[str], pad: str) -> None:
+        test = self.condition(stmt.test)
+        out.append(f"{pad}if {test.text}:")
+        self.block(stmt.then, out, pad)
+        if stmt.otherwise:
+            out.append(f"{pad}else:")
+            self.block(stmt.otherwise, out, pad)
+
+    def statement_for(self, stmt: n.For, out: list[str], pad: str) -> None:
+        source = self.iterable(stmt.source)
+        if source is BAD:
+            return
+        assert source.type.item is not None
+        out.append(f"{pad}for {local_name(stmt.variable)} in list({source.text}):")
+        with self.bind({stmt.variable: source.type.item}):
+            self.block(stmt.body, out, pad)
+
+    def block(self, stmts: tuple[n.Stmt, ...], out: list[str], pad: str) -> None:
+        before = len(out)
+        self.statements(stmts, out, len(pad) // 4 + 1)
+        if len(out) == before:
+            out.append(pad + "    pass")
+
+
+def local_name(name: str) -> str:
+    """The Python name of a rule-level local (parameters, lets, loop variables)."""
+    return "v_" + name
+
+
+def _snake(name: str) -> str:
+    out = []
+    for i, ch in enumerate(name):
+        if ch.isupper() and i:
+            out.append("_")
+        out.append(ch.lower())
+    return "".join(out)
+
+
+def _type_of_value(value: Any) -> Type:
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, int):
+        return INT
+    if isinstance(value, str):
+        return TEXT
+    return ANY

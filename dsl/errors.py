@@ -1,0 +1,74 @@
+"""The one exception tree of cardrules, and located diagnostics.
+
+Everything the project raises on purpose derives from CardrulesError. Only the
+command line turns these into messages and exit codes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a rule file: 1-based line and column."""
+
+    path: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+    def shifted(self, text: str, offset: int) -> Location:
+        """The location `offset` characters into `text`, which starts here."""
+        before = text[:offset]
+        newlines = before.count("\n")
+        if newlines == 0:
+            return Location(self.path, self.line, self.column + offset)
+        return Location(self.path, self.line + newlines, offset - before.rfind("\n"))
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem in a rule file, with where it is and what to do about it."""
+
+    location: Location | None
+    message: str
+    source_line: str | None = None
+
+    def format(self) -> str:
+        """`path:line:col: message`, then the source line and a caret under the column."""
+        if self.location is None:
+            return self.message
+        head = f"{self.location}: {self.message}"
+        if not self.source_line:
+            return head
+        line = self.source_line.rstrip("\n").expandtabs(1)
+        caret = " " * (max(self.location.column, 1) - 1) + "^"
+        return f"{head}\n    {line}\n    {caret}"
+
+
+class CardrulesError(Exception):
+    """Root of every error cardrules raises on purpose."""
+
+
+class RulesetError(CardrulesError):
+    """A rule file (or several) is not a valid ruleset; carries every diagnostic found."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        super().__init__("\n".join(d.format() for d in self.diagnostics))
+
+
+class GameError(CardrulesError):
+    """A game cannot proceed as asked (bad player count, refused action, broken save)."""
+
+
+class IllegalAction(GameError):
+    """An action that is not among the legal ones; the state is unchanged."""
+
+
+class RuleRuntimeError(GameError):
+    """A rule failed while a game ran (for example: top of an empty zone)."""

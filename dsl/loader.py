@@ -1,0 +1,85 @@
+"""The front door of the dsl: rule file (path or built-in name) to Ruleset.
+
+    load_ruleset("rulesets/golf6.yaml")   # or load_ruleset("golf6")
+    check_files(["mine.yaml"])             # every diagnostic, for `cardrules validate`
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .build import Builder
+from .errors import Diagnostic, Location, RulesetError
+from .model import Ruleset
+from .schema import check_structure
+from .source import Document, parse_yaml
+
+
+def builtin_names() -> list[str]:
+    """The names of the rulesets shipped with cardrules."""
+    folder = resources.files("cardrules.rulesets")
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
+
+
+def resolve(ref: str) -> Path:
+    """A path to a rule file, or the file of a built-in ruleset of that name."""
+    path = Path(ref)
+    if path.is_file():
+        return path
+    if "/" not in ref and not ref.endswith((".yaml", ".yml")):
+        shipped = resources.files("cardrules.rulesets").joinpath(ref + ".yaml")
+        if shipped.is_file():
+            return Path(str(shipped))
+        known = ", ".join(builtin_names())
+        raise RulesetError([Diagnostic(None, f"no ruleset '{ref}': not a file, and not one of "
+                                             f"the built-in rulesets ({known})")])
+    raise RulesetError([Diagnostic(None, f"{ref}: no such file")])
+
+
+def read_document(path: Path) -> Document:
+    """Read and parse a rule file's YAML (stage 1)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RulesetError([Diagnostic(None, f"{path}: cannot read: {exc.strerror}")]) from None
+    except UnicodeDecodeError:
+        raise RulesetError([Diagnostic(None, f"{path}: not a text file (UTF-8)")]) from None
+    doc = parse_yaml(text, str(path))
+    if not isinstance(doc.data, dict):
+        raise RulesetError([Diagnostic(Location(str(path), 1, 1),
+                                       "a rule file must be a YAML mapping of keys to values")])
+    return doc
+
+
+def load_ruleset(ref: str | Path, options: dict[str, Any] | None = None) -> Ruleset:
+    """Load, check and compile a ruleset; raise RulesetError with every problem found."""
+    doc = read_document(resolve(str(ref)))
+    problems = list(check_structure(doc))
+    if problems:
+        raise RulesetError(problems)
+    return Builder(doc, options).build()
+
+
+def check_file(path: str) -> Iterator[Diagnostic]:
+    """Yield every problem in one rule file (none if it is valid)."""
+    try:
+        doc = read_document(Path(path)) if Path(path).is_file() else read_document(resolve(path))
+    except RulesetError as exc:
+        yield from exc.diagnostics
+        return
+    problems = list(check_structure(doc))
+    if problems:
+        yield from problems
+        return
+    try:
+        Builder(doc).build()
+    except RulesetError as exc:
+        yield from exc.diagnostics
+
+
+def check_files(paths: Iterable[str]) -> list[Diagnostic]:
+    """Every problem in every file given."""
+    return [d for p in paths for d in check_file(p)]

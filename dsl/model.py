@@ -1,0 +1,134 @@
+"""The compiled Ruleset: immutable, shared, everything the engine needs.
+
+The functions held here were generated from the checked syntax tree and compiled
+once when the ruleset loaded. Signatures: `legal(S, me) -> list[action]`,
+`run(S, me, *args)` for a move, `fn(S, me)` for statement lists and triggers,
+`score(S, p) -> tuple[int, ...]` (one entry per scoring rule).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import Location
+
+Action = tuple[Any, ...]
+StateFn = Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class CardTable:
+    """What every card id means: names and attributes, for the most decks a game can use."""
+
+    per_deck: int
+    names: tuple[str, ...]
+    rank: tuple[int, ...]
+    suit: tuple[int, ...]
+    colour: tuple[int, ...]
+    number: tuple[int, ...]
+    joker: tuple[bool, ...]
+    values: dict[str, tuple[int, ...]]
+    rank_names: tuple[str, ...]  # index -> name; jokers use the last index, 'joker'
+    suit_names: tuple[str, ...]  # jokers use the last index, 'joker'
+
+
+@dataclass(frozen=True)
+class OptionDef:
+    name: str
+    default: Any
+    choices: tuple[Any, ...] | None
+    doc: str
+
+
+@dataclass(frozen=True)
+class ZoneDef:
+    name: str
+    owned: bool
+    visibility: str
+    layout: str
+    rows: int
+    columns: int
+    index: int  # shared: its zone index; owned: the index of seat 0's zone
+    doc: str = ""
+
+    def zone_of(self, seat: int) -> int:
+        return self.index + seat if self.owned else self.index
+
+
+@dataclass(frozen=True)
+class VariableDef:
+    name: str
+    scope: str  # game | round | player | player_round
+    initial: StateFn  # fn(S) -> value
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class MoveDef:
+    name: str
+    label: str
+    params: tuple[str, ...]
+    run: StateFn
+    then: int | None  # index of the step to go to, in the same phase
+    location: Location
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class StepDef:
+    name: str
+    repeat: int
+    moves: tuple[MoveDef, ...]
+    legal: StateFn
+    location: Location
+
+
+@dataclass(frozen=True)
+class PhaseDef:
+    name: str
+    turns: str  # each_once | rotate
+    steps: tuple[StepDef, ...]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A loaded, checked, compiled ruleset."""
+
+    name: str
+    title: str
+    summary: str
+    path: str
+    min_players: int
+    max_players: int
+    default_players: int
+    direction: int  # +1 clockwise (seat order), -1 counterclockwise
+    options: dict[str, Any]
+    option_defs: tuple[OptionDef, ...]
+    cards: CardTable
+    copies: StateFn  # fn(S) -> number of decks, S.n set
+    home_zone: int
+    zones: tuple[ZoneDef, ...]
+    zone_count: int
+    board: Any  # interpreter.ops.Board
+    variables: tuple[VariableDef, ...]
+    phases: tuple[PhaseDef, ...]
+    setup: StateFn
+    round_end: StateFn
+    after_move: StateFn | None
+    after_turn: StateFn | None
+    after_round: StateFn | None
+    score: StateFn
+    score_names: tuple[str, ...]
+    winner: str  # lowest | highest
+    rounds: StateFn  # fn(S) -> number of rounds
+    moves: dict[str, MoveDef]
+    python: str = field(repr=False)  # the generated source, for inspection
+    data: dict[str, Any] = field(repr=False, default_factory=dict)  # the resolved rule file
+
+    def zone(self, name: str) -> ZoneDef:
+        for z in self.zones:
+            if z.name == name:
+                return z
+        raise KeyError(name)

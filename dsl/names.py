@@ -1,0 +1,18 @@
+"""Small helpers about names: suggestions for misspellings."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+def suggest(name: str, candidates: Iterable[str]) -> str | None:
+    """The closest candidate to a misspelt `name`, if any is close enough."""
+    found = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """`: did you mean 'x'?` when a candidate is close, else an empty string."""
+    hint = suggest(name, candidates)
+    return f": did you mean '{hint}'?" if hint else ""

@@ -1,0 +1,259 @@
+"""The typed syntax tree of rule text: frozen dataclasses, one per grammar rule.
+
+Each node records `pos`: the rule text it came from and its offset there, so
+that later stages can point at it. Names match the grammar (`conditional` rule,
+`Conditional` node, `compile_conditional` in the code generator).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .source import Document
+
+
+@dataclass(frozen=True)
+class Origin:
+    """The rule text a node came from: a scalar of a YAML document."""
+
+    doc: Document = field(compare=False, repr=False)
+    path: tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Pos:
+    """A character of rule text: its origin and offset."""
+
+    origin: Origin
+    offset: int
+
+
+@dataclass(frozen=True)
+class Node:
+    pos: Pos = field(kw_only=True, compare=False)
+
+
+# ---------------------------------------------------------------- expressions
+class Expr(Node):
+    """Any expression."""
+
+
+@dataclass(frozen=True)
+class Number(Expr):
+    value: int
+
+
+@dataclass(frozen=True)
+class Text(Expr):
+    value: str
+
+
+@dataclass(frozen=True)
+class Boolean(Expr):
+    value: bool
+
+
+@dataclass(frozen=True)
+class Nothing(Expr):
+    pass
+
+
+@dataclass(frozen=True)
+class Name(Expr):
+    name: str
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    function: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Aggregate(Expr):
+    """`sum(c.points for c in grid[p] if c.face_up)`."""
+
+    function: str
+    element: Expr
+    variable: str
+    variable_pos: Pos
+    source: Expr
+    condition: Expr | None
+
+
+@dataclass(frozen=True)
+class ListLiteral(Expr):
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Attribute(Expr):
+    subject: Expr
+    name: str
+    name_pos: Pos
+
+
+@dataclass(frozen=True)
+class Index(Expr):
+    subject: Expr
+    key: Expr
+
+
+@dataclass(frozen=True)
+class Minus(Expr):
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Arithmetic(Expr):
+    left: Expr
+    op: str
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Comparison(Expr):
+    left: Expr
+    op: str
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Membership(Expr):
+    item: Expr
+    collection: Expr
+    negated: bool
+
+
+@dataclass(frozen=True)
+class Negation(Expr):
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Conjunction(Expr):
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Disjunction(Expr):
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Conditional(Expr):
+    test: Expr
+    then: Expr
+    otherwise: Expr
+
+
+# ----------------------------------------------------------------- statements
+class Stmt(Node):
+    """Any statement of a `do:` list."""
+
+
+@dataclass(frozen=True)
+class Move(Stmt):
+    cards: Expr
+    to: Expr
+    face_up: bool | None
+
+
+@dataclass(frozen=True)
+class Deal(Stmt):
+    count: Expr
+    source: Expr
+    zone: str
+    zone_pos: Pos
+    face_up: bool | None
+
+
+@dataclass(frozen=True)
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@dataclass(frozen=True)
+class Flip(Stmt):
+    cards: Expr
+    face_up: bool
+
+
+@dataclass(frozen=True)
+class Swap(Stmt):
+    first: Expr
+    second: Expr
+
+
+@dataclass(frozen=True)
+class Set(Stmt):
+    subject: str | None  # `p` in `set p.total = 0`; None for a game or round variable
+    name: str
+    name_pos: Pos
+    op: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Peek(Stmt):
+    cards: Expr
+
+
+@dataclass(frozen=True)
+class EndTurn(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class EndRound(Stmt):
+    before_turn_of: Expr | None
+
+
+@dataclass(frozen=True)
+class EndPhase(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class EndGame(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class Win(Stmt):
+    player: Expr
+
+
+# Block statements come from YAML structure, not from one line of text; each part
+# keeps the statements it holds, already parsed.
+@dataclass(frozen=True)
+class If(Stmt):
+    test: Expr
+    then: tuple[Stmt, ...]
+    otherwise: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class For(Stmt):
+    variable: str
+    source: Expr
+    body: tuple[Stmt, ...]
+
+
+# -------------------------------------------------------------------- domains
+@dataclass(frozen=True)
+class Domain(Node):
+    """What a move's parameter ranges over: `grid[me] where not card.face_up`."""
+
+    source: Expr
+    where: Expr | None

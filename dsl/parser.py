@@ -1,0 +1,262 @@
+"""Stage 3: rule text to syntax tree, with the one Lark grammar built once.
+
+`parse(text, kind, origin)` returns a node of `nodes` or raises ParseFailure with a
+located diagnostic in the author's terms (what was expected, what was found),
+never Lark's terminal names.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import nodes as n
+from .errors import Diagnostic
+
+KINDS = ("expression", "statement", "domain")
+
+
+class ParseFailure(Exception):
+    """Rule text that does not follow the grammar; carries the located diagnostic."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+@cache
+def grammar_text() -> str:
+    """The grammar's source, as shipped in the package."""
+    return resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
+
+
+@cache
+def _parser() -> Lark:
+    return Lark(grammar_text(), parser="lalr", start=list(KINDS),
+                propagate_positions=True, maybe_placeholders=True)
+
+
+def parse(text: str, kind: str, origin: n.Origin) -> Any:
+    """Parse one piece of rule text of the given kind into its syntax tree."""
+    try:
+        tree = _parser().parse(text, start=kind)
+    except UnexpectedInput as exc:
+        raise ParseFailure(_diagnose(text, kind, origin, exc)) from None
+    return _Builder(origin).build(tree.children[0] if kind == "expression" else tree)
+
+
+# ---------------------------------------------------------------- diagnostics
+_FRIENDLY = {
+    "NAME": "a name", "INT": "a number", "STRING": "a text in quotes",
+    "COMPARE": "a comparison (== != < <= > >=)", "ASSIGN": "= or += or -=",
+    "SUM_OP": "+ or -", "PRODUCT_OP": "* / or %", "FACE": "up or down",
+    "$END": "the end of the text",
+}
+
+_START_WORDS = {
+    "statement": "a statement (move, deal, shuffle, flip, swap, set, let, peek, end, win)",
+    "expression": "an expression",
+    "domain": "a collection to choose from",
+}
+
+
+def _describe_terminal(name: str) -> str:
+    if name in _FRIENDLY:
+        return _FRIENDLY[name]
+    for term in _parser().terminals:
+        if term.name == name:
+            return f"'{term.pattern.value}'"
+    return name.lower()
+
+
+def _expected(exc: UnexpectedInput) -> str:
+    names = sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
+    words = sorted({_describe_terminal(t) for t in names})
+    if not words:
+        return ""
+    if len(words) > 6:
+        words = words[:6] + ["..."]
+    return "expected " + (words[0] if len(words) == 1 else "one of " + ", ".join(words))
+
+
+def _diagnose(text: str, kind: str, origin: n.Origin, exc: UnexpectedInput) -> Diagnostic:
+    doc = origin.doc
+    if isinstance(exc, UnexpectedEOF) or (
+            isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
+        where = len(text.rstrip())
+        expected = _expected(exc) if text.strip() else "expected " + _START_WORDS[kind]
+        message = f"incomplete {kind}: {expected}"
+        return doc.diagnostic(origin.path, message, offset=where)
+    if isinstance(exc, UnexpectedToken):
+        found = exc.token
+        what = f"'{found.value}'"
+        expected = _expected(exc)
+        offset = found.start_pos or 0
+        if offset == 0 and kind == "statement":
+            expected = "expected " + _START_WORDS[kind]
+        elif "$END" in (exc.expected or ()):
+            expected = f"the {kind} looks complete before it"
+        if found.value == "=":
+            expected += " (to compare, write ==)"
+        return doc.diagnostic(origin.path, f"unexpected {what}: {expected}", offset=offset)
+    if isinstance(exc, UnexpectedCharacters):
+        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        hint = ""
+        if char == "=":
+            hint = " (to compare, write ==)"
+        elif char in "&|!":
+            hint = " (write and, or, not)"
+        message = f"unexpected character '{char}'{hint}"
+        return doc.diagnostic(origin.path, message, offset=exc.pos_in_stream)
+    return doc.diagnostic(origin.path, f"cannot parse this {kind}")
+
+
+# ------------------------------------------------------------------- building
+class _Builder:
+    """Turns Lark's parse tree into `nodes`, one method per grammar rule."""
+
+    def __init__(self, origin: n.Origin):
+        self.origin = origin
+
+    def pos(self, item: Tree | Token) -> n.Pos:
+        if isinstance(item, Token):
+            return n.Pos(self.origin, item.start_pos or 0)
+        meta = item.meta
+        return n.Pos(self.origin, getattr(meta, "start_pos", 0) or 0)
+
+    def build(self, item: Tree | Token) -> Any:
+        if isinstance(item, Token):  # pragma: no cover - every token sits inside a rule
+            raise TypeError(f"unexpected token {item!r}")
+        method = getattr(self, "rule_" + str(item.data))
+        return method(item, *item.children)
+
+    # expressions ---------------------------------------------------------
+    def rule_expression(self, t: Tree, inner: Tree) -> n.Expr:
+        return self.build(inner)  # type: ignore[no-any-return]
+
+    def rule_conditional(self, t: Tree, test: Tree, then: Tree, otherwise: Tree) -> n.Expr:
+        return n.Conditional(self.build(test), self.build(then), self.build(otherwise),
+                             pos=self.pos(t))
+
+    def rule_disjunction(self, t: Tree, left: Tree, right: Tree) -> n.Expr:
+        return n.Disjunction(self.build(left), self.build(right), pos=self.pos(t))
+
+    def rule_conjunction(self, t: Tree, left: Tree, right: Tree) -> n.Expr:
+        return n.Conjunction(self.build(left), self.build(right), pos=self.pos(t))
+
+    def rule_negation(self, t: Tree, operand: Tree) -> n.Expr:
+        return n.Negation(self.build(operand), pos=self.pos(t))
+
+    def rule_comparison(self, t: Tree, left: Tree, op: Token, right: Tree) -> n.Expr:
+        return n.Comparison(self.build(left), str(op), self.build(right), pos=self.pos(op))
+
+    def rule_membership(self, t: Tree, item: Tree, coll: Tree) -> n.Expr:
+        return n.Membership(self.build(item), self.build(coll), False, pos=self.pos(t))
+
+    def rule_non_membership(self, t: Tree, item: Tree, coll: Tree) -> n.Expr:
+        return n.Membership(self.build(item), self.build(coll), True, pos=self.pos(t))
+
+    def rule_arithmetic(self, t: Tree, left: Tree, op: Token, right: Tree) -> n.Expr:
+        return n.Arithmetic(self.build(left), str(op), self.build(right), pos=self.pos(op))
+
+    def rule_minus(self, t: Tree, operand: Tree) -> n.Expr:
+        return n.Minus(self.build(operand), pos=self.pos(t))
+
+    def rule_attribute(self, t: Tree, subject: Tree, name: Token) -> n.Expr:
+        return n.Attribute(self.build(subject), str(name), self.pos(name), pos=self.pos(t))
+
+    def rule_index(self, t: Tree, subject: Tree, key: Tree) -> n.Expr:
+        return n.Index(self.build(subject), self.build(key), pos=self.pos(t))
+
+    def rule_number(self, t: Tree, token: Token) -> n.Expr:
+        return n.Number(int(token), pos=self.pos(token))
+
+    def rule_text(self, t: Tree, token: Token) -> n.Expr:
+        return n.Text(str(token)[1:-1], pos=self.pos(token))
+
+    def rule_true(self, t: Tree) -> n.Expr:
+        return n.Boolean(True, pos=self.pos(t))
+
+    def rule_false(self, t: Tree) -> n.Expr:
+        return n.Boolean(False, pos=self.pos(t))
+
+    def rule_nothing(self, t: Tree) -> n.Expr:
+        return n.Nothing(pos=self.pos(t))
+
+    def rule_name(self, t: Tree, token: Token) -> n.Expr:
+        return n.Name(str(token), pos=self.pos(token))
+
+    def rule_call(self, t: Tree, name: Token, args: Tree | None) -> n.Expr:
+        built = tuple(self.build(a) for a in args.children) if args is not None else ()
+        return n.Call(str(name), built, pos=self.pos(name))
+
+    def rule_aggregate(self, t: Tree, name: Token, element: Tree, var: Token, source: Tree,
+                       condition: Tree | None) -> n.Expr:
+        cond = self.build(condition) if condition is not None else None
+        return n.Aggregate(str(name), self.build(element), str(var), self.pos(var),
+                           self.build(source), cond, pos=self.pos(name))
+
+    def rule_list_literal(self, t: Tree, args: Tree | None) -> n.Expr:
+        built = tuple(self.build(a) for a in args.children) if args is not None else ()
+        return n.ListLiteral(built, pos=self.pos(t))
+
+    # statements ----------------------------------------------------------
+    def rule_statement(self, t: Tree, inner: Tree) -> n.Stmt:
+        return self.build(inner)  # type: ignore[no-any-return]
+
+    def _facing(self, facing: Tree | None) -> bool | None:
+        return None if facing is None else str(facing.children[0]) == "up"
+
+    def rule_move(self, t: Tree, cards: Tree, to: Tree, facing: Tree | None) -> n.Stmt:
+        return n.Move(self.build(cards), self.build(to), self._facing(facing), pos=self.pos(t))
+
+    def rule_deal(self, t: Tree, count: Tree, source: Tree, zone: Token,
+                  facing: Tree | None) -> n.Stmt:
+        return n.Deal(self.build(count), self.build(source), str(zone), self.pos(zone),
+                      self._facing(facing), pos=self.pos(t))
+
+    def rule_shuffle(self, t: Tree, zone: Tree) -> n.Stmt:
+        return n.Shuffle(self.build(zone), pos=self.pos(t))
+
+    def rule_flip(self, t: Tree, cards: Tree, facing: Tree) -> n.Stmt:
+        return n.Flip(self.build(cards), bool(self._facing(facing)), pos=self.pos(t))
+
+    def rule_swap(self, t: Tree, first: Tree, second: Tree) -> n.Stmt:
+        return n.Swap(self.build(first), self.build(second), pos=self.pos(t))
+
+    def rule_set(self, t: Tree, target: Tree, op: Token, value: Tree) -> n.Stmt:
+        parts = [tok for tok in target.children if isinstance(tok, Token)]
+        subject = str(parts[0]) if len(parts) == 2 else None
+        name = parts[-1]
+        return n.Set(subject, str(name), self.pos(name), str(op), self.build(value),
+                     pos=self.pos(t))
+
+    def rule_let(self, t: Tree, name: Token, value: Tree) -> n.Stmt:
+        return n.Let(str(name), self.build(value), pos=self.pos(t))
+
+    def rule_peek(self, t: Tree, cards: Tree) -> n.Stmt:
+        return n.Peek(self.build(cards), pos=self.pos(t))
+
+    def rule_end_turn(self, t: Tree) -> n.Stmt:
+        return n.EndTurn(pos=self.pos(t))
+
+    def rule_end_round(self, t: Tree, before: Tree | None) -> n.Stmt:
+        return n.EndRound(self.build(before) if before is not None else None, pos=self.pos(t))
+
+    def rule_end_phase(self, t: Tree) -> n.Stmt:
+        return n.EndPhase(pos=self.pos(t))
+
+    def rule_end_game(self, t: Tree) -> n.Stmt:
+        return n.EndGame(pos=self.pos(t))
+
+    def rule_win(self, t: Tree, player: Tree) -> n.Stmt:
+        return n.Win(self.build(player), pos=self.pos(t))
+
+    # domains -------------------------------------------------------------
+    def rule_domain(self, t: Tree, source: Tree, where: Tree | None) -> n.Domain:
+        return n.Domain(self.build(source), self.build(where) if where is not None else None,
+                        pos=self.pos(t))

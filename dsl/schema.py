@@ -1,0 +1,115 @@
+"""Stage 2: check a rule file's structure against the JSON Schema shipped with the package."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import jsonschema
+
+from .errors import Diagnostic
+from .names import suggest
+from .source import Document
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The ruleset JSON Schema (draft 2020-12), as shipped in the package."""
+    text = resources.files(__package__).joinpath("schema.json").read_text(encoding="utf-8")
+    result: dict[str, Any] = json.loads(text)
+    return result
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema())
+
+
+def check_structure(doc: Document) -> Iterator[Diagnostic]:
+    """Yield one located diagnostic per structural problem, in file order."""
+    errors = sorted(_validator().iter_errors(doc.data), key=lambda e: _order(doc, e))
+    for error in errors:
+        yield from _explain(doc, _deepest(error))
+
+
+def _order(doc: Document, error: jsonschema.ValidationError) -> tuple[int, int]:
+    loc = doc.where(tuple(error.absolute_path))
+    return (loc.line, loc.column)
+
+
+def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
+    # For `oneOf` (a statement is a string, an if-block or a for-block) the most
+    # useful complaint is the one from the branch that matched the value's shape.
+    if error.validator == "oneOf" and error.context:
+        shaped = [e for e in error.context if e.validator != "type"]
+        if shaped:
+            return _deepest(max(shaped, key=lambda e: len(e.absolute_path)))
+    return error
+
+
+def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagnostic]:
+    path = tuple(error.absolute_path)
+    kind = error.validator
+    if kind == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        for key in _unexpected(error):
+            hint = suggest(key, allowed)
+            fix = f"did you mean '{hint}'?" if hint else "expected one of: " + ", ".join(allowed)
+            yield doc.diagnostic((*path, key), f"unknown key '{key}': {fix}", key=True)
+        return
+    if kind == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        yield doc.diagnostic(path, f"missing required key '{missing}'")
+        return
+    if kind == "enum":
+        found = error.instance
+        choices = ", ".join(str(c) for c in error.validator_value)
+        hint = suggest(str(found), [str(c) for c in error.validator_value])
+        tail = f"; did you mean '{hint}'?" if hint else ""
+        yield doc.diagnostic(path, f"'{found}' is not allowed here: expected one of {choices}{tail}")
+        return
+    if kind == "type":
+        wanted = error.validator_value
+        wanted_text = " or ".join(wanted) if isinstance(wanted, list) else wanted
+        yield doc.diagnostic(path, f"expected {_article(wanted_text)}, "
+                                   f"found {_describe(error.instance)}")
+        return
+    if kind == "pattern":
+        yield doc.diagnostic(path, f"'{error.instance}' is not a valid name here "
+                                   "(use lower-case letters, digits and _)")
+        return
+    if kind == "oneOf":
+        yield doc.diagnostic(path, "expected a statement: a string, an `if:` block with "
+                                   "`then:`, or a `for:` block with `do:`")
+        return
+    if kind == "const":
+        yield doc.diagnostic(path, f"expected {error.validator_value!r}, found {error.instance!r}")
+        return
+    yield doc.diagnostic(path, error.message)
+
+
+def _unexpected(error: jsonschema.ValidationError) -> list[str]:
+    allowed = set(error.schema.get("properties", {}))
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    return [k for k in instance if k not in allowed]
+
+
+def _article(text: str) -> str:
+    return ("an " if text[:1] in "aeiou" else "a ") + text
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, int):
+        return f"the number {value}"
+    return f"'{value}'"

@@ -1,0 +1,305 @@
+"""The generic engine: runs any compiled Ruleset, knowing nothing of any one game.
+
+    engine = Engine(load_ruleset("golf6"))
+    state = engine.new_game(players=4, seed=7)
+    while not state.over:
+        action = random.choice(engine.legal_actions(state))
+        engine.apply(state, action)
+    engine.results(state)
+
+The engine owns the flow: rounds (gather, setup, phases, end, scoring), phases
+(each player once, or rotating until the round ends), steps (with repeats and
+jumps), triggers and the match's end. An action is a tuple (move name, *args);
+legal_actions lists them in a fixed order and apply refuses anything else.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cardrules.dsl.errors import GameError, IllegalAction, RuleRuntimeError
+from cardrules.dsl.model import Action, MoveDef, Ruleset, StepDef
+
+from . import ops
+from .state import GameState
+
+
+class Engine:
+    """Plays games of one ruleset. Stateless itself: every game lives in its GameState."""
+
+    def __init__(self, ruleset: Ruleset):
+        self.rules = ruleset
+        self.board: ops.Board = ruleset.board
+        self.moves = ruleset.moves
+
+    # ------------------------------------------------------------------ start
+    def new_game(self, players: int | None = None, seed: int = 0,
+                 log: bool = False) -> GameState:
+        """A new game at its first decision, dealt from `seed`; `log` keeps an event log."""
+        rules = self.rules
+        count = rules.default_players if players is None else players
+        if not rules.min_players <= count <= rules.max_players:
+            raise GameError(f"{rules.name} is for {rules.min_players} to {rules.max_players} "
+                            f"players, not {count}")
+        s = GameState()
+        s.ruleset, s.seed, s.n = rules.name, seed, count
+        s.rng = random.Random(seed)
+        s.log = [] if log else None
+        s.zones = [[] for _ in range(rules.zone_count)]
+        copies = int(self._call(rules.copies, s))
+        s.n_cards = rules.cards.per_deck * copies
+        s.face_up = [False] * s.n_cards
+        s.known = [0] * s.n_cards
+        s.where = [rules.home_zone] * s.n_cards
+        s.active = [True] * count
+        s.totals = [0] * count
+        s.rounds_total = int(self._call(rules.rounds, s))
+        s.dealer = (-rules.direction) % count  # so that seat 1 plays first in round 1
+        for var in rules.variables:
+            if var.scope == "game":
+                s.vars[var.name] = self._call(var.initial, s)
+            elif var.scope == "player":
+                s.pvars[var.name] = [self._call(var.initial, s) for _ in range(count)]
+        self._start_round(s, first_round=True)
+        return s
+
+    # ------------------------------------------------------------------ query
+    def to_move(self, state: GameState) -> int | None:
+        """The seat that must decide now, or None when the game is over."""
+        return None if state.over else state.current
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        """The actions the seat to move may take, in a fixed order (empty when over)."""
+        cache = state.legal_cache
+        if cache is not None and cache[0] == state.version:
+            return cache[1]
+        if state.over:
+            actions: list[Action] = []
+        else:
+            actions = self._call(self._step(state).legal, state, state.current)
+        state.legal_cache = (state.version, actions)
+        return actions
+
+    def is_over(self, state: GameState) -> bool:
+        return state.over
+
+    def results(self, state: GameState) -> dict[str, Any]:
+        """Totals, per-round scores, winners (seats from 1) and how long the game took."""
+        return {
+            "ruleset": self.rules.name,
+            "players": state.n,
+            "seed": state.seed,
+            "over": state.over,
+            "rounds": len(state.round_scores),
+            "totals": list(state.totals),
+            "round_scores": [list(r) for r in state.round_scores],
+            "winners": [w + 1 for w in state.winners] if state.winners is not None else [],
+            "turns": state.turns,
+            "actions": state.actions,
+        }
+
+    def describe(self, action: Action) -> str:
+        """An action in the ruleset's own words (its label with the choices filled in)."""
+        move = self.moves.get(action[0]) if action else None
+        if move is None:
+            return repr(action)
+        values = {p: self.name_of(v) for p, v in zip(move.params, action[1:])}
+        try:
+            return move.label.format(**values)
+        except (KeyError, IndexError):
+            return move.label
+
+    def name_of(self, value: Any) -> str:
+        """A card's name, or a value as text (move parameters are cards or numbers)."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self.rules.cards.names[value]
+        return str(value)
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, state: GameState, action: Action) -> GameState:
+        """Apply a legal action; raise IllegalAction (state unchanged) for any other."""
+        if state.over:
+            raise IllegalAction("the game is over")
+        legal = self.legal_actions(state)
+        if action not in legal:
+            action = tuple(action)
+            if action not in legal:
+                raise IllegalAction(f"not a legal action now: {action!r}")
+        move = self.moves[action[0]]
+        me = state.current
+        if state.log is not None:
+            state.log.append({"event": "action", "seat": me + 1, "move": move.name,
+                              "action": self.describe(action)})
+        self._run(move, state, me, action[1:])
+        state.version += 1
+        state.actions += 1
+        self._after_move(state, me, move)
+        return state
+
+    def _run(self, move: MoveDef, s: GameState, me: int, args: tuple[Any, ...]) -> None:
+        try:
+            move.run(s, me, *args)
+        except RuleRuntimeError as exc:
+            raise RuleRuntimeError(f"{move.location}: move '{move.name}': {exc}") from None
+        except (IndexError, ValueError, TypeError, KeyError) as exc:
+            raise RuleRuntimeError(f"{move.location}: move '{move.name}' failed: {exc}") from None
+
+    def _call(self, fn: Any, s: GameState, *args: Any) -> Any:
+        try:
+            return fn(s, *args)
+        except RuleRuntimeError:
+            raise
+        except (IndexError, ValueError, TypeError, KeyError, ZeroDivisionError) as exc:
+            name = getattr(fn, "__name__", "rule")
+            raise RuleRuntimeError(f"{self.rules.path}: {name} failed: {exc}") from None
+
+    # ------------------------------------------------------------------- flow
+    def _step(self, s: GameState) -> StepDef:
+        return self.rules.phases[s.phase].steps[s.step]
+
+    def _after_move(self, s: GameState, me: int, move: MoveDef) -> None:
+        rules = self.rules
+        if rules.after_move is not None:
+            self._call(rules.after_move, s, me)
+        if s.game_over or s.round_over:
+            self._end_round(s)
+            return
+        if s.phase_over:
+            self._next_phase(s)
+            return
+        if s.turn_over:
+            self._end_turn(s, me)
+            return
+        if move.then is not None:
+            self._enter_step(s, move.then)
+            return
+        s.reps -= 1
+        if s.reps > 0:
+            return
+        if s.step + 1 < len(rules.phases[s.phase].steps):
+            self._enter_step(s, s.step + 1)
+        else:
+            self._end_turn(s, me)
+
+    def _enter_step(self, s: GameState, index: int) -> None:
+        s.step = index
+        s.reps = self.rules.phases[s.phase].steps[index].repeat
+        self._check_stuck(s)
+
+    def _check_stuck(self, s: GameState) -> None:
+        if not self.legal_actions(s):
+            step = self._step(s)
+            raise RuleRuntimeError(
+                f"{step.location}: seat {s.current + 1} has no legal move in step "
+                f"'{step.name}' of phase '{self.rules.phases[s.phase].name}'")
+
+    def _end_turn(self, s: GameState, me: int) -> None:
+        rules = self.rules
+        s.turns += 1
+        s.turn_over = False
+        if rules.after_turn is not None:
+            self._call(rules.after_turn, s, me)
+        if s.game_over or s.round_over:
+            self._end_round(s)
+            return
+        phase = rules.phases[s.phase]
+        nxt = ops.next_seat(s, s.current, rules.direction)
+        if phase.turns == "each_once":
+            s.turns_in_phase += 1
+            if s.phase_over or s.turns_in_phase >= sum(s.active):
+                self._next_phase(s)
+                return
+        elif s.phase_over:
+            self._next_phase(s)
+            return
+        if s.stop_before is not None and nxt == s.stop_before:
+            self._end_round(s)
+            return
+        s.current = nxt
+        self._enter_step(s, 0)
+
+    def _next_phase(self, s: GameState) -> None:
+        s.phase_over = False
+        if s.phase + 1 >= len(self.rules.phases):
+            self._end_round(s)
+            return
+        self._enter_phase(s, s.phase + 1)
+
+    def _enter_phase(self, s: GameState, index: int) -> None:
+        s.phase = index
+        s.turns_in_phase = 0
+        s.current = s.first if s.active[s.first] else ops.next_seat(s, s.first,
+                                                                    self.rules.direction)
+        self._enter_step(s, 0)
+
+    # ----------------------------------------------------------------- rounds
+    def _start_round(self, s: GameState, first_round: bool = False) -> None:
+        rules = self.rules
+        s.round += 1
+        s.dealer = ops.next_seat(s, s.dealer, rules.direction)
+        s.first = ops.next_seat(s, s.dealer, rules.direction)
+        for zone in s.zones:
+            zone.clear()
+        home = s.zones[rules.home_zone]
+        home.extend(range(s.n_cards))
+        s.where[:] = [rules.home_zone] * s.n_cards
+        s.face_up[:] = [False] * s.n_cards
+        s.known[:] = [0] * s.n_cards
+        s.stop_before = None
+        s.round_over = s.turn_over = s.phase_over = False
+        for var in rules.variables:
+            if var.scope == "round":
+                s.vars[var.name] = self._call(var.initial, s)
+            elif var.scope == "player_round":
+                s.pvars[var.name] = [self._call(var.initial, s) for _ in range(s.n)]
+        if s.log is not None:
+            s.log.append({"event": "round", "round": s.round, "dealer": s.dealer + 1})
+        s.current = s.first
+        self._call(rules.setup, s, s.first)
+        s.version += 1
+        self._enter_phase(s, 0)
+
+    def _end_round(self, s: GameState) -> None:
+        rules = self.rules
+        self._call(rules.round_end, s, s.current)
+        scores = [sum(self._call(rules.score, s, p)) if s.active[p] else 0 for p in range(s.n)]
+        for p in range(s.n):
+            s.totals[p] += scores[p]
+        s.round_scores.append(scores)
+        if rules.after_round is not None:
+            self._call(rules.after_round, s, s.current)
+        if s.log is not None:
+            s.log.append({"event": "round_end", "round": s.round, "scores": scores,
+                          "totals": list(s.totals), "zones": self.layout(s)})
+        s.version += 1
+        if s.game_over or s.round >= s.rounds_total:
+            self._finish(s)
+        else:
+            self._start_round(s)
+
+    def _finish(self, s: GameState) -> None:
+        s.over = True
+        s.game_over = True
+        if s.winners is None:
+            seats = [p for p in range(s.n) if s.active[p]] or list(range(s.n))
+            pick = min if self.rules.winner == "lowest" else max
+            best = pick(s.totals[p] for p in seats)
+            s.winners = [p for p in seats if s.totals[p] == best]
+        if s.log is not None:
+            s.log.append({"event": "game_end", "totals": list(s.totals),
+                          "winners": [w + 1 for w in s.winners]})
+
+    # ----------------------------------------------------------------- layout
+    def layout(self, s: GameState) -> dict[str, Any]:
+        """Every zone's cards by name, face up or not (the whole truth: not a player's view)."""
+        names = self.rules.cards.names
+        out: dict[str, Any] = {}
+        for zone in self.rules.zones:
+            def cards(z: int) -> list[str | None]:
+                return [names[c] if c >= 0 else None for c in s.zones[z]]
+            if zone.owned:
+                out[zone.name] = {str(p + 1): cards(zone.zone_of(p)) for p in range(s.n)}
+            else:
+                out[zone.name] = cards(zone.index)
+        return out

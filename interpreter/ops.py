@@ -1,0 +1,254 @@
+"""The primitive effects every rule is made of, on a GameState.
+
+Compiled rules call these (move, flip, swap, shuffle, peek, deal); the engine uses
+them too. Each keeps the state's invariants: every card in exactly one zone,
+`where` pointing at it, knowledge updated as a person at the table would learn.
+`Board` describes the zones of one ruleset for one table size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from cardrules.dsl.errors import RuleRuntimeError
+
+from .state import GameState
+
+HIDDEN, OWNER, PUBLIC = 0, 1, 2
+EMPTY = -1  # an empty grid slot
+
+
+@dataclass(frozen=True)
+class Board:
+    """Per zone index: its name, owner seat (-1 if shared), visibility, and grid shape."""
+
+    names: tuple[str, ...]
+    owner: tuple[int, ...]
+    visibility: tuple[int, ...]
+    grid: tuple[bool, ...]
+    slots: tuple[int, ...]
+    width: tuple[int, ...]
+    card_names: tuple[str, ...]
+
+
+# -------------------------------------------------------------------- reading
+def top(b: Board, s: GameState, z: int) -> int:
+    """The top card of a zone (the last one placed)."""
+    cards = s.zones[z]
+    if b.grid[z]:
+        present = [c for c in cards if c != EMPTY]
+        if present:
+            return present[-1]
+    elif cards:
+        return cards[-1]
+    raise RuleRuntimeError(f"zone '{b.names[z]}' is empty: it has no top card")
+
+
+def bottom(b: Board, s: GameState, z: int) -> int:
+    """The bottom card of a zone (the first one placed)."""
+    for c in s.zones[z]:
+        if c != EMPTY:
+            return c
+    raise RuleRuntimeError(f"zone '{b.names[z]}' is empty: it has no bottom card")
+
+
+def present(cards: list[int]) -> list[int]:
+    """The cards of a grid, without its empty slots."""
+    return [c for c in cards if c != EMPTY]
+
+
+def all_but_top(b: Board, s: GameState, z: int) -> list[int]:
+    cards = present(s.zones[z]) if b.grid[z] else s.zones[z]
+    return cards[:-1]
+
+
+def players(s: GameState) -> list[int]:
+    """Seats still in the game, in seat order."""
+    return [p for p in range(s.n) if s.active[p]]
+
+
+def others(s: GameState, me: int, step: int) -> list[int]:
+    """The other seats still in the game, in play order starting after `me`."""
+    n = s.n
+    return [q for q in ((me + step * k) % n for k in range(1, n)) if s.active[q]]
+
+
+def next_seat(s: GameState, p: int, step: int) -> int:
+    """The next seat still in the game after `p`, in play order."""
+    n = s.n
+    for k in range(1, n + 1):
+        q = (p + step * k) % n
+        if s.active[q]:
+            return q
+    return p
+
+
+# -------------------------------------------------------------------- effects
+def _arrive(b: Board, s: GameState, c: int, z: int) -> None:
+    vis = b.visibility[z]
+    if vis == PUBLIC and s.face_up[c]:
+        s.known[c] = s.all_seats
+    elif vis == OWNER:
+        s.known[c] |= 1 << b.owner[z]
+
+
+def _take(b: Board, s: GameState, c: int) -> int:
+    z = s.where[c]
+    cards = s.zones[z]
+    if b.grid[z]:
+        cards[cards.index(c)] = EMPTY
+    elif cards[-1] == c:
+        cards.pop()
+    else:
+        cards.remove(c)
+    return z
+
+
+def _put(b: Board, s: GameState, c: int, z: int) -> None:
+    cards = s.zones[z]
+    if b.grid[z]:
+        if EMPTY in cards:
+            cards[cards.index(EMPTY)] = c
+        elif len(cards) < b.slots[z]:
+            cards.append(c)
+        else:
+            raise RuleRuntimeError(f"zone '{b.names[z]}' is full: all {b.slots[z]} places "
+                                   "hold a card")
+    else:
+        cards.append(c)
+    s.where[c] = z
+
+
+def move(b: Board, s: GameState, c: int, z: int, face: bool | None) -> None:
+    """Move one card to the top (or first empty slot) of zone z, optionally turning it."""
+    src = _take(b, s, c)
+    _put(b, s, c, z)
+    if face is not None:
+        s.face_up[c] = face
+    _arrive(b, s, c, z)
+    if s.log is not None:
+        _log(b, s, "move", c, src, z)
+
+
+def move_all(b: Board, s: GameState, cards: Iterable[int], z: int, face: bool | None) -> None:
+    """Move several cards, in order, to zone z."""
+    for c in list(cards):
+        move(b, s, c, z, face)
+
+
+def flip(b: Board, s: GameState, c: int, face: bool) -> None:
+    """Turn a card face up or face down where it lies."""
+    s.face_up[c] = face
+    _arrive(b, s, c, s.where[c])
+    if s.log is not None:
+        _log(b, s, "flip up" if face else "flip down", c, s.where[c], s.where[c])
+
+
+def flip_all(b: Board, s: GameState, cards: Iterable[int], face: bool) -> None:
+    for c in list(cards):
+        flip(b, s, c, face)
+
+
+def swap(b: Board, s: GameState, c: int, d: int) -> None:
+    """Exchange the places of two cards (each takes the other's zone and slot)."""
+    zc, zd = s.where[c], s.where[d]
+    lc, ld = s.zones[zc], s.zones[zd]
+    ic, id_ = lc.index(c), ld.index(d)
+    lc[ic], ld[id_] = d, c
+    s.where[c], s.where[d] = zd, zc
+    _arrive(b, s, c, zd)
+    _arrive(b, s, d, zc)
+    if s.log is not None:
+        _log(b, s, "swap", c, zc, zd)
+        _log(b, s, "swap", d, zd, zc)
+
+
+def shuffle(b: Board, s: GameState, z: int) -> None:
+    """Shuffle a zone with the game's generator; nobody knows the shuffled order."""
+    cards = s.zones[z]
+    s.rng.shuffle(cards)
+    known = s.known
+    for c in cards:
+        if c != EMPTY:
+            known[c] = 0
+            _arrive(b, s, c, z)
+    if s.log is not None:
+        s.log.append({"effect": "shuffle", "zone": b.names[z]})
+
+
+def peek(b: Board, s: GameState, c: int, who: int) -> None:
+    """Let seat `who` learn a card without turning it."""
+    s.known[c] |= 1 << who
+    if s.log is not None:
+        s.log.append({"effect": "peek", "seat": who + 1, "zone": b.names[s.where[c]]})
+
+
+def peek_all(b: Board, s: GameState, cards: Iterable[int], who: int) -> None:
+    for c in list(cards):
+        peek(b, s, c, who)
+
+
+def deal(b: Board, s: GameState, count: int, src: int, base: int, face: bool | None,
+         step: int) -> None:
+    """Deal `count` cards to each seat in play order from the first player, one at a time."""
+    seats = [s.first] + others(s, s.first, step) if s.active[s.first] else others(s, s.first, step)
+    for _ in range(count):
+        for p in seats:
+            move(b, s, top(b, s, src), base + p, face)
+
+
+# ----------------------------------------------------------------------- flow
+def end_round_before(s: GameState, p: int) -> None:
+    """Schedule the round's end for just before seat p's next turn (first call wins)."""
+    if s.stop_before is None:
+        s.stop_before = p
+
+
+def win(s: GameState, p: int) -> None:
+    """Seat p wins the whole match at once."""
+    s.winners = [p]
+    s.game_over = True
+
+
+def need(value: Any, what: str) -> Any:
+    """Refuse `none` where a card or player is needed."""
+    if value is None:
+        raise RuleRuntimeError(f"{what} is none")
+    return value
+
+
+# ------------------------------------------------------------------------ log
+def _log(b: Board, s: GameState, kind: str, c: int, src: int, dest: int) -> None:
+    assert s.log is not None
+    public = s.known[c] == s.all_seats
+    entry: dict[str, Any] = {"effect": kind, "card": b.card_names[c] if public else None,
+                             "from": _zone_label(b, src), "to": _zone_label(b, dest)}
+    s.log.append(entry)
+
+
+def _zone_label(b: Board, z: int) -> str:
+    owner = b.owner[z]
+    return b.names[z] if owner < 0 else f"{b.names[z]}[{owner + 1}]"
+
+
+# ------------------------------------------------------------- grids and sets
+def columns(b: Board, s: GameState, z: int) -> list[list[int]]:
+    """A grid's columns, each top to bottom, without empty slots."""
+    cards, width = s.zones[z], b.width[z]
+    return [present(cards[col::width]) for col in range(width)]
+
+
+def rows(b: Board, s: GameState, z: int) -> list[list[int]]:
+    """A grid's rows, each left to right, without empty slots."""
+    cards, width = s.zones[z], b.width[z]
+    return [present(cards[i:i + width]) for i in range(0, len(cards), width)]
+
+
+def same_key(table: tuple[int, ...], cards: list[int]) -> bool:
+    """Whether every card has the same entry in a card table (rank, suit...)."""
+    if not cards:
+        return True
+    first = table[cards[0]]
+    return all(table[c] == first for c in cards)

@@ -1,0 +1,26 @@
+"""Playing whole games: a loop that asks each seat's bot for an action until the end."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from .bots import Bot, make_bot
+from .engine import Engine
+from .state import GameState
+
+
+def play(engine: Engine, state: GameState, bots: Sequence[Bot]) -> GameState:
+    """Play `state` to its end with one bot per seat; return the finished state."""
+    legal_actions, apply = engine.legal_actions, engine.apply
+    while not state.over:
+        legal = legal_actions(state)
+        apply(state, bots[state.current].choose(engine, state, legal))
+    return state
+
+
+def play_game(engine: Engine, players: int | None = None, seed: int = 0,
+              seats: Sequence[str] | None = None, log: bool = False) -> GameState:
+    """A new game played to its end by bots (`seats` names each seat's kind; random)."""
+    state = engine.new_game(players, seed, log=log)
+    kinds = list(seats) if seats else ["random"] * state.n
+    bots = [make_bot(kind, seed, seat) for seat, kind in enumerate(kinds)]
+    return play(engine, state, bots)

@@ -1,0 +1,133 @@
+"""GameState: everything about one game in play, as plain data.
+
+A state round-trips through JSON (`to_json` / `from_json`). Cards are integers;
+zones are lists of cards (the last card of a stack is its top; a grid's slots are
+in reading order, -1 marking an empty slot). Per card: `face_up`, and `known`, a
+bitmask of the seats that know its identity. The random generator is part of the
+state, so a saved game continues exactly as it would have.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from cardrules.dsl.errors import GameError
+
+FORMAT = "cardrules-state/1"
+
+# Fields that are plain JSON values, saved and loaded as they are.
+_PLAIN = (
+    "ruleset", "seed", "n", "rounds_total", "zones", "where", "face_up", "known", "vars",
+    "pvars", "totals", "round_scores", "round", "dealer", "first", "current", "phase",
+    "step", "reps", "turns_in_phase", "stop_before", "round_over", "turn_over",
+    "phase_over", "game_over", "winners", "over", "turns", "actions", "active",
+    "n_cards",
+)
+
+
+class GameState:
+    """One game in play. The engine mutates it in place; copy() gives an independent one."""
+
+    __slots__ = (*_PLAIN, "rng", "version", "legal_cache", "log")
+
+    def __init__(self) -> None:
+        self.ruleset = ""
+        self.seed: int = 0
+        self.n = 0
+        self.n_cards = 0
+        self.rounds_total = 1
+        self.rng = random.Random()
+        self.zones: list[list[int]] = []
+        self.where: list[int] = []
+        self.face_up: list[bool] = []
+        self.known: list[int] = []
+        self.vars: dict[str, Any] = {}
+        self.pvars: dict[str, list[Any]] = {}
+        self.totals: list[int] = []
+        self.round_scores: list[list[int]] = []
+        self.round = 0
+        self.dealer = 0
+        self.first = 0
+        self.current = 0
+        self.phase = 0
+        self.step = 0
+        self.reps = 0
+        self.turns_in_phase = 0
+        self.stop_before: int | None = None
+        self.round_over = False
+        self.turn_over = False
+        self.phase_over = False
+        self.game_over = False
+        self.winners: list[int] | None = None
+        self.over = False
+        self.turns = 0
+        self.actions = 0
+        self.active: list[bool] = []
+        self.version = 0
+        self.legal_cache: tuple[int, list[tuple[Any, ...]]] | None = None
+        self.log: list[dict[str, Any]] | None = None
+
+    @property
+    def all_seats(self) -> int:
+        """The bitmask with every seat's bit set."""
+        return (1 << self.n) - 1
+
+    # ------------------------------------------------------------------ copies
+    def copy(self) -> GameState:
+        """An independent copy (for search); the event log is not carried over."""
+        other = GameState.__new__(GameState)
+        for name in _PLAIN:
+            setattr(other, name, getattr(self, name))
+        other.zones = [list(z) for z in self.zones]
+        other.where = list(self.where)
+        other.face_up = list(self.face_up)
+        other.known = list(self.known)
+        other.vars = dict(self.vars)
+        other.pvars = {k: list(v) for k, v in self.pvars.items()}
+        other.totals = list(self.totals)
+        other.round_scores = [list(r) for r in self.round_scores]
+        other.active = list(self.active)
+        other.winners = list(self.winners) if self.winners is not None else None
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.version = self.version
+        other.legal_cache = None
+        other.log = None
+        return other
+
+    # -------------------------------------------------------------------- JSON
+    def to_dict(self) -> dict[str, Any]:
+        """The state as a JSON-ready dict."""
+        data = {name: getattr(self, name) for name in _PLAIN}
+        version, internal, gauss = self.rng.getstate()
+        data["rng"] = [version, list(internal), gauss]
+        data["format"] = FORMAT
+        return data
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
+        """Rebuild a state from `to_dict` output; raise GameError if it is not one."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise GameError("not a cardrules game state (missing or unknown 'format')")
+        state = cls()
+        try:
+            for name in _PLAIN:
+                setattr(state, name, data[name])
+            version, internal, gauss = data["rng"]
+            state.rng.setstate((version, tuple(internal), gauss))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise GameError(f"damaged game state: {exc}") from None
+        return state
+
+    @classmethod
+    def from_json(cls, text: str) -> GameState:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise GameError(f"not a cardrules game state: {exc}") from None
+        return cls.from_dict(data)

@@ -1,0 +1,61 @@
+"""A player's view: what one seat may see of a game, computed from the state.
+
+A card's identity appears exactly when that seat knows it (its bit in `known`);
+otherwise the card is a back (`None`). Hidden zones show only their count. Card
+ids never appear in a view, only names, so nothing can be decoded from it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardrules.dsl.model import Ruleset
+
+from .ops import EMPTY
+from .state import GameState
+
+
+def card_entry(rules: Ruleset, s: GameState, c: int, seat: int) -> dict[str, Any] | None:
+    """One card as `seat` sees it: {"card": name or None, "up": bool}; None for an empty slot."""
+    if c == EMPTY:
+        return None
+    shown = rules.cards.names[c] if s.known[c] >> seat & 1 else None
+    return {"card": shown, "up": s.face_up[c]}
+
+
+def zone_view(rules: Ruleset, s: GameState, z: int, visibility: str, seat: int) -> dict[str, Any]:
+    cards = s.zones[z]
+    count = sum(1 for c in cards if c != EMPTY)
+    if visibility == "hidden":
+        return {"count": count}
+    return {"count": count, "cards": [card_entry(rules, s, c, seat) for c in cards]}
+
+
+def player_view(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
+    """Everything `seat` (0-based) may see now, as JSON-ready data; seats shown from 1."""
+    zones: dict[str, Any] = {}
+    for zone in rules.zones:
+        if zone.owned:
+            zones[zone.name] = {str(p + 1): zone_view(rules, s, zone.zone_of(p), zone.visibility,
+                                                      seat) for p in range(s.n)}
+        else:
+            zones[zone.name] = zone_view(rules, s, zone.index, zone.visibility, seat)
+    phase = rules.phases[s.phase]
+    return {
+        "ruleset": rules.name,
+        "seat": seat + 1,
+        "players": s.n,
+        "round": s.round,
+        "rounds": s.rounds_total,
+        "dealer": s.dealer + 1,
+        "to_move": None if s.over else s.current + 1,
+        "phase": phase.name,
+        "step": phase.steps[s.step].name,
+        "zones": zones,
+        "variables": dict(s.vars),
+        "player_variables": {k: list(v) for k, v in s.pvars.items()},
+        "totals": list(s.totals),
+        "round_scores": [list(r) for r in s.round_scores],
+        "over": s.over,
+        "winners": [w + 1 for w in s.winners] if s.over and s.winners else [],
+    }
