@@ -201,6 +201,8 @@ class Builder:
                            "the choices: " + ", ".join(str(c) for c in choices))
             self.option_defs.append(OptionDef(name, default, choices, item["doc"].strip()))
             self.symbols.options[name] = default
+            if choices is not None:
+                self.symbols.choices[name] = choices
         for name, value in self.overrides.items():
             self.override(name, value)
 
@@ -410,8 +412,9 @@ class Builder:
         pad = "    "
         if "when" in spec:
             node = self.parse((*path, "when"), "expression")
-            if node is not None:
-                lines.append(f"{pad}if {self.compiler.condition(node).text}:")
+            test = self.compiler.condition(node) if node is not None else None
+            if test is not None and not (test.known and test.const):
+                lines.append(f"{pad}if {test.text}:")
                 pad += "    "
         bound: dict[str, Type] = {}
         with self.compiler.bind({}):
@@ -438,7 +441,7 @@ class Builder:
         source = self.compiler.iterable(node.source)
         item = source.type.item if source.type.item is not None else ANY
         var = local_name(param)
-        lines.append(f"{pad}for {var} in list({source.text}):")
+        lines.append(f"{pad}for {var} in {source.text}:")
         pad += "    "
         self.compiler.scope[param] = (var, item)
         bound[param] = item
@@ -476,15 +479,19 @@ class Builder:
             body = bodies[spec["after"]]
             self.compiler.has_me = True
             pad = "    "
+            test = None
             if "when" in spec:
                 node = self.parse((*path, "when"), "expression")
                 if node is None:
                     continue
-                body.append(f"    if {self.compiler.condition(node).text}:")
-                pad = "        "
+                test = self.compiler.condition(node)
+                if not test.known:
+                    body.append(f"    if {test.text}:")
+                    pad = "        "
             inner: list[str] = []
             self.compiler.statements(self.statements((*path, "do")), inner, len(pad) // 4)
-            body.extend(inner or [pad + "pass"])
+            if test is None or not test.known or test.const:  # a trigger the options rule out
+                body.extend(inner or [pad + "pass"])
         out: dict[str, str | None] = {}
         for after, body in bodies.items():
             out[after] = f"after_{after}" if body else None

@@ -122,7 +122,7 @@ NAMES: dict[str, BuiltinName] = {b.name: b for b in (
                 "The other players still in the game, in play order after me."),
     BuiltinName("player_count", INT, "S.n", "How many players the game started with."),
     BuiltinName("round", INT, "S.round", "The number of the round being played, from 1."),
-    BuiltinName("round_ending", BOOL, "(S.stop_before is not None or S.round_over)",
+    BuiltinName("round_ending", BOOL, "(S.stop_before is not None or S.signal >= 4)",
                 "True once something has ended the round or scheduled its end."),
 )}
 

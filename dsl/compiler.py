@@ -40,6 +40,9 @@ from .typesys import (
 )
 
 
+UNKNOWN = object()  # the value of an expression that is only known while a game runs
+
+
 @dataclass(frozen=True)
 class Code:
     """Generated Python for one expression, and what it is."""
@@ -47,6 +50,16 @@ class Code:
     text: str
     type: Type
     zone: ZoneDef | None = None  # set for a zone reference; text is then its zone index
+    const: Any = UNKNOWN  # the value, when it is known before any game starts
+
+    @property
+    def known(self) -> bool:
+        return self.const is not UNKNOWN
+
+
+def constant(value: Any, t: Type) -> Code:
+    """A value known when the ruleset loads (literals, options, what folds from them)."""
+    return Code(repr(value), t, const=value)
 
 
 BAD = Code("None", ANY)
@@ -59,6 +72,7 @@ class Symbols:
     zones: dict[str, ZoneDef] = field(default_factory=dict)
     variables: dict[str, tuple[str, Type]] = field(default_factory=dict)  # name -> scope, type
     options: dict[str, Any] = field(default_factory=dict)
+    choices: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # options with choices
     value_tables: tuple[str, ...] = ()
     rank_names: tuple[str, ...] = ()
     suit_names: tuple[str, ...] = ()
@@ -119,16 +133,16 @@ class Compiler:
         return self.expect(code, CARDS, node.pos, what)
 
     def compile_number(self, node: n.Number) -> Code:
-        return Code(repr(node.value), INT)
+        return constant(node.value, INT)
 
     def compile_text(self, node: n.Text) -> Code:
-        return Code(repr(node.value), TEXT)
+        return constant(node.value, TEXT)
 
     def compile_boolean(self, node: n.Boolean) -> Code:
-        return Code(repr(node.value), BOOL)
+        return constant(node.value, BOOL)
 
     def compile_nothing(self, node: n.Nothing) -> Code:
-        return Code("None", NONE)
+        return constant(None, NONE)
 
     def compile_name(self, node: n.Name) -> Code:
         name, s = node.name, self.symbols
@@ -153,7 +167,7 @@ class Compiler:
             return Code(f"S.vars[{name!r}]", t)
         if name in s.options:
             value = s.options[name]
-            return Code(repr(value), _type_of_value(value))
+            return constant(value, _type_of_value(value))
         return self.error(node.pos, f"unknown name '{name}'"
                                     + did_you_mean(name, self.known_names()))
 
@@ -295,7 +309,9 @@ class Compiler:
 
     def compile_minus(self, node: n.Minus) -> Code:
         operand = self.expect(self.compile(node.operand), INT, node.operand.pos, "what follows -")
-        return BAD if operand is BAD else Code(f"(-{operand.text})", INT)
+        if operand is BAD:
+            return BAD
+        return constant(-operand.const, INT) if operand.known else Code(f"(-{operand.text})", INT)
 
     def compile_arithmetic(self, node: n.Arithmetic) -> Code:
         left = self.expect(self.compile(node.left), INT, node.left.pos, f"the left of {node.op}")
@@ -304,6 +320,8 @@ class Compiler:
         if left is BAD or right is BAD:
             return BAD
         op = "//" if node.op == "/" else node.op
+        if left.known and right.known and not (op in ("//", "%") and right.const == 0):
+            return constant(_ARITHMETIC[op](left.const, right.const), INT)
         return Code(f"({left.text} {op} {right.text})", INT)
 
     def compile_comparison(self, node: n.Comparison) -> Code:
@@ -324,10 +342,24 @@ class Compiler:
         elif not comparable(left.type, right.type):
             return self.error(node.pos, f"comparing {left.type} with {right.type} "
                                         "is always false")
-        op = {"==": "==", "!=": "!="}.get(node.op, node.op)
+        self.check_choice(node, left, right)
+        if left.known and right.known:
+            return constant(_COMPARE[node.op](left.const, right.const), BOOL)
+        op = node.op
         if NONE in (left.type, right.type):
             op = "is" if node.op == "==" else "is not" if node.op == "!=" else op
         return Code(f"({left.text} {op} {right.text})", BOOL)
+
+    def check_choice(self, node: n.Comparison, left: Code, right: Code) -> None:
+        """`option == 'text'` with a text the option can never hold is a typo."""
+        for side, other in ((node.left, node.right), (node.right, node.left)):
+            if isinstance(side, n.Name) and isinstance(other, n.Text) \
+                    and side.name not in self.scope and side.name in self.symbols.choices:
+                choices = self.symbols.choices[side.name]
+                if other.value not in choices:
+                    self.error(other.pos, f"option '{side.name}' is never '{other.value}': "
+                               "its choices are " + ", ".join(map(str, choices))
+                               + did_you_mean(other.value, map(str, choices)))
 
     def named_constant(self, t: Type, node: n.Text) -> Code:
         names = {RANK: self.symbols.rank_names, SUIT: self.symbols.suit_names,
@@ -351,7 +383,10 @@ class Compiler:
     def compile_negation(self, node: n.Negation) -> Code:
         operand = self.expect(self.compile(node.operand), BOOL, node.operand.pos,
                               "what follows 'not'")
-        return BAD if operand is BAD else Code(f"(not {operand.text})", BOOL)
+        if operand is BAD:
+            return BAD
+        return constant(not operand.const, BOOL) if operand.known \
+            else Code(f"(not {operand.text})", BOOL)
 
     def _logic(self, node: n.Conjunction | n.Disjunction, op: str) -> Code:
         left = self.expect(self.compile(node.left), BOOL, node.left.pos, f"each side of '{op}'")
@@ -359,6 +394,12 @@ class Compiler:
                             f"each side of '{op}'")
         if left is BAD or right is BAD:
             return BAD
+        if left.known:  # `and`/`or` with a side known at load time folds away
+            decides = (op == "and") != bool(left.const)
+            return constant(bool(left.const), BOOL) if decides else right
+        if right.known:
+            decides = (op == "and") != bool(right.const)
+            return Code(f"({left.text} {op} {right.text})", BOOL) if decides else left
         return Code(f"({left.text} {op} {right.text})", BOOL)
 
     def compile_conjunction(self, node: n.Conjunction) -> Code:
@@ -376,6 +417,8 @@ class Compiler:
             return self.error(node.pos, f"the two branches differ: {then.type} "
                                         f"and {other.type}")
         t = other.type if then.type == NONE else then.type
+        if test.known:
+            return then if test.const else other
         return Code(f"({then.text} if {test.text} else {other.text})", t)
 
     def condition(self, node: n.Expr) -> Code:
@@ -522,11 +565,11 @@ class Compiler:
         out.append(f"{pad}{local_name(stmt.name)} = {value.text}")
 
     def statement_end_turn(self, stmt: n.EndTurn, out: list[str], pad: str) -> None:
-        out.append(f"{pad}S.turn_over = True")
+        out.append(f"{pad}S.signal |= 1")
 
     def statement_end_round(self, stmt: n.EndRound, out: list[str], pad: str) -> None:
         if stmt.before_turn_of is None:
-            out.append(f"{pad}S.round_over = True")
+            out.append(f"{pad}S.signal |= 4")
             return
         who = self.expect(self.compile(stmt.before_turn_of), PLAYER, stmt.before_turn_of.pos,
                           "whose turn ends the round")
@@ -534,10 +577,10 @@ class Compiler:
             out.append(f"{pad}end_round_before(S, need({who.text}, 'the player'))")
 
     def statement_end_phase(self, stmt: n.EndPhase, out: list[str], pad: str) -> None:
-        out.append(f"{pad}S.phase_over = True")
+        out.append(f"{pad}S.signal |= 2")
 
     def statement_end_game(self, stmt: n.EndGame, out: list[str], pad: str) -> None:
-        out.append(f"{pad}S.game_over = True")
+        out.append(f"{pad}S.signal |= 8")
 
     def statement_win(self, stmt: n.Win, out: list[str], pad: str) -> None:
         who = self.expect(self.compile(stmt.player), PLAYER, stmt.player.pos, "the winner")
@@ -546,6 +589,11 @@ class Compiler:
 
     def statement_if(self, stmt: n.If, out: list[str], pad: str) -> None:
         test = self.condition(stmt.test)
+        if test.known:  # settled by the options: check both branches, keep one
+            unused: list[str] = []
+            self.statements(stmt.then, out if test.const else unused, len(pad) // 4)
+            self.statements(stmt.otherwise, unused if test.const else out, len(pad) // 4)
+            return
         out.append(f"{pad}if {test.text}:")
         self.block(stmt.then, out, pad)
         if stmt.otherwise:
@@ -566,6 +614,12 @@ class Compiler:
         self.statements(stmts, out, len(pad) // 4 + 1)
         if len(out) == before:
             out.append(pad + "    pass")
+
+
+_ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+               "//": lambda a, b: a // b, "%": lambda a, b: a % b}
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
 def local_name(name: str) -> str:

@@ -25,6 +25,12 @@ from . import ops
 from .state import GameState
 
 
+# What a generated rule function raises when a rule does not fit the state it meets.
+SIGNAL_TURN, SIGNAL_PHASE, SIGNAL_ROUND, SIGNAL_GAME = 1, 2, 4, 8
+RULE_FAILURES = (IndexError, ValueError, TypeError, KeyError, ZeroDivisionError,
+                 AttributeError)
+
+
 class Engine:
     """Plays games of one ruleset. Stateless itself: every game lives in its GameState."""
 
@@ -75,11 +81,10 @@ class Engine:
         if cache is not None and cache[0] == state.version:
             return cache[1]
         if state.over:
-            actions: list[Action] = []
-        else:
-            actions = self._call(self._step(state).legal, state, state.current)
-        state.legal_cache = (state.version, actions)
-        return actions
+            return []
+        self._decide(state)
+        assert state.legal_cache is not None
+        return state.legal_cache[1]
 
     def is_over(self, state: GameState) -> bool:
         return state.over
@@ -119,9 +124,13 @@ class Engine:
     # ------------------------------------------------------------------ apply
     def apply(self, state: GameState, action: Action) -> GameState:
         """Apply a legal action; raise IllegalAction (state unchanged) for any other."""
-        if state.over:
+        cache = state.legal_cache
+        if cache is not None and cache[0] == state.version:
+            legal = cache[1]
+        elif state.over:
             raise IllegalAction("the game is over")
-        legal = self.legal_actions(state)
+        else:
+            legal = self.legal_actions(state)
         if action not in legal:
             action = tuple(action)
             if action not in legal:
@@ -131,96 +140,105 @@ class Engine:
         if state.log is not None:
             state.log.append({"event": "action", "seat": me + 1, "move": move.name,
                               "action": self.describe(action)})
-        self._run(move, state, me, action[1:])
-        state.version += 1
-        state.actions += 1
-        self._after_move(state, me, move)
+        try:
+            move.run(state, me, *action[1:])
+            state.version += 1
+            state.actions += 1
+            self._after_move(state, me, move)
+        except RuleRuntimeError as exc:
+            raise RuleRuntimeError(f"{move.location}: after move '{move.name}': {exc}") from None
+        except RULE_FAILURES as exc:
+            raise RuleRuntimeError(f"{move.location}: after move '{move.name}': "
+                                   f"a rule failed: {exc!r}") from None
         return state
 
-    def _run(self, move: MoveDef, s: GameState, me: int, args: tuple[Any, ...]) -> None:
-        try:
-            move.run(s, me, *args)
-        except RuleRuntimeError as exc:
-            raise RuleRuntimeError(f"{move.location}: move '{move.name}': {exc}") from None
-        except (IndexError, ValueError, TypeError, KeyError) as exc:
-            raise RuleRuntimeError(f"{move.location}: move '{move.name}' failed: {exc}") from None
-
     def _call(self, fn: Any, s: GameState, *args: Any) -> Any:
+        """Call a rule function outside a move (setup, scoring...), locating its failures."""
         try:
             return fn(s, *args)
         except RuleRuntimeError:
             raise
-        except (IndexError, ValueError, TypeError, KeyError, ZeroDivisionError) as exc:
+        except RULE_FAILURES as exc:
             name = getattr(fn, "__name__", "rule")
-            raise RuleRuntimeError(f"{self.rules.path}: {name} failed: {exc}") from None
+            raise RuleRuntimeError(f"{self.rules.path}: {name}: a rule failed: {exc!r}") from None
 
     # ------------------------------------------------------------------- flow
     def _step(self, s: GameState) -> StepDef:
         return self.rules.phases[s.phase].steps[s.step]
 
+    def _decide(self, s: GameState) -> None:
+        """Work out the legal actions of the decision the game now waits for."""
+        step = self.rules.phases[s.phase].steps[s.step]
+        legal = step.legal(s, s.current)
+        if not legal:
+            raise RuleRuntimeError(
+                f"{step.location}: seat {s.current + 1} has no legal move in step "
+                f"'{step.name}' of phase '{self.rules.phases[s.phase].name}'")
+        s.legal_cache = (s.version, legal)
+
     def _after_move(self, s: GameState, me: int, move: MoveDef) -> None:
         rules = self.rules
         if rules.after_move is not None:
-            self._call(rules.after_move, s, me)
-        if s.game_over or s.round_over:
-            self._end_round(s)
-            return
-        if s.phase_over:
-            self._next_phase(s)
-            return
-        if s.turn_over:
-            self._end_turn(s, me)
-            return
-        if move.then is not None:
+            rules.after_move(s, me)
+        if s.signal:
+            self._on_signal(s, me)
+        elif move.then is not None:
             self._enter_step(s, move.then)
+        else:
+            s.reps -= 1
+            if s.reps <= 0:
+                steps = rules.phases[s.phase].steps
+                if s.step + 1 < len(steps):
+                    s.step += 1
+                    s.reps = steps[s.step].repeat
+                else:
+                    self._end_turn(s, me)
+        if s.over:
             return
-        s.reps -= 1
-        if s.reps > 0:
-            return
-        if s.step + 1 < len(rules.phases[s.phase].steps):
-            self._enter_step(s, s.step + 1)
+        legal = rules.phases[s.phase].steps[s.step].legal(s, s.current)
+        if not legal:
+            self._decide(s)  # says which step is stuck
+        s.legal_cache = (s.version, legal)
+
+    def _on_signal(self, s: GameState, me: int) -> None:
+        """A rule said `end turn`, `end phase`, `end round`, `end game` or `win`."""
+        if s.signal & (SIGNAL_ROUND | SIGNAL_GAME):
+            self._end_round(s)
+        elif s.signal & SIGNAL_PHASE:
+            self._next_phase(s)
         else:
             self._end_turn(s, me)
 
     def _enter_step(self, s: GameState, index: int) -> None:
         s.step = index
         s.reps = self.rules.phases[s.phase].steps[index].repeat
-        self._check_stuck(s)
-
-    def _check_stuck(self, s: GameState) -> None:
-        if not self.legal_actions(s):
-            step = self._step(s)
-            raise RuleRuntimeError(
-                f"{step.location}: seat {s.current + 1} has no legal move in step "
-                f"'{step.name}' of phase '{self.rules.phases[s.phase].name}'")
 
     def _end_turn(self, s: GameState, me: int) -> None:
         rules = self.rules
         s.turns += 1
-        s.turn_over = False
+        s.signal &= ~SIGNAL_TURN
         if rules.after_turn is not None:
-            self._call(rules.after_turn, s, me)
-        if s.game_over or s.round_over:
+            rules.after_turn(s, me)
+        if s.signal & (SIGNAL_ROUND | SIGNAL_GAME):
             self._end_round(s)
             return
-        phase = rules.phases[s.phase]
-        nxt = ops.next_seat(s, s.current, rules.direction)
-        if phase.turns == "each_once":
+        nxt = (s.current + rules.direction) % s.n
+        if not s.active[nxt]:
+            nxt = ops.next_seat(s, s.current, rules.direction)
+        if rules.phases[s.phase].turns == "each_once":
             s.turns_in_phase += 1
-            if s.phase_over or s.turns_in_phase >= sum(s.active):
-                self._next_phase(s)
-                return
-        elif s.phase_over:
+            if s.turns_in_phase >= sum(s.active):
+                s.signal |= SIGNAL_PHASE
+        if s.signal & SIGNAL_PHASE:
             self._next_phase(s)
-            return
-        if s.stop_before is not None and nxt == s.stop_before:
+        elif nxt == s.stop_before:
             self._end_round(s)
-            return
-        s.current = nxt
-        self._enter_step(s, 0)
+        else:
+            s.current = nxt
+            self._enter_step(s, 0)
 
     def _next_phase(self, s: GameState) -> None:
-        s.phase_over = False
+        s.signal &= ~(SIGNAL_PHASE | SIGNAL_TURN)
         if s.phase + 1 >= len(self.rules.phases):
             self._end_round(s)
             return
@@ -247,7 +265,7 @@ class Engine:
         s.face_up[:] = [False] * s.n_cards
         s.known[:] = [0] * s.n_cards
         s.stop_before = None
-        s.round_over = s.turn_over = s.phase_over = False
+        s.signal = 0
         for var in rules.variables:
             if var.scope == "round":
                 s.vars[var.name] = self._call(var.initial, s)
@@ -259,6 +277,7 @@ class Engine:
         self._call(rules.setup, s, s.first)
         s.version += 1
         self._enter_phase(s, 0)
+        self._decide(s)
 
     def _end_round(self, s: GameState) -> None:
         rules = self.rules
@@ -273,14 +292,13 @@ class Engine:
             s.log.append({"event": "round_end", "round": s.round, "scores": scores,
                           "totals": list(s.totals), "zones": self.layout(s)})
         s.version += 1
-        if s.game_over or s.round >= s.rounds_total:
+        if s.signal & SIGNAL_GAME or s.round >= s.rounds_total:
             self._finish(s)
         else:
             self._start_round(s)
 
     def _finish(self, s: GameState) -> None:
         s.over = True
-        s.game_over = True
         if s.winners is None:
             seats = [p for p in range(s.n) if s.active[p]] or list(range(s.n))
             pick = min if self.rules.winner == "lowest" else max

@@ -55,8 +55,8 @@ def bottom(b: Board, s: GameState, z: int) -> int:
 
 
 def present(cards: list[int]) -> list[int]:
-    """The cards of a grid, without its empty slots."""
-    return [c for c in cards if c != EMPTY]
+    """The cards of a grid, without its empty slots (the list itself when it has none)."""
+    return [c for c in cards if c != EMPTY] if EMPTY in cards else cards
 
 
 def all_but_top(b: Board, s: GameState, z: int) -> list[int]:
@@ -94,18 +94,6 @@ def _arrive(b: Board, s: GameState, c: int, z: int) -> None:
         s.known[c] |= 1 << b.owner[z]
 
 
-def _take(b: Board, s: GameState, c: int) -> int:
-    z = s.where[c]
-    cards = s.zones[z]
-    if b.grid[z]:
-        cards[cards.index(c)] = EMPTY
-    elif cards[-1] == c:
-        cards.pop()
-    else:
-        cards.remove(c)
-    return z
-
-
 def _put(b: Board, s: GameState, c: int, z: int) -> None:
     cards = s.zones[z]
     if b.grid[z]:
@@ -123,11 +111,27 @@ def _put(b: Board, s: GameState, c: int, z: int) -> None:
 
 def move(b: Board, s: GameState, c: int, z: int, face: bool | None) -> None:
     """Move one card to the top (or first empty slot) of zone z, optionally turning it."""
-    src = _take(b, s, c)
-    _put(b, s, c, z)
+    # _take, _put and _arrive written out: moving is the hottest effect of all.
+    src = s.where[c]
+    cards = s.zones[src]
+    if b.grid[src]:
+        cards[cards.index(c)] = EMPTY
+    elif cards[-1] == c:
+        cards.pop()
+    else:
+        cards.remove(c)
+    if b.grid[z]:
+        _put(b, s, c, z)
+    else:
+        s.zones[z].append(c)
+        s.where[c] = z
     if face is not None:
         s.face_up[c] = face
-    _arrive(b, s, c, z)
+    vis = b.visibility[z]
+    if vis == PUBLIC and s.face_up[c]:
+        s.known[c] = s.all_seats
+    elif vis == OWNER:
+        s.known[c] |= 1 << b.owner[z]
     if s.log is not None:
         _log(b, s, "move", c, src, z)
 
@@ -141,7 +145,8 @@ def move_all(b: Board, s: GameState, cards: Iterable[int], z: int, face: bool | 
 def flip(b: Board, s: GameState, c: int, face: bool) -> None:
     """Turn a card face up or face down where it lies."""
     s.face_up[c] = face
-    _arrive(b, s, c, s.where[c])
+    if face and b.visibility[s.where[c]] != HIDDEN:
+        s.known[c] = s.all_seats
     if s.log is not None:
         _log(b, s, "flip up" if face else "flip down", c, s.where[c], s.where[c])
 
@@ -170,10 +175,16 @@ def shuffle(b: Board, s: GameState, z: int) -> None:
     cards = s.zones[z]
     s.rng.shuffle(cards)
     known = s.known
-    for c in cards:
-        if c != EMPTY:
-            known[c] = 0
-            _arrive(b, s, c, z)
+    vis = b.visibility[z]
+    if vis == HIDDEN or (vis == PUBLIC and not any(s.face_up[c] for c in cards if c != EMPTY)):
+        for c in cards:
+            if c != EMPTY:
+                known[c] = 0
+    else:
+        for c in cards:
+            if c != EMPTY:
+                known[c] = 0
+                _arrive(b, s, c, z)
     if s.log is not None:
         s.log.append({"effect": "shuffle", "zone": b.names[z]})
 
@@ -209,7 +220,7 @@ def end_round_before(s: GameState, p: int) -> None:
 def win(s: GameState, p: int) -> None:
     """Seat p wins the whole match at once."""
     s.winners = [p]
-    s.game_over = True
+    s.signal |= 8  # engine.SIGNAL_GAME
 
 
 def need(value: Any, what: str) -> Any:

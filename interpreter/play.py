@@ -12,7 +12,9 @@ def play(engine: Engine, state: GameState, bots: Sequence[Bot]) -> GameState:
     """Play `state` to its end with one bot per seat; return the finished state."""
     legal_actions, apply = engine.legal_actions, engine.apply
     while not state.over:
-        legal = legal_actions(state)
+        cache = state.legal_cache  # the engine keeps the current decision's legal actions
+        legal = cache[1] if cache is not None and cache[0] == state.version \
+            else legal_actions(state)
         apply(state, bots[state.current].choose(engine, state, legal))
     return state
 

@@ -21,8 +21,8 @@ FORMAT = "cardrules-state/1"
 _PLAIN = (
     "ruleset", "seed", "n", "rounds_total", "zones", "where", "face_up", "known", "vars",
     "pvars", "totals", "round_scores", "round", "dealer", "first", "current", "phase",
-    "step", "reps", "turns_in_phase", "stop_before", "round_over", "turn_over",
-    "phase_over", "game_over", "winners", "over", "turns", "actions", "active",
+    "step", "reps", "turns_in_phase", "stop_before", "signal", "winners", "over", "turns",
+    "actions", "active",
     "n_cards",
 )
 
@@ -56,10 +56,7 @@ class GameState:
         self.reps = 0
         self.turns_in_phase = 0
         self.stop_before: int | None = None
-        self.round_over = False
-        self.turn_over = False
-        self.phase_over = False
-        self.game_over = False
+        self.signal = 0  # end turn 1, end phase 2, end round 4, end game 8 (engine.SIGNAL_*)
         self.winners: list[int] | None = None
         self.over = False
         self.turns = 0

@@ -1,0 +1,143 @@
+"""The `cardrules` command: people in, exit codes out.
+
+Exit codes: 0 success; 1 an invalid rule file; 2 a usage error (click's); 3 a game
+that cannot be played as asked (player count, a rule failing during play).
+Every error is one located message; never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterable
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from cardrules import __version__
+from cardrules.dsl.errors import CardrulesError, GameError, RulesetError
+from cardrules.dsl.loader import check_files, load_ruleset
+from cardrules.interpreter.bots import BOTS, make_bot
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.play import play
+
+from . import render
+
+EXIT_INVALID, EXIT_GAME = 1, 3
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def reports_errors(fn: F) -> F:
+    """Turn cardrules errors into messages on stderr and exit codes."""
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except RulesetError as exc:
+            for diagnostic in exc.diagnostics:
+                click.echo(diagnostic.format(), err=True)
+            sys.exit(EXIT_INVALID)
+        except GameError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_GAME)
+        except CardrulesError as exc:  # pragma: no cover - every error has a subclass above
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_GAME)
+    return wrapper  # type: ignore[return-value]
+
+
+def parse_options(pairs: Iterable[str]) -> dict[str, str]:
+    """`--option name=value` pairs to a dict (values stay text; the ruleset types them)."""
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise click.BadParameter(f"expected NAME=VALUE, got '{pair}'", param_hint="--option")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def parse_seats(text: str | None, players: int) -> list[str]:
+    if not text:
+        return ["random"] * players
+    kinds = [k.strip() for k in text.split(",")]
+    if len(kinds) != players:
+        raise click.BadParameter(f"{len(kinds)} seats named for {players} players",
+                                 param_hint="--seats")
+    for kind in kinds:
+        if kind not in BOTS:
+            raise click.BadParameter(f"unknown seat kind '{kind}': expected one of "
+                                     + ", ".join(BOTS), param_hint="--seats")
+    return kinds
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="cardrules")
+def main() -> None:
+    """Card games described as data: run, check and compare rule files."""
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("--players", "-p", type=click.IntRange(1, 16), help="Number of players "
+              "(default: the ruleset's).")
+@click.option("--seed", "-s", type=int, default=1, show_default=True,
+              help="Seed for the deal and the bots: the same seed plays the same game.")
+@click.option("--seats", help="Comma-separated seat kinds, one per player (default: random).")
+@click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
+              help="Set one of the ruleset's options (repeatable).")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
+              help="Write the event log to this file as JSON Lines.")
+@click.option("--plain", is_flag=True, help="Letters instead of suit symbols.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON only.")
+@reports_errors
+def run(ruleset: str, players: int | None, seed: int, seats: str | None,
+        options: tuple[str, ...], log_file: str | None, plain: bool, as_json: bool) -> None:
+    """Play a whole match of RULESET (a file, or a built-in name such as golf6) with bots."""
+    rules = load_ruleset(ruleset, parse_options(options))
+    engine = Engine(rules)
+    state = engine.new_game(players, seed, log=True)
+    kinds = parse_seats(seats, state.n)
+    bots = [make_bot(kind, seed, seat) for seat, kind in enumerate(kinds)]
+    play(engine, state, bots)
+    results = engine.results(state)
+    events = state.log or []
+    if log_file:
+        write_log(Path(log_file), events)
+    if as_json:
+        click.echo(json.dumps(results))
+        return
+    click.echo(f"{rules.title} ({rules.name}) - {state.n} players, seed {seed}, "
+               f"seats: {', '.join(kinds)}")
+    for event in events:
+        if event.get("event") == "round_end":
+            click.echo("")
+            click.echo("\n".join(render.round_summary(rules, event, plain)))
+    click.echo("")
+    click.echo("\n".join(render.standings(results, rules.winner)))
+
+
+def write_log(path: Path, events: list[dict[str, Any]]) -> None:
+    try:
+        with path.open("w", encoding="utf-8") as out:
+            for event in events:
+                out.write(json.dumps(event) + "\n")
+    except OSError as exc:
+        raise GameError(f"cannot write the log to {path}: {exc.strerror}") from None
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True)
+@reports_errors
+def validate(files: tuple[str, ...]) -> None:
+    """Check rule files; print every problem as file:line:col: message."""
+    problems = check_files(files)
+    for diagnostic in problems:
+        click.echo(diagnostic.format(), err=True)
+    if problems:
+        count = len(problems)
+        click.echo(f"{count} problem{'s' if count != 1 else ''} found", err=True)
+        sys.exit(EXIT_INVALID)
+    click.echo(f"{len(files)} file{'s' if len(files) != 1 else ''} valid")
