@@ -41,7 +41,8 @@ _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _RUNTIME = {name: getattr(ops, name) for name in (
     "top", "bottom", "present", "all_but_top", "players", "others", "next_seat", "move",
     "move_all", "flip", "flip_all", "swap", "shuffle", "peek", "peek_all", "deal",
-    "end_round_before", "win", "need", "columns", "rows", "same_key",
+    "end_round_before", "win", "need", "columns", "rows", "same_key", "empty", "put",
+    "log_move", "log_flip",
 )}
 
 
@@ -632,7 +633,7 @@ def _shift(node: Any, offset: int) -> Any:
 
 _SAFE_BUILTINS = {name: __builtins__[name] if isinstance(__builtins__, dict)  # type: ignore
                   else getattr(__builtins__, name)
-                  for name in ("len", "list", "sum", "all", "any", "min", "max", "abs",
+                  for name in ("len", "list", "sum", "all", "any", "min", "max", "abs", "map",
                                "range", "tuple")}
 
 __all__ = ["Builder", "accepts", "BOOL"]

@@ -51,6 +51,7 @@ class Code:
     type: Type
     zone: ZoneDef | None = None  # set for a zone reference; text is then its zone index
     const: Any = UNKNOWN  # the value, when it is known before any game starts
+    lookup: tuple[str, str] | None = None  # (table, key) when the value is table[key]
 
     @property
     def known(self) -> bool:
@@ -89,6 +90,7 @@ class Compiler:
         self.diagnostics: list[Diagnostic] = []
         self.scope: dict[str, tuple[str, Type]] = {}
         self.has_me = True
+        self.temp = 0  # numbers the temporaries of written-out statements
 
     # ------------------------------------------------------------ diagnostics
     def error(self, pos: n.Pos, message: str) -> Code:
@@ -211,9 +213,10 @@ class Compiler:
         name = node.name
         if name in CARD_ATTRIBUTES:
             t, template, _ = CARD_ATTRIBUTES[name]
-            return Code(template.format(subject.text), t)
+            table = template.split("[", 1)[0]  # every card attribute is a table lookup
+            return Code(template.format(subject.text), t, lookup=(table, subject.text))
         if name in self.symbols.value_tables:
-            return Code(f"T_{name}[{subject.text}]", INT)
+            return Code(f"T_{name}[{subject.text}]", INT, lookup=(f"T_{name}", subject.text))
         known = [*CARD_ATTRIBUTES, *self.symbols.value_tables]
         return self.error(node.name_pos, f"a card has no attribute '{name}'"
                                          + did_you_mean(name, known))
@@ -249,6 +252,10 @@ class Compiler:
         args = [self.argument(arg, want, fn.name) for arg, want in zip(node.args, params)]
         if any(a is BAD for a in args):
             return BAD
+        zone = args[0].zone if args else None
+        if fn.name == "top" and zone is not None and zone.layout != "grid":
+            z = args[0].text  # the top of a stack, written out (a pure, cheap expression)
+            return Code(f"(Z[{z}][-1] if Z[{z}] else empty(B, {z}))", CARD)
         return Code(fn.emit([a.text for a in args]), fn.returns)
 
     def argument(self, node: n.Expr, wanted: Type, fn: str) -> Code:
@@ -280,6 +287,11 @@ class Compiler:
                                    "the condition after 'if'")
         if element is BAD or cond is BAD:
             return BAD
+        if cond is None and element.lookup is not None and element.lookup[1] == var:
+            # `sum(c.points for c in col)`: map the table over the items, with no Python
+            # frame per item (bool tables count their true entries).
+            fn = "sum" if agg.name == "count" else agg.name
+            return Code(f"{fn}(map({element.lookup[0]}.__getitem__, {source.text}))", agg.returns)
         loop = f"for {var} in {source.text}" + (f" if {cond.text}" if cond else "")
         if agg.name == "count":
             return Code(f"sum(1 {loop} if {element.text})", INT)
@@ -461,8 +473,44 @@ class Compiler:
         dest = self._zone_target(stmt.to, "where cards move to")
         if cards is BAD or dest is BAD:
             return
+        source = self._top_of_stack(stmt.cards)
+        if source is not None:
+            self._move_top(source, dest, stmt.face_up, out, pad)
+            return
         fn = "move_all" if many else "move"
         out.append(f"{pad}{fn}(B, S, {cards.text}, {dest.text}, {stmt.face_up!r})")
+
+    def _top_of_stack(self, node: n.Expr) -> Code | None:
+        """The zone, when `node` is top(Z) of a zone that is not a grid."""
+        if isinstance(node, n.Call) and node.function == "top" and len(node.args) == 1:
+            code = self.compile(node.args[0])
+            if code.zone is not None and code.zone.layout != "grid":
+                return code
+        return None
+
+    def _move_top(self, source: Code, dest: Code, face: bool | None, out: list[str],
+                  pad: str) -> None:
+        """`move top(A) to B`, written out: both zones and B's visibility are known here."""
+        self.temp += 1
+        c, z, src = f"_c{self.temp}", f"_z{self.temp}", f"_s{self.temp}"
+        zone = dest.zone
+        assert zone is not None
+        lines = [f"{src} = {source.text}",
+                 f"{c} = Z[{src}].pop() if Z[{src}] else empty(B, {src})",
+                 f"{z} = {dest.text}"]
+        if zone.layout == "grid":
+            lines.append(f"put(B, S, {c}, {z})")
+        else:
+            lines += [f"Z[{z}].append({c})", f"S.where[{c}] = {z}"]
+        if face is not None:
+            lines.append(f"S.face_up[{c}] = {face!r}")
+        if zone.visibility == "public" and face is not False:
+            known = f"S.known[{c}] = S.everyone"
+            lines.append(known if face else f"if S.face_up[{c}]: {known}")
+        elif zone.visibility == "owner":
+            lines.append(f"S.known[{c}] |= 1 << ({z} - {zone.index})")
+        lines.append(f"if S.log is not None: log_move(B, S, {c}, {src}, {z})")
+        out.extend(pad + line for line in lines)
 
     def statement_deal(self, stmt: n.Deal, out: list[str], pad: str) -> None:
         count = self.expect(self.compile(stmt.count), INT, stmt.count.pos, "how many to deal")
@@ -488,9 +536,18 @@ class Compiler:
 
     def statement_flip(self, stmt: n.Flip, out: list[str], pad: str) -> None:
         cards, many = self._one_or_many(stmt.cards, "what is turned")
-        if cards is not BAD:
-            fn = "flip_all" if many else "flip"
-            out.append(f"{pad}{fn}(B, S, {cards.text}, {stmt.face_up!r})")
+        if cards is BAD:
+            return
+        if many:
+            out.append(f"{pad}flip_all(B, S, {cards.text}, {stmt.face_up!r})")
+        elif not stmt.face_up:
+            out.append(f"{pad}S.face_up[{cards.text}] = False")
+        else:  # ops.flip written out: a card turned up where others can see it is known
+            self.temp += 1
+            c = f"_c{self.temp}"
+            out += [f"{pad}{c} = {cards.text}", f"{pad}S.face_up[{c}] = True",
+                    f"{pad}if B.visibility[S.where[{c}]]: S.known[{c}] = S.everyone",
+                    f"{pad}if S.log is not None: log_flip(B, S, {c})"]
 
     def statement_swap(self, stmt: n.Swap, out: list[str], pad: str) -> None:
         a = self.expect(self.compile(stmt.first), CARD, stmt.first.pos, "what is swapped")

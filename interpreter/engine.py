@@ -19,7 +19,7 @@ import random
 from typing import Any
 
 from cardrules.dsl.errors import GameError, IllegalAction, RuleRuntimeError
-from cardrules.dsl.model import Action, MoveDef, Ruleset, StepDef
+from cardrules.dsl.model import Action, Ruleset, StepDef
 
 from . import ops
 from .state import GameState
@@ -27,6 +27,7 @@ from .state import GameState
 
 # What a generated rule function raises when a rule does not fit the state it meets.
 SIGNAL_TURN, SIGNAL_PHASE, SIGNAL_ROUND, SIGNAL_GAME = 1, 2, 4, 8
+END_OF_TURN = -1
 RULE_FAILURES = (IndexError, ValueError, TypeError, KeyError, ZeroDivisionError,
                  AttributeError)
 
@@ -38,6 +39,18 @@ class Engine:
         self.rules = ruleset
         self.board: ops.Board = ruleset.board
         self.moves = ruleset.moves
+        # Flow facts known before any game, looked up on every action instead of derived:
+        # each step's legal-actions function and repeat count, and where each move leads.
+        self._legal = [[step.legal for step in phase.steps] for phase in ruleset.phases]
+        self._repeat = [[step.repeat for step in phase.steps] for phase in ruleset.phases]
+        self._each_once = [phase.turns == "each_once" for phase in ruleset.phases]
+        self._after: dict[str, tuple[bool, int]] = {}  # move -> (is a jump, step) / step -1
+        for phase in ruleset.phases:
+            for index, step in enumerate(phase.steps):
+                following = index + 1 if index + 1 < len(phase.steps) else END_OF_TURN
+                for move in step.moves:
+                    jump = move.then is not None
+                    self._after[move.name] = (jump, move.then if jump else following)
 
     # ------------------------------------------------------------------ start
     def new_game(self, players: int | None = None, seed: int = 0,
@@ -49,7 +62,8 @@ class Engine:
             raise GameError(f"{rules.name} is for {rules.min_players} to {rules.max_players} "
                             f"players, not {count}")
         s = GameState()
-        s.ruleset, s.seed, s.n = rules.name, seed, count
+        s.ruleset, s.seed = rules.name, seed
+        s.seat_count(count)
         s.rng = random.Random(seed)
         s.log = [] if log else None
         s.zones = [[] for _ in range(rules.zone_count)]
@@ -125,16 +139,8 @@ class Engine:
     def apply(self, state: GameState, action: Action) -> GameState:
         """Apply a legal action; raise IllegalAction (state unchanged) for any other."""
         cache = state.legal_cache
-        if cache is not None and cache[0] == state.version:
-            legal = cache[1]
-        elif state.over:
-            raise IllegalAction("the game is over")
-        else:
-            legal = self.legal_actions(state)
-        if action not in legal:
-            action = tuple(action)
-            if action not in legal:
-                raise IllegalAction(f"not a legal action now: {action!r}")
+        if cache is None or cache[0] != state.version or action not in cache[1]:
+            action = self._check(state, action)
         move = self.moves[action[0]]
         me = state.current
         if state.log is not None:
@@ -144,13 +150,48 @@ class Engine:
             move.run(state, me, *action[1:])
             state.version += 1
             state.actions += 1
-            self._after_move(state, me, move)
+            # What follows the move, written out here because it runs after every action:
+            # triggers, then the next decision (next step, a repeat, a jump, or turn's end).
+            after = self.rules.after_move
+            if after is not None:
+                after(state, me)
+            if state.signal:
+                self._on_signal(state, me)
+            else:
+                jump, target = self._after[move.name]
+                if jump:
+                    state.step = target
+                    state.reps = self._repeat[state.phase][target]
+                elif state.reps > 1:
+                    state.reps -= 1
+                elif target == END_OF_TURN:
+                    self._end_turn(state, me)
+                else:
+                    state.step = target
+                    state.reps = self._repeat[state.phase][target]
+            if not state.over:
+                legal = self._legal[state.phase][state.step](state, state.current)
+                if not legal:
+                    self._decide(state)  # says which step is stuck
+                state.legal_cache = (state.version, legal)
         except RuleRuntimeError as exc:
             raise RuleRuntimeError(f"{move.location}: after move '{move.name}': {exc}") from None
         except RULE_FAILURES as exc:
             raise RuleRuntimeError(f"{move.location}: after move '{move.name}': "
                                    f"a rule failed: {exc!r}") from None
         return state
+
+    def _check(self, state: GameState, action: Any) -> Action:
+        """The action as a legal tuple, or IllegalAction (nothing is changed)."""
+        if state.over:
+            raise IllegalAction("the game is over")
+        try:
+            action = tuple(action)
+        except TypeError:
+            raise IllegalAction(f"not an action: {action!r}") from None
+        if action not in self.legal_actions(state):
+            raise IllegalAction(f"not a legal action now: {action!r}")
+        return action
 
     def _call(self, fn: Any, s: GameState, *args: Any) -> Any:
         """Call a rule function outside a move (setup, scoring...), locating its failures."""
@@ -174,30 +215,6 @@ class Engine:
             raise RuleRuntimeError(
                 f"{step.location}: seat {s.current + 1} has no legal move in step "
                 f"'{step.name}' of phase '{self.rules.phases[s.phase].name}'")
-        s.legal_cache = (s.version, legal)
-
-    def _after_move(self, s: GameState, me: int, move: MoveDef) -> None:
-        rules = self.rules
-        if rules.after_move is not None:
-            rules.after_move(s, me)
-        if s.signal:
-            self._on_signal(s, me)
-        elif move.then is not None:
-            self._enter_step(s, move.then)
-        else:
-            s.reps -= 1
-            if s.reps <= 0:
-                steps = rules.phases[s.phase].steps
-                if s.step + 1 < len(steps):
-                    s.step += 1
-                    s.reps = steps[s.step].repeat
-                else:
-                    self._end_turn(s, me)
-        if s.over:
-            return
-        legal = rules.phases[s.phase].steps[s.step].legal(s, s.current)
-        if not legal:
-            self._decide(s)  # says which step is stuck
         s.legal_cache = (s.version, legal)
 
     def _on_signal(self, s: GameState, me: int) -> None:
@@ -225,7 +242,7 @@ class Engine:
         nxt = (s.current + rules.direction) % s.n
         if not s.active[nxt]:
             nxt = ops.next_seat(s, s.current, rules.direction)
-        if rules.phases[s.phase].turns == "each_once":
+        if self._each_once[s.phase]:
             s.turns_in_phase += 1
             if s.turns_in_phase >= sum(s.active):
                 s.signal |= SIGNAL_PHASE
@@ -235,7 +252,8 @@ class Engine:
             self._end_round(s)
         else:
             s.current = nxt
-            self._enter_step(s, 0)
+            s.step = 0
+            s.reps = self._repeat[s.phase][0]
 
     def _next_phase(self, s: GameState) -> None:
         s.signal &= ~(SIGNAL_PHASE | SIGNAL_TURN)

@@ -46,6 +46,11 @@ def top(b: Board, s: GameState, z: int) -> int:
     raise RuleRuntimeError(f"zone '{b.names[z]}' is empty: it has no top card")
 
 
+def empty(b: Board, z: int) -> int:
+    """Raise the error for taking the top card of an empty zone."""
+    raise RuleRuntimeError(f"zone '{b.names[z]}' is empty: it has no top card")
+
+
 def bottom(b: Board, s: GameState, z: int) -> int:
     """The bottom card of a zone (the first one placed)."""
     for c in s.zones[z]:
@@ -89,12 +94,12 @@ def next_seat(s: GameState, p: int, step: int) -> int:
 def _arrive(b: Board, s: GameState, c: int, z: int) -> None:
     vis = b.visibility[z]
     if vis == PUBLIC and s.face_up[c]:
-        s.known[c] = s.all_seats
+        s.known[c] = s.everyone
     elif vis == OWNER:
         s.known[c] |= 1 << b.owner[z]
 
 
-def _put(b: Board, s: GameState, c: int, z: int) -> None:
+def put(b: Board, s: GameState, c: int, z: int) -> None:
     cards = s.zones[z]
     if b.grid[z]:
         if EMPTY in cards:
@@ -121,7 +126,7 @@ def move(b: Board, s: GameState, c: int, z: int, face: bool | None) -> None:
     else:
         cards.remove(c)
     if b.grid[z]:
-        _put(b, s, c, z)
+        put(b, s, c, z)
     else:
         s.zones[z].append(c)
         s.where[c] = z
@@ -129,7 +134,7 @@ def move(b: Board, s: GameState, c: int, z: int, face: bool | None) -> None:
         s.face_up[c] = face
     vis = b.visibility[z]
     if vis == PUBLIC and s.face_up[c]:
-        s.known[c] = s.all_seats
+        s.known[c] = s.everyone
     elif vis == OWNER:
         s.known[c] |= 1 << b.owner[z]
     if s.log is not None:
@@ -146,9 +151,9 @@ def flip(b: Board, s: GameState, c: int, face: bool) -> None:
     """Turn a card face up or face down where it lies."""
     s.face_up[c] = face
     if face and b.visibility[s.where[c]] != HIDDEN:
-        s.known[c] = s.all_seats
+        s.known[c] = s.everyone
     if s.log is not None:
-        _log(b, s, "flip up" if face else "flip down", c, s.where[c], s.where[c])
+        log_flip(b, s, c)
 
 
 def flip_all(b: Board, s: GameState, cards: Iterable[int], face: bool) -> None:
@@ -163,8 +168,10 @@ def swap(b: Board, s: GameState, c: int, d: int) -> None:
     ic, id_ = lc.index(c), ld.index(d)
     lc[ic], ld[id_] = d, c
     s.where[c], s.where[d] = zd, zc
-    _arrive(b, s, c, zd)
-    _arrive(b, s, d, zc)
+    if b.visibility[zd] != HIDDEN:
+        _arrive(b, s, c, zd)
+    if b.visibility[zc] != HIDDEN:
+        _arrive(b, s, d, zc)
     if s.log is not None:
         _log(b, s, "swap", c, zc, zd)
         _log(b, s, "swap", d, zd, zc)
@@ -231,9 +238,17 @@ def need(value: Any, what: str) -> Any:
 
 
 # ------------------------------------------------------------------------ log
+def log_move(b: Board, s: GameState, c: int, src: int, dest: int) -> None:
+    _log(b, s, "move", c, src, dest)
+
+
+def log_flip(b: Board, s: GameState, c: int) -> None:
+    _log(b, s, "flip up" if s.face_up[c] else "flip down", c, s.where[c], s.where[c])
+
+
 def _log(b: Board, s: GameState, kind: str, c: int, src: int, dest: int) -> None:
     assert s.log is not None
-    public = s.known[c] == s.all_seats
+    public = s.known[c] == s.everyone
     entry: dict[str, Any] = {"effect": kind, "card": b.card_names[c] if public else None,
                              "from": _zone_label(b, src), "to": _zone_label(b, dest)}
     s.log.append(entry)

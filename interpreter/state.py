@@ -30,12 +30,13 @@ _PLAIN = (
 class GameState:
     """One game in play. The engine mutates it in place; copy() gives an independent one."""
 
-    __slots__ = (*_PLAIN, "rng", "version", "legal_cache", "log")
+    __slots__ = (*_PLAIN, "rng", "version", "legal_cache", "log", "everyone")
 
     def __init__(self) -> None:
         self.ruleset = ""
         self.seed: int = 0
         self.n = 0
+        self.everyone = 0
         self.n_cards = 0
         self.rounds_total = 1
         self.rng = random.Random()
@@ -66,10 +67,10 @@ class GameState:
         self.legal_cache: tuple[int, list[tuple[Any, ...]]] | None = None
         self.log: list[dict[str, Any]] | None = None
 
-    @property
-    def all_seats(self) -> int:
-        """The bitmask with every seat's bit set."""
-        return (1 << self.n) - 1
+    def seat_count(self, n: int) -> None:
+        """Set the number of seats (and `everyone`, the mask with every seat's bit)."""
+        self.n = n
+        self.everyone = (1 << n) - 1
 
     # ------------------------------------------------------------------ copies
     def copy(self) -> GameState:
@@ -89,6 +90,7 @@ class GameState:
         other.winners = list(self.winners) if self.winners is not None else None
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
+        other.everyone = self.everyone
         other.version = self.version
         other.legal_cache = None
         other.log = None
@@ -115,6 +117,7 @@ class GameState:
         try:
             for name in _PLAIN:
                 setattr(state, name, data[name])
+            state.seat_count(int(state.n))
             version, internal, gauss = data["rng"]
             state.rng.setstate((version, tuple(internal), gauss))
         except (KeyError, TypeError, ValueError) as exc:
