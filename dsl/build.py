@@ -41,7 +41,7 @@ _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _RUNTIME = {name: getattr(ops, name) for name in (
     "top", "bottom", "present", "all_but_top", "players", "others", "next_seat", "move",
     "move_all", "flip", "flip_all", "swap", "shuffle", "peek", "peek_all", "deal",
-    "end_round_before", "win", "need", "columns", "rows", "same_key", "empty", "put",
+    "end_round_before", "win", "need", "columns", "rows", "same_key", "empty", "put", "take",
     "log_move", "log_flip",
 )}
 
@@ -429,8 +429,9 @@ class Builder:
             body: list[str] = []
             self.compiler.statements(self.statements((*path, "do")), body, 1)
         legal.extend(lines)
-        signature = ", ".join(["S", "me", *(local_name(p) for p in params)])
-        self.emit(f"def {fn}({signature}):", body or ["    pass"])
+        # A move's function takes the whole action (move name, *choices) as A.
+        unpack = [f"    {local_name(p)} = A[{i}]" for i, p in enumerate(params, 1)]
+        self.emit(f"def {fn}(S, me, A):", unpack + (body or ["    pass"]))
         return _Move(name, spec.get("label", name.replace("_", " ")), tuple(params), fn,
                      then, self.doc.where(path), spec.get("doc", ""))
 

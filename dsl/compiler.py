@@ -52,6 +52,7 @@ class Code:
     zone: ZoneDef | None = None  # set for a zone reference; text is then its zone index
     const: Any = UNKNOWN  # the value, when it is known before any game starts
     lookup: tuple[str, str] | None = None  # (table, key) when the value is table[key]
+    nullable: bool = False  # whether the value may be none (variables, `none`, lets of them)
 
     @property
     def known(self) -> bool:
@@ -91,6 +92,7 @@ class Compiler:
         self.scope: dict[str, tuple[str, Type]] = {}
         self.has_me = True
         self.temp = 0  # numbers the temporaries of written-out statements
+        self.nullable: set[str] = set()  # locals that may hold none
 
     # ------------------------------------------------------------ diagnostics
     def error(self, pos: n.Pos, message: str) -> Code:
@@ -130,7 +132,9 @@ class Compiler:
         if code is BAD:
             return BAD
         if code.zone is not None:
-            text = f"present(Z[{code.text}])" if code.zone.layout == "grid" else f"Z[{code.text}]"
+            z = code.text  # a grid's slots may hold -1 (empty): those are skipped
+            text = f"(Z[{z}] if -1 not in Z[{z}] else present(Z[{z}]))" \
+                if code.zone.layout == "grid" else f"Z[{z}]"
             return Code(text, CARDS)
         return self.expect(code, CARDS, node.pos, what)
 
@@ -144,13 +148,13 @@ class Compiler:
         return constant(node.value, BOOL)
 
     def compile_nothing(self, node: n.Nothing) -> Code:
-        return constant(None, NONE)
+        return Code("None", NONE, const=None, nullable=True)
 
     def compile_name(self, node: n.Name) -> Code:
         name, s = node.name, self.symbols
         if name in self.scope:
             pyname, t = self.scope[name]
-            return Code(pyname, t)
+            return Code(pyname, t, nullable=pyname in self.nullable)
         if name in NAMES:
             if name in ("me", "others") and not self.has_me:
                 return self.error(node.pos, f"'{name}' has no meaning here: no player is acting")
@@ -166,7 +170,7 @@ class Compiler:
             scope, t = s.variables[name]
             if scope in ("player", "player_round"):
                 return self.error(node.pos, f"'{name}' is a player variable: write p.{name}")
-            return Code(f"S.vars[{name!r}]", t)
+            return Code(f"S.vars[{name!r}]", t, nullable=True)
         if name in s.options:
             value = s.options[name]
             return constant(value, _type_of_value(value))
@@ -228,7 +232,7 @@ class Compiler:
             return Code(template.format(f"need({subject.text}, 'the player')"), t)
         var = self.symbols.variables.get(name)
         if var is not None and var[0] in ("player", "player_round"):
-            return Code(f"S.pvars[{name!r}][{subject.text}]", var[1])
+            return Code(f"S.pvars[{name!r}][{subject.text}]", var[1], nullable=True)
         known = [*PLAYER_ATTRIBUTES] + [k for k, v in self.symbols.variables.items()
                                         if v[0] in ("player", "player_round")]
         return self.error(node.name_pos, f"a player has no attribute '{name}'"
@@ -431,7 +435,8 @@ class Compiler:
         t = other.type if then.type == NONE else then.type
         if test.known:
             return then if test.const else other
-        return Code(f"({then.text} if {test.text} else {other.text})", t)
+        return Code(f"({then.text} if {test.text} else {other.text})", t,
+                    nullable=then.nullable or other.nullable)
 
     def condition(self, node: n.Expr) -> Code:
         """Compile an expression that must be true or false."""
@@ -474,11 +479,10 @@ class Compiler:
         if cards is BAD or dest is BAD:
             return
         source = self._top_of_stack(stmt.cards)
-        if source is not None:
-            self._move_top(source, dest, stmt.face_up, out, pad)
+        if source is not None or not many:
+            self._move_one(cards, source, dest, stmt.face_up, out, pad)
             return
-        fn = "move_all" if many else "move"
-        out.append(f"{pad}{fn}(B, S, {cards.text}, {dest.text}, {stmt.face_up!r})")
+        out.append(f"{pad}move_all(B, S, {cards.text}, {dest.text}, {stmt.face_up!r})")
 
     def _top_of_stack(self, node: n.Expr) -> Code | None:
         """The zone, when `node` is top(Z) of a zone that is not a grid."""
@@ -488,16 +492,25 @@ class Compiler:
                 return code
         return None
 
-    def _move_top(self, source: Code, dest: Code, face: bool | None, out: list[str],
-                  pad: str) -> None:
-        """`move top(A) to B`, written out: both zones and B's visibility are known here."""
+    def _move_one(self, card: Code, source: Code | None, dest: Code, face: bool | None,
+                  out: list[str], pad: str) -> None:
+        """ops.move written out for one card, specialised on what is known here: the
+        destination zone and its visibility, and for `top(Z)` of a stack, the source."""
         self.temp += 1
         c, z, src = f"_c{self.temp}", f"_z{self.temp}", f"_s{self.temp}"
         zone = dest.zone
         assert zone is not None
-        lines = [f"{src} = {source.text}",
-                 f"{c} = Z[{src}].pop() if Z[{src}] else empty(B, {src})",
-                 f"{z} = {dest.text}"]
+        if source is not None:
+            lines = [f"{src} = {source.text}",
+                     f"{c} = Z[{src}].pop() if Z[{src}] else empty(B, {src})"]
+        else:
+            value = f"need({card.text}, 'the card to move')" if card.nullable else card.text
+            rest = f"_l{self.temp}"
+            lines = [f"{c} = {value}", f"{src} = S.where[{c}]", f"{rest} = Z[{src}]",
+                     f"if B.grid[{src}]: {rest}[{rest}.index({c})] = -1",
+                     f"elif {rest}[-1] == {c}: {rest}.pop()",
+                     f"else: {rest}.remove({c})"]
+        lines.append(f"{z} = {dest.text}")
         if zone.layout == "grid":
             lines.append(f"put(B, S, {c}, {z})")
         else:
@@ -619,6 +632,10 @@ class Compiler:
                                        "write it out where it is used")
             return
         self.scope[stmt.name] = (local_name(stmt.name), value.type)
+        if value.nullable:
+            self.nullable.add(local_name(stmt.name))
+        else:
+            self.nullable.discard(local_name(stmt.name))
         out.append(f"{pad}{local_name(stmt.name)} = {value.text}")
 
     def statement_end_turn(self, stmt: n.EndTurn, out: list[str], pad: str) -> None:

@@ -2,7 +2,7 @@
 
 The functions held here were generated from the checked syntax tree and compiled
 once when the ruleset loaded. Signatures: `legal(S, me) -> list[action]`,
-`run(S, me, *args)` for a move, `fn(S, me)` for statement lists and triggers,
+`run(S, me, action)` for a move, `fn(S, me)` for statement lists and triggers,
 `score(S, p) -> tuple[int, ...]` (one entry per scoring rule).
 """
 

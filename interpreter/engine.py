@@ -16,6 +16,7 @@ legal_actions lists them in a fixed order and apply refuses anything else.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from cardrules.dsl.errors import GameError, IllegalAction, RuleRuntimeError
@@ -44,13 +45,19 @@ class Engine:
         self._legal = [[step.legal for step in phase.steps] for phase in ruleset.phases]
         self._repeat = [[step.repeat for step in phase.steps] for phase in ruleset.phases]
         self._each_once = [phase.turns == "each_once" for phase in ruleset.phases]
-        self._after: dict[str, tuple[bool, int]] = {}  # move -> (is a jump, step) / step -1
+        self._after_move = ruleset.after_move
+        self._after_turn = ruleset.after_turn
+        self._direction = ruleset.direction
+        # move name -> (its function, whether it jumps, the step it leads to or END_OF_TURN)
+        self._flow: dict[str, tuple[Any, bool, int]] = {}
         for phase in ruleset.phases:
             for index, step in enumerate(phase.steps):
                 following = index + 1 if index + 1 < len(phase.steps) else END_OF_TURN
                 for move in step.moves:
                     jump = move.then is not None
-                    self._after[move.name] = (jump, move.then if jump else following)
+                    target = move.then if move.then is not None else following
+                    self._flow[move.name] = (move.run, jump, target)
+        self.step = self._make_step()
 
     # ------------------------------------------------------------------ start
     def new_game(self, players: int | None = None, seed: int = 0,
@@ -138,48 +145,69 @@ class Engine:
     # ------------------------------------------------------------------ apply
     def apply(self, state: GameState, action: Action) -> GameState:
         """Apply a legal action; raise IllegalAction (state unchanged) for any other."""
-        cache = state.legal_cache
-        if cache is None or cache[0] != state.version or action not in cache[1]:
-            action = self._check(state, action)
-        move = self.moves[action[0]]
-        me = state.current
-        if state.log is not None:
-            state.log.append({"event": "action", "seat": me + 1, "move": move.name,
-                              "action": self.describe(action)})
-        try:
-            move.run(state, me, *action[1:])
-            state.version += 1
-            state.actions += 1
-            # What follows the move, written out here because it runs after every action:
-            # triggers, then the next decision (next step, a repeat, a jump, or turn's end).
-            after = self.rules.after_move
-            if after is not None:
-                after(state, me)
-            if state.signal:
-                self._on_signal(state, me)
-            else:
-                jump, target = self._after[move.name]
-                if jump:
+        self.step(state, action)
+        return state
+
+    def _make_step(self) -> Callable[[GameState, Action], list[Action]]:
+        """Build `step(state, action) -> the next legal actions` ([] once the game is over):
+        `apply` for drivers that loop over actions, with what it looks up bound once.
+
+        It runs for every action of every game, so it is written for speed: after the
+        move come the triggers, then the next decision (a jump, a repeat, the next step
+        or the turn's end) and that decision's legal actions, kept in the state.
+        """
+        check, flow, log_action = self._check, self._flow, self._log_action
+        after_move, on_signal, end_turn = self._after_move, self._on_signal, self._end_turn
+        repeat, legal_of, decide, located = self._repeat, self._legal, self._decide, self._located
+
+        def step(state: GameState, action: Action) -> list[Action]:
+            cache = state.legal_cache
+            if cache is None or cache[0] != state.version or action not in cache[1]:
+                action = check(state, action)
+            run, jump, target = flow[action[0]]
+            me = state.current
+            if state.log is not None:
+                log_action(state, me, action)
+            try:
+                run(state, me, action)
+                version = state.version = state.version + 1
+                state.actions += 1
+                if after_move is not None:
+                    after_move(state, me)
+                if state.signal:
+                    on_signal(state, me)
+                elif jump:
                     state.step = target
-                    state.reps = self._repeat[state.phase][target]
+                    state.reps = repeat[state.phase][target]
                 elif state.reps > 1:
                     state.reps -= 1
                 elif target == END_OF_TURN:
-                    self._end_turn(state, me)
+                    end_turn(state, me)
                 else:
                     state.step = target
-                    state.reps = self._repeat[state.phase][target]
-            if not state.over:
-                legal = self._legal[state.phase][state.step](state, state.current)
+                    state.reps = repeat[state.phase][target]
+                if state.over:
+                    return []
+                legal = legal_of[state.phase][state.step](state, state.current)
                 if not legal:
-                    self._decide(state)  # says which step is stuck
-                state.legal_cache = (state.version, legal)
-        except RuleRuntimeError as exc:
-            raise RuleRuntimeError(f"{move.location}: after move '{move.name}': {exc}") from None
-        except RULE_FAILURES as exc:
-            raise RuleRuntimeError(f"{move.location}: after move '{move.name}': "
-                                   f"a rule failed: {exc!r}") from None
-        return state
+                    decide(state)  # says which step is stuck
+                state.legal_cache = (version, legal)
+                return legal
+            except RuleRuntimeError as exc:
+                raise located(action, exc) from None
+            except RULE_FAILURES as exc:
+                raise located(action, RuleRuntimeError(f"a rule failed: {exc!r}")) from None
+
+        return step
+
+    def _located(self, action: Action, exc: RuleRuntimeError) -> RuleRuntimeError:
+        move = self.moves[action[0]]
+        return RuleRuntimeError(f"{move.location}: after move '{move.name}': {exc}")
+
+    def _log_action(self, state: GameState, me: int, action: Action) -> None:
+        assert state.log is not None
+        state.log.append({"event": "action", "seat": me + 1, "move": action[0],
+                          "action": self.describe(action)})
 
     def _check(self, state: GameState, action: Any) -> Action:
         """The action as a legal tuple, or IllegalAction (nothing is changed)."""
@@ -231,17 +259,16 @@ class Engine:
         s.reps = self.rules.phases[s.phase].steps[index].repeat
 
     def _end_turn(self, s: GameState, me: int) -> None:
-        rules = self.rules
         s.turns += 1
         s.signal &= ~SIGNAL_TURN
-        if rules.after_turn is not None:
-            rules.after_turn(s, me)
-        if s.signal & (SIGNAL_ROUND | SIGNAL_GAME):
-            self._end_round(s)
-            return
-        nxt = (s.current + rules.direction) % s.n
+        if self._after_turn is not None:
+            self._after_turn(s, me)
+            if s.signal & (SIGNAL_ROUND | SIGNAL_GAME):
+                self._end_round(s)
+                return
+        nxt = (s.current + self._direction) % s.n
         if not s.active[nxt]:
-            nxt = ops.next_seat(s, s.current, rules.direction)
+            nxt = ops.next_seat(s, s.current, self._direction)
         if self._each_once[s.phase]:
             s.turns_in_phase += 1
             if s.turns_in_phase >= sum(s.active):

@@ -114,17 +114,21 @@ def put(b: Board, s: GameState, c: int, z: int) -> None:
     s.where[c] = z
 
 
-def move(b: Board, s: GameState, c: int, z: int, face: bool | None) -> None:
-    """Move one card to the top (or first empty slot) of zone z, optionally turning it."""
-    # _take, _put and _arrive written out: moving is the hottest effect of all.
-    src = s.where[c]
-    cards = s.zones[src]
-    if b.grid[src]:
+def take(b: Board, cards: list[int], z: int, c: int) -> None:
+    """Take card c out of zone z's list (a grid keeps an empty slot where it was)."""
+    if b.grid[z]:
         cards[cards.index(c)] = EMPTY
     elif cards[-1] == c:
         cards.pop()
     else:
         cards.remove(c)
+
+
+def move(b: Board, s: GameState, c: int, z: int, face: bool | None) -> None:
+    """Move one card to the top (or first empty slot) of zone z, optionally turning it."""
+    # The code generator writes this out for single cards; this serves lists of cards.
+    src = s.where[c]
+    take(b, s.zones[src], src, c)
     if b.grid[z]:
         put(b, s, c, z)
     else:
@@ -157,8 +161,14 @@ def flip(b: Board, s: GameState, c: int, face: bool) -> None:
 
 
 def flip_all(b: Board, s: GameState, cards: Iterable[int], face: bool) -> None:
+    """Turn several cards face up or face down where they lie."""
+    face_up, known, where, vis = s.face_up, s.known, s.where, b.visibility
     for c in list(cards):
-        flip(b, s, c, face)
+        face_up[c] = face
+        if face and vis[where[c]] != HIDDEN:
+            known[c] = s.everyone
+        if s.log is not None:
+            log_flip(b, s, c)
 
 
 def swap(b: Board, s: GameState, c: int, d: int) -> None:
@@ -168,9 +178,10 @@ def swap(b: Board, s: GameState, c: int, d: int) -> None:
     ic, id_ = lc.index(c), ld.index(d)
     lc[ic], ld[id_] = d, c
     s.where[c], s.where[d] = zd, zc
-    if b.visibility[zd] != HIDDEN:
+    vis = b.visibility
+    if vis[zd] != HIDDEN:
         _arrive(b, s, c, zd)
-    if b.visibility[zc] != HIDDEN:
+    if vis[zc] != HIDDEN:
         _arrive(b, s, d, zc)
     if s.log is not None:
         _log(b, s, "swap", c, zc, zd)
@@ -211,10 +222,29 @@ def peek_all(b: Board, s: GameState, cards: Iterable[int], who: int) -> None:
 def deal(b: Board, s: GameState, count: int, src: int, base: int, face: bool | None,
          step: int) -> None:
     """Deal `count` cards to each seat in play order from the first player, one at a time."""
-    seats = [s.first] + others(s, s.first, step) if s.active[s.first] else others(s, s.first, step)
+    first = s.first
+    seats = ([first] if s.active[first] else []) + others(s, first, step)
+    stock = s.zones[src]
+    if len(stock) < count * len(seats) or b.grid[src]:
+        for _ in range(count):  # the general way, which reports an empty zone
+            for p in seats:
+                move(b, s, top(b, s, src), base + p, face)
+        return
     for _ in range(count):
         for p in seats:
-            move(b, s, top(b, s, src), base + p, face)
+            c = stock.pop()
+            z = base + p
+            if b.grid[z]:
+                put(b, s, c, z)
+            else:
+                s.zones[z].append(c)
+                s.where[c] = z
+            if face is not None:
+                s.face_up[c] = face
+            if b.visibility[z] != HIDDEN:
+                _arrive(b, s, c, z)
+            if s.log is not None:
+                _log(b, s, "move", c, src, z)
 
 
 # ----------------------------------------------------------------------- flow
@@ -263,7 +293,9 @@ def _zone_label(b: Board, z: int) -> str:
 def columns(b: Board, s: GameState, z: int) -> list[list[int]]:
     """A grid's columns, each top to bottom, without empty slots."""
     cards, width = s.zones[z], b.width[z]
-    return [present(cards[col::width]) for col in range(width)]
+    if EMPTY in cards:
+        return [present(cards[col::width]) for col in range(width)]
+    return [cards[col::width] for col in range(width)]
 
 
 def rows(b: Board, s: GameState, z: int) -> list[list[int]]:
@@ -274,7 +306,4 @@ def rows(b: Board, s: GameState, z: int) -> list[list[int]]:
 
 def same_key(table: tuple[int, ...], cards: list[int]) -> bool:
     """Whether every card has the same entry in a card table (rank, suit...)."""
-    if not cards:
-        return True
-    first = table[cards[0]]
-    return all(table[c] == first for c in cards)
+    return len(set(map(table.__getitem__, cards))) <= 1

@@ -10,12 +10,11 @@ from .state import GameState
 
 def play(engine: Engine, state: GameState, bots: Sequence[Bot]) -> GameState:
     """Play `state` to its end with one bot per seat; return the finished state."""
-    legal_actions, apply = engine.legal_actions, engine.apply
-    while not state.over:
-        cache = state.legal_cache  # the engine keeps the current decision's legal actions
-        legal = cache[1] if cache is not None and cache[0] == state.version \
-            else legal_actions(state)
-        apply(state, bots[state.current].choose(engine, state, legal))
+    step = engine.step
+    choosers = [bot.choose for bot in bots]
+    legal = engine.legal_actions(state)
+    while legal:
+        legal = step(state, choosers[state.current](engine, state, legal))
     return state
 
 

@@ -1,0 +1,13 @@
+"""Test-wide configuration."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # When a Hypothesis test fails, its pytest plugin imports libcst to suggest a patch, and
+    # libcst triggers a DeprecationWarning in mypy_extensions. With warnings as errors that
+    # would turn a readable failure into an INTERNALERROR, so let that one warning pass.
+    config.addinivalue_line(
+        "filterwarnings", "ignore:mypy_extensions.TypedDict is deprecated:DeprecationWarning")
