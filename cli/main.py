@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+import yaml
 
 from cardrules import __version__
 from cardrules.dsl.errors import CardrulesError, GameError, RulesetError
+from cardrules.dsl.diff import diff as diff_rules
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.interpreter.bots import BOTS, make_bot
 from cardrules.interpreter.engine import Engine
@@ -141,3 +143,49 @@ def validate(files: tuple[str, ...]) -> None:
         click.echo(f"{count} problem{'s' if count != 1 else ''} found", err=True)
         sys.exit(EXIT_INVALID)
     click.echo(f"{len(files)} file{'s' if len(files) != 1 else ''} valid")
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
+              help="Set one of the ruleset's options (shown with its new default).")
+@reports_errors
+def show(ruleset: str, options: tuple[str, ...]) -> None:
+    """Print RULESET fully resolved (its parents merged in) as YAML."""
+    rules = load_ruleset(ruleset, parse_options(options))
+    click.echo(resolved_yaml(rules.data, rules.options), nl=False)
+
+
+def resolved_yaml(data: dict[str, Any], options: dict[str, Any]) -> str:
+    """The resolved rule file as YAML, with option defaults set to the values in force."""
+    out = dict(data)
+    if "options" in out:
+        out["options"] = [{**o, "default": options.get(o["name"], o["default"])}
+                          for o in out["options"]]
+    return yaml.dump(out, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+class _BlockDumper(yaml.SafeDumper):
+    """Writes texts of several lines as literal blocks, as people write them."""
+
+
+def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_BlockDumper.add_representer(str, _text)
+
+
+@main.command()
+@click.argument("first")
+@click.argument("second")
+@reports_errors
+def diff(first: str, second: str) -> None:
+    """Print what differs between two resolved rulesets, entry by entry."""
+    a, b = load_ruleset(first), load_ruleset(second)
+    changes = list(diff_rules(a.data, b.data))
+    for change in changes:
+        click.echo(change.format())
+    if not changes:
+        click.echo("no differences")

@@ -14,6 +14,7 @@ from typing import Any
 from cardrules.interpreter import ops
 
 from . import nodes as n
+from .builtins import AGGREGATES, FUNCTIONS
 from .compiler import Code, Compiler, Symbols, local_name
 from .errors import Diagnostic, RulesetError
 from .model import (
@@ -29,7 +30,19 @@ from .model import (
 from .names import did_you_mean
 from .parser import ParseFailure, parse
 from .source import Document, Path
-from .typesys import ANY, BOOL, INT, NONE, PLAYER, Type, accepts
+from .typesys import (
+    ANY,
+    BOOL,
+    CARD,
+    CARDS,
+    INT,
+    NONE,
+    PLAYER,
+    PLAYERS,
+    TEXT,
+    Type,
+    accepts,
+)
 
 STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 STANDARD_SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -41,7 +54,8 @@ _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _RUNTIME = {name: getattr(ops, name) for name in (
     "top", "bottom", "present", "all_but_top", "players", "others", "next_seat", "move",
     "move_all", "flip", "flip_all", "swap", "shuffle", "peek", "peek_all", "deal",
-    "end_round_before", "win", "need", "columns", "rows", "same_key", "empty", "put", "take",
+    "end_round_before", "win", "need", "columns", "rows", "same_key", "is_set", "is_flush",
+    "is_run", "empty", "put", "take",
     "log_move", "log_flip",
 )}
 
@@ -128,6 +142,7 @@ class Builder:
         cards = self.deck()
         zones = self.zones()
         self.variables_declared()
+        self.functions_declared()
         variables = self.variables()
         phases, moves = self.phases()
         setup = self.statement_function("setup", ("round", "setup"))
@@ -177,7 +192,8 @@ class Builder:
         namespace["STEP"] = self.step
         namespace["T_rank"], namespace["T_suit"] = cards.rank, cards.suit
         namespace["T_colour"], namespace["T_number"] = cards.colour, cards.number
-        namespace["T_joker"] = cards.joker
+        namespace["T_joker"], namespace["T_wild"] = cards.joker, cards.wild
+        namespace["N_RANKS"] = len(cards.rank_names) - 1
         for name, table in cards.values.items():
             namespace["T_" + name] = table
         namespace.update(self.constants)
@@ -245,7 +261,36 @@ class Builder:
         copies = self.max_copies()
         table = _card_table(ranks, suits, jokers, copies, per_deck)
         values = self.value_tables(ranks, jokers, table, copies)
+        self.symbols.value_tables = tuple(values)
+        table["wild"] = self.wild_table(table, values)
         return CardTable(per_deck=per_deck, values=values, **table)
+
+    def wild_table(self, table: dict[str, Any], values: dict[str, tuple[int, ...]]
+                   ) -> tuple[bool, ...]:
+        """Which cards are wild: `deck.wild`, a condition on `card` alone, worked out now."""
+        count = len(table["names"])
+        if "wild" not in self.data.get("deck", {}):
+            return (False,) * count
+        path = ("deck", "wild")
+        node = self.parse(path, "expression")
+        if node is None:
+            return (False,) * count
+        self.compiler.has_me = False
+        with self.compiler.bind({"card": CARD}):
+            code = self.compiler.condition(node)
+        if code.known:
+            return (bool(code.const),) * count
+        space = {"T_rank": table["rank"], "T_suit": table["suit"], "T_colour": table["colour"],
+                 "T_number": table["number"], "T_joker": table["joker"],
+                 **{"T_" + k: v for k, v in values.items()}}
+        try:
+            test = eval(compile(f"lambda v_card: {code.text}", "<wild>", "eval"),  # noqa: S307
+                        {"__builtins__": {}, **space})  # generated from the checked tree
+            return tuple(bool(test(c)) for c in range(count))
+        except Exception:  # the condition reads more than the card: say so
+            self.error(path, "the wild condition may only use the card's own attributes "
+                             "(rank, suit, colour, number, is_joker, value tables) and options")
+            return (False,) * count
 
     def max_copies(self) -> int:
         """The most decks any allowed table size uses (to size the card table)."""
@@ -288,7 +333,6 @@ class Builder:
                 continue
             by_rank = [entries.get(r, 0) for r in ranks] + [entries.get("joker", 0)]
             out[name] = tuple(by_rank[r] for r in table["rank"])
-        self.symbols.value_tables = tuple(out)
         return out
 
     # ----------------------------------------------------------------- zones
@@ -356,6 +400,28 @@ class Builder:
             t = code.type if code is not None else ANY
             self.symbols.variables[name] = (spec["scope"], ANY if t == NONE else t)
             self.var_specs.append((i, spec, code))
+
+    def functions_declared(self) -> None:
+        """Compile the ruleset's own functions, in order (each may call those before it)."""
+        for i, spec in enumerate(self.data.get("functions", [])):
+            path = ("functions", i)
+            name = spec["name"]
+            if name in FUNCTIONS or name in AGGREGATES or name in self.symbols.functions:
+                self.error((*path, "name"), f"'{name}' is already a function")
+                continue
+            params: dict[str, Type] = {}
+            for param, type_name in spec.get("params", {}).items():
+                params[param] = PARAM_TYPES[type_name]
+            node = self.parse((*path, "value"), "expression")
+            if node is None:
+                continue
+            self.compiler.has_me = False
+            with self.compiler.bind(params):
+                code = self.compiler.compile(node)
+            fn = f"f_{name}"
+            args = "".join(", " + local_name(p) for p in params)
+            self.emit(f"def {fn}(S{args}):", [f"    return {code.text}"])
+            self.symbols.functions[name] = (fn, tuple(params.values()), code.type)
 
     def variables(self) -> list[_Var]:
         out = []
@@ -526,6 +592,10 @@ class Builder:
 
 
 # --------------------------------------------------------------------- pieces
+PARAM_TYPES = {"card": CARD, "cards": CARDS, "player": PLAYER, "players": PLAYERS,
+               "number": INT, "bool": BOOL, "text": TEXT}
+
+
 class _Var:
     def __init__(self, name: str, scope: str, initial: str, doc: str):
         self.name, self.scope, self.initial, self.doc = name, scope, initial, doc
@@ -634,7 +704,7 @@ def _shift(node: Any, offset: int) -> Any:
 
 _SAFE_BUILTINS = {name: __builtins__[name] if isinstance(__builtins__, dict)  # type: ignore
                   else getattr(__builtins__, name)
-                  for name in ("len", "list", "sum", "all", "any", "min", "max", "abs", "map",
+                  for name in ("len", "list", "sum", "all", "any", "min", "max", "abs", "map", "bool",
                                "range", "tuple")}
 
 __all__ = ["Builder", "accepts", "BOOL"]

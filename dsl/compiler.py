@@ -75,6 +75,8 @@ class Symbols:
     variables: dict[str, tuple[str, Type]] = field(default_factory=dict)  # name -> scope, type
     options: dict[str, Any] = field(default_factory=dict)
     choices: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # options with choices
+    # the ruleset's own functions: name -> (Python name, parameter types, result type)
+    functions: dict[str, tuple[str, tuple[Type, ...], Type]] = field(default_factory=dict)
     value_tables: tuple[str, ...] = ()
     rank_names: tuple[str, ...] = ()
     suit_names: tuple[str, ...] = ()
@@ -242,10 +244,12 @@ class Compiler:
         if node.function in AGGREGATES and node.function not in FUNCTIONS:
             return self.error(node.pos, f"{node.function}(...) takes a generator: "
                                         f"{node.function}(x.points for x in hand[p])")
+        if node.function in self.symbols.functions:
+            return self.user_call(node)
         fn = FUNCTIONS.get(node.function)
         if fn is None:
-            return self.error(node.pos, f"unknown function '{node.function}'"
-                                        + did_you_mean(node.function, FUNCTIONS))
+            return self.error(node.pos, f"unknown function '{node.function}'" + did_you_mean(
+                node.function, [*FUNCTIONS, *self.symbols.functions]))
         params = list(fn.params)
         if fn.variadic and len(node.args) > len(params):
             params += [params[-1]] * (len(node.args) - len(params))
@@ -261,6 +265,17 @@ class Compiler:
             z = args[0].text  # the top of a stack, written out (a pure, cheap expression)
             return Code(f"(Z[{z}][-1] if Z[{z}] else empty(B, {z}))", CARD)
         return Code(fn.emit([a.text for a in args]), fn.returns)
+
+    def user_call(self, node: n.Call) -> Code:
+        """A call of one of the ruleset's own functions (`functions:`)."""
+        pyname, params, returns = self.symbols.functions[node.function]
+        if len(node.args) != len(params):
+            return self.error(node.pos, f"{node.function}() takes {len(params)} argument"
+                                        f"{'s' if len(params) != 1 else ''}, got {len(node.args)}")
+        args = [self.argument(arg, want, node.function) for arg, want in zip(node.args, params)]
+        if any(a is BAD for a in args):
+            return BAD
+        return Code(f"{pyname}(S{''.join(', ' + a.text for a in args)})", returns)
 
     def argument(self, node: n.Expr, wanted: Type, fn: str) -> Code:
         if wanted == ZONE:

@@ -13,6 +13,7 @@ from typing import Any
 
 from .build import Builder
 from .errors import Diagnostic, Location, RulesetError
+from .inherit import merge_documents, parent_path, parent_reference
 from .model import Ruleset
 from .schema import check_structure
 from .source import Document, parse_yaml
@@ -54,9 +55,31 @@ def read_document(path: Path) -> Document:
     return doc
 
 
+def load_document(path: Path, chain: tuple[Path, ...] = ()) -> Document:
+    """A rule file's document, merged onto its parents when it `extends:` one."""
+    doc = read_document(path)
+    reference = parent_reference(doc)
+    if reference is None:
+        return doc
+    name = reference[0]
+    try:
+        parent_file = resolve(parent_path(doc, name))
+    except RulesetError as exc:
+        cause = exc.diagnostics[0].message if exc.diagnostics else ""
+        raise RulesetError([doc.diagnostic(("extends",), f"cannot find the parent ruleset "
+                                                         f"'{name}': {cause}")]) from None
+    here = path.resolve()
+    seen = (*chain, here)
+    if parent_file.resolve() in seen:
+        cycle = " -> ".join(str(p) for p in (*seen, parent_file.resolve()))
+        raise RulesetError([doc.diagnostic(("extends",), f"rulesets extend each other in a "
+                                                         f"cycle: {cycle}")])
+    return merge_documents(load_document(parent_file, seen), doc)
+
+
 def load_ruleset(ref: str | Path, options: dict[str, Any] | None = None) -> Ruleset:
     """Load, check and compile a ruleset; raise RulesetError with every problem found."""
-    doc = read_document(resolve(str(ref)))
+    doc = load_document(resolve(str(ref)))
     problems = list(check_structure(doc))
     if problems:
         raise RulesetError(problems)
@@ -66,7 +89,7 @@ def load_ruleset(ref: str | Path, options: dict[str, Any] | None = None) -> Rule
 def check_file(path: str) -> Iterator[Diagnostic]:
     """Yield every problem in one rule file (none if it is valid)."""
     try:
-        doc = read_document(Path(path)) if Path(path).is_file() else read_document(resolve(path))
+        doc = load_document(Path(path) if Path(path).is_file() else resolve(path))
     except RulesetError as exc:
         yield from exc.diagnostics
         return

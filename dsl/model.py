@@ -29,6 +29,7 @@ class CardTable:
     colour: tuple[int, ...]
     number: tuple[int, ...]
     joker: tuple[bool, ...]
+    wild: tuple[bool, ...]
     values: dict[str, tuple[int, ...]]
     rank_names: tuple[str, ...]  # index -> name; jokers use the last index, 'joker'
     suit_names: tuple[str, ...]  # jokers use the last index, 'joker'

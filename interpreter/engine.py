@@ -82,7 +82,9 @@ class Engine:
         s.active = [True] * count
         s.totals = [0] * count
         s.rounds_total = int(self._call(rules.rounds, s))
-        s.dealer = (-rules.direction) % count  # so that seat 1 plays first in round 1
+        # Each round passes the deal on before it starts; begin so that in round 1 the seat
+        # before seat 1 deals and seat 1 plays first.
+        s.dealer = (-2 * rules.direction) % count
         for var in rules.variables:
             if var.scope == "game":
                 s.vars[var.name] = self._call(var.initial, s)

@@ -255,8 +255,11 @@ def end_round_before(s: GameState, p: int) -> None:
 
 
 def win(s: GameState, p: int) -> None:
-    """Seat p wins the whole match at once."""
-    s.winners = [p]
+    """Seat p wins the whole match at once (with any other seat that wins at that moment)."""
+    if s.winners is None:
+        s.winners = []
+    if p not in s.winners:  # several wins at one moment share the victory
+        s.winners.append(p)
     s.signal |= 8  # engine.SIGNAL_GAME
 
 
@@ -307,3 +310,38 @@ def rows(b: Board, s: GameState, z: int) -> list[list[int]]:
 def same_key(table: tuple[int, ...], cards: list[int]) -> bool:
     """Whether every card has the same entry in a card table (rank, suit...)."""
     return len(set(map(table.__getitem__, cards))) <= 1
+
+
+# ------------------------------------------------------------------ card patterns
+def is_set(rank: tuple[int, ...], wild: tuple[bool, ...], cards: list[int]) -> bool:
+    """All one rank, wild cards standing in for any."""
+    return len({rank[c] for c in cards if not wild[c]}) <= 1
+
+
+def is_flush(suit: tuple[int, ...], wild: tuple[bool, ...], cards: list[int]) -> bool:
+    """All one suit, wild cards standing in for any."""
+    return len({suit[c] for c in cards if not wild[c]}) <= 1
+
+
+def is_run(rank: tuple[int, ...], wild: tuple[bool, ...], n_ranks: int, cards: list[int],
+           wrap: bool) -> bool:
+    """Whether the cards fill len(cards) consecutive ranks, wild cards taking any rank.
+
+    Ranks are indices in the deck's rank order (a joker that is not wild has the index
+    n_ranks, so it fits no run). With `wrap`, the order is a circle (K-A-2...).
+    """
+    count = len(cards)
+    if count > n_ranks:
+        return False
+    ranks = sorted(rank[c] for c in cards if not wild[c])
+    if not ranks:
+        return True
+    if ranks[-1] >= n_ranks or len(set(ranks)) != len(ranks):
+        return False
+    if ranks[-1] - ranks[0] + 1 <= count:
+        return True
+    if not wrap:
+        return False
+    # On a circle the smallest arc holding every rank leaves out the largest gap.
+    gaps = [b - a for a, b in zip(ranks, ranks[1:])] + [ranks[0] + n_ranks - ranks[-1]]
+    return n_ranks - max(gaps) + 1 <= count

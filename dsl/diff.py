@@ -1,0 +1,76 @@
+"""What differs between two resolved rulesets, entry by entry.
+
+Lists of named things are compared by name (so an inserted move is one addition, not a
+shifted list); everything else by value. Each difference is a `Change`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Change:
+    kind: str  # "added" | "removed" | "changed" | "moved"
+    path: str  # dotted, with entry names: round.phases.play.steps.draw.moves.take_stock.when
+    old: Any = None
+    new: Any = None
+
+    def format(self) -> str:
+        if self.kind == "added":
+            return f"+ {self.path}: {_short(self.new)}"
+        if self.kind == "removed":
+            return f"- {self.path}: {_short(self.old)}"
+        if self.kind == "moved":
+            return f"~ {self.path}: order {', '.join(self.old)} -> {', '.join(self.new)}"
+        return f"~ {self.path}: {_short(self.old)} -> {_short(self.new)}"
+
+
+def diff(old: Any, new: Any, path: str = "") -> Iterator[Change]:
+    """Every difference between two rule-file data trees."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in old:
+            here = f"{path}.{key}" if path else key
+            if key not in new:
+                yield Change("removed", here, old=old[key])
+            else:
+                yield from diff(old[key], new[key], here)
+        for key in new:
+            if key not in old:
+                yield Change("added", f"{path}.{key}" if path else key, new=new[key])
+        return
+    if _named(old) and _named(new):
+        yield from _diff_named(old, new, path)
+        return
+    if old != new:
+        yield Change("changed", path, old=old, new=new)
+
+
+def _named(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(
+        isinstance(item, dict) and "name" in item for item in value)
+
+
+def _diff_named(old: list[dict[str, Any]], new: list[dict[str, Any]],
+                path: str) -> Iterator[Change]:
+    old_by = {item["name"]: item for item in old}
+    new_by = {item["name"]: item for item in new}
+    for name, item in old_by.items():
+        if name not in new_by:
+            yield Change("removed", f"{path}.{name}", old=item)
+        else:
+            yield from diff(item, new_by[name], f"{path}.{name}")
+    for name, item in new_by.items():
+        if name not in old_by:
+            yield Change("added", f"{path}.{name}", new=item)
+    shared_old = [n for n in old_by if n in new_by]
+    shared_new = [n for n in new_by if n in old_by]
+    if shared_old != shared_new:
+        yield Change("moved", path, old=shared_old, new=shared_new)
+
+
+def _short(value: Any) -> str:
+    text = repr(value) if not isinstance(value, str) else value
+    return text if len(text) <= 100 else text[:97] + "..."
