@@ -21,9 +21,11 @@ from cardrules import __version__
 from cardrules.dsl.errors import CardrulesError, GameError, RulesetError
 from cardrules.dsl.diff import diff as diff_rules
 from cardrules.dsl.loader import check_files, load_ruleset
-from cardrules.interpreter.bots import BOTS, make_bot
+from cardrules.interpreter.bots import BOTS, Bot, make_bot
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.play import play
+from cardrules.interpreter.state import GameState
+from cardrules.interpreter.view import player_view
 
 from . import render
 
@@ -94,16 +96,24 @@ def main() -> None:
               help="Write the event log to this file as JSON Lines.")
 @click.option("--plain", is_flag=True, help="Letters instead of suit symbols.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON only.")
+@click.option("--view", "view_seat", type=click.IntRange(1, 16), metavar="SEAT",
+              help="Also show the game as this seat sees it, at the start of each of its turns.")
 @reports_errors
 def run(ruleset: str, players: int | None, seed: int, seats: str | None,
-        options: tuple[str, ...], log_file: str | None, plain: bool, as_json: bool) -> None:
+        options: tuple[str, ...], log_file: str | None, plain: bool, as_json: bool,
+        view_seat: int | None) -> None:
     """Play a whole match of RULESET (a file, or a built-in name such as golf6) with bots."""
     rules = load_ruleset(ruleset, parse_options(options))
     engine = Engine(rules)
     state = engine.new_game(players, seed, log=True)
     kinds = parse_seats(seats, state.n)
+    if view_seat is not None and view_seat > state.n:
+        raise click.BadParameter(f"there are {state.n} seats", param_hint="--view")
     bots = [make_bot(kind, seed, seat) for seat, kind in enumerate(kinds)]
-    play(engine, state, bots)
+    if view_seat is None or as_json:
+        play(engine, state, bots)
+    else:
+        play_watched(engine, state, bots, view_seat - 1, plain)
     results = engine.results(state)
     events = state.log or []
     if log_file:
@@ -119,6 +129,24 @@ def run(ruleset: str, players: int | None, seed: int, seats: str | None,
             click.echo("\n".join(render.round_summary(rules, event, plain)))
     click.echo("")
     click.echo("\n".join(render.standings(results, rules.winner)))
+
+
+def play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
+                 plain: bool) -> None:
+    """Play to the end, printing `seat`'s view whenever a turn of that seat begins."""
+    rules = engine.rules
+    legal = engine.legal_actions(state)
+    turn = -1
+    while legal:
+        if state.current == seat and state.turns != turn and state.step == 0:
+            turn = state.turns
+            click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat),
+                                                    plain)))
+        action = bots[state.current].choose(engine, state, legal)
+        if state.current == seat:
+            click.echo(f"  seat {seat + 1}: {engine.describe(action, state, seat)}")
+        legal = engine.step(state, action)
+    click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
 
 
 def write_log(path: Path, events: list[dict[str, Any]]) -> None:

@@ -69,3 +69,56 @@ def standings(results: dict[str, Any], winner_rule: str) -> list[str]:
     label = "Winner" if len(winners) == 1 else "Tied winners"
     lines.append(f"{label}: " + ", ".join(f"seat {w}" for w in winners))
     return lines
+
+
+def seen_card(entry: dict[str, Any] | None, plain: bool = False) -> str:
+    """One card of a view: face up as itself, known but face down in brackets, else a back."""
+    if entry is None:
+        return "--"
+    name = entry["card"]
+    if name is None:
+        return "##"
+    text = card_text(name, plain)
+    return text if entry["up"] else f"({text})"
+
+
+def seen_zone(zone: ZoneDef, seen: dict[str, Any], plain: bool = False) -> str:
+    """A zone as one seat sees it (from a player view)."""
+    count = seen["count"]
+    if "cards" not in seen:
+        return f"{count} card{'s' if count != 1 else ''}"
+    cards = [seen_card(e, plain) for e in seen["cards"]]
+    if zone.layout == "grid":
+        rows = [cards[i:i + zone.columns] for i in range(0, len(cards), zone.columns)]
+        return " / ".join(" ".join(c.rjust(4) for c in row) for row in rows)
+    if not cards:
+        return "empty"
+    if all(c == "##" for c in cards):
+        return f"{count} card{'s' if count != 1 else ''}"
+    if zone.layout == "stack" and zone.visibility == "public":
+        return f"{cards[-1]} on top ({count} card{'s' if count != 1 else ''})"
+    return " ".join(cards)
+
+
+def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> list[str]:
+    """A player's view as text: shared zones, then each seat's zones, then the scores.
+
+    Face-up cards show as themselves, face-down cards the seat knows as (card), the rest
+    as ## backs: exactly what the view holds, nothing more.
+    """
+    seat = view["seat"]
+    mover = view["to_move"]
+    lines = [f"Round {view['round']} of {view['rounds']} - seat {seat}'s view - "
+             + (f"seat {mover} to move ({view['phase']}, {view['step']})" if mover
+                else "game over")]
+    for zone in rules.zones:
+        if not zone.owned:
+            lines.append(f"  {zone.name}: {seen_zone(zone, view['zones'][zone.name], plain)}")
+    for other in range(1, view["players"] + 1):
+        parts = [f"{zone.name}: {seen_zone(zone, view['zones'][zone.name][str(other)], plain)}"
+                 for zone in rules.zones if zone.owned]
+        who = f"seat {other}" + (" (you)" if other == seat else "")
+        lines.append(f"  {who:<14}" + "   ".join(parts))
+    lines.append("  totals: " + "  ".join(f"seat {i + 1}: {t}"
+                                          for i, t in enumerate(view["totals"])))
+    return lines

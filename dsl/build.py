@@ -155,6 +155,7 @@ class Builder:
             raise RulesetError(self.all_diagnostics())
         namespace = self.run_module(cards, zones)
         board = namespace["B"]
+        bound_phases = tuple(_bind_phase(p, namespace) for p in phases)
         ruleset = Ruleset(
             name=data["name"], title=data.get("title", data["name"]),
             summary=data.get("summary", "").strip(), path=self.doc.path,
@@ -165,7 +166,7 @@ class Builder:
             zones=tuple(zones), zone_count=len(board.names), board=board,
             variables=tuple(VariableDef(v.name, v.scope, namespace[v.initial], v.doc)
                             for v in variables),
-            phases=tuple(_bind_phase(p, namespace) for p in phases),
+            phases=bound_phases,
             setup=namespace[setup], round_end=namespace[round_end],
             after_move=namespace.get(triggers["move"]),
             after_turn=namespace.get(triggers["turn"]),
@@ -173,7 +174,7 @@ class Builder:
             score=namespace["score"], score_names=score_names,
             winner=data.get("scoring", {}).get("winner", "lowest"),
             rounds=namespace[rounds],
-            moves={m.name: _bind_move(m, namespace) for m in moves},
+            moves={m.name: m for p in bound_phases for s in p.steps for m in s.moves},
             python=self.source(), data=data,
         )
         return ruleset
@@ -498,7 +499,8 @@ class Builder:
         # A move's function takes the whole action (move name, *choices) as A.
         unpack = [f"    {local_name(p)} = A[{i}]" for i, p in enumerate(params, 1)]
         self.emit(f"def {fn}(S, me, A):", unpack + (body or ["    pass"]))
-        return _Move(name, spec.get("label", name.replace("_", " ")), tuple(params), fn,
+        kinds = tuple(bound.get(p, ANY).name for p in params)
+        return _Move(name, spec.get("label", name.replace("_", " ")), tuple(params), kinds, fn,
                      then, self.doc.where(path), spec.get("doc", ""))
 
     def parameter(self, path: Path, param: str, bound: dict[str, Type], lines: list[str],
@@ -602,9 +604,10 @@ class _Var:
 
 
 class _Move:
-    def __init__(self, name: str, label: str, params: tuple[str, ...], fn: str,
-                 then: str | None, location: Any, doc: str):
+    def __init__(self, name: str, label: str, params: tuple[str, ...], kinds: tuple[str, ...],
+                 fn: str, then: str | None, location: Any, doc: str):
         self.name, self.label, self.params, self.fn = name, label, params, fn
+        self.kinds = kinds
         self.then, self.location, self.doc = then, location, doc
 
 
@@ -625,15 +628,11 @@ class _TableSize:
     n = 0
 
 
-def _bind_move(m: _Move, ns: dict[str, Any], step_names: Iterable[str] = ()) -> MoveDef:
-    return MoveDef(m.name, m.label, m.params, ns[m.fn], None, m.location, m.doc)
-
-
 def _bind_phase(p: _Phase, ns: dict[str, Any]) -> PhaseDef:
     names = [s.name for s in p.steps]
     steps = []
     for s in p.steps:
-        moves = tuple(MoveDef(m.name, m.label, m.params, ns[m.fn],
+        moves = tuple(MoveDef(m.name, m.label, m.params, m.kinds, ns[m.fn],
                               names.index(m.then) if m.then in names else None,
                               m.location, m.doc) for m in s.moves)
         steps.append(StepDef(s.name, s.repeat, moves, ns[s.legal], s.location))

@@ -71,6 +71,7 @@ class MoveDef:
     name: str
     label: str
     params: tuple[str, ...]
+    kinds: tuple[str, ...]  # each parameter's type: card, player, int...
     run: StateFn
     then: int | None  # index of the step to go to, in the same phase
     location: Location

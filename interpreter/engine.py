@@ -127,22 +127,47 @@ class Engine:
             "actions": state.actions,
         }
 
-    def describe(self, action: Action) -> str:
-        """An action in the ruleset's own words (its label with the choices filled in)."""
+    def describe(self, action: Action, state: GameState | None = None,
+                 seat: int | None = None) -> str:
+        """An action in the ruleset's own words: its label with the choices filled in.
+
+        With a state, a card is named only if `seat` knows it (with no seat: if everyone
+        does); any other card is described by where it lies, so that a description shown
+        to a player, or written to the public log, gives nothing away.
+        """
         move = self.moves.get(action[0]) if action else None
         if move is None:
             return repr(action)
-        values = {p: self.name_of(v) for p, v in zip(move.params, action[1:])}
+        values = {p: self.name_of(v, state, seat) if kind == "card" else
+                  f"seat {v + 1}" if kind == "player" else str(v)
+                  for p, kind, v in zip(move.params, move.kinds, action[1:])}
         try:
             return move.label.format(**values)
         except (KeyError, IndexError):
             return move.label
 
-    def name_of(self, value: Any) -> str:
-        """A card's name, or a value as text (move parameters are cards or numbers)."""
-        if isinstance(value, int) and not isinstance(value, bool):
-            return self.rules.cards.names[value]
-        return str(value)
+    def name_of(self, value: int, state: GameState | None = None,
+                seat: int | None = None) -> str:
+        """A card's name, or its place if the seat does not know it."""
+        if state is not None:
+            known = state.known[value]
+            if not (known == state.everyone if seat is None else known >> seat & 1):
+                return self.place_of(state, value)
+        return self.rules.cards.names[value]
+
+    def place_of(self, state: GameState, card: int) -> str:
+        """Where a card lies, in words: 'the face-down card of grid 2 at row 1, column 3'."""
+        z = state.where[card]
+        board = self.board
+        owner = board.owner[z]
+        zone = board.names[z] + (f" {owner + 1}" if owner >= 0 else "")
+        cards = state.zones[z]
+        index = cards.index(card)
+        if board.grid[z]:
+            width = board.width[z]
+            return f"the face-down card of {zone} at row {index // width + 1}, " \
+                   f"column {index % width + 1}"
+        return f"the unseen card of {zone}, {len(cards) - index} from the top"
 
     # ------------------------------------------------------------------ apply
     def apply(self, state: GameState, action: Action) -> GameState:
@@ -209,7 +234,7 @@ class Engine:
     def _log_action(self, state: GameState, me: int, action: Action) -> None:
         assert state.log is not None
         state.log.append({"event": "action", "seat": me + 1, "move": action[0],
-                          "action": self.describe(action)})
+                          "action": self.describe(action, state)})
 
     def _check(self, state: GameState, action: Any) -> Action:
         """The action as a legal tuple, or IllegalAction (nothing is changed)."""

@@ -230,19 +230,24 @@ def deal(b: Board, s: GameState, count: int, src: int, base: int, face: bool | N
             for p in seats:
                 move(b, s, top(b, s, src), base + p, face)
         return
+    zones, where, face_up, known = s.zones, s.where, s.face_up, s.known
     for _ in range(count):
         for p in seats:
             c = stock.pop()
             z = base + p
-            if b.grid[z]:
+            dest = zones[z]
+            if b.grid[z] and (EMPTY in dest or len(dest) >= b.slots[z]):
                 put(b, s, c, z)
             else:
-                s.zones[z].append(c)
-                s.where[c] = z
+                dest.append(c)
+                where[c] = z
             if face is not None:
-                s.face_up[c] = face
-            if b.visibility[z] != HIDDEN:
-                _arrive(b, s, c, z)
+                face_up[c] = face
+            vis = b.visibility[z]
+            if vis == PUBLIC and face_up[c]:
+                known[c] = s.everyone
+            elif vis == OWNER:
+                known[c] |= 1 << b.owner[z]
             if s.log is not None:
                 _log(b, s, "move", c, src, z)
 
