@@ -7,8 +7,9 @@ check and translate it, and compiles the generated module once.
 
 from __future__ import annotations
 
+import builtins
+import dataclasses
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from cardrules.interpreter import ops
@@ -41,7 +42,6 @@ from .typesys import (
     PLAYERS,
     TEXT,
     Type,
-    accepts,
 )
 
 STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -168,9 +168,9 @@ class Builder:
                             for v in variables),
             phases=bound_phases,
             setup=namespace[setup], round_end=namespace[round_end],
-            after_move=namespace.get(triggers["move"]),
-            after_turn=namespace.get(triggers["turn"]),
-            after_round=namespace.get(triggers["round"]),
+            after_move=namespace.get(triggers["move"] or ""),
+            after_turn=namespace.get(triggers["turn"] or ""),
+            after_round=namespace.get(triggers["round"] or ""),
             score=namespace["score"], score_names=score_names,
             winner=data.get("scoring", {}).get("winner", "lowest"),
             rounds=namespace[rounds],
@@ -426,7 +426,7 @@ class Builder:
 
     def variables(self) -> list[_Var]:
         out = []
-        for i, spec, code in self.var_specs:
+        for _, spec, code in self.var_specs:
             fn = f"init_{spec['name']}"
             self.emit(f"def {fn}(S):", [f"    return {code.text if code else 'None'}"])
             out.append(_Var(spec["name"], spec["scope"], fn, spec.get("doc", "")))
@@ -586,7 +586,7 @@ class Builder:
         """A function of the table (S.n) alone: deck copies, number of rounds."""
         try:
             self.doc.get(path)
-            text = self.compile_value(path, INT, path[-1])
+            text = self.compile_value(path, INT, str(path[-1]))
         except KeyError:
             text = repr(default)
         self.emit(f"def {fn}(S):", [f"    return {text}"])
@@ -685,8 +685,6 @@ def _coerce(value: Any, like: Any) -> Any:
 
 def _shift(node: Any, offset: int) -> Any:
     """Re-base a parsed node's positions by `offset` characters (text parsed from a slice)."""
-    import dataclasses
-
     if isinstance(node, tuple):
         return tuple(_shift(x, offset) for x in node)
     if not isinstance(node, n.Node):
@@ -701,9 +699,6 @@ def _shift(node: Any, offset: int) -> Any:
     return dataclasses.replace(node, **changes)
 
 
-_SAFE_BUILTINS = {name: __builtins__[name] if isinstance(__builtins__, dict)  # type: ignore
-                  else getattr(__builtins__, name)
-                  for name in ("len", "list", "sum", "all", "any", "min", "max", "abs", "map", "bool",
-                               "range", "tuple")}
-
-__all__ = ["Builder", "accepts", "BOOL"]
+# The only Python built-ins generated code may call.
+_SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
+    "len", "list", "sum", "all", "any", "min", "max", "abs", "map", "bool", "range", "tuple")}

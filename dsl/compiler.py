@@ -39,7 +39,6 @@ from .typesys import (
     zone_type,
 )
 
-
 UNKNOWN = object()  # the value of an expression that is only known while a game runs
 
 

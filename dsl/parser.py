@@ -104,14 +104,15 @@ def _diagnose(text: str, kind: str, origin: n.Origin, exc: UnexpectedInput) -> D
             expected += " (to compare, write ==)"
         return doc.diagnostic(origin.path, f"unexpected {what}: {expected}", offset=offset)
     if isinstance(exc, UnexpectedCharacters):
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        where = exc.pos_in_stream or 0
+        char = text[where] if where < len(text) else "?"
         hint = ""
         if char == "=":
             hint = " (to compare, write ==)"
         elif char in "&|!":
             hint = " (write and, or, not)"
         message = f"unexpected character '{char}'{hint}"
-        return doc.diagnostic(origin.path, message, offset=exc.pos_in_stream)
+        return doc.diagnostic(origin.path, message, offset=where)
     return doc.diagnostic(origin.path, f"cannot parse this {kind}")
 
 

@@ -53,9 +53,11 @@ def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
 def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagnostic]:
     path = tuple(error.absolute_path)
     kind = error.validator
+    rule: Any = error.validator_value  # what the schema asked for
+    schema: dict[str, Any] = error.schema if isinstance(error.schema, dict) else {}
     if kind == "additionalProperties":
-        allowed = sorted(error.schema.get("properties", {}))
-        for key in _unexpected(error):
+        allowed = sorted(schema.get("properties", {}))
+        for key in _unexpected(error, schema):
             hint = suggest(key, allowed)
             fix = f"did you mean '{hint}'?" if hint else "expected one of: " + ", ".join(allowed)
             yield doc.diagnostic((*path, key), f"unknown key '{key}': {fix}", key=True)
@@ -66,14 +68,14 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagn
         return
     if kind == "enum":
         found = error.instance
-        choices = ", ".join(str(c) for c in error.validator_value)
-        hint = suggest(str(found), [str(c) for c in error.validator_value])
+        choices = ", ".join(str(c) for c in rule)
+        hint = suggest(str(found), [str(c) for c in rule])
         tail = f"; did you mean '{hint}'?" if hint else ""
-        yield doc.diagnostic(path, f"'{found}' is not allowed here: expected one of {choices}{tail}")
+        yield doc.diagnostic(path, f"'{found}' is not allowed here: "
+                                   f"expected one of {choices}{tail}")
         return
     if kind == "type":
-        wanted = error.validator_value
-        wanted_text = " or ".join(wanted) if isinstance(wanted, list) else wanted
+        wanted_text = " or ".join(rule) if isinstance(rule, list) else str(rule)
         yield doc.diagnostic(path, f"expected {_article(wanted_text)}, "
                                    f"found {_describe(error.instance)}")
         return
@@ -86,13 +88,13 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagn
                                    "`then:`, or a `for:` block with `do:`")
         return
     if kind == "const":
-        yield doc.diagnostic(path, f"expected {error.validator_value!r}, found {error.instance!r}")
+        yield doc.diagnostic(path, f"expected {rule!r}, found {error.instance!r}")
         return
     yield doc.diagnostic(path, error.message)
 
 
-def _unexpected(error: jsonschema.ValidationError) -> list[str]:
-    allowed = set(error.schema.get("properties", {}))
+def _unexpected(error: jsonschema.ValidationError, schema: dict[str, Any]) -> list[str]:
+    allowed = set(schema.get("properties", {}))
     instance = error.instance if isinstance(error.instance, dict) else {}
     return [k for k in instance if k not in allowed]
 
