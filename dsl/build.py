@@ -12,10 +12,11 @@ import dataclasses
 import re
 from typing import Any
 
-from cardrules.interpreter import ops
+from cardrules.interpreter import domains, ops
 
 from . import nodes as n
 from .builtins import AGGREGATES, FUNCTIONS
+from .compiler import BAD as BAD_CODE
 from .compiler import Code, Compiler, Symbols, local_name
 from .errors import Diagnostic, RulesetError
 from .model import (
@@ -41,6 +42,7 @@ from .typesys import (
     PLAYER,
     PLAYERS,
     TEXT,
+    WORDS,
     Type,
 )
 
@@ -55,7 +57,7 @@ _RUNTIME = {name: getattr(ops, name) for name in (
     "top", "bottom", "present", "all_but_top", "players", "others", "next_seat", "move",
     "move_all", "flip", "flip_all", "swap", "shuffle", "peek", "peek_all", "deal",
     "end_round_before", "win", "need", "columns", "rows", "same_key", "is_set", "is_flush",
-    "is_run", "empty", "put", "take",
+    "is_run", "eliminate", "round_score", "changes", "empty", "put", "take",
     "log_move", "log_flip",
 )}
 
@@ -90,7 +92,11 @@ class Builder:
     def statements(self, path: Path) -> tuple[n.Stmt, ...]:
         """Parse a YAML list of statements (strings, if-blocks, for-blocks)."""
         out: list[n.Stmt] = []
-        for i, item in enumerate(self.doc.get(path) or []):
+        try:
+            items = self.doc.get(path) or []
+        except KeyError:  # an optional list of statements that is not there
+            items = []
+        for i, item in enumerate(items):
             here = (*path, i)
             if isinstance(item, str):
                 stmt = self.parse(here, "statement")
@@ -150,7 +156,10 @@ class Builder:
         triggers = self.triggers()
         score_names = self.scoring()
         copies = self.function_of_table("copies", ("deck", "copies"), 1)
-        rounds = self.function_of_table("rounds", ("scoring", "rounds"), 1)
+        has_until = "until" in data.get("scoring", {})
+        # With `until`, the match goes on round after round; `rounds` then only bounds it.
+        rounds = self.function_of_table("rounds", ("scoring", "rounds"), 100 if has_until else 1)
+        until = self.condition_of_table("until", ("scoring", "until")) if has_until else None
         if self.diagnostics or self.compiler.diagnostics:
             raise RulesetError(self.all_diagnostics())
         namespace = self.run_module(cards, zones)
@@ -164,8 +173,8 @@ class Builder:
             options=dict(self.symbols.options), option_defs=tuple(self.option_defs),
             cards=cards, copies=namespace[copies], home_zone=self.home_zone,
             zones=tuple(zones), zone_count=len(board.names), board=board,
-            variables=tuple(VariableDef(v.name, v.scope, namespace[v.initial], v.doc)
-                            for v in variables),
+            variables=tuple(VariableDef(v.name, v.scope, namespace[v.initial], v.doc,
+                                        v.visibility) for v in variables),
             phases=bound_phases,
             setup=namespace[setup], round_end=namespace[round_end],
             after_move=namespace.get(triggers["move"] or ""),
@@ -174,6 +183,7 @@ class Builder:
             score=namespace["score"], score_names=score_names,
             winner=data.get("scoring", {}).get("winner", "lowest"),
             rounds=namespace[rounds],
+            until=namespace[until] if until else None,
             moves={m.name: m for p in bound_phases for s in p.steps for m in s.moves},
             python=self.source(), data=data,
         )
@@ -190,6 +200,7 @@ class Builder:
     def run_module(self, cards: CardTable, zones: list[ZoneDef]) -> dict[str, Any]:
         namespace: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS, **_RUNTIME}
         namespace["B"] = self.board(cards, zones)
+        namespace["words"] = domains.words
         namespace["STEP"] = self.step
         namespace["T_rank"], namespace["T_suit"] = cards.rank, cards.suit
         namespace["T_colour"], namespace["T_number"] = cards.colour, cards.number
@@ -429,7 +440,8 @@ class Builder:
         for _, spec, code in self.var_specs:
             fn = f"init_{spec['name']}"
             self.emit(f"def {fn}(S):", [f"    return {code.text if code else 'None'}"])
-            out.append(_Var(spec["name"], spec["scope"], fn, spec.get("doc", "")))
+            out.append(_Var(spec["name"], spec["scope"], fn, spec.get("doc", ""),
+                            spec.get("visibility", "public")))
         return out
 
     # ------------------------------------------------------------------ flow
@@ -508,9 +520,19 @@ class Builder:
         node = self.parse((*path, "choose", param), "domain")
         if node is None:
             return pad
-        source = self.compiler.iterable(node.source)
-        item = source.type.item if source.type.item is not None else ANY
         var = local_name(param)
+        first = self.compiler.compile(node.source)
+        if first is BAD_CODE:
+            return pad
+        if first.type == WORDS:  # an open domain: one action, its parameter filled in later
+            if node.where is not None:
+                self.compiler.error(node.where.pos, "an open domain takes no 'where'")
+            lines.append(f"{pad}{var} = {first.text}")
+            self.compiler.scope[param] = (var, TEXT)
+            bound[param] = WORDS
+            return pad
+        source = self.compiler.iterable(node.source, first)
+        item = source.type.item if source.type.item is not None else ANY
         lines.append(f"{pad}for {var} in {source.text}:")
         pad += "    "
         self.compiler.scope[param] = (var, item)
@@ -582,6 +604,12 @@ class Builder:
                                        f"    return {tuple_text}"])
         return tuple(names)
 
+    def condition_of_table(self, fn: str, path: Path) -> str:
+        """A condition on the state between rounds (no player acts): `scoring.until`."""
+        text = self.compile_value(path, BOOL, "the match's end condition")
+        self.emit(f"def {fn}(S):", [f"    return {text}"])
+        return fn
+
     def function_of_table(self, fn: str, path: Path, default: int) -> str:
         """A function of the table (S.n) alone: deck copies, number of rounds."""
         try:
@@ -599,8 +627,9 @@ PARAM_TYPES = {"card": CARD, "cards": CARDS, "player": PLAYER, "players": PLAYER
 
 
 class _Var:
-    def __init__(self, name: str, scope: str, initial: str, doc: str):
+    def __init__(self, name: str, scope: str, initial: str, doc: str, visibility: str):
         self.name, self.scope, self.initial, self.doc = name, scope, initial, doc
+        self.visibility = visibility
 
 
 class _Move:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .typesys import (
+    ANY,
     BOOL,
     CARD,
     CARDS,
@@ -20,6 +21,8 @@ from .typesys import (
     PLAYERS,
     RANK,
     SUIT,
+    TEXT,
+    WORDS,
     ZONE,
     Type,
     list_of,
@@ -53,7 +56,7 @@ def _register(*items: Builtin) -> None:
 
 
 _register(
-    Builtin("size", (CARDS,), INT, "The number of cards in a zone or a list of cards.",
+    Builtin("size", (list_of(ANY),), INT, "The number of cards in a zone, or of items in a list.",
             lambda a: f"len({a[0]})", example="size(stock) > 0"),
     Builtin("top", (ZONE,), CARD, "The top card of a zone (the one placed last).",
             _call("top", board=True), example="move top(stock) to hand[me]"),
@@ -86,6 +89,19 @@ _register(
             "last rank to the first (K-A).",
             lambda a: f"is_run(T_rank, T_wild, N_RANKS, {a[0]}, {a[1]})",
             example="is_run(cards(grid[p]), false)"),
+    Builtin("words", (TEXT, INT, INT), WORDS,
+            "The texts made of the given letters, between two lengths: a move parameter too "
+            "large to list, sampled by bots and typed by people (only in `choose:`).",
+            _call("words"), example="choose: {prediction: \"words('UDS', 1, 11)\"}"),
+    Builtin("changes", (CARDS,), TEXT,
+            "The steps between neighbouring cards by number, one letter each: U (up), "
+            "D (down), S (same).", lambda a: f"changes(T_number, {a[0]})",
+            example="changes(cards(row))"),
+    Builtin("contains", (TEXT, TEXT), BOOL,
+            "Whether the first text holds the second as an unbroken piece.",
+            lambda a: f"({a[1]} in {a[0]})", example="contains(changes(cards(row)), 'UUD')"),
+    Builtin("length", (TEXT,), INT, "The number of letters of a text.",
+            _call("len"), example="length(p.prediction)"),
     Builtin("abs", (INT,), INT, "The absolute value of a number.",
             _call("abs"), example="abs(p.total - 100)"),
     Builtin("min", (INT, INT), INT, "The smallest of two or more numbers.",
@@ -156,4 +172,6 @@ PLAYER_ATTRIBUTES: dict[str, tuple[Type, str, str]] = {
     "seat": (INT, "({0} + 1)", "The player's seat number, from 1."),
     "total": (INT, "S.totals[{0}]", "The player's cumulative score in the match."),
     "active": (BOOL, "S.active[{0}]", "Whether the player is still in the game."),
+    "score": (INT, "round_score(S, {0})",
+              "The player's score in the last round that ended (0 before any has)."),
 }

@@ -284,6 +284,9 @@ class Compiler:
             return code
         if wanted == CARDS:
             return self.cards_of(node, f"the argument of {fn}()")
+        if wanted.is_list:
+            code = self.iterable(node)
+            return self.expect(code, wanted, node.pos, f"the argument of {fn}()")
         return self.expect(self.compile(node), wanted, node.pos, f"the argument of {fn}()")
 
     def compile_aggregate(self, node: n.Aggregate) -> Code:
@@ -315,8 +318,9 @@ class Compiler:
             return Code(f"sum(1 {loop} if {element.text})", INT)
         return Code(f"{agg.name}({element.text} {loop})", agg.returns)
 
-    def iterable(self, node: n.Expr) -> Code:
-        code = self.compile(node)
+    def iterable(self, node: n.Expr, code: Code | None = None) -> Code:
+        """Compile an expression to go through (a zone gives its cards); `code` if done."""
+        code = self.compile(node) if code is None else code
         if code is BAD:
             return BAD
         if code.zone is not None:
@@ -674,6 +678,11 @@ class Compiler:
         who = self.expect(self.compile(stmt.player), PLAYER, stmt.player.pos, "the winner")
         if who is not BAD:
             out.append(f"{pad}win(S, need({who.text}, 'the winner'))")
+
+    def statement_eliminate(self, stmt: n.Eliminate, out: list[str], pad: str) -> None:
+        who = self.expect(self.compile(stmt.player), PLAYER, stmt.player.pos, "who is out")
+        if who is not BAD:
+            out.append(f"{pad}eliminate(S, need({who.text}, 'the player'))")
 
     def statement_if(self, stmt: n.If, out: list[str], pad: str) -> None:
         test = self.condition(stmt.test)

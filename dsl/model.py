@@ -64,6 +64,7 @@ class VariableDef:
     scope: str  # game | round | player | player_round
     initial: StateFn  # fn(S) -> value
     doc: str = ""
+    visibility: str = "public"  # owner: other seats see it only once the game is over
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,8 @@ class Ruleset:
     score: StateFn
     score_names: tuple[str, ...]
     winner: str  # lowest | highest
-    rounds: StateFn  # fn(S) -> number of rounds
+    rounds: StateFn  # fn(S) -> number of rounds (at most, when `until` is given)
+    until: StateFn | None  # fn(S) -> bool, asked after each round: is the match over?
     moves: dict[str, MoveDef]
     python: str = field(repr=False)  # the generated source, for inspection
     data: dict[str, Any] = field(repr=False, default_factory=dict)  # the resolved rule file

@@ -234,6 +234,11 @@ class Win(Stmt):
     player: Expr
 
 
+@dataclass(frozen=True)
+class Eliminate(Stmt):
+    player: Expr
+
+
 # Block statements come from YAML structure, not from one line of text; each part
 # keeps the statements it holds, already parsed.
 @dataclass(frozen=True)

@@ -257,6 +257,9 @@ class _Builder:
     def rule_win(self, t: Tree, player: Tree) -> n.Stmt:
         return n.Win(self.build(player), pos=self.pos(t))
 
+    def rule_eliminate(self, t: Tree, player: Tree) -> n.Stmt:
+        return n.Eliminate(self.build(player), pos=self.pos(t))
+
     # domains -------------------------------------------------------------
     def rule_domain(self, t: Tree, source: Tree, where: Tree | None) -> n.Domain:
         return n.Domain(self.build(source), self.build(where) if where is not None else None,

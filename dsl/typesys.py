@@ -44,13 +44,15 @@ COLOUR = Type("colour")
 NONE = Type("none")
 ANY = Type("any")
 ZONE = Type("zone")
+WORDS = Type("words")  # an open domain of texts (a move parameter typed by a person)
 CARDS = list_of(CARD)
 PLAYERS = list_of(PLAYER)
 INTS = list_of(INT)
 
 _WORDS = {"int": "a number", "bool": "true or false", "text": "a text", "card": "a card",
           "player": "a player", "rank": "a rank", "suit": "a suit", "colour": "a colour",
-          "none": "none", "any": "any value", "zone": "a zone"}
+          "none": "none", "any": "any value", "zone": "a zone",
+          "words": "a domain of texts"}
 
 
 def _plural(t: Type | None) -> str:

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from cardrules.dsl.errors import GameError
 from cardrules.dsl.model import Action
 
+from .domains import fill
 from .engine import Engine
 from .state import GameState
 
@@ -34,7 +35,10 @@ class RandomBot:
         self._random = self.rng.random
 
     def choose(self, engine: Engine, state: GameState, legal: list[Action]) -> Action:
-        return legal[int(self._random() * len(legal))]
+        action = legal[int(self._random() * len(legal))]
+        if engine.open_moves and action[0] in engine.open_moves:
+            action = fill(action, self.rng)
+        return action
 
 
 BOTS: dict[str, type] = {"random": RandomBot}

@@ -22,9 +22,8 @@ from typing import Any
 from cardrules.dsl.errors import GameError, IllegalAction, RuleRuntimeError
 from cardrules.dsl.model import Action, Ruleset, StepDef
 
-from . import ops
+from . import domains, ops
 from .state import GameState
-
 
 # What a generated rule function raises when a rule does not fit the state it meets.
 SIGNAL_TURN, SIGNAL_PHASE, SIGNAL_ROUND, SIGNAL_GAME = 1, 2, 4, 8
@@ -45,6 +44,7 @@ class Engine:
         self._legal = [[step.legal for step in phase.steps] for phase in ruleset.phases]
         self._repeat = [[step.repeat for step in phase.steps] for phase in ruleset.phases]
         self._each_once = [phase.turns == "each_once" for phase in ruleset.phases]
+        self.open_moves = frozenset(m.name for m in ruleset.moves.values() if "words" in m.kinds)
         self._after_move = ruleset.after_move
         self._after_turn = ruleset.after_turn
         self._direction = ruleset.direction
@@ -244,9 +244,23 @@ class Engine:
             action = tuple(action)
         except TypeError:
             raise IllegalAction(f"not an action: {action!r}") from None
-        if action not in self.legal_actions(state):
-            raise IllegalAction(f"not a legal action now: {action!r}")
-        return action
+        legal = self.legal_actions(state)
+        if action in legal:
+            return action
+        problems = [domains.matches(t, action) for t in legal
+                    if t[0] == action[0] and domains.is_open(t)]
+        if None in problems:
+            return action  # it fills in an open parameter with an allowed value
+        if problems:
+            raise IllegalAction(f"{self.describe_move(action[0])}: {problems[0]}")
+        raise IllegalAction(f"not a legal action now: {action!r}")
+
+    def describe_move(self, name: str) -> str:
+        """A move's label up to its first choice ('Predict' for 'Predict {prediction}')."""
+        move = self.moves.get(name)
+        if move is None:
+            return name
+        return move.label.split("{")[0].strip() or move.name
 
     def _call(self, fn: Any, s: GameState, *args: Any) -> Any:
         """Call a rule function outside a move (setup, scoring...), locating its failures."""
@@ -362,9 +376,11 @@ class Engine:
             self._call(rules.after_round, s, s.current)
         if s.log is not None:
             s.log.append({"event": "round_end", "round": s.round, "scores": scores,
-                          "totals": list(s.totals), "zones": self.layout(s)})
+                          "totals": list(s.totals), "zones": self.layout(s),
+                          "player_variables": {k: list(v) for k, v in s.pvars.items()}})
         s.version += 1
-        if s.signal & SIGNAL_GAME or s.round >= s.rounds_total:
+        if s.signal & SIGNAL_GAME or s.round >= s.rounds_total or sum(s.active) == 0 \
+                or (rules.until is not None and self._call(rules.until, s)):
             self._finish(s)
         else:
             self._start_round(s)

@@ -268,6 +268,26 @@ def win(s: GameState, p: int) -> None:
     s.signal |= 8  # engine.SIGNAL_GAME
 
 
+def eliminate(s: GameState, p: int) -> None:
+    """Seat p is out of the game: turns pass it by; its cards stay where they are."""
+    s.active[p] = False
+    if p == s.current:
+        s.signal |= 1  # engine.SIGNAL_TURN: an eliminated player's turn ends at once
+    if s.log is not None:
+        s.log.append({"effect": "eliminate", "seat": p + 1})
+
+
+def round_score(s: GameState, p: int) -> int:
+    """Seat p's score in the last round that ended."""
+    return s.round_scores[-1][p] if s.round_scores else 0
+
+
+def changes(number: tuple[int, ...], cards: list[int]) -> str:
+    """U, D or S for each step between neighbouring cards, by number."""
+    return "".join("U" if number[b] > number[a] else "D" if number[b] < number[a] else "S"
+                   for a, b in zip(cards, cards[1:]))
+
+
 def need(value: Any, what: str) -> Any:
     """Refuse `none` where a card or player is needed."""
     if value is None:

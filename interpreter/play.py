@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+
 from .bots import Bot, make_bot
 from .engine import Engine
 from .state import GameState

@@ -53,9 +53,20 @@ def player_view(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
         "step": phase.steps[s.step].name,
         "zones": zones,
         "variables": dict(s.vars),
-        "player_variables": {k: list(v) for k, v in s.pvars.items()},
+        "player_variables": _player_variables(rules, s, seat),
         "totals": list(s.totals),
         "round_scores": [list(r) for r in s.round_scores],
         "over": s.over,
         "winners": [w + 1 for w in s.winners] if s.over and s.winners else [],
     }
+
+
+def _player_variables(rules: Ruleset, s: GameState, seat: int) -> dict[str, list[Any]]:
+    """Player variables; one declared `visibility: owner` shows only its owner's value
+    (None for the others) until the game is over."""
+    secret = {v.name for v in rules.variables if v.visibility == "owner"}
+    out = {}
+    for name, values in s.pvars.items():
+        hide = name in secret and not s.over
+        out[name] = [v if not hide or p == seat else None for p, v in enumerate(values)]
+    return out
