@@ -57,8 +57,8 @@ _RUNTIME = {name: getattr(ops, name) for name in (
     "top", "bottom", "present", "all_but_top", "players", "others", "next_seat", "move",
     "move_all", "flip", "flip_all", "swap", "shuffle", "peek", "peek_all", "deal",
     "end_round_before", "win", "need", "columns", "rows", "same_key", "is_set", "is_flush",
-    "is_run", "eliminate", "round_score", "changes", "empty", "put", "take",
-    "log_move", "log_flip",
+    "is_run", "eliminate", "round_score", "changes", "reveal", "random_card", "empty", "put",
+    "take", "log_move", "log_flip",
 )}
 
 
@@ -74,6 +74,7 @@ class Builder:
         self.compiler = Compiler(self.symbols)
         self.functions: list[str] = []
         self.constants: dict[str, Any] = {}
+        self.reaction_step: _Step | None = None
 
     # --------------------------------------------------------------- helpers
     def error(self, path: Path, message: str, key: bool = False) -> None:
@@ -165,6 +166,8 @@ class Builder:
         namespace = self.run_module(cards, zones)
         board = namespace["B"]
         bound_phases = tuple(_bind_phase(p, namespace) for p in phases)
+        reactions = None if self.reaction_step is None else _bind_step(
+            self.reaction_step, ["reactions"], namespace)
         ruleset = Ruleset(
             name=data["name"], title=data.get("title", data["name"]),
             summary=data.get("summary", "").strip(), path=self.doc.path,
@@ -184,7 +187,9 @@ class Builder:
             winner=data.get("scoring", {}).get("winner", "lowest"),
             rounds=namespace[rounds],
             until=namespace[until] if until else None,
-            moves={m.name: m for p in bound_phases for s in p.steps for m in s.moves},
+            moves={m.name: m for p in bound_phases for s in p.steps for m in s.moves}
+            | ({m.name: m for m in reactions.moves} if reactions else {}),
+            reactions=reactions,
             python=self.source(), data=data,
         )
         return ruleset
@@ -206,6 +211,9 @@ class Builder:
         namespace["T_colour"], namespace["T_number"] = cards.colour, cards.number
         namespace["T_joker"], namespace["T_wild"] = cards.joker, cards.wild
         namespace["N_RANKS"] = len(cards.rank_names) - 1
+        namespace["RANKS"] = list(range(len(cards.rank_names) - 1))
+        namespace["SUITS"] = list(range(len(cards.suit_names) - 1))
+        namespace["COLOURS"] = [0, 1]
         for name, table in cards.values.items():
             namespace["T_" + name] = table
         namespace.update(self.constants)
@@ -455,8 +463,22 @@ class Builder:
             steps = []
             for j, step in enumerate(spec["steps"]):
                 steps.append(self.step_def((*path, "steps", j), step, step_names, moves, taken))
-            phases.append(_Phase(spec["name"], spec["turns"], steps))
+            phase = _Phase(spec["name"], spec["turns"], steps)
+            if "skip_turn" in spec:
+                phase.skip = self.seat_condition(f"skip_{i}", (*path, "skip_turn"))
+                phase.on_skip = self.statement_function(f"on_skip_{i}", (*path, "on_skip"))
+            phases.append(phase)
+        if "reactions" in self.data:
+            spec = self.data["reactions"]
+            self.reaction_step = self.step_def(("reactions",), {"name": "reactions", **spec},
+                                               ["reactions"], moves, taken)
         return phases, moves
+
+    def seat_condition(self, fn: str, path: Path) -> str:
+        """A condition about one seat, bound as `me` (a phase's `skip_turn`)."""
+        text = self.compile_value(path, BOOL, "the condition", has_me=True)
+        self.emit(f"def {fn}(S, me):", [f"    return {text}"])
+        return fn
 
     def step_def(self, path: Path, spec: dict[str, Any], step_names: list[str],
                  moves: list[_Move], taken: dict[str, Path]) -> _Step:
@@ -465,6 +487,10 @@ class Builder:
         for k, move in enumerate(spec["moves"]):
             mpath = (*path, "moves", k)
             name = move["name"]
+            if name == "pass":
+                self.error((*mpath, "name"), "'pass' is the answer to a reaction window; "
+                                             "choose another name for this move")
+                continue
             if name in taken:
                 self.error((*mpath, "name"), f"move '{name}' is declared twice (moves need "
                                              "names unique in the ruleset)")
@@ -649,6 +675,8 @@ class _Step:
 class _Phase:
     def __init__(self, name: str, turns: str, steps: list[_Step]):
         self.name, self.turns, self.steps = name, turns, steps
+        self.skip: str | None = None
+        self.on_skip: str | None = None
 
 
 class _TableSize:
@@ -659,13 +687,16 @@ class _TableSize:
 
 def _bind_phase(p: _Phase, ns: dict[str, Any]) -> PhaseDef:
     names = [s.name for s in p.steps]
-    steps = []
-    for s in p.steps:
-        moves = tuple(MoveDef(m.name, m.label, m.params, m.kinds, ns[m.fn],
-                              names.index(m.then) if m.then in names else None,
-                              m.location, m.doc) for m in s.moves)
-        steps.append(StepDef(s.name, s.repeat, moves, ns[s.legal], s.location))
-    return PhaseDef(p.name, p.turns, tuple(steps))
+    steps = tuple(_bind_step(s, names, ns) for s in p.steps)
+    return PhaseDef(p.name, p.turns, steps, ns[p.skip] if p.skip else None,
+                    ns[p.on_skip] if p.on_skip else None)
+
+
+def _bind_step(s: _Step, names: list[str], ns: dict[str, Any]) -> StepDef:
+    moves = tuple(MoveDef(m.name, m.label, m.params, m.kinds, ns[m.fn],
+                          names.index(m.then) if m.then in names else None,
+                          m.location, m.doc) for m in s.moves)
+    return StepDef(s.name, s.repeat, moves, ns[s.legal], s.location)
 
 
 def _card_table(ranks: tuple[str, ...], suits: tuple[str, ...], jokers: int, copies: int,
@@ -730,4 +761,5 @@ def _shift(node: Any, offset: int) -> Any:
 
 # The only Python built-ins generated code may call.
 _SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
-    "len", "list", "sum", "all", "any", "min", "max", "abs", "map", "bool", "range", "tuple")}
+    "len", "list", "sum", "all", "any", "min", "max", "abs", "map", "bool", "range", "tuple",
+    "next")}

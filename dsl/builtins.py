@@ -102,6 +102,15 @@ _register(
             lambda a: f"({a[1]} in {a[0]})", example="contains(changes(cards(row)), 'UUD')"),
     Builtin("length", (TEXT,), INT, "The number of letters of a text.",
             _call("len"), example="length(p.prediction)"),
+    Builtin("ranks", (), list_of(RANK), "Every rank of the deck, in its order (not jokers).",
+            lambda a: "RANKS", example="choose: {wanted: ranks()}"),
+    Builtin("suits", (), list_of(SUIT), "Every suit of the deck, in its order.",
+            lambda a: "SUITS", example="choose: {trumps: suits()}"),
+    Builtin("colours", (), list_of(COLOUR), "The colours red and black.",
+            lambda a: "COLOURS", example="choose: {colour: colours()}"),
+    Builtin("random_card", (ZONE,), CARD,
+            "A card of the zone picked at random with the game's generator (an error if empty).",
+            _call("random_card", board=True), example="move random_card(hand[target]) to hand[me]"),
     Builtin("abs", (INT,), INT, "The absolute value of a number.",
             _call("abs"), example="abs(p.total - 100)"),
     Builtin("min", (INT, INT), INT, "The smallest of two or more numbers.",
@@ -133,6 +142,10 @@ AGGREGATES: dict[str, Aggregate] = {a.name: a for a in (
     Aggregate("any", BOOL, BOOL, "Whether a condition holds for at least one item."),
     Aggregate("min", INT, INT, "The smallest number over the items (an error if none)."),
     Aggregate("max", INT, INT, "The largest number over the items (an error if none)."),
+    Aggregate("first", ANY, ANY, "The first item's value (after `if`, the first that passes), "
+                                 "or none if there is none."),
+    Aggregate("select", ANY, ANY, "The list of the items' values (with `if`: of those that "
+                                  "pass)."),
 )}
 
 
@@ -154,6 +167,7 @@ NAMES: dict[str, BuiltinName] = {b.name: b for b in (
                 "The other players still in the game, in play order after me."),
     BuiltinName("player_count", INT, "S.n", "How many players the game started with."),
     BuiltinName("round", INT, "S.round", "The number of the round being played, from 1."),
+    BuiltinName("turns", INT, "S.turns", "How many turns have been played in the game so far."),
     BuiltinName("round_ending", BOOL, "(S.stop_before is not None or S.signal >= 4)",
                 "True once something has ended the round or scheduled its end."),
 )}

@@ -308,6 +308,11 @@ class Compiler:
                                    "the condition after 'if'")
         if element is BAD or cond is BAD:
             return BAD
+        if agg.name in ("first", "select"):
+            loop = f"for {var} in {source.text}" + (f" if {cond.text}" if cond else "")
+            if agg.name == "first":
+                return Code(f"next(({element.text} {loop}), None)", element.type, nullable=True)
+            return Code(f"[{element.text} {loop}]", list_of(element.type))
         if cond is None and element.lookup is not None and element.lookup[1] == var:
             # `sum(c.points for c in col)`: map the table over the items, with no Python
             # frame per item (bool tables count their true entries).
@@ -544,8 +549,14 @@ class Compiler:
         out.extend(pad + line for line in lines)
 
     def statement_deal(self, stmt: n.Deal, out: list[str], pad: str) -> None:
-        count = self.expect(self.compile(stmt.count), INT, stmt.count.pos, "how many to deal")
+        count = None
+        if stmt.count is not None:
+            count = self.expect(self.compile(stmt.count), INT, stmt.count.pos, "how many to deal")
         source = self._zone_target(stmt.source, "where cards are dealt from")
+        after = None
+        if stmt.after is not None:
+            after = self.expect(self.compile(stmt.after), PLAYER, stmt.after.pos,
+                                "the seat before the first to be dealt to")
         zone = self.symbols.zones.get(stmt.zone)
         if zone is None:
             self.error(stmt.zone_pos, f"unknown zone '{stmt.zone}'"
@@ -555,10 +566,17 @@ class Compiler:
             self.error(stmt.zone_pos, f"'deal ... to each {stmt.zone}' needs a zone that "
                                       "each player owns")
             return
-        if count is BAD or source is BAD:
+        if BAD in (count, source, after):
             return
-        out.append(f"{pad}deal(B, S, {count.text}, {source.text}, {zone.index}, "
-                   f"{stmt.face_up!r}, STEP)")
+        amount = "None" if count is None else count.text
+        start = "None" if after is None else f"need({after.text}, 'the player')"
+        out.append(f"{pad}deal(B, S, {amount}, {source.text}, {zone.index}, "
+                   f"{stmt.face_up!r}, STEP, {start})")
+
+    def statement_reveal(self, stmt: n.Reveal, out: list[str], pad: str) -> None:
+        cards, many = self._one_or_many(stmt.cards, "what is shown")
+        if cards is not BAD:
+            out.append(f"{pad}reveal(B, S, {cards.text if many else '[' + cards.text + ']'})")
 
     def statement_shuffle(self, stmt: n.Shuffle, out: list[str], pad: str) -> None:
         zone = self._zone_target(stmt.zone, "what is shuffled")

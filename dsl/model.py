@@ -93,6 +93,8 @@ class PhaseDef:
     name: str
     turns: str  # each_once | rotate
     steps: tuple[StepDef, ...]
+    skip_turn: StateFn | None = None  # fn(S, seat) -> whether that seat misses its turn
+    on_skip: StateFn | None = None  # fn(S, seat): what missing a turn does
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,7 @@ class Ruleset:
     winner: str  # lowest | highest
     rounds: StateFn  # fn(S) -> number of rounds (at most, when `until` is given)
     until: StateFn | None  # fn(S) -> bool, asked after each round: is the match over?
+    reactions: StepDef | None  # moves any seat may make after each action (or pass)
     moves: dict[str, MoveDef]
     python: str = field(repr=False)  # the generated source, for inspection
     data: dict[str, Any] = field(repr=False, default_factory=dict)  # the resolved rule file

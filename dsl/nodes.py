@@ -165,11 +165,12 @@ class Move(Stmt):
 
 @dataclass(frozen=True)
 class Deal(Stmt):
-    count: Expr
+    count: Expr | None  # None: deal them all, one at a time round the table
     source: Expr
     zone: str
     zone_pos: Pos
     face_up: bool | None
+    after: Expr | None = None  # the first card goes to the seat after this one
 
 
 @dataclass(frozen=True)
@@ -237,6 +238,11 @@ class Win(Stmt):
 @dataclass(frozen=True)
 class Eliminate(Stmt):
     player: Expr
+
+
+@dataclass(frozen=True)
+class Reveal(Stmt):
+    cards: Expr
 
 
 # Block statements come from YAML structure, not from one line of text; each part

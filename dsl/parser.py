@@ -215,10 +215,12 @@ class _Builder:
     def rule_move(self, t: Tree, cards: Tree, to: Tree, facing: Tree | None) -> n.Stmt:
         return n.Move(self.build(cards), self.build(to), self._facing(facing), pos=self.pos(t))
 
-    def rule_deal(self, t: Tree, count: Tree, source: Tree, zone: Token,
+    def rule_deal(self, t: Tree, count: Tree, source: Tree, zone: Token, after: Tree | None,
                   facing: Tree | None) -> n.Stmt:
-        return n.Deal(self.build(count), self.build(source), str(zone), self.pos(zone),
-                      self._facing(facing), pos=self.pos(t))
+        amount = None if count.data == "deal_all" else self.build(count.children[0])
+        return n.Deal(amount, self.build(source), str(zone), self.pos(zone),
+                      self._facing(facing), self.build(after) if after is not None else None,
+                      pos=self.pos(t))
 
     def rule_shuffle(self, t: Tree, zone: Tree) -> n.Stmt:
         return n.Shuffle(self.build(zone), pos=self.pos(t))
@@ -259,6 +261,9 @@ class _Builder:
 
     def rule_eliminate(self, t: Tree, player: Tree) -> n.Stmt:
         return n.Eliminate(self.build(player), pos=self.pos(t))
+
+    def rule_reveal(self, t: Tree, cards: Tree) -> n.Stmt:
+        return n.Reveal(self.build(cards), pos=self.pos(t))
 
     # domains -------------------------------------------------------------
     def rule_domain(self, t: Tree, source: Tree, where: Tree | None) -> n.Domain:

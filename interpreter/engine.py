@@ -28,6 +28,7 @@ from .state import GameState
 # What a generated rule function raises when a rule does not fit the state it meets.
 SIGNAL_TURN, SIGNAL_PHASE, SIGNAL_ROUND, SIGNAL_GAME = 1, 2, 4, 8
 END_OF_TURN = -1
+PASS: Action = ("pass",)  # the answer of a seat that lets a reaction window go by
 RULE_FAILURES = (IndexError, ValueError, TypeError, KeyError, ZeroDivisionError,
                  AttributeError)
 
@@ -96,7 +97,9 @@ class Engine:
     # ------------------------------------------------------------------ query
     def to_move(self, state: GameState) -> int | None:
         """The seat that must decide now, or None when the game is over."""
-        return None if state.over else state.current
+        if state.over:
+            return None
+        return state.window[0] if state.window else state.current
 
     def legal_actions(self, state: GameState) -> list[Action]:
         """The actions the seat to move may take, in a fixed order (empty when over)."""
@@ -105,7 +108,12 @@ class Engine:
             return cache[1]
         if state.over:
             return []
-        self._decide(state)
+        if state.window:
+            if not self._next_reaction(state):
+                state.window = []
+                self._decide(state)
+        else:
+            self._decide(state)
         assert state.legal_cache is not None
         return state.legal_cache[1]
 
@@ -138,13 +146,28 @@ class Engine:
         move = self.moves.get(action[0]) if action else None
         if move is None:
             return repr(action)
-        values = {p: self.name_of(v, state, seat) if kind == "card" else
-                  f"seat {v + 1}" if kind == "player" else str(v)
+        values = {p: self.value_text(kind, v, state, seat)
                   for p, kind, v in zip(move.params, move.kinds, action[1:])}
         try:
             return move.label.format(**values)
         except (KeyError, IndexError):
             return move.label
+
+    def value_text(self, kind: str, value: Any, state: GameState | None = None,
+                   seat: int | None = None) -> str:
+        """A move parameter's value in words, by its type."""
+        cards = self.rules.cards
+        if kind == "card":
+            return self.name_of(value, state, seat)
+        if kind == "player":
+            return f"seat {value + 1}"
+        if kind == "rank":
+            return cards.rank_names[value]
+        if kind == "suit":
+            return cards.suit_names[value]
+        if kind == "colour":
+            return ("red", "black", "none")[value]
+        return str(value)
 
     def name_of(self, value: int, state: GameState | None = None,
                 seat: int | None = None) -> str:
@@ -187,10 +210,14 @@ class Engine:
         after_move, on_signal, end_turn = self._after_move, self._on_signal, self._end_turn
         repeat, legal_of, decide, located = self._repeat, self._legal, self._decide, self._located
 
+        reactions, react, open_window = self.rules.reactions, self._react, self._open_window
+
         def step(state: GameState, action: Action) -> list[Action]:
             cache = state.legal_cache
             if cache is None or cache[0] != state.version or action not in cache[1]:
                 action = check(state, action)
+            if state.window:
+                return react(state, action)
             run, jump, target = flow[action[0]]
             me = state.current
             if state.log is not None:
@@ -215,6 +242,8 @@ class Engine:
                     state.reps = repeat[state.phase][target]
                 if state.over:
                     return []
+                if reactions is not None and open_window(state, me):
+                    return state.legal_cache[1]  # type: ignore[index]
                 legal = legal_of[state.phase][state.step](state, state.current)
                 if not legal:
                     decide(state)  # says which step is stuck
@@ -226,6 +255,56 @@ class Engine:
                 raise located(action, RuleRuntimeError(f"a rule failed: {exc!r}")) from None
 
         return step
+
+    # -------------------------------------------------------------- reactions
+    def _open_window(self, s: GameState, actor: int) -> bool:
+        """After an action, offer the reaction moves to every seat still in, in play order
+        from the one after the actor (the actor last). False if nobody has one."""
+        seats = ops.others(s, actor, self._direction)
+        s.window = seats + [actor] if s.active[actor] else seats
+        return self._next_reaction(s)
+
+    def _next_reaction(self, s: GameState) -> bool:
+        """Move the window on to the next seat that has a reaction; False when it is shut."""
+        reactions = self.rules.reactions
+        assert reactions is not None
+        while s.window:
+            seat = s.window[0]
+            legal = reactions.legal(s, seat) if s.active[seat] else []
+            if legal:
+                s.legal_cache = (s.version, [*legal, PASS])
+                return True
+            s.window.pop(0)
+        return False
+
+    def _react(self, s: GameState, action: Action) -> list[Action]:
+        """Apply one seat's answer in a reaction window, then ask the next seat, or go on."""
+        seat = s.window.pop(0)
+        if s.log is not None:
+            self._log_action(s, seat, action)
+        s.version += 1
+        s.actions += 1
+        if action != PASS:
+            try:
+                self.moves[action[0]].run(s, seat, action)
+                if self._after_move is not None:
+                    self._after_move(s, seat)
+            except RuleRuntimeError as exc:
+                raise self._located(action, exc) from None
+            except RULE_FAILURES as exc:
+                raise self._located(action, RuleRuntimeError(f"a rule failed: {exc!r}")) from None
+            if s.signal:
+                s.window = []
+                self._on_signal(s, s.current)
+        if s.over:
+            return []
+        if s.window and self._next_reaction(s):
+            assert s.legal_cache is not None
+            return s.legal_cache[1]
+        s.window = []
+        self._decide(s)
+        assert s.legal_cache is not None
+        return s.legal_cache[1]
 
     def _located(self, action: Action, exc: RuleRuntimeError) -> RuleRuntimeError:
         move = self.moves[action[0]]
@@ -310,6 +389,9 @@ class Engine:
         nxt = (s.current + self._direction) % s.n
         if not s.active[nxt]:
             nxt = ops.next_seat(s, s.current, self._direction)
+        phase = self.rules.phases[s.phase]
+        if phase.skip_turn is not None:
+            nxt = self._skip_turns(s, nxt)
         if self._each_once[s.phase]:
             s.turns_in_phase += 1
             if s.turns_in_phase >= sum(s.active):
@@ -322,6 +404,21 @@ class Engine:
             s.current = nxt
             s.step = 0
             s.reps = self._repeat[s.phase][0]
+
+    def _skip_turns(self, s: GameState, seat: int) -> int:
+        """The next seat that does not miss its turn (the phase's `skip_turn`)."""
+        phase = self.rules.phases[s.phase]
+        assert phase.skip_turn is not None and phase.on_skip is not None
+        for _ in range(4 * s.n + 4):
+            if not self._call(phase.skip_turn, s, seat):
+                return seat
+            self._call(phase.on_skip, s, seat)
+            s.turns += 1
+            if s.log is not None:
+                s.log.append({"event": "skip", "seat": seat + 1})
+            seat = ops.next_seat(s, seat, self._direction)
+        raise RuleRuntimeError(f"{self.rules.path}: phase '{phase.name}': every player keeps "
+                               "missing turns (does on_skip change what skip_turn tests?)")
 
     def _next_phase(self, s: GameState) -> None:
         s.signal &= ~(SIGNAL_PHASE | SIGNAL_TURN)

@@ -219,12 +219,20 @@ def peek_all(b: Board, s: GameState, cards: Iterable[int], who: int) -> None:
         peek(b, s, c, who)
 
 
-def deal(b: Board, s: GameState, count: int, src: int, base: int, face: bool | None,
-         step: int) -> None:
-    """Deal `count` cards to each seat in play order from the first player, one at a time."""
-    first = s.first
+def deal(b: Board, s: GameState, count: int | None, src: int, base: int, face: bool | None,
+         step: int, after: int | None = None) -> None:
+    """Deal `count` cards to each seat in play, one at a time round the table, starting with
+    the first player (or the seat after `after`); with no count, deal every card."""
+    first = s.first if after is None else next_seat(s, after, step)
     seats = ([first] if s.active[first] else []) + others(s, first, step)
+    if not seats:
+        raise RuleRuntimeError("no player is left to deal to")
     stock = s.zones[src]
+    if count is None:
+        cards = present(stock) if b.grid[src] else list(stock)
+        for i, c in enumerate(reversed(cards)):
+            move(b, s, c, base + seats[i % len(seats)], face)
+        return
     if len(stock) < count * len(seats) or b.grid[src]:
         for _ in range(count):  # the general way, which reports an empty zone
             for p in seats:
@@ -266,6 +274,22 @@ def win(s: GameState, p: int) -> None:
     if p not in s.winners:  # several wins at one moment share the victory
         s.winners.append(p)
     s.signal |= 8  # engine.SIGNAL_GAME
+
+
+def reveal(b: Board, s: GameState, cards: Iterable[int]) -> None:
+    """Show cards to everyone without turning them: all players now know them."""
+    for c in list(cards):
+        s.known[c] = s.everyone
+        if s.log is not None:
+            _log(b, s, "reveal", c, s.where[c], s.where[c])
+
+
+def random_card(b: Board, s: GameState, z: int) -> int:
+    """A card of zone z chosen with the game's generator."""
+    cards = present(s.zones[z])
+    if not cards:
+        raise RuleRuntimeError(f"zone '{b.names[z]}' is empty: no card to pick at random")
+    return cards[s.rng.randrange(len(cards))]
 
 
 def eliminate(s: GameState, p: int) -> None:

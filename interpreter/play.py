@@ -15,7 +15,8 @@ def play(engine: Engine, state: GameState, bots: Sequence[Bot]) -> GameState:
     choosers = [bot.choose for bot in bots]
     legal = engine.legal_actions(state)
     while legal:
-        legal = step(state, choosers[state.current](engine, state, legal))
+        seat = state.window[0] if state.window else state.current  # who decides now
+        legal = step(state, choosers[seat](engine, state, legal))
     return state
 
 

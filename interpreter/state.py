@@ -22,7 +22,7 @@ _PLAIN = (
     "ruleset", "seed", "n", "rounds_total", "zones", "where", "face_up", "known", "vars",
     "pvars", "totals", "round_scores", "round", "dealer", "first", "current", "phase",
     "step", "reps", "turns_in_phase", "stop_before", "signal", "winners", "over", "turns",
-    "actions", "active",
+    "actions", "active", "window",
     "n_cards",
 )
 
@@ -63,6 +63,7 @@ class GameState:
         self.turns = 0
         self.actions = 0
         self.active: list[bool] = []
+        self.window: list[int] = []  # seats still to answer in a reaction window, next first
         self.version = 0
         self.legal_cache: tuple[int, list[tuple[Any, ...]]] | None = None
         self.log: list[dict[str, Any]] | None = None
@@ -87,6 +88,7 @@ class GameState:
         other.totals = list(self.totals)
         other.round_scores = [list(r) for r in self.round_scores]
         other.active = list(self.active)
+        other.window = list(self.window)
         other.winners = list(self.winners) if self.winners is not None else None
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
