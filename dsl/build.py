@@ -37,10 +37,13 @@ from .typesys import (
     BOOL,
     CARD,
     CARDS,
+    COLOUR,
     INT,
     NONE,
     PLAYER,
     PLAYERS,
+    RANK,
+    SUIT,
     TEXT,
     WORDS,
     Type,
@@ -183,6 +186,7 @@ class Builder:
             after_move=namespace.get(triggers["move"] or ""),
             after_turn=namespace.get(triggers["turn"] or ""),
             after_round=namespace.get(triggers["round"] or ""),
+            after_setup=namespace.get(triggers["setup"] or ""),
             score=namespace["score"], score_names=score_names,
             winner=data.get("scoring", {}).get("winner", "lowest"),
             rounds=namespace[rounds],
@@ -587,7 +591,7 @@ class Builder:
         return fn
 
     def triggers(self) -> dict[str, str | None]:
-        bodies: dict[str, list[str]] = {"move": [], "turn": [], "round": []}
+        bodies: dict[str, list[str]] = {"move": [], "turn": [], "round": [], "setup": []}
         seen: set[str] = set()
         for i, spec in enumerate(self.data.get("triggers", [])):
             path = ("triggers", i)
@@ -649,7 +653,8 @@ class Builder:
 
 # --------------------------------------------------------------------- pieces
 PARAM_TYPES = {"card": CARD, "cards": CARDS, "player": PLAYER, "players": PLAYERS,
-               "number": INT, "bool": BOOL, "text": TEXT}
+               "number": INT, "bool": BOOL, "text": TEXT, "rank": RANK, "suit": SUIT,
+               "colour": COLOUR}
 
 
 class _Var:

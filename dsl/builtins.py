@@ -102,6 +102,10 @@ _register(
             lambda a: f"({a[1]} in {a[0]})", example="contains(changes(cards(row)), 'UUD')"),
     Builtin("length", (TEXT,), INT, "The number of letters of a text.",
             _call("len"), example="length(p.prediction)"),
+    Builtin("numbers", (INT, INT), list_of(INT),
+            "The whole numbers from the first to the second, both included (none if the "
+            "second is smaller).", lambda a: f"list(range({a[0]}, {a[1]} + 1))",
+            example="for: i in numbers(1, 3)"),
     Builtin("ranks", (), list_of(RANK), "Every rank of the deck, in its order (not jokers).",
             lambda a: "RANKS", example="choose: {wanted: ranks()}"),
     Builtin("suits", (), list_of(SUIT), "Every suit of the deck, in its order.",

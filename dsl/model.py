@@ -124,6 +124,7 @@ class Ruleset:
     after_move: StateFn | None
     after_turn: StateFn | None
     after_round: StateFn | None
+    after_setup: StateFn | None
     score: StateFn
     score_names: tuple[str, ...]
     winner: str  # lowest | highest

@@ -458,6 +458,8 @@ class Engine:
             s.log.append({"event": "round", "round": s.round, "dealer": s.dealer + 1})
         s.current = s.first
         self._call(rules.setup, s, s.first)
+        if rules.after_setup is not None:
+            self._call(rules.after_setup, s, s.first)
         s.version += 1
         self._enter_phase(s, 0)
         self._decide(s)

@@ -204,7 +204,7 @@ def shuffle(b: Board, s: GameState, z: int) -> None:
                 known[c] = 0
                 _arrive(b, s, c, z)
     if s.log is not None:
-        s.log.append({"effect": "shuffle", "zone": b.names[z]})
+        s.log.append({"effect": "shuffle", "zone": _zone_label(b, z)})
 
 
 def peek(b: Board, s: GameState, c: int, who: int) -> None:
