@@ -42,7 +42,12 @@ def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) ->
     for seat, score in enumerate(scores):
         parts = []
         for zone in rules.zones:
-            if zone.owned:
+            if zone.groups:
+                groups = [g for g in zones[zone.name][str(seat + 1)] if g]
+                if groups:
+                    parts.append(f"{zone.name}: " + " | ".join(cards_text(g, plain)
+                                                              for g in groups))
+            elif zone.owned:
                 cards = zones[zone.name][str(seat + 1)]
                 if any(c is not None for c in cards):
                     parts.append(f"{zone.name}: {zone_text(zone, cards, plain)}")
@@ -102,6 +107,14 @@ def seen_zone(zone: ZoneDef, seen: dict[str, Any], plain: bool = False) -> str:
     return " ".join(cards)
 
 
+def seen_owned(zone: ZoneDef, seen: Any, plain: bool = False) -> str:
+    """A seat's zone in a view; a grouped zone shows its non-empty groups."""
+    if zone.groups:
+        shown = [seen_zone(zone, g, plain) for g in seen if g["count"]]
+        return " | ".join(shown) if shown else "none"
+    return seen_zone(zone, seen, plain)
+
+
 def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> list[str]:
     """A player's view as text: shared zones, then each seat's zones, then the scores.
 
@@ -117,7 +130,7 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
         if not zone.owned:
             lines.append(f"  {zone.name}: {seen_zone(zone, view['zones'][zone.name], plain)}")
     for other in range(1, view["players"] + 1):
-        parts = [f"{zone.name}: {seen_zone(zone, view['zones'][zone.name][str(other)], plain)}"
+        parts = [f"{zone.name}: {seen_owned(zone, view['zones'][zone.name][str(other)], plain)}"
                  for zone in rules.zones if zone.owned]
         who = f"seat {other}" + (" (you)" if other == seat else "")
         lines.append(f"  {who:<14}" + "   ".join(parts))

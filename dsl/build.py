@@ -61,7 +61,7 @@ _RUNTIME = {name: getattr(ops, name) for name in (
     "move_all", "flip", "flip_all", "swap", "shuffle", "peek", "peek_all", "deal",
     "end_round_before", "win", "need", "columns", "rows", "same_key", "is_set", "is_flush",
     "is_run", "eliminate", "round_score", "changes", "reveal", "random_card", "empty", "put",
-    "take", "log_move", "log_flip",
+    "take", "log_move", "log_flip", "group",
 )}
 
 
@@ -369,9 +369,10 @@ class Builder:
             layout = spec.get("layout", "stack")
             is_owned = spec.get("owner", "none") == "each"
             rows, cols = spec.get("rows", 1), spec.get("columns", 1)
+            groups = spec.get("groups", 0)
             out.append(ZoneDef(spec["name"], is_owned, spec.get("visibility", "public"),
-                               layout, rows, cols, index, spec.get("doc", "")))
-            index += self.max_players if is_owned else 1
+                               layout, rows, cols, index, spec.get("doc", ""), groups))
+            index += self.max_players * max(groups, 1) if is_owned else 1
         seen: set[str] = set()
         for i, zone in enumerate(self.data.get("zones", [])):
             if zone["name"] in seen:
@@ -379,6 +380,9 @@ class Builder:
             seen.add(zone["name"])
             if zone.get("layout") == "grid" and not ("rows" in zone and "columns" in zone):
                 self.error(("zones", i), "a grid zone needs rows and columns")
+            if "groups" in zone and zone.get("owner") != "each":
+                self.error(("zones", i, "groups"), "only a zone each player owns can have "
+                                                   "groups")
         self.symbols.zones = {z.name: z for z in out}
         home = self.data.get("deck", {}).get("zone")
         zone = self.symbols.zones.get(home) if home else None
@@ -400,12 +404,13 @@ class Builder:
         code = {"hidden": ops.HIDDEN, "owner": ops.OWNER, "public": ops.PUBLIC}
         for z in zones:
             for seat in range(self.max_players if z.owned else 1):
-                names.append(z.name)
-                owner.append(seat if z.owned else -1)
-                vis.append(code[z.visibility])
-                grid.append(z.layout == "grid")
-                slots.append(z.rows * z.columns if z.layout == "grid" else 1 << 30)
-                width.append(z.columns)
+                for _ in range(max(z.groups, 1)):
+                    names.append(z.name)
+                    owner.append(seat if z.owned else -1)
+                    vis.append(code[z.visibility])
+                    grid.append(z.layout == "grid")
+                    slots.append(z.rows * z.columns if z.layout == "grid" else 1 << 30)
+                    width.append(z.columns)
         return ops.Board(tuple(names), tuple(owner), tuple(vis), tuple(grid), tuple(slots),
                          tuple(width), cards.names)
 

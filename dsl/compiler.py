@@ -64,6 +64,7 @@ def constant(value: Any, t: Type) -> Code:
 
 
 BAD = Code("None", ANY)
+_NO_ZONE = ZoneDef("", False, "hidden", "stack", 1, 1, 0)
 
 
 @dataclass
@@ -183,6 +184,10 @@ class Compiler:
         if isinstance(subject, n.Name) and subject.name in self.symbols.zones \
                 and subject.name not in self.scope:
             return self.zone_ref(subject.name, node)
+        if isinstance(subject, n.Index) and isinstance(subject.subject, n.Name) \
+                and subject.subject.name not in self.scope \
+                and self.symbols.zones.get(subject.subject.name, _NO_ZONE).groups:
+            return self.group_ref(subject.subject.name, subject, node)
         base = self.compile(subject)
         key = self.expect(self.compile(node.key), INT, node.key.pos, "a list index")
         if base is BAD or key is BAD:
@@ -196,10 +201,25 @@ class Compiler:
         zone = self.symbols.zones[name]
         if not zone.owned:
             return self.error(node.pos, f"zone '{name}' is shared: write {name} without [...]")
+        if zone.groups:
+            return self.error(node.pos, f"zone '{name}' has {zone.groups} groups for each "
+                                        f"player: write {name}[p][i], i from 0")
         owner = self.expect(self.compile(node.key), PLAYER, node.key.pos, "a zone's owner")
         if owner is BAD:
             return BAD
         return Code(f"({zone.index} + {owner.text})", zone_type(name), zone)
+
+    def group_ref(self, name: str, owner_node: n.Index, node: n.Index) -> Code:
+        """`meld[p][i]`: group i (from 0) of seat p's grouped zone."""
+        zone = self.symbols.zones[name]
+        owner = self.expect(self.compile(owner_node.key), PLAYER, owner_node.key.pos,
+                            "a zone's owner")
+        group = self.expect(self.compile(node.key), INT, node.key.pos, "a group's number")
+        if owner is BAD or group is BAD:
+            return BAD
+        count = zone.groups
+        return Code(f"({zone.index} + {owner.text} * {count} + group({group.text}, {count}))",
+                    zone_type(name), zone)
 
     def compile_attribute(self, node: n.Attribute) -> Code:
         subject = self.compile(node.subject)
@@ -353,15 +373,28 @@ class Compiler:
         return constant(-operand.const, INT) if operand.known else Code(f"(-{operand.text})", INT)
 
     def compile_arithmetic(self, node: n.Arithmetic) -> Code:
-        left = self.expect(self.compile(node.left), INT, node.left.pos, f"the left of {node.op}")
-        right = self.expect(self.compile(node.right), INT, node.right.pos,
-                            f"the right of {node.op}")
+        left, right = self.compile(node.left), self.compile(node.right)
+        if left is BAD or right is BAD:
+            return BAD
+        if node.op == "+" and as_collection(left.type) and as_collection(right.type):
+            return self.joined_lists(node, left, right)
+        left = self.expect(left, INT, node.left.pos, f"the left of {node.op}")
+        right = self.expect(right, INT, node.right.pos, f"the right of {node.op}")
         if left is BAD or right is BAD:
             return BAD
         op = "//" if node.op == "/" else node.op
         if left.known and right.known and not (op in ("//", "%") and right.const == 0):
             return constant(_ARITHMETIC[op](left.const, right.const), INT)
         return Code(f"({left.text} {op} {right.text})", INT)
+
+    def joined_lists(self, node: n.Arithmetic, left: Code, right: Code) -> Code:
+        """`a + b` of two lists (a zone counts as its cards): one list, a's items first."""
+        a, b = self.iterable(node.left, left), self.iterable(node.right, right)
+        if BAD in (a, b):
+            return BAD
+        if not comparable(a.type, b.type):
+            return self.error(node.pos, f"cannot join {a.type} and {b.type}")
+        return Code(f"[*{a.text}, *{b.text}]", a.type if a.type.item != ANY else b.type)
 
     def compile_comparison(self, node: n.Comparison) -> Code:
         left, right = self.compile(node.left), self.compile(node.right)

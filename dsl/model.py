@@ -53,9 +53,18 @@ class ZoneDef:
     columns: int
     index: int  # shared: its zone index; owned: the index of seat 0's zone
     doc: str = ""
+    groups: int = 0  # an owned zone of several groups (melds): each seat has this many
 
     def zone_of(self, seat: int) -> int:
-        return self.index + seat if self.owned else self.index
+        """The zone index of a seat's zone (of its first group, for a grouped zone)."""
+        if not self.owned:
+            return self.index
+        return self.index + seat * max(self.groups, 1)
+
+    def instances(self, seat: int) -> list[int]:
+        """The zone indices a seat has of this zone: one, or one per group."""
+        first = self.zone_of(seat)
+        return list(range(first, first + max(self.groups, 1)))
 
 
 @dataclass(frozen=True)

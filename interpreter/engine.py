@@ -167,6 +167,11 @@ class Engine:
             return cards.suit_names[value]
         if kind == "colour":
             return ("red", "black", "none")[value]
+        if isinstance(value, (list, tuple)):  # a list of cards, or of groups of cards
+            inner = [self.value_text("card" if isinstance(v, int) else kind, v, state, seat)
+                     for v in value]
+            return " ".join(inner) if all(isinstance(v, int) for v in value) \
+                else " | ".join(inner)
         return str(value)
 
     def name_of(self, value: int, state: GameState | None = None,
@@ -503,7 +508,10 @@ class Engine:
         for zone in self.rules.zones:
             def cards(z: int) -> list[str | None]:
                 return [names[c] if c >= 0 else None for c in s.zones[z]]
-            if zone.owned:
+            if zone.groups:
+                out[zone.name] = {str(p + 1): [cards(z) for z in zone.instances(p)]
+                                  for p in range(s.n)}
+            elif zone.owned:
                 out[zone.name] = {str(p + 1): cards(zone.zone_of(p)) for p in range(s.n)}
             else:
                 out[zone.name] = cards(zone.index)

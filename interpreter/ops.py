@@ -312,6 +312,13 @@ def changes(number: tuple[int, ...], cards: list[int]) -> str:
                    for a, b in zip(cards, cards[1:]))
 
 
+def group(i: int, count: int) -> int:
+    """Check a group number of a grouped zone (0 to count-1)."""
+    if not 0 <= i < count:
+        raise RuleRuntimeError(f"group {i} does not exist: the groups are 0 to {count - 1}")
+    return i
+
+
 def need(value: Any, what: str) -> Any:
     """Refuse `none` where a card or player is needed."""
     if value is None:

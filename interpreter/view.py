@@ -35,7 +35,10 @@ def player_view(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
     """Everything `seat` (0-based) may see now, as JSON-ready data; seats shown from 1."""
     zones: dict[str, Any] = {}
     for zone in rules.zones:
-        if zone.owned:
+        if zone.groups:
+            zones[zone.name] = {str(p + 1): [zone_view(rules, s, z, zone.visibility, seat)
+                                             for z in zone.instances(p)] for p in range(s.n)}
+        elif zone.owned:
             zones[zone.name] = {str(p + 1): zone_view(rules, s, zone.zone_of(p), zone.visibility,
                                                       seat) for p in range(s.n)}
         else:
