@@ -573,6 +573,12 @@ class Compiler:
             lines += [f"Z[{z}].append({c})", f"S.where[{c}] = {z}"]
         if face is not None:
             lines.append(f"S.face_up[{c}] = {face!r}")
+        # A card leaving a hand face down: only the hand's owner can tell which it was.
+        if source is None:
+            lines.append(f"if B.visibility[{src}] == 1 and not S.face_up[{c}]: "
+                         f"S.known[{c}] &= 1 << B.owner[{src}]")
+        elif source.zone is not None and source.zone.visibility == "owner" and face is not True:
+            lines.append(f"if not S.face_up[{c}]: S.known[{c}] &= 1 << B.owner[{src}]")
         if zone.visibility == "public" and face is not False:
             known = f"S.known[{c}] = S.everyone"
             lines.append(known if face else f"if S.face_up[{c}]: {known}")

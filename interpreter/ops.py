@@ -136,6 +136,9 @@ def move(b: Board, s: GameState, c: int, z: int, face: bool | None) -> None:
         s.where[c] = z
     if face is not None:
         s.face_up[c] = face
+    if b.visibility[src] == OWNER and not s.face_up[c]:
+        # A card leaving a hand face down: only the hand's owner can tell which it was.
+        s.known[c] &= 1 << b.owner[src]
     vis = b.visibility[z]
     if vis == PUBLIC and s.face_up[c]:
         s.known[c] = s.everyone
@@ -179,6 +182,9 @@ def swap(b: Board, s: GameState, c: int, d: int) -> None:
     lc[ic], ld[id_] = d, c
     s.where[c], s.where[d] = zd, zc
     vis = b.visibility
+    for card, left in ((c, zc), (d, zd)):  # leaving a hand face down: see move()
+        if vis[left] == OWNER and not s.face_up[card]:
+            s.known[card] &= 1 << b.owner[left]
     if vis[zd] != HIDDEN:
         _arrive(b, s, c, zd)
     if vis[zc] != HIDDEN:
