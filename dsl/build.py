@@ -12,7 +12,7 @@ import dataclasses
 import re
 from typing import Any
 
-from cardrules.interpreter import domains, ops
+from cardrules.interpreter import domains, melds, ops
 
 from . import nodes as n
 from .builtins import AGGREGATES, FUNCTIONS
@@ -62,7 +62,7 @@ _RUNTIME = {name: getattr(ops, name) for name in (
     "end_round_before", "win", "need", "columns", "rows", "same_key", "is_set", "is_flush",
     "is_run", "eliminate", "round_score", "changes", "reveal", "random_card", "empty", "put",
     "take", "log_move", "log_flip", "group",
-)}
+)} | {"goal_layouts": melds.rule_goal_layouts}
 
 
 class Builder:
@@ -159,7 +159,7 @@ class Builder:
         round_end = self.statement_function("round_end", ("round", "end"))
         triggers = self.triggers()
         score_names = self.scoring()
-        copies = self.function_of_table("copies", ("deck", "copies"), 1)
+        copies = self.function_of_table("copies", ("deck", "copies"), 1, quiet=True)
         has_until = "until" in data.get("scoring", {})
         # With `until`, the match goes on round after round; `rounds` then only bounds it.
         rounds = self.function_of_table("rounds", ("scoring", "rounds"), 100 if has_until else 1)
@@ -279,8 +279,9 @@ class Builder:
         for path, names in ((("deck", "ranks"), ranks), (("deck", "suits"), suits)):
             if len(set(names)) != len(names) or "joker" in names:
                 self.error(path, "names must be distinct, and 'joker' is reserved")
-        self.symbols.rank_names = (*ranks, "joker")
-        self.symbols.suit_names = (*suits, "joker")
+        # 'joker' names the jokers' rank and suit, in a deck that has any
+        self.symbols.rank_names = (*ranks, "joker") if jokers else ranks
+        self.symbols.suit_names = (*suits, "joker") if jokers else suits
         per_deck = len(ranks) * len(suits) + jokers
         copies = self.max_copies()
         table = _card_table(ranks, suits, jokers, copies, per_deck)
@@ -354,7 +355,6 @@ class Builder:
             missing = [r for r in wanted if r not in entries]
             if missing:
                 self.error(path, f"values '{name}' gives no number for: " + ", ".join(missing))
-                continue
             by_rank = [entries.get(r, 0) for r in ranks] + [entries.get("joker", 0)]
             out[name] = tuple(by_rank[r] for r in table["rank"])
         return out
@@ -645,13 +645,19 @@ class Builder:
         self.emit(f"def {fn}(S):", [f"    return {text}"])
         return fn
 
-    def function_of_table(self, fn: str, path: Path, default: int) -> str:
-        """A function of the table (S.n) alone: deck copies, number of rounds."""
+    def function_of_table(self, fn: str, path: Path, default: int, quiet: bool = False) -> str:
+        """A function of the table (S.n) alone: deck copies, number of rounds. `quiet`: its
+        problems were already reported (the deck count is checked when the deck is built)."""
         try:
             self.doc.get(path)
-            text = self.compile_value(path, INT, str(path[-1]))
         except KeyError:
             text = repr(default)
+        else:
+            before = len(self.compiler.diagnostics), len(self.diagnostics)
+            text = self.compile_value(path, INT, str(path[-1]))
+            if quiet:
+                del self.compiler.diagnostics[before[0]:]
+                del self.diagnostics[before[1]:]
         self.emit(f"def {fn}(S):", [f"    return {text}"])
         return fn
 

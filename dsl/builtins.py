@@ -102,6 +102,14 @@ _register(
             lambda a: f"({a[1]} in {a[0]})", example="contains(changes(cards(row)), 'UUD')"),
     Builtin("length", (TEXT,), INT, "The number of letters of a text.",
             _call("len"), example="length(p.prediction)"),
+    Builtin("goal_layouts", (CARDS, INT, INT, BOOL, BOOL), list_of(list_of(CARDS)),
+            "Every distinct way to lay down the given numbers of trios (3 cards of one rank) "
+            "and staircases (4 running cards of one suit) from the cards, wild cards standing "
+            "in; trios first. The fourth argument lets a staircase wrap K-A, the fifth allows "
+            "longer melds. Copies of one card count once.",
+            lambda a: f"goal_layouts(T_rank, T_suit, T_wild, B.card_names, N_RANKS, {a[0]}, "
+                      f"{a[1]}, {a[2]}, {a[3]}, {a[4]})",
+            example="choose: {layout: 'goal_layouts(hand[me], 2, 1, true, false)'}"),
     Builtin("numbers", (INT, INT), list_of(INT),
             "The whole numbers from the first to the second, both included (none if the "
             "second is smaller).", lambda a: f"list(range({a[0]}, {a[1]} + 1))",

@@ -510,6 +510,12 @@ class Compiler:
             self.scope = saved
 
     def _zone_target(self, node: n.Expr, what: str) -> Code:
+        if isinstance(node, n.Name) and node.name not in self.scope \
+                and node.name not in self.symbols.zones and node.name not in NAMES \
+                and node.name not in self.symbols.variables \
+                and node.name not in self.symbols.options:
+            return self.error(node.pos, f"unknown zone '{node.name}'"
+                              + did_you_mean(node.name, self.symbols.zones))
         code = self.compile(node)
         if code is not BAD and code.zone is None:
             return self.error(node.pos, f"{what} must be a zone, but this is {code.type}")

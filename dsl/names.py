@@ -8,8 +8,13 @@ from collections.abc import Iterable
 
 def suggest(name: str, candidates: Iterable[str]) -> str | None:
     """The closest candidate to a misspelt `name`, if any is close enough."""
-    found = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
-    return found[0] if found else None
+    options = list(candidates)
+    for option in options:  # a difference of case only ('k' for 'K') is the likeliest slip
+        if option.lower() == name.lower() and option != name:
+            return option
+    lowered = {option.lower(): option for option in options}
+    found = difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.6)
+    return lowered[found[0]] if found else None
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:

@@ -100,7 +100,9 @@ def _diagnose(text: str, kind: str, origin: n.Origin, exc: UnexpectedInput) -> D
             expected = "expected " + _START_WORDS[kind]
         elif "$END" in (exc.expected or ()):
             expected = f"the {kind} looks complete before it"
-        if found.value == "=":
+        if found.value == "=" and kind == "statement" and text.lstrip().startswith("set "):
+            expected += " (set gives a value with a single =)"
+        elif found.value == "=":
             expected += " (to compare, write ==)"
         return doc.diagnostic(origin.path, f"unexpected {what}: {expected}", offset=offset)
     if isinstance(exc, UnexpectedCharacters):

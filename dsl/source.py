@@ -76,13 +76,20 @@ class Document:
         return start.shifted(value, offset)
 
     def _in_block(self, span: Span, value: str, offset: int) -> Location:
-        # A block scalar's content starts on the line after its indicator, indented.
-        row = value[:offset].count("\n")
-        col = offset - (value[:offset].rfind("\n") + 1)
-        line_no = span.line + 1 + row
-        text = self.source_line(line_no) or ""
-        indent = len(text) - len(text.lstrip(" "))
-        return Location(self.path, line_no, indent + col + 1)
+        # A block scalar's content starts on the line after its indicator. Both kinds join
+        # their lines with one character (a line break for |, a space for >), so walking the
+        # source lines, each worth its text plus one, finds the character's line.
+        lines = self.lines
+        first = span.line  # 0-based index of the line after the indicator
+        content = [ln for ln in lines[first:] if ln.strip()]
+        indent = len(content[0]) - len(content[0].lstrip(" ")) if content else 0
+        remaining = offset
+        for number in range(first, len(lines)):
+            text = lines[number][indent:] if lines[number].strip() else ""
+            if remaining <= len(text):
+                return Location(self.path, number + 1, indent + remaining + 1)
+            remaining -= len(text) + 1
+        return Location(self.path, span.line, span.column)
 
     def get(self, path: Path) -> Any:
         node = self.data

@@ -83,6 +83,9 @@ class Engine:
         s.active = [True] * count
         s.totals = [0] * count
         s.rounds_total = int(self._call(rules.rounds, s))
+        if s.rounds_total < 1:
+            raise GameError(f"{rules.name}: a match needs at least one round, "
+                            f"not {s.rounds_total}")
         # Each round passes the deal on before it starts; begin so that in round 1 the seat
         # before seat 1 deals and seat 1 plays first.
         s.dealer = (-2 * rules.direction) % count
@@ -217,9 +220,12 @@ class Engine:
 
         reactions, react, open_window = self.rules.reactions, self._react, self._open_window
 
+        open_moves = self.open_moves
+
         def step(state: GameState, action: Action) -> list[Action]:
             cache = state.legal_cache
-            if cache is None or cache[0] != state.version or action not in cache[1]:
+            if cache is None or cache[0] != state.version or action not in cache[1] \
+                    or (open_moves and action[0] in open_moves):
                 action = check(state, action)
             if state.window:
                 return react(state, action)
@@ -321,16 +327,27 @@ class Engine:
                           "action": self.describe(action, state)})
 
     def _check(self, state: GameState, action: Any) -> Action:
-        """The action as a legal tuple, or IllegalAction (nothing is changed)."""
+        """The legal action `action` stands for, or IllegalAction (nothing is changed).
+
+        What is returned is the engine's own tuple, so a value that only compares equal
+        (8.0 for card 8, True for 1) never reaches a rule.
+        """
         if state.over:
             raise IllegalAction("the game is over")
         try:
             action = tuple(action)
         except TypeError:
             raise IllegalAction(f"not an action: {action!r}") from None
+        if not action:
+            raise IllegalAction("an empty action: an action starts with a move's name")
         legal = self.legal_actions(state)
-        if action in legal:
-            return action
+        for candidate in legal:
+            if candidate == action and all(type(a) is type(b) for a, b in zip(candidate, action)):
+                if domains.is_open(candidate):
+                    raise IllegalAction(f"{self.describe_move(action[0])}: fill in "
+                                        + ", ".join(str(a) for a in candidate[1:]
+                                                    if isinstance(a, domains.Words)))
+                return candidate
         problems = [domains.matches(t, action) for t in legal
                     if t[0] == action[0] and domains.is_open(t)]
         if None in problems:

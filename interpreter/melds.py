@@ -409,3 +409,11 @@ def can_meet(cards: Sequence[int], rank: Sequence[int], suit: Sequence[int],
     stair_cands = _staircase_skeletons(hand, tuple(rank), tuple(suit), tuple(wild), n_ranks,
                                        wrap, False)
     return any(True for _ in _pick(stair_cands, staircases, 0, pool, _staircase_check(trios)))
+
+
+def rule_goal_layouts(rank: Sequence[int], suit: Sequence[int], wild: Sequence[bool],
+                      names: Sequence[str], n_ranks: int, cards: Sequence[int], trios: int,
+                      staircases: int, wrap: bool, longer: bool) -> list[Layout]:
+    """`goal_layouts(...)` as rule text calls it (the card tables come first)."""
+    return goal_layouts(cards, rank, suit, wild, names, n_ranks, trios, staircases,
+                        wrap=wrap, longer=longer)

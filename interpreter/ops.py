@@ -407,3 +407,4 @@ def is_run(rank: tuple[int, ...], wild: tuple[bool, ...], n_ranks: int, cards: l
     # On a circle the smallest arc holding every rank leaves out the largest gap.
     gaps = [b - a for a, b in zip(ranks, ranks[1:])] + [ranks[0] + n_ranks - ranks[-1]]
     return n_ranks - max(gaps) + 1 <= count
+
