@@ -483,6 +483,24 @@ class Builder:
                                                ["reactions"], moves, taken)
         return phases, moves
 
+    def repeat_count(self, path: Path, spec: dict[str, Any]) -> int:
+        """A step's `repeat`: a number, or an expression the options settle (e.g. `peeks`)."""
+        raw = spec.get("repeat", 1)
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return raw
+        node = self.parse((*path, "repeat"), "expression")
+        if node is None:
+            return 1
+        self.compiler.has_me = False
+        code = self.compiler.expect(self.compiler.compile(node), INT, node.pos, "a repeat count")
+        if code is BAD_CODE:
+            return 1
+        if not code.known or code.const < 1:
+            self.error((*path, "repeat"), "a repeat count must be a whole number from 1 that "
+                                          "the options settle before the game")
+            return 1
+        return int(code.const)
+
     def seat_condition(self, fn: str, path: Path) -> str:
         """A condition about one seat, bound as `me` (a phase's `skip_turn`)."""
         text = self.compile_value(path, BOOL, "the condition", has_me=True)
@@ -509,7 +527,7 @@ class Builder:
         moves.extend(step_moves)
         fn = f"legal_{len(self.functions)}"
         self.emit(f"def {fn}(S, me):", ["    out = []", *legal, "    return out"])
-        return _Step(spec["name"], spec.get("repeat", 1), step_moves, fn,
+        return _Step(spec["name"], self.repeat_count(path, spec), step_moves, fn,
                      self.doc.where(path))
 
     def move_def(self, path: Path, spec: dict[str, Any], step_names: list[str],

@@ -1,5 +1,5 @@
 """Czech Golf (rulesets/czech-golf.yaml): the deal, the peeks, the four kinds of turn, what
-each player may know, the two ways the game ends, and the scoring of the seed's example.
+each player may know, the two ways the game ends, and the scoring of the written rules' example.
 
 The generic invariants (cards conserved, views leak nothing, JSON round trips) are checked
 for every ruleset by tests/test_rulesets.py; these tests check the rules of this game.
@@ -124,8 +124,8 @@ def test_the_file_validates_and_the_cli_plays_it() -> None:
 
 def test_the_options_settle_the_vague_points_with_stated_defaults() -> None:
     defaults = {o.name: o.default for o in RULES.option_defs}
-    assert defaults == {"two_decks_from": 4, "knock_ends": "lap", "discard_taken_card": True,
-                        "no_number_card": "zero"}
+    assert defaults == {"peeks": 3, "two_decks_from": 4, "knock_ends": "lap",
+                        "discard_taken_card": True, "no_number_card": "zero"}
     assert all(o.doc for o in RULES.option_defs)
     assert (RULES.min_players, RULES.default_players, RULES.max_players) == (2, 2, 4)
     assert RULES.winner == "highest"
@@ -192,7 +192,7 @@ def test_each_player_peeks_at_three_different_own_field_cards() -> None:
 
 
 # ------------------------------------------------------------------ scoring
-def test_the_seeds_example_scores_18() -> None:
+def test_the_written_example_scores_18() -> None:
     state = DEFAULT.new_game(2, 0)
     arrange(DEFAULT, state, {
         ("field", 0): ["AS", "KS", "JS", "JH", "QS", "9S"],
@@ -476,3 +476,13 @@ def test_random_games_always_finish(players: int) -> None:
             assert state.actions < MAX_ACTIONS, "the game does not end"
             DEFAULT.apply(state, rarely_knock(rng, DEFAULT.legal_actions(state), 0.0))
         assert not zone(state, "stock")
+
+
+def test_the_number_of_peeks_is_an_option() -> None:
+    engine = Engine(load_ruleset("czech-golf", options={"peeks": "2"}))
+    state = engine.new_game(2, 5)
+    while state.phase == 0:
+        engine.apply(state, engine.legal_actions(state)[0])
+    for seat in range(2):
+        known = [c for c in zone(state, "field", seat) if state.known[c] >> seat & 1]
+        assert len(known) == 2
