@@ -188,9 +188,16 @@ class Compiler:
                 and subject.subject.name not in self.scope \
                 and self.symbols.zones.get(subject.subject.name, _NO_ZONE).groups:
             return self.group_ref(subject.subject.name, subject, node)
+        if isinstance(subject, n.Name) and not self.is_known_name(subject.name):
+            self.compile(node.key)  # for the problems inside the brackets
+            return self.error(subject.pos, f"unknown zone '{subject.name}'"
+                              + did_you_mean(subject.name, self.symbols.zones))
         base = self.compile(subject)
+        if base is BAD:
+            self.compile(node.key)
+            return BAD
         key = self.expect(self.compile(node.key), INT, node.key.pos, "a list index")
-        if base is BAD or key is BAD:
+        if key is BAD:
             return BAD
         coll = as_collection(base.type)
         if coll is None or base.zone is not None:
@@ -509,11 +516,13 @@ class Compiler:
         finally:
             self.scope = saved
 
+    def is_known_name(self, name: str) -> bool:
+        s = self.symbols
+        return name in self.scope or name in NAMES or name in s.zones or name in s.variables \
+            or name in s.options
+
     def _zone_target(self, node: n.Expr, what: str) -> Code:
-        if isinstance(node, n.Name) and node.name not in self.scope \
-                and node.name not in self.symbols.zones and node.name not in NAMES \
-                and node.name not in self.symbols.variables \
-                and node.name not in self.symbols.options:
+        if isinstance(node, n.Name) and not self.is_known_name(node.name):
             return self.error(node.pos, f"unknown zone '{node.name}'"
                               + did_you_mean(node.name, self.symbols.zones))
         code = self.compile(node)

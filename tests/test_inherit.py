@@ -1,0 +1,186 @@
+"""Inheritance (`extends:`): merge by name, replace, remove, insert, chains, cycles, and
+errors that point into the file that wrote the offending text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cardrules.dsl.diff import diff
+from cardrules.dsl.errors import RulesetError
+from cardrules.dsl.loader import check_files, load_ruleset
+
+BASE = """\
+cardrules: 1
+name: base
+players: {min: 2, max: 4, default: 2}
+options:
+  - {name: alpha, default: 1, doc: first}
+  - {name: beta, default: 2, doc: second}
+  - {name: gamma, default: 3, doc: third}
+deck: {zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: hand, owner: each, visibility: owner}
+round:
+  setup:
+    - shuffle stock
+    - deal 2 from stock to each hand
+  phases:
+    - name: play
+      turns: each_once
+      steps:
+        - name: only
+          moves:
+            - name: keep
+              label: Keep
+              do: []
+            - name: drop
+              label: Drop
+              when: "size(hand[me]) > 0"
+              do: ["move top(hand[me]) to stock"]
+scoring:
+  round:
+    - {name: cards, score: "size(hand[p])"}
+"""
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def child(folder: Path, body: str, name: str = "child.yaml", parent: str = "base.yaml") -> Path:
+    write(folder, "base.yaml", BASE)
+    return write(folder, name, f"cardrules: 1\nextends: {parent}\nname: child\n{body}")
+
+
+def option_names(path: Path) -> list[str]:
+    return [o.name for o in load_ruleset(path).option_defs]
+
+
+def test_an_entry_with_a_known_name_is_merged_key_by_key(tmp_path: Path) -> None:
+    path = child(tmp_path, "options:\n  - {name: beta, default: 20}\n")
+    rules = load_ruleset(path)
+    beta = next(o for o in rules.option_defs if o.name == "beta")
+    assert (beta.default, beta.doc) == (20, "second")  # the doc comes from the parent
+    assert option_names(path) == ["alpha", "beta", "gamma"]
+
+
+def test_replace_true_replaces_the_whole_entry(tmp_path: Path) -> None:
+    path = child(tmp_path, "options:\n  - {name: beta, replace: true, default: 5, "
+                           "doc: new}\n")
+    beta = next(o for o in load_ruleset(path).option_defs if o.name == "beta")
+    assert (beta.default, beta.doc) == (5, "new")
+
+
+def test_replace_drops_the_keys_the_child_does_not_repeat(tmp_path: Path) -> None:
+    path = child(tmp_path, "options:\n  - {name: beta, replace: true, default: 5}\n")
+    problems = check_files([str(path)])
+    assert any("missing required key 'doc'" in d.message for d in problems)
+
+
+def test_remove_true_removes_an_entry(tmp_path: Path) -> None:
+    path = child(tmp_path, "options:\n  - {name: beta, remove: true}\n")
+    assert option_names(path) == ["alpha", "gamma"]
+
+
+def test_insert_before_and_after_place_a_new_entry(tmp_path: Path) -> None:
+    path = child(tmp_path, "options:\n"
+                           "  - {name: early, default: 0, doc: x, insert_before: alpha}\n"
+                           "  - {name: middle, default: 0, doc: y, insert_after: beta}\n"
+                           "  - {name: late, default: 0, doc: z}\n")
+    assert option_names(path) == ["early", "alpha", "beta", "middle", "gamma", "late"]
+
+
+def test_named_lists_merge_at_any_depth(tmp_path: Path) -> None:
+    body = ("round:\n  phases:\n    - name: play\n      steps:\n        - name: only\n"
+            "          moves:\n            - {name: drop, remove: true}\n"
+            "            - {name: pass_on, label: Pass, do: [], insert_before: keep}\n")
+    rules = load_ruleset(child(tmp_path, body))
+    moves = [m.name for m in rules.phases[0].steps[0].moves]
+    assert moves == ["pass_on", "keep"]
+    assert rules.phases[0].turns == "each_once"  # untouched keys come from the parent
+
+
+def test_anything_else_replaces(tmp_path: Path) -> None:
+    body = "players: {max: 3}\nround:\n  setup: [shuffle stock]\n"
+    rules = load_ruleset(child(tmp_path, body))
+    assert (rules.min_players, rules.max_players) == (2, 3)  # mapping merged key by key
+    assert rules.data["round"]["setup"] == ["shuffle stock"]  # a statement list replaced
+
+
+def test_chains_of_variants(tmp_path: Path) -> None:
+    child(tmp_path, "options:\n  - {name: alpha, default: 10}\n")
+    grand = write(tmp_path, "grand.yaml", "cardrules: 1\nextends: child.yaml\nname: grand\n"
+                                          "options:\n  - {name: gamma, default: 30}\n")
+    defaults = {o.name: o.default for o in load_ruleset(grand).option_defs}
+    assert defaults == {"alpha": 10, "beta": 2, "gamma": 30}
+
+
+def test_a_cycle_is_an_error_that_names_the_files(tmp_path: Path) -> None:
+    write(tmp_path, "a.yaml", "cardrules: 1\nextends: b.yaml\nname: a\n")
+    write(tmp_path, "b.yaml", "cardrules: 1\nextends: a.yaml\nname: b\n")
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(tmp_path / "a.yaml")
+    message = str(caught.value)
+    assert "cycle" in message and "a.yaml" in message and "b.yaml" in message
+
+
+def test_an_unknown_parent_is_located_at_extends(tmp_path: Path) -> None:
+    path = write(tmp_path, "orphan.yaml", "cardrules: 1\nextends: nowhere.yaml\nname: x\n")
+    (problem,) = check_files([str(path)])
+    assert problem.location is not None
+    assert (problem.location.line, problem.location.column) == (2, 10)
+    assert "nowhere.yaml" in problem.message
+
+
+def test_an_error_in_inherited_text_points_into_the_parent(tmp_path: Path) -> None:
+    broken = BASE.replace("size(hand[p])", "size(hnad[p])")
+    write(tmp_path, "base.yaml", broken)
+    path = write(tmp_path, "child.yaml", "cardrules: 1\nextends: base.yaml\nname: child\n")
+    (problem,) = check_files([str(path)])
+    assert problem.location is not None
+    assert problem.location.path.endswith("base.yaml")
+    line = broken.splitlines().index('    - {name: cards, score: "size(hnad[p])"}') + 1
+    assert problem.location.line == line
+    assert "hnad" in problem.message and "did you mean 'hand'" in problem.message
+
+
+def test_an_error_in_the_child_points_into_the_child(tmp_path: Path) -> None:
+    path = child(tmp_path, "options:\n  - {name: delta, insert_after: nothing, default: 1, "
+                           "doc: x}\n")
+    problems = check_files([str(path)])
+    assert problems and problems[0].location is not None
+    assert problems[0].location.path.endswith("child.yaml")
+    assert "no entry 'nothing'" in problems[0].message
+
+
+def test_removing_an_unknown_entry_is_an_error(tmp_path: Path) -> None:
+    path = child(tmp_path, "options:\n  - {name: delta, remove: true}\n")
+    (problem,) = check_files([str(path)])
+    assert "cannot remove 'delta'" in problem.message
+
+
+def test_a_built_in_parent_by_name() -> None:
+    rules = load_ruleset("golf6-quick")
+    assert rules.options["rounds"] == 4
+    assert "extends" not in rules.data  # resolved away
+
+
+def test_diff_lists_entries_by_name() -> None:
+    a, b = load_ruleset("golf6"), load_ruleset("golf6-family")
+    changes = {c.path: c for c in diff(a.data, b.data)}
+    assert changes["options.bonus"].kind == "added"
+    assert changes["scoring.round.house_bonus"].kind == "added"
+    assert changes["scoring.round.columns.score"].kind == "changed"
+    assert "options.rounds" not in changes  # unchanged entries are not listed
+    assert list(diff(a.data, a.data)) == []
+
+
+def test_variants_stay_small() -> None:
+    root = Path(__file__).resolve().parent.parent / "rulesets"
+    family = (root / "golf6-family.yaml").read_text(encoding="utf-8").splitlines()
+    meaningful = [ln for ln in family if ln.strip() and not ln.strip().startswith("#")]
+    assert len(meaningful) <= 40
