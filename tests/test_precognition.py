@@ -1,0 +1,150 @@
+"""Precognition: predictions from an open domain, the row's U/D/S string, longest match,
+playoffs among the tied, and predictions kept secret until the end."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+from cardrules.dsl.errors import IllegalAction
+from cardrules.dsl.loader import load_ruleset
+from cardrules.interpreter import domains
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.ops import changes
+from cardrules.interpreter.play import play_game
+from cardrules.interpreter.state import GameState
+from cardrules.interpreter.view import player_view
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+@functools.cache
+def engine() -> Engine:
+    return Engine(load_ruleset("precognition"))
+
+
+def row_of(numbers: list[int]) -> list[int]:
+    """Card ids (clubs, then other suits for repeats) whose numbers are `numbers`."""
+    rules = engine().rules
+    used: set[int] = set()
+    out = []
+    for number in numbers:
+        card = next(c for c in range(52) if rules.cards.number[c] == number and c not in used)
+        used.add(card)
+        out.append(card)
+    return out
+
+
+def scored(numbers: list[int], predictions: list[str]) -> list[int]:
+    """Each seat's score for a finished row and the given predictions."""
+    eng = engine()
+    state = eng.new_game(len(predictions), 1)
+    cards = row_of(numbers)
+    row = eng.rules.zone("row").index
+    for zone in state.zones:
+        zone[:] = [c for c in zone if c not in cards]
+    state.zones[row][:] = cards
+    for z, zone in enumerate(state.zones):
+        for c in zone:
+            state.where[c] = z
+    state.pvars["prediction"] = list(predictions)
+    return [sum(eng.rules.score(state, p)) for p in range(len(predictions))]
+
+
+def test_the_written_example_scores_seven() -> None:
+    row = [2, 6, 5, 4, 7, 9, 7, 1, 2, 2, 5, 8]
+    assert changes(engine().rules.cards.number, row_of(row)) == "UDDUUDDUSUU"
+    assert scored(row, ["UUDDUSU", "DDD"]) == [7, 0]
+
+
+@pytest.mark.parametrize(("prediction", "score"), [
+    ("UDD", 3),  # at the start
+    ("SUU", 3),  # at the end
+    ("UUDD", 4),  # in the middle
+    ("U", 1), ("S", 1), ("D", 1),
+    ("SS", 0), ("UUU", 0),
+])
+def test_matches_anywhere_in_the_row(prediction: str, score: int) -> None:
+    assert scored([2, 6, 5, 4, 7, 9, 7, 1, 2, 2, 5, 8], [prediction, "D"])[0] == score
+
+
+def test_equal_neighbours_are_s() -> None:
+    assert changes(engine().rules.cards.number, row_of([5, 5, 6, 6, 1])) == "SUSD"
+
+
+def at_prediction(players: int = 3, seed: int = 2) -> GameState:
+    return engine().new_game(players, seed)
+
+
+def test_a_prediction_is_an_open_action_checked_on_apply() -> None:
+    state = at_prediction()
+    (template,) = engine().legal_actions(state)
+    assert template[0] == "predict" and isinstance(template[1], domains.Words)
+    assert template[1].shortest == 1 and template[1].longest == 50  # 3 x 17 cards: 50 steps
+    before = state.to_json()
+    for bad, reason in [("UXD", "not allowed"), ("", "empty"), ("U" * 51, "between 1 and 50"),
+                        (7, "expected a text")]:
+        with pytest.raises(IllegalAction, match=reason):
+            engine().apply(state, ("predict", bad))
+        assert state.to_json() == before  # nothing changed
+    with pytest.raises(IllegalAction, match="fill in"):
+        engine().apply(state, template)
+    engine().apply(state, ("predict", "UUDS"))
+    assert state.pvars["prediction"][0] == "UUDS"
+
+
+def test_predictions_stay_secret_until_the_game_is_over() -> None:
+    state = at_prediction()
+    engine().apply(state, ("predict", "UDU"))
+    view = player_view(engine().rules, state, 1)
+    assert view["player_variables"]["prediction"][0] is None
+    assert player_view(engine().rules, state, 0)["player_variables"]["prediction"][0] == "UDU"
+    finished = play_game(engine(), 3, seed=5)
+    seen = player_view(engine().rules, finished, 1)["player_variables"]["prediction"]
+    assert all(p for p in seen)
+
+
+@settings(max_examples=40, deadline=None, database=None)
+@given(seed=st.integers(0, 10**6))
+def test_random_predictions_cover_every_length(seed: int) -> None:
+    rng = random.Random(seed)
+    domain = domains.Words("UDS", 1, 5)
+    texts = [domain.sample(rng) for _ in range(200)]
+    assert all(domain.problem(t) is None for t in texts)
+    assert {len(t) for t in texts} == {1, 2, 3, 4, 5}
+
+
+def test_hands_are_equal_and_the_remainder_is_set_aside() -> None:
+    state = engine().new_game(5, 3)
+    hands = [state.zones[engine().rules.zone("hand").zone_of(p)] for p in range(5)]
+    assert {len(h) for h in hands} == {10}
+    assert len(state.zones[engine().rules.zone("set_aside").index]) == 2
+
+
+def test_a_tie_is_played_off_among_the_tied_until_one_is_left() -> None:
+    eng = engine()
+    state = eng.new_game(3, 11)
+    for seat, text in enumerate(["U", "U", "SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS"]):
+        assert state.current == seat
+        eng.apply(state, ("predict", text))
+    while state.round == 1:  # lay the cards; "U" surely matches, 49 S's surely do not
+        eng.apply(state, eng.legal_actions(state)[0])
+    assert state.round_scores[0] == [1, 1, 0]
+    assert state.active == [True, True, False]  # the third is out of the playoff
+    assert not state.over
+    while not state.over:
+        action = eng.legal_actions(state)[0]
+        if action[0] == "predict":
+            action = ("predict", "U" if state.current == 0 else "DDDDDDDDDDDDDDDDDDDD")
+        eng.apply(state, action)
+    assert state.winners == [0]
+    assert len(state.round_scores) == 2
+
+
+def test_random_games_always_end_with_a_winner_or_a_bounded_tie() -> None:
+    for seed in range(20):
+        state = play_game(engine(), 4, seed=seed)
+        assert state.over
+        assert len(state.round_scores) <= engine().rules.options["playoff_limit"]
+        assert state.winners
