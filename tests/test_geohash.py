@@ -1,0 +1,234 @@
+"""Geohash: pairs by rank and colour, the hidden pair's partners, asking and fishing, the
+two-card switch, declaring, accusing out of turn, elimination and redealing."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections import Counter
+
+from cardrules.dsl.loader import load_ruleset
+from cardrules.interpreter.engine import PASS, Engine
+from cardrules.interpreter.play import play_game
+from cardrules.interpreter.state import GameState
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+@functools.cache
+def engine(**options: str) -> Engine:
+    return Engine(load_ruleset("geohash", options=options or None))
+
+
+def kind(state: GameState, c: int) -> tuple[int, int]:
+    cards = engine().rules.cards
+    return cards.rank[c], cards.colour[c]
+
+
+def hand(state: GameState, seat: int) -> list[int]:
+    return state.zones[engine().rules.zone("hand").zone_of(seat)]
+
+
+def zone(state: GameState, name: str) -> list[int]:
+    return state.zones[engine().rules.zone(name).index]
+
+
+def has_pair(state: GameState, cards: list[int]) -> bool:
+    kinds = Counter(kind(state, c) for c in cards)
+    return any(n >= 2 for n in kinds.values())
+
+
+def test_after_the_deal_no_hand_holds_a_pair_and_the_hidden_two_differ() -> None:
+    for seed in range(20):
+        state = engine().new_game(4, seed)
+        hidden = zone(state, "hidden")
+        assert len(hidden) == 2 and kind(state, hidden[0]) != kind(state, hidden[1])
+        for seat in range(4):
+            assert not has_pair(state, hand(state, seat))
+        heap = zone(state, "heap")
+        assert all(n == 2 for n in Counter(kind(state, c) for c in heap).values())
+        # every card is somewhere; the hidden cards' partners are in hands
+        partners = [c for c in range(52) if c not in hidden
+                    and kind(state, c) in {kind(state, h) for h in hidden}]
+        assert all(state.where[c] != engine().rules.zone("heap").index for c in partners)
+
+
+def test_pairs_are_same_rank_and_colour() -> None:
+    rules = engine().rules
+    names = rules.cards.names
+    four_hearts, four_diamonds = names.index("4H"), names.index("4D")
+    four_spades = names.index("4S")
+    assert kind(None, four_hearts) == kind(None, four_diamonds)  # type: ignore[arg-type]
+    assert kind(None, four_hearts) != kind(None, four_spades)  # type: ignore[arg-type]
+
+
+def hidden_partners_never_paired(state: GameState) -> bool:
+    hidden = {kind(state, c) for c in zone(state, "hidden")}
+    return not any(kind(state, c) in hidden for c in zone(state, "heap"))
+
+
+@settings(max_examples=40, deadline=None, database=None)
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 3, 4, 5, 6]))
+def test_the_hidden_cards_partners_are_never_paired_away(seed: int, players: int) -> None:
+    eng = engine()
+    state = eng.new_game(players, seed)
+    rng = random.Random(seed)
+    legal = eng.legal_actions(state)
+    steps = 0
+    while legal:
+        # mostly ask and pass, so that games last: accusations come rarely
+        asks = [a for a in legal if a[0] != "accuse"]
+        action = rng.choice(asks) if asks and rng.random() < 0.97 else rng.choice(legal)
+        legal = eng.step(state, action)
+        assert hidden_partners_never_paired(state)
+        steps += 1
+        assert steps < 20000
+    cards = sorted(c for z in state.zones for c in z)
+    assert cards == list(range(52))
+
+
+def playing(seed: int = 3, players: int = 3) -> GameState:
+    """A game past its first reaction window (everyone passes), at a turn's first ask."""
+    state = engine().new_game(players, seed)
+    return state
+
+
+def test_early_asks_are_only_for_partners_of_cards_held() -> None:
+    state = playing()
+    me = state.current
+    mine = {kind(state, c) for c in hand(state, me)}
+    asks = [a for a in engine().legal_actions(state) if a[0] == "ask"]
+    assert asks
+    assert not state.vars["open_asking"]
+    assert {(a[2], a[3]) for a in asks} == mine
+
+
+def test_once_anyone_is_down_to_two_cards_any_card_may_be_asked_for() -> None:
+    eng = engine()
+    state = playing()
+    victim = (state.current + 1) % state.n
+    cards = hand(state, victim)
+    while len(cards) > 2:  # move cards out of a hand by hand, keeping `where` right
+        c = cards.pop()
+        zone(state, "box").append(c)
+        state.where[c] = eng.rules.zone("box").index
+    state.legal_cache = None
+    eng.apply(state, next(a for a in eng.legal_actions(state) if a[0] == "ask"
+                          and a[1] != victim))
+    assert state.vars["open_asking"]
+
+
+def test_no_fishing_from_a_player_with_two_cards_or_fewer() -> None:
+    eng = engine()
+    for seed in range(10):
+        state = playing(seed)
+        me = state.current
+        target = (me + 1) % state.n
+        cards = hand(state, target)
+        while len(cards) > 2:
+            c = cards.pop()
+            zone(state, "box").append(c)
+            state.where[c] = eng.rules.zone("box").index
+        state.vars["open_asking"] = True
+        state.legal_cache = None
+        theirs = {kind(state, c) for c in cards}
+        missing = next(a for a in eng.legal_actions(state)
+                       if a[0] == "ask" and a[1] == target and (a[2], a[3]) not in theirs)
+        before = list(cards)
+        eng.apply(state, missing)
+        assert hand(state, target) == before  # nothing fished
+
+
+def test_a_card_asked_for_by_name_is_handed_over_and_shown() -> None:
+    eng = engine()
+    state = playing(5)
+    me, target = state.current, (state.current + 1) % state.n
+    state.vars["open_asking"] = True
+    state.legal_cache = None
+    wanted = hand(state, target)[0]
+    eng.apply(state, ("ask", target, *kind(state, wanted)))
+    assert state.where[wanted] in (eng.rules.zone("hand").zone_of(me),
+                                   eng.rules.zone("heap").index)
+    assert state.known[wanted] == state.everyone
+
+
+def accuse(state: GameState, first: int, second: int) -> tuple[object, ...]:
+    return ("accuse", *kind(state, first), *kind(state, second))
+
+
+def window(state: GameState) -> None:
+    """Take one action so that a reaction window opens."""
+    eng = engine()
+    eng.apply(state, next(a for a in eng.legal_actions(state) if a[0] == "ask"))
+    assert state.window
+
+
+def test_a_right_accusation_out_of_turn_wins() -> None:
+    eng = engine()
+    state = playing(7)
+    window(state)
+    seat = state.window[0]
+    hidden = zone(state, "hidden")
+    eng.apply(state, accuse(state, hidden[0], hidden[1]))
+    assert state.over and state.winners == [seat]
+
+
+def test_a_wrong_accusation_is_out_and_its_hand_is_dealt_to_the_others() -> None:
+    eng = engine()
+    state = playing(7, players=4)
+    window(state)
+    seat = state.window[0]
+    hidden = zone(state, "hidden")
+    wrong = next(c for c in range(52) if kind(state, c) not in
+                 {kind(state, h) for h in hidden})
+    theirs = list(hand(state, seat))
+    others = [p for p in range(4) if p != seat]
+    eng.apply(state, accuse(state, hidden[0], wrong))
+    assert not state.active[seat]
+    assert hand(state, seat) == []
+    homes = {eng.rules.zone("hand").zone_of(p) for p in others} | {
+        eng.rules.zone("heap").index}
+    assert all(state.where[c] in homes for c in theirs)  # dealt out (pairs went to the heap)
+    first = (seat + 1) % 4  # dealing starts at the accuser's left
+    dealt = {p: sum(1 for c in theirs if state.where[c] == eng.rules.zone("hand").zone_of(p))
+             for p in others}
+    if not any(state.where[c] == eng.rules.zone("heap").index for c in theirs):
+        assert dealt[first] == -(-len(theirs) // 3)  # the first gets the odd card
+    assert sorted(c for z in state.zones for c in z) == list(range(52))
+    assert zone(state, "hidden") == hidden  # the hidden cards go back unseen
+
+
+def test_everyone_may_pass_a_reaction_window() -> None:
+    eng = engine()
+    state = playing(9)
+    window(state)
+    seats = list(state.window)
+    for _ in seats:
+        assert PASS in eng.legal_actions(state)
+        eng.apply(state, PASS)
+    assert not state.window
+    assert not state.over
+
+
+def test_declaring_one_card_costs_the_next_turn() -> None:
+    eng = engine()
+    state = playing(4)
+    me = state.current
+    eng.apply(state, next(a for a in eng.legal_actions(state) if a[0] == "declare"))
+    while state.window:
+        eng.apply(state, PASS)
+    assert state.pvars["missed"][me] == 1
+    turns_seen = []
+    while len(turns_seen) < state.n + 1 and not state.over:
+        if state.step == 0 and not state.window and (not turns_seen
+                                                     or turns_seen[-1] != state.turns):
+            turns_seen.append(state.turns)
+            assert state.current != me or state.pvars["missed"][me] == 0
+        legal = eng.legal_actions(state)
+        eng.apply(state, PASS if state.window else next(a for a in legal if a[0] == "ask"))
+
+
+def test_random_games_finish() -> None:
+    for seed in range(30):
+        state = play_game(engine(), 2 + seed % 5, seed=seed)
+        assert state.over and state.winners
