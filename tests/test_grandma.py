@@ -1,0 +1,196 @@
+"""Grandma's game: goals per round with wild 2s, wrapping staircases, laying off at both
+ends of anyone's meld, no lay-off in the turn the goal was met, scoring, and bounded rounds."""
+
+from __future__ import annotations
+
+import functools
+
+from cardrules.dsl.loader import load_ruleset
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.play import play_game
+from cardrules.interpreter.state import GameState
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+@functools.cache
+def engine(**options: str) -> Engine:
+    return Engine(load_ruleset("grandma", options=options or None))
+
+
+def names_of(cards: list[int]) -> list[str]:
+    return [engine().rules.cards.names[c] for c in cards]
+
+
+def give(state: GameState, seat: int, names: list[str]) -> list[int]:
+    """Make a seat's hand exactly these cards (others go to the stock)."""
+    rules = engine().rules
+    hand = state.zones[rules.zone("hand").zone_of(seat)]
+    stock = state.zones[rules.zone("stock").index]
+    chosen: list[int] = []
+    for name in names:
+        card = next(c for c in range(state.n_cards) if rules.cards.names[c] == name
+                    and c not in chosen and state.where[c] in
+                    (rules.zone("stock").index, rules.zone("hand").zone_of(seat)))
+        chosen.append(card)
+    for c in list(hand):
+        if c not in chosen:
+            hand.remove(c)
+            stock.append(c)
+            state.where[c] = rules.zone("stock").index
+    for c in chosen:
+        if c not in hand:
+            state.zones[state.where[c]].remove(c)
+            hand.append(c)
+            state.where[c] = rules.zone("hand").zone_of(seat)
+    state.legal_cache = None
+    return chosen
+
+
+def at_act_step(seed: int = 1, players: int = 2) -> GameState:
+    """A game where the first player has drawn and may now lay down, lay off or discard."""
+    eng = engine()
+    state = eng.new_game(players, seed)
+    eng.apply(state, ("take_stock",))
+    return state
+
+
+def lay_downs(state: GameState) -> list[tuple[object, ...]]:
+    return [a for a in engine().legal_actions(state) if a[0].startswith("lay_down")]
+
+
+def test_round_one_goal_two_trios_with_and_without_wilds() -> None:
+    state = at_act_step()
+    give(state, state.current, ["7H", "7S", "7C", "KD", "KH", "KS", "4C", "9D"])
+    (layout,) = [a[1] for a in lay_downs(state)]
+    assert sorted(map(sorted, (names_of(list(m)) for m in layout))) == [
+        ["7C", "7H", "7S"], ["KD", "KH", "KS"]]
+    give(state, state.current, ["7H", "7S", "2C", "KD", "KH", "4S", "4C", "9D"])
+    assert lay_downs(state) == []  # one 2 cannot finish both trios
+    give(state, state.current, ["7H", "7S", "2C", "KD", "KH", "2D", "4C", "9D"])
+    assert lay_downs(state)  # two 2s can
+
+
+def test_a_staircase_may_wrap_from_king_to_ace() -> None:
+    eng = engine()
+    state = eng.new_game(2, 1)
+    state.round = 3  # two staircases
+    eng.apply(state, ("take_stock",))
+    give(state, state.current, ["QH", "KH", "AH", "3H", "5S", "6S", "7S", "8S", "9C"])
+    assert lay_downs(state) == []  # Q K A _ 3 is no run of four
+    give(state, state.current, ["JH", "QH", "KH", "AH", "5S", "6S", "7S", "8S", "9C"])
+    assert lay_downs(state)
+    no_wrap = Engine(load_ruleset("grandma", options={"wrap": "false"}))
+    state2 = no_wrap.new_game(2, 1)
+    state2.round = 3
+    no_wrap.apply(state2, ("take_stock",))
+    give(state2, state2.current, ["JH", "QH", "KH", "AH", "5S", "6S", "7S", "8S", "9C"])
+    assert not [a for a in no_wrap.legal_actions(state2) if a[0].startswith("lay_down")]
+
+
+def lay_down_first(state: GameState) -> None:
+    eng = engine()
+    eng.apply(state, lay_downs(state)[0])
+
+
+def test_no_lay_off_in_the_turn_the_goal_is_met_but_on_a_later_turn() -> None:
+    eng = engine()
+    state = at_act_step()
+    me = state.current
+    give(state, me, ["7H", "7S", "7C", "KD", "KH", "KS", "7D", "KC", "4C", "9D"])
+    lay_down_first(state)
+    assert state.pvars["down"][me]
+    assert not [a for a in eng.legal_actions(state) if a[0] == "lay_off"]
+    fitting = {n for n in names_of(state.zones[eng.rules.zone("hand").zone_of(me)])
+               if n[:-1] in ("7", "K")}
+    assert len(fitting) == 2
+    eng.apply(state, next(a for a in eng.legal_actions(state) if a[0] == "discard"
+                          and names_of([a[1]]) == ["4C"]))
+    # the other player takes a turn
+    eng.apply(state, ("take_stock",))
+    eng.apply(state, next(a for a in eng.legal_actions(state) if a[0] == "discard"))
+    eng.apply(state, ("take_stock",))
+    fitting = {n for n in names_of(state.zones[eng.rules.zone("hand").zone_of(me)])
+               if n[:-1] in ("7", "K", "2")}  # what fits a trio of 7s or Ks (2s are wild)
+    offs = [a for a in eng.legal_actions(state) if a[0] == "lay_off"]
+    assert {names_of([a[1]])[0] for a in offs} == fitting
+    off = offs[0]
+    eng.apply(state, off)
+    meld = state.zones[eng.rules.zone("meld").zone_of(me) + off[3]]
+    assert names_of([off[1]])[0] in names_of(meld)
+
+
+def test_laying_off_onto_another_players_staircase_at_both_ends() -> None:
+    eng = engine()
+    state = eng.new_game(2, 3)
+    state.round = 3  # two staircases
+    eng.apply(state, ("take_stock",))
+    owner = state.current
+    give(state, owner, ["4H", "5H", "6H", "7H", "9S", "10S", "JS", "QS", "KC", "KD", "9D"])
+    lay_down_first(state)
+    eng.apply(state, next(a for a in eng.legal_actions(state) if a[0] == "discard"))
+    other = state.current
+    give(state, other, ["3D", "4D", "5D", "6D", "8C", "9C", "10C", "JC", "3H", "8H", "KS"])
+    eng.apply(state, ("take_stock",))
+    give(state, other, ["3D", "4D", "5D", "6D", "8C", "9C", "10C", "JC", "3H", "8H", "KS"])
+    lay_down_first(state)
+    eng.apply(state, next(a for a in eng.legal_actions(state) if a[0] == "discard"
+                          and names_of([a[1]]) == ["KS"]))
+    eng.apply(state, ("take_stock",))  # the owner's turn
+    eng.apply(state, next(a for a in eng.legal_actions(state) if a[0] == "discard"))
+    eng.apply(state, ("take_stock",))  # the other's turn: lay off onto the owner's melds
+    offs = {(names_of([a[1]])[0], a[2]) for a in eng.legal_actions(state) if a[0] == "lay_off"}
+    assert ("3H", owner) in offs and ("8H", owner) in offs  # below 4H and above 7H
+
+
+def test_scoring_cards_left_in_hand() -> None:
+    eng = engine()
+    state = eng.new_game(2, 1)
+    give(state, 0, ["3H", "10S", "JD", "QC", "KH", "AS", "2D"])
+    give(state, 1, [])
+    assert sum(eng.rules.score(state, 0)) == 5 + 5 + 10 + 10 + 10 + 15 + 20
+    assert sum(eng.rules.score(state, 1)) == 0
+
+
+def test_six_rounds_by_default_and_seven_as_an_option() -> None:
+    assert len(play_game(engine(), 3, seed=2).round_scores) == 6
+    seven = Engine(load_ruleset("grandma", options={"seventh_round": "true"}))
+    assert len(play_game(seven, 3, seed=2).round_scores) == 7
+
+
+def test_play_passes_to_the_right_from_the_dealers_right() -> None:
+    state = engine().new_game(4, 1)
+    assert state.first == (state.dealer - 1) % 4
+    first = state.current
+    eng = engine()
+    eng.apply(state, ("take_stock",))
+    eng.apply(state, next(a for a in eng.legal_actions(state) if a[0] == "discard"))
+    assert state.current == (first - 1) % 4
+
+
+@settings(max_examples=30, deadline=None, database=None)
+@given(seed=st.integers(0, 10**6), round_=st.integers(1, 6))
+def test_every_layout_offered_is_valid_melds_from_the_hand(seed: int, round_: int) -> None:
+    eng = engine()
+    rules = eng.rules
+    state = eng.new_game(2, seed)
+    state.round = round_
+    eng.apply(state, ("take_stock",))
+    hand = set(state.zones[rules.zone("hand").zone_of(state.current)])
+    from cardrules.interpreter.ops import is_flush, is_run, is_set
+    cards = rules.cards
+    for action in lay_downs(state):
+        layout = action[1]
+        used = [c for meld in layout for c in meld]
+        assert len(used) == len(set(used)) and set(used) <= hand
+        for meld in layout:
+            trio = len(meld) == 3 and is_set(cards.rank, cards.wild, list(meld))
+            stair = len(meld) == 4 and is_run(cards.rank, cards.wild, 13, list(meld), True) \
+                and is_flush(cards.suit, cards.wild, list(meld))
+            assert trio or stair
+
+
+def test_random_rounds_always_end() -> None:
+    for seed in range(6):
+        state = play_game(engine(), 2 + seed % 3, seed=seed)
+        assert state.over and len(state.round_scores) == 6
