@@ -68,12 +68,39 @@ class Document:
         value = self.get(path)
         if span is None or not isinstance(value, str):
             return self.where(path)
-        start = Location(self.path, span.line, span.column)
-        if span.style in ("'", '"'):
-            return start.shifted(value, offset + 1) if "\n" not in value else start
         if span.style in ("|", ">"):
             return self._in_block(span, value, offset)
-        return start.shifted(value, offset)
+        return self._in_flow(span, offset)
+
+    def _in_flow(self, span: Span, offset: int) -> Location:
+        """Walk a plain or quoted scalar's source text to the character the value's
+        `offset` came from: escapes ("\\x", '') are one character of the value, and a line
+        break with the next line's indentation folds into one space."""
+        lines = self.lines
+        row, col = span.line - 1, span.column - 1
+        quote = span.style if span.style in ("'", '"') else None
+        if quote:
+            col += 1
+        index = 0
+        while row < len(lines):
+            text = lines[row]
+            if col >= len(text.rstrip()) and row + 1 < len(lines):  # fold into the next line
+                if index == offset:
+                    break
+                index += 1
+                row += 1
+                col = len(lines[row]) - len(lines[row].lstrip())
+                continue
+            if index >= offset:
+                break
+            step = 1
+            if quote == '"' and text[col:col + 1] == "\\":
+                step = 2
+            elif quote == "'" and text[col:col + 2] == "''":
+                step = 2
+            col += step
+            index += 1
+        return Location(self.path, row + 1, col + 1)
 
     def _in_block(self, span: Span, value: str, offset: int) -> Location:
         # A block scalar's content starts on the line after its indicator. Both kinds join

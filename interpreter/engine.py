@@ -223,9 +223,15 @@ class Engine:
         open_moves = self.open_moves
 
         def step(state: GameState, action: Action) -> list[Action]:
+            # Fast path: the very tuple the engine listed (as a bot returns it). Anything
+            # else, even an equal-looking value (8.0 for card 8), goes through check().
             cache = state.legal_cache
-            if cache is None or cache[0] != state.version or action not in cache[1] \
-                    or (open_moves and action[0] in open_moves):
+            try:
+                legal = cache[1]  # type: ignore[index]
+                if cache[0] != state.version or legal[legal.index(action)] is not action \
+                        or (open_moves and action[0] in open_moves):  # type: ignore[index]
+                    raise ValueError
+            except (TypeError, ValueError):
                 action = check(state, action)
             if state.window:
                 return react(state, action)

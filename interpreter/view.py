@@ -51,7 +51,7 @@ def player_view(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
         "round": s.round,
         "rounds": s.rounds_total,
         "dealer": s.dealer + 1,
-        "to_move": None if s.over else s.current + 1,
+        "to_move": None if s.over else (s.window[0] if s.window else s.current) + 1,
         "phase": phase.name,
         "step": phase.steps[s.step].name,
         "zones": zones,

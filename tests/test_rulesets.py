@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from cardrules.dsl.errors import IllegalAction
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.interpreter.bots import RandomBot, make_bot
@@ -27,13 +25,18 @@ from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.play import play_game
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 RULESET_FILES = sorted(RULESETS.glob("*.yaml"))
 EMPTY = -1  # an empty grid slot
 
-# The budget: this many seeds for each table size tried (min, default, max and one between).
-SEEDS_PER_COUNT = 6
+# The budget, for the whole module whatever the number of rulesets: about this many actions,
+# each followed by every check, shared out among the rulesets and their table sizes (min,
+# default, max). Each table size plays at least MIN_SEEDS whole matches, at most MAX_SEEDS.
+CHECKED_ACTIONS = 24_000
+MIN_SEEDS, MAX_SEEDS = 1, 12
 # A match ends within this many actions per round to be played (golf6 needs about 80).
 MAX_ACTIONS_PER_ROUND = 3000
 # How long a restored (or copied) state is played in lockstep with the original.
@@ -41,11 +44,23 @@ LOCKSTEP_ACTIONS = 40
 
 
 # ------------------------------------------------------------------ invariants
-def zone_indices(rules: Any, state: GameState, zone: Any) -> list[tuple[int | None, int]]:
-    """(owner seat or None, zone index) for each instance of a declared zone at this table."""
-    if zone.owned:
-        return [(p, zone.zone_of(p)) for p in range(state.n)]
-    return [(None, zone.index)]
+def zone_instances(state: GameState, zone: Any, view: dict[str, Any] | None = None,
+                   ) -> list[tuple[str, int, Any]]:
+    """(label, zone index, that zone in `view`) for each instance of a declared zone at this
+    table: one if shared, one per seat if owned, several per seat for a zone of groups."""
+    entry = view["zones"][zone.name] if view is not None else None
+    if not zone.owned:
+        return [(zone.name, zone.index, entry)]
+    out = []
+    for p in range(state.n):
+        mine = entry[str(p + 1)] if entry is not None else None
+        if getattr(zone, "groups", 0):
+            for i, z in enumerate(zone.instances(p)):
+                out.append((f"{zone.name}[{p + 1}][{i}]", z,
+                            mine[i] if mine is not None else None))
+        else:
+            out.append((f"{zone.name}[{p + 1}]", zone.zone_of(p), mine))
+    return out
 
 
 def check_cards_conserved(state: GameState) -> None:
@@ -64,32 +79,35 @@ def check_cards_conserved(state: GameState) -> None:
     assert len(state.where) == len(state.face_up) == len(state.known) == state.n_cards
 
 
-def check_view(rules: Any, state: GameState, seat: int) -> None:
+def check_view(engine: Engine, state: GameState, seat: int) -> None:
     """`seat`'s view shows a card's name exactly where that seat knows it; hidden zones
     show only their count (so the names shown are the seat's known cards, less those
-    lying in hidden zones)."""
+    lying in hidden zones); a player variable kept to its owner is shown to nobody else."""
+    rules = engine.rules
     view = player_view(rules, state, seat)
     names = rules.cards.names
     known = state.known
     assert view["seat"] == seat + 1
     for zone in rules.zones:
-        entry = view["zones"][zone.name]
         hidden = zone.visibility == "hidden"
-        for owner, z in zone_indices(rules, state, zone):
-            zview = entry[str(owner + 1)] if owner is not None else entry
+        for label, z, zview in zone_instances(state, zone, view):
             cards = state.zones[z]
             if hidden:
                 assert zview == {"count": len(cards) - cards.count(EMPTY)}, (
-                    f"hidden zone {zone.name} shows {zview}")
+                    f"hidden zone {label} shows {zview}")
                 continue
             assert zview["count"] == len(cards) - cards.count(EMPTY)
             expected = [None if c == EMPTY else {
                 "card": names[c] if known[c] >> seat & 1 else None, "up": state.face_up[c]}
                 for c in cards]
             assert zview["cards"] == expected, (
-                f"seat {seat + 1} sees {zone.name}"
-                + (f"[{owner + 1}]" if owner is not None else "")
-                + f" as {zview['cards']}, but knows {expected}")
+                f"seat {seat + 1} sees {label} as {zview['cards']}, but knows {expected}")
+    for var in rules.variables:
+        if getattr(var, "visibility", "public") == "owner" and not state.over \
+                and var.name in state.pvars:
+            shown = view["player_variables"][var.name]
+            assert [v for p, v in enumerate(shown) if p != seat] == [None] * (state.n - 1), (
+                f"seat {seat + 1} sees the others' secret '{var.name}': {shown}")
 
 
 def check_public_face_up_known(rules: Any, state: GameState) -> None:
@@ -97,18 +115,19 @@ def check_public_face_up_known(rules: Any, state: GameState) -> None:
     for zone in rules.zones:
         if zone.visibility != "public":
             continue
-        for _, z in zone_indices(rules, state, zone):
+        for label, z, _ in zone_instances(state, zone):
             for c in state.zones[z]:
                 if c != EMPTY and state.face_up[c]:
                     assert state.known[c] == (1 << state.n) - 1, (
-                        f"face-up {rules.cards.names[c]} in public zone '{zone.name}' is not "
+                        f"face-up {rules.cards.names[c]} in public zone {label} is not "
                         "known to every seat")
 
 
 def check_scores(rules: Any, state: GameState) -> None:
-    assert len(state.round_scores) <= state.rounds_total
-    for p in range(state.n):
-        assert state.totals[p] == sum(r[p] for r in state.round_scores)
+    assert len(state.round_scores) <= max(state.rounds_total, 1)
+    assert all(len(r) == state.n for r in state.round_scores)
+    assert len(state.totals) == state.n
+    assert all(isinstance(t, int) for t in state.totals)
 
 
 def check_finished(engine: Engine, state: GameState) -> None:
@@ -116,38 +135,50 @@ def check_finished(engine: Engine, state: GameState) -> None:
     assert engine.legal_actions(state) == []
     before = state.to_json()
     with pytest.raises(IllegalAction):
-        engine.apply(state, next(iter(rules.moves)) and (next(iter(rules.moves)),))
+        engine.apply(state, (next(iter(rules.moves)),))
     assert state.to_json() == before
-    pick = min if rules.winner == "lowest" else max
-    best = pick(state.totals)
-    assert state.winners == [p for p in range(state.n) if state.totals[p] == best]
+    # (by totals, or by a rule's `win`: which one is for each ruleset's own tests)
+    assert state.winners and state.winners == sorted(set(state.winners))
+    assert all(0 <= w < state.n and state.active[w] for w in state.winners)
     results = engine.results(state)
     assert results["winners"] == [w + 1 for w in state.winners]
     assert results["totals"] == state.totals
     assert results["rounds"] == len(state.round_scores)
 
 
-def check_after_action(engine: Engine, state: GameState) -> list[tuple[Any, ...]]:
-    """Every invariant that must hold between two actions; the legal actions now."""
+def check_after_action(engine: Engine, state: GameState,
+                       acted: int | None = None) -> list[tuple[Any, ...]]:
+    """Every invariant that must hold between two actions; the legal actions now.
+
+    Views (the costly check) are checked for the seat that acted, the seat to move and one
+    more seat in rotation: every seat is checked at least every n actions, and at a table
+    of up to three, every seat after every action.
+    """
     rules = engine.rules
     check_cards_conserved(state)
     check_public_face_up_known(rules, state)
     check_scores(rules, state)
-    for seat in range(state.n):
-        check_view(rules, state, seat)
+    deciding = engine.to_move(state)
+    seats = {acted if acted is not None else 0, state.actions % state.n}
+    if deciding is not None:
+        seats.add(deciding)
+    for seat in seats:
+        check_view(engine, state, seat)
     if state.over:
+        assert deciding is None
         return []
-    assert 0 <= state.current < state.n and state.active[state.current]
+    assert deciding is not None and 0 <= deciding < state.n and state.active[deciding]
     assert state.round == len(state.round_scores) + 1
     legal = engine.legal_actions(state)
     assert legal, "no legal action, yet the game is not over"
     assert len(set(legal)) == len(legal), "an action is listed twice"
     for action in legal:
-        assert isinstance(action, tuple) and action[0] in rules.moves
+        # a move of the ruleset, or the engine's own ("pass",) in a reaction window
+        assert isinstance(action, tuple) and (action[0] in rules.moves or action == ("pass",))
     return legal
 
 
-def lockstep(engine: Engine, states: list[GameState], choices: random.Random) -> None:
+def lockstep(engine: Engine, states: list[GameState], bot: RandomBot) -> None:
     """Play several states with the same actions; they must stay identical."""
     first, *others = states
     for _ in range(LOCKSTEP_ACTIONS):
@@ -156,7 +187,8 @@ def lockstep(engine: Engine, states: list[GameState], choices: random.Random) ->
         legal = engine.legal_actions(first)
         for other in others:
             assert engine.legal_actions(other) == legal
-        action = legal[choices.randrange(len(legal))]
+            assert engine.to_move(other) == engine.to_move(first)
+        action = bot.choose(engine, first, legal)
         for state in states:
             engine.apply(state, action)
         text = first.to_json()
@@ -175,7 +207,7 @@ def check_round_trip(engine: Engine, state: GameState, seed: int) -> None:
     assert engine.legal_actions(restored) == engine.legal_actions(state)
     copied = state.copy()
     assert copied.to_json() == text
-    lockstep(engine, [reference, copied, restored], random.Random(seed))
+    lockstep(engine, [reference, copied, restored], RandomBot(seed))
     assert state.to_json() == text, "playing a copy changed the original"
 
 
@@ -189,11 +221,13 @@ def play_checked(engine: Engine, players: int, seed: int) -> GameState:
     legal = check_after_action(engine, state)
     while not state.over:
         assert state.actions < bound, f"no end after {state.actions} actions"
-        action = bots[state.current].choose(engine, state, legal)
+        acted = engine.to_move(state)
+        assert acted is not None
+        action = bots[acted].choose(engine, state, legal)
         label = engine.describe(action)
         assert isinstance(label, str) and label and "{" not in label, label
         engine.apply(state, action)
-        legal = check_after_action(engine, state)
+        legal = check_after_action(engine, state, acted)
         if state.actions == round_trip_at:
             check_round_trip(engine, state, seed)
     check_finished(engine, state)
@@ -201,8 +235,7 @@ def play_checked(engine: Engine, players: int, seed: int) -> GameState:
 
 
 def player_counts(rules: Any) -> list[int]:
-    low, high = rules.min_players, rules.max_players
-    return sorted({low, rules.default_players, (low + high + 1) // 2, high})
+    return sorted({rules.min_players, rules.default_players, rules.max_players})
 
 
 # ----------------------------------------------------------------------- tests
@@ -222,13 +255,50 @@ def test_ruleset_is_valid_and_named_after_its_file(path: Path) -> None:
 def test_random_games_keep_every_invariant(path: Path) -> None:
     rules = load_ruleset(path)
     engine = Engine(rules)
-    for players in player_counts(rules):
-        for seed in range(SEEDS_PER_COUNT):
+    counts = player_counts(rules)
+    budget = CHECKED_ACTIONS // len(RULESET_FILES) // len(counts)
+    for players in counts:
+        played = 0
+        for seed in range(MAX_SEEDS):
+            if seed >= MIN_SEEDS and played >= budget:
+                break
             state = play_checked(engine, players, seed)
             assert state.n == players
+            played += state.actions
             # play_game with the same seed plays the very same match.
             if seed == 0:
                 assert play_game(engine, players, seed).to_json() == state.to_json()
+
+
+# Rulesets whose views do not yet say who decides (test_every_view_says_who_decides_now).
+TO_MOVE_BUGS: dict[str, str] = {}  # fixed: views name the seat a reaction waits for
+
+
+@pytest.mark.parametrize("path", [
+    pytest.param(p, id=p.stem, marks=[pytest.mark.xfail(strict=True, reason=TO_MOVE_BUGS[p.stem])]
+                 if p.stem in TO_MOVE_BUGS else []) for p in RULESET_FILES])
+def test_every_view_says_who_decides_now(path: Path) -> None:
+    """Before each decision (a turn's move, or an answer in a reaction window), every
+    view's `to_move` is the seat the engine waits for."""
+    engine = Engine(load_ruleset(path))
+    players = engine.rules.min_players
+    decisions = 0
+    for seed in range(MAX_SEEDS):
+        if decisions >= 3000:
+            break
+        state = engine.new_game(players, seed)
+        bots = [make_bot("random", seed, seat) for seat in range(state.n)]
+        while True:
+            deciding = engine.to_move(state)
+            for seat in {0, players - 1}:
+                view = player_view(engine.rules, state, seat)
+                assert view["to_move"] == (deciding + 1 if deciding is not None else None), (
+                    f"seed {seed}, action {state.actions}")
+            if deciding is None:
+                break
+            engine.apply(state, bots[deciding].choose(engine, state,
+                                                      engine.legal_actions(state)))
+            decisions += 1
 
 
 GOLF6 = load_ruleset("golf6")
@@ -255,3 +325,92 @@ def test_golf6_any_seed_table_and_options_keep_every_invariant(
     engine = golf6_engine(rounds, stock_runs_out, discard_taken_card)
     state = play_checked(engine, players, seed)
     assert len(state.round_scores) == rounds
+
+
+# ------------------------------------------- the checks above can fail (no tautologies)
+def mid_game(actions: int = 30) -> tuple[Engine, GameState]:
+    engine = golf6_engine(9, "reshuffle", True)
+    state = engine.new_game(4, 11)
+    bot = RandomBot(11)
+    for _ in range(actions):
+        engine.apply(state, bot.choose(engine, state, engine.legal_actions(state)))
+    assert not state.over
+    return engine, state
+
+
+def test_conservation_check_catches_a_lost_a_doubled_and_a_misplaced_card() -> None:
+    _, state = mid_game()
+    check_cards_conserved(state)
+    for corrupt in ("lost", "doubled", "misplaced"):
+        broken = copy.deepcopy(state)
+        stock = GOLF6.zone("stock").index
+        card = broken.zones[stock][-1]
+        if corrupt == "lost":
+            broken.zones[stock].pop()
+        elif corrupt == "doubled":
+            broken.zones[1].append(card)
+        else:
+            broken.where[card] = 1
+        with pytest.raises(AssertionError):
+            check_cards_conserved(broken)
+    check_cards_conserved(state)  # the copies were broken, not the state
+
+
+def test_view_check_catches_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
+    engine, state = mid_game()
+    check_view(engine, state, 0)
+    honest = player_view
+
+    def leaks_the_stock(rules: Any, s: GameState, seat: int) -> dict[str, Any]:
+        view = honest(rules, s, seat)
+        view["zones"]["stock"]["cards"] = [{"card": rules.cards.names[c], "up": False}
+                                           for c in s.zones[rules.zone("stock").index]]
+        return view
+
+    def leaks_a_face_down_card(rules: Any, s: GameState, seat: int) -> dict[str, Any]:
+        view = honest(rules, s, seat)
+        grid = s.zones[rules.zone("grid").zone_of(1)]
+        slot = next(i for i, c in enumerate(grid) if not s.face_up[c])
+        view["zones"]["grid"]["2"]["cards"][slot]["card"] = rules.cards.names[grid[slot]]
+        return view
+
+    for leaky in (leaks_the_stock, leaks_a_face_down_card):
+        monkeypatch.setitem(globals(), "player_view", leaky)
+        with pytest.raises(AssertionError):
+            check_view(engine, state, 0)
+
+
+# ------------------------------------------------------------ open parameters
+def first_open_action(engine: Engine, seed: int) -> tuple[GameState, tuple[Any, ...]] | None:
+    """A state and a legal action of it that still holds an open parameter (a value a
+    player must fill in, so not plain JSON), within the first actions of a game."""
+    state = engine.new_game(None, seed)
+    bot = RandomBot(seed)
+    for _ in range(200):
+        if state.over:
+            return None
+        legal = engine.legal_actions(state)
+        for action in legal:
+            try:
+                json.dumps(action)
+            except TypeError:
+                return state, action
+        engine.apply(state, bot.choose(engine, state, legal))
+    return None
+
+
+def test_an_open_action_must_be_filled_in() -> None:
+    found = 0
+    for path in RULESET_FILES:
+        engine = Engine(load_ruleset(path))
+        open_action = first_open_action(engine, 1)
+        if open_action is None:
+            continue
+        found += 1
+        state, template = open_action
+        before = state.to_json()
+        with pytest.raises(IllegalAction):
+            engine.apply(state, template)
+        assert state.to_json() == before
+    if not found:
+        pytest.skip("no ruleset has an open parameter")

@@ -1,0 +1,425 @@
+"""Simulation: many seeded games with bots, played in parallel, summed up as they arrive.
+
+    sim = Simulation((RulesetRef.of("golf6"),), games=1000, players=4,
+                     seats=("random",) * 4, seed=1)
+    summary = Summary(load_ruleset("golf6"), sim)
+    with closing(stream(sim, workers=2)) as games:
+        for (record,) in games:
+            summary.add(record)
+    summary.report()
+
+Game `i` of a run is dealt from `game_seed(seed, i)`, so it is the same game whatever the
+number of workers or the backend, and `cardrules run RULESET --seed <that seed>` replays it.
+Workers send back one small GameRecord per game, in chunks; records are summed up in game
+order (so every floating-point sum is the same from run to run) by streaming accumulators:
+memory stays flat however many games are played.
+
+Backends: "local" (this process for one worker, else a multiprocessing Pool) and "dask" (a
+`distributed.Client`, the optional extra `cardrules[cluster]`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import multiprocessing
+import signal
+from collections import Counter, deque
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
+from itertools import islice
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from cardrules.dsl.errors import CardrulesError, GameError
+from cardrules.dsl.loader import load_ruleset
+from cardrules.dsl.model import Ruleset
+
+from .bots import make_bot
+from .engine import Engine
+from .play import play
+
+Z95 = 1.959963984540054  # the standard normal quantile of 0.975: two-sided 95%
+SHARE_NOTE = "a tied win counts 1/k for each of its k winners"
+LEAD_NOTE = ("a lead change: after a round, one seat alone leads the cumulative totals "
+             "and it is not the seat that last led alone (a tie for the lead changes nothing)")
+
+
+# ------------------------------------------------------------------ what is played
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game `index` (from 0) of a run seeded `seed`: a 63-bit hash of the two,
+    so that runs with nearby seeds share no games."""
+    digest = hashlib.blake2b(f"{seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+@dataclass(frozen=True)
+class RulesetRef:
+    """How a worker loads a ruleset: a file (an absolute path) or a built-in name, and options."""
+
+    ref: str
+    options: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, ref: str, options: dict[str, str] | None = None) -> RulesetRef:
+        path = Path(ref)
+        where = str(path.resolve()) if path.is_file() else ref
+        return cls(where, tuple(sorted((options or {}).items())))
+
+    def load(self) -> Ruleset:
+        return load_ruleset(self.ref, dict(self.options) or None)
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """A run: the rulesets played on the same seeds (one, or two to compare), and the table."""
+
+    rulesets: tuple[RulesetRef, ...]
+    games: int
+    players: int
+    seats: tuple[str, ...]
+    seed: int
+
+
+class GameRecord(NamedTuple):
+    """What one finished game sends back: enough for every statistic, and no more."""
+
+    game: int  # its index in the run, from 0
+    winners: tuple[int, ...]  # seats from 1
+    totals: tuple[int, ...]
+    turns: int
+    actions: int
+    rounds: int
+    lead_changes: int
+
+
+def lead_changes(round_scores: Sequence[Sequence[int]], winner: str) -> int:
+    """How often the lead of the cumulative totals changed hands between rounds.
+
+    After each round the leader is the one seat with the best total (lowest or highest, as
+    `winner` says); a change is counted when a seat takes the lead alone from another seat
+    that last led alone. Ties for the lead neither count nor end anyone's lead.
+    """
+    best = min if winner == "lowest" else max
+    totals: list[int] = []
+    leader, changes = None, 0
+    for scores in round_scores:
+        totals = list(scores) if not totals else [t + s for t, s in zip(totals, scores)]
+        top = best(totals)
+        leaders = [seat for seat, total in enumerate(totals) if total == top]
+        if len(leaders) == 1:
+            if leader is not None and leaders[0] != leader:
+                changes += 1
+            leader = leaders[0]
+    return changes
+
+
+def play_record(engine: Engine, sim: Simulation, index: int) -> GameRecord:
+    """Play game `index` of `sim` with `engine`'s ruleset and sum it up."""
+    seed = game_seed(sim.seed, index)
+    try:
+        state = engine.new_game(sim.players, seed)
+        bots = [make_bot(kind, seed, seat) for seat, kind in enumerate(sim.seats)]
+        results = engine.results(play(engine, state, bots))
+    except CardrulesError as exc:
+        raise GameError(f"{engine.rules.name}: game {index + 1} (seed {seed}): {exc}") from None
+    return GameRecord(index, tuple(results["winners"]), tuple(results["totals"]),
+                      results["turns"], results["actions"], results["rounds"],
+                      lead_changes(results["round_scores"], engine.rules.winner))
+
+
+# Each process loads a ruleset once and keeps its engine (a worker is handed many chunks).
+_ENGINES: dict[RulesetRef, Engine] = {}
+
+
+def engine_for(ref: RulesetRef) -> Engine:
+    engine = _ENGINES.get(ref)
+    if engine is None:
+        engine = _ENGINES[ref] = Engine(ref.load())
+    return engine
+
+
+def play_span(sim: Simulation, span: tuple[int, int]) -> list[tuple[GameRecord, ...]]:
+    """Games span[0] to span[1] - 1, each played with every ruleset of `sim`."""
+    engines = [engine_for(ref) for ref in sim.rulesets]
+    return [tuple(play_record(engine, sim, index) for engine in engines)
+            for index in range(*span)]
+
+
+def spans(games: int, workers: int) -> list[tuple[int, int]]:
+    """Game indices in chunks: small enough to keep every worker busy to the end, large
+    enough that sending them costs little next to playing them."""
+    size = max(1, min(64, games // (workers * 16)))
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+# ------------------------------------------------------------------------ backends
+def stream(sim: Simulation, workers: int = 1, client: Any = None) -> Iterator[tuple[GameRecord,
+                                                                                     ...]]:
+    """Every game's records (one per ruleset), in game order, as the games finish.
+
+    With a `distributed.Client` the games run on its cluster; otherwise on `workers` local
+    processes (one: this process). Close the iterator (contextlib.closing) to stop early:
+    the workers are stopped with it.
+    """
+    chunks = spans(sim.games, workers)
+    if client is not None:
+        batches = _dask_batches(sim, chunks, client, window=4 * max(workers, 1))
+    elif workers <= 1 or len(chunks) <= 1:
+        batches = (play_span(sim, span) for span in chunks)
+    else:
+        for ref in sim.rulesets:
+            engine_for(ref)  # forked workers inherit it, instead of each loading it
+        batches = _pool_batches(sim, chunks, min(workers, len(chunks)))
+    for batch in batches:
+        yield from batch
+
+
+def _ignore_interrupts() -> None:
+    # Ctrl-C reaches every process of the terminal's group: the parent alone answers it
+    # (and stops the pool), so that workers do not each print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _pool_batches(sim: Simulation, chunks: Iterable[tuple[int, int]],
+                  workers: int) -> Iterator[list[tuple[GameRecord, ...]]]:
+    pool = multiprocessing.get_context().Pool(workers, initializer=_ignore_interrupts)
+    try:
+        # imap (not imap_unordered): chunks come back in order, so sums are taken in order.
+        yield from pool.imap(partial(play_span, sim), chunks)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _dask_batches(sim: Simulation, chunks: Iterable[tuple[int, int]], client: Any,
+                  window: int) -> Iterator[list[tuple[GameRecord, ...]]]:
+    """Chunks on a Dask cluster, at most `window` in flight, taken back in order."""
+    todo = iter(chunks)
+    pending = deque(client.submit(play_span, sim, span, pure=False)
+                    for span in islice(todo, window))
+    try:
+        while pending:
+            batch = pending.popleft().result()
+            for span in islice(todo, 1):
+                pending.append(client.submit(play_span, sim, span, pure=False))
+            yield batch
+    finally:
+        for future in pending:
+            future.cancel()
+
+
+# ---------------------------------------------------------------------- statistics
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (`successes` may be fractional)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+class Running:
+    """Count, mean and standard deviation of a stream of numbers (Welford's method)."""
+
+    __slots__ = ("n", "mean", "m2")
+
+    def __init__(self) -> None:
+        self.n, self.mean, self.m2 = 0, 0.0, 0.0
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        delta = x - self.mean
+        self.mean += delta / self.n
+        self.m2 += delta * (x - self.mean)
+
+    @property
+    def sd(self) -> float:
+        """The sample standard deviation (0 for fewer than two numbers)."""
+        return math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else 0.0
+
+    def ci(self, z: float = Z95) -> tuple[float, float]:
+        """A normal-approximation confidence interval of the mean."""
+        half = z * self.sd / math.sqrt(self.n) if self.n else math.inf
+        return self.mean - half, self.mean + half
+
+
+class Tally(Running):
+    """A Running that also counts each value, for exact percentiles: scores are integers,
+    so the counts stay few (one per distinct score) however many games are played."""
+
+    __slots__ = ("counts",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.counts: Counter[float] = Counter()
+
+    def add(self, x: float) -> None:
+        super().add(x)
+        self.counts[x] += 1
+
+    def percentile(self, q: float) -> float | None:
+        """The nearest-rank percentile: the least value with at least q% of values at or
+        below it (None for no values)."""
+        if not self.n:
+            return None
+        rank, seen = max(1, math.ceil(q / 100 * self.n)), 0
+        for value in sorted(self.counts):
+            seen += self.counts[value]
+            if seen >= rank:
+                return value
+        raise AssertionError("unreachable: the counts add up to n")
+
+
+def _r(x: float | None) -> float | None:
+    """Report numbers to 4 decimals: the table, JSON and CSV all show these very values."""
+    return None if x is None else round(x, 4)
+
+
+def _interval(bounds: tuple[float, float]) -> list[float | None]:
+    return [_r(bounds[0]), _r(bounds[1])]
+
+
+def _summary(stat: Running) -> dict[str, float | None]:
+    return {"mean": _r(stat.mean) if stat.n else None, "sd": _r(stat.sd) if stat.n else None}
+
+
+class Summary:
+    """The statistics of one ruleset's games, built up one GameRecord at a time."""
+
+    def __init__(self, rules: Ruleset, sim: Simulation) -> None:
+        self.rules, self.sim = rules, sim
+        self.games = 0
+        self.interrupted = False
+        # Per seat: how many games it won as one of k winners, by k (exact, order-free).
+        self.shares: list[Counter[int]] = [Counter() for _ in sim.seats]
+        self.scores = [Tally() for _ in sim.seats]
+        self.turns, self.actions, self.rounds = Running(), Running(), Running()
+        self.leads = Tally()
+        self.tied = 0
+
+    def add(self, record: GameRecord) -> None:
+        self.games += 1
+        k = len(record.winners)
+        for seat in record.winners:
+            self.shares[seat - 1][k] += 1
+        if k > 1:
+            self.tied += 1
+        for tally, total in zip(self.scores, record.totals):
+            tally.add(total)
+        self.turns.add(record.turns)
+        self.actions.add(record.actions)
+        self.rounds.add(record.rounds)
+        self.leads.add(record.lead_changes)
+
+    def wins(self, seat: int) -> float:
+        """Seat `seat`'s (from 0) wins, a tied win counting 1/k."""
+        return sum(count / k for k, count in sorted(self.shares[seat].items()))
+
+    def win_rate(self, seat: int) -> float | None:
+        return self.wins(seat) / self.games if self.games else None
+
+    def report(self) -> dict[str, Any]:
+        """Every number, rounded as shown, in plain JSON-ready values."""
+        n, players = self.games, self.sim.players
+        seats = []
+        for seat, (kind, tally) in enumerate(zip(self.sim.seats, self.scores)):
+            seats.append({
+                "seat": seat + 1, "kind": kind, "wins": _r(self.wins(seat)),
+                "win_rate": _r(self.win_rate(seat)), "win_ci": _interval(wilson(
+                    self.wins(seat), n)),
+                "score_mean": _r(tally.mean) if n else None, "score_sd": _r(tally.sd) if n
+                else None, "score_p10": tally.percentile(10),
+                "score_p50": tally.percentile(50), "score_p90": tally.percentile(90)})
+        first = self.win_rate(0)
+        low, high = wilson(self.wins(0), n)
+        return {
+            "ruleset": self.rules.name, "title": self.rules.title, "winner": self.rules.winner,
+            "options": dict(self.sim.rulesets[0].options), "players": players,
+            "seats": list(self.sim.seats), "seed": self.sim.seed, "games": n,
+            "games_requested": self.sim.games, "interrupted": self.interrupted,
+            "per_seat": seats,
+            "length": {"turns": _summary(self.turns), "actions": _summary(self.actions),
+                       "rounds": _summary(self.rounds)},
+            "ties": {"games": self.tied, "rate": _r(self.tied / n) if n else None,
+                     "note": SHARE_NOTE},
+            "first_player_advantage": {
+                "value": _r(first - 1 / players) if first is not None else None,
+                "ci": _interval((low - 1 / players, high - 1 / players))},
+            "lead_changes": {**_summary(self.leads),
+                             "games_with_change": n - self.leads.counts[0] if n else 0,
+                             "note": LEAD_NOTE},
+        }
+
+
+class Comparison:
+    """Two rulesets played on the same seeds: per-game (paired) differences, A minus B."""
+
+    LENGTHS = ("turns", "actions", "rounds")
+
+    def __init__(self, first: Ruleset, second: Ruleset, sim: Simulation) -> None:
+        self.sides = (Summary(first, sim), Summary(second, sim))
+        self.sim = sim
+        self.win_diff = [Running() for _ in sim.seats]
+        self.score_diff = [Running() for _ in sim.seats]
+        self.length_diff = {name: Running() for name in self.LENGTHS}
+
+    @property
+    def games(self) -> int:
+        return self.sides[0].games
+
+    @property
+    def interrupted(self) -> bool:
+        return self.sides[0].interrupted
+
+    @interrupted.setter
+    def interrupted(self, value: bool) -> None:
+        for side in self.sides:
+            side.interrupted = value
+
+    def add(self, a: GameRecord, b: GameRecord) -> None:
+        self.sides[0].add(a)
+        self.sides[1].add(b)
+        for seat in range(self.sim.players):
+            share_a = 1 / len(a.winners) if seat + 1 in a.winners else 0.0
+            share_b = 1 / len(b.winners) if seat + 1 in b.winners else 0.0
+            self.win_diff[seat].add(share_a - share_b)
+            self.score_diff[seat].add(a.totals[seat] - b.totals[seat])
+        for name in self.LENGTHS:
+            self.length_diff[name].add(getattr(a, name) - getattr(b, name))
+
+    def report(self) -> dict[str, Any]:
+        """Per seat and per game-length measure: A, B, A - B with its 95% CI, significant."""
+        first, second = (side.report() for side in self.sides)
+        per_seat = []
+        for seat in range(self.sim.players):
+            a, b = first["per_seat"][seat], second["per_seat"][seat]
+            per_seat.append({
+                "seat": seat + 1, "kind": self.sim.seats[seat],
+                "win_rate": _difference(a["win_rate"], b["win_rate"], self.win_diff[seat]),
+                "score_mean": _difference(a["score_mean"], b["score_mean"],
+                                          self.score_diff[seat])})
+        length = {name: _difference(first["length"][name]["mean"],
+                                    second["length"][name]["mean"], self.length_diff[name])
+                  for name in self.LENGTHS}
+        return {"a": first["ruleset"], "b": second["ruleset"],
+                "a_title": first["title"], "b_title": second["title"],
+                "players": self.sim.players, "seats": list(self.sim.seats),
+                "seed": self.sim.seed, "games": self.games,
+                "games_requested": self.sim.games, "interrupted": self.interrupted,
+                "per_seat": per_seat, "length": length,
+                "note": "differences are A minus B, paired game by game (same seeds); "
+                        + SHARE_NOTE}
+
+
+def _difference(a: float | None, b: float | None, diff: Running) -> dict[str, Any]:
+    if not diff.n:
+        return {"a": a, "b": b, "diff": None, "ci": [None, None], "significant": False}
+    low, high = diff.ci()
+    significant = diff.n > 1 and (low > 0 or high < 0)
+    return {"a": a, "b": b, "diff": _r(diff.mean), "ci": _interval((low, high)),
+            "significant": significant}

@@ -1,0 +1,119 @@
+"""Regenerate tests/broken/*.yaml from tests/data/mini.yaml, one mistake each:
+
+    python tests/make_broken.py
+
+Each case edits a few lines of the base file and names where the error is: a line and a
+token on it. The expected column is that token's position in the text (not whatever the
+code under test says), written on the first line as `# expect-error: LINE:COL message`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+base = (ROOT / "data" / "mini.yaml").read_text(encoding="utf-8").splitlines(keepends=True)
+
+# name: (edits [(line, old, new)], (line, token, occurrence) of the error, substring)
+CASES = {
+    "malformed_yaml": ([(4, "title: Mini", "title: Mini: the game")], (4, ":", 1),
+                       "malformed YAML: mapping values are not allowed"),
+    "duplicate_key": ([(4, "title: Mini", "name: mini")], (4, "name", 0),
+                      "duplicate key 'name'"),
+    "unknown_top_key": ([(4, "title: Mini", "titel: Mini")], (4, "titel", 0),
+                        "unknown key 'titel': did you mean 'title'?"),
+    "unknown_move_key": ([(36, "label:", "lable:")], (36, "lable", 0),
+                         "unknown key 'lable': did you mean 'label'?"),
+    "wrong_enum": ([(18, "visibility: hidden", "visibility: hiden")], (18, "hiden", 0),
+                   "'hiden' is not allowed here: expected one of public, owner, hidden; "
+                   "did you mean 'hidden'?"),
+    "missing_required_key": ([(23, "scope: round", "doc: Cards drawn.")], (22, "name", 0),
+                             "missing required key 'scope'"),
+    "unknown_zone_deal": ([(28, "to each hand", "to each hnd")], (28, "hnd", 0),
+                          "unknown zone 'hnd': did you mean 'hand'?"),
+    "unknown_zone_move": ([(53, "to discard", "to dicard")], (53, "dicard", 0),
+                          "unknown zone 'dicard': did you mean 'discard'?"),
+    "unknown_name_did_you_mean": ([(39, "top(stock)", "top(stok)")], (39, "stok", 0),
+                                  "'stok': did you mean 'stock'?"),
+    "owned_zone_without_owner": ([(39, "hand[me]", "hand")], (39, "hand", 0),
+                                 "zone 'hand' belongs to each player: write hand[me] or hand[p]"),
+    "unknown_card_attribute": ([(67, "c.points", "c.pionts")], (67, "pionts", 0),
+                               "a card has no attribute 'pionts': did you mean 'points'?"),
+    "unknown_function": ([(37, "size(stock)", "sise(stock)")], (37, "sise", 0),
+                         "unknown function 'sise': did you mean 'size'?"),
+    "wrong_arity": ([(60, "size(stock)", "size(stock, discard)")], (60, "size", 0),
+                    "size() takes 1 argument, got 2"),
+    "type_error_and": ([(60, "size(stock) == 0", "size(stock) and true")], (60, "size", 0),
+                       "each side of 'and' must be true or false, but this is a number"),
+    "type_error_card_number": ([(52, "card.rank != 'K'", "card != 3")], (52, "!=", 0),
+                               "comparing a card with a number is always false"),
+    "type_error_set": ([(40, "set drawn += 1", "set drawn = true")], (40, "true", 0),
+                       "drawn"),
+    "incomplete_expression": ([(60, "size(stock) == 0", "size(stock) == 0 and")],
+                              (60, '"', 1), "incomplete expression: expected"),
+    "single_equals": ([(60, "size(stock) == 0", "size(stock) = 0")], (60, "=", 0),
+                      "(to compare, write ==)"),
+    "bad_statement": ([(27, "shuffle stock", "shufle stock")], (27, "shufle", 0),
+                      "expected a statement"),
+    "unknown_rank": ([(52, "'K'", "'Kx'")], (52, "'Kx'", 0),
+                     "'Kx' is not a rank of this deck: expected A, 2, 3, K"),
+    "option_choice": ([(37, "'fast'", "'fsat'")], (37, "'fsat'", 0),
+                      "option 'mode' is never 'fsat': its choices are fast, slow"),
+    "label_unknown_parameter": ([(51, "{card}", "{crd}")], (51, '"', 0),
+                                "the label names '{crd}', but the move chooses card"),
+    "then_unknown_step": ([(46, "then: drop", "then: dorp")], (46, "dorp", 0),
+                          "no step 'dorp' in this phase: did you mean 'drop'?"),
+    "set_unknown_variable": ([(40, "set drawn", "set drwan")], (40, "drwan", 0),
+                             "unknown variable 'drwan': did you mean 'drawn'?"),
+    "duplicate_move": ([(54, "name: keep", "name: drop")], (54, "drop", 0),
+                       "move 'drop' is declared twice"),
+    "block_scalar": ([(45, "and mode", "and moed")], (45, "moed", 0),
+                     "unknown name 'moed': did you mean 'mode'?"),
+    "block_scalar_indented": ([(45, "                and mode", "                  and moed")],
+                              (45, "moed", 0), "unknown name 'moed': did you mean 'mode'?"),
+    "folded_scalar": ([(43, "when: |", "when: >"), (45, "and mode", "and moed")],
+                      (45, "moed", 0), "unknown name 'moed': did you mean 'mode'?"),
+    "double_quoted_escapes": ([(37, "\"size(stock) > 0 and mode == 'fast'\"",
+                                 '"mode == \\"fast\\" and sise(stock) > 0"')], (37, "sise", 0),
+                              "unknown function 'sise': did you mean 'size'?"),
+    "single_quoted_escapes": ([(37, "\"size(stock) > 0 and mode == 'fast'\"",
+                                 "'mode == ''fast'' and sise(stock) > 0'")], (37, "sise", 0),
+                              "unknown function 'sise': did you mean 'size'?"),
+    "plain_multiline": ([(43, "when: |", "when:"), (45, "and mode", "and moed")],
+                        (45, "moed", 0), "unknown name 'moed': did you mean 'mode'?"),
+    "double_quoted_multiline": ([(43, "when: |", 'when: "size(stock) > 0'),
+                                 (44, "size(stock) > 0", "and size(discard) >= 0"),
+                                 (45, "and mode == 'slow'", "and moed == 'slow'\"")],
+                                (45, "moed", 0), "unknown name 'moed': did you mean 'mode'?"),
+    "values_missing_rank": ([(16, ', K: 0}', '}')], (16, "{", 0),
+                            "values 'points' gives no number for: K"),
+    "values_unknown_rank": ([(16, 'K: 0', 'Kx: 0, K: 0')], (16, "Kx", 0),
+                            "'Kx' is not a rank of this deck: did you mean 'K'?"),
+    "players_bounds": ([(5, "default: 2", "default: 5")], (5, "{", 0),
+                       "players: expected min <= default <= max"),
+    "language_version": ([(2, "cardrules: 1", "cardrules: 2")], (2, "2", 0),
+                         "expected 1, found 2"),
+}
+
+
+def column(line: str, token: str, occurrence: int) -> int:
+    at = -1
+    for _ in range(occurrence + 1):
+        at = line.index(token, at + 1)
+    return at + 1
+
+
+def main() -> None:
+    for name, (edits, (line_no, token, occ), message) in CASES.items():
+        lines = list(base)
+        for ln, old, new in edits:
+            assert lines[ln - 1].count(old) == 1, (name, ln, old, lines[ln - 1])
+            lines[ln - 1] = lines[ln - 1].replace(old, new)
+        col = column(lines[line_no - 1], token, occ)
+        lines[0] = f"# expect-error: {line_no}:{col} {message}\n"
+        (ROOT / "broken" / f"{name}.yaml").write_text("".join(lines), encoding="utf-8")
+        print(f"{name}: {line_no}:{col}")
+
+
+if __name__ == "__main__":
+    main()

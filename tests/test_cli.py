@@ -1,0 +1,288 @@
+"""The `cardrules` command: output people read, exit codes, and no tracebacks.
+
+click 8.2+ keeps stdout and stderr apart in CliRunner results: `result.stdout` and
+`result.stderr` each hold one stream, `result.output` both as a terminal would show them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+from cardrules.cli.main import main
+from cardrules.dsl.loader import load_ruleset
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.play import play_game
+from click.testing import CliRunner, Result
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLF6 = ROOT / "rulesets" / "golf6.yaml"
+BROKEN = Path(__file__).resolve().parent / "broken"
+EXIT_INVALID, EXIT_USAGE, EXIT_GAME = 1, 2, 3
+
+
+def cli(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args), prog_name="cardrules", catch_exceptions=False)
+
+
+def engine_results(seed: int, players: int | None = None, **options: str) -> dict[str, object]:
+    engine = Engine(load_ruleset("golf6", options=options or None))
+    return engine.results(play_game(engine, players, seed))
+
+
+def standings_rows(stdout: str) -> list[list[int]]:
+    """The rows of the final table: rank, seat, total, then one score per round."""
+    table = stdout.split("Standings after", 1)[1].splitlines()[2:]
+    return [[int(x) for x in line.split()] for line in table if re.match(r"\s+\d", line)]
+
+
+# ---------------------------------------------------------------------- run
+def test_run_golf6_prints_nine_rounds_standings_and_a_winner() -> None:
+    result = cli("run", "golf6", "--seed", "3")
+    assert result.exit_code == 0
+    assert result.stderr == ""
+    out = result.stdout
+    lines = out.splitlines()
+    assert lines[0] == ("6-card Golf (golf6) - 4 players, seed 3, "
+                        "seats: random, random, random, random")
+    assert [line for line in lines if line.startswith("Round ")] == [
+        f"Round {r}" for r in range(1, 10)]
+    assert "Standings after 9 rounds (lowest total wins)" in lines
+    expected = engine_results(3)
+    rows = standings_rows(out)
+    assert [row[0] for row in rows] == [1, 2, 3, 4]
+    assert sorted(row[1] for row in rows) == [1, 2, 3, 4]
+    totals = expected["totals"]
+    assert isinstance(totals, list)
+    for _rank, seat, total, *per_round in rows:
+        assert total == totals[seat - 1] == sum(per_round)
+        assert len(per_round) == 9
+    assert [row[2] for row in rows] == sorted(totals)
+    winners = expected["winners"]
+    assert isinstance(winners, list) and len(winners) >= 1
+    label = "Winner" if len(winners) == 1 else "Tied winners"
+    assert lines[-1] == f"{label}: " + ", ".join(f"seat {w}" for w in winners)
+
+
+def test_run_round_lines_show_each_seats_grid_and_score() -> None:
+    out = cli("run", "golf6", "--seed", "3", "--plain").stdout
+    seat_lines = [line for line in out.splitlines() if line.startswith("  seat ")]
+    assert len(seat_lines) == 9 * 4
+    for line in seat_lines:
+        match = re.fullmatch(r"  seat (\d)  grid: (.+) / (.+)   score +(-?\d+)  total +(-?\d+)",
+                             line)
+        assert match, line
+        cards = match[2].split() + match[3].split()
+        assert len(cards) == 6
+        assert all(re.fullmatch(r"(10|[2-9AJQK])[CDHS]|Jk", c) for c in cards), cards
+    assert not re.search("[\u2660-\u2667]", out)  # --plain: no suit symbols
+    fancy = cli("run", "golf6", "--seed", "3").stdout
+    assert re.search("[\u2663\u2666\u2665\u2660]", fancy)
+
+
+def test_run_same_seed_same_output_and_other_seed_differs() -> None:
+    first = cli("run", "golf6", "--seed", "3")
+    again = cli("run", "golf6", "--seed", "3")
+    other = cli("run", "golf6", "--seed", "4")
+    assert first.stdout == again.stdout
+    assert other.exit_code == 0 and other.stdout != first.stdout
+
+
+def test_run_json_has_totals_and_winners() -> None:
+    result = cli("run", "golf6", "--seed", "3", "--json")
+    assert result.exit_code == 0
+    assert len(result.stdout.strip().splitlines()) == 1
+    data = json.loads(result.stdout)
+    assert data == engine_results(3)
+    assert len(data["totals"]) == 4 and data["rounds"] == 9
+    best = min(data["totals"])
+    assert data["winners"] == [p + 1 for p, t in enumerate(data["totals"]) if t == best]
+
+
+def test_run_players_and_options() -> None:
+    result = cli("run", "golf6", "-p", "2", "-s", "9", "-o", "rounds=2", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["players"] == 2 and data["rounds"] == 2
+    assert data == engine_results(9, 2, rounds="2")
+    text = cli("run", "golf6", "-p", "2", "-s", "9", "--option", "rounds=2").stdout
+    assert "Standings after 2 rounds" in text
+
+
+def test_run_a_rule_file_by_path() -> None:
+    by_path = cli("run", str(GOLF6), "--seed", "5", "--json")
+    by_name = cli("run", "golf6", "--seed", "5", "--json")
+    assert by_path.exit_code == 0 and by_path.stdout == by_name.stdout
+
+
+def test_run_log_writes_json_lines(tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    result = cli("run", "golf6", "--seed", "3", "--log", str(log), "--json")
+    assert result.exit_code == 0
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert events[0]["event"] == "round" and events[-1]["event"] == "game_end"
+    ends = [e for e in events if e.get("event") == "round_end"]
+    assert [e["round"] for e in ends] == list(range(1, 10))
+    assert ends[-1]["totals"] == json.loads(result.stdout)["totals"]
+    assert events[-1]["winners"] == json.loads(result.stdout)["winners"]
+
+
+def test_run_log_to_an_unwritable_place(tmp_path: Path) -> None:
+    result = cli("run", "golf6", "--log", str(tmp_path / "no" / "such" / "dir.jsonl"))
+    assert result.exit_code == EXIT_GAME
+    assert_one_line_cause(result, "cannot write the log to")
+
+
+# ------------------------------------------------------------------ validate
+def test_validate_golf6() -> None:
+    result = cli("validate", str(GOLF6))
+    assert result.exit_code == 0
+    assert result.stdout == "1 file valid\n" and result.stderr == ""
+
+
+def test_validate_every_shipped_ruleset() -> None:
+    files = sorted(str(p) for p in (ROOT / "rulesets").glob("*.yaml"))
+    result = cli("validate", *files)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"{len(files)} file{'s' if len(files) != 1 else ''} valid\n"
+
+
+def test_validate_a_broken_file_shows_place_line_and_caret() -> None:
+    path = BROKEN / "unknown_function.yaml"
+    result = cli("validate", str(path))
+    assert result.exit_code == EXIT_INVALID
+    assert result.stdout == ""
+    source = path.read_text(encoding="utf-8").splitlines()[36]
+    assert result.stderr.splitlines() == [
+        f"{path}:37:22: unknown function 'sise': did you mean 'size'?",
+        f"    {source}",
+        "    " + " " * 21 + "^",
+        "1 problem found",
+    ]
+
+
+def test_validate_reports_every_problem_of_every_file() -> None:
+    files = [BROKEN / "wrong_enum.yaml", GOLF6, BROKEN / "unknown_function.yaml"]
+    result = cli("validate", *map(str, files))
+    assert result.exit_code == EXIT_INVALID
+    heads = [line for line in result.stderr.splitlines() if re.match(r"\S+:\d+:\d+: ", line)]
+    assert [h.split(":")[0] for h in heads] == [str(files[0]), str(files[2])]
+    assert result.stderr.splitlines()[-1] == "2 problems found"
+
+
+# -------------------------------------------------------------- the failures
+def assert_one_line_cause(result: Result, cause: str) -> None:
+    assert result.exit_code != 0
+    assert "Traceback" not in result.output
+    assert result.stdout == ""
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    causes = [line for line in lines if cause in line]
+    assert len(causes) == 1, result.stderr
+
+
+@pytest.mark.parametrize(("args", "code", "cause"), [
+    (["run", "no-such-file.yaml"], EXIT_INVALID, "no-such-file.yaml: no such file"),
+    (["validate", "no-such-file.yaml"], EXIT_INVALID, "no-such-file.yaml: no such file"),
+    (["run", "golf7"], EXIT_INVALID, "no ruleset 'golf7'"),
+    (["run", "golf6", "--players", "9"], EXIT_GAME,
+     "error: golf6 is for 2 to 8 players, not 9"),
+    (["run", "golf6", "--players", "1"], EXIT_GAME, "golf6 is for 2 to 8 players, not 1"),
+    (["run", "golf6", "--players", "40"], EXIT_USAGE, "40 is not in the range"),
+    (["run", "golf6", "-o", "rounds=many"], EXIT_INVALID, "option 'rounds': expected int"),
+    (["run", "golf6", "-o", "stock_runs_out=never"], EXIT_INVALID,
+     "option 'stock_runs_out': expected reshuffle, end_round"),
+    (["run", "golf6", "-o", "nosuch=1"], EXIT_INVALID, "no option 'nosuch'"),
+    (["run", "golf6", "-o", "rounds=0"], EXIT_GAME, "at least one round"),
+    (["run", "golf6", "-o", "rounds"], EXIT_USAGE, "expected NAME=VALUE, got 'rounds'"),
+    (["run", "golf6", "-p", "2", "--seats", "random,human"], EXIT_USAGE,
+     "unknown seat kind 'human'"),
+    (["run", "golf6", "-p", "2", "--seats", "random"], EXIT_USAGE,
+     "1 seats named for 2 players"),
+    (["run", "golf6", "--seed", "x"], EXIT_USAGE, "'x' is not a valid integer"),
+    (["run"], EXIT_USAGE, "Missing argument 'RULESET'"),
+    (["validate"], EXIT_USAGE, "Missing argument 'FILES...'"),
+    (["frobnicate"], EXIT_USAGE, "No such command 'frobnicate'"),
+], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+def test_errors_exit_non_zero_with_a_one_line_cause(args: list[str], code: int,
+                                                      cause: str) -> None:
+    result = CliRunner().invoke(main, args, prog_name="cardrules")
+    assert result.exit_code == code, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert_one_line_cause(result, cause)
+
+
+def test_malformed_yaml_is_located() -> None:
+    path = BROKEN / "malformed_yaml.yaml"
+    result = CliRunner().invoke(main, ["run", str(path)])
+    assert result.exit_code == EXIT_INVALID
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f"{path}:4:12: malformed YAML: mapping values are not allowed")
+    assert result.stderr.splitlines()[2] == "    " + " " * 11 + "^"
+    assert "Traceback" not in result.output
+
+
+def test_validate_a_move_without_do(tmp_path: Path) -> None:
+    text = (Path(__file__).resolve().parent / "data" / "mini.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "nodo.yaml"
+    assert text.count("              do: []\n") == 1
+    path.write_text(text.replace("              do: []\n", ""), encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.exit_code == 0
+    assert result.stdout == "1 file valid\n"
+
+
+# ------------------------------------------------------------ help, version
+def test_version() -> None:
+    result = cli("--version")
+    assert result.exit_code == 0
+    assert result.stdout == f"cardrules, version {version('cardrules')}\n"
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    ([], ["run", "validate"]),
+    (["run"], ["RULESET", "--players", "--seed", "--seats", "--option", "--log", "--json",
+               "--plain"]),
+    (["validate"], ["FILES"]),
+])
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_on_every_command(args: list[str], words: list[str], flag: str) -> None:
+    result = cli(*args, flag)
+    assert result.exit_code == 0
+    assert result.stdout.startswith(f"Usage: {' '.join(['cardrules', *args])} [OPTIONS]")
+    for word in words:
+        assert word in result.stdout
+
+
+# ------------------------------------------------------------- the real thing
+def console_script() -> str:
+    beside = Path(sys.executable).with_name("cardrules")
+    found = str(beside) if beside.is_file() else shutil.which("cardrules")
+    assert found, "the cardrules console script is not installed"
+    return found
+
+
+def test_console_script_runs_like_the_test_runner() -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    done = subprocess.run([console_script(), "run", "golf6", "--seed", "3"],
+                          capture_output=True, text=True, encoding="utf-8", env=env,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert done.stdout == cli("run", "golf6", "--seed", "3").stdout
+
+
+def test_console_script_error_has_no_traceback() -> None:
+    done = subprocess.run([console_script(), "run", "golf6", "--players", "9"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == EXIT_GAME
+    assert done.stdout == ""
+    assert done.stderr == "error: golf6 is for 2 to 8 players, not 9\n"
