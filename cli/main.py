@@ -71,9 +71,9 @@ def parse_seats(text: str | None, players: int) -> list[str]:
         raise click.BadParameter(f"{len(kinds)} seats named for {players} players",
                                  param_hint="--seats")
     for kind in kinds:
-        if kind not in BOTS:
+        if kind not in BOTS and kind != "human":
             raise click.BadParameter(f"unknown seat kind '{kind}': expected one of "
-                                     + ", ".join(BOTS), param_hint="--seats")
+                                     + ", ".join([*BOTS, "human"]), param_hint="--seats")
     return kinds
 
 
@@ -98,15 +98,27 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON only.")
 @click.option("--view", "view_seat", type=click.IntRange(1, 16), metavar="SEAT",
               help="Also show the game as this seat sees it, at the start of each of its turns.")
+@click.option("--human", "humans", type=click.IntRange(1, 16), multiple=True, metavar="SEAT",
+              help="Play this seat yourself at the terminal (repeatable; or 'human' in --seats).")
+@click.option("--save", "save_file", type=click.Path(dir_okay=False),
+              help="With human seats: save the game to this file after each of your moves.")
 @reports_errors
 def run(ruleset: str, players: int | None, seed: int, seats: str | None,
         options: tuple[str, ...], log_file: str | None, plain: bool, as_json: bool,
-        view_seat: int | None) -> None:
+        view_seat: int | None, humans: tuple[int, ...] = (), save_file: str | None = None,
+        ) -> None:
     """Play a whole match of RULESET (a file, or a built-in name such as golf6) with bots."""
     rules = load_ruleset(ruleset, parse_options(options))
     engine = Engine(rules)
     state = engine.new_game(players, seed, log=True)
     kinds = parse_seats(seats, state.n)
+    if humans or save_file or "human" in kinds:  # people in seats: cli/human.py
+        from .human import run_with_humans
+        run_with_humans(ruleset, parse_options(options), engine, state, kinds, humans, seed,
+                        plain, save_file, as_json, view_seat)
+        if log_file:
+            write_log(Path(log_file), state.log or [])
+        return
     if view_seat is not None and view_seat > state.n:
         raise click.BadParameter(f"there are {state.n} seats", param_hint="--view")
     bots = [make_bot(kind, seed, seat) for seat, kind in enumerate(kinds)]
@@ -217,3 +229,14 @@ def diff(first: str, second: str) -> None:
         click.echo(change.format())
     if not changes:
         click.echo("no differences")
+
+
+from .simulate import compare, simulate  # noqa: E402
+
+main.add_command(simulate)
+main.add_command(compare)
+
+from .human import play_cmd, resume_cmd  # noqa: E402
+
+main.add_command(play_cmd)
+main.add_command(resume_cmd)

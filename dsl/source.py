@@ -93,12 +93,9 @@ class Document:
                 continue
             if index >= offset:
                 break
-            step = 1
-            if quote == '"' and text[col:col + 1] == "\\":
-                step = 2
-            elif quote == "'" and text[col:col + 2] == "''":
-                step = 2
-            col += step
+            escaped = (quote == '"' and text[col:col + 1] == "\\") or \
+                (quote == "'" and text[col:col + 2] == "''")
+            col += 2 if escaped else 1
             index += 1
         return Location(self.path, row + 1, col + 1)
 

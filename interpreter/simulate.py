@@ -277,7 +277,7 @@ class Tally(Running):
 
 def _r(x: float | None) -> float | None:
     """Report numbers to 4 decimals: the table, JSON and CSV all show these very values."""
-    return None if x is None else round(x, 4)
+    return None if x is None else round(x, 4) + 0.0  # + 0.0: no -0.0
 
 
 def _interval(bounds: tuple[float, float]) -> list[float | None]:

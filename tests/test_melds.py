@@ -13,11 +13,10 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from cardrules.interpreter.melds import Layout, can_meet, goal_layouts
 from cardrules.interpreter.ops import is_flush, is_run, is_set
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = "CDHS"
