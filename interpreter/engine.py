@@ -170,6 +170,8 @@ class Engine:
             return cards.suit_names[value]
         if kind == "colour":
             return ("red", "black", "none")[value]
+        if kind == "words" and state is not None and seat is None:
+            return "(written, not shown)"  # a typed value stays its writer's, in public
         if isinstance(value, (list, tuple)):  # a list of cards, or of groups of cards
             inner = [self.value_text("card" if isinstance(v, int) else kind, v, state, seat)
                      for v in value]
@@ -225,11 +227,11 @@ class Engine:
         def step(state: GameState, action: Action) -> list[Action]:
             # Fast path: the very tuple the engine listed (as a bot returns it). Anything
             # else, even an equal-looking value (8.0 for card 8), goes through check().
-            cache = state.legal_cache
+            cache: Any = state.legal_cache  # None (TypeError below) or (version, actions)
             try:
-                legal = cache[1]  # type: ignore[index]
+                legal = cache[1]
                 if cache[0] != state.version or legal[legal.index(action)] is not action \
-                        or (open_moves and action[0] in open_moves):  # type: ignore[index]
+                        or (open_moves and action[0] in open_moves):
                     raise ValueError
             except (TypeError, ValueError):
                 action = check(state, action)

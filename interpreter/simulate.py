@@ -167,7 +167,8 @@ def stream(sim: Simulation, workers: int = 1, client: Any = None) -> Iterator[tu
     if client is not None:
         batches = _dask_batches(sim, chunks, client, window=4 * max(workers, 1))
     elif workers <= 1 or len(chunks) <= 1:
-        batches = (play_span(sim, span) for span in chunks)
+        # One game at a time, so that a stop (Ctrl-C) loses no finished game.
+        batches = (play_span(sim, (game, game + 1)) for game in range(sim.games))
     else:
         for ref in sim.rulesets:
             engine_for(ref)  # forked workers inherit it, instead of each loading it
@@ -220,7 +221,10 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At p = 0 or 1 the interval touches 0 or 1 exactly (rounding would miss it by an ulp).
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return low, high
 
 
 class Running:

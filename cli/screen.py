@@ -1,0 +1,295 @@
+"""What a person at the terminal sees when it is their seat's decision.
+
+Everything here is computed from one seat's point of view: the seat's player view (see
+interpreter/view.py), the legal actions in the ruleset's own words as that seat may read
+them (Engine.describe with the seat), and lines about what others did, written from the
+public point of view when they did it. Nothing here looks at a card the seat does not know.
+
+Card names in texts ('QH', as rule labels write them) are shown like the view shows cards:
+'Q♥', or 'QH' when plain; with colour, red suits are red and black suits black, on a light
+card face.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import textwrap
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cardrules.dsl.model import Action, Ruleset
+from cardrules.interpreter.domains import Words, is_open
+from cardrules.interpreter.engine import PASS, Engine
+from cardrules.interpreter.state import GameState
+from cardrules.interpreter.view import player_view
+
+from . import render
+
+# A long list of choices shows this many, and says how to see the others.
+SHOWN_CHOICES = 30
+# What others did since a seat last decided: at most this many lines, the latest.
+SHOWN_EVENTS = 30
+
+RULE = "=" * 72  # the top of each screen
+CLEAR = "\033[H\033[2J\033[3J"  # home, clear the screen, clear the scrollback
+_RESET = "\033[0m"
+_RED, _BLACK, _BACK = "\033[31;47m", "\033[30;47m", "\033[37;44m"
+_ANSI = re.compile(r"\033\[[0-9;]*[A-Za-z]")
+# A card name as rule texts write them ('10H', 'QS', 'JK'), as a word of its own.
+_NAME = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9AJQK])[CDHS](?![0-9A-Za-z])|(?<![0-9A-Za-z])JK"
+                   r"(?![0-9A-Za-z])")
+# A card as shown with a suit symbol, or a back.
+_SHOWN = re.compile(r"(?:10|[2-9AJQK])[♥♦]|(?:10|[2-9AJQK])[♣♠]|##")
+
+
+@dataclass(frozen=True)
+class Style:
+    """How cards look: letters only (plain), and whether to use colour."""
+
+    plain: bool = False
+    colour: bool = False
+
+    @classmethod
+    def for_terminal(cls, plain: bool, is_tty: bool, encoding: str | None = "utf-8") -> Style:
+        """Colour only on a terminal, never when plain or when NO_COLOR is set; letters
+        when the output cannot encode the suit symbols."""
+        try:
+            "".join(render.SUIT_SYMBOLS.values()).encode(encoding or "ascii")
+        except (UnicodeEncodeError, LookupError):
+            plain = True
+        return cls(plain, is_tty and not plain and not os.environ.get("NO_COLOR"))
+
+
+def strip_ansi(text: str) -> str:
+    return _ANSI.sub("", text)
+
+
+# ------------------------------------------------------------------- cards in text
+def cards_in_text(text: str, names: frozenset[str], style: Style) -> str:
+    """A rule text with the card names in it shown as cards ('Take QD' -> 'Take Q♦')."""
+    def shown(match: re.Match[str]) -> str:
+        name = match.group(0)
+        return render.card_text(name, style.plain) if name in names else name
+    return _NAME.sub(shown, text)
+
+
+def paint(line: str, style: Style) -> str:
+    """Colour the cards of a finished line (widths are unchanged: codes take no room)."""
+    if not style.colour:
+        return line
+
+    def coloured(match: re.Match[str]) -> str:
+        card = match.group(0)
+        code = _BACK if card == "##" else _RED if card[-1] in "♥♦" else _BLACK
+        return f"{code}{card}{_RESET}"
+    return _SHOWN.sub(coloured, line)
+
+
+# ------------------------------------------------------------------------ choices
+def numbered(legal: Sequence[Action]) -> dict[int, Action]:
+    """The legal actions by the number a person types: 1, 2... in the engine's order, and
+    0 for letting a reaction window go by, so that passing is always the same key."""
+    out: dict[int, Action] = {}
+    number = 0
+    for action in legal:
+        if action == PASS:
+            out[0] = action
+        else:
+            number += 1
+            out[number] = action
+    return out
+
+
+def choice_text(engine: Engine, action: Action, state: GameState, seat: int) -> str:
+    """An action as `seat` may read it, in the ruleset's words (card names as rules write
+    them); an action with text still to write says so."""
+    if action == PASS:
+        return "Pass: let this chance go by"
+    text = engine.describe(action, state, seat)
+    return text + " (you write it next)" if is_open(action) else text
+
+
+def choice_lines(engine: Engine, state: GameState, seat: int, choices: Mapping[int, Action],
+                 style: Style, only: Sequence[int] | None = None,
+                 limit: int | None = SHOWN_CHOICES) -> list[str]:
+    """The numbered choices (those in `only`, if given), at most `limit` of them."""
+    numbers = list(only) if only is not None else sorted(choices, key=lambda n: (n == 0, n))
+    names = frozenset(engine.rules.cards.names)
+    width = len(str(max(choices))) if choices else 1
+    lines = []
+    shown = numbers if limit is None or len(numbers) <= limit else numbers[:limit]
+    if 0 in numbers and 0 not in shown:
+        shown = [*shown[:-1], 0]  # passing stays in sight in a long list
+    for n in shown:
+        text = cards_in_text(choice_text(engine, choices[n], state, seat), names, style)
+        lines.append(f"  {n:>{width}}. {text}")
+    hidden = len(numbers) - len(shown)
+    if hidden:
+        lines.append(f"  ... and {hidden} more: type some words of the choice you want to "
+                     "list the choices that have them, or 'all' for every choice")
+    return lines
+
+
+def matching(engine: Engine, state: GameState, seat: int, choices: Mapping[int, Action],
+             words: Sequence[str]) -> list[int]:
+    """The numbers of the choices whose words start with every word typed."""
+    wanted = [w.lower() for w in words]
+    found = []
+    for n in sorted(choices, key=lambda n: (n == 0, n)):
+        text = choice_text(engine, choices[n], state, seat).lower()
+        have = re.findall(r"[0-9a-z]+", text)
+        if all(any(h.startswith(w) for h in have) for w in wanted):
+            found.append(n)
+    return found
+
+
+# ------------------------------------------------------------------- the screen
+def public_line(engine: Engine, state: GameState, seat: int, action: Action) -> str | None:
+    """What everyone may know of `seat`'s action, said before it is applied (so the cards
+    it names are named only if everyone knows them then); None for a pass.
+
+    Text written into an open parameter (a secret prediction) is not shown: the engine
+    cannot yet say which typed values the others may read.
+    """
+    if action == PASS:
+        return None
+    if action[0] in engine.open_moves:
+        return f"seat {seat + 1}: {engine.describe_move(action[0])} (written, not shown)"
+    return f"seat {seat + 1}: {engine.describe(action, state, None)}"
+
+
+def revealed(engine: Engine, before: Sequence[int], state: GameState, action: Action) -> str:
+    """What a public line adds once the action is applied: the cards it named by their
+    place that everyone may see now (' - it was Q♣'); '' if none."""
+    move = engine.moves.get(action[0])
+    if move is None:
+        return ""
+    named = [engine.rules.cards.names[c] for c, kind, was in
+             zip(action[1:], move.kinds, before) if kind == "card"
+             and was != state.everyone and state.known[c] == state.everyone]
+    return f" - it was {' '.join(named)}" if named else ""
+
+
+def known_before(engine: Engine, state: GameState, action: Action) -> list[int]:
+    """Who knows each card parameter of `action` now (0 for a parameter not a card)."""
+    move = engine.moves.get(action[0])
+    kinds = move.kinds if move is not None else ()
+    return [state.known[v] if kind == "card" and isinstance(v, int) else 0
+            for v, kind in zip(action[1:], kinds)]
+
+
+def round_line(state: GameState) -> str:
+    """The public result of the round just scored."""
+    scores = state.round_scores[-1]
+    return (f"round {len(state.round_scores)} over: scores "
+            + ", ".join(f"seat {p + 1}: {s}" for p, s in enumerate(scores))
+            + "; totals " + ", ".join(f"seat {p + 1}: {t}" for p, t in enumerate(state.totals)))
+
+
+def view_section(rules: Ruleset, state: GameState, seat: int, style: Style) -> list[str]:
+    """The seat's view: zones as it sees them, its known face-down cards in brackets,
+    other cards as backs, hidden zones as counts, then player variables it may see."""
+    view = player_view(rules, state, seat)
+    lines = render.view_lines(rules, view, style.plain)
+    for name, values in view["player_variables"].items():
+        lines.append(f"  {name}: " + "   ".join(
+            f"seat {p + 1}: {_value(v)}" for p, v in enumerate(values)))
+    return lines
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return "?"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value) if value != "" else "-"
+
+
+def decision_screen(engine: Engine, state: GameState, seat: int, legal: Sequence[Action],
+                    events: Sequence[str], style: Style) -> list[str]:
+    """Everything shown to `seat` before it decides: its name, what others did since it
+    last decided, its view, and its numbered choices."""
+    rules = engine.rules
+    names = frozenset(rules.cards.names)
+    lines = [RULE, f"{rules.title} - seat {seat + 1} (you)"]
+    if events:
+        lines.append("Since your last decision:")
+        if len(events) > SHOWN_EVENTS:
+            lines.append(f"  ({len(events) - SHOWN_EVENTS} earlier lines not shown)")
+        lines += ["  " + cards_in_text(e, names, style) for e in events[-SHOWN_EVENTS:]]
+    lines += view_section(rules, state, seat, style)
+    lines.append(situation(engine, state, seat))
+    lines += choice_lines(engine, state, seat, numbered(legal), style)
+    lines.append("Type a number (or help, rules, quit).")
+    return [paint(line, style) for line in lines]
+
+
+def situation(engine: Engine, state: GameState, seat: int) -> str:
+    """Whose decision this is and where in the turn it comes."""
+    phase = engine.rules.phases[state.phase]
+    if state.window:
+        return (f"A chance to react (seat {state.current + 1}'s turn): act now, "
+                "or 0 to pass. Choose:")
+    return f"Your turn ({phase.name}: {phase.steps[state.step].name}). Choose:"
+
+
+def help_lines(engine: Engine, state: GameState, seat: int, legal: Sequence[Action]) -> list[str]:
+    """What the current choice is and how to make it."""
+    rules = engine.rules
+    choices = numbered(legal)
+    phase = rules.phases[state.phase]
+    lines = [f"You are seat {seat + 1} of {state.n} in {rules.title}, round {state.round} "
+             f"of {state.rounds_total}."]
+    if state.window:
+        lines.append("Anyone may react after each action; this is your chance to. Type the "
+                     "number of a reaction, or 0 to let it go by.")
+    else:
+        which = f"the number of one of the {len(choices)} choices" if len(choices) > 1 \
+            else f"{min(choices)}, the only choice"
+        lines.append(f"It is your turn: phase '{phase.name}', step "
+                     f"'{phase.steps[state.step].name}'. Type {which}, then Enter.")
+    if any(is_open(a) for a in legal):
+        lines.append("A choice marked '(you write it next)' asks for a text once picked; "
+                     "or type its number, a space and the text on one line.")
+    if len(choices) > SHOWN_CHOICES:
+        lines.append("Words narrow a long list: typing two words lists the choices that "
+                     "have both; 'all' lists every choice.")
+    seen: set[str] = set()
+    for action in legal:
+        move = engine.moves.get(action[0])
+        if move is not None and move.doc and move.name not in seen:
+            seen.add(move.name)
+            lines += textwrap.wrap(f"{engine.describe_move(move.name)}: {move.doc}", 88,
+                                   initial_indent="  ", subsequent_indent="    ")
+    lines.append("Commands: help (this), rules (the game's summary and options), "
+                 "quit (save the game and stop).")
+    return lines
+
+
+def rules_lines(rules: Ruleset) -> list[str]:
+    """The ruleset's summary and its options, with the values in force."""
+    lines = [f"{rules.title} ({rules.name})"]
+    lines += textwrap.wrap(" ".join(rules.summary.split()), 88, initial_indent="  ",
+                           subsequent_indent="  ")
+    if rules.option_defs:
+        lines.append("Options (set with --option NAME=VALUE when starting a game):")
+    for option in rules.option_defs:
+        value = rules.options.get(option.name, option.default)
+        lines.append(f"  {option.name} = {_value(value)}"
+                     + (f"  (one of: {', '.join(map(str, option.choices))})"
+                        if option.choices else ""))
+        lines += textwrap.wrap(" ".join(option.doc.split()), 88, initial_indent="      ",
+                               subsequent_indent="      ")
+    return lines
+
+
+def open_prompt(engine: Engine, action: Action, index: int) -> tuple[str, str]:
+    """For an open parameter of a picked action: the line saying what to write, and the
+    prompt (the parameter's name)."""
+    move = engine.moves.get(action[0])
+    domain = action[index]
+    assert isinstance(domain, Words)
+    name = move.params[index - 1] if move is not None else "text"
+    return (f"Write the {name}: {domain}. (Or 'back' to choose again.)", f"{name}> ")

@@ -1,0 +1,406 @@
+"""`cardrules simulate` and `cardrules compare`: many games with bots, as statistics.
+
+The games are played by cardrules.interpreter.simulate; this module reads the command line,
+shows progress, and prints the numbers as a table, JSON or CSV (the same numbers in each),
+and optionally a plot. Ctrl-C stops a run: what was summed up so far is printed, marked as
+partial, and the command exits with 130.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib
+import json
+import logging
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing, contextmanager
+from functools import wraps
+from pathlib import Path
+from typing import IO, Any, TypeVar
+
+import click
+from cardrules.dsl.errors import GameError
+from cardrules.dsl.loader import load_ruleset
+from cardrules.dsl.model import Ruleset
+from cardrules.interpreter.bots import BOTS
+from cardrules.interpreter.simulate import (
+    Comparison,
+    RulesetRef,
+    Simulation,
+    Summary,
+    stream,
+)
+
+EXIT_INTERRUPTED = 130  # what a shell reports for a program stopped by Ctrl-C (128 + SIGINT)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class MissingExtra(click.ClickException):
+    """An optional dependency is not installed: one line saying which extra to install."""
+
+    exit_code = 2
+
+
+def reports_errors(fn: F) -> F:
+    """main.reports_errors, looked up when the command runs: main imports this module at its
+    end, so importing main at the top here would make the order of imports matter."""
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from .main import reports_errors as report
+        return report(fn)(*args, **kwargs)
+    return wrapper  # type: ignore[return-value]
+
+
+def run_options(fn: F) -> F:
+    """The options `simulate` and `compare` share."""
+    options = [
+        click.option("--games", "-n", type=click.IntRange(min=1), required=True,
+                     help="How many games to play."),
+        click.option("--players", "-p", type=click.IntRange(1, 16),
+                     help="Number of players (default: the ruleset's)."),
+        click.option("--seats", help="Comma-separated seat kinds, one per player "
+                                     "(default: random)."),
+        click.option("--seed", "-s", type=int, default=1, show_default=True,
+                     help="Run seed: game i is dealt from a hash of it and i, whatever the "
+                          "number of workers."),
+        click.option("--workers", "-w", type=click.IntRange(min=1),
+                     help="Processes to play on (default: the number of CPUs)."),
+        click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
+                     show_default=True, help="Where the games run: local processes, or a "
+                                             "Dask cluster (pip install 'cardrules[cluster]')."),
+        click.option("--scheduler", metavar="ADDRESS",
+                     help="With --backend dask: the scheduler to use (default: a local "
+                          "cluster of --workers processes)."),
+        click.option("--json", "as_json", is_flag=True, help="Print the results as JSON only."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+# ------------------------------------------------------------------------ simulate
+@click.command()
+@click.argument("ruleset")
+@run_options
+@click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
+              help="Set one of the ruleset's options (repeatable).")
+@click.option("--csv", "csv_file", type=click.Path(dir_okay=False),
+              help="Also write every number to this CSV file.")
+@click.option("--plot", "plot_file", type=click.Path(dir_okay=False),
+              help="Draw the score distributions and win rates to this PNG file "
+                   "(pip install 'cardrules[plot]').")
+@reports_errors
+def simulate(ruleset: str, games: int, players: int | None, seats: str | None, seed: int,
+             workers: int | None, backend: str, scheduler: str | None, as_json: bool,
+             options: tuple[str, ...], csv_file: str | None, plot_file: str | None) -> None:
+    """Play GAMES games of RULESET with bots and print statistics per seat.
+
+    Win rates with 95% Wilson intervals (a tied win counts 1/k for each of its k winners),
+    scores (mean, sd, p10/p50/p90), game length, ties, the first player's advantage and
+    lead changes. Game i is dealt from a hash of the run seed and i, so any number of
+    workers gives the same numbers.
+    """
+    from .main import parse_options
+    if as_json and csv_file:
+        raise click.UsageError("--json and --csv: choose one")
+    if plot_file:
+        require("matplotlib", "plot", "--plot")
+    chosen = parse_options(options)
+    rules = load_ruleset(ruleset, chosen)  # as the user wrote it, for error messages
+    ref = RulesetRef.of(ruleset, chosen)
+    count = player_count(players, [rules])
+    sim = Simulation((ref,), games, count, bot_seats(seats, count), seed)
+    summary = Summary(rules, sim)
+    summary.interrupted = play_all(sim, workers, backend, scheduler, summary.add, rules.name)
+    report = summary.report()
+    if as_json:
+        click.echo(json.dumps(report))
+    else:
+        click.echo("\n".join(simulation_table(report)))
+    if csv_file:
+        write_csv(Path(csv_file), report_rows(report))
+    if plot_file and summary.games:
+        draw_plot(summary, report, Path(plot_file))
+    stop_if_interrupted(report)
+
+
+# ------------------------------------------------------------------------- compare
+@click.command()
+@click.argument("first")
+@click.argument("second")
+@run_options
+@reports_errors
+def compare(first: str, second: str, games: int, players: int | None, seats: str | None,
+            seed: int, workers: int | None, backend: str, scheduler: str | None,
+            as_json: bool) -> None:
+    """Play FIRST and SECOND on the same seeds and print their differences per seat.
+
+    Win rate, mean score and game length of each, and A - B with a 95% confidence interval
+    from the per-game (paired) differences; * marks a difference whose interval excludes 0.
+    """
+    rules = [load_ruleset(first), load_ruleset(second)]
+    refs = (RulesetRef.of(first), RulesetRef.of(second))
+    count = player_count(players, rules)
+    sim = Simulation(refs, games, count, bot_seats(seats, count), seed)
+    comparison = Comparison(rules[0], rules[1], sim)
+    label = f"{rules[0].name} vs {rules[1].name}"
+    comparison.interrupted = play_all(sim, workers, backend, scheduler, comparison.add, label)
+    report = comparison.report()
+    if as_json:
+        click.echo(json.dumps(report))
+    else:
+        click.echo("\n".join(comparison_table(report)))
+    stop_if_interrupted(report)
+
+
+# ---------------------------------------------------------------------- the run
+def player_count(players: int | None, rulesets: Sequence[Ruleset]) -> int:
+    """--players, or the first ruleset's default; checked against every ruleset."""
+    count = rulesets[0].default_players if players is None else players
+    for rules in rulesets:
+        if not rules.min_players <= count <= rules.max_players:
+            raise click.BadParameter(f"{rules.name} is for {rules.min_players} to "
+                                     f"{rules.max_players} players, not {count}",
+                                     param_hint="--players")
+    return count
+
+
+def bot_seats(text: str | None, players: int) -> tuple[str, ...]:
+    """--seats as for `run`, but bots only: nobody sits at a simulation's table."""
+    from .main import parse_seats
+    kinds = parse_seats(text, players)
+    for kind in kinds:
+        if kind not in BOTS:
+            raise click.BadParameter(f"a simulation seats bots only ({', '.join(BOTS)}), "
+                                     f"not '{kind}'", param_hint="--seats")
+    return tuple(kinds)
+
+
+def play_all(sim: Simulation, workers: int | None, backend: str, scheduler: str | None,
+             add: Callable[..., None], label: str) -> bool:
+    """Play every game of `sim`, handing each game's records to `add`; True if Ctrl-C
+    stopped the run first (what was added so far stands)."""
+    workers = workers or os.cpu_count() or 1
+    progress = Progress(sim.games, label)
+    try:
+        with cluster_client(backend, scheduler, workers) as client:
+            if client is not None:
+                workers = max(1, sum(client.nthreads().values()))
+            with closing(stream(sim, workers, client)) as games:
+                for done, records in enumerate(games, 1):
+                    add(*records)
+                    progress.update(done)
+    except KeyboardInterrupt:
+        return True
+    finally:
+        progress.close()
+    return False
+
+
+@contextmanager
+def cluster_client(backend: str, scheduler: str | None, workers: int) -> Iterator[Any]:
+    """None for local processes; for Dask, a client of `scheduler` or of a local cluster."""
+    if backend == "local":
+        if scheduler:
+            raise click.BadParameter("only with --backend dask", param_hint="--scheduler")
+        yield None
+        return
+    require("distributed", "cluster", "--backend dask")
+    from distributed import Client, LocalCluster
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout=10)
+        except (OSError, TimeoutError) as exc:
+            raise GameError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        with client:
+            yield client
+        return
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      dashboard_address=None, silence_logs=logging.ERROR) as cluster, \
+            Client(cluster) as client:
+        yield client
+
+
+def require(module: str, extra: str, feature: str) -> None:
+    """Stop with one line naming the extra to install if `module` cannot be imported."""
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        raise MissingExtra(f"{feature} needs {module}, which is not installed: "
+                           f"pip install 'cardrules[{extra}]'") from None
+
+
+def stop_if_interrupted(report: dict[str, Any]) -> None:
+    if report["interrupted"]:
+        click.echo(f"interrupted: these are the results of the first {report['games']} of "
+                   f"{report['games_requested']} games", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+
+
+class Progress:
+    """A plain-text progress bar on `stream` (stderr), drawn only if it is a terminal."""
+
+    WIDTH = 30
+
+    def __init__(self, total: int, label: str, stream: IO[str] | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = self.stream.isatty()
+        self.total, self.label = total, label
+        self.started = self.shown = time.monotonic()
+        self.drawn = 0  # the length of the line on screen
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if not self.enabled or (now - self.shown < 0.1 and done < self.total):
+            return
+        self.shown = now
+        filled = self.WIDTH * done // self.total
+        rate = done / max(now - self.started, 1e-9)
+        line = (f"{self.label} [{'#' * filled}{'.' * (self.WIDTH - filled)}] "
+                f"{100 * done // self.total:3d}% {done}/{self.total} games, {rate:.0f}/s")
+        self.stream.write("\r" + line.ljust(self.drawn))
+        self.stream.flush()
+        self.drawn = len(line)
+
+    def close(self) -> None:
+        """Clear the bar, so that what follows starts on a clean line."""
+        if self.enabled and self.drawn:
+            self.stream.write("\r" + " " * self.drawn + "\r")
+            self.stream.flush()
+
+
+# ------------------------------------------------------------------------- output
+def number(x: float | None, sign: bool = False) -> str:
+    """A report number as the table shows it: the very value of the JSON and CSV."""
+    if x is None:
+        return "-"
+    if isinstance(x, int):
+        return f"{x:+d}" if sign else str(x)
+    return f"{x:+.4f}" if sign else f"{x:.4f}"
+
+
+def interval(ci: Sequence[float | None], sign: bool = False) -> str:
+    return f"[{number(ci[0], sign)}, {number(ci[1], sign)}]"
+
+
+def simulation_table(r: dict[str, Any]) -> list[str]:
+    """The report of `simulate` for people."""
+    options = ", ".join(f"{k}={v}" for k, v in r["options"].items()) or "none"
+    lines = [f"{r['title']} ({r['ruleset']}): {r['games']} games, {r['players']} players, "
+             f"seed {r['seed']}, seats: {', '.join(r['seats'])}, options: {options}"]
+    if r["interrupted"]:
+        lines.append(f"INTERRUPTED: the results of the first {r['games']} of "
+                     f"{r['games_requested']} games only")
+    lines += ["", f"{r['winner']} total wins; {r['ties']['note']}; 95% intervals (Wilson)", "",
+              f"{'seat':>4}  {'kind':<10}{'win rate':>10}  {'95% CI':<18}{'score mean':>12}"
+              f"{'sd':>10}{'p10':>7}{'p50':>7}{'p90':>7}"]
+    for s in r["per_seat"]:
+        lines.append(f"{s['seat']:>4}  {s['kind']:<10}{number(s['win_rate']):>10}  "
+                     f"{interval(s['win_ci']):<18}{number(s['score_mean']):>12}"
+                     f"{number(s['score_sd']):>10}{number(s['score_p10']):>7}"
+                     f"{number(s['score_p50']):>7}{number(s['score_p90']):>7}")
+    lines += ["", f"{'game length':<14}{'mean':>10}{'sd':>10}"]
+    for name, stat in r["length"].items():
+        lines.append(f"{name:<14}{number(stat['mean']):>10}{number(stat['sd']):>10}")
+    ties, first, leads = r["ties"], r["first_player_advantage"], r["lead_changes"]
+    lines += ["",
+              f"ties: {ties['games']} games, rate {number(ties['rate'])}",
+              f"first player's advantage (seat 1's win rate - 1/{r['players']}): "
+              f"{number(first['value'], True)} {interval(first['ci'], True)}",
+              f"lead changes per game: mean {number(leads['mean'])}, sd {number(leads['sd'])}, "
+              f"games with any: {leads['games_with_change']}",
+              f"  ({leads['note']})"]
+    return lines
+
+
+def report_rows(r: dict[str, Any]) -> list[list[Any]]:
+    """Every number of a `simulate` report as CSV rows: scope, metric, value, CI low, high."""
+    rows: list[list[Any]] = [["scope", "metric", "value", "ci_low", "ci_high"]]
+    for key in ("ruleset", "players", "seed", "games", "games_requested", "interrupted"):
+        rows.append(["run", key, r[key], "", ""])
+    for s in r["per_seat"]:
+        scope = f"seat {s['seat']}"
+        rows.append([scope, "kind", s["kind"], "", ""])
+        rows.append([scope, "win_rate", s["win_rate"], *s["win_ci"]])
+        rows += [[scope, key, s[key], "", ""] for key in
+                 ("wins", "score_mean", "score_sd", "score_p10", "score_p50", "score_p90")]
+    for name, stat in r["length"].items():
+        rows += [["game", f"{name}_{key}", stat[key], "", ""] for key in ("mean", "sd")]
+    first, leads = r["first_player_advantage"], r["lead_changes"]
+    rows += [["game", "ties_games", r["ties"]["games"], "", ""],
+             ["game", "ties_rate", r["ties"]["rate"], "", ""],
+             ["game", "first_player_advantage", first["value"], *first["ci"]],
+             ["game", "lead_changes_mean", leads["mean"], "", ""],
+             ["game", "lead_changes_sd", leads["sd"], "", ""],
+             ["game", "lead_changes_games_with_change", leads["games_with_change"], "", ""]]
+    return [["" if v is None else v for v in row] for row in rows]
+
+
+def write_csv(path: Path, rows: list[list[Any]]) -> None:
+    try:
+        with path.open("w", encoding="utf-8", newline="") as out:
+            csv.writer(out).writerows(rows)
+    except OSError as exc:
+        raise GameError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def comparison_table(r: dict[str, Any]) -> list[str]:
+    """The report of `compare` for people."""
+    lines = [f"A: {r['a_title']} ({r['a']})   B: {r['b_title']} ({r['b']})",
+             f"{r['games']} games on the same seeds, {r['players']} players, seed {r['seed']}, "
+             f"seats: {', '.join(r['seats'])}"]
+    if r["interrupted"]:
+        lines.append(f"INTERRUPTED: the results of the first {r['games']} of "
+                     f"{r['games_requested']} games only")
+    lines += ["", f"{r['note']}; * marks a 95% interval that excludes 0", "",
+              f"{'':<8}{'measure':<12}{'A':>10}{'B':>10}{'A - B':>10}  95% CI"]
+
+    def row(scope: str, name: str, d: dict[str, Any]) -> str:
+        mark = " *" if d["significant"] else ""
+        return (f"{scope:<8}{name:<12}{number(d['a']):>10}{number(d['b']):>10}"
+                f"{number(d['diff'], True):>10}  {interval(d['ci'], True)}{mark}")
+
+    for s in r["per_seat"]:
+        lines.append(row(f"seat {s['seat']}", "win rate", s["win_rate"]))
+        lines.append(row(f"seat {s['seat']}", "score mean", s["score_mean"]))
+    for name, d in r["length"].items():
+        lines.append(row("game", name, d))
+    return lines
+
+
+def draw_plot(summary: Summary, report: dict[str, Any], path: Path) -> None:
+    """Score distribution per seat (left) and win rates with their 95% intervals (right)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    figure = Figure(figsize=(11, 4.5))
+    FigureCanvasAgg(figure)
+    scores, wins = figure.subplots(1, 2)
+    low = min(min(tally.counts) for tally in summary.scores)
+    high = max(max(tally.counts) for tally in summary.scores)
+    # One bin per score when there are few, else 40 bins shared by every seat.
+    bins = [low - 0.5 + i for i in range(int(high - low) + 2)] if high - low < 40 else 40
+    for seat, tally in enumerate(summary.scores, 1):
+        values = sorted(tally.counts)
+        scores.hist(values, bins=bins, range=(low, high), weights=[tally.counts[v] for v in values],
+                    histtype="step", linewidth=1.5, label=f"seat {seat}")
+    scores.set(title=f"{report['title']}: total score per seat", xlabel="score",
+               ylabel="games")
+    scores.legend()
+    seats = report["per_seat"]
+    rates = [s["win_rate"] for s in seats]
+    errors = [[rate - s["win_ci"][0] for rate, s in zip(rates, seats)],
+              [s["win_ci"][1] - rate for rate, s in zip(rates, seats)]]
+    wins.bar([s["seat"] for s in seats], rates, yerr=errors, capsize=4)
+    wins.axhline(1 / report["players"], linestyle="--", color="grey", label="1 / players")
+    wins.set(title=f"win rate with 95% interval ({report['games']} games)", xlabel="seat",
+             ylabel="win rate", ylim=(0, 1), xticks=[s["seat"] for s in seats])
+    wins.legend()
+    figure.tight_layout()
+    try:
+        figure.savefig(path, format="png")
+    except OSError as exc:
+        raise GameError(f"cannot write {path}: {exc.strerror}") from None
+

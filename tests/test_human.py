@@ -1,0 +1,454 @@
+"""People at the terminal: real games through a pseudo-terminal, saves, and no leaks.
+
+The pty tests spawn `python -m cardrules` and type as a person would: moves, bad input,
+help, quit, resume. A seeded game with a fixed way of choosing plays the same every time,
+so a game saved and resumed must show exactly the screens of one never stopped. The last
+tests need no terminal: save files that must be refused, and a property that whatever a
+seat's screen shows names no card that seat does not know.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pexpect
+import pytest
+from cardrules.cli.human import HUMAN, Table, read_save
+from cardrules.cli.main import main
+from cardrules.cli.screen import (
+    Style,
+    choice_lines,
+    decision_screen,
+    numbered,
+    strip_ansi,
+    view_section,
+)
+from cardrules.dsl.errors import GameError
+from cardrules.dsl.loader import load_ruleset
+from cardrules.interpreter.bots import make_bot
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.state import GameState
+from click.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESET_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))
+PROMPT = r"seat \d> "
+RULE = "=" * 72
+EXIT_USAGE, EXIT_GAME = 2, 3
+CHOICE = re.compile(r"^ +(\d+)\. ", re.M)
+# A golf6 game that the tests stop and resume: 3 players, 2 rounds, seed 11.
+GOLF_ARGS = ["golf6", "--players", "3", "--seed", "11", "-o", "rounds=2", "--plain"]
+
+
+# ------------------------------------------------------------------ the terminal
+def spawn(args: list[str], cwd: Path, **env: str) -> pexpect.spawn:
+    environment = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    environment.pop("NO_COLOR", None)
+    environment.update(env)
+    return pexpect.spawn(sys.executable, ["-m", "cardrules", *args], cwd=str(cwd),
+                         env=environment, encoding="utf-8", timeout=20,
+                         dimensions=(60, 200))
+
+
+def text(child: pexpect.spawn) -> str:
+    """What the program wrote before the last match, with the pty's line ends undone."""
+    return (child.before or "").replace("\r\n", "\n")
+
+
+def screen(child: pexpect.spawn) -> str:
+    """Wait for a decision prompt; the screen it ends (from its top rule)."""
+    child.expect(PROMPT)
+    shown = text(child)
+    assert RULE in shown, shown
+    return shown[shown.rindex(RULE):]
+
+
+def refused(child: pexpect.spawn, line: str, reason: str) -> None:
+    """Type `line`; the reason it is refused is shown and the prompt comes back."""
+    child.sendline(line)
+    child.expect(PROMPT)
+    assert f"refused: {reason}" in text(child)
+
+
+def policy(number: int, shown: str) -> str:
+    """A fixed way of choosing: the n-th decision takes its choices in turn."""
+    choices = [int(n) for n in CHOICE.findall(shown.split("Choose:")[-1])]
+    assert choices, shown
+    return str(choices[number % len(choices)])
+
+
+def drive(child: pexpect.spawn, start: int = 0, stop: int | None = None) -> Iterator[str]:
+    """Decide by `policy` from the `start`-th decision (to `stop`), yielding each screen;
+    ends at the end of the game (or before deciding the `stop`-th time)."""
+    number = start
+    while True:
+        index = child.expect([PROMPT, r"Winner[^\n]*\n|Tied winners[^\n]*\n"])
+        shown = text(child)
+        if index == 1:
+            yield shown[shown.rindex("Game over."):] + child.after.replace("\r\n", "\n")
+            return
+        shown = shown[shown.rindex(RULE):]
+        yield shown
+        if number == stop:
+            return
+        child.sendline(policy(number, shown))
+        number += 1
+
+
+def finished(child: pexpect.spawn) -> int:
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus
+
+
+@pytest.fixture(scope="module")
+def golf_screens(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """Every screen of the test golf6 game played without a stop, then the end."""
+    child = spawn(["play", *GOLF_ARGS], tmp_path_factory.mktemp("whole"))
+    screens = list(drive(child))
+    assert finished(child) == 0
+    return screens
+
+
+# ---------------------------------------------------------------------- golf6
+def test_golf6_moves_bad_input_help_rules_and_a_finished_game(tmp_path: Path) -> None:
+    child = spawn(["play", "golf6", "--players", "2", "--seed", "4", "-o", "rounds=1",
+                   "--plain"], tmp_path)
+    first = screen(child)
+    assert "6-card Golf - seat 1 (you)" in first
+    assert "seat 1 (you)  grid:   ##   ##   ## /   ##   ##   ##" in first
+    assert "seat 2        grid:   ##   ##   ## /   ##   ##   ##" in first
+    assert "  1. Turn the face-down card of grid 1 at row 1, column 1 face up" in first
+    refused(child, "99", "there is no choice 99: type a number from 1 to 6")
+    refused(child, "", "nothing typed")
+    refused(child, "frobnicate", "no choice has the words 'frobnicate'")
+    refused(child, "1 2", "choice 1 needs nothing more: type just 1")
+    child.sendintr()
+    child.expect(PROMPT)
+    assert "refused: interrupted (Ctrl-C)" in text(child)
+    child.sendeof()
+    child.expect(PROMPT)
+    assert "refused: end of input (Ctrl-D) ignored" in text(child)
+    child.sendline("help")
+    child.expect(PROMPT)
+    assert "You are seat 1 of 2 in 6-card Golf" in text(child)
+    child.sendline("rules")
+    child.expect(PROMPT)
+    assert "Keep a face-down 2x3 grid and aim low." in text(child)
+    assert "rounds = 1" in text(child)
+    assert "stock_runs_out = reshuffle  (one of: reshuffle, end_round)" in text(child)
+    child.sendline("quit")
+    child.expect(r"\[y/N\] ")
+    child.sendline("n")
+    child.expect(PROMPT)
+    assert "Not quitting" in text(child)
+    child.sendline("1")  # the first card is turned: its name now shows in the grid
+    second = screen(child)
+    assert re.search(r"seat 1 \(you\)  grid: +(10|[2-9AJQK])[CDHS] +##", second), second
+    child.sendline(policy(1, second))
+    screens = list(drive(child, start=2))
+    assert finished(child) == 0
+    assert any(re.search(r"holding: \((10|[2-9AJQK])[CDHS]\)", s) for s in screens)
+    assert any("Since your last decision:\n  seat 2: " in s for s in screens)
+    assert "Standings after 1 round (lowest total wins)" in screens[-1]
+    assert not list(tmp_path.iterdir())  # nothing saved without --save or quit
+
+
+def test_quit_and_resume_go_on_exactly_as_a_game_never_stopped(
+        tmp_path: Path, golf_screens: list[str]) -> None:
+    child = spawn(["play", *GOLF_ARGS], tmp_path)
+    before = list(drive(child, stop=9))
+    assert before == golf_screens[:10]
+    child.sendline("quit")
+    child.expect(r"\[y/N\] ")
+    child.sendline("y")
+    child.expect(r"Resume it with: cardrules resume (\S+)")
+    saved = child.match.group(1)
+    assert finished(child) == 0
+    assert saved == "golf6-11.cardrules-save"
+    child = spawn(["resume", saved], tmp_path)
+    after = list(drive(child, start=9))
+    assert finished(child) == 0
+    assert after == golf_screens[9:]
+    assert "Standings after 2 rounds" in after[-1]
+
+
+def test_save_after_each_decision_resumes_after_the_last_one(
+        tmp_path: Path, golf_screens: list[str]) -> None:
+    save = tmp_path / "game.json"
+    child = spawn(["run", *GOLF_ARGS, "--human", "1", "--save", str(save)], tmp_path)
+    assert list(drive(child, stop=5)) == golf_screens[:6]
+    child.terminate(force=True)  # gone without a word: the save is of the 5th decision
+    data = json.loads(save.read_text(encoding="utf-8"))
+    assert data["seats"] == ["human", "random", "random"]
+    assert data["ruleset"] == "golf6" and data["options"] == {"rounds": "2"}
+    assert all(len(b[1]) == 625 for b in data["bots"][1:])
+    child = spawn(["resume", str(save)], tmp_path)
+    after = list(drive(child, start=5))
+    assert finished(child) == 0
+    assert after == golf_screens[5:]
+
+
+# -------------------------------------------------------------- precognition
+def test_precognition_refuses_a_bad_prediction_and_keeps_it_secret(tmp_path: Path) -> None:
+    child = spawn(["play", "precognition", "--players", "2", "--seed", "2",
+                   "-o", "playoff_limit=1", "--plain"], tmp_path)
+    first = screen(child)
+    assert "1. Predict a text of 1 to 51 letters from U, D, S (you write it next)" in first
+    assert "prediction: seat 1: -   seat 2: ?" in first
+    child.sendline("1")
+    child.expect("prediction> ")
+    assert "Write the prediction: a text of 1 to 51 letters from U, D, S" in text(child)
+    for typed, reason in [("UDX", "'X' is not allowed: use only U, D, S"),
+                          ("", "empty: write at least one letter"),
+                          ("U" * 60, "60 letters: write between 1 and 51")]:
+        child.sendline(typed)
+        child.expect("prediction> ")
+        assert f"refused: {reason}" in text(child)
+    child.sendintr()
+    child.expect("prediction> ")
+    assert "refused: interrupted" in text(child)
+    child.sendline("back")
+    child.expect(PROMPT)
+    assert "Back to the choices." in text(child)
+    child.sendline("1 udu")  # the number and the text at once; letters in either case
+    shown = screen(child)
+    assert "prediction: seat 1: UDU   seat 2: ?" in shown
+    assert "seat 2: Predict (written, not shown)" in shown
+    assert re.search(r"hand: \((10|[2-9AJQK])[CDHS]\)", shown)
+    child.sendline("1")
+    screens = list(drive(child, start=2))
+    assert finished(child) == 0
+    # (the lay that ends the round is followed by a new deal: it names no card)
+    laid = [s for s in screens[:-1] if "seat 2: Lay the unseen card of hand 2" in s]
+    assert laid and all(re.search(r"row - it was (10|[2-9AJQK])[CDHS]", s) for s in laid)
+    assert "Standings after 1 round (highest total wins)" in screens[-1]
+
+
+# ----------------------------------------------------------- pass and play, colour
+def test_pass_and_play_clears_the_screen_between_people(tmp_path: Path) -> None:
+    child = spawn(["run", "golf6", "-p", "3", "--seats", "human,random,human", "--seed", "3",
+                   "-o", "rounds=1", "--plain"], tmp_path)
+    child.expect("Seat 1, press Enter when ready ")
+    assert "\x1b[2J" in text(child) and "pass the terminal to seat 1" in text(child)
+    assert "grid" not in text(child)
+    child.sendline("")
+    assert "6-card Golf - seat 1 (you)" in screen(child)
+    child.sendline("1")
+    assert "seat 1 (you)" in screen(child)  # the same person goes on: no hand-over
+    child.sendline("1")
+    child.expect("Seat 3, press Enter when ready ")
+    cleared = text(child).rsplit("\x1b[2J", 1)[1]
+    assert "pass the terminal to seat 3" in cleared and "grid" not in cleared
+    child.sendline("")
+    third = screen(child)
+    assert "6-card Golf - seat 3 (you)" in third
+    assert re.search(r"seat 1: Turn the face-down card of grid 1 at row 1, column 1 face up"
+                     r" - it was (10|[2-9AJQK])[CDHS]", third)
+    child.sendline("quit")
+    child.expect(r"\[y/N\] ")
+    child.sendline("yes")
+    assert finished(child) == 0
+    table = read_save(tmp_path / "golf6-3.cardrules-save")
+    assert table.seats == [HUMAN, "random", HUMAN]
+
+
+@pytest.mark.parametrize(("args", "env", "want", "never"), [
+    ([], {}, ["\x1b[", "♠", "##"], []),
+    ([], {"NO_COLOR": "1"}, ["♠"], ["\x1b["]),
+    (["--plain"], {}, ["9S on top"], ["\x1b[", "♠", "♥", "♦", "♣"]),
+])
+def test_suits_and_colour(tmp_path: Path, args: list[str], env: dict[str, str],
+                          want: list[str], never: list[str]) -> None:
+    # seed 3: the discard pile starts with the 9 of spades
+    child = spawn(["play", "golf6", "--players", "2", "--seed", "3", *args], tmp_path, **env)
+    shown = screen(child)
+    child.terminate(force=True)
+    for piece in want:
+        assert piece in shown
+    for piece in never:
+        assert piece not in shown
+
+
+# ------------------------------------------------------------------- no terminal
+def cli(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), prog_name="cardrules")
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(("args", "cause"), [
+    (["run", "golf6", "-p", "2", "--human", "3"], "there are 2 seats"),
+    (["run", "golf6", "--save", "x.json"], "saving is for games with people"),
+    (["run", "golf6", "--human", "1", "--view", "2"], "--view is for games of bots"),
+    (["run", "golf6", "-p", "2", "--seats", "random,robot"], "expected one of random, human"),
+])
+def test_seat_options_are_checked(args: list[str], cause: str) -> None:
+    code, _, err = cli(*args)
+    assert code == EXIT_USAGE
+    assert cause in err
+
+
+def test_input_that_ends_stops_the_game_with_exit_code_3() -> None:
+    result = CliRunner().invoke(main, ["play", "golf6", "--seed", "1"], input="1\n")
+    assert result.exit_code == EXIT_GAME
+    assert result.stderr == "error: input ended before the game did\n"
+
+
+def saved_game(tmp_path: Path) -> dict[str, object]:
+    engine = Engine(load_ruleset("golf6", {"rounds": "2"}))
+    state = engine.new_game(3, 11)
+    table = Table.start("golf6", {"rounds": "2"}, engine, state, [HUMAN, "random", "random"],
+                        11)
+    table.write(tmp_path / "good.json")
+    return json.loads((tmp_path / "good.json").read_text(encoding="utf-8"))
+
+
+def spoil(data: dict[str, object], key: str, value: object) -> dict[str, object]:
+    out = json.loads(json.dumps(data))
+    target = out
+    *path, last = key.split(".")
+    for part in path:
+        target = target[part]
+    target[last] = value
+    return out
+
+
+@pytest.mark.parametrize(("content", "cause"), [
+    ("", "not JSON"),
+    ("garbage\n", "not JSON"),
+    (b"\xff\xfe\x00", "not text"),
+    ('{"format": "something-else/1"}', "not a cardrules saved game"),
+    ("[1, 2, 3]", "not a cardrules saved game"),
+    ("cut", "not JSON"),
+    ("seats", "damaged saved game (its ruleset, options, seed or seats)"),
+    ("seed", "damaged saved game (its ruleset, options, seed or seats)"),
+    ("ruleset", "cannot be loaded: no ruleset 'golf7'"),
+    ("digest", "the ruleset 'golf6' has changed since this game was saved"),
+    ("state.zones", "its cards, zones or seats do not add up"),
+    ("state.known", "its cards, zones or seats do not add up"),
+    ("state.format", "not a cardrules game state"),
+    ("state.current", "the game cannot go on from it"),
+    ("bots", "damaged saved game"),
+    ("bots.1", "damaged saved game"),
+    ("no state", "damaged saved game"),
+])
+def test_a_damaged_or_foreign_save_is_refused_with_exit_code_3(
+        tmp_path: Path, content: str | bytes, cause: str) -> None:
+    good = saved_game(tmp_path)
+    spoiled: object = {
+        "cut": None, "seats": spoil(good, "seats", ["human", "wizard", "random"]),
+        "seed": spoil(good, "seed", "eleven"), "ruleset": spoil(good, "ruleset", "golf7"),
+        "digest": spoil(good, "ruleset_digest", "0" * 16),
+        "state.zones": spoil(good, "state.zones", [[]] * 5),
+        "state.known": spoil(good, "state.known", [0]),
+        "state.format": spoil(good, "state.format", "?"),
+        "state.current": spoil(good, "state.current", 7),
+        "bots": spoil(good, "bots", [None]),
+        "bots.1": spoil(good, "bots", [None, [3, [1, 2], None], None]),
+        "no state": {k: v for k, v in good.items() if k != "state"},
+    }.get(content, content) if isinstance(content, str) else content
+    path = tmp_path / "spoiled.json"
+    if content == "cut":
+        path.write_text((tmp_path / "good.json").read_text(encoding="utf-8")[:500])
+    elif isinstance(spoiled, bytes):
+        path.write_bytes(spoiled)
+    else:
+        path.write_text(spoiled if isinstance(spoiled, str) else json.dumps(spoiled))
+    code, out, err = cli("resume", str(path))
+    assert code == EXIT_GAME, err
+    assert err.count("\n") == 1 and err.startswith(f"error: {path}: "), err
+    assert cause in err
+    assert "Traceback" not in out + err
+
+
+def test_a_good_save_reads_back(tmp_path: Path) -> None:
+    saved_game(tmp_path)
+    table = read_save(tmp_path / "good.json")
+    assert table.seats == [HUMAN, "random", "random"] and table.state.n == 3
+    with pytest.raises(GameError, match="cannot read"):
+        read_save(tmp_path / "missing.json")
+
+
+# ------------------------------------------------------------ nothing leaks
+SYMBOL = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+# A card name shown in letters ('QH', 'Jk') or with a suit symbol ('Q♥'), as a word.
+CARD = re.compile(r"(?<![0-9A-Za-z])(?:(10|[2-9AJQK])([CDHS♣♦♥♠])|(JK|Jk))(?![0-9A-Za-z])")
+
+
+def named(text: str, names: set[str]) -> Counter[str]:
+    """The card names a text shows, as the deck names them ('QH', 'JK')."""
+    found: Counter[str] = Counter()
+    for rank, suit, joker in CARD.findall(text):
+        name = "JK" if joker else rank + SYMBOL.get(suit, suit)
+        if name in names:
+            found[name] += 1
+    return found
+
+
+def known(state: GameState, names: tuple[str, ...], mask: int | None = None,
+          seat: int = 0) -> Counter[str]:
+    """The names of the cards a seat knows (or, with `mask`, that every seat in it knows)."""
+    return Counter(names[c] for c in range(state.n_cards)
+                   if (state.known[c] == mask if mask is not None else state.known[c] >> seat & 1))
+
+
+def check_screens(path: Path, players: int, seed: int, budget: int) -> int:
+    """Play one seeded game with random bots, one seat watched as if by a person; check
+    every screen it would be shown. Returns how many screens were checked."""
+    rules = load_ruleset(path)
+    engine = Engine(rules)
+    names = rules.cards.names
+    every = set(names)
+    state = engine.new_game(players, seed)
+    watched = seed % state.n
+    seats = ["random"] * state.n
+    seats[watched] = HUMAN
+    table = Table.start(str(path), {}, engine, state, seats, seed)
+    table.bots[watched] = make_bot("random", seed, watched)
+    news = table.pending[watched]
+    checked = 0
+    legal = engine.legal_actions(state)
+    while legal and checked < budget:
+        seat = engine.to_move(state)
+        assert seat is not None
+        if seat == watched:
+            mine = known(state, names, seat=seat)
+            told = set(named("\n".join(news), every))  # each checked when it was added
+            for style in (Style(plain=True), Style(plain=False, colour=True)):
+                bare = strip_ansi("\n".join(decision_screen(engine, state, seat, legal, [],
+                                                             style)))
+                assert set(named(bare, every)) <= set(mine), (path.name, seed, bare)
+                full = strip_ansi("\n".join(decision_screen(engine, state, seat, legal, news,
+                                                             style)))
+                assert set(named(full, every)) <= set(mine) | told, (path.name, seed, full)
+                view = strip_ansi("\n".join(view_section(rules, state, seat, style)))
+                assert named(view, every) <= mine, (path.name, seed, view)
+            if checked % 7 == 0:  # every choice, however long the list
+                listed = "\n".join(choice_lines(engine, state, seat, numbered(legal),
+                                                Style(True), limit=None))
+                assert set(named(listed, every)) <= set(mine), (path.name, seed, listed)
+            checked += 1
+            news.clear()
+        public = set(known(state, names, mask=state.everyone))
+        before = len(news)
+        legal = table.advance(seat, table.bots[seat].choose(engine, state, legal))
+        public |= set(known(state, names, mask=state.everyone))
+        for line in news[before:]:  # named only if everyone knew it before or after
+            assert set(named(line, every)) <= public, (path.name, seed, line)
+    return checked
+
+
+@pytest.mark.parametrize("path", RULESET_FILES, ids=lambda p: p.stem)
+def test_no_screen_names_a_card_its_seat_does_not_know(path: Path) -> None:
+    rules = load_ruleset(path)
+    sizes = sorted({rules.min_players, rules.default_players, min(rules.max_players, 5)})
+    checked = sum(check_screens(path, players, seed, budget=40)
+                  for players in sizes for seed in range(1, 5))
+    assert checked >= 4

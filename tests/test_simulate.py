@@ -1,0 +1,400 @@
+"""`cardrules simulate` and `cardrules compare`: statistics against known answers.
+
+Two constructed rulesets give the answers: tests/data/seat_one_wins.yaml (seat 1 wins every
+game, by its scoring) and tests/data/coin.yaml (one random card each; a fair coin between
+the seats). The Dask tests need the `cluster` extra and skip without it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+import statistics
+import sys
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cardrules.cli.main import main
+from cardrules.cli.simulate import Progress
+from cardrules.dsl.loader import load_ruleset
+from cardrules.interpreter import simulate as sim_module
+from cardrules.interpreter.simulate import (
+    RulesetRef,
+    Running,
+    Simulation,
+    Summary,
+    Tally,
+    game_seed,
+    lead_changes,
+    stream,
+    wilson,
+)
+from click.testing import CliRunner, Result
+
+DATA = Path(__file__).resolve().parent / "data"
+COIN, SEAT_ONE = str(DATA / "coin.yaml"), str(DATA / "seat_one_wins.yaml")
+EXIT_INVALID, EXIT_USAGE, EXIT_GAME, EXIT_INTERRUPTED = 1, 2, 3, 130
+
+
+def cli(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args), prog_name="cardrules", catch_exceptions=False)
+
+
+def report(*args: str) -> dict[str, Any]:
+    result = cli("simulate", *args, "--json")
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def run_api(ref: str, games: int, players: int, seed: int, workers: int = 1,
+            **options: str) -> dict[str, Any]:
+    sim = Simulation((RulesetRef.of(ref, options),), games, players, ("random",) * players,
+                     seed)
+    summary = Summary(load_ruleset(ref, options or None), sim)
+    with closing(stream(sim, workers)) as records:
+        for (record,) in records:
+            summary.add(record)
+    return summary.report()
+
+
+def assert_clean_error(result: Result, code: int, *words: str) -> None:
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+    for word in words:
+        assert word in result.stderr, result.stderr
+
+
+# ---------------------------------------------------------------- statistics
+def test_wilson_interval_known_values() -> None:
+    low, high = wilson(5, 10)
+    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
+    assert wilson(0, 10)[0] == 0.0 and round(wilson(0, 10)[1], 4) == 0.2775
+    assert round(wilson(10, 10)[0], 4) == 0.7225 and wilson(10, 10)[1] == 1.0
+    assert wilson(0, 0) == (0.0, 1.0)
+    # A fractional count (shared wins) is a proportion like any other.
+    low, high = wilson(2.5, 5)
+    assert math.isclose((low + high) / 2, 0.5) and high - low > 0.5273
+
+
+def test_welford_and_nearest_rank_percentiles() -> None:
+    values = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5]
+    tally = Tally()
+    for v in values:
+        tally.add(v)
+    assert tally.n == len(values)
+    assert math.isclose(tally.mean, statistics.mean(values))
+    assert math.isclose(tally.sd, statistics.stdev(values))
+    assert tally.counts == {1: 2, 2: 1, 3: 2, 4: 1, 5: 3, 6: 1, 9: 1}
+    ten = Tally()
+    for v in range(1, 11):
+        ten.add(v)
+    assert [ten.percentile(q) for q in (10, 50, 90, 100)] == [1, 5, 9, 10]
+    assert Tally().percentile(50) is None
+    one = Running()
+    one.add(7)
+    assert one.sd == 0.0 and one.ci() == (7.0, 7.0)
+
+
+def test_lead_changes_on_constructed_round_scores() -> None:
+    # Lowest total leads: seat 1, then seat 2, then seat 1 again.
+    assert lead_changes([[0, 1], [2, 0], [0, 2]], "lowest") == 2
+    # The direction matters: after round 2 seats 1 and 3 tie for the highest total.
+    assert lead_changes([[0, 1, 2], [2, 0, 0]], "lowest") == 1
+    assert lead_changes([[0, 1, 2], [2, 0, 0]], "highest") == 0
+    # A tie for the lead ends nobody's lead: only a new sole leader counts.
+    assert lead_changes([[1, 2], [1, 0], [-2, 0]], "lowest") == 0
+    assert lead_changes([[1, 2], [1, 0], [0, -2]], "lowest") == 1
+    assert lead_changes([[5, 5], [1, 0]], "highest") == 0  # the first sole leader is no change
+    assert lead_changes([[3, 1, 2]], "lowest") == 0 and lead_changes([], "lowest") == 0
+
+
+def test_game_seeds_depend_on_run_seed_and_index_only() -> None:
+    assert game_seed(1, 0) == game_seed(1, 0)
+    seeds = {game_seed(s, i) for s in range(5) for i in range(1000)}
+    assert len(seeds) == 5000
+    assert all(0 <= s < 2 ** 63 for s in seeds)
+
+
+# ------------------------------------------------------------- known answers
+def test_seat_one_wins_every_game() -> None:
+    r = report(SEAT_ONE, "--games", "200", "--players", "3", "--option", "rounds=3",
+               "--workers", "1")
+    assert r["games"] == 200 and not r["interrupted"]
+    one, two, three = r["per_seat"]
+    assert (one["win_rate"], one["wins"]) == (1.0, 200.0)
+    assert one["win_ci"] == [round(wilson(200, 200)[0], 4), 1.0]
+    assert one["win_ci"][0] < 1.0
+    for other in (two, three):
+        assert other["win_rate"] == 0.0 and other["win_ci"][0] == 0.0
+        assert (other["score_mean"], other["score_sd"], other["score_p90"]) == (0.0, 0.0, 0)
+    assert (one["score_mean"], one["score_sd"]) == (3.0, 0.0)
+    assert (one["score_p10"], one["score_p50"], one["score_p90"]) == (3, 3, 3)
+    assert r["length"] == {"turns": {"mean": 9.0, "sd": 0.0}, "actions": {"mean": 9.0, "sd": 0.0},
+                           "rounds": {"mean": 3.0, "sd": 0.0}}
+    assert r["ties"]["games"] == 0
+    advantage = r["first_player_advantage"]
+    assert advantage["value"] == round(1 - 1 / 3, 4)
+    assert advantage["ci"][0] == round(wilson(200, 200)[0] - 1 / 3, 4)
+    assert r["lead_changes"]["mean"] == 0.0 and r["lead_changes"]["games_with_change"] == 0
+
+
+def test_a_tie_of_all_counts_one_kth_to_each() -> None:
+    r = report(SEAT_ONE, "-n", "100", "-p", "4", "-o", "everyone_ties=true", "-w", "1")
+    assert r["ties"]["games"] == 100 and r["ties"]["rate"] == 1.0
+    assert [s["win_rate"] for s in r["per_seat"]] == [0.25] * 4
+    assert [s["wins"] for s in r["per_seat"]] == [25.0] * 4
+    assert r["first_player_advantage"]["value"] == 0.0
+
+
+def test_coin_is_fair_within_its_intervals() -> None:
+    r = report(COIN, "--games", "2000", "--seed", "3", "--workers", "1")
+    rates = [s["win_rate"] for s in r["per_seat"]]
+    assert math.isclose(sum(rates), 1.0, abs_tol=2e-4)
+    for seat in r["per_seat"]:
+        low, high = seat["win_ci"]
+        assert low < 0.5 < high
+        # Each seat's card is uniform over A-4: mean 2.5, sd sqrt(1.25).
+        half = 1.96 * seat["score_sd"] / math.sqrt(r["games"])
+        assert seat["score_mean"] - half < 2.5 < seat["score_mean"] + half
+        assert abs(seat["score_sd"] - math.sqrt(1.25)) < 0.05
+        assert (seat["score_p10"], seat["score_p90"]) == (1, 4)
+        assert seat["score_p50"] in (2, 3)
+    assert r["ties"]["games"] == 0 and r["lead_changes"]["mean"] == 0.0
+    low, high = r["first_player_advantage"]["ci"]
+    assert low < 0 < high
+
+
+def test_win_rate_intervals_cover_the_truth_about_95_percent_of_the_time() -> None:
+    runs = [run_api(COIN, 100, 2, seed) for seed in range(40)]
+    covered = sum(r["per_seat"][0]["win_ci"][0] <= 0.5 <= r["per_seat"][0]["win_ci"][1]
+                  for r in runs)
+    assert covered >= 34  # Binomial(40, 0.95) falls below 34 about once in 300 times
+    assert len({r["per_seat"][0]["win_rate"] for r in runs}) > 5  # the seeds differ
+
+
+def test_lead_changes_are_counted_in_real_games() -> None:
+    r = report(COIN, "-n", "300", "-o", "rounds=4", "-w", "1", "-s", "2")
+    leads = r["lead_changes"]
+    assert 0 < leads["mean"] < 3 and 0 < leads["games_with_change"] < 300
+    assert r["ties"]["games"] > 0  # equal totals happen over several rounds
+
+
+# ---------------------------------------------------------------- determinism
+@pytest.mark.parametrize("args", [
+    ("golf6-quick", "-n", "60", "-p", "3"),
+    (COIN, "-n", "300", "-o", "rounds=4", "-p", "3"),
+])
+def test_one_and_two_workers_give_identical_numbers(args: tuple[str, ...]) -> None:
+    one = cli("simulate", *args, "--workers", "1", "--json")
+    two = cli("simulate", *args, "--workers", "2", "--json")
+    assert one.exit_code == two.exit_code == 0
+    assert one.stdout == two.stdout
+    assert json.loads(one.stdout) != report(*args, "--workers", "1", "--seed", "2")
+
+
+def test_the_api_streams_games_in_order() -> None:
+    sim = Simulation((RulesetRef.of(COIN),), 50, 2, ("random", "random"), 5)
+    with closing(stream(sim, workers=2)) as records:
+        assert [record.game for (record,) in records] == list(range(50))
+
+
+# ------------------------------------------------------------- output formats
+def table_numbers(line: str) -> list[float]:
+    return [float(x) for x in re.findall(r"[-+]?\d+(?:\.\d+)?", line)]
+
+
+def test_table_json_and_csv_hold_the_same_numbers(tmp_path: Path) -> None:
+    args = (COIN, "-n", "300", "-o", "rounds=3", "-w", "1", "-s", "4")
+    table = cli("simulate", *args, "--csv", str(tmp_path / "out.csv"))
+    assert table.exit_code == 0, table.output
+    r = report(*args)
+    lines = table.stdout.splitlines()
+    for seat in r["per_seat"]:
+        row = next(line for line in lines if re.match(rf"\s+{seat['seat']}\s+random", line))
+        assert table_numbers(row) == [seat["seat"], seat["win_rate"], *seat["win_ci"],
+                                      seat["score_mean"], seat["score_sd"], seat["score_p10"],
+                                      seat["score_p50"], seat["score_p90"]]
+    for name, stat in r["length"].items():
+        row = next(line for line in lines if line.startswith(name + " "))
+        assert table_numbers(row) == [stat["mean"], stat["sd"]]
+    ties = next(line for line in lines if line.startswith("ties:"))
+    assert table_numbers(ties) == [r["ties"]["games"], r["ties"]["rate"]]
+    first = next(line for line in lines if line.startswith("first player's advantage"))
+    advantage = r["first_player_advantage"]
+    assert table_numbers(first)[-3:] == [advantage["value"], *advantage["ci"]]
+    leads = next(line for line in lines if line.startswith("lead changes per game"))
+    assert table_numbers(leads) == [r["lead_changes"]["mean"], r["lead_changes"]["sd"],
+                                    r["lead_changes"]["games_with_change"]]
+
+    with (tmp_path / "out.csv").open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    cells = {(row["scope"], row["metric"]): row for row in rows}
+    assert cells[("run", "games")]["value"] == "300"
+    for seat in r["per_seat"]:
+        scope = f"seat {seat['seat']}"
+        win = cells[(scope, "win_rate")]
+        assert [float(win[k]) for k in ("value", "ci_low", "ci_high")] == \
+            [seat["win_rate"], *seat["win_ci"]]
+        for key in ("wins", "score_mean", "score_sd", "score_p10", "score_p50", "score_p90"):
+            assert float(cells[(scope, key)]["value"]) == seat[key]
+    for name, stat in r["length"].items():
+        assert float(cells[("game", f"{name}_mean")]["value"]) == stat["mean"]
+        assert float(cells[("game", f"{name}_sd")]["value"]) == stat["sd"]
+    first_row = cells[("game", "first_player_advantage")]
+    assert [float(first_row[k]) for k in ("value", "ci_low", "ci_high")] == \
+        [advantage["value"], *advantage["ci"]]
+    assert float(cells[("game", "ties_rate")]["value"]) == r["ties"]["rate"]
+    assert float(cells[("game", "lead_changes_mean")]["value"]) == r["lead_changes"]["mean"]
+
+
+def test_progress_bar_only_on_a_terminal() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    bar = Progress(10, "coin", screen)
+    for done in range(1, 11):
+        bar.update(done)
+    bar.close()
+    text = screen.getvalue()
+    assert "\r" in text and "100% 10/10 games" in text and "#" * Progress.WIDTH in text
+    assert text.endswith("\r")
+    pipe = io.StringIO()
+    quiet = Progress(10, "coin", pipe)
+    quiet.update(10)
+    quiet.close()
+    assert pipe.getvalue() == ""
+
+
+# ------------------------------------------------------------------- errors
+def test_bad_ruleset_is_one_clear_error(tmp_path: Path) -> None:
+    assert_clean_error(cli("simulate", "no-such-game", "-n", "5"), EXIT_INVALID,
+                       "no ruleset 'no-such-game'")
+    broken = tmp_path / "broken.yaml"
+    broken.write_text((DATA / "coin.yaml").read_text().replace("size(stock)", "sise(stock)")
+                      .replace("c.number", "c.numbr"))
+    assert_clean_error(cli("simulate", str(broken), "-n", "5"), EXIT_INVALID, "numbr")
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (("-n", "0"), ["--games", "0 is not in the range"]),
+    (("-n", "many"), ["--games", "'many' is not a valid integer"]),
+    (("-n", "5", "--seats", "random,oracle"), ["--seats", "unknown seat kind 'oracle'"]),
+    (("-n", "5", "--seats", "random"), ["--seats", "1 seats named for 2 players"]),
+    (("-n", "5", "--seats", "random,human"), ["--seats", "bots only (random), not 'human'"]),
+    (("-n", "5", "-p", "7"), ["--players", "coin is for 2 to 4 players, not 7"]),
+    (("-n", "5", "-w", "0"), ["--workers"]),
+    (("-n", "5", "--json", "--csv", "x.csv"), ["--json and --csv"]),
+    (("-n", "5", "--scheduler", "tcp://127.0.0.1:1"), ["--scheduler", "--backend dask"]),
+    (("-n", "5", "-o", "colour=red"), []),
+])
+def test_bad_arguments_are_clear_errors(args: tuple[str, ...], words: list[str]) -> None:
+    result = cli("simulate", COIN, *args)
+    code = EXIT_INVALID if "-o" in args else EXIT_USAGE
+    assert_clean_error(result, code, *words)
+    assert result.stdout == ""
+
+
+def test_a_rule_failing_in_a_worker_names_the_game(tmp_path: Path) -> None:
+    # Two cards each from a stock of six: the seventh draw fails, in every game.
+    failing = tmp_path / "failing.yaml"
+    failing.write_text((DATA / "seat_one_wins.yaml").read_text().replace(
+        'do: ["move top(stock) to hand[me]"]',
+        'do: ["move top(stock) to hand[me]", "move top(stock) to hand[me]"]'))
+    result = cli("simulate", str(failing), "-n", "20", "-p", "4", "-w", "2")
+    assert_clean_error(result, EXIT_GAME, "game 1 (seed ", "empty")
+
+
+def test_interrupted_run_prints_partial_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    real, played = sim_module.play_record, list[int]()
+
+    def interrupt_after_seven(*args: Any) -> Any:
+        if len(played) == 7:
+            raise KeyboardInterrupt
+        played.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(sim_module, "play_record", interrupt_after_seven)
+    result = cli("simulate", SEAT_ONE, "-n", "50", "-w", "1")
+    assert result.exit_code == EXIT_INTERRUPTED
+    assert "INTERRUPTED: the results of the first 7 of 50 games only" in result.stdout
+    assert re.search(r"^\s+1\s+random\s+1\.0000", result.stdout, re.M)
+    assert "interrupted" in result.stderr and "Traceback" not in result.output
+    played.clear()
+    partial = cli("simulate", SEAT_ONE, "-n", "50", "-w", "1", "--json")
+    assert partial.exit_code == EXIT_INTERRUPTED
+    data = json.loads(partial.stdout)
+    assert data["games"] == 7 and data["interrupted"] and data["games_requested"] == 50
+    assert data["per_seat"][0]["wins"] == 7.0
+
+
+# ------------------------------------------------------------------ compare
+def test_compare_marks_significant_differences() -> None:
+    result = cli("compare", COIN, SEAT_ONE, "-n", "200", "-w", "1", "--json")
+    assert result.exit_code == 0, result.output
+    r = json.loads(result.stdout)
+    first = r["per_seat"][0]["win_rate"]
+    assert first["b"] == 1.0 and first["diff"] == round(first["a"] - 1.0, 4)
+    assert first["significant"] and first["ci"][1] < 0
+    second = r["per_seat"][1]["win_rate"]
+    assert second["significant"] and second["ci"][0] > 0
+    for name in ("turns", "actions", "rounds"):
+        assert r["length"][name]["diff"] == 0.0 and not r["length"][name]["significant"]
+    table = cli("compare", COIN, SEAT_ONE, "-n", "200", "-w", "1")
+    row = next(line for line in table.stdout.splitlines()
+               if line.startswith("seat 1") and "win rate" in line)
+    assert row.endswith("*")
+    assert table_numbers(row)[1:] == [first["a"], first["b"], first["diff"], *first["ci"]]
+
+
+def test_compare_a_ruleset_with_itself_finds_nothing() -> None:
+    result = cli("compare", "golf6-quick", "golf6-quick", "-n", "30", "-w", "2", "--json")
+    assert result.exit_code == 0, result.output
+    r = json.loads(result.stdout)
+    for seat in r["per_seat"]:
+        for key in ("win_rate", "score_mean"):
+            assert seat[key]["diff"] == 0.0 and not seat[key]["significant"]
+            assert seat[key]["a"] == seat[key]["b"]
+
+
+def test_compare_checks_players_against_both() -> None:
+    assert_clean_error(cli("compare", SEAT_ONE, COIN, "-n", "5", "-p", "6"), EXIT_USAGE,
+                       "coin is for 2 to 4 players, not 6")
+
+
+# ---------------------------------------------------------------- extras
+def test_plot_draws_a_png(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "coin.png"
+    result = cli("simulate", COIN, "-n", "100", "-w", "1", "--plot", str(path))
+    assert result.exit_code == 0, result.output
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(("module", "args", "extra"), [
+    ("matplotlib", ("--plot", "x.png"), "plot"),
+    ("distributed", ("--backend", "dask"), "cluster"),
+])
+def test_a_missing_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch, module: str,
+                                              args: tuple[str, ...], extra: str) -> None:
+    monkeypatch.setitem(sys.modules, module, None)  # makes `import module` fail
+    result = cli("simulate", COIN, "-n", "5", "-w", "1", *args)
+    assert_clean_error(result, EXIT_USAGE, f"pip install 'cardrules[{extra}]'")
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_dask_cluster_gives_the_local_numbers() -> None:
+    distributed = pytest.importorskip("distributed")
+    args = ("golf6-quick", "-n", "40", "-p", "3", "-s", "9")
+    local = report(*args, "-w", "2")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        remote = report(*args, "--backend", "dask", "--scheduler", cluster.scheduler_address)
+    assert remote == local
