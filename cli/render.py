@@ -55,8 +55,8 @@ def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) ->
             parts.append(f"{name}: {values[seat]}")
         lines.append(f"  seat {seat + 1}  " + "   ".join(parts)
                      + f"   score {score:>4}  total {totals[seat]:>5}")
-    for zone in rules.zones:
-        if not zone.owned and zone.visibility == "public" and zones[zone.name]:
+    for zone in rules.zones:  # shared zones, when anything in them is known to all
+        if not zone.owned and any(c is not None for c in zones[zone.name]):
             lines.append(f"  {zone.name}: {zone_text(zone, zones[zone.name], plain)}")
     return lines
 

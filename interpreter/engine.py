@@ -505,7 +505,7 @@ class Engine:
             self._call(rules.after_round, s, s.current)
         if s.log is not None:
             s.log.append({"event": "round_end", "round": s.round, "scores": scores,
-                          "totals": list(s.totals), "zones": self.layout(s),
+                          "totals": list(s.totals), "zones": self.layout(s, public=True),
                           "player_variables": {k: list(v) for k, v in s.pvars.items()}})
         s.version += 1
         if s.signal & SIGNAL_GAME or s.round >= s.rounds_total or sum(s.active) == 0 \
@@ -526,13 +526,15 @@ class Engine:
                           "winners": [w + 1 for w in s.winners]})
 
     # ----------------------------------------------------------------- layout
-    def layout(self, s: GameState) -> dict[str, Any]:
-        """Every zone's cards by name, face up or not (the whole truth: not a player's view)."""
+    def layout(self, s: GameState, public: bool = False) -> dict[str, Any]:
+        """Every zone's cards by name, face up or not: the whole truth; with `public`, only
+        the cards everyone knows are named (the others are None), as the event log shows."""
         names = self.rules.cards.names
         out: dict[str, Any] = {}
         for zone in self.rules.zones:
             def cards(z: int) -> list[str | None]:
-                return [names[c] if c >= 0 else None for c in s.zones[z]]
+                return [names[c] if c >= 0 and (not public or s.known[c] == s.everyone)
+                        else None for c in s.zones[z]]
             if zone.groups:
                 out[zone.name] = {str(p + 1): [cards(z) for z in zone.instances(p)]
                                   for p in range(s.n)}
