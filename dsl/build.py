@@ -221,7 +221,12 @@ class Builder:
         for name, table in cards.values.items():
             namespace["T_" + name] = table
         namespace.update(self.constants)
-        code = compile(self.source(), f"<ruleset {self.data['name']}>", "exec")
+        try:
+            code = compile(self.source(), f"<ruleset {self.data['name']}>", "exec")
+        except SyntaxError as exc:  # generated code that does not compile is cardrules' fault
+            raise RulesetError([Diagnostic(None, f"{self.doc.path}: cardrules could not "
+                                           f"compile this ruleset (please report it): {exc}")]
+                               ) from None
         exec(code, namespace)  # noqa: S102 - generated from the checked syntax tree only
         return namespace
 

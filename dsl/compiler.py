@@ -95,6 +95,7 @@ class Compiler:
         self.has_me = True
         self.temp = 0  # numbers the temporaries of written-out statements
         self.nullable: set[str] = set()  # locals that may hold none
+        self.iterable_depth = 0  # > 0 while compiling the source of a comprehension
 
     # ------------------------------------------------------------ diagnostics
     def error(self, pos: n.Pos, message: str) -> Code:
@@ -134,9 +135,14 @@ class Compiler:
         if code is BAD:
             return BAD
         if code.zone is not None:
-            z = code.text  # a grid's slots may hold -1 (empty): those are skipped
-            text = f"(Z[{z}] if -1 not in Z[{z}] else present(Z[{z}]))" \
-                if code.zone.layout == "grid" else f"Z[{z}]"
+            if code.zone.layout == "grid" and self.iterable_depth:
+                text = f"present(Z[{code.text}])"  # (no := inside a comprehension's source)
+            elif code.zone.layout == "grid":  # a grid's slots may hold -1 (empty): skip those
+                self.temp += 1
+                g = f"_g{self.temp}"
+                text = f"({g} if -1 not in ({g} := Z[{code.text}]) else present({g}))"
+            else:
+                text = f"Z[{code.text}]"
             return Code(text, CARDS)
         return self.expect(code, CARDS, node.pos, what)
 
@@ -321,7 +327,11 @@ class Compiler:
         if agg is None:
             return self.error(node.pos, f"'{node.function}(... for ...)' is not an aggregate: "
                                         "use one of " + ", ".join(AGGREGATES))
-        source = self.iterable(node.source)
+        self.iterable_depth += 1  # Python allows no := in a comprehension's iterable
+        try:
+            source = self.iterable(node.source)
+        finally:
+            self.iterable_depth -= 1
         if source is BAD:
             return BAD
         assert source.type.item is not None

@@ -45,6 +45,7 @@ class Engine:
         self._legal = [[step.legal for step in phase.steps] for phase in ruleset.phases]
         self._repeat = [[step.repeat for step in phase.steps] for phase in ruleset.phases]
         self._each_once = [phase.turns == "each_once" for phase in ruleset.phases]
+        self._skipping = [phase.skip_turn is not None for phase in ruleset.phases]
         self.open_moves = frozenset(m.name for m in ruleset.moves.values() if "words" in m.kinds)
         self._after_move = ruleset.after_move
         self._after_turn = ruleset.after_turn
@@ -410,7 +411,8 @@ class Engine:
 
     def _end_turn(self, s: GameState, me: int) -> None:
         s.turns += 1
-        s.signal &= ~SIGNAL_TURN
+        if s.signal:
+            s.signal &= ~SIGNAL_TURN
         if self._after_turn is not None:
             self._after_turn(s, me)
             if s.signal & (SIGNAL_ROUND | SIGNAL_GAME):
@@ -419,8 +421,7 @@ class Engine:
         nxt = (s.current + self._direction) % s.n
         if not s.active[nxt]:
             nxt = ops.next_seat(s, s.current, self._direction)
-        phase = self.rules.phases[s.phase]
-        if phase.skip_turn is not None:
+        if self._skipping[s.phase]:
             nxt = self._skip_turns(s, nxt)
         if self._each_once[s.phase]:
             s.turns_in_phase += 1

@@ -176,19 +176,29 @@ def flip_all(b: Board, s: GameState, cards: Iterable[int], face: bool) -> None:
 
 def swap(b: Board, s: GameState, c: int, d: int) -> None:
     """Exchange the places of two cards (each takes the other's zone and slot)."""
-    zc, zd = s.where[c], s.where[d]
+    where, known, face_up = s.where, s.known, s.face_up
+    zc, zd = where[c], where[d]
     lc, ld = s.zones[zc], s.zones[zd]
-    ic, id_ = lc.index(c), ld.index(d)
-    lc[ic], ld[id_] = d, c
-    s.where[c], s.where[d] = zd, zc
-    vis = b.visibility
-    for card, left in ((c, zc), (d, zd)):  # leaving a hand face down: see move()
-        if vis[left] == OWNER and not s.face_up[card]:
-            s.known[card] &= 1 << b.owner[left]
-    if vis[zd] != HIDDEN:
-        _arrive(b, s, c, zd)
-    if vis[zc] != HIDDEN:
-        _arrive(b, s, d, zc)
+    lc[lc.index(c)], ld[ld.index(d)] = d, c
+    where[c], where[d] = zd, zc
+    vis, owner = b.visibility, b.owner
+    vc, vd = vis[zc], vis[zd]
+    # What each card's watchers now know: as in move(), a card leaving a hand face down is
+    # known only to the hand's owner; then its new zone's rule applies.
+    if vc == OWNER and not face_up[c]:
+        known[c] &= 1 << owner[zc]
+    if vd == OWNER and not face_up[d]:
+        known[d] &= 1 << owner[zd]
+    if vd == PUBLIC:
+        if face_up[c]:
+            known[c] = s.everyone
+    elif vd == OWNER:
+        known[c] |= 1 << owner[zd]
+    if vc == PUBLIC:
+        if face_up[d]:
+            known[d] = s.everyone
+    elif vc == OWNER:
+        known[d] |= 1 << owner[zc]
     if s.log is not None:
         _log(b, s, "swap", c, zc, zd)
         _log(b, s, "swap", d, zd, zc)

@@ -94,6 +94,9 @@ class GameRecord(NamedTuple):
     lead_changes: int
 
 
+Records = tuple[GameRecord, ...]  # one game's records: one per ruleset of the run
+
+
 def lead_changes(round_scores: Sequence[Sequence[int]], winner: str) -> int:
     """How often the lead of the cumulative totals changed hands between rounds.
 
@@ -140,7 +143,7 @@ def engine_for(ref: RulesetRef) -> Engine:
     return engine
 
 
-def play_span(sim: Simulation, span: tuple[int, int]) -> list[tuple[GameRecord, ...]]:
+def play_span(sim: Simulation, span: tuple[int, int]) -> list[Records]:
     """Games span[0] to span[1] - 1, each played with every ruleset of `sim`."""
     engines = [engine_for(ref) for ref in sim.rulesets]
     return [tuple(play_record(engine, sim, index) for engine in engines)
@@ -155,8 +158,7 @@ def spans(games: int, workers: int) -> list[tuple[int, int]]:
 
 
 # ------------------------------------------------------------------------ backends
-def stream(sim: Simulation, workers: int = 1, client: Any = None) -> Iterator[tuple[GameRecord,
-                                                                                     ...]]:
+def stream(sim: Simulation, workers: int = 1, client: Any = None) -> Iterator[Records]:
     """Every game's records (one per ruleset), in game order, as the games finish.
 
     With a `distributed.Client` the games run on its cluster; otherwise on `workers` local
@@ -184,7 +186,7 @@ def _ignore_interrupts() -> None:
 
 
 def _pool_batches(sim: Simulation, chunks: Iterable[tuple[int, int]],
-                  workers: int) -> Iterator[list[tuple[GameRecord, ...]]]:
+                  workers: int) -> Iterator[list[Records]]:
     pool = multiprocessing.get_context().Pool(workers, initializer=_ignore_interrupts)
     try:
         # imap (not imap_unordered): chunks come back in order, so sums are taken in order.
@@ -196,7 +198,7 @@ def _pool_batches(sim: Simulation, chunks: Iterable[tuple[int, int]],
 
 
 def _dask_batches(sim: Simulation, chunks: Iterable[tuple[int, int]], client: Any,
-                  window: int) -> Iterator[list[tuple[GameRecord, ...]]]:
+                  window: int) -> Iterator[list[Records]]:
     """Chunks on a Dask cluster, at most `window` in flight, taken back in order."""
     todo = iter(chunks)
     pending = deque(client.submit(play_span, sim, span, pure=False)
