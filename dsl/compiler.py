@@ -352,7 +352,9 @@ class Compiler:
             return Code(f"[{element.text} {loop}]", list_of(element.type))
         if cond is None and element.lookup is not None and element.lookup[1] == var:
             # `sum(c.points for c in col)`: map the table over the items, with no Python
-            # frame per item (bool tables count their true entries).
+            # frame per item (bool tables count their true entries). No comprehension, so
+            # the source may be compiled in the form with := after all.
+            source = self.iterable(node.source)
             fn = "sum" if agg.name == "count" else agg.name
             return Code(f"{fn}(map({element.lookup[0]}.__getitem__, {source.text}))", agg.returns)
         loop = f"for {var} in {source.text}" + (f" if {cond.text}" if cond else "")
