@@ -154,8 +154,10 @@ def play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
             turn = state.turns
             click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat),
                                                     plain)))
-        action = bots[state.current].choose(engine, state, legal)
-        if state.current == seat:
+        decider = engine.to_move(state)
+        assert decider is not None
+        action = bots[decider].choose(engine, state, legal)
+        if decider == seat:
             click.echo(f"  seat {seat + 1}: {engine.describe(action, state, seat)}")
         legal = engine.step(state, action)
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))

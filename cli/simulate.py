@@ -96,7 +96,7 @@ def run_options(fn: F) -> F:
 def simulate(ruleset: str, games: int, players: int | None, seats: str | None, seed: int,
              workers: int | None, backend: str, scheduler: str | None, as_json: bool,
              options: tuple[str, ...], csv_file: str | None, plot_file: str | None) -> None:
-    """Play GAMES games of RULESET with bots and print statistics per seat.
+    """Play many games of RULESET with bots and print statistics per seat.
 
     Win rates with 95% Wilson intervals (a tied win counts 1/k for each of its k winners),
     scores (mean, sd, p10/p50/p90), game length, ties, the first player's advantage and

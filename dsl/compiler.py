@@ -610,7 +610,7 @@ class Compiler:
             known = f"S.known[{c}] = S.everyone"
             lines.append(known if face else f"if S.face_up[{c}]: {known}")
         elif zone.visibility == "owner":
-            lines.append(f"S.known[{c}] |= 1 << ({z} - {zone.index})")
+            lines.append(f"S.known[{c}] |= 1 << B.owner[{z}]")
         lines.append(f"if S.log is not None: log_move(B, S, {c}, {src}, {z})")
         out.extend(pad + line for line in lines)
 
@@ -628,9 +628,9 @@ class Compiler:
             self.error(stmt.zone_pos, f"unknown zone '{stmt.zone}'"
                        + did_you_mean(stmt.zone, self.symbols.zones))
             return
-        if not zone.owned:
+        if not zone.owned or zone.groups:
             self.error(stmt.zone_pos, f"'deal ... to each {stmt.zone}' needs a zone that "
-                                      "each player owns")
+                                      "each player owns, without groups")
             return
         if BAD in (count, source, after):
             return

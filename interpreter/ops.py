@@ -255,6 +255,7 @@ def deal(b: Board, s: GameState, count: int | None, src: int, base: int, face: b
                 move(b, s, top(b, s, src), base + p, face)
         return
     zones, where, face_up, known = s.zones, s.where, s.face_up, s.known
+    from_hand = b.visibility[src] == OWNER
     for _ in range(count):
         for p in seats:
             c = stock.pop()
@@ -267,6 +268,8 @@ def deal(b: Board, s: GameState, count: int | None, src: int, base: int, face: b
                 where[c] = z
             if face is not None:
                 face_up[c] = face
+            if from_hand and not face_up[c]:  # leaving a hand face down: see move()
+                known[c] &= 1 << b.owner[src]
             vis = b.visibility[z]
             if vis == PUBLIC and face_up[c]:
                 known[c] = s.everyone
