@@ -8,30 +8,23 @@ check and translate it, and compiles the generated module once.
 from __future__ import annotations
 
 import builtins
-import dataclasses
-import re
 from typing import Any
 
 from cardrules.interpreter import domains, melds, ops
 
-from . import nodes as n
 from .builtins import AGGREGATES, FUNCTIONS
-from .compiler import BAD as BAD_CODE
-from .compiler import Code, Compiler, Symbols, local_name
+from .cards import STANDARD_RANKS, STANDARD_SUITS, card_table
 from .errors import Diagnostic, RulesetError
+from .expressions import Code, local_name
+from .flow import FlowBuilder, bind_phase, bind_step
 from .model import (
     CardTable,
-    MoveDef,
     OptionDef,
-    PhaseDef,
     Ruleset,
-    StepDef,
     VariableDef,
     ZoneDef,
 )
 from .names import did_you_mean
-from .parser import ParseFailure, parse
-from .source import Document, Path
 from .typesys import (
     ANY,
     BOOL,
@@ -45,16 +38,8 @@ from .typesys import (
     RANK,
     SUIT,
     TEXT,
-    WORDS,
     Type,
 )
-
-STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-STANDARD_SUITS = ("clubs", "diamonds", "hearts", "spades")
-_RED_SUITS = ("hearts", "diamonds")
-_BLACK_SUITS = ("clubs", "spades")
-_FACE_NUMBERS = {"A": 1, "J": 11, "Q": 12, "K": 13}
-_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 _RUNTIME = {name: getattr(ops, name) for name in (
     "top", "bottom", "present", "all_but_top", "players", "others", "next_seat", "move",
@@ -65,84 +50,8 @@ _RUNTIME = {name: getattr(ops, name) for name in (
 )} | {"goal_layouts": melds.rule_goal_layouts}
 
 
-class Builder:
+class Builder(FlowBuilder):
     """Builds one Ruleset from one checked document; collects every diagnostic."""
-
-    def __init__(self, doc: Document, options: dict[str, Any] | None = None):
-        self.doc = doc
-        self.data: dict[str, Any] = doc.data
-        self.overrides = dict(options or {})
-        self.diagnostics: list[Diagnostic] = []
-        self.symbols = Symbols()
-        self.compiler = Compiler(self.symbols)
-        self.functions: list[str] = []
-        self.constants: dict[str, Any] = {}
-        self.reaction_step: _Step | None = None
-
-    # --------------------------------------------------------------- helpers
-    def error(self, path: Path, message: str, key: bool = False) -> None:
-        self.diagnostics.append(self.doc.diagnostic(path, message, key=key))
-
-    def parse(self, path: Path, kind: str) -> Any:
-        """Parse the rule text at `path`; None (with a diagnostic) if it does not parse."""
-        value = self.doc.get(path)
-        text = str(value).lower() if isinstance(value, bool) else str(value)
-        try:
-            return parse(text, kind, n.Origin(self.doc, path))
-        except ParseFailure as failure:
-            self.diagnostics.append(failure.diagnostic)
-            return None
-
-    def statements(self, path: Path) -> tuple[n.Stmt, ...]:
-        """Parse a YAML list of statements (strings, if-blocks, for-blocks)."""
-        out: list[n.Stmt] = []
-        try:
-            items = self.doc.get(path) or []
-        except KeyError:  # an optional list of statements that is not there
-            items = []
-        for i, item in enumerate(items):
-            here = (*path, i)
-            if isinstance(item, str):
-                stmt = self.parse(here, "statement")
-            elif "if" in item:
-                stmt = self._if_block(here, item)
-            else:
-                stmt = self._for_block(here, item)
-            if stmt is not None:
-                out.append(stmt)
-        return tuple(out)
-
-    def _if_block(self, path: Path, item: dict[str, Any]) -> n.Stmt | None:
-        test = self.parse((*path, "if"), "expression")
-        then = self.statements((*path, "then"))
-        other = self.statements((*path, "else")) if "else" in item else ()
-        pos = n.Pos(n.Origin(self.doc, (*path, "if")), 0)
-        return n.If(test, then, other, pos=pos) if test is not None else None
-
-    def _for_block(self, path: Path, item: dict[str, Any]) -> n.Stmt | None:
-        text = str(item["for"])
-        var, _, rest = text.strip().partition(" ")
-        offset = text.index(rest.strip()[2:].strip(), text.index(" in ") + 3)
-        try:
-            source = parse(text[offset:], "expression", n.Origin(self.doc, (*path, "for")))
-        except ParseFailure as failure:
-            self.diagnostics.append(failure.diagnostic)
-            return None
-        body = self.statements((*path, "do"))
-        pos = n.Pos(n.Origin(self.doc, (*path, "for")), 0)
-        return n.For(var, _shift(source, offset), body, pos=pos)
-
-    def emit(self, header: str, body: list[str]) -> None:
-        self.functions.append("\n".join([header, "    Z = S.zones", *body]))
-
-    def compile_value(self, path: Path, wanted: Type, what: str, has_me: bool = False) -> str:
-        """Compile the expression at `path` to Python text (checked against `wanted`)."""
-        node = self.parse(path, "expression")
-        if node is None:
-            return "None"
-        self.compiler.has_me = has_me
-        code = self.compiler.expect(self.compiler.compile(node), wanted, node.pos, what)
-        return code.text
 
     # ----------------------------------------------------------------- build
     def build(self) -> Ruleset:
@@ -168,8 +77,8 @@ class Builder:
             raise RulesetError(self.all_diagnostics())
         namespace = self.run_module(cards, zones)
         board = namespace["B"]
-        bound_phases = tuple(_bind_phase(p, namespace) for p in phases)
-        reactions = None if self.reaction_step is None else _bind_step(
+        bound_phases = tuple(bind_phase(p, namespace) for p in phases)
+        reactions = None if self.reaction_step is None else bind_step(
             self.reaction_step, ["reactions"], namespace)
         ruleset = Ruleset(
             name=data["name"], title=data.get("title", data["name"]),
@@ -289,7 +198,7 @@ class Builder:
         self.symbols.suit_names = (*suits, "joker") if jokers else suits
         per_deck = len(ranks) * len(suits) + jokers
         copies = self.max_copies()
-        table = _card_table(ranks, suits, jokers, copies, per_deck)
+        table = card_table(ranks, suits, jokers, copies, per_deck)
         values = self.value_tables(ranks, jokers, table, copies)
         self.symbols.value_tables = tuple(values)
         table["wild"] = self.wild_table(table, values)
@@ -466,226 +375,7 @@ class Builder:
                             spec.get("visibility", "public")))
         return out
 
-    # ------------------------------------------------------------------ flow
-    def phases(self) -> tuple[list[_Phase], list[_Move]]:
-        phases: list[_Phase] = []
-        moves: list[_Move] = []
-        taken: dict[str, Path] = {}
-        for i, spec in enumerate(self.data.get("round", {}).get("phases", [])):
-            path = ("round", "phases", i)
-            step_names = [s["name"] for s in spec["steps"]]
-            steps = []
-            for j, step in enumerate(spec["steps"]):
-                steps.append(self.step_def((*path, "steps", j), step, step_names, moves, taken))
-            phase = _Phase(spec["name"], spec["turns"], steps)
-            if "skip_turn" in spec:
-                phase.skip = self.seat_condition(f"skip_{i}", (*path, "skip_turn"))
-                phase.on_skip = self.statement_function(f"on_skip_{i}", (*path, "on_skip"))
-            phases.append(phase)
-        if "reactions" in self.data:
-            spec = self.data["reactions"]
-            self.reaction_step = self.step_def(("reactions",), {"name": "reactions", **spec},
-                                               ["reactions"], moves, taken)
-        return phases, moves
 
-    def repeat_count(self, path: Path, spec: dict[str, Any]) -> int:
-        """A step's `repeat`: a number, or an expression the options settle (e.g. `peeks`)."""
-        raw = spec.get("repeat", 1)
-        if isinstance(raw, int) and not isinstance(raw, bool):
-            return raw
-        node = self.parse((*path, "repeat"), "expression")
-        if node is None:
-            return 1
-        self.compiler.has_me = False
-        code = self.compiler.expect(self.compiler.compile(node), INT, node.pos, "a repeat count")
-        if code is BAD_CODE:
-            return 1
-        if not code.known or code.const < 1:
-            self.error((*path, "repeat"), "a repeat count must be a whole number from 1 that "
-                                          "the options settle before the game")
-            return 1
-        return int(code.const)
-
-    def seat_condition(self, fn: str, path: Path) -> str:
-        """A condition about one seat, bound as `me` (a phase's `skip_turn`)."""
-        text = self.compile_value(path, BOOL, "the condition", has_me=True)
-        self.emit(f"def {fn}(S, me):", [f"    return {text}"])
-        return fn
-
-    def step_def(self, path: Path, spec: dict[str, Any], step_names: list[str],
-                 moves: list[_Move], taken: dict[str, Path]) -> _Step:
-        legal: list[str] = []
-        step_moves = []
-        for k, move in enumerate(spec["moves"]):
-            mpath = (*path, "moves", k)
-            name = move["name"]
-            if name == "pass":
-                self.error((*mpath, "name"), "'pass' is the answer to a reaction window; "
-                                             "choose another name for this move")
-                continue
-            if name in taken:
-                self.error((*mpath, "name"), f"move '{name}' is declared twice (moves need "
-                                             "names unique in the ruleset)")
-                continue
-            taken[name] = mpath
-            step_moves.append(self.move_def(mpath, move, step_names, legal))
-        moves.extend(step_moves)
-        fn = f"legal_{len(self.functions)}"
-        self.emit(f"def {fn}(S, me):", ["    out = []", *legal, "    return out"])
-        return _Step(spec["name"], self.repeat_count(path, spec), step_moves, fn,
-                     self.doc.where(path))
-
-    def move_def(self, path: Path, spec: dict[str, Any], step_names: list[str],
-                 legal: list[str]) -> _Move:
-        name = spec["name"]
-        params = list(spec.get("choose", {}))
-        fn = f"move_{name}"
-        then = spec.get("then")
-        if then is not None and then not in step_names:
-            self.error((*path, "then"), f"no step '{then}' in this phase"
-                       + did_you_mean(then, step_names))
-        self.check_label(path, spec.get("label", name), params)
-        self.compiler.has_me = True
-        lines: list[str] = []
-        pad = "    "
-        if "when" in spec:
-            node = self.parse((*path, "when"), "expression")
-            test = self.compiler.condition(node) if node is not None else None
-            if test is not None and not (test.known and test.const):
-                lines.append(f"{pad}if {test.text}:")
-                pad += "    "
-        bound: dict[str, Type] = {}
-        with self.compiler.bind({}):
-            for param in params:
-                pad = self.parameter(path, param, bound, lines, pad)
-            args = ", ".join(local_name(p) for p in params)
-            action = f"({name!r}, {args},)" if params else f"A_{name}"
-            if not params:
-                self.constants[f"A_{name}"] = (name,)
-            lines.append(f"{pad}out.append({action})")
-            body: list[str] = []
-            self.compiler.statements(self.statements((*path, "do")), body, 1)
-        legal.extend(lines)
-        # A move's function takes the whole action (move name, *choices) as A.
-        unpack = [f"    {local_name(p)} = A[{i}]" for i, p in enumerate(params, 1)]
-        self.emit(f"def {fn}(S, me, A):", unpack + (body or ["    pass"]))
-        kinds = tuple(bound.get(p, ANY).name for p in params)
-        return _Move(name, spec.get("label", name.replace("_", " ")), tuple(params), kinds, fn,
-                     then, self.doc.where(path), spec.get("doc", ""))
-
-    def parameter(self, path: Path, param: str, bound: dict[str, Type], lines: list[str],
-                  pad: str) -> str:
-        node = self.parse((*path, "choose", param), "domain")
-        if node is None:
-            return pad
-        var = local_name(param)
-        first = self.compiler.compile(node.source)
-        if first is BAD_CODE:
-            return pad
-        if first.type == WORDS:  # an open domain: one action, its parameter filled in later
-            if node.where is not None:
-                self.compiler.error(node.where.pos, "an open domain takes no 'where'")
-            lines.append(f"{pad}{var} = {first.text}")
-            self.compiler.scope[param] = (var, TEXT)
-            bound[param] = WORDS
-            return pad
-        source = self.compiler.iterable(node.source, first)
-        item = source.type.item if source.type.item is not None else ANY
-        lines.append(f"{pad}for {var} in {source.text}:")
-        pad += "    "
-        self.compiler.scope[param] = (var, item)
-        bound[param] = item
-        if node.where is not None:
-            lines.append(f"{pad}if {self.compiler.condition(node.where).text}:")
-            pad += "    "
-        return pad
-
-    def check_label(self, path: Path, label: str, params: list[str]) -> None:
-        for match in _PLACEHOLDER.finditer(label):
-            if match.group(1) not in params:
-                self.diagnostics.append(self.doc.diagnostic(
-                    (*path, "label"), f"the label names '{{{match.group(1)}}}', but the move "
-                    "chooses " + (", ".join(params) if params else "nothing")))
-
-    def statement_function(self, fn: str, path: Path, has_me: bool = True) -> str:
-        try:
-            stmts = self.statements(path)
-        except KeyError:
-            stmts = ()
-        body: list[str] = []
-        self.compiler.has_me = has_me
-        self.compiler.statements(stmts, body, 1)
-        self.emit(f"def {fn}(S, me):", body or ["    pass"])
-        return fn
-
-    def triggers(self) -> dict[str, str | None]:
-        bodies: dict[str, list[str]] = {"move": [], "turn": [], "round": [], "setup": []}
-        seen: set[str] = set()
-        for i, spec in enumerate(self.data.get("triggers", [])):
-            path = ("triggers", i)
-            if spec["name"] in seen:
-                self.error((*path, "name"), f"trigger '{spec['name']}' is declared twice")
-            seen.add(spec["name"])
-            body = bodies[spec["after"]]
-            self.compiler.has_me = True
-            pad = "    "
-            test = None
-            if "when" in spec:
-                node = self.parse((*path, "when"), "expression")
-                if node is None:
-                    continue
-                test = self.compiler.condition(node)
-                if not test.known:
-                    body.append(f"    if {test.text}:")
-                    pad = "        "
-            inner: list[str] = []
-            self.compiler.statements(self.statements((*path, "do")), inner, len(pad) // 4)
-            if test is None or not test.known or test.const:  # a trigger the options rule out
-                body.extend(inner or [pad + "pass"])
-        out: dict[str, str | None] = {}
-        for after, body in bodies.items():
-            out[after] = f"after_{after}" if body else None
-            if body:
-                self.emit(f"def after_{after}(S, me):", body)
-        return out
-
-    def scoring(self) -> tuple[str, ...]:
-        entries = self.data.get("scoring", {}).get("round", [])
-        names, values = [], []
-        with self.compiler.bind({"p": PLAYER}):
-            for i, spec in enumerate(entries):
-                names.append(spec["name"])
-                values.append(self.compile_value(("scoring", "round", i, "score"), INT,
-                                                 "a score", has_me=True))
-        tuple_text = "(" + "".join(v + ", " for v in values) + ")"
-        self.emit("def score(S, p):", ["    me = p", f"    {local_name('p')} = p",
-                                       f"    return {tuple_text}"])
-        return tuple(names)
-
-    def condition_of_table(self, fn: str, path: Path) -> str:
-        """A condition on the state between rounds (no player acts): `scoring.until`."""
-        text = self.compile_value(path, BOOL, "the match's end condition")
-        self.emit(f"def {fn}(S):", [f"    return {text}"])
-        return fn
-
-    def function_of_table(self, fn: str, path: Path, default: int, quiet: bool = False) -> str:
-        """A function of the table (S.n) alone: deck copies, number of rounds. `quiet`: its
-        problems were already reported (the deck count is checked when the deck is built)."""
-        try:
-            self.doc.get(path)
-        except KeyError:
-            text = repr(default)
-        else:
-            before = len(self.compiler.diagnostics), len(self.diagnostics)
-            text = self.compile_value(path, INT, str(path[-1]))
-            if quiet:
-                del self.compiler.diagnostics[before[0]:]
-                del self.diagnostics[before[1]:]
-        self.emit(f"def {fn}(S):", [f"    return {text}"])
-        return fn
-
-
-# --------------------------------------------------------------------- pieces
 PARAM_TYPES = {"card": CARD, "cards": CARDS, "player": PLAYER, "players": PLAYERS,
                "number": INT, "bool": BOOL, "text": TEXT, "rank": RANK, "suit": SUIT,
                "colour": COLOUR}
@@ -697,75 +387,10 @@ class _Var:
         self.visibility = visibility
 
 
-class _Move:
-    def __init__(self, name: str, label: str, params: tuple[str, ...], kinds: tuple[str, ...],
-                 fn: str, then: str | None, location: Any, doc: str):
-        self.name, self.label, self.params, self.fn = name, label, params, fn
-        self.kinds = kinds
-        self.then, self.location, self.doc = then, location, doc
-
-
-class _Step:
-    def __init__(self, name: str, repeat: int, moves: list[_Move], legal: str, location: Any):
-        self.name, self.repeat, self.moves, self.legal = name, repeat, moves, legal
-        self.location = location
-
-
-class _Phase:
-    def __init__(self, name: str, turns: str, steps: list[_Step]):
-        self.name, self.turns, self.steps = name, turns, steps
-        self.skip: str | None = None
-        self.on_skip: str | None = None
-
-
 class _TableSize:
     """Stands in for a state when working out the deck count from the table size."""
 
     n = 0
-
-
-def _bind_phase(p: _Phase, ns: dict[str, Any]) -> PhaseDef:
-    names = [s.name for s in p.steps]
-    steps = tuple(_bind_step(s, names, ns) for s in p.steps)
-    return PhaseDef(p.name, p.turns, steps, ns[p.skip] if p.skip else None,
-                    ns[p.on_skip] if p.on_skip else None)
-
-
-def _bind_step(s: _Step, names: list[str], ns: dict[str, Any]) -> StepDef:
-    moves = tuple(MoveDef(m.name, m.label, m.params, m.kinds, ns[m.fn],
-                          names.index(m.then) if m.then in names else None,
-                          m.location, m.doc) for m in s.moves)
-    return StepDef(s.name, s.repeat, moves, ns[s.legal], s.location)
-
-
-def _card_table(ranks: tuple[str, ...], suits: tuple[str, ...], jokers: int, copies: int,
-                per_deck: int) -> dict[str, Any]:
-    names, rank, suit, colour, number, joker = [], [], [], [], [], []
-    for _ in range(copies):
-        for si, s in enumerate(suits):
-            for ri, r in enumerate(ranks):
-                names.append(r + s[0].upper())
-                rank.append(ri)
-                suit.append(si)
-                colour.append(0 if s in _RED_SUITS else 1 if s in _BLACK_SUITS else 2)
-                number.append(_number(r, ri))
-                joker.append(False)
-        for j in range(jokers):
-            names.append("JK")
-            rank.append(len(ranks))
-            suit.append(len(suits))
-            colour.append(j % 2)
-            number.append(0)
-            joker.append(True)
-    return {"names": tuple(names), "rank": tuple(rank), "suit": tuple(suit),
-            "colour": tuple(colour), "number": tuple(number), "joker": tuple(joker),
-            "rank_names": (*ranks, "joker"), "suit_names": (*suits, "joker")}
-
-
-def _number(rank: str, index: int) -> int:
-    if rank in _FACE_NUMBERS:
-        return _FACE_NUMBERS[rank]
-    return int(rank) if rank.isdigit() else index + 1
 
 
 def _coerce(value: Any, like: Any) -> Any:
@@ -782,23 +407,6 @@ def _coerce(value: Any, like: Any) -> Any:
     return value
 
 
-def _shift(node: Any, offset: int) -> Any:
-    """Re-base a parsed node's positions by `offset` characters (text parsed from a slice)."""
-    if isinstance(node, tuple):
-        return tuple(_shift(x, offset) for x in node)
-    if not isinstance(node, n.Node):
-        return node
-    changes = {}
-    for f in dataclasses.fields(node):
-        value = getattr(node, f.name)
-        if isinstance(value, n.Pos):
-            changes[f.name] = n.Pos(value.origin, value.offset + offset)
-        elif isinstance(value, (n.Node, tuple)):
-            changes[f.name] = _shift(value, offset)
-    return dataclasses.replace(node, **changes)
-
-
-# The only Python built-ins generated code may call.
 _SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
     "len", "list", "sum", "all", "any", "min", "max", "abs", "map", "bool", "range", "tuple",
     "next")}

@@ -1,0 +1,41 @@
+"""The card table: what every card id of a deck means (names, ranks, suits, colours)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+STANDARD_SUITS = ("clubs", "diamonds", "hearts", "spades")
+_RED_SUITS = ("hearts", "diamonds")
+_BLACK_SUITS = ("clubs", "spades")
+_FACE_NUMBERS = {"A": 1, "J": 11, "Q": 12, "K": 13}
+
+
+def card_table(ranks: tuple[str, ...], suits: tuple[str, ...], jokers: int, copies: int,
+                per_deck: int) -> dict[str, Any]:
+    names, rank, suit, colour, number, joker = [], [], [], [], [], []
+    for _ in range(copies):
+        for si, s in enumerate(suits):
+            for ri, r in enumerate(ranks):
+                names.append(r + s[0].upper())
+                rank.append(ri)
+                suit.append(si)
+                colour.append(0 if s in _RED_SUITS else 1 if s in _BLACK_SUITS else 2)
+                number.append(rank_number(r, ri))
+                joker.append(False)
+        for j in range(jokers):
+            names.append("JK")
+            rank.append(len(ranks))
+            suit.append(len(suits))
+            colour.append(j % 2)
+            number.append(0)
+            joker.append(True)
+    return {"names": tuple(names), "rank": tuple(rank), "suit": tuple(suit),
+            "colour": tuple(colour), "number": tuple(number), "joker": tuple(joker),
+            "rank_names": (*ranks, "joker"), "suit_names": (*suits, "joker")}
+
+
+def rank_number(rank: str, index: int) -> int:
+    if rank in _FACE_NUMBERS:
+        return _FACE_NUMBERS[rank]
+    return int(rank) if rank.isdigit() else index + 1
