@@ -287,7 +287,7 @@ def cli(*args: str) -> tuple[int, str, str]:
     (["run", "golf6", "-p", "2", "--human", "3"], "there are 2 seats"),
     (["run", "golf6", "--save", "x.json"], "saving is for games with people"),
     (["run", "golf6", "--human", "1", "--view", "2"], "--view is for games of bots"),
-    (["run", "golf6", "-p", "2", "--seats", "random,robot"], "expected one of random, human"),
+    (["run", "golf6", "-p", "2", "--seats", "random,robot"], "unknown seat kind 'robot'"),
 ])
 def test_seat_options_are_checked(args: list[str], cause: str) -> None:
     code, _, err = cli(*args)
