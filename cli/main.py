@@ -71,9 +71,11 @@ def parse_seats(text: str | None, players: int) -> list[str]:
         raise click.BadParameter(f"{len(kinds)} seats named for {players} players",
                                  param_hint="--seats")
     for kind in kinds:
-        if kind not in BOTS and kind != "human":
-            raise click.BadParameter(f"unknown seat kind '{kind}': expected one of "
-                                     + ", ".join([*BOTS, "human"]), param_hint="--seats")
+        name = kind.partition(":")[0]
+        if name not in BOTS and kind != "human":
+            raise click.BadParameter(f"unknown seat kind '{name}': expected one of "
+                                     + ", ".join([*BOTS, "human"]) + " (a search bot may "
+                                     "take a budget: ismcts:200)", param_hint="--seats")
     return kinds
 
 

@@ -23,6 +23,7 @@ from cardrules.cli.main import main
 from cardrules.cli.simulate import Progress
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter import simulate as sim_module
+from cardrules.interpreter.bots import BOTS
 from cardrules.interpreter.simulate import (
     RulesetRef,
     Running,
@@ -198,6 +199,16 @@ def test_one_and_two_workers_give_identical_numbers(args: tuple[str, ...]) -> No
     assert json.loads(one.stdout) != report(*args, "--workers", "1", "--seed", "2")
 
 
+def test_every_bot_kind_can_sit_and_seat_one_still_wins() -> None:
+    kinds = list(BOTS)  # whatever bots exist: the simulation takes any of them
+    args = (SEAT_ONE, "-n", "12", "-p", str(len(kinds) + 1), "--seats",
+            ",".join(["random", *kinds]))
+    one, two = report(*args, "-w", "1"), report(*args, "-w", "2")
+    assert one == two
+    assert [s["kind"] for s in one["per_seat"]] == ["random", *kinds]
+    assert [s["win_rate"] for s in one["per_seat"]] == [1.0] + [0.0] * len(kinds)
+
+
 def test_the_api_streams_games_in_order() -> None:
     sim = Simulation((RulesetRef.of(COIN),), 50, 2, ("random", "random"), 5)
     with closing(stream(sim, workers=2)) as records:
@@ -288,7 +299,7 @@ def test_bad_ruleset_is_one_clear_error(tmp_path: Path) -> None:
     (("-n", "many"), ["--games", "'many' is not a valid integer"]),
     (("-n", "5", "--seats", "random,oracle"), ["--seats", "unknown seat kind 'oracle'"]),
     (("-n", "5", "--seats", "random"), ["--seats", "1 seats named for 2 players"]),
-    (("-n", "5", "--seats", "random,human"), ["--seats", "bots only (random), not 'human'"]),
+    (("-n", "5", "--seats", "random,human"), ["--seats", "bots only (", "not 'human'"]),
     (("-n", "5", "-p", "7"), ["--players", "coin is for 2 to 4 players, not 7"]),
     (("-n", "5", "-w", "0"), ["--workers"]),
     (("-n", "5", "--json", "--csv", "x.csv"), ["--json and --csv"]),

@@ -1,0 +1,332 @@
+"""Search bots that know only what their seat knows: greedy one-step and ISMCTS.
+
+Both work from the rules alone. They sample determinizations (knowledge.py): copies of
+the game in which the cards the seat does not know are re-dealt at random, consistent
+with everything the seat has seen. An action naming a card the seat does not know names
+it by its place, so actions are carried between the real game and a sample through the
+relabelling the sample made (`_translate`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from cardrules.dsl.errors import CardrulesError
+
+from . import domains
+from .engine import RULE_FAILURES, Engine
+from .knowledge import determinize_with_map
+from .state import GameState
+
+Action = tuple[Any, ...]
+_CARD_KINDS = ("card", "list")  # parameter kinds whose integers are cards
+
+
+# ------------------------------------------------------------------- helpers
+def _translate(engine: Engine, action: Action, mapping: dict[int, int]) -> Action:
+    """The action with each card it names replaced by mapping[card]."""
+    move = engine.moves.get(action[0])
+    if move is None or not any(k in _CARD_KINDS for k in move.kinds):
+        return action
+    out: list[Any] = [action[0]]
+    for kind, arg in zip(move.kinds, action[1:]):
+        out.append(_map_cards(arg, mapping) if kind in _CARD_KINDS else arg)
+    return tuple(out)
+
+
+def _map_cards(value: Any, mapping: dict[int, int]) -> Any:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return mapping.get(value, value)
+    if isinstance(value, tuple):
+        return tuple(_map_cards(v, mapping) for v in value)
+    if isinstance(value, list):
+        return [_map_cards(v, mapping) for v in value]
+    return value
+
+
+def _key(action: Action) -> Any:
+    """A hashable form of an action (lists become tuples)."""
+    return tuple(_freeze(a) for a in action)
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def sample_fill(action: Action, rng: random.Random) -> Action:
+    """An open action with its parameters filled: half the time as domains.fill does, half
+    the time with a short value (short texts are the likelier sensible ones)."""
+    out: list[Any] = [action[0]]
+    for arg in action[1:]:
+        if isinstance(arg, domains.Words):
+            if rng.random() < 0.5:
+                out.append(arg.sample(rng))
+            else:
+                top = min(arg.longest, arg.shortest + rng.randint(0, 5))
+                length = rng.randint(arg.shortest, max(arg.shortest, top))
+                out.append("".join(rng.choice(arg.alphabet) for _ in range(length)))
+        else:
+            out.append(arg)
+    return tuple(out)
+
+
+def seat_values(engine: Engine, state: GameState) -> list[float]:
+    """Each seat's standing, higher is better: its total so far plus its score now by the
+    ruleset's own scoring (if that can be computed mid-round), negated for 'lowest'."""
+    sign = -1.0 if engine.rules.winner == "lowest" else 1.0
+    values = []
+    for p in range(state.n):
+        value = float(state.totals[p])
+        if not state.over:
+            try:
+                value += float(sum(engine.rules.score(state, p)))
+            except (CardrulesError, *RULE_FAILURES):
+                pass
+        values.append(sign * value)
+    return values
+
+
+def rewards(engine: Engine, state: GameState) -> list[float]:
+    """A reward in [0, 1] per seat. At the game's end: 0.8/k to each of k winners, 0 to the
+    others, plus 0.2 times the standing. Otherwise the standing (seat_values): 1/k to each
+    of the k best, 0 to the worst, the others linearly between (below 1/2, so a clear best
+    is worth more)."""
+    n = state.n
+    if state.over and state.winners:
+        # Mostly the result, plus a little for the margin (a near miss beats a rout).
+        share = 1.0 / len(state.winners)
+        margin = _standing(engine, state)
+        return [(0.8 * share if p in state.winners else 0.0) + 0.2 * margin[p]
+                for p in range(n)]
+    return _standing(engine, state)
+
+
+def _standing(engine: Engine, state: GameState) -> list[float]:
+    n = state.n
+    seats = [p for p in range(n) if state.active[p]] or list(range(n))
+    values = seat_values(engine, state)
+    best = max(values[p] for p in seats)
+    worst = min(values[p] for p in seats)
+    if best == worst:
+        return [1.0 / len(seats) if p in seats else 0.0 for p in range(n)]
+    k = sum(1 for p in seats if values[p] == best)
+    out = []
+    for p in range(n):
+        if p not in seats:
+            out.append(0.0)
+        elif values[p] == best:
+            out.append(1.0 / k)
+        else:
+            out.append(0.5 * (values[p] - worst) / (best - worst))
+    return out
+
+
+def _mover(state: GameState) -> int:
+    return state.window[0] if state.window else state.current
+
+
+# ------------------------------------------------------------------- greedy
+class GreedyBot:
+    """One step of look-ahead: each legal action is tried on a few determinizations and the
+    state it leads to is valued by the ruleset's own score for the seat, relative to the best
+    other seat (or by the result, if the game ends)."""
+
+    name = "greedy"
+    budget = "samples"  # what a seat kind's number sets: greedy:8
+
+    def __init__(self, seed: Any, samples: int = 4, fills: int = 4):
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.fills = fills
+
+    def choose(self, engine: Engine, state: GameState, legal: list[Action]) -> Action:
+        rng = self.rng
+        if len(legal) == 1 and not domains.is_open(legal[0]):
+            return legal[0]
+        seat = _mover(state)
+        candidates: list[Action] = []
+        for action in legal:
+            if domains.is_open(action):
+                candidates.extend(sample_fill(action, rng) for _ in range(self.fills))
+            else:
+                candidates.append(action)
+        totals = [0.0] * len(candidates)
+        for _ in range(self.samples):
+            det, mapping = determinize_with_map(engine, state, seat, rng)
+            for i, action in enumerate(candidates):
+                sample = det.copy()
+                try:
+                    engine.step(sample, _translate(engine, action, mapping))
+                except (CardrulesError, *RULE_FAILURES):
+                    totals[i] -= 1e9  # not playable in this sample: count it out
+                    continue
+                totals[i] += self._value(engine, sample, seat)
+        best = max(totals)
+        ties = [a for a, t in zip(candidates, totals) if t == best]
+        return ties[int(rng.random() * len(ties))]
+
+    @staticmethod
+    def _value(engine: Engine, state: GameState, seat: int) -> float:
+        if state.over:
+            winners = state.winners or []
+            return 1e6 / len(winners) if seat in winners else -1e6
+        values = seat_values(engine, state)
+        others = [values[p] for p in range(state.n) if p != seat and state.active[p]]
+        return values[seat] - (max(others) if others else 0.0)
+
+
+# ------------------------------------------------------------------- ISMCTS
+class _Node:
+    __slots__ = ("children", "visits", "reward", "avail", "seat")
+
+    def __init__(self, seat: int) -> None:
+        self.children: dict[Any, _Node] = {}
+        self.visits = 0
+        self.reward = 0.0  # summed reward of the seat that made the move into this node
+        self.avail = 0
+        self.seat = seat
+
+
+class IsmctsBot:
+    """Single-observer information-set Monte Carlo tree search.
+
+    Each iteration samples a determinization, descends a tree keyed by actions (UCB over
+    the actions available in that sample, each node valued for the seat that moved into
+    it), expands one node and finishes with a random playout to the end of the round (or
+    game), bounded by `max_actions`; rewards come from `rewards`. The budget per decision
+    is `iterations` if given, else `seconds`.
+    """
+
+    name = "ismcts"
+    budget = "iterations"  # what a seat kind's number sets: ismcts:200
+
+    def __init__(self, seed: Any, iterations: int | None = None, seconds: float = 0.1,
+                 exploration: float = 0.7, max_actions: int = 200, open_fills: int = 6):
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = exploration
+        self.max_actions = max_actions
+        self.open_fills = open_fills
+
+    # The actions available at a node in one sample, as keys in the observer's frame.
+    def _available(self, engine: Engine, legal: list[Action], node: _Node,
+                   back: dict[int, int]) -> dict[Any, Action]:
+        out: dict[Any, Action] = {}
+        for action in legal:
+            if domains.is_open(action):
+                filled = [k for k in node.children
+                          if domains.matches(action, k) is None]
+                for k in filled:
+                    out[k] = k
+                if len(filled) < self.open_fills:
+                    fresh = sample_fill(action, self.rng)
+                    out[_key(fresh)] = fresh
+            else:
+                mine = _translate(engine, action, back)
+                out[_key(mine)] = mine
+        return out
+
+    def choose(self, engine: Engine, state: GameState, legal: list[Action]) -> Action:
+        rng = self.rng
+        if len(legal) == 1 and not domains.is_open(legal[0]):
+            return legal[0]
+        seat = _mover(state)
+        root = _Node(seat)
+        deadline = None if self.iterations is not None else time.perf_counter() + self.seconds
+        done = 0
+        while True:
+            if self.iterations is not None:
+                if done >= self.iterations:
+                    break
+            elif done > 0 and time.perf_counter() >= deadline:  # type: ignore[operator]
+                break
+            done += 1
+            self._iterate(engine, state, seat, root)
+        # The most visited of the root's moves that are legal in the real game.
+        real = {_key(a): a for a in legal if not domains.is_open(a)}
+        best: Action | None = None
+        best_visits = -1
+        for k, child in root.children.items():
+            if k in real:
+                action = real[k]
+            elif any(domains.is_open(t) and domains.matches(t, k) is None for t in legal):
+                action = k
+            else:
+                continue
+            if child.visits > best_visits:
+                best, best_visits = action, child.visits
+        if best is None:
+            best = legal[int(rng.random() * len(legal))]
+            if domains.is_open(best):
+                best = sample_fill(best, rng)
+        return best
+
+    def _iterate(self, engine: Engine, state: GameState, seat: int, root: _Node) -> None:
+        rng = self.rng
+        det, mapping = determinize_with_map(engine, state, seat, rng)
+        back = {new: old for old, new in mapping.items()}
+        start_rounds = len(det.round_scores)
+        step = engine.step
+        node = root
+        path = [root]
+        steps = 0
+        try:
+            legal = engine.legal_actions(det)
+            # Selection and expansion.
+            while legal and len(det.round_scores) == start_rounds and steps < self.max_actions:
+                avail = self._available(engine, legal, node, back)
+                untried = [k for k in avail if k not in node.children]
+                for k in avail:
+                    child = node.children.get(k)
+                    if child is not None:
+                        child.avail += 1
+                mover = _mover(det)
+                if untried:
+                    k = untried[int(rng.random() * len(untried))]
+                    child = _Node(mover)
+                    child.avail = 1
+                    node.children[k] = child
+                    legal = step(det, _translate(engine, avail[k], mapping))
+                    steps += 1
+                    path.append(child)
+                    break
+                c = self.c
+                best_k, best_score = None, -1.0
+                for k in avail:
+                    ch = node.children[k]
+                    score = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if score > best_score:
+                        best_k, best_score = k, score
+                node = node.children[best_k]
+                path.append(node)
+                legal = step(det, _translate(engine, avail[best_k], mapping))
+                steps += 1
+            # Random playout to the round's end.
+            while legal and len(det.round_scores) == start_rounds and steps < self.max_actions:
+                action = legal[int(rng.random() * len(legal))]
+                if domains.is_open(action):
+                    action = sample_fill(action, rng)
+                legal = step(det, action)
+                steps += 1
+            result = rewards(engine, det)
+        except (CardrulesError, *RULE_FAILURES):
+            # A sample the rules cannot go on with (a move whose legality hangs on a card
+            # the seat does not know): count the visit as a draw.
+            result = [0.5] * det.n
+        for n in path[1:]:
+            n.visits += 1
+            n.reward += result[n.seat]
+        root.visits += 1
+
+
+def register(bots: dict[str, type]) -> None:
+    bots["greedy"] = GreedyBot
+    bots["ismcts"] = IsmctsBot

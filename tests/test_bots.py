@@ -1,0 +1,300 @@
+"""Search bots and the knowledge they sample from: determinizations and legal play."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+from cardrules.dsl.loader import load_ruleset
+from cardrules.interpreter import domains
+from cardrules.interpreter.bots import BOTS, RandomBot, make_bot
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.knowledge import (
+    determinize,
+    determinize_with_map,
+    possible_locations,
+    unknown_positions,
+)
+from cardrules.interpreter.search import GreedyBot, IsmctsBot, rewards
+from cardrules.interpreter.state import GameState
+
+EMPTY = -1
+KNOWLEDGE_RULESETS = ["golf6", "czech-golf", "geohash", "grandma"]
+ALL_RULESETS = ["golf6", "czech-golf", "geohash", "precognition", "grandma"]
+
+
+@functools.cache
+def engine_for(name: str) -> Engine:
+    return Engine(load_ruleset(name))
+
+
+def random_position(engine: Engine, seed: int, max_actions: int) -> GameState:
+    """A game advanced by random play for a random number of actions (maybe to its end)."""
+    rng = random.Random(seed)
+    state = engine.new_game(seed=seed)
+    legal = engine.legal_actions(state)
+    for _ in range(rng.randint(0, max_actions)):
+        if not legal:
+            break
+        action = legal[rng.randrange(len(legal))]
+        if domains.is_open(action):
+            action = domains.fill(action, rng)
+        legal = engine.step(state, action)
+    return state
+
+
+def positions(state: GameState) -> dict[tuple[int, int], int]:
+    return {(z, i): c for z, cards in enumerate(state.zones) for i, c in enumerate(cards)
+            if c != EMPTY}
+
+
+# ------------------------------------------------------------------ knowledge
+@pytest.mark.parametrize("name", KNOWLEDGE_RULESETS)
+def test_possible_locations_hold_the_truth(name: str) -> None:
+    engine = engine_for(name)
+    narrowed = 0
+    for seed in range(40):
+        state = random_position(engine, seed, 60)
+        for seat in range(state.n):
+            where = possible_locations(state, seat)
+            assert set(where) == set(range(state.n_cards))
+            for card, zones in where.items():
+                assert state.where[card] in zones
+                if state.known[card] >> seat & 1:
+                    assert zones == {state.where[card]}
+                    narrowed += 1
+    assert narrowed > 0  # some cards are known somewhere: the property is not vacuous
+
+
+@pytest.mark.parametrize("name", KNOWLEDGE_RULESETS)
+def test_determinization_agrees_with_what_the_seat_knows(name: str) -> None:
+    engine = engine_for(name)
+    changed = 0
+    for seed in range(40):
+        state = random_position(engine, seed, 60)
+        before = state.to_json()
+        for seat in range(state.n):
+            det, mapping = determinize_with_map(engine, state, seat, random.Random(seed * 7 + seat))
+            truth, sample = positions(state), positions(det)
+            # The same places hold cards; every card lies in exactly one place.
+            assert truth.keys() == sample.keys()
+            assert sorted(sample.values()) == list(range(state.n_cards))
+            assert all(len(z) == len(t) for z, t in zip(det.zones, state.zones))
+            for (z, _i), c in sample.items():
+                assert det.where[c] == z
+            hidden = set(unknown_positions(state, seat))
+            for place, card in truth.items():
+                new = sample[place]
+                if state.known[card] >> seat & 1:
+                    assert new == card  # what the seat knows stays exactly where it is
+                    assert det.known[card] == state.known[card]
+                else:
+                    assert place in hidden
+                    assert not state.known[new] >> seat & 1  # only unknown cards move in
+                    assert not det.known[new] >> seat & 1
+                    assert det.face_up[new] == state.face_up[card]
+                    assert mapping[card] == new
+                    changed += new != card
+        assert state.to_json() == before  # the real game is untouched
+    assert changed > 0  # hidden cards really are re-dealt
+
+
+def swap_cards(state: GameState, a: int, b: int) -> GameState:
+    """A twin of the state with cards a and b exchanged in place (with what each place
+    carries: face up or not, who knows the card)."""
+    twin = state.copy()
+    za, zb = state.where[a], state.where[b]
+    ia, ib = state.zones[za].index(a), state.zones[zb].index(b)
+    twin.zones[za][ia], twin.zones[zb][ib] = b, a
+    twin.where[a], twin.where[b] = zb, za
+    twin.known[a], twin.known[b] = state.known[b], state.known[a]
+    twin.face_up[a], twin.face_up[b] = state.face_up[b], state.face_up[a]
+    return twin
+
+
+def two_unknown(state: GameState, seat: int) -> tuple[int, int] | None:
+    cards = [state.zones[z][i] for z, i in unknown_positions(state, seat)]
+    return (cards[0], cards[-1]) if len(cards) >= 2 else None
+
+
+@pytest.mark.parametrize("name", KNOWLEDGE_RULESETS)
+def test_determinization_does_not_depend_on_hidden_truth(name: str) -> None:
+    engine = engine_for(name)
+    tried = 0
+    for seed in range(20):
+        state = random_position(engine, seed, 40)
+        seat = seed % state.n
+        pair = two_unknown(state, seat)
+        if pair is None:
+            continue
+        twin = swap_cards(state, *pair)
+        one = determinize(engine, state, seat, random.Random(seed))
+        two = determinize(engine, twin, seat, random.Random(seed))
+        assert one.zones == two.zones
+        assert one.rng.getstate() == two.rng.getstate()
+        assert one.rng.getstate() != state.rng.getstate()  # future draws are not foreseen
+        tried += 1
+    assert tried > 10
+
+
+def test_secret_variables_of_others_are_not_read() -> None:
+    engine = engine_for("precognition")
+    state = engine.new_game(seed=3)
+    legal = engine.legal_actions(state)
+    rng = random.Random(1)
+    while state.phase == 0:
+        legal = engine.step(state, domains.fill(legal[0], rng))
+    assert len(set(state.pvars["prediction"])) > 1
+    det = determinize(engine, state, 1, random.Random(0))
+    assert det.pvars["prediction"] == [state.pvars["prediction"][1]] * state.n
+
+
+# ------------------------------------------------------------------ bots play legally
+class Checked:
+    """Wraps a bot: asserts every choice is legal and records them."""
+
+    def __init__(self, bot: object) -> None:
+        self.bot = bot
+        self.choices: list[tuple] = []
+
+    def choose(self, engine: Engine, state: GameState, legal: list) -> tuple:
+        snapshot = state.to_json()
+        action = self.bot.choose(engine, state, legal)  # type: ignore[attr-defined]
+        assert state.to_json() == snapshot, "a bot changed the real game"
+        if action not in legal or domains.is_open(action):
+            templates = [t for t in legal if domains.is_open(t)]
+            assert any(domains.matches(t, action) is None for t in templates), action
+        self.choices.append(action)
+        return action
+
+
+def play_some(name: str, kinds: list[str], seed: int, max_decisions: int,
+              iterations: int = 8) -> list[list[tuple]]:
+    engine = engine_for(name)
+    state = engine.new_game(seed=seed)
+    bots = []
+    for seat in range(state.n):
+        bot = make_bot(kinds[seat % len(kinds)], seed, seat)
+        if isinstance(bot, IsmctsBot):
+            bot.iterations = iterations
+            bot.max_actions = 40
+        bots.append(Checked(bot))
+    legal = engine.legal_actions(state)
+    for _ in range(max_decisions):
+        if not legal:
+            break
+        seat = engine.to_move(state)
+        assert seat is not None
+        legal = engine.step(state, bots[seat].choose(engine, state, legal))
+    return [b.choices for b in bots]
+
+
+@pytest.mark.parametrize("name", ALL_RULESETS)
+def test_bots_choose_only_legal_actions(name: str) -> None:
+    for seed in range(3):
+        choices = play_some(name, ["ismcts", "greedy", "random"], seed, max_decisions=45)
+        assert sum(map(len, choices)) > 0
+
+
+@pytest.mark.parametrize("name", ["czech-golf", "precognition", "golf6"])
+def test_same_seed_same_choices(name: str) -> None:
+    first = play_some(name, ["ismcts", "greedy"], 5, max_decisions=40)
+    again = play_some(name, ["ismcts", "greedy"], 5, max_decisions=40)
+    assert first == again
+    other = play_some(name, ["ismcts", "greedy"], 6, max_decisions=40)
+    assert other != first
+
+
+def test_registered_and_seeded_like_random() -> None:
+    assert BOTS["greedy"] is GreedyBot and BOTS["ismcts"] is IsmctsBot
+    for kind in ("greedy", "ismcts"):
+        bot = make_bot(kind, 4, 1)
+        same = make_bot(kind, 4, 1)
+        assert bot.rng.random() == same.rng.random()  # type: ignore[attr-defined]
+        assert make_bot(kind, 4, 2).rng.random() != make_bot(kind, 4, 1).rng.random()  # type: ignore[attr-defined]
+    assert isinstance(make_bot("random", 4, 1), RandomBot)
+
+
+def test_single_legal_action_is_returned_at_once() -> None:
+    engine = engine_for("golf6")
+    state = engine.new_game(seed=1)
+    only = [engine.legal_actions(state)[0]]
+    bot = IsmctsBot(0, iterations=10_000_000)
+    assert bot.choose(engine, state, only) is only[0]
+
+
+def test_ismcts_does_not_see_hidden_cards() -> None:
+    """Two games that differ only in where two cards the seat does not know lie give the
+    same choice (up to naming those two cards)."""
+    tried = 0
+    for name in ("golf6", "czech-golf", "grandma"):
+        engine = engine_for(name)
+        for seed in range(6):
+            state = random_position(engine, seed, 30)
+            if state.over:
+                continue
+            seat = engine.to_move(state)
+            pair = two_unknown(state, seat)
+            if pair is None:
+                continue
+            a, b = pair
+            twin = swap_cards(state, a, b)
+            one = IsmctsBot(seed, iterations=25, max_actions=30).choose(
+                engine, state, engine.legal_actions(state))
+            two = IsmctsBot(seed, iterations=25, max_actions=30).choose(
+                engine, twin, engine.legal_actions(twin))
+            rename = {a: b, b: a}
+            assert tuple(rename.get(x, x) if isinstance(x, int) else x for x in two) == one
+            tried += 1
+    assert tried >= 6
+
+
+def test_rewards_are_in_range_and_favour_the_winner() -> None:
+    engine = engine_for("czech-golf")
+    finished = 0
+    for seed in range(10):
+        state = random_position(engine, seed, 200)
+        r = rewards(engine, state)
+        assert all(0.0 <= x <= 1.0 for x in r)
+        if state.over:
+            finished += 1
+            losers = [r[p] for p in range(state.n) if p not in state.winners]
+            assert all(r[w] > max(losers, default=-1.0) for w in state.winners)
+    assert finished > 0
+
+
+def duel(name: str, make: object, games: int) -> int:
+    """Seat 1's wins with the bot `make(seed)` against random seats."""
+    engine = engine_for(name)
+    wins = 0
+    for seed in range(games):
+        state = engine.new_game(seed=1000 + seed)
+        bots = [make(seed)] + [RandomBot(seed * 10 + p) for p in range(1, state.n)]  # type: ignore[operator]
+        legal = engine.legal_actions(state)
+        while legal:
+            legal = engine.step(state, bots[engine.to_move(state)].choose(engine, state, legal))
+        wins += 0 in state.winners
+    return wins
+
+
+def test_greedy_beats_random_at_golf6() -> None:
+    # Four seats: a random seat 1 wins about a quarter of the games.
+    assert duel("golf6", lambda seed: GreedyBot(seed, samples=2), 8) >= 6
+
+
+def test_ismcts_beats_random_at_precognition() -> None:
+    # Three seats: a random seat 1 wins about half of the games (ties count).
+    assert duel("precognition", lambda seed: IsmctsBot(seed, iterations=20), 12) >= 9
+
+
+def test_a_seat_kind_may_carry_a_budget() -> None:
+    from cardrules.dsl.errors import GameError
+    from cardrules.interpreter.bots import make_bot
+
+    bot = make_bot("ismcts:25", 7, 0)
+    assert bot.iterations == 25  # type: ignore[attr-defined]
+    assert make_bot("greedy:3", 7, 1).samples == 3  # type: ignore[attr-defined]
+    for bad in ("random:3", "ismcts:0", "ismcts:x"):
+        with pytest.raises(GameError):
+            make_bot(bad, 7, 0)
