@@ -173,7 +173,7 @@ def bot_seats(text: str | None, players: int) -> tuple[str, ...]:
     from .main import parse_seats
     kinds = parse_seats(text, players)
     for kind in kinds:
-        if kind not in BOTS:
+        if kind.partition(":")[0] not in BOTS:  # a bot may carry a budget: ismcts:200
             raise click.BadParameter(f"a simulation seats bots only ({', '.join(BOTS)}), "
                                      f"not '{kind}'", param_hint="--seats")
     return tuple(kinds)
