@@ -123,9 +123,18 @@ class Table:
             if line is not None and human != seat:
                 news.append(line)
             if len(state.round_scores) > rounds:
+                news.extend(self.round_layout())
                 news.append(round_line(state))
             del news[:-KEPT_EVENTS]
         return legal
+
+    def round_layout(self) -> list[str]:
+        """How the round just scored ended, as the public log records it (only the cards
+        everyone knows are named), when the game keeps a log."""
+        events = [e for e in self.state.log or [] if e.get("event") == "round_end"]
+        if not events:
+            return []
+        return render.round_summary(self.engine.rules, events[-1], self.plain)[1:]
 
     def to_save(self) -> dict[str, Any]:
         return {
@@ -212,6 +221,7 @@ def table_from(data: dict[str, Any]) -> Table:
     if data["ruleset_digest"] != digest(rules):
         raise GameError(f"the ruleset '{ref}' has changed since this game was saved")
     state = GameState.from_dict(data["state"])
+    state.log = []  # as in a new game: each round's end is logged for the players' news
     check_state(rules, state, len(seats))
     bots = make_bots(seats, seed)
     if len(data["bots"]) != len(seats):
@@ -324,12 +334,14 @@ class Session:
                 legal = t.advance(seat, bot.choose(engine, state, legal))
                 continue
             action = self.decide(seat, legal)
+            seen = t.pending[seat]
+            t.pending[seat] = []  # shown with this decision; what the action brings is news
             try:
                 legal = t.advance(seat, action)
             except IllegalAction as exc:  # the engine refused: the state is unchanged
+                t.pending[seat] = seen
                 self.console.refuse(str(exc))
                 continue
-            t.pending[seat] = []
             if self.save is not None:
                 t.write(self.save)
 
@@ -533,7 +545,7 @@ def play_cmd(ruleset: str, players: int | None, seed: int | None, options: tuple
     chosen = parse_options(options)
     seed = secrets.randbelow(1_000_000) if seed is None else seed
     engine = Engine(load_ruleset(ruleset, chosen))
-    state = engine.new_game(players, seed)
+    state = engine.new_game(players, seed, log=True)  # the log keeps each round's end
     seats = [HUMAN] + ["random"] * (state.n - 1)
     run_with_humans(ruleset, chosen, engine, state, seats, (), seed, plain, save_file,
                     False, None)

@@ -452,3 +452,17 @@ def test_no_screen_names_a_card_its_seat_does_not_know(path: Path) -> None:
     checked = sum(check_screens(path, players, seed, budget=40)
                   for players in sizes for seed in range(1, 5))
     assert checked >= 4
+
+
+def test_a_round_that_ends_on_your_move_is_shown_to_you(tmp_path: Path) -> None:
+    """The end of a round (the final layout as everyone sees it, and the scores) reaches
+    the person even when their own move ended it."""
+    from cardrules.cli.main import main as cli
+    from click.testing import CliRunner
+
+    result = CliRunner().invoke(cli, ["play", "golf6", "--players", "2", "--plain",
+                                      "--seed", "3"], input="1\n" * 400)
+    text = result.stdout
+    at = text.index("round 1 over")
+    before = text[:at].rsplit("Since your last decision:", 1)[1]
+    assert "grid:" in before and "score" in before
