@@ -97,6 +97,7 @@ class Builder(FlowBuilder):
             after_round=namespace.get(triggers["round"] or ""),
             after_setup=namespace.get(triggers["setup"] or ""),
             score=namespace["score"], score_names=score_names,
+            evaluate=namespace.get("evaluate"),
             winner=data.get("scoring", {}).get("winner", "lowest"),
             rounds=namespace[rounds],
             until=namespace[until] if until else None,

@@ -213,6 +213,11 @@ class FlowBuilder(BuilderBase):
                 names.append(spec["name"])
                 values.append(self.compile_value(("scoring", "round", i, "score"), INT,
                                                  "a score", has_me=True))
+            if "evaluate" in self.data.get("scoring", {}):
+                estimate = self.compile_value(("scoring", "evaluate"), INT,
+                                              "an evaluation", has_me=True)
+                self.emit("def evaluate(S, p):", ["    me = p", f"    {local_name('p')} = p",
+                                                  f"    return {estimate}"])
         tuple_text = "(" + "".join(v + ", " for v in values) + ")"
         self.emit("def score(S, p):", ["    me = p", f"    {local_name('p')} = p",
                                        f"    return {tuple_text}"])

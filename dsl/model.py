@@ -136,6 +136,7 @@ class Ruleset:
     after_setup: StateFn | None
     score: StateFn
     score_names: tuple[str, ...]
+    evaluate: StateFn | None  # fn(S, p) -> int: a mid-round estimate of p's round score
     winner: str  # lowest | highest
     rounds: StateFn  # fn(S) -> number of rounds (at most, when `until` is given)
     until: StateFn | None  # fn(S) -> bool, asked after each round: is the match over?

@@ -78,15 +78,18 @@ def sample_fill(action: Action, rng: random.Random) -> Action:
 
 
 def seat_values(engine: Engine, state: GameState) -> list[float]:
-    """Each seat's standing, higher is better: its total so far plus its score now by the
-    ruleset's own scoring (if that can be computed mid-round), negated for 'lowest'."""
-    sign = -1.0 if engine.rules.winner == "lowest" else 1.0
+    """Each seat's standing, higher is better: its total so far plus its round so far, by
+    the ruleset's `scoring.evaluate` if it has one, else by its own scoring as it stands
+    (when that can be computed mid-round); negated for 'lowest'."""
+    rules = engine.rules
+    sign = -1.0 if rules.winner == "lowest" else 1.0
     values = []
     for p in range(state.n):
         value = float(state.totals[p])
         if not state.over:
-            try:
-                value += float(sum(engine.rules.score(state, p)))
+            try:  # the ruleset's own estimate of the round so far (`scoring.evaluate`)
+                value += float(rules.evaluate(state, p) if rules.evaluate is not None
+                               else sum(rules.score(state, p)))
             except (CardrulesError, *RULE_FAILURES):
                 pass
         values.append(sign * value)

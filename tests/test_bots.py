@@ -298,3 +298,15 @@ def test_a_seat_kind_may_carry_a_budget() -> None:
     for bad in ("random:3", "ismcts:0", "ismcts:x"):
         with pytest.raises(GameError):
             make_bot(bad, 7, 0)
+
+
+def test_bots_value_a_position_by_the_rulesets_evaluation() -> None:
+    from cardrules.interpreter.search import seat_values
+
+    engine = Engine(load_ruleset("golf6"))
+    state = engine.new_game(2, 5)
+    assert engine.rules.evaluate is not None
+    expected = [-(state.totals[p] + engine.rules.evaluate(state, p)) for p in range(2)]
+    assert seat_values(engine, state) == expected
+    # at the start every card is face down: six average cards of 5 points
+    assert engine.rules.evaluate(state, 0) == 30
