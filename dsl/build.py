@@ -43,7 +43,7 @@ from .typesys import (
 
 _RUNTIME = {name: getattr(ops, name) for name in (
     "top", "bottom", "present", "all_but_top", "players", "others", "next_seat", "move",
-    "move_all", "flip", "flip_all", "swap", "shuffle", "peek", "peek_all", "deal",
+    "move_all", "flip_all", "swap", "shuffle", "peek", "peek_all", "deal",
     "end_round_before", "win", "need", "columns", "rows", "same_key", "is_set", "is_flush",
     "is_run", "eliminate", "round_score", "changes", "reveal", "random_card", "empty", "put",
     "take", "log_move", "log_flip", "group",

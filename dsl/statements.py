@@ -149,7 +149,7 @@ class Compiler(ExpressionCompiler):
             out.append(f"{pad}flip_all(B, S, {cards.text}, {stmt.face_up!r})")
         elif not stmt.face_up:
             out.append(f"{pad}S.face_up[{cards.text}] = False")
-        else:  # ops.flip written out: a card turned up where others can see it is known
+        else:  # ops.flip_all written out for one card
             self.temp += 1
             c = f"_c{self.temp}"
             out += [f"{pad}{c} = {cards.text}", f"{pad}S.face_up[{c}] = True",

@@ -47,7 +47,6 @@ ZONE = Type("zone")
 WORDS = Type("words")  # an open domain of texts (a move parameter typed by a person)
 CARDS = list_of(CARD)
 PLAYERS = list_of(PLAYER)
-INTS = list_of(INT)
 
 _WORDS = {"int": "a number", "bool": "true or false", "text": "a text", "card": "a card",
           "player": "a player", "rank": "a rank", "suit": "a suit", "colour": "a colour",

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardrules.dsl.errors import GameError, IllegalAction, RuleRuntimeError
-from cardrules.dsl.model import Action, Ruleset, StepDef
+from cardrules.dsl.model import Action, Ruleset
 
 from . import domains, ops
 from .state import GameState
@@ -95,7 +95,7 @@ class Engine:
                 s.vars[var.name] = self._call(var.initial, s)
             elif var.scope == "player":
                 s.pvars[var.name] = [self._call(var.initial, s) for _ in range(count)]
-        self._start_round(s, first_round=True)
+        self._start_round(s)
         return s
 
     # ------------------------------------------------------------------ query
@@ -383,9 +383,6 @@ class Engine:
             raise RuleRuntimeError(f"{self.rules.path}: {name}: a rule failed: {exc!r}") from None
 
     # ------------------------------------------------------------------- flow
-    def _step(self, s: GameState) -> StepDef:
-        return self.rules.phases[s.phase].steps[s.step]
-
     def _decide(self, s: GameState) -> None:
         """Work out the legal actions of the decision the game now waits for."""
         step = self.rules.phases[s.phase].steps[s.step]
@@ -466,7 +463,7 @@ class Engine:
         self._enter_step(s, 0)
 
     # ----------------------------------------------------------------- rounds
-    def _start_round(self, s: GameState, first_round: bool = False) -> None:
+    def _start_round(self, s: GameState) -> None:
         rules = self.rules
         s.round += 1
         s.dealer = ops.next_seat(s, s.dealer, rules.direction)

@@ -154,17 +154,9 @@ def move_all(b: Board, s: GameState, cards: Iterable[int], z: int, face: bool | 
         move(b, s, c, z, face)
 
 
-def flip(b: Board, s: GameState, c: int, face: bool) -> None:
-    """Turn a card face up or face down where it lies."""
-    s.face_up[c] = face
-    if face and b.visibility[s.where[c]] != HIDDEN:
-        s.known[c] = s.everyone
-    if s.log is not None:
-        log_flip(b, s, c)
-
-
 def flip_all(b: Board, s: GameState, cards: Iterable[int], face: bool) -> None:
-    """Turn several cards face up or face down where they lie."""
+    """Turn cards face up or face down where they lie; a card turned up where others can
+    see it becomes known to all. (The code generator writes this out for a single card.)"""
     face_up, known, where, vis = s.face_up, s.known, s.where, b.visibility
     for c in list(cards):
         face_up[c] = face
