@@ -76,6 +76,11 @@ def parse_seats(text: str | None, players: int) -> list[str]:
             raise click.BadParameter(f"unknown seat kind '{name}': expected one of "
                                      + ", ".join([*BOTS, "human"]) + " (a search bot may "
                                      "take a budget: ismcts:200)", param_hint="--seats")
+        if name in BOTS:
+            try:
+                make_bot(kind, 0, 0)  # checks the budget, if one is given
+            except GameError as exc:
+                raise click.BadParameter(str(exc), param_hint="--seats") from None
     return kinds
 
 

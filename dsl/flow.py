@@ -126,8 +126,10 @@ class FlowBuilder(BuilderBase):
         unpack = [f"    {local_name(p)} = A[{i}]" for i, p in enumerate(params, 1)]
         self.emit(f"def {fn}(S, me, A):", unpack + (body or ["    pass"]))
         kinds = tuple(bound.get(p, ANY).name for p in params)
-        return _Move(name, spec.get("label", name.replace("_", " ")), tuple(params), kinds, fn,
+        move = _Move(name, spec.get("label", name.replace("_", " ")), tuple(params), kinds, fn,
                      then, self.doc.where(path), spec.get("doc", ""))
+        move.names_cards = tuple(_names_cards(bound.get(p, ANY)) for p in params)
+        return move
 
     def parameter(self, path: Path, param: str, bound: dict[str, Type], lines: list[str],
                   pad: str) -> str:
@@ -249,7 +251,16 @@ class FlowBuilder(BuilderBase):
 # --------------------------------------------------------------------- pieces
 
 
+def _names_cards(t: Type) -> bool:
+    """Whether a parameter of type t is a card or a list (of lists...) of cards."""
+    while t.is_list and t.item is not None:
+        t = t.item
+    return t.name == "card"
+
+
 class _Move:
+    names_cards: tuple[bool, ...] = ()
+
     def __init__(self, name: str, label: str, params: tuple[str, ...], kinds: tuple[str, ...],
                  fn: str, then: str | None, location: Any, doc: str):
         self.name, self.label, self.params, self.fn = name, label, params, fn
@@ -280,5 +291,5 @@ def bind_phase(p: _Phase, ns: dict[str, Any]) -> PhaseDef:
 def bind_step(s: _Step, names: list[str], ns: dict[str, Any]) -> StepDef:
     moves = tuple(MoveDef(m.name, m.label, m.params, m.kinds, ns[m.fn],
                           names.index(m.then) if m.then in names else None,
-                          m.location, m.doc) for m in s.moves)
+                          m.location, m.doc, m.names_cards) for m in s.moves)
     return StepDef(s.name, s.repeat, moves, ns[s.legal], s.location)

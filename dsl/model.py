@@ -86,6 +86,7 @@ class MoveDef:
     then: int | None  # index of the step to go to, in the same phase
     location: Location
     doc: str = ""
+    names_cards: tuple[bool, ...] = ()  # per parameter: is it a card, or a list of them?
 
 
 @dataclass(frozen=True)

@@ -54,23 +54,31 @@ def _register_search_bots() -> None:
 _register_search_bots()
 
 
-def split_kind(kind: str) -> tuple[str, int | None]:
-    """'ismcts:200' -> ('ismcts', 200): a seat kind and its budget, if one is given."""
+def split_kind(kind: str) -> tuple[str, int | float | None]:
+    """'ismcts:200' -> ('ismcts', 200), 'ismcts:0.5s' -> ('ismcts', 0.5): a seat kind and
+    its budget, if one is given (a whole number, or seconds with an 's')."""
     name, _, budget = kind.partition(":")
     if not budget:
         return name, None
-    if not budget.isdigit() or int(budget) < 1:
-        raise GameError(f"seat kind '{kind}': the budget after ':' must be a whole number "
-                        "from 1")
-    return name, int(budget)
+    if budget.isdigit() and int(budget) >= 1:
+        return name, int(budget)
+    if budget.endswith("s"):
+        try:
+            seconds = float(budget[:-1])
+        except ValueError:
+            seconds = 0.0
+        if seconds > 0 and seconds < 1e6:
+            return name, seconds
+    raise GameError(f"seat kind '{kind}': the budget after ':' must be a whole number from 1 "
+                    "(ismcts:200) or seconds (ismcts:0.5s)")
 
 
 def make_bot(kind: str, game_seed: int, seat: int) -> Bot:
     """A bot of the named kind for one seat, seeded from the game's seed and the seat.
 
-    `kind` may carry a budget, 'ismcts:200' (iterations per decision) or 'greedy:8' (samples
-    per action): with it a search bot is fully determined by the seed, whereas its default
-    budget is time (about 0.1 s a decision), which depends on the machine.
+    `kind` may carry a budget: 'ismcts:200' (iterations per decision) or 'greedy:8' (samples
+    per action); 'ismcts:0.5s' gives a search bot wall time instead. Every budget but time,
+    and every default, is a pure function of the seed, so the game is too.
     """
     name, budget = split_kind(kind)
     cls = BOTS.get(name)
@@ -80,6 +88,10 @@ def make_bot(kind: str, game_seed: int, seat: int) -> Bot:
     # much faster than with text, and this runs for every game of a simulation).
     seed = zlib.crc32(f"{game_seed}/{seat}/{name}".encode()) + (game_seed << 32)
     keyword: str | None = getattr(cls, "budget", None)
+    if isinstance(budget, float):
+        keyword = "seconds" if getattr(cls, "timed", False) else None
+        if keyword is None:
+            raise GameError(f"seat kind '{name}' takes no time budget")
     if budget is None:
         bot: Bot = cls(seed)
     elif keyword is None:

@@ -22,18 +22,25 @@ from .knowledge import determinize_with_map
 from .state import GameState
 
 Action = tuple[Any, ...]
-_CARD_KINDS = ("card", "list")  # parameter kinds whose integers are cards
 
 
 # ------------------------------------------------------------------- helpers
+def _card_moves(engine: Engine) -> frozenset[str]:
+    """The names of the moves with a parameter that names cards (worked out once)."""
+    names: frozenset[str] | None = getattr(engine, "_search_card_moves", None)
+    if names is None:
+        names = frozenset(name for name, move in engine.moves.items() if any(move.names_cards))
+        engine._search_card_moves = names  # type: ignore[attr-defined]
+    return names
+
+
 def _translate(engine: Engine, action: Action, mapping: dict[int, int]) -> Action:
     """The action with each card it names replaced by mapping[card]."""
-    move = engine.moves.get(action[0])
-    if move is None or not any(k in _CARD_KINDS for k in move.kinds):
+    if action[0] not in _card_moves(engine):
         return action
     out: list[Any] = [action[0]]
-    for kind, arg in zip(move.kinds, action[1:]):
-        out.append(_map_cards(arg, mapping) if kind in _CARD_KINDS else arg)
+    for cards, arg in zip(engine.moves[action[0]].names_cards, action[1:]):
+        out.append(_map_cards(arg, mapping) if cards else arg)
     return tuple(out)
 
 
@@ -139,15 +146,21 @@ def _mover(state: GameState) -> int:
 class GreedyBot:
     """One step of look-ahead: each legal action is tried on a few determinizations and the
     state it leads to is valued by the ruleset's own score for the seat, relative to the best
-    other seat (or by the result, if the game ends)."""
+    other seat (or by the result, if the game ends or the seat is out).
+
+    With more than `keep` candidates, all are tried on the first sample and only the best
+    `keep` go on to the other samples, so that a decision among hundreds of actions (naming
+    any two cards, say) costs about one sample's worth rather than `samples`.
+    """
 
     name = "greedy"
     budget = "samples"  # what a seat kind's number sets: greedy:8
 
-    def __init__(self, seed: Any, samples: int = 4, fills: int = 4):
+    def __init__(self, seed: Any, samples: int = 4, fills: int = 4, keep: int = 8):
         self.rng = random.Random(seed)
         self.samples = samples
         self.fills = fills
+        self.keep = keep
 
     def choose(self, engine: Engine, state: GameState, legal: list[Action]) -> Action:
         rng = self.rng
@@ -161,18 +174,26 @@ class GreedyBot:
             else:
                 candidates.append(action)
         totals = [0.0] * len(candidates)
+        alive = list(range(len(candidates)))
         for _ in range(self.samples):
             det, mapping = determinize_with_map(engine, state, seat, rng)
-            for i, action in enumerate(candidates):
+            try:  # the sample's own action tuples, so that step() takes its fast path
+                own = {_key(a): a for a in engine.legal_actions(det)}
+            except (CardrulesError, *RULE_FAILURES):
+                own = {}
+            for i in alive:
                 sample = det.copy()
+                mine = _translate(engine, candidates[i], mapping)
                 try:
-                    engine.step(sample, _translate(engine, action, mapping))
+                    engine.step(sample, own.get(_key(mine), mine))
                 except (CardrulesError, *RULE_FAILURES):
                     totals[i] -= 1e9  # not playable in this sample: count it out
                     continue
                 totals[i] += self._value(engine, sample, seat)
-        best = max(totals)
-        ties = [a for a, t in zip(candidates, totals) if t == best]
+            if len(alive) > self.keep:  # sort is stable: ties keep the rules' order
+                alive = sorted(alive, key=lambda i: -totals[i])[:self.keep]
+        best = max(totals[i] for i in alive)
+        ties = [candidates[i] for i in alive if totals[i] == best]
         return ties[int(rng.random() * len(ties))]
 
     @staticmethod
@@ -180,6 +201,8 @@ class GreedyBot:
         if state.over:
             winners = state.winners or []
             return 1e6 / len(winners) if seat in winners else -1e6
+        if not state.active[seat]:
+            return -1e6  # out of the game
         values = seat_values(engine, state)
         others = [values[p] for p in range(state.n) if p != seat and state.active[p]]
         return values[seat] - (max(others) if others else 0.0)
@@ -203,28 +226,44 @@ class IsmctsBot:
     Each iteration samples a determinization, descends a tree keyed by actions (UCB over
     the actions available in that sample, each node valued for the seat that moved into
     it), expands one node and finishes with a random playout to the end of the round (or
-    game), bounded by `max_actions`; rewards come from `rewards`. The budget per decision
-    is `iterations` if given, else `seconds`.
+    game), bounded by `max_actions`; rewards come from `rewards`.
+
+    The budget per decision is, first that is given: `iterations`; `seconds` of wall time
+    (which depends on the machine, so play is no longer determined by the seed); else
+    `work`, counted as the actions applied plus the actions listed while searching plus a
+    charge per sample. Work tracks time closely enough across rulesets (listing hundreds of
+    actions costs about as much as applying hundreds) while staying a pure function of the
+    seed: the default, WORK, takes at most about 0.1 s a decision on a 2-core machine.
     """
 
     name = "ismcts"
     budget = "iterations"  # what a seat kind's number sets: ismcts:200
+    timed = True  # ismcts:0.5s sets seconds
+    WORK = 10_000
 
-    def __init__(self, seed: Any, iterations: int | None = None, seconds: float = 0.1,
-                 exploration: float = 0.7, max_actions: int = 200, open_fills: int = 6):
+    def __init__(self, seed: Any, iterations: int | None = None, seconds: float | None = None,
+                 work: int | None = None, exploration: float = 0.7, max_actions: int = 200,
+                 open_fills: int = 6):
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds
+        self.work = work if work is not None else self.WORK
         self.c = exploration
         self.max_actions = max_actions
         self.open_fills = open_fills
+        self._spent = 0
 
     # The actions available at a node in one sample, as keys in the observer's frame.
     def _available(self, engine: Engine, legal: list[Action], node: _Node,
                    back: dict[int, int]) -> dict[Any, Action]:
         out: dict[Any, Action] = {}
+        card_moves = _card_moves(engine)
+        open_moves = engine.open_moves
         for action in legal:
-            if domains.is_open(action):
+            name = action[0]
+            if name not in card_moves and name not in open_moves:
+                out[action] = action  # no cards, no lists: the action is its own key
+            elif name in open_moves:
                 filled = [k for k in node.children
                           if domains.matches(action, k) is None]
                 for k in filled:
@@ -243,13 +282,17 @@ class IsmctsBot:
             return legal[0]
         seat = _mover(state)
         root = _Node(seat)
-        deadline = None if self.iterations is not None else time.perf_counter() + self.seconds
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
+        self._spent = 0
         while True:
             if self.iterations is not None:
                 if done >= self.iterations:
                     break
-            elif done > 0 and time.perf_counter() >= deadline:  # type: ignore[operator]
+            elif deadline is not None:
+                if done > 0 and time.perf_counter() >= deadline:
+                    break
+            elif done > 0 and self._spent >= self.work:
                 break
             done += 1
             self._iterate(engine, state, seat, root)
@@ -280,9 +323,10 @@ class IsmctsBot:
         step = engine.step
         node = root
         path = [root]
-        steps = 0
+        steps = listed = 0
         try:
             legal = engine.legal_actions(det)
+            listed += len(legal)
             # Selection and expansion.
             while legal and len(det.round_scores) == start_rounds and steps < self.max_actions:
                 avail = self._available(engine, legal, node, back)
@@ -299,6 +343,7 @@ class IsmctsBot:
                     node.children[k] = child
                     legal = step(det, _translate(engine, avail[k], mapping))
                     steps += 1
+                    listed += len(legal)
                     path.append(child)
                     break
                 c = self.c
@@ -312,6 +357,7 @@ class IsmctsBot:
                 path.append(node)
                 legal = step(det, _translate(engine, avail[best_k], mapping))
                 steps += 1
+                listed += len(legal)
             # Random playout to the round's end.
             while legal and len(det.round_scores) == start_rounds and steps < self.max_actions:
                 action = legal[int(rng.random() * len(legal))]
@@ -319,11 +365,14 @@ class IsmctsBot:
                     action = sample_fill(action, rng)
                 legal = step(det, action)
                 steps += 1
+                listed += len(legal)
             result = rewards(engine, det)
         except (CardrulesError, *RULE_FAILURES):
             # A sample the rules cannot go on with (a move whose legality hangs on a card
             # the seat does not know): count the visit as a draw.
             result = [0.5] * det.n
+        # Sampling and scoring cost about as much as listing a few dozen actions.
+        self._spent += steps + listed + det.n_cards // 2 + 10
         for n in path[1:]:
             n.visits += 1
             n.reward += result[n.seat]

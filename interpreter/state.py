@@ -94,7 +94,7 @@ class GameState:
         other.rng.setstate(self.rng.getstate())
         other.everyone = self.everyone
         other.version = self.version
-        other.legal_cache = None
+        other.legal_cache = self.legal_cache  # same version, same actions (never mutated)
         other.log = None
         return other
 

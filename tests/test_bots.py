@@ -295,7 +295,12 @@ def test_a_seat_kind_may_carry_a_budget() -> None:
     bot = make_bot("ismcts:25", 7, 0)
     assert bot.iterations == 25  # type: ignore[attr-defined]
     assert make_bot("greedy:3", 7, 1).samples == 3  # type: ignore[attr-defined]
-    for bad in ("random:3", "ismcts:0", "ismcts:x"):
+    timed = make_bot("ismcts:0.25s", 7, 0)
+    assert timed.seconds == 0.25 and timed.iterations is None  # type: ignore[attr-defined]
+    default = make_bot("ismcts", 7, 0)
+    assert default.seconds is None and default.iterations is None  # type: ignore[attr-defined]
+    for bad in ("random:3", "ismcts:0", "ismcts:x", "ismcts:0s", "ismcts:-1s", "greedy:1s",
+                "ismcts:s", "random:1s"):
         with pytest.raises(GameError):
             make_bot(bad, 7, 0)
 
