@@ -1,12 +1,22 @@
-"""How strong are the search bots? Seat 1 is a search bot, every other seat random.
+"""How strong are the search bots? One seat is a search bot, every other seat random.
 
-    python benchmarks/bots_strength.py            # 300 games per ruleset
-    python benchmarks/bots_strength.py --games 60 --workers 2
+    python benchmarks/bots_strength.py                  # 300 games per ruleset
+    python benchmarks/bots_strength.py --games 60 --rulesets golf6 geohash
+    python benchmarks/bots_strength.py --bot czech-golf=ismcts:100
 
-For each ruleset it prints seat 1's win rate with a 95% Wilson interval, next to the win
-rate of seat 1 when it is random too (the same seeds), and for golf6 the mean score of
-seat 1 in both cases. A shared win counts as a win. Then the mean seconds per decision of
-ISMCTS at its default time budget (0.1 s), over a few decisions per ruleset.
+The bot's seat turns with the game (game g puts it in seat g mod n), so any advantage of
+sitting first counts for and against it alike. Its baseline is "a random seat": the very
+same games (same seeds, same seat) with that seat random too. A win shared by k seats
+counts 1/k. For each ruleset it prints:
+
+  - the bot's win rate and the random seat's, each with a 95% Wilson interval, and their
+    ratio; for rulesets won by the lowest total, both mean totals too;
+  - the bot's seconds per decision (mean and largest), at the budget used;
+  - what the seat does when a move is offered, bot beside random: per move, how often it
+    was offered, how often it was taken then, and how often taking it ended the game at
+    once in the seat's favour ("won") or put the seat out of it ("out").
+
+Default budgets are deterministic, so the figures are a pure function of --seed.
 """
 
 from __future__ import annotations
@@ -15,26 +25,24 @@ import argparse
 import math
 import multiprocessing
 import time
+from collections import Counter
 from typing import Any
 
 from cardrules.dsl.loader import load_ruleset
-from cardrules.interpreter.bots import RandomBot, make_bot
+from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.search import GreedyBot, IsmctsBot
 
-# The bot used per ruleset, with a budget small enough for hundreds of games in minutes.
-BEST: dict[str, tuple[str, dict[str, Any]]] = {
-    "golf6": ("greedy", {"samples": 4}),
-    "czech-golf": ("ismcts", {"iterations": 60}),
-    "geohash": ("greedy", {"samples": 4}),
-    "precognition": ("ismcts", {"iterations": 40}),
-    "grandma": ("greedy", {"samples": 1}),
+# The best bot found for each ruleset, at its default budget, and the table size.
+BEST: dict[str, tuple[str, int]] = {
+    "golf6": ("greedy", 4),
+    "czech-golf": ("greedy", 4),
+    "geohash": ("greedy", 4),
+    "precognition": ("ismcts", 3),
+    "grandma": ("greedy", 3),
 }
-SCORE_RULESETS = ("golf6",)
-BASE_SEED = 100_000
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     if n == 0:
         return 0.0, 1.0
     p = wins / n
@@ -43,86 +51,109 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def make(kind: str, params: dict[str, Any], seed: int, seat: int) -> Any:
-    bot = make_bot(kind, seed, seat)
-    for key, value in params.items():
-        setattr(bot, key, value)
-    return bot
-
-
-def one_game(job: tuple[str, str, int]) -> tuple[bool, int]:
-    """(seat 1 won, seat 1's total) for one game; mode 'bot' or 'random' for seat 1."""
-    name, mode, seed = job
+def one_game(job: tuple[str, int, str, int]) -> dict[str, Any]:
+    """Play one game with `kind` in the watched seat (seed mod players) and random seats
+    elsewhere; what the watched seat did and how it ended."""
+    name, players, kind, seed = job
     engine = Engine(load_ruleset(name))
-    state = engine.new_game(seed=seed)
-    kind, params = BEST[name]
-    bots = [make(kind, params, seed, 0) if mode == "bot" else make_bot("random", seed, 0)]
-    bots += [make_bot("random", seed, seat) for seat in range(1, state.n)]
+    state = engine.new_game(players, seed)
+    seat = seed % state.n
+    bots = [make_bot(kind if p == seat else "random", seed, p) for p in range(state.n)]
+    offered: Counter[str] = Counter()
+    taken: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    out: Counter[str] = Counter()
+    times: list[float] = []
     legal = engine.legal_actions(state)
     while legal:
-        seat = engine.to_move(state)
-        legal = engine.step(state, bots[seat].choose(engine, state, legal))
-    return 0 in (state.winners or []), state.totals[0]
-
-
-def seconds_per_decision(name: str, decisions: int = 5) -> float:
-    """Mean wall time of IsmctsBot at its default budget, on decisions of a random game."""
-    engine = Engine(load_ruleset(name))
-    state = engine.new_game(seed=7)
-    walker = RandomBot(7)
-    bot = IsmctsBot(7)
-    spent, timed = 0.0, 0
-    legal = engine.legal_actions(state)
-    while legal and timed < decisions:
+        mover = engine.to_move(state)
+        assert mover is not None
+        if mover != seat:
+            legal = engine.step(state, bots[mover].choose(engine, state, legal))
+            continue
+        start = time.perf_counter()
+        action = bots[seat].choose(engine, state, legal)
         if len(legal) > 1:
-            start = time.perf_counter()
-            bot.choose(engine, state, legal)
-            spent += time.perf_counter() - start
-            timed += 1
-        for _ in range(3):  # move on a few actions between timed decisions
-            if not legal:
-                break
-            legal = engine.step(state, walker.choose(engine, state, legal))
-    return spent / max(timed, 1)
+            times.append(time.perf_counter() - start)
+        offered.update({a[0] for a in legal})
+        taken[action[0]] += 1
+        legal = engine.step(state, action)
+        if state.over and seat in (state.winners or []):
+            won[action[0]] += 1
+        elif not state.active[seat]:
+            out[action[0]] += 1
+    winners = state.winners or []
+    return {"share": 1 / len(winners) if seat in winners else 0.0, "total": state.totals[seat],
+            "offered": offered, "taken": taken, "won": won, "out": out, "times": times}
+
+
+def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {"games": len(results), "wins": sum(r["share"] for r in results),
+                           "total": sum(r["total"] for r in results) / len(results),
+                           "times": [t for r in results for t in r["times"]]}
+    for key in ("offered", "taken", "won", "out"):
+        out[key] = sum((r[key] for r in results), Counter())
+    return out
+
+
+def rate(s: dict[str, Any]) -> str:
+    lo, hi = wilson(s["wins"], s["games"])
+    return f"{s['wins'] / s['games']:6.1%} [{lo:5.1%}, {hi:5.1%}]"
+
+
+def moves_table(bot: dict[str, Any], base: dict[str, Any]) -> list[str]:
+    lines = [f"    {'move':<16} {'offered':>8} {'taken':>7} {'won':>5} {'out':>5}   |"
+             f" random: {'offered':>7} {'taken':>7} {'won':>5} {'out':>5}"]
+    for move in sorted(set(bot["offered"]) | set(base["offered"])):
+        cells = []
+        for s in (bot, base):
+            n = s["offered"][move]
+            share = f"{s['taken'][move] / n:6.1%}" if n else "     -"
+            cells.append(f"{n:>8} {share:>7} {s['won'][move]:>5} {s['out'][move]:>5}")
+        lines.append(f"    {move:<16} {cells[0]}   |         {cells[1]}")
+    return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
+    parser.add_argument("--seed", type=int, default=100_000, help="the first game's seed")
     parser.add_argument("--rulesets", nargs="*", default=list(BEST))
+    parser.add_argument("--bot", action="append", default=[], metavar="RULESET=KIND",
+                        help="another seat kind for one ruleset, e.g. czech-golf=ismcts:100")
+    parser.add_argument("--no-moves", action="store_true", help="leave out the moves tables")
     args = parser.parse_args()
-    print(f"{args.games} games per ruleset; seat 1 = bot, other seats random")
-    print(f"{'ruleset':<13} {'bot':<22} {'bot wins (95% CI)':<26} {'random seat 1 (95% CI)':<26}"
-          " secs")
+    best = dict(BEST)
+    for pair in args.bot:
+        name, _, kind = pair.partition("=")
+        best[name] = (kind, best[name][1])
+    print(f"{args.games} games per ruleset, seeds from {args.seed}; one bot seat (turning with"
+          " the game), every other seat random")
+    print(f"{'ruleset':<13} {'bot':<12} {'n':>2} {'bot wins (95% CI)':<24}"
+          f" {'random seat (95% CI)':<24} {'ratio':>5}  {'s/decision mean, max':<20} secs")
     with multiprocessing.Pool(args.workers) as pool:
         for name in args.rulesets:
-            kind, params = BEST[name]
+            kind, players = best[name]
             start = time.perf_counter()
-            seeds = [BASE_SEED + g for g in range(args.games)]
-            bot = pool.map(one_game, [(name, "bot", s) for s in seeds], chunksize=1)
-            base = pool.map(one_game, [(name, "random", s) for s in seeds], chunksize=4)
+            seeds = range(args.seed, args.seed + args.games)
+            bot = summarise(pool.map(one_game, [(name, players, kind, s) for s in seeds],
+                                     chunksize=1))
+            base = summarise(pool.map(one_game, [(name, players, "random", s) for s in seeds],
+                                      chunksize=4))
             took = time.perf_counter() - start
-            cells = []
-            for results in (bot, base):
-                wins = sum(w for w, _ in results)
-                lo, hi = wilson(wins, len(results))
-                cells.append(f"{wins / len(results):6.1%} [{lo:5.1%}, {hi:5.1%}]")
-            label = kind + "(" + ",".join(f"{k}={v}" for k, v in params.items()) + ")"
-            print(f"{name:<13} {label:<22} {cells[0]:<26} {cells[1]:<26} {took:5.0f}",
-                  flush=True)
-            if name in SCORE_RULESETS:
-                mean_bot = sum(t for _, t in bot) / len(bot)
-                mean_rand = sum(t for _, t in base) / len(base)
-                print(f"{'':<13} mean seat-1 score: bot {mean_bot:.1f}, random {mean_rand:.1f}"
-                      f" (winner: {Engine(load_ruleset(name)).rules.winner})", flush=True)
-    print("ISMCTS at its default budget (0.1 s), mean seconds per decision:")
-    for name in args.rulesets:
-        print(f"  {name:<13} {seconds_per_decision(name):.3f}", flush=True)
+            ratio = bot["wins"] / base["wins"] if base["wins"] else math.inf
+            times = bot["times"] or [0.0]
+            speed = f"{sum(times) / len(times):.3f}, {max(times):.3f}"
+            print(f"{name:<13} {kind:<12} {players:>2} {rate(bot):<24} {rate(base):<24}"
+                  f" {ratio:5.2f}  {speed:<20} {took:4.0f}", flush=True)
+            if Engine(load_ruleset(name)).rules.winner == "lowest":
+                better = 1 - bot["total"] / base["total"] if base["total"] else 0.0
+                print(f"{'':<13} mean total (lowest wins): bot {bot['total']:.1f}, random"
+                      f" {base['total']:.1f}, {better:.0%} better", flush=True)
+            if not args.no_moves:
+                print("\n".join(moves_table(bot, base)), flush=True)
 
 
 if __name__ == "__main__":
     main()
-
-
-__all__ = ["GreedyBot", "IsmctsBot", "main", "wilson"]

@@ -14,7 +14,7 @@ import random
 import time
 from typing import Any
 
-from cardrules.dsl.errors import CardrulesError
+from cardrules.dsl.errors import CardrulesError, RuleRuntimeError
 
 from . import domains
 from .engine import RULE_FAILURES, Engine
@@ -144,9 +144,18 @@ def _mover(state: GameState) -> int:
 
 # ------------------------------------------------------------------- greedy
 class GreedyBot:
-    """One step of look-ahead: each legal action is tried on a few determinizations and the
-    state it leads to is valued by the ruleset's own score for the seat, relative to the best
-    other seat (or by the result, if the game ends or the seat is out).
+    """One step of look-ahead, to the end of the seat's own turn.
+
+    Each legal action is tried on a few determinizations. Where the seat then decides again
+    in the same turn (discard after drawing, say), it follows through with its best next
+    action by the same measure, up to `follow` more actions, so that an action is valued by
+    what it makes possible (a lay-off that leaves a better discard). The state reached is
+    valued by the ruleset's own score for the seat, relative to the best other seat, or by
+    the result if the game ends or the seat is out.
+
+    An action that ends the game or puts the seat out of it in any sample is decisive: it is
+    taken only if it wins in at least `sure` of `confirm` further samples (so the hidden
+    cards are named when they are certain or very likely, never on a hunch).
 
     With more than `keep` candidates, all are tried on the first sample and only the best
     `keep` go on to the other samples, so that a decision among hundreds of actions (naming
@@ -156,45 +165,107 @@ class GreedyBot:
     name = "greedy"
     budget = "samples"  # what a seat kind's number sets: greedy:8
 
-    def __init__(self, seed: Any, samples: int = 4, fills: int = 4, keep: int = 8):
+    def __init__(self, seed: Any, samples: int = 4, fills: int = 4, keep: int = 8,
+                 follow: int = 3, confirm: int = 32, sure: float = 0.9):
         self.rng = random.Random(seed)
         self.samples = samples
         self.fills = fills
         self.keep = keep
+        self.follow = follow
+        self.confirm = confirm
+        self.sure = sure
 
     def choose(self, engine: Engine, state: GameState, legal: list[Action]) -> Action:
         rng = self.rng
         if len(legal) == 1 and not domains.is_open(legal[0]):
             return legal[0]
         seat = _mover(state)
-        candidates: list[Action] = []
-        for action in legal:
-            if domains.is_open(action):
-                candidates.extend(sample_fill(action, rng) for _ in range(self.fills))
-            else:
-                candidates.append(action)
+        candidates = self._candidates(legal)
         totals = [0.0] * len(candidates)
+        decisive = [False] * len(candidates)
         alive = list(range(len(candidates)))
         for _ in range(self.samples):
             det, mapping = determinize_with_map(engine, state, seat, rng)
-            try:  # the sample's own action tuples, so that step() takes its fast path
-                own = {_key(a): a for a in engine.legal_actions(det)}
-            except (CardrulesError, *RULE_FAILURES):
-                own = {}
+            own = self._own_actions(engine, det)
             for i in alive:
-                sample = det.copy()
-                mine = _translate(engine, candidates[i], mapping)
-                try:
-                    engine.step(sample, own.get(_key(mine), mine))
-                except (CardrulesError, *RULE_FAILURES):
-                    totals[i] -= 1e9  # not playable in this sample: count it out
-                    continue
-                totals[i] += self._value(engine, sample, seat)
+                value, ends = self._try(engine, det, own, candidates[i], mapping, seat)
+                totals[i] += value
+                decisive[i] = decisive[i] or ends
             if len(alive) > self.keep:  # sort is stable: ties keep the rules' order
                 alive = sorted(alive, key=lambda i: -totals[i])[:self.keep]
-        best = max(totals[i] for i in alive)
-        ties = [candidates[i] for i in alive if totals[i] == best]
-        return ties[int(rng.random() * len(ties))]
+        order = sorted(alive, key=lambda i: -totals[i])
+        for i in order:  # the best that is not decisive, or that wins often enough
+            if not decisive[i] or self._sure(engine, state, candidates[i], seat):
+                best = totals[i]
+                ties = [candidates[j] for j in order if totals[j] == best
+                        and (j == i or not decisive[j])]
+                return ties[int(rng.random() * len(ties))]
+        return candidates[order[0]]
+
+    def _candidates(self, legal: list[Action]) -> list[Action]:
+        out: list[Action] = []
+        for action in legal:
+            if domains.is_open(action):
+                out.extend(sample_fill(action, self.rng) for _ in range(self.fills))
+            else:
+                out.append(action)
+        return out
+
+    @staticmethod
+    def _own_actions(engine: Engine, det: GameState) -> dict[Any, Action]:
+        """A sample's own action tuples by key, so that step() takes its fast path."""
+        try:
+            return {_key(a): a for a in engine.legal_actions(det)}
+        except (CardrulesError, *RULE_FAILURES):
+            return {}
+
+    def _try(self, engine: Engine, det: GameState, own: dict[Any, Action], action: Action,
+             mapping: dict[int, int], seat: int) -> tuple[float, bool]:
+        """(value, decisive) of playing `action` in the sample `det` and following through:
+        decisive if the game ends or the seat is out."""
+        sample = det.copy()
+        mine = _translate(engine, action, mapping)
+        try:
+            legal = engine.step(sample, own.get(_key(mine), mine))
+            for _ in range(self.follow):
+                if not legal or sample.over or _mover(sample) != seat \
+                        or sample.turns != det.turns:
+                    break
+                sample, legal = self._best_next(engine, sample, legal, seat)
+        except (CardrulesError, *RULE_FAILURES):
+            return -1e9, False  # not playable in this sample: count it out
+        return self._value(engine, sample, seat), sample.over or not sample.active[seat]
+
+    def _best_next(self, engine: Engine, sample: GameState, legal: list[Action],
+                   seat: int) -> tuple[GameState, list[Action]]:
+        """The state after the seat's best next action (by immediate value), and its legal
+        actions."""
+        best: tuple[float, GameState, list[Action]] | None = None
+        for action in self._candidates(legal):
+            after = sample.copy()
+            try:
+                next_legal = engine.step(after, action)
+            except (CardrulesError, *RULE_FAILURES):
+                continue
+            value = self._value(engine, after, seat)
+            if best is None or value > best[0]:
+                best = (value, after, next_legal)
+        if best is None:
+            raise RuleRuntimeError("no playable follow-up")
+        return best[1], best[2]
+
+    def _sure(self, engine: Engine, state: GameState, action: Action, seat: int) -> bool:
+        """Whether a decisive action wins in at least `sure` of `confirm` fresh samples."""
+        wins = 0
+        for _ in range(self.confirm):
+            det, mapping = determinize_with_map(engine, state, seat, self.rng)
+            sample = det.copy()
+            try:
+                engine.step(sample, _translate(engine, action, mapping))
+            except (CardrulesError, *RULE_FAILURES):
+                continue
+            wins += sample.over and seat in (sample.winners or [])
+        return wins >= self.sure * self.confirm
 
     @staticmethod
     def _value(engine: Engine, state: GameState, seat: int) -> float:

@@ -315,3 +315,102 @@ def test_bots_value_a_position_by_the_rulesets_evaluation() -> None:
     assert seat_values(engine, state) == expected
     # at the start every card is face down: six average cards of 5 points
     assert engine.rules.evaluate(state, 0) == 30
+
+
+# ------------------------------------------------------------ playing sensibly
+def geohash_window(seed: int) -> tuple[Engine, GameState, int]:
+    """A geohash game at its first reaction window, and the seat deciding there."""
+    engine = engine_for("geohash")
+    state = engine.new_game(4, seed)
+    engine.apply(state, next(a for a in engine.legal_actions(state) if a[0] == "ask"))
+    assert state.window
+    return engine, state, state.window[0]
+
+
+def hidden_cards(engine: Engine, state: GameState) -> list[int]:
+    return list(state.zones[engine.rules.zone("hidden").index])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_greedy_names_the_hidden_cards_when_it_knows_them(seed: int) -> None:
+    engine, state, seat = geohash_window(seed)
+    hidden = hidden_cards(engine, state)
+    for c in hidden:
+        state.known[c] |= 1 << seat  # as if it had worked them out
+    state.version += 1  # knowledge changed: the legal actions are listed afresh
+    state.legal_cache = None
+    action = GreedyBot(seed).choose(engine, state, engine.legal_actions(state))
+    assert action[0] == "accuse"
+    engine.apply(state, action)
+    assert state.over and state.winners == [seat]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_greedy_does_not_accuse_on_a_hunch(seed: int) -> None:
+    # The seat knows every card but the hidden two and one more: three cards, three equally
+    # likely pairs. A guess would be right one time in three: it passes.
+    engine, state, seat = geohash_window(seed)
+    hidden = hidden_cards(engine, state)
+    other = next(c for c in range(state.n_cards) if c not in hidden
+                 and state.where[c] != engine.rules.zone("hand").zone_of(seat))
+    for c in range(state.n_cards):
+        if c not in hidden and c != other:
+            state.known[c] |= 1 << seat
+        else:
+            state.known[c] &= ~(1 << seat)
+    state.version += 1
+    state.legal_cache = None
+    for k in range(3):
+        action = GreedyBot(seed * 10 + k).choose(engine, state, engine.legal_actions(state))
+        assert action == ("pass",)
+
+
+def test_greedy_lays_off_when_it_can_in_grandma() -> None:
+    # Over random positions of grandma where the greedy seat may lay off, it does nearly
+    # always (a lay-off sheds a card and the turn goes on); a random seat does not.
+    engine = engine_for("grandma")
+    offered = taken = 0
+    for seed in range(40):
+        state = engine.new_game(3, seed)
+        bots = [RandomBot(seed * 3 + p) for p in range(3)]
+        legal = engine.legal_actions(state)
+        while legal and offered < 30:
+            seat = engine.to_move(state)
+            assert seat is not None
+            if any(a[0] == "lay_off" for a in legal):
+                offered += 1
+                taken += GreedyBot(seed, samples=2).choose(engine, state, legal)[0] == "lay_off"
+            legal = engine.step(state, bots[seat].choose(engine, state, legal))
+        if offered >= 30:
+            break
+    assert offered >= 30
+    assert taken >= 0.8 * offered
+
+
+def test_greedy_follows_through_to_the_end_of_its_turn() -> None:
+    # golf6: taking a card is worth what the best use of it is worth, later in the same
+    # turn. Greedy values "take the discard" by the best swap or discard that follows.
+    engine = engine_for("golf6")
+    for seed in range(5):
+        state = engine.new_game(2, seed)
+        legal = engine.legal_actions(state)
+        while any(a[0] == "reveal" for a in legal):
+            legal = engine.step(state, legal[0])
+        seat = state.current
+        bot = GreedyBot(seed)
+        identity = {c: c for c in range(state.n_cards)}
+        own = {a: a for a in legal}
+        value, decisive = bot._try(engine, state, own, ("take_discard",), identity, seat)
+        after = state.copy()
+        follow_ups = engine.step(after, ("take_discard",))
+        assert follow_ups and engine.to_move(after) == seat
+        best = max(GreedyBot._value(engine, step_to(engine, after, a), seat)
+                   for a in follow_ups)
+        assert value == best and not decisive
+        assert value > GreedyBot._value(engine, after, seat) - 1e-9
+
+
+def step_to(engine: Engine, state: GameState, action: tuple[object, ...]) -> GameState:
+    out = state.copy()
+    engine.step(out, action)
+    return out
