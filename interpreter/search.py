@@ -151,7 +151,9 @@ class GreedyBot:
     action by the same measure, up to `follow` more actions, so that an action is valued by
     what it makes possible (a lay-off that leaves a better discard). The state reached is
     valued by the ruleset's own score for the seat, relative to the best other seat, or by
-    the result if the game ends or the seat is out.
+    the result if the game ends or the seat is out. If the action has set the round's end
+    (a knock: the round ends before some seat's next turn), the sample is played to that
+    end at random, so the action is valued by how the round then ends.
 
     An action that ends the game or puts the seat out of it in any sample is decisive: it is
     taken only if it wins in at least `sure` of `confirm` further samples (so the hidden
@@ -166,7 +168,8 @@ class GreedyBot:
     budget = "samples"  # what a seat kind's number sets: greedy:8
 
     def __init__(self, seed: Any, samples: int = 4, fills: int = 4, keep: int = 8,
-                 follow: int = 3, confirm: int = 32, sure: float = 0.9):
+                 follow: int = 3, confirm: int = 32, sure: float = 0.9,
+                 max_playout: int = 200):
         self.rng = random.Random(seed)
         self.samples = samples
         self.fills = fills
@@ -174,6 +177,7 @@ class GreedyBot:
         self.follow = follow
         self.confirm = confirm
         self.sure = sure
+        self.max_playout = max_playout
 
     def choose(self, engine: Engine, state: GameState, legal: list[Action]) -> Action:
         rng = self.rng
@@ -223,18 +227,32 @@ class GreedyBot:
              mapping: dict[int, int], seat: int) -> tuple[float, bool]:
         """(value, decisive) of playing `action` in the sample `det` and following through:
         decisive if the game ends or the seat is out."""
-        sample = det.copy()
-        mine = _translate(engine, action, mapping)
         try:
-            legal = engine.step(sample, own.get(_key(mine), mine))
-            for _ in range(self.follow):
-                if not legal or sample.over or _mover(sample) != seat \
-                        or sample.turns != det.turns:
-                    break
-                sample, legal = self._best_next(engine, sample, legal, seat)
+            sample = self._play(engine, det, own, action, mapping, seat)
         except (CardrulesError, *RULE_FAILURES):
             return -1e9, False  # not playable in this sample: count it out
         return self._value(engine, sample, seat), sample.over or not sample.active[seat]
+
+    def _play(self, engine: Engine, det: GameState, own: dict[Any, Action], action: Action,
+              mapping: dict[int, int], seat: int) -> GameState:
+        """A copy of the sample after `action`, the seat's best follow-ups in the same turn
+        and, if the round's end is now set, the rest of the round at random."""
+        sample = det.copy()
+        mine = _translate(engine, action, mapping)
+        legal = engine.step(sample, own.get(_key(mine), mine))
+        for _ in range(self.follow):
+            if not legal or sample.over or _mover(sample) != seat or sample.turns != det.turns:
+                break
+            sample, legal = self._best_next(engine, sample, legal, seat)
+        if sample.stop_before is not None:  # the round's end is set (a knock): play to it
+            rounds = len(sample.round_scores)
+            for _ in range(self.max_playout):
+                if not legal or len(sample.round_scores) != rounds:
+                    break
+                action = legal[int(self.rng.random() * len(legal))]
+                legal = engine.step(sample, sample_fill(action, self.rng)
+                                    if domains.is_open(action) else action)
+        return sample
 
     def _best_next(self, engine: Engine, sample: GameState, legal: list[Action],
                    seat: int) -> tuple[GameState, list[Action]]:
@@ -259,9 +277,9 @@ class GreedyBot:
         wins = 0
         for _ in range(self.confirm):
             det, mapping = determinize_with_map(engine, state, seat, self.rng)
-            sample = det.copy()
             try:
-                engine.step(sample, _translate(engine, action, mapping))
+                sample = self._play(engine, det, self._own_actions(engine, det), action,
+                                    mapping, seat)
             except (CardrulesError, *RULE_FAILURES):
                 continue
             wins += sample.over and seat in (sample.winners or [])
