@@ -10,7 +10,8 @@ same games (same seeds, same seat) with that seat random too. A win shared by k 
 counts 1/k. For each ruleset it prints:
 
   - the bot's win rate and the random seat's, each with a 95% Wilson interval, and their
-    ratio; for rulesets won by the lowest total, both mean totals too;
+    ratio; then both seats' mean round score (for rulesets won by the lowest total, how
+    much lower the bot's is);
   - the bot's seconds per decision (mean and largest), at the budget used;
   - what the seat does when a move is offered, bot beside random: per move, how often it
     was offered, how often it was taken then, and how often taking it ended the game at
@@ -83,13 +84,15 @@ def one_game(job: tuple[str, int, str, int]) -> dict[str, Any]:
         elif not state.active[seat]:
             out[action[0]] += 1
     winners = state.winners or []
-    return {"share": 1 / len(winners) if seat in winners else 0.0, "total": state.totals[seat],
+    scores = [r[seat] for r in state.round_scores]
+    return {"share": 1 / len(winners) if seat in winners else 0.0,
+            "round": sum(scores) / len(scores) if scores else 0.0,
             "offered": offered, "taken": taken, "won": won, "out": out, "times": times}
 
 
 def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {"games": len(results), "wins": sum(r["share"] for r in results),
-                           "total": sum(r["total"] for r in results) / len(results),
+                           "round": sum(r["round"] for r in results) / len(results),
                            "times": [t for r in results for t in r["times"]]}
     for key in ("offered", "taken", "won", "out"):
         out[key] = sum((r[key] for r in results), Counter())
@@ -147,10 +150,10 @@ def main() -> None:
             speed = f"{sum(times) / len(times):.3f}, {max(times):.3f}"
             print(f"{name:<13} {kind:<12} {players:>2} {rate(bot):<24} {rate(base):<24}"
                   f" {ratio:5.2f}  {speed:<20} {took:4.0f}", flush=True)
-            if Engine(load_ruleset(name)).rules.winner == "lowest":
-                better = 1 - bot["total"] / base["total"] if base["total"] else 0.0
-                print(f"{'':<13} mean total (lowest wins): bot {bot['total']:.1f}, random"
-                      f" {base['total']:.1f}, {better:.0%} better", flush=True)
+            line = f"{'':<13} mean round score: bot {bot['round']:.2f}, random {base['round']:.2f}"
+            if Engine(load_ruleset(name)).rules.winner == "lowest" and base["round"]:
+                line += f" (lowest wins: the bot's is {1 - bot['round'] / base['round']:.0%} lower)"
+            print(line, flush=True)
             if not args.no_moves:
                 print("\n".join(moves_table(bot, base)), flush=True)
 

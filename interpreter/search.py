@@ -156,8 +156,9 @@ class GreedyBot:
     end at random, so the action is valued by how the round then ends.
 
     An action that ends the game or puts the seat out of it in any sample is decisive: it is
-    taken only if it wins in at least `sure` of `confirm` further samples (so the hidden
-    cards are named when they are certain or very likely, never on a hunch).
+    taken only if it won in at least `sure` of the samples tried and then wins in at least
+    `sure` of `confirm` fresh ones (so the hidden cards are named when they are certain or
+    very likely, never on a hunch).
 
     With more than `keep` candidates, all are tried on the first sample and only the best
     `keep` go on to the other samples, so that a decision among hundreds of actions (naming
@@ -187,6 +188,7 @@ class GreedyBot:
         candidates = self._candidates(legal)
         totals = [0.0] * len(candidates)
         decisive = [False] * len(candidates)
+        won = [0] * len(candidates)  # samples in which the candidate won the game outright
         alive = list(range(len(candidates)))
         for _ in range(self.samples):
             det, mapping = determinize_with_map(engine, state, seat, rng)
@@ -195,11 +197,13 @@ class GreedyBot:
                 value, ends = self._try(engine, det, own, candidates[i], mapping, seat)
                 totals[i] += value
                 decisive[i] = decisive[i] or ends
+                won[i] += value >= 1e6
             if len(alive) > self.keep:  # sort is stable: ties keep the rules' order
                 alive = sorted(alive, key=lambda i: -totals[i])[:self.keep]
         order = sorted(alive, key=lambda i: -totals[i])
         for i in order:  # the best that is not decisive, or that wins often enough
-            if not decisive[i] or self._sure(engine, state, candidates[i], seat):
+            if not decisive[i] or (won[i] >= self.sure * self.samples
+                                   and self._sure(engine, state, candidates[i], seat)):
                 best = totals[i]
                 ties = [candidates[j] for j in order if totals[j] == best
                         and (j == i or not decisive[j])]

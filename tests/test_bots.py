@@ -206,6 +206,27 @@ def test_same_seed_same_choices(name: str) -> None:
     assert other != first
 
 
+def test_the_default_budget_is_deterministic() -> None:
+    # No number after the kind: ismcts spends a budget of work, not of seconds, so the same
+    # seed still makes the same choices (here on a ruleset where a decision is quick).
+    engine = engine_for("czech-golf")
+    runs = []
+    for _ in range(2):
+        state = engine.new_game(2, 11)
+        bots = [make_bot("ismcts", 11, 0), make_bot("greedy", 11, 1)]
+        legal = engine.legal_actions(state)
+        choices = []
+        for _ in range(12):
+            if not legal:
+                break
+            seat = engine.to_move(state)
+            assert seat is not None
+            choices.append(bots[seat].choose(engine, state, legal))
+            legal = engine.step(state, choices[-1])
+        runs.append(choices)
+    assert runs[0] == runs[1] and len(runs[0]) >= 8
+
+
 def test_registered_and_seeded_like_random() -> None:
     assert BOTS["greedy"] is GreedyBot and BOTS["ismcts"] is IsmctsBot
     for kind in ("greedy", "ismcts"):
