@@ -3,6 +3,7 @@ triggers and scoring. Part of the ruleset builder (see build.Builder)."""
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 
@@ -87,7 +88,20 @@ class FlowBuilder(BuilderBase):
             step_moves.append(self.move_def(mpath, move, step_names, legal))
         moves.extend(step_moves)
         fn = f"legal_{len(self.functions)}"
-        self.emit(f"def {fn}(S, me):", ["    out = []", *legal, "    return out"])
+        body = ["    out = []", *legal, "    return out"]
+        if _reads_no_state(body):
+            # The same actions in every state (choices from ranks() and the like, filtered
+            # by conditions on the choices alone): listed once, on first use, then copied.
+            self.functions.append("\n".join([f"def _list_{fn}():", *body]))
+            self.functions.append("\n".join([
+                f"def {fn}(S, me):",
+                f"    got = LISTED.get({fn!r})",
+                "    if got is None:",
+                f"        got = LISTED[{fn!r}] = _list_{fn}()",
+                "    return list(got)"]))
+            self.constants["LISTED"] = {}
+        else:
+            self.emit(f"def {fn}(S, me):", body)
         return _Step(spec["name"], self.repeat_count(path, spec), step_moves, fn,
                      self.doc.where(path))
 
@@ -249,6 +263,13 @@ class FlowBuilder(BuilderBase):
 
 
 # --------------------------------------------------------------------- pieces
+
+
+def _reads_no_state(body: list[str]) -> bool:
+    """Whether generated function lines use neither the state, nor the seat, nor the zones."""
+    tree = ast.parse("def f():\n" + "\n".join(body))
+    return not any(isinstance(node, ast.Name) and node.id in ("S", "me", "Z")
+                   for node in ast.walk(tree))
 
 
 def _names_cards(t: Type) -> bool:
