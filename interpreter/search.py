@@ -84,16 +84,19 @@ def sample_fill(action: Action, rng: random.Random) -> Action:
     return tuple(out)
 
 
-def seat_values(engine: Engine, state: GameState) -> list[float]:
-    """Each seat's standing, higher is better: its total so far plus its round so far, by
-    the ruleset's `scoring.evaluate` if it has one, else by its own scoring as it stands
-    (when that can be computed mid-round); negated for 'lowest'."""
+def seat_values(engine: Engine, state: GameState, in_round: bool = True) -> list[float]:
+    """Each seat's standing, higher is better: its total so far plus (with `in_round`) its
+    round so far, by the ruleset's `scoring.evaluate` if it has one, else by its own scoring
+    as it stands (when that can be computed mid-round); negated for 'lowest'.
+
+    Just after a round has ended, `in_round=False` leaves out the fresh deal of the next
+    round, which nobody has played yet and which would only add noise."""
     rules = engine.rules
     sign = -1.0 if rules.winner == "lowest" else 1.0
     values = []
     for p in range(state.n):
         value = float(state.totals[p])
-        if not state.over:
+        if in_round and not state.over:
             try:  # the ruleset's own estimate of the round so far (`scoring.evaluate`)
                 value += float(rules.evaluate(state, p) if rules.evaluate is not None
                                else sum(rules.score(state, p)))
@@ -103,7 +106,7 @@ def seat_values(engine: Engine, state: GameState) -> list[float]:
     return values
 
 
-def rewards(engine: Engine, state: GameState) -> list[float]:
+def rewards(engine: Engine, state: GameState, in_round: bool = True) -> list[float]:
     """A reward in [0, 1] per seat. At the game's end: 0.8/k to each of k winners, 0 to the
     others, plus 0.2 times the standing. Otherwise the standing (seat_values): 1/k to each
     of the k best, 0 to the worst, the others linearly between (below 1/2, so a clear best
@@ -112,16 +115,16 @@ def rewards(engine: Engine, state: GameState) -> list[float]:
     if state.over and state.winners:
         # Mostly the result, plus a little for the margin (a near miss beats a rout).
         share = 1.0 / len(state.winners)
-        margin = _standing(engine, state)
+        margin = _standing(engine, state, in_round)
         return [(0.8 * share if p in state.winners else 0.0) + 0.2 * margin[p]
                 for p in range(n)]
-    return _standing(engine, state)
+    return _standing(engine, state, in_round)
 
 
-def _standing(engine: Engine, state: GameState) -> list[float]:
+def _standing(engine: Engine, state: GameState, in_round: bool = True) -> list[float]:
     n = state.n
     seats = [p for p in range(n) if state.active[p]] or list(range(n))
-    values = seat_values(engine, state)
+    values = seat_values(engine, state, in_round)
     best = max(values[p] for p in seats)
     worst = min(values[p] for p in seats)
     if best == worst:
@@ -235,7 +238,9 @@ class GreedyBot:
             sample = self._play(engine, det, own, action, mapping, seat)
         except (CardrulesError, *RULE_FAILURES):
             return -1e9, False  # not playable in this sample: count it out
-        return self._value(engine, sample, seat), sample.over or not sample.active[seat]
+        in_round = len(sample.round_scores) == len(det.round_scores)
+        return (self._value(engine, sample, seat, in_round),
+                sample.over or not sample.active[seat])
 
     def _play(self, engine: Engine, det: GameState, own: dict[Any, Action], action: Action,
               mapping: dict[int, int], seat: int) -> GameState:
@@ -269,7 +274,8 @@ class GreedyBot:
                 next_legal = engine.step(after, action)
             except (CardrulesError, *RULE_FAILURES):
                 continue
-            value = self._value(engine, after, seat)
+            value = self._value(engine, after, seat,
+                                len(after.round_scores) == len(sample.round_scores))
             if best is None or value > best[0]:
                 best = (value, after, next_legal)
         if best is None:
@@ -290,13 +296,13 @@ class GreedyBot:
         return wins >= self.sure * self.confirm
 
     @staticmethod
-    def _value(engine: Engine, state: GameState, seat: int) -> float:
+    def _value(engine: Engine, state: GameState, seat: int, in_round: bool = True) -> float:
         if state.over:
             winners = state.winners or []
             return 1e6 / len(winners) if seat in winners else -1e6
         if not state.active[seat]:
             return -1e6  # out of the game
-        values = seat_values(engine, state)
+        values = seat_values(engine, state, in_round)
         others = [values[p] for p in range(state.n) if p != seat and state.active[p]]
         return values[seat] - (max(others) if others else 0.0)
 
@@ -459,7 +465,7 @@ class IsmctsBot:
                 legal = step(det, action)
                 steps += 1
                 listed += len(legal)
-            result = rewards(engine, det)
+            result = rewards(engine, det, len(det.round_scores) == start_rounds)
         except (CardrulesError, *RULE_FAILURES):
             # A sample the rules cannot go on with (a move whose legality hangs on a card
             # the seat does not know): count the visit as a draw.
