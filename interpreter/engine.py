@@ -209,7 +209,14 @@ class Engine:
         self.step(state, action)
         return state
 
-    def _make_step(self) -> Callable[[GameState, Action], list[Action]]:
+    def advance(self, state: GameState, action: Action) -> None:
+        """Apply a legal action, as `apply`, but leave the next decision's legal actions
+        unlisted until `legal_actions` is asked (search that only values the position
+        reached saves the listing). Ask `legal_actions` before `to_move`: a reaction window
+        is opened, but seats with nothing to react with are passed over only then."""
+        self.step(state, action, False)
+
+    def _make_step(self) -> Callable[..., list[Action]]:
         """Build `step(state, action) -> the next legal actions` ([] once the game is over):
         `apply` for drivers that loop over actions, with what it looks up bound once.
 
@@ -225,7 +232,7 @@ class Engine:
 
         open_moves = self.open_moves
 
-        def step(state: GameState, action: Action) -> list[Action]:
+        def step(state: GameState, action: Action, listing: bool = True) -> list[Action]:
             # Fast path: the very tuple the engine listed (as a bot returns it). Anything
             # else, even an equal-looking value (8.0 for card 8), goes through check().
             cache: Any = state.legal_cache  # None (TypeError below) or (version, actions)
@@ -237,7 +244,7 @@ class Engine:
             except (TypeError, ValueError):
                 action = check(state, action)
             if state.window:
-                return react(state, action)
+                return react(state, action, listing)
             run, jump, target = flow[action[0]]
             me = state.current
             if state.log is not None:
@@ -262,6 +269,11 @@ class Engine:
                     state.reps = repeat[state.phase][target]
                 if state.over:
                     return []
+                if not listing:  # advance(): the next decision is listed when asked for
+                    if reactions is not None:
+                        open_window(state, me, False)
+                    state.legal_cache = None
+                    return []
                 if reactions is not None and open_window(state, me):
                     return state.legal_cache[1]  # type: ignore[index]
                 legal = legal_of[state.phase][state.step](state, state.current)
@@ -277,12 +289,13 @@ class Engine:
         return step
 
     # -------------------------------------------------------------- reactions
-    def _open_window(self, s: GameState, actor: int) -> bool:
+    def _open_window(self, s: GameState, actor: int, listing: bool = True) -> bool:
         """After an action, offer the reaction moves to every seat still in, in play order
-        from the one after the actor (the actor last). False if nobody has one."""
+        from the one after the actor (the actor last). False if nobody has one (without
+        `listing`, whether anybody is asked; the seats with none are passed over later)."""
         seats = ops.others(s, actor, self._direction)
         s.window = seats + [actor] if s.active[actor] else seats
-        return self._next_reaction(s)
+        return self._next_reaction(s) if listing else bool(s.window)
 
     def _next_reaction(self, s: GameState) -> bool:
         """Move the window on to the next seat that has a reaction; False when it is shut."""
@@ -297,7 +310,7 @@ class Engine:
             s.window.pop(0)
         return False
 
-    def _react(self, s: GameState, action: Action) -> list[Action]:
+    def _react(self, s: GameState, action: Action, listing: bool = True) -> list[Action]:
         """Apply one seat's answer in a reaction window, then ask the next seat, or go on."""
         seat = s.window.pop(0)
         if s.log is not None:
@@ -317,6 +330,9 @@ class Engine:
                 s.window = []
                 self._on_signal(s, s.current)
         if s.over:
+            return []
+        if not listing:  # advance(): listed when asked for
+            s.legal_cache = None
             return []
         if s.window and self._next_reaction(s):
             assert s.legal_cache is not None

@@ -172,7 +172,7 @@ class GreedyBot:
     budget = "samples"  # what a seat kind's number sets: greedy:8
 
     def __init__(self, seed: Any, samples: int = 4, fills: int = 4, keep: int = 8,
-                 follow: int = 3, confirm: int = 32, sure: float = 0.9,
+                 follow: int = 3, confirm: int = 16, sure: float = 0.9,
                  max_playout: int = 200):
         self.rng = random.Random(seed)
         self.samples = samples
@@ -248,12 +248,17 @@ class GreedyBot:
         and, if the round's end is now set, the rest of the round at random."""
         sample = det.copy()
         mine = _translate(engine, action, mapping)
-        legal = engine.step(sample, own.get(_key(mine), mine))
+        # The next decision is listed only if the seat is the one to take it (a reaction
+        # window is the others' first), which saves listing it for every candidate.
+        engine.advance(sample, own.get(_key(mine), mine))
+        legal: list[Action] = []
         for _ in range(self.follow):
-            if not legal or sample.over or _mover(sample) != seat or sample.turns != det.turns:
+            if sample.over or sample.window or sample.current != seat \
+                    or sample.turns != det.turns:
                 break
-            sample, legal = self._best_next(engine, sample, legal, seat)
-        if sample.stop_before is not None:  # the round's end is set (a knock): play to it
+            sample, legal = self._best_next(engine, sample, engine.legal_actions(sample), seat)
+        if sample.stop_before is not None and not sample.over:  # a knock: play to the end
+            legal = engine.legal_actions(sample)
             rounds = len(sample.round_scores)
             for _ in range(self.max_playout):
                 if not legal or len(sample.round_scores) != rounds:

@@ -414,3 +414,24 @@ def test_an_open_action_must_be_filled_in() -> None:
         assert state.to_json() == before
     if not found:
         pytest.skip("no ruleset has an open parameter")
+
+
+@pytest.mark.parametrize("path", RULESET_FILES, ids=lambda p: p.stem)
+def test_advance_is_apply_with_the_listing_left_for_later(path: Path) -> None:
+    # Engine.advance (for search) applies an action without listing the next decision; once
+    # legal_actions is asked, the game is exactly where apply would have left it.
+    engine = Engine(load_ruleset(path))
+    for seed in range(3):
+        stepped = engine.new_game(seed=seed)
+        bot = RandomBot(seed)
+        for _ in range(150):
+            if stepped.over:
+                break
+            legal = engine.legal_actions(stepped)
+            action = bot.choose(engine, stepped, legal)
+            advanced = stepped.copy()
+            engine.advance(advanced, action)
+            engine.apply(stepped, action)
+            assert engine.legal_actions(advanced) == engine.legal_actions(stepped)
+            assert engine.to_move(advanced) == engine.to_move(stepped)
+            assert advanced.to_json() == stepped.to_json()
