@@ -47,6 +47,8 @@ class Engine:
         self._each_once = [phase.turns == "each_once" for phase in ruleset.phases]
         self._skipping = [phase.skip_turn is not None for phase in ruleset.phases]
         self.open_moves = frozenset(m.name for m in ruleset.moves.values() if "words" in m.kinds)
+        # Moves with a parameter naming cards (which a search relabels between samples).
+        self.card_moves = frozenset(m.name for m in ruleset.moves.values() if any(m.names_cards))
         self._after_move = ruleset.after_move
         self._after_turn = ruleset.after_turn
         self._direction = ruleset.direction

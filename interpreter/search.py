@@ -25,18 +25,9 @@ Action = tuple[Any, ...]
 
 
 # ------------------------------------------------------------------- helpers
-def _card_moves(engine: Engine) -> frozenset[str]:
-    """The names of the moves with a parameter that names cards (worked out once)."""
-    names: frozenset[str] | None = getattr(engine, "_search_card_moves", None)
-    if names is None:
-        names = frozenset(name for name, move in engine.moves.items() if any(move.names_cards))
-        engine._search_card_moves = names  # type: ignore[attr-defined]
-    return names
-
-
 def _translate(engine: Engine, action: Action, mapping: dict[int, int]) -> Action:
     """The action with each card it names replaced by mapping[card]."""
-    if action[0] not in _card_moves(engine):
+    if action[0] not in engine.card_moves:
         return action
     out: list[Any] = [action[0]]
     for cards, arg in zip(engine.moves[action[0]].names_cards, action[1:]):
@@ -361,7 +352,7 @@ class IsmctsBot:
     def _available(self, engine: Engine, legal: list[Action], node: _Node,
                    back: dict[int, int]) -> dict[Any, Action]:
         out: dict[Any, Action] = {}
-        card_moves = _card_moves(engine)
+        card_moves = engine.card_moves
         open_moves = engine.open_moves
         for action in legal:
             name = action[0]
