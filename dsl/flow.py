@@ -140,10 +140,9 @@ class FlowBuilder(BuilderBase):
         unpack = [f"    {local_name(p)} = A[{i}]" for i, p in enumerate(params, 1)]
         self.emit(f"def {fn}(S, me, A):", unpack + (body or ["    pass"]))
         kinds = tuple(bound.get(p, ANY).name for p in params)
-        move = _Move(name, spec.get("label", name.replace("_", " ")), tuple(params), kinds, fn,
-                     then, self.doc.where(path), spec.get("doc", ""))
-        move.names_cards = tuple(_names_cards(bound.get(p, ANY)) for p in params)
-        return move
+        names_cards = tuple(_names_cards(bound.get(p, ANY)) for p in params)
+        return _Move(name, spec.get("label", name.replace("_", " ")), tuple(params), kinds,
+                     names_cards, fn, then, self.doc.where(path), spec.get("doc", ""))
 
     def parameter(self, path: Path, param: str, bound: dict[str, Type], lines: list[str],
                   pad: str) -> str:
@@ -280,12 +279,11 @@ def _names_cards(t: Type) -> bool:
 
 
 class _Move:
-    names_cards: tuple[bool, ...] = ()
-
     def __init__(self, name: str, label: str, params: tuple[str, ...], kinds: tuple[str, ...],
-                 fn: str, then: str | None, location: Any, doc: str):
+                 names_cards: tuple[bool, ...], fn: str, then: str | None, location: Any,
+                 doc: str):
         self.name, self.label, self.params, self.fn = name, label, params, fn
-        self.kinds = kinds
+        self.kinds, self.names_cards = kinds, names_cards
         self.then, self.location, self.doc = then, location, doc
 
 
