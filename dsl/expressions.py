@@ -431,11 +431,13 @@ class ExpressionCompiler:
             left = self.named_constant(right.type, node.left)
         if left is BAD or right is BAD:
             return BAD
-        if node.op in ("<", "<=", ">", ">="):
+        if node.op in ("<", "<=", ">", ">=") and not (left.type == right.type
+                                                     and left.type in (RANK, SUIT)):
+            # Numbers are ordered; so are two ranks, or two suits, as the deck lists them.
             for side, code in ((node.left, left), (node.right, right)):
                 if not accepts(INT, code.type):
-                    return self.error(side.pos, f"only numbers can be ordered with {node.op}, "
-                                                f"but this is {code.type}")
+                    return self.error(side.pos, f"only numbers, ranks and suits can be ordered "
+                                                f"with {node.op}, but this is {code.type}")
         elif not comparable(left.type, right.type):
             return self.error(node.pos, f"comparing {left.type} with {right.type} "
                                         "is always false")

@@ -229,7 +229,7 @@ def test_joker_is_not_a_rank_of_a_deck_without_jokers(tmp_path: Path) -> None:
     ("card.rank != 'K'", "card.rank != 'Q'", "'Q' is not a rank of this deck"),
     ("card.rank != 'K'", "card.suit != 'heart'", "did you mean 'hearts'?"),
     ("card.rank != 'K'", "card.colour != 'blue'", "'blue' is not a colour"),
-    ("card.rank != 'K'", "card.rank > 2", "only numbers can be ordered with >"),
+    ("card.rank != 'K'", "card.rank > 2", "only numbers, ranks and suits can be ordered with >"),
     ("card.rank != 'K'", "card.points", "a condition must be true or false, but this is a "
                                         "number"),
     ("deal 2 from stock to each hand", "deal 2 from stock to each discard",

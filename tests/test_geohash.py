@@ -153,7 +153,10 @@ def test_a_card_asked_for_by_name_is_handed_over_and_shown() -> None:
 
 
 def accuse(state: GameState, first: int, second: int) -> tuple[object, ...]:
-    return ("accuse", *kind(state, first), *kind(state, second))
+    """The accusation naming two cards' kinds, as the ruleset lists it: each pair once, the
+    lower rank first (red first for equal ranks)."""
+    one, two = sorted([kind(state, first), kind(state, second)])
+    return ("accuse", *one, *two)
 
 
 def window(state: GameState) -> None:
