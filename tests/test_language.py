@@ -62,3 +62,47 @@ def test_a_card_moved_into_an_owner_group_is_known_to_that_owner(tmp_path: Path)
     for seat in range(2):
         (card,) = state.zones[engine.rules.zone("meld").instances(seat)[1]]
         assert state.known[card] == 1 << seat
+
+
+ORDERED = """\
+cardrules: 1
+name: ordered
+deck: {zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: hand, owner: each, visibility: owner}
+round:
+  setup: ["deal 5 from stock to each hand"]
+  phases:
+    - name: p
+      turns: each_once
+      steps:
+        - name: s
+          moves:
+            - name: pick
+              choose:
+                low: "ranks() where low <= '3'"
+                high: "ranks() where high > low and high < 'J'"
+                suit: "suits() where suit >= 'hearts'"
+              do: []
+"""
+
+
+def test_ranks_and_suits_are_ordered_as_the_deck_lists_them(tmp_path: Path) -> None:
+    path = tmp_path / "o.yaml"
+    path.write_text(ORDERED, encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    cards = engine.rules.cards
+    picks = {(cards.rank_names[a[1]], cards.rank_names[a[2]], cards.suit_names[a[3]])
+             for a in engine.legal_actions(engine.new_game(2, 1))}
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"]  # below J
+    suits = cards.suit_names[cards.suit_names.index("hearts"):-1]  # hearts and on, no joker
+    assert picks == {(low, high, suit) for i, low in enumerate(ranks[:3])
+                     for high in ranks[i + 1:] for suit in suits}
+    # A rank and a suit are not ordered against each other; colours are not ordered at all.
+    from cardrules.dsl.loader import check_files
+
+    for wrong in ("suit > low", "'red' < 'black'"):
+        path.write_text(ORDERED.replace("suit >= 'hearts'", wrong), encoding="utf-8")
+        (problem,) = check_files([str(path)])
+        assert "only numbers, ranks and suits can be ordered" in problem.message
