@@ -60,7 +60,7 @@ def split_kind(kind: str) -> tuple[str, int | float | None]:
     name, _, budget = kind.partition(":")
     if not budget:
         return name, None
-    if budget.isdigit() and int(budget) >= 1:
+    if budget.isascii() and budget.isdigit() and int(budget) >= 1:
         return name, int(budget)
     if budget.endswith("s"):
         try:

@@ -132,6 +132,11 @@ def _standing(engine: Engine, state: GameState, in_round: bool = True) -> list[f
     return out
 
 
+def _decided(state: GameState, seat: int) -> bool:
+    """Whether the game is over or the seat is out of it."""
+    return state.over or not state.active[seat]
+
+
 def _mover(state: GameState) -> int:
     return state.window[0] if state.window else state.current
 
@@ -182,16 +187,16 @@ class GreedyBot:
         candidates = self._candidates(legal)
         totals = [0.0] * len(candidates)
         decisive = [False] * len(candidates)
-        won = [0] * len(candidates)  # samples in which the candidate won the game outright
+        won = [0] * len(candidates)  # samples in which the candidate won the game (or shared it)
         alive = list(range(len(candidates)))
         for _ in range(self.samples):
             det, mapping = determinize_with_map(engine, state, seat, rng)
             own = self._own_actions(engine, det)
             for i in alive:
-                value, ends = self._try(engine, det, own, candidates[i], mapping, seat)
+                value, ends, wins = self._try(engine, det, own, candidates[i], mapping, seat)
                 totals[i] += value
                 decisive[i] = decisive[i] or ends
-                won[i] += value >= 1e6
+                won[i] += wins
             if len(alive) > self.keep:  # sort is stable: ties keep the rules' order
                 alive = sorted(alive, key=lambda i: -totals[i])[:self.keep]
         order = sorted(alive, key=lambda i: -totals[i])
@@ -222,16 +227,16 @@ class GreedyBot:
             return {}
 
     def _try(self, engine: Engine, det: GameState, own: dict[Any, Action], action: Action,
-             mapping: dict[int, int], seat: int) -> tuple[float, bool]:
-        """(value, decisive) of playing `action` in the sample `det` and following through:
-        decisive if the game ends or the seat is out."""
+             mapping: dict[int, int], seat: int) -> tuple[float, bool, bool]:
+        """(value, decisive, won) of playing `action` in the sample `det` and following
+        through: decisive if the game ends or the seat is out, won if it wins the game."""
         try:
             sample = self._play(engine, det, own, action, mapping, seat)
         except (CardrulesError, *RULE_FAILURES):
-            return -1e9, False  # not playable in this sample: count it out
+            return -1e9, False, False  # not playable in this sample: count it out
         in_round = len(sample.round_scores) == len(det.round_scores)
-        return (self._value(engine, sample, seat, in_round),
-                sample.over or not sample.active[seat])
+        return (self._value(engine, sample, seat, in_round), _decided(sample, seat),
+                sample.over and seat in (sample.winners or []))
 
     def _play(self, engine: Engine, det: GameState, own: dict[Any, Action], action: Action,
               mapping: dict[int, int], seat: int) -> GameState:
@@ -244,6 +249,8 @@ class GreedyBot:
         engine.advance(sample, own.get(_key(mine), mine))
         legal: list[Action] = []
         for _ in range(self.follow):
+            if sample.window and not sample.over:
+                engine.legal_actions(sample)  # passes over the seats with nothing to react with
             if sample.over or sample.window or sample.current != seat \
                     or sample.turns != det.turns:
                 break
@@ -262,8 +269,11 @@ class GreedyBot:
     def _best_next(self, engine: Engine, sample: GameState, legal: list[Action],
                    seat: int) -> tuple[GameState, list[Action]]:
         """The state after the seat's best next action (by immediate value), and its legal
-        actions."""
-        best: tuple[float, GameState, list[Action]] | None = None
+        actions. A follow-up that ends the game or puts the seat out is taken only if every
+        one does: picked in a sample it would be a guess made knowing the sample's hidden
+        cards, which the seat does not know (its own decisions weigh such actions with
+        `_sure`)."""
+        best: tuple[bool, float, GameState, list[Action]] | None = None
         for action in self._candidates(legal):
             after = sample.copy()
             try:
@@ -272,11 +282,12 @@ class GreedyBot:
                 continue
             value = self._value(engine, after, seat,
                                 len(after.round_scores) == len(sample.round_scores))
-            if best is None or value > best[0]:
-                best = (value, after, next_legal)
+            option = (not _decided(after, seat), value, after, next_legal)
+            if best is None or option[:2] > best[:2]:
+                best = option
         if best is None:
             raise RuleRuntimeError("no playable follow-up")
-        return best[1], best[2]
+        return best[2], best[3]
 
     def _sure(self, engine: Engine, state: GameState, action: Action, seat: int) -> bool:
         """Whether a decisive action wins in at least `sure` of `confirm` fresh samples."""
@@ -357,7 +368,7 @@ class IsmctsBot:
         for action in legal:
             name = action[0]
             if name not in card_moves and name not in open_moves:
-                out[action] = action  # no cards, no lists: the action is its own key
+                out[_key(action)] = action  # no cards to relabel
             elif name in open_moves:
                 filled = [k for k in node.children
                           if domains.matches(action, k) is None]

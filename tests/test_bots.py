@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+from pathlib import Path
 
 import pytest
 from cardrules.dsl.loader import load_ruleset
@@ -321,7 +322,7 @@ def test_a_seat_kind_may_carry_a_budget() -> None:
     default = make_bot("ismcts", 7, 0)
     assert default.seconds is None and default.iterations is None  # type: ignore[attr-defined]
     for bad in ("random:3", "ismcts:0", "ismcts:x", "ismcts:0s", "ismcts:-1s", "greedy:1s",
-                "ismcts:s", "random:1s"):
+                "ismcts:s", "random:1s", "ismcts:\u00b2"):
         with pytest.raises(GameError):
             make_bot(bad, 7, 0)
 
@@ -421,13 +422,13 @@ def test_greedy_follows_through_to_the_end_of_its_turn() -> None:
         bot = GreedyBot(seed)
         identity = {c: c for c in range(state.n_cards)}
         own = {a: a for a in legal}
-        value, decisive = bot._try(engine, state, own, ("take_discard",), identity, seat)
+        value, decisive, won = bot._try(engine, state, own, ("take_discard",), identity, seat)
         after = state.copy()
         follow_ups = engine.step(after, ("take_discard",))
         assert follow_ups and engine.to_move(after) == seat
         best = max(GreedyBot._value(engine, step_to(engine, after, a), seat)
                    for a in follow_ups)
-        assert value == best and not decisive
+        assert value == best and not decisive and not won
         assert value > GreedyBot._value(engine, after, seat) - 1e-9
 
 
@@ -435,3 +436,112 @@ def step_to(engine: Engine, state: GameState, action: tuple[object, ...]) -> Gam
     out = state.copy()
     engine.step(out, action)
     return out
+
+
+# ------------------------------------------------------- small constructed games
+TWO_STEPS = """\
+cardrules: 1
+name: two-steps
+players: {min: 2, max: 2, default: 2}
+deck: {ranks: [A, "2", "3", "4", "5", "6", "7", "8"], suits: [clubs], zone: stock}
+zones:
+  - {name: stock, visibility: hidden, layout: stack}
+  - {name: hidden, visibility: hidden, layout: stack}
+variables:
+  - {name: pts, scope: player, initial: 0}
+round:
+  setup: [shuffle stock, move top(stock) to hidden]
+  phases:
+    - name: p
+      turns: rotate
+      steps:
+        - name: first
+          moves:
+            - {name: prepare, do: []}
+            - {name: rest, do: ["end turn"]}
+            - {name: stop, when: "turns > 6", do: ["end round"]}
+        - name: second
+          moves:
+            - {name: gain, do: ["set me.pts = me.pts + 5"]}
+            - {name: lose, do: ["set me.pts = me.pts - 5"]}
+            - name: guess
+              choose: {r: "ranks()"}
+              do:
+                - if: "top(hidden).rank == r"
+                  then: ["win me"]
+                  else: ["eliminate me"]
+REACTIONS
+scoring:
+  winner: highest
+  round:
+    - {name: pts, score: "p.pts"}
+"""
+NEVER = """\
+reactions:
+  moves:
+    - {name: object, when: "turns < 0", do: []}
+"""
+
+
+def constructed(tmp_path: Path, text: str) -> Engine:
+    path = tmp_path / "game.yaml"
+    path.write_text(text, encoding="utf-8")
+    return Engine(load_ruleset(path))
+
+
+@pytest.mark.parametrize("reactions", ["", NEVER], ids=["plain", "with-reactions"])
+def test_greedy_values_a_step_by_what_follows_it(tmp_path: Path, reactions: str) -> None:
+    # "prepare" changes nothing by itself but allows "gain" next: greedy prepares. A
+    # reaction nobody can make (a window that closes at once) must not stop that.
+    engine = constructed(tmp_path, TWO_STEPS.replace("REACTIONS", reactions))
+    for seed in range(5):
+        state = engine.new_game(2, seed)
+        assert GreedyBot(seed).choose(engine, state, engine.legal_actions(state)) == ("prepare",)
+
+
+def test_following_through_is_no_way_round_the_sure_rule(tmp_path: Path) -> None:
+    # After "prepare", a guess at the hidden card wins in the sample where it is right; the
+    # follow-through must not count on that guess (the seat cannot know it), so "prepare"
+    # is worth its "gain", and at the second step the bot gains rather than guesses.
+    engine = constructed(tmp_path, TWO_STEPS.replace("REACTIONS", "").replace(
+        "set me.pts = me.pts + 5", "set me.pts = me.pts - 1"))
+    for seed in range(5):
+        state = engine.new_game(2, seed)
+        assert GreedyBot(seed).choose(engine, state, engine.legal_actions(state)) == ("rest",)
+        engine.apply(state, ("prepare",))
+        action = GreedyBot(seed).choose(engine, state, engine.legal_actions(state))
+        assert action == ("gain",)
+
+
+LIST_CHOICE = """\
+cardrules: 1
+name: list-choice
+players: {min: 2, max: 2, default: 2}
+deck: {ranks: [A, "2"], suits: [clubs], zone: stock}
+zones:
+  - {name: stock, visibility: hidden, layout: stack}
+variables:
+  - {name: pts, scope: player, initial: 0}
+round:
+  phases:
+    - name: p
+      turns: each_once
+      steps:
+        - name: s
+          moves:
+            - name: pick
+              choose: {ns: "[numbers(1, 2), numbers(3, 4), numbers(0, 0)]"}
+              do: ["set me.pts = sum(n for n in ns)"]
+scoring:
+  winner: highest
+  round:
+    - {name: pts, score: "p.pts"}
+"""
+
+
+def test_ismcts_searches_moves_whose_parameter_is_a_list_of_numbers(tmp_path: Path) -> None:
+    engine = constructed(tmp_path, LIST_CHOICE)
+    state = engine.new_game(2, 1)
+    legal = engine.legal_actions(state)
+    for seed in range(3):
+        assert IsmctsBot(seed, iterations=40).choose(engine, state, legal) == ("pick", [3, 4])
