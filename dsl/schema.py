@@ -80,8 +80,15 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagn
                                    f"found {_describe(error.instance)}")
         return
     if kind == "pattern":
-        yield doc.diagnostic(path, f"'{error.instance}' is not a valid name here "
-                                   "(use lower-case letters, digits and _)")
+        if "\\s+in\\s+" in str(rule):
+            yield doc.diagnostic(path, f"expected 'NAME in LIST' (for: p in players), "
+                                       f"found '{error.instance}'")
+        elif "-" in str(rule):
+            yield doc.diagnostic(path, f"'{error.instance}' is not a valid ruleset name (use "
+                                       "lower-case letters, digits and -, from a letter)")
+        else:
+            yield doc.diagnostic(path, f"'{error.instance}' is not a valid name here "
+                                       "(use lower-case letters, digits and _)")
         return
     if kind == "oneOf":
         yield doc.diagnostic(path, "expected a statement: a string, an `if:` block with "

@@ -312,3 +312,15 @@ def test_a_diagnostic_formats_as_path_line_col_then_source_and_caret() -> None:
     d = Diagnostic(Location("x.yaml", 3, 5), "boom", "abcdefgh\n")
     assert d.format() == "x.yaml:3:5: boom\n    abcdefgh\n        ^"
     assert Diagnostic(None, "plain").format() == "plain"
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("name: mini", "name: my_mini",
+     "'my_mini' is not a valid ruleset name (use lower-case letters, digits and -, from a letter)"),
+    (TRIGGER_DO, 'do: [{for: "p players", do: [end round]}]',
+     "expected 'NAME in LIST' (for: p in players), found 'p players'"),
+])
+def test_a_badly_formed_name_says_what_the_form_is(old: str, new: str, message: str,
+                                                     tmp_path: Path) -> None:
+    [d] = check_files([str(mini_with(old, new, tmp_path))])
+    assert d.message == message
