@@ -26,13 +26,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
-from cardrules.dsl.errors import GameError, IllegalAction, RulesetError
 from cardrules.dsl.loader import load_ruleset
-from cardrules.dsl.model import Action, Ruleset
 from cardrules.interpreter.bots import BOTS, Bot, make_bot
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.state import GameState
+
+from cardrules.errors import GameError, IllegalAction, RulesetError
+from cardrules.model import Action, Ruleset
 
 from . import render
 from .screen import (

@@ -17,7 +17,6 @@ from typing import Any, TypeVar
 import click
 import yaml
 from cardrules.dsl.diff import diff as diff_rules
-from cardrules.dsl.errors import CardrulesError, GameError, RulesetError
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.interpreter.bots import BOTS, Bot, make_bot
 from cardrules.interpreter.engine import Engine
@@ -26,6 +25,7 @@ from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 
 from cardrules import __version__
+from cardrules.errors import CardrulesError, GameError, RulesetError
 
 from . import render
 

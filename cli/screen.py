@@ -19,11 +19,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardrules.dsl.model import Action, Ruleset
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
+
+from cardrules.model import Action, Ruleset
 
 from . import render
 

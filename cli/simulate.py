@@ -22,9 +22,7 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 import click
-from cardrules.dsl.errors import GameError
 from cardrules.dsl.loader import load_ruleset
-from cardrules.dsl.model import Ruleset
 from cardrules.interpreter.bots import BOTS
 from cardrules.interpreter.simulate import (
     Comparison,
@@ -33,6 +31,9 @@ from cardrules.interpreter.simulate import (
     Summary,
     stream,
 )
+
+from cardrules.errors import GameError
+from cardrules.model import Ruleset
 
 EXIT_INTERRUPTED = 130  # what a shell reports for a program stopped by Ctrl-C (128 + SIGINT)
 F = TypeVar("F", bound=Callable[..., Any])

@@ -1,15 +1,18 @@
 """The registry of built-in functions and names of the expression language.
 
 Each entry has its name, parameter types, result type, a one-line doc, and how a
-call is written in generated code. The meaning check, the code generator and
+call is written in generated code (a template of this package whose holes the
+generator fills with the arguments' code). The meaning check, the code generator and
 docs/grammar.md all read this one registry.
 """
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from . import pyast
 from .typesys import (
     ANY,
     BOOL,
@@ -28,23 +31,34 @@ from .typesys import (
     list_of,
 )
 
+Emitter = Callable[[Sequence[ast.expr], ast.expr], ast.expr]  # (arguments, site) -> code
+
 
 @dataclass(frozen=True)
 class Builtin:
-    """A built-in function. `emit` writes the call from its arguments' generated code."""
+    """A built-in function. `emit` writes the call from its arguments' code and the number
+    of its site (the rule text a fault inside it points at)."""
 
     name: str
     params: tuple[Type, ...]
     returns: Type
     doc: str
-    emit: Callable[[Sequence[str]], str]
+    emit: Emitter
     variadic: bool = False  # the last parameter may repeat
     example: str = ""
 
 
-def _call(helper: str, board: bool = False) -> Callable[[Sequence[str]], str]:
-    prefix = "B, S, " if board else ""
-    return lambda args: f"{helper}({prefix}{', '.join(args)})"
+def _t(template: str) -> Emitter:
+    """The call written by a fixed template: `_0`, `_1`... the arguments, `_site` the site."""
+    return lambda args, site: pyast.expr(template, *args, site=site)
+
+
+def _call(helper: str, board: bool = False) -> Emitter:
+    """A call of a runtime helper with the arguments (after B, S for the board's helpers)."""
+    def emit(args: Sequence[ast.expr], site: ast.expr) -> ast.expr:
+        prefix = [pyast.name("B"), pyast.name("S")] if board else []
+        return pyast.call(helper, *prefix, *args)
+    return emit
 
 
 FUNCTIONS: dict[str, Builtin] = {}
@@ -57,13 +71,13 @@ def _register(*items: Builtin) -> None:
 
 _register(
     Builtin("size", (list_of(ANY),), INT, "The number of cards in a zone, or of items in a list.",
-            lambda a: f"len({a[0]})", example="size(stock) > 0"),
+            _t("len(_0)"), example="size(stock) > 0"),
     Builtin("top", (ZONE,), CARD, "The top card of a zone (the one placed last).",
             _call("top", board=True), example="move top(stock) to hand[me]"),
     Builtin("bottom", (ZONE,), CARD, "The bottom card of a zone (the one placed first).",
             _call("bottom", board=True), example="bottom(stock)"),
     Builtin("cards", (CARDS,), CARDS, "The cards of a zone, as a list.",
-            lambda a: f"list({a[0]})", example="flip cards(grid[p]) face up"),
+            _t("list(_0)"), example="flip cards(grid[p]) face up"),
     Builtin("all_but_top", (ZONE,), CARDS, "Every card of a zone except its top card.",
             _call("all_but_top", board=True),
             example="move all_but_top(discard) to stock face down"),
@@ -74,20 +88,20 @@ _register(
             "The rows of a grid zone, top to bottom, each a list of cards left to right.",
             _call("rows", board=True), example="rows(grid[p])"),
     Builtin("same_rank", (CARDS,), BOOL, "True when the cards all have one rank.",
-            lambda a: f"same_key(T_rank, {a[0]})", example="same_rank(col)"),
+            _t("same_key(T_rank, _0)"), example="same_rank(col)"),
     Builtin("same_suit", (CARDS,), BOOL, "True when the cards all have one suit.",
-            lambda a: f"same_key(T_suit, {a[0]})", example="same_suit(cards(grid[me]))"),
+            _t("same_key(T_suit, _0)"), example="same_suit(cards(grid[me]))"),
     Builtin("is_set", (CARDS,), BOOL,
             "Whether the cards can all be of one rank, wild cards standing in for any rank.",
-            lambda a: f"is_set(T_rank, T_wild, {a[0]})", example="is_set(cards(hand[me]))"),
+            _t("is_set(T_rank, T_wild, _0)"), example="is_set(cards(hand[me]))"),
     Builtin("is_flush", (CARDS,), BOOL,
             "Whether the cards can all be of one suit, wild cards standing in for any suit.",
-            lambda a: f"is_flush(T_suit, T_wild, {a[0]})", example="is_flush(cards(grid[p]))"),
+            _t("is_flush(T_suit, T_wild, _0)"), example="is_flush(cards(grid[p]))"),
     Builtin("is_run", (CARDS, BOOL), BOOL,
             "Whether the cards can be put in a row of consecutive ranks (in the deck's rank "
             "order), wild cards filling any gap; the second argument lets a row wrap from the "
             "last rank to the first (K-A).",
-            lambda a: f"is_run(T_rank, T_wild, N_RANKS, {a[0]}, {a[1]})",
+            _t("is_run(T_rank, T_wild, N_RANKS, _0, _1)"),
             example="is_run(cards(grid[p]), false)"),
     Builtin("words", (TEXT, INT, INT), WORDS,
             "The texts made of the given letters, between two lengths: a move parameter too "
@@ -95,11 +109,11 @@ _register(
             _call("words"), example="choose: {prediction: \"words('UDS', 1, 11)\"}"),
     Builtin("changes", (CARDS,), TEXT,
             "The steps between neighbouring cards by number, one letter each: U (up), "
-            "D (down), S (same).", lambda a: f"changes(T_number, {a[0]})",
+            "D (down), S (same).", _t("changes(T_number, _0)"),
             example="changes(cards(row))"),
     Builtin("contains", (TEXT, TEXT), BOOL,
             "Whether the first text holds the second as an unbroken piece.",
-            lambda a: f"({a[1]} in {a[0]})", example="contains(changes(cards(row)), 'UUD')"),
+            _t("_1 in _0"), example="contains(changes(cards(row)), 'UUD')"),
     Builtin("length", (TEXT,), INT, "The number of letters of a text.",
             _call("len"), example="length(p.prediction)"),
     Builtin("goal_layouts", (CARDS, INT, INT, BOOL, BOOL), list_of(list_of(CARDS)),
@@ -107,19 +121,18 @@ _register(
             "and staircases (4 running cards of one suit) from the cards, wild cards standing "
             "in; trios first. The fourth argument lets a staircase wrap K-A, the fifth allows "
             "longer melds. Copies of one card count once.",
-            lambda a: f"goal_layouts(T_rank, T_suit, T_wild, B.card_names, N_RANKS, {a[0]}, "
-                      f"{a[1]}, {a[2]}, {a[3]}, {a[4]})",
+            _t("goal_layouts(T_rank, T_suit, T_wild, B.card_names, N_RANKS, _0, _1, _2, _3, _4)"),
             example="choose: {layout: 'goal_layouts(hand[me], 2, 1, true, false)'}"),
     Builtin("numbers", (INT, INT), list_of(INT),
             "The whole numbers from the first to the second, both included (none if the "
-            "second is smaller).", lambda a: f"list(range({a[0]}, {a[1]} + 1))",
+            "second is smaller).", _t("numbers(_0, _1, _site)"),
             example="for: i in numbers(1, 3)"),
     Builtin("ranks", (), list_of(RANK), "Every rank of the deck, in its order (not jokers).",
-            lambda a: "RANKS", example="choose: {wanted: ranks()}"),
+            _t("RANKS"), example="choose: {wanted: ranks()}"),
     Builtin("suits", (), list_of(SUIT), "Every suit of the deck, in its order.",
-            lambda a: "SUITS", example="choose: {trumps: suits()}"),
+            _t("SUITS"), example="choose: {trumps: suits()}"),
     Builtin("colours", (), list_of(COLOUR), "The colours red and black.",
-            lambda a: "COLOURS", example="choose: {colour: colours()}"),
+            _t("COLOURS"), example="choose: {colour: colours()}"),
     Builtin("random_card", (ZONE,), CARD,
             "A card of the zone picked at random with the game's generator (an error if empty).",
             _call("random_card", board=True), example="move random_card(hand[target]) to hand[me]"),
@@ -131,11 +144,11 @@ _register(
             _call("max"), variadic=True, example="max(0, 10 - size(hand[p]))"),
     Builtin("knows", (PLAYER, CARD), BOOL,
             "Whether a player knows a card's identity (saw it face up, holds it, or peeked).",
-            lambda a: f"bool(S.known[{a[1]}] >> {a[0]} & 1)",
+            _t("bool(S.known[_1] >> _0 & 1)"),
             example="grid[me] where not knows(me, card)"),
     Builtin("next_player", (PLAYER,), PLAYER,
             "The next player still in the game after the given one, in play order.",
-            lambda a: f"next_seat(S, {a[0]}, STEP)", example="next_player(dealer)"),
+            _t("next_seat(S, _0, STEP)"), example="next_player(dealer)"),
 )
 
 
@@ -163,10 +176,15 @@ AGGREGATES: dict[str, Aggregate] = {a.name: a for a in (
 
 @dataclass(frozen=True)
 class BuiltinName:
+    """A built-in name; `code` is the template of what it reads."""
+
     name: str
     type: Type
     code: str
     doc: str
+
+    def emit(self) -> ast.expr:
+        return pyast.expr(self.code)
 
 
 NAMES: dict[str, BuiltinName] = {b.name: b for b in (
@@ -180,24 +198,24 @@ NAMES: dict[str, BuiltinName] = {b.name: b for b in (
     BuiltinName("player_count", INT, "S.n", "How many players the game started with."),
     BuiltinName("round", INT, "S.round", "The number of the round being played, from 1."),
     BuiltinName("turns", INT, "S.turns", "How many turns have been played in the game so far."),
-    BuiltinName("round_ending", BOOL, "(S.stop_before is not None or S.signal >= 4)",
+    BuiltinName("round_ending", BOOL, "S.stop_before is not None or S.signal >= 4",
                 "True once something has ended the round or scheduled its end."),
 )}
 
-# Attributes every card has; rule-defined value tables add more.
+# Attributes every card has; rule-defined value tables add more. (type, template, doc)
 CARD_ATTRIBUTES: dict[str, tuple[Type, str, str]] = {
-    "rank": (RANK, "T_rank[{0}]", "The rank; compare with a rank's name: c.rank == 'K'."),
-    "suit": (SUIT, "T_suit[{0}]", "The suit; compare with a suit's name: c.suit == 'hearts'."),
-    "colour": (COLOUR, "T_colour[{0}]", "'red' (hearts, diamonds) or 'black' (clubs, spades)."),
-    "number": (INT, "T_number[{0}]", "The rank as a number: A=1, 2-10, J=11, Q=12, K=13, joker 0."),
-    "is_joker": (BOOL, "T_joker[{0}]", "Whether the card is a joker."),
-    "is_wild": (BOOL, "T_wild[{0}]", "Whether the card is wild (the deck's `wild` condition)."),
-    "face_up": (BOOL, "S.face_up[{0}]", "Whether the card lies face up."),
+    "rank": (RANK, "T_rank[_0]", "The rank; compare with a rank's name: c.rank == 'K'."),
+    "suit": (SUIT, "T_suit[_0]", "The suit; compare with a suit's name: c.suit == 'hearts'."),
+    "colour": (COLOUR, "T_colour[_0]", "'red' (hearts, diamonds) or 'black' (clubs, spades)."),
+    "number": (INT, "T_number[_0]", "The rank as a number: A=1, 2-10, J=11, Q=12, K=13, joker 0."),
+    "is_joker": (BOOL, "T_joker[_0]", "Whether the card is a joker."),
+    "is_wild": (BOOL, "T_wild[_0]", "Whether the card is wild (the deck's `wild` condition)."),
+    "face_up": (BOOL, "S.face_up[_0]", "Whether the card lies face up."),
 }
 PLAYER_ATTRIBUTES: dict[str, tuple[Type, str, str]] = {
-    "seat": (INT, "({0} + 1)", "The player's seat number, from 1."),
-    "total": (INT, "S.totals[{0}]", "The player's cumulative score in the match."),
-    "active": (BOOL, "S.active[{0}]", "Whether the player is still in the game."),
-    "score": (INT, "round_score(S, {0})",
+    "seat": (INT, "_0 + 1", "The player's seat number, from 1."),
+    "total": (INT, "S.totals[_0]", "The player's cumulative score in the match."),
+    "active": (BOOL, "S.active[_0]", "Whether the player is still in the game."),
+    "score": (INT, "round_score(S, _0)",
               "The player's score in the last round that ended (0 before any has)."),
 }

@@ -18,7 +18,8 @@ from __future__ import annotations
 from pathlib import Path as FilePath
 from typing import Any
 
-from .errors import Diagnostic, Location, RulesetError
+from cardrules.errors import Diagnostic, Location, RulesetError
+
 from .source import Document, Path
 
 DIRECTIVES = ("remove", "replace", "insert_before", "insert_after")

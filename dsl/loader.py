@@ -11,10 +11,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .build import Builder
-from .errors import Diagnostic, Location, RulesetError
+from cardrules.errors import Diagnostic, Location, RulesetError
+from cardrules.model import Ruleset
+
+from .compiler import compile_document
 from .inherit import merge_documents, parent_path, parent_reference
-from .model import Ruleset
 from .schema import check_structure
 from .source import Document, parse_yaml
 
@@ -83,7 +84,7 @@ def load_ruleset(ref: str | Path, options: dict[str, Any] | None = None) -> Rule
     problems = list(check_structure(doc))
     if problems:
         raise RulesetError(problems)
-    return Builder(doc, options).build()
+    return compile_document(doc, options)
 
 
 def check_file(path: str) -> Iterator[Diagnostic]:
@@ -98,7 +99,7 @@ def check_file(path: str) -> Iterator[Diagnostic]:
         yield from problems
         return
     try:
-        Builder(doc).build()
+        compile_document(doc)
     except RulesetError as exc:
         yield from exc.diagnostics
 

@@ -10,24 +10,45 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from cardrules.errors import Diagnostic
+
 if TYPE_CHECKING:
     from .source import Document
 
 
 @dataclass(frozen=True)
 class Origin:
-    """The rule text a node came from: a scalar of a YAML document."""
+    """The rule text a node came from: a scalar of a YAML document (or, with `key`, the
+    key that names a mapping entry)."""
 
     doc: Document = field(compare=False, repr=False)
     path: tuple[str | int, ...]
+    key: bool = False
 
 
 @dataclass(frozen=True)
 class Pos:
-    """A character of rule text: its origin and offset."""
+    """A stretch of rule text: its origin, the offset of its first character and the
+    offset just past its last (`end` is `offset` when only the start is known)."""
 
     origin: Origin
     offset: int
+    end: int = -1
+
+    @property
+    def text(self) -> str:
+        """The rule text this position covers (empty when its end is unknown)."""
+        value = self.origin.doc.get(self.origin.path)
+        if not isinstance(value, str) or self.end < self.offset:
+            return ""
+        return value[self.offset:self.end]
+
+    def diagnostic(self, message: str) -> Diagnostic:
+        """A diagnostic pointing at the start of this stretch of rule text."""
+        origin = self.origin
+        if origin.key:
+            return origin.doc.diagnostic(origin.path, message, key=True)
+        return origin.doc.diagnostic(origin.path, message, offset=self.offset)
 
 
 @dataclass(frozen=True)
@@ -202,6 +223,7 @@ class Set(Stmt):
 @dataclass(frozen=True)
 class Let(Stmt):
     name: str
+    name_pos: Pos
     value: Expr
 
 
@@ -257,6 +279,7 @@ class If(Stmt):
 @dataclass(frozen=True)
 class For(Stmt):
     variable: str
+    variable_pos: Pos
     source: Expr
     body: tuple[Stmt, ...]
 
@@ -268,3 +291,40 @@ class Domain(Node):
 
     source: Expr
     where: Expr | None
+
+
+# ---------------------------------------------------------------- for clauses
+@dataclass(frozen=True)
+class ForClause(Node):
+    """The head of a `for:` block: `p in players`."""
+
+    variable: str
+    variable_pos: Pos
+    source: Expr
+
+
+# --------------------------------------------------------------------- labels
+@dataclass(frozen=True)
+class Placeholder(Node):
+    """`{card}` in a label: the value chosen for a move's parameter."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Label(Node):
+    """A move's label: free text and placeholders, in order."""
+
+    parts: tuple[str | Placeholder, ...]
+
+    @property
+    def placeholders(self) -> tuple[Placeholder, ...]:
+        return tuple(p for p in self.parts if isinstance(p, Placeholder))
+
+
+# ---------------------------------------------------------------- identifiers
+@dataclass(frozen=True)
+class Identifier(Node):
+    """A name the rule file gives to something (a zone, a variable, a move...)."""
+
+    name: str

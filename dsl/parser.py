@@ -1,12 +1,14 @@
 """Stage 3: rule text to syntax tree, with the one Lark grammar built once.
 
 `parse(text, kind, origin)` returns a node of `nodes` or raises ParseFailure with a
-located diagnostic in the author's terms (what was expected, what was found),
-never Lark's terminal names.
+located diagnostic in the author's terms (what was expected, what was found), never
+Lark's terminal names. Every piece of rule text goes through here: expressions,
+statements, domains, `for:` clauses, labels and the names a rule file gives.
 """
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -14,10 +16,13 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from . import nodes as n
-from .errors import Diagnostic
+from cardrules.errors import Diagnostic
 
-KINDS = ("expression", "statement", "domain")
+from . import nodes as n
+
+KINDS = ("expression", "statement", "domain", "for_clause", "label", "identifier")
+MAX_DEPTH = 100  # nesting of rule text, well within what every later stage can walk
+MAX_TEXT = 20_000  # characters of one piece of rule text
 
 
 class ParseFailure(Exception):
@@ -42,26 +47,53 @@ def _parser() -> Lark:
 
 def parse(text: str, kind: str, origin: n.Origin) -> Any:
     """Parse one piece of rule text of the given kind into its syntax tree."""
+    doc = origin.doc
+    if len(text) > MAX_TEXT:
+        raise ParseFailure(doc.diagnostic(origin.path, f"this rule text is {len(text)} "
+                                          f"characters long; the most is {MAX_TEXT}"))
     try:
         tree = _parser().parse(text, start=kind)
     except UnexpectedInput as exc:
         raise ParseFailure(_diagnose(text, kind, origin, exc)) from None
+    deep = _too_deep(tree)
+    if deep is not None:
+        raise ParseFailure(doc.diagnostic(
+            origin.path, f"this {kind} is nested more than {MAX_DEPTH} levels deep: split it "
+            "with `let` or a function", offset=deep))
     return _Builder(origin).build(tree.children[0] if kind == "expression" else tree)
+
+
+def _too_deep(tree: Tree) -> int | None:
+    """The offset of a part nested more than MAX_DEPTH rules deep, or None (walked without
+    recursion, so that no depth of input can exhaust Python's stack)."""
+    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return getattr(item.meta, "start_pos", 0) or 0
+        stack.extend((child, depth + 1) for child in item.children if isinstance(child, Tree))
+    return None
 
 
 # ---------------------------------------------------------------- diagnostics
 _FRIENDLY = {
     "NAME": "a name", "INT": "a number", "STRING": "a text in quotes",
     "COMPARE": "a comparison (== != < <= > >=)", "ASSIGN": "= or += or -=",
-    "SUM_OP": "+ or -", "PRODUCT_OP": "* / or %", "FACE": "up or down",
-    "$END": "the end of the text",
+    "SUM_OP": "+ or -", "PRODUCT_OP": "* / or %", "FACING": "up or down",
+    "LABEL_TEXT": "text", "$END": "the end of the text",
 }
 
 _START_WORDS = {
-    "statement": "a statement (move, deal, shuffle, flip, swap, set, let, peek, end, win)",
+    "statement": "a statement (move, deal, shuffle, flip, swap, set, let, peek, end, win, "
+                 "eliminate, reveal)",
     "expression": "an expression",
     "domain": "a collection to choose from",
+    "for_clause": "'NAME in LIST' (for: p in players)",
+    "label": "a label",
+    "identifier": "a name: letters, digits and _, from a letter or _",
 }
+
+_WORD = re.compile(r"[A-Za-z0-9_]+")
 
 
 def _describe_terminal(name: str) -> str:
@@ -69,8 +101,9 @@ def _describe_terminal(name: str) -> str:
         return _FRIENDLY[name]
     for term in _parser().terminals:
         if term.name == name:
-            return f"'{term.pattern.value}'"
-    return name.lower()
+            value = str(term.pattern.value)
+            return "'" + value.removesuffix("\\b").replace("(up|down)", "up or down") + "'"
+    return name.lower().strip("_")
 
 
 def _expected(exc: UnexpectedInput) -> str:
@@ -89,17 +122,22 @@ def _diagnose(text: str, kind: str, origin: n.Origin, exc: UnexpectedInput) -> D
             isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         where = len(text.rstrip())
         expected = _expected(exc) if text.strip() else "expected " + _START_WORDS[kind]
-        message = f"incomplete {kind}: {expected}"
+        message = f"incomplete {kind.replace('_', ' ')}: {expected}"
         return doc.diagnostic(origin.path, message, offset=where)
+    if isinstance(exc, UnexpectedToken) and exc.token.type == "LABEL_TEXT" and kind != "label":
+        # Lark's lexer, finding no word it can take here, read the rest as label text.
+        where = exc.token.start_pos or 0
+        return doc.diagnostic(origin.path, _unexpected_characters(text, where, kind, exc),
+                              offset=where)
     if isinstance(exc, UnexpectedToken):
         found = exc.token
         what = f"'{found.value}'"
         expected = _expected(exc)
         offset = found.start_pos or 0
-        if offset == 0 and kind == "statement":
+        if offset == 0 and kind in ("statement", "for_clause", "identifier"):
             expected = "expected " + _START_WORDS[kind]
         elif "$END" in (exc.expected or ()):
-            expected = f"the {kind} looks complete before it"
+            expected = f"the {kind.replace('_', ' ')} looks complete before it"
         if found.value == "=" and kind == "statement" and text.lstrip().startswith("set "):
             expected += " (set gives a value with a single =)"
         elif found.value == "=":
@@ -107,15 +145,33 @@ def _diagnose(text: str, kind: str, origin: n.Origin, exc: UnexpectedInput) -> D
         return doc.diagnostic(origin.path, f"unexpected {what}: {expected}", offset=offset)
     if isinstance(exc, UnexpectedCharacters):
         where = exc.pos_in_stream or 0
-        char = text[where] if where < len(text) else "?"
-        hint = ""
-        if char == "=":
-            hint = " (to compare, write ==)"
-        elif char in "&|!":
-            hint = " (write and, or, not)"
-        message = f"unexpected character '{char}'{hint}"
-        return doc.diagnostic(origin.path, message, offset=where)
-    return doc.diagnostic(origin.path, f"cannot parse this {kind}")
+        return doc.diagnostic(origin.path, _unexpected_characters(text, where, kind, exc),
+                              offset=where)
+    return doc.diagnostic(origin.path, f"cannot parse this {kind}")  # pragma: no cover
+
+
+def _unexpected_characters(text: str, where: int, kind: str, exc: UnexpectedInput) -> str:
+    """What to say of text the grammar has no word for at `where`."""
+    char = text[where] if where < len(text) else "?"
+    word = _WORD.match(text, where)
+    expected = _expected(exc)
+    if not text[:where].strip() and kind in ("statement", "for_clause", "identifier"):
+        expected = "expected " + _START_WORDS[kind]
+    if word is not None and (char.isalpha() or char == "_"):
+        # A whole word the grammar cannot take here: most often a keyword glued to a name.
+        return f"unexpected '{word.group()}'" + (f": {expected}" if expected else "")
+    if not char.isascii():
+        return f"unexpected character '{char}' (U+{ord(char):04X}): rule text is ASCII"
+    hint = ""
+    if char == "=" and kind == "statement" and text.lstrip().startswith("set "):
+        hint = " (set gives a value with a single =)"
+    elif char == "=":
+        hint = " (to compare, write ==)"
+    elif char in "&|!":
+        hint = " (write and, or, not)"
+    elif kind == "identifier":
+        hint = " (a name is letters, digits and _, from a letter or _)"
+    return f"unexpected character '{char}'{hint}"
 
 
 # ------------------------------------------------------------------- building
@@ -127,9 +183,16 @@ class _Builder:
 
     def pos(self, item: Tree | Token) -> n.Pos:
         if isinstance(item, Token):
-            return n.Pos(self.origin, item.start_pos or 0)
+            start = item.start_pos or 0
+            end = item.end_pos if item.end_pos is not None else start
+            return n.Pos(self.origin, start, end)
         meta = item.meta
-        return n.Pos(self.origin, getattr(meta, "start_pos", 0) or 0)
+        start = getattr(meta, "start_pos", 0) or 0
+        return n.Pos(self.origin, start, getattr(meta, "end_pos", start) or start)
+
+    def span(self, first: n.Pos, last: n.Pos) -> n.Pos:
+        """The stretch from the start of `first` to the end of `last`."""
+        return n.Pos(self.origin, first.offset, max(last.end, first.end))
 
     def build(self, item: Tree | Token) -> Any:
         if isinstance(item, Token):  # pragma: no cover - every token sits inside a rule
@@ -155,7 +218,9 @@ class _Builder:
         return n.Negation(self.build(operand), pos=self.pos(t))
 
     def rule_comparison(self, t: Tree, left: Tree, op: Token, right: Tree) -> n.Expr:
-        return n.Comparison(self.build(left), str(op), self.build(right), pos=self.pos(op))
+        whole = self.pos(t)
+        return n.Comparison(self.build(left), str(op), self.build(right),
+                            pos=n.Pos(self.origin, op.start_pos or 0, whole.end))
 
     def rule_membership(self, t: Tree, item: Tree, coll: Tree) -> n.Expr:
         return n.Membership(self.build(item), self.build(coll), False, pos=self.pos(t))
@@ -164,7 +229,9 @@ class _Builder:
         return n.Membership(self.build(item), self.build(coll), True, pos=self.pos(t))
 
     def rule_arithmetic(self, t: Tree, left: Tree, op: Token, right: Tree) -> n.Expr:
-        return n.Arithmetic(self.build(left), str(op), self.build(right), pos=self.pos(op))
+        whole = self.pos(t)
+        return n.Arithmetic(self.build(left), str(op), self.build(right),
+                            pos=n.Pos(self.origin, op.start_pos or 0, whole.end))
 
     def rule_minus(self, t: Tree, operand: Tree) -> n.Expr:
         return n.Minus(self.build(operand), pos=self.pos(t))
@@ -195,13 +262,14 @@ class _Builder:
 
     def rule_call(self, t: Tree, name: Token, args: Tree | None) -> n.Expr:
         built = tuple(self.build(a) for a in args.children) if args is not None else ()
-        return n.Call(str(name), built, pos=self.pos(name))
+        return n.Call(str(name), built, pos=self.span(self.pos(name), self.pos(t)))
 
     def rule_aggregate(self, t: Tree, name: Token, element: Tree, var: Token, source: Tree,
                        condition: Tree | None) -> n.Expr:
         cond = self.build(condition) if condition is not None else None
         return n.Aggregate(str(name), self.build(element), str(var), self.pos(var),
-                           self.build(source), cond, pos=self.pos(name))
+                           self.build(source), cond,
+                           pos=self.span(self.pos(name), self.pos(t)))
 
     def rule_list_literal(self, t: Tree, args: Tree | None) -> n.Expr:
         built = tuple(self.build(a) for a in args.children) if args is not None else ()
@@ -241,7 +309,7 @@ class _Builder:
                      pos=self.pos(t))
 
     def rule_let(self, t: Tree, name: Token, value: Tree) -> n.Stmt:
-        return n.Let(str(name), self.build(value), pos=self.pos(t))
+        return n.Let(str(name), self.pos(name), self.build(value), pos=self.pos(t))
 
     def rule_peek(self, t: Tree, cards: Tree) -> n.Stmt:
         return n.Peek(self.build(cards), pos=self.pos(t))
@@ -267,7 +335,23 @@ class _Builder:
     def rule_reveal(self, t: Tree, cards: Tree) -> n.Stmt:
         return n.Reveal(self.build(cards), pos=self.pos(t))
 
-    # domains -------------------------------------------------------------
+    # domains, for clauses, labels, identifiers ----------------------------
     def rule_domain(self, t: Tree, source: Tree, where: Tree | None) -> n.Domain:
         return n.Domain(self.build(source), self.build(where) if where is not None else None,
                         pos=self.pos(t))
+
+    def rule_for_clause(self, t: Tree, var: Token, source: Tree) -> n.ForClause:
+        return n.ForClause(str(var), self.pos(var), self.build(source), pos=self.pos(t))
+
+    def rule_label(self, t: Tree, *parts: Token | Tree) -> n.Label:
+        built: list[str | n.Placeholder] = []
+        for part in parts:
+            if isinstance(part, Token):
+                built.append(str(part))
+            else:
+                name = part.children[0]
+                built.append(n.Placeholder(str(name), pos=self.pos(name)))
+        return n.Label(tuple(built), pos=n.Pos(self.origin, 0, 0))
+
+    def rule_identifier(self, t: Tree, name: Token) -> n.Identifier:
+        return n.Identifier(str(name), pos=self.pos(name))

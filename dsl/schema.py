@@ -10,7 +10,8 @@ from typing import Any
 
 import jsonschema
 
-from .errors import Diagnostic
+from cardrules.errors import Diagnostic
+
 from .names import suggest
 from .source import Document
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from .errors import Diagnostic, Location, RulesetError
+from cardrules.errors import Diagnostic, Location, RulesetError
 
 Path = tuple[str | int, ...]
 

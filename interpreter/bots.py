@@ -11,8 +11,8 @@ import random
 import zlib
 from typing import Any, Protocol
 
-from cardrules.dsl.errors import GameError
-from cardrules.dsl.model import Action
+from cardrules.errors import GameError
+from cardrules.model import Action
 
 from .domains import fill
 from .engine import Engine

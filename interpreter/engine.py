@@ -19,18 +19,27 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from cardrules.dsl.errors import GameError, IllegalAction, RuleRuntimeError
-from cardrules.dsl.model import Action, Ruleset
+from cardrules.errors import (
+    CardrulesError,
+    GameError,
+    IllegalAction,
+    RuleFault,
+    RuleRuntimeError,
+)
+from cardrules.model import Action, Ruleset
 
-from . import domains, ops
+from . import domains, runtime
+from .runtime import SIGNAL_GAME, SIGNAL_PHASE, SIGNAL_ROUND, SIGNAL_TURN
 from .state import GameState
 
-# What a generated rule function raises when a rule does not fit the state it meets.
-SIGNAL_TURN, SIGNAL_PHASE, SIGNAL_ROUND, SIGNAL_GAME = 1, 2, 4, 8
 END_OF_TURN = -1
 PASS: Action = ("pass",)  # the answer of a seat that lets a reaction window go by
-RULE_FAILURES = (IndexError, ValueError, TypeError, KeyError, ZeroDivisionError,
-                 AttributeError)
+
+# What each generated function of a ruleset does, for a fault's message.
+_ROLES = {"setup": "in the round's setup", "round_end": "at the round's end",
+          "after_setup": "in a trigger after the setup", "after_move": "in a trigger after a move",
+          "after_turn": "in a trigger after a turn", "after_round": "in a trigger after a round",
+          "score": "in the scoring", "evaluate": "in the evaluation", "until": "in `until`"}
 
 
 class Engine:
@@ -38,7 +47,7 @@ class Engine:
 
     def __init__(self, ruleset: Ruleset):
         self.rules = ruleset
-        self.board: ops.Board = ruleset.board
+        self.board: runtime.Board = ruleset.board
         self.moves = ruleset.moves
         # Flow facts known before any game, looked up on every action instead of derived:
         # each step's legal-actions function and repeat count, and where each move leads.
@@ -78,17 +87,13 @@ class Engine:
         s.rng = random.Random(seed)
         s.log = [] if log else None
         s.zones = [[] for _ in range(rules.zone_count)]
-        copies = int(self._call(rules.copies, s))
-        s.n_cards = rules.cards.per_deck * copies
+        s.n_cards = rules.cards.per_deck * rules.copies[count]
         s.face_up = [False] * s.n_cards
         s.known = [0] * s.n_cards
         s.where = [rules.home_zone] * s.n_cards
         s.active = [True] * count
         s.totals = [0] * count
-        s.rounds_total = int(self._call(rules.rounds, s))
-        if s.rounds_total < 1:
-            raise GameError(f"{rules.name}: a match needs at least one round, "
-                            f"not {s.rounds_total}")
+        s.rounds_total = rules.rounds[count]
         # Each round passes the deal on before it starts; begin so that in round 1 the seat
         # before seat 1 deals and seat 1 plays first.
         s.dealer = (-2 * rules.direction) % count
@@ -140,6 +145,16 @@ class Engine:
             "turns": state.turns,
             "actions": state.actions,
         }
+
+    def round_score(self, state: GameState, seat: int) -> int:
+        """A seat's round score by the ruleset's scoring, as the state stands now."""
+        return sum(self._call(self.rules.score, state, seat))
+
+    def estimate(self, state: GameState, seat: int) -> int:
+        """The ruleset's own mid-round estimate of a seat's round score (`scoring.evaluate`)."""
+        if self.rules.evaluate is None:
+            return self.round_score(state, seat)
+        return int(self._call(self.rules.evaluate, state, seat))
 
     def describe(self, action: Action, state: GameState | None = None,
                  seat: int | None = None) -> str:
@@ -283,10 +298,10 @@ class Engine:
                     decide(state)  # says which step is stuck
                 state.legal_cache = (version, legal)
                 return legal
-            except RuleRuntimeError as exc:
-                raise located(action, exc) from None
-            except RULE_FAILURES as exc:
-                raise located(action, RuleRuntimeError(f"a rule failed: {exc!r}")) from None
+            except CardrulesError as exc:
+                raise located(exc, action, me) from None
+            except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
+                raise located(exc, action, me) from exc
 
         return step
 
@@ -295,7 +310,7 @@ class Engine:
         """After an action, offer the reaction moves to every seat still in, in play order
         from the one after the actor (the actor last). False if nobody has one (without
         `listing`, whether anybody is asked; the seats with none are passed over later)."""
-        seats = ops.others(s, actor, self._direction)
+        seats = runtime.others(s, actor, self._direction)
         s.window = seats + [actor] if s.active[actor] else seats
         return self._next_reaction(s) if listing else bool(s.window)
 
@@ -324,10 +339,10 @@ class Engine:
                 self.moves[action[0]].run(s, seat, action)
                 if self._after_move is not None:
                     self._after_move(s, seat)
-            except RuleRuntimeError as exc:
-                raise self._located(action, exc) from None
-            except RULE_FAILURES as exc:
-                raise self._located(action, RuleRuntimeError(f"a rule failed: {exc!r}")) from None
+            except CardrulesError as exc:
+                raise self._located(exc, action, seat) from None
+            except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
+                raise self._located(exc, action, seat) from exc
             if s.signal:
                 s.window = []
                 self._on_signal(s, s.current)
@@ -344,9 +359,16 @@ class Engine:
         assert s.legal_cache is not None
         return s.legal_cache[1]
 
-    def _located(self, action: Action, exc: RuleRuntimeError) -> RuleRuntimeError:
-        move = self.moves[action[0]]
-        return RuleRuntimeError(f"{move.location}: after move '{move.name}': {exc}")
+    def _located(self, exc: Exception, action: Action, seat: int) -> Exception:
+        """A failure while an action was applied, pointing at the rule text that failed."""
+        if isinstance(exc, CardrulesError) and not isinstance(exc, RuleFault):
+            return exc  # already located (a step with no legal move, say)
+        return self.fault(exc, f"in move '{action[0]}' (seat {seat + 1})")
+
+    def fault(self, exc: BaseException, context: str) -> RuleRuntimeError:
+        """`exc`, raised by generated code, as a located RuleRuntimeError."""
+        diagnostic = self.rules.locate(exc, context)
+        return RuleRuntimeError(diagnostic.message, diagnostic)
 
     def _log_action(self, state: GameState, me: int, action: Action) -> None:
         assert state.log is not None
@@ -394,11 +416,21 @@ class Engine:
         """Call a rule function outside a move (setup, scoring...), locating its failures."""
         try:
             return fn(s, *args)
-        except RuleRuntimeError:
-            raise
-        except RULE_FAILURES as exc:
-            name = getattr(fn, "__name__", "rule")
-            raise RuleRuntimeError(f"{self.rules.path}: {name}: a rule failed: {exc!r}") from None
+        except CardrulesError as exc:
+            if not isinstance(exc, RuleFault):
+                raise
+            raise self.fault(exc, self._role(fn)) from None
+        except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
+            raise self.fault(exc, self._role(fn)) from exc
+
+    @staticmethod
+    def _role(fn: Any) -> str:
+        name = getattr(fn, "__name__", "")
+        if name.startswith("init_"):
+            return f"the initial value of '{name[5:]}'"
+        if name.startswith(("skip_", "on_skip_")):
+            return "when a turn is missed"
+        return _ROLES.get(name, "in a rule")
 
     # ------------------------------------------------------------------- flow
     def _decide(self, s: GameState) -> None:
@@ -435,7 +467,7 @@ class Engine:
                 return
         nxt = (s.current + self._direction) % s.n
         if not s.active[nxt]:
-            nxt = ops.next_seat(s, s.current, self._direction)
+            nxt = runtime.next_seat(s, s.current, self._direction)
         if self._skipping[s.phase]:
             nxt = self._skip_turns(s, nxt)
         if self._each_once[s.phase]:
@@ -462,7 +494,7 @@ class Engine:
             s.turns += 1
             if s.log is not None:
                 s.log.append({"event": "skip", "seat": seat + 1})
-            seat = ops.next_seat(s, seat, self._direction)
+            seat = runtime.next_seat(s, seat, self._direction)
         raise RuleRuntimeError(f"{self.rules.path}: phase '{phase.name}': every player keeps "
                                "missing turns (does on_skip change what skip_turn tests?)")
 
@@ -476,7 +508,7 @@ class Engine:
     def _enter_phase(self, s: GameState, index: int) -> None:
         s.phase = index
         s.turns_in_phase = 0
-        s.current = s.first if s.active[s.first] else ops.next_seat(s, s.first,
+        s.current = s.first if s.active[s.first] else runtime.next_seat(s, s.first,
                                                                     self.rules.direction)
         self._enter_step(s, 0)
 
@@ -484,8 +516,8 @@ class Engine:
     def _start_round(self, s: GameState) -> None:
         rules = self.rules
         s.round += 1
-        s.dealer = ops.next_seat(s, s.dealer, rules.direction)
-        s.first = ops.next_seat(s, s.dealer, rules.direction)
+        s.dealer = runtime.next_seat(s, s.dealer, rules.direction)
+        s.first = runtime.next_seat(s, s.dealer, rules.direction)
         for zone in s.zones:
             zone.clear()
         home = s.zones[rules.home_zone]

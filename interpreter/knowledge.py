@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .ops import EMPTY
+from .runtime import EMPTY
 from .state import GameState
 
 

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from cardrules.interpreter.ops import is_flush, is_run, is_set
+from cardrules.interpreter.runtime import is_flush, is_run, is_set
 
 Layout = tuple[tuple[int, ...], ...]  # melds, each a tuple of card ids
 # A layout as the player sees it: (trios, staircases), each meld a sorted tuple of types.

@@ -14,14 +14,20 @@ import random
 import time
 from typing import Any
 
-from cardrules.dsl.errors import CardrulesError, RuleRuntimeError
+from cardrules.errors import IllegalAction, RuleRuntimeError
 
 from . import domains
-from .engine import RULE_FAILURES, Engine
+from .engine import Engine
 from .knowledge import determinize_with_map
 from .state import GameState
 
 Action = tuple[Any, ...]
+
+
+class NotInSample(Exception):
+    """An action of the seat's that the rules refuse in a sample: whether it is legal hangs
+    on cards the seat does not know, and the sample dealt them otherwise. Not an error of
+    the rules: the sample says nothing about that action."""
 
 
 # ------------------------------------------------------------------- helpers
@@ -88,13 +94,22 @@ def seat_values(engine: Engine, state: GameState, in_round: bool = True) -> list
     for p in range(state.n):
         value = float(state.totals[p])
         if in_round and not state.over:
-            try:  # the ruleset's own estimate of the round so far (`scoring.evaluate`)
-                value += float(rules.evaluate(state, p) if rules.evaluate is not None
-                               else sum(rules.score(state, p)))
-            except (CardrulesError, *RULE_FAILURES):
-                pass
+            if rules.evaluate is not None:  # the ruleset's own estimate of the round so far
+                value += float(engine.estimate(state, p))
+            else:
+                value += _score_so_far(engine, state, p)
         values.append(sign * value)
     return values
+
+
+def _score_so_far(engine: Engine, state: GameState, p: int) -> float:
+    """A seat's round score by the round's own scoring, as it stands; 0 where that scoring
+    cannot be worked out before the round's end (a rule that needs the round's last card,
+    say): the scoring was written for the end of the round, not for the middle."""
+    try:
+        return float(engine.round_score(state, p))
+    except RuleRuntimeError:
+        return 0.0
 
 
 def rewards(engine: Engine, state: GameState, in_round: bool = True) -> list[float]:
@@ -221,10 +236,7 @@ class GreedyBot:
     @staticmethod
     def _own_actions(engine: Engine, det: GameState) -> dict[Any, Action]:
         """A sample's own action tuples by key, so that step() takes its fast path."""
-        try:
-            return {_key(a): a for a in engine.legal_actions(det)}
-        except (CardrulesError, *RULE_FAILURES):
-            return {}
+        return {_key(a): a for a in engine.legal_actions(det)}
 
     def _try(self, engine: Engine, det: GameState, own: dict[Any, Action], action: Action,
              mapping: dict[int, int], seat: int) -> tuple[float, bool, bool]:
@@ -232,7 +244,7 @@ class GreedyBot:
         through: decisive if the game ends or the seat is out, won if it wins the game."""
         try:
             sample = self._play(engine, det, own, action, mapping, seat)
-        except (CardrulesError, *RULE_FAILURES):
+        except NotInSample:
             return -1e9, False, False  # not playable in this sample: count it out
         in_round = len(sample.round_scores) == len(det.round_scores)
         return (self._value(engine, sample, seat, in_round), _decided(sample, seat),
@@ -246,7 +258,10 @@ class GreedyBot:
         mine = _translate(engine, action, mapping)
         # The next decision is listed only if the seat is the one to take it (a reaction
         # window is the others' first), which saves listing it for every candidate.
-        engine.advance(sample, own.get(_key(mine), mine))
+        try:
+            engine.advance(sample, own.get(_key(mine), mine))
+        except IllegalAction:
+            raise NotInSample(action) from None
         legal: list[Action] = []
         for _ in range(self.follow):
             if sample.window and not sample.over:
@@ -276,17 +291,13 @@ class GreedyBot:
         best: tuple[bool, float, GameState, list[Action]] | None = None
         for action in self._candidates(legal):
             after = sample.copy()
-            try:
-                next_legal = engine.step(after, action)
-            except (CardrulesError, *RULE_FAILURES):
-                continue
+            next_legal = engine.step(after, action)
             value = self._value(engine, after, seat,
                                 len(after.round_scores) == len(sample.round_scores))
             option = (not _decided(after, seat), value, after, next_legal)
             if best is None or option[:2] > best[:2]:
                 best = option
-        if best is None:
-            raise RuleRuntimeError("no playable follow-up")
+        assert best is not None, "a decision always has a legal action"
         return best[2], best[3]
 
     def _sure(self, engine: Engine, state: GameState, action: Action, seat: int) -> bool:
@@ -297,7 +308,7 @@ class GreedyBot:
             try:
                 sample = self._play(engine, det, self._own_actions(engine, det), action,
                                     mapping, seat)
-            except (CardrulesError, *RULE_FAILURES):
+            except NotInSample:
                 continue
             wins += sample.over and seat in (sample.winners or [])
         return wins >= self.sure * self.confirm
@@ -430,53 +441,48 @@ class IsmctsBot:
         node = root
         path = [root]
         steps = listed = 0
-        try:
-            legal = engine.legal_actions(det)
+        legal = engine.legal_actions(det)
+        listed += len(legal)
+        # Selection and expansion.
+        while legal and len(det.round_scores) == start_rounds and steps < self.max_actions:
+            avail = self._available(engine, legal, node, back)
+            untried = [k for k in avail if k not in node.children]
+            for k in avail:
+                child = node.children.get(k)
+                if child is not None:
+                    child.avail += 1
+            mover = _mover(det)
+            if untried:
+                k = untried[int(rng.random() * len(untried))]
+                child = _Node(mover)
+                child.avail = 1
+                node.children[k] = child
+                legal = step(det, _translate(engine, avail[k], mapping))
+                steps += 1
+                listed += len(legal)
+                path.append(child)
+                break
+            c = self.c
+            best_k, best_score = None, -1.0
+            for k in avail:
+                ch = node.children[k]
+                score = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if score > best_score:
+                    best_k, best_score = k, score
+            node = node.children[best_k]
+            path.append(node)
+            legal = step(det, _translate(engine, avail[best_k], mapping))
+            steps += 1
             listed += len(legal)
-            # Selection and expansion.
-            while legal and len(det.round_scores) == start_rounds and steps < self.max_actions:
-                avail = self._available(engine, legal, node, back)
-                untried = [k for k in avail if k not in node.children]
-                for k in avail:
-                    child = node.children.get(k)
-                    if child is not None:
-                        child.avail += 1
-                mover = _mover(det)
-                if untried:
-                    k = untried[int(rng.random() * len(untried))]
-                    child = _Node(mover)
-                    child.avail = 1
-                    node.children[k] = child
-                    legal = step(det, _translate(engine, avail[k], mapping))
-                    steps += 1
-                    listed += len(legal)
-                    path.append(child)
-                    break
-                c = self.c
-                best_k, best_score = None, -1.0
-                for k in avail:
-                    ch = node.children[k]
-                    score = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                    if score > best_score:
-                        best_k, best_score = k, score
-                node = node.children[best_k]
-                path.append(node)
-                legal = step(det, _translate(engine, avail[best_k], mapping))
-                steps += 1
-                listed += len(legal)
-            # Random playout to the round's end.
-            while legal and len(det.round_scores) == start_rounds and steps < self.max_actions:
-                action = legal[int(rng.random() * len(legal))]
-                if domains.is_open(action):
-                    action = sample_fill(action, rng)
-                legal = step(det, action)
-                steps += 1
-                listed += len(legal)
-            result = rewards(engine, det, len(det.round_scores) == start_rounds)
-        except (CardrulesError, *RULE_FAILURES):
-            # A sample the rules cannot go on with (a move whose legality hangs on a card
-            # the seat does not know): count the visit as a draw.
-            result = [0.5] * det.n
+        # Random playout to the round's end.
+        while legal and len(det.round_scores) == start_rounds and steps < self.max_actions:
+            action = legal[int(rng.random() * len(legal))]
+            if domains.is_open(action):
+                action = sample_fill(action, rng)
+            legal = step(det, action)
+            steps += 1
+            listed += len(legal)
+        result = rewards(engine, det, len(det.round_scores) == start_rounds)
         # Sampling and scoring cost about as much as listing a few dozen actions.
         self._spent += steps + listed + det.n_cards // 2 + 10
         for n in path[1:]:

@@ -32,9 +32,10 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardrules.dsl.errors import CardrulesError, GameError
 from cardrules.dsl.loader import load_ruleset
-from cardrules.dsl.model import Ruleset
+
+from cardrules.errors import CardrulesError, GameError
+from cardrules.model import Ruleset
 
 from .bots import make_bot
 from .engine import Engine

@@ -13,7 +13,7 @@ import json
 import random
 from typing import Any
 
-from cardrules.dsl.errors import GameError
+from cardrules.errors import GameError
 
 FORMAT = "cardrules-state/1"
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardrules.dsl.model import Ruleset
+from cardrules.model import Ruleset
 
-from .ops import EMPTY
+from .runtime import EMPTY
 from .state import GameState
 
 

@@ -59,7 +59,7 @@ CASES = {
                      "'Kx' is not a rank of this deck: expected A, 2, 3, K"),
     "option_choice": ([(37, "'fast'", "'fsat'")], (37, "'fsat'", 0),
                       "option 'mode' is never 'fsat': its choices are fast, slow"),
-    "label_unknown_parameter": ([(51, "{card}", "{crd}")], (51, '"', 0),
+    "label_unknown_parameter": ([(51, "{card}", "{crd}")], (51, "crd", 0),
                                 "the label names '{crd}', but the move chooses card"),
     "then_unknown_step": ([(46, "then: drop", "then: dorp")], (46, "dorp", 0),
                           "no step 'dorp' in this phase: did you mean 'drop'?"),

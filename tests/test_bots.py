@@ -311,8 +311,9 @@ def test_ismcts_beats_random_at_precognition() -> None:
 
 
 def test_a_seat_kind_may_carry_a_budget() -> None:
-    from cardrules.dsl.errors import GameError
     from cardrules.interpreter.bots import make_bot
+
+    from cardrules.errors import GameError
 
     bot = make_bot("ismcts:25", 7, 0)
     assert bot.iterations == 25  # type: ignore[attr-defined]

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 from cardrules.cli.main import main as cli
-from cardrules.dsl.errors import GameError, IllegalAction
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.play import play_game
@@ -24,6 +23,8 @@ from cardrules.interpreter.view import player_view
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from cardrules.errors import GameError, IllegalAction
 
 RULESET = "czech-golf"
 RULE_FILE = str(Path(__file__).resolve().parent.parent / "rulesets" / "czech-golf.yaml")

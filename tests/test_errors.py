@@ -10,10 +10,11 @@ import re
 from pathlib import Path
 
 import pytest
-from cardrules.dsl.errors import CardrulesError, Diagnostic, RulesetError
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.play import play_game
+
+from cardrules.errors import CardrulesError, Diagnostic, RulesetError
 
 TESTS = Path(__file__).resolve().parent
 BASE = TESTS / "data" / "mini.yaml"
@@ -307,7 +308,7 @@ def test_yaml_tags_and_merge_keys_are_refused(tmp_path: Path) -> None:
 
 
 def test_a_diagnostic_formats_as_path_line_col_then_source_and_caret() -> None:
-    from cardrules.dsl.errors import Location
+    from cardrules.errors import Location
 
     d = Diagnostic(Location("x.yaml", 3, 5), "boom", "abcdefgh\n")
     assert d.format() == "x.yaml:3:5: boom\n    abcdefgh\n        ^"

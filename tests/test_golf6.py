@@ -12,12 +12,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from cardrules.dsl.errors import CardrulesError, IllegalAction, RulesetError
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.bots import RandomBot
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.play import play_game
 from cardrules.interpreter.state import GameState
+
+from cardrules.errors import CardrulesError, IllegalAction, RulesetError
 
 EMPTY = -1
 
@@ -598,7 +599,7 @@ def test_a_card_id_that_is_not_an_int_is_illegal() -> None:
 # ----------------------------------------------------------------- players
 @pytest.mark.parametrize("players", [0, 1, 9, 16])
 def test_table_size_outside_two_to_eight_is_refused(players: int) -> None:
-    from cardrules.dsl.errors import GameError
+    from cardrules.errors import GameError
 
     with pytest.raises(GameError, match=f"golf6 is for 2 to 8 players, not {players}"):
         golf().new_game(players, 1)

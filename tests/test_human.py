@@ -29,12 +29,13 @@ from cardrules.cli.screen import (
     strip_ansi,
     view_section,
 )
-from cardrules.dsl.errors import GameError
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.state import GameState
 from click.testing import CliRunner
+
+from cardrules.errors import GameError
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 from cardrules.dsl.diff import diff
-from cardrules.dsl.errors import RulesetError
 from cardrules.dsl.loader import check_files, load_ruleset
+
+from cardrules.errors import RulesetError
 
 BASE = """\
 cardrules: 1

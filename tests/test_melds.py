@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import pytest
 from cardrules.interpreter.melds import Layout, can_meet, goal_layouts
-from cardrules.interpreter.ops import is_flush, is_run, is_set
+from cardrules.interpreter.runtime import is_flush, is_run, is_set
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

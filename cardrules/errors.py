@@ -71,4 +71,25 @@ class IllegalAction(GameError):
 
 
 class RuleRuntimeError(GameError):
-    """A rule failed while a game ran (for example: top of an empty zone)."""
+    """A rule failed while a game ran (for example: the top card of an empty zone). When the
+    rule text is known, `diagnostic` points at it: `rules.yaml:12:9: ...`, the line, a caret."""
+
+    def __init__(self, message: str, diagnostic: Diagnostic | None = None):
+        super().__init__(diagnostic.format() if diagnostic is not None else message)
+        self.message = message
+        self.diagnostic = diagnostic
+
+
+class RuleFault(RuleRuntimeError):
+    """What the runtime raises when a rule meets a state it cannot work on. `site` numbers
+    the piece of rule text that failed (the ruleset's `sites`), when the runtime knows it;
+    the engine turns it into a located RuleRuntimeError."""
+
+    def __init__(self, message: str, site: int | None = None):
+        super().__init__(message)
+        self.site = site
+
+
+class GeneratorError(CardrulesError):
+    """The code generator was asked to write something it must never write (a name that is
+    not a plain identifier, a value that is not a plain literal): a bug in cardrules."""

@@ -4,15 +4,20 @@ The functions held here were generated from the checked syntax tree and compiled
 once when the ruleset loaded. Signatures: `legal(S, me) -> list[action]`,
 `run(S, me, action)` for a move, `fn(S, me)` for statement lists and triggers,
 `score(S, p) -> tuple[int, ...]` (one entry per scoring rule).
+
+Both the rule compiler (dsl/) and the engine (interpreter/) read this module; it
+imports neither.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import Any
 
-from .errors import Location
+from cardrules.errors import Diagnostic, Location, RuleFault
 
 Action = tuple[Any, ...]
 StateFn = Callable[..., Any]
@@ -79,7 +84,7 @@ class VariableDef:
 @dataclass(frozen=True)
 class MoveDef:
     name: str
-    label: str
+    label: str  # as written, with its {parameter} placeholders
     params: tuple[str, ...]
     kinds: tuple[str, ...]  # each parameter's type: card, player, int...
     run: StateFn
@@ -87,6 +92,13 @@ class MoveDef:
     location: Location
     doc: str = ""
     names_cards: tuple[bool, ...] = ()  # per parameter: is it a card, or a list of them?
+    # The label parsed: ("text", words) and ("param", name) in order.
+    label_parts: tuple[tuple[str, str], ...] = ()
+
+    def render(self, values: dict[str, str]) -> str:
+        """The label with each placeholder replaced by its parameter's value in words."""
+        return "".join(values.get(text, "") if kind == "param" else text
+                       for kind, text in self.label_parts)
 
 
 @dataclass(frozen=True)
@@ -108,6 +120,15 @@ class PhaseDef:
 
 
 @dataclass(frozen=True)
+class Site:
+    """A piece of rule text generated code comes from: where it is, and what it says."""
+
+    location: Location | None
+    source_line: str | None
+    text: str  # the rule text itself (an expression or a statement), for messages
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A loaded, checked, compiled ruleset."""
 
@@ -122,7 +143,7 @@ class Ruleset:
     options: dict[str, Any]
     option_defs: tuple[OptionDef, ...]
     cards: CardTable
-    copies: StateFn  # fn(S) -> number of decks, S.n set
+    copies: dict[int, int]  # table size -> number of decks
     home_zone: int
     zones: tuple[ZoneDef, ...]
     zone_count: int
@@ -139,15 +160,48 @@ class Ruleset:
     score_names: tuple[str, ...]
     evaluate: StateFn | None  # fn(S, p) -> int: a mid-round estimate of p's round score
     winner: str  # lowest | highest
-    rounds: StateFn  # fn(S) -> number of rounds (at most, when `until` is given)
+    rounds: dict[int, int]  # table size -> rounds (at most, when `until` is given)
     until: StateFn | None  # fn(S) -> bool, asked after each round: is the match over?
     reactions: StepDef | None  # moves any seat may make after each action (or pass)
     moves: dict[str, MoveDef]
     python: str = field(repr=False)  # the generated source, for inspection
     data: dict[str, Any] = field(repr=False, default_factory=dict)  # the resolved rule file
+    sites: tuple[Site, ...] = field(repr=False, default=())
+    code_name: str = ""  # the file name the generated code was compiled under
+    line_sites: dict[int, int] = field(repr=False, default_factory=dict)  # line -> site
 
     def zone(self, name: str) -> ZoneDef:
         for z in self.zones:
             if z.name == name:
                 return z
         raise KeyError(name)
+
+    def locate(self, exc: BaseException, context: str) -> Diagnostic:
+        """A diagnostic for a failure of this ruleset's generated code: at the rule text of
+        the fault's site, else of the generated line that was running."""
+        site = exc.site if isinstance(exc, RuleFault) else None
+        if site is None:
+            site = self._site_of(exc.__traceback__)
+        if isinstance(exc, RuleFault):
+            message = exc.message
+        else:  # not a rule's fault: a bug of cardrules, shown with what Python said
+            message = (f"cardrules failed to carry out this rule ({type(exc).__name__}: "
+                       f"{exc}); this is a bug in cardrules, please report it")
+        if site is None or not 0 <= site < len(self.sites):
+            return Diagnostic(None, f"{self.path}: {context}: {message}")
+        where = self.sites[site]
+        text = f"{where.text}: " if where.text and not message.startswith(where.text) else ""
+        return Diagnostic(where.location, f"{context}: {text}{message}", where.source_line)
+
+    def _site_of(self, tb: TracebackType | None) -> int | None:
+        """The site of the innermost generated line in a traceback."""
+        found = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.code_name:
+                found = self.line_sites.get(tb.tb_lineno, found)
+            tb = tb.tb_next
+        return found
+
+
+def current_traceback() -> TracebackType | None:
+    return sys.exc_info()[2]

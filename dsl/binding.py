@@ -1,0 +1,81 @@
+"""Stage 7: the generated module compiled and bound to the runtime, once per ruleset.
+
+This is the one place generated code is run: `bind(generated, ...)` writes the checked
+syntax tree out as source, compiles it under a file name of its own (registered with
+`linecache`, so a traceback through it shows the generated lines), and executes it in a
+namespace that holds only the runtime's functions, the ruleset's tables and a few plain
+Python built-ins. It also maps each generated line back to the rule text it came from.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import hashlib
+import linecache
+from dataclasses import dataclass
+from typing import Any
+
+from cardrules.interpreter import domains, melds, runtime
+
+from cardrules.errors import GeneratorError
+
+from . import pyast
+from .codegen import Generated
+
+# The only Python built-ins generated code may call.
+SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
+    "len", "list", "sum", "all", "any", "min", "max", "abs", "map", "bool", "range", "tuple",
+    "next")}
+
+
+def runtime_names() -> dict[str, Any]:
+    """What generated code may call: the runtime's functions and its number constants."""
+    out = {k: v for k, v in vars(runtime).items()
+           if not k.startswith("_") and (callable(v) and getattr(v, "__module__", "") ==
+                                         runtime.__name__ or (type(v) is int and k.isupper()))}
+    out["words"] = domains.words
+    out["goal_layouts"] = melds.rule_goal_layouts
+    return out
+
+
+@dataclass(frozen=True)
+class Bound:
+    """The generated module, run: its names, its source and where each line came from."""
+
+    namespace: dict[str, Any]
+    source: str
+    code_name: str
+    line_sites: dict[int, int]
+
+
+def bind(generated: Generated, ruleset_name: str, tables: dict[str, Any]) -> Bound:
+    """Compile and run the generated module with the runtime and `tables` in scope."""
+    source = pyast.unparse(generated.module) + "\n"
+    digest = hashlib.blake2b(source.encode(), digest_size=6).hexdigest()
+    code_name = f"<cardrules {ruleset_name} {digest}>"
+    try:
+        code = compile(source, code_name, "exec")
+    except (SyntaxError, ValueError, RecursionError) as exc:  # the generator's fault
+        raise GeneratorError(f"the generated code of {ruleset_name} does not compile: {exc}") \
+            from None
+    linecache.cache[code_name] = (len(source), None, source.splitlines(True), code_name)
+    namespace: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, **runtime_names(),
+                                 **generated.constants, **tables}
+    exec(code, namespace)  # noqa: S102 - the module was built from the checked tree only
+    return Bound(namespace, source, code_name, line_sites(generated, source))
+
+
+def line_sites(generated: Generated, source: str) -> dict[int, int]:
+    """Each generated line's site: the statement trees before and after writing them out
+    have the same shape, so walking both side by side pairs each statement with its line."""
+    out: dict[int, int] = {}
+    written = ast.parse(source)
+    for before, after in zip(ast.walk(generated.module), ast.walk(written)):
+        if type(before) is not type(after):  # pragma: no cover - unparse keeps the shape
+            break
+        if isinstance(after, ast.stmt):
+            site = generated.statement_sites.get(id(before))
+            if site is not None:
+                out.setdefault(after.lineno, site)
+    return out

@@ -1,0 +1,256 @@
+"""Stage 5 for statements: each `check_<rule>` checks one statement of a `do:` list and
+returns its checked form (ir.py); expressions inside are checked by ExpressionChecker."""
+
+from __future__ import annotations
+
+from . import ir
+from . import nodes as n
+from .builtins import NAMES
+from .check_expr import BAD, ExpressionChecker, known, snake_case
+from .names import did_you_mean
+from .typesys import CARD, CARDS, COLOUR, INT, PLAYER, RANK, SUIT, accepts, comparable
+
+
+class StatementChecker(ExpressionChecker):
+    """Checks expressions and statements against a ruleset's symbols."""
+
+    def statements(self, stmts: tuple[n.Stmt, ...]) -> tuple[ir.Stmt, ...]:
+        """A list of statements, checked; a `let` is seen by the statements after it."""
+        saved = dict(self.scope)
+        out: list[ir.Stmt] = []
+        try:
+            for stmt in stmts:
+                method = getattr(self, "check_" + snake_case(type(stmt).__name__))
+                checked = method(stmt)
+                if isinstance(checked, tuple):
+                    out.extend(checked)
+                elif checked is not None:
+                    out.append(checked)
+        finally:
+            self.scope = saved
+        return tuple(out)
+
+    def _zone_target(self, node: n.Expr, what: str) -> ir.Expr:
+        if isinstance(node, n.Name) and not self.is_known_name(node.name):
+            return self.error(node.pos, f"unknown zone '{node.name}'"
+                              + did_you_mean(node.name, self.symbols.zones))
+        code = self.check(node)
+        if code is not BAD and not isinstance(code, ir.ZoneRef):
+            return self.error(node.pos, f"{what} must be a zone, but this is {code.type}")
+        return code
+
+    def _one_or_many(self, node: n.Expr, what: str, pos: n.Pos) -> tuple[ir.Expr, bool]:
+        """A card, or several (a list or a zone's cards); the flag says which."""
+        code = self.check(node)
+        if code is BAD:
+            return BAD, False
+        if code.type == CARD:
+            return self.needed(code, pos, what), False
+        if isinstance(code, ir.ZoneRef):
+            return ir.ZoneCards(code, type=CARDS, pos=node.pos), True
+        if accepts(CARDS, code.type):
+            return self.needed(code, pos, what), True
+        return self.error(node.pos, f"{what} must be a card or cards, but this is "
+                                    f"{code.type}"), False
+
+    def check_move(self, stmt: n.Move) -> ir.Stmt | None:
+        cards, many = self._one_or_many(stmt.cards, "what is moved", stmt.pos)
+        dest = self._zone_target(stmt.to, "where cards move to")
+        if cards is BAD or dest is BAD:
+            return None
+        assert isinstance(dest, ir.ZoneRef)
+        top_of = self._top_of_stack(cards)
+        return ir.MoveCards(cards, many and top_of is None, dest, stmt.face_up, top_of,
+                            pos=stmt.pos)
+
+    @staticmethod
+    def _top_of_stack(code: ir.Expr) -> ir.ZoneRef | None:
+        """The zone, when `code` is top(Z) of a zone that is not a grid."""
+        if isinstance(code, ir.Call) and code.function == "top":
+            zone = code.args[0]
+            if isinstance(zone, ir.ZoneRef) and zone.zone.layout != "grid":
+                return zone
+        return None
+
+    def check_deal(self, stmt: n.Deal) -> ir.Stmt | None:
+        count = None
+        if stmt.count is not None:
+            count = self.expect(self.check(stmt.count), INT, stmt.count.pos,
+                                "how many to deal")
+            count = self.needed(count, stmt.pos, "how many to deal")
+        source = self._zone_target(stmt.source, "where cards are dealt from")
+        after = None
+        if stmt.after is not None:
+            after = self.expect(self.check(stmt.after), PLAYER, stmt.after.pos,
+                                "the seat before the first to be dealt to")
+            after = self.needed(after, stmt.pos, "the player")
+        zone = self.symbols.zones.get(stmt.zone)
+        if zone is None:
+            self.error(stmt.zone_pos, f"unknown zone '{stmt.zone}'"
+                       + did_you_mean(stmt.zone, self.symbols.zones))
+            return None
+        if not zone.owned or zone.groups:
+            self.error(stmt.zone_pos, f"'deal ... to each {stmt.zone}' needs a zone that "
+                                      "each player owns, without groups")
+            return None
+        if BAD in (count, source, after):
+            return None
+        assert isinstance(source, ir.ZoneRef)
+        return ir.DealCards(count, source, zone, stmt.face_up, after, pos=stmt.pos)
+
+    def check_reveal(self, stmt: n.Reveal) -> ir.Stmt | None:
+        cards, many = self._one_or_many(stmt.cards, "what is shown", stmt.pos)
+        return None if cards is BAD else ir.Reveal(cards, many, pos=stmt.pos)
+
+    def check_shuffle(self, stmt: n.Shuffle) -> ir.Stmt | None:
+        zone = self._zone_target(stmt.zone, "what is shuffled")
+        if zone is BAD:
+            return None
+        assert isinstance(zone, ir.ZoneRef)
+        return ir.Shuffle(zone, pos=stmt.pos)
+
+    def check_flip(self, stmt: n.Flip) -> ir.Stmt | None:
+        cards, many = self._one_or_many(stmt.cards, "what is turned", stmt.pos)
+        return None if cards is BAD else ir.Flip(cards, many, stmt.face_up, pos=stmt.pos)
+
+    def check_swap(self, stmt: n.Swap) -> ir.Stmt | None:
+        a = self.expect(self.check(stmt.first), CARD, stmt.first.pos, "what is swapped")
+        b = self.expect(self.check(stmt.second), CARD, stmt.second.pos, "what is swapped")
+        if a is BAD or b is BAD:
+            return None
+        return ir.Swap(self.needed(a, stmt.pos, "the card"), self.needed(b, stmt.pos, "the card"),
+                       pos=stmt.pos)
+
+    def check_peek(self, stmt: n.Peek) -> ir.Stmt | None:
+        if not self.has_me:
+            self.error(stmt.pos, "'peek' needs an acting player, and none acts here")
+            return None
+        cards, many = self._one_or_many(stmt.cards, "what is peeked at", stmt.pos)
+        return None if cards is BAD else ir.Peek(cards, many, pos=stmt.pos)
+
+    def check_set(self, stmt: n.Set) -> ir.Stmt | None:
+        target = self.set_target(stmt)
+        if target is BAD:
+            return None
+        value = self.check(stmt.value)
+        if value is BAD:
+            return None
+        if stmt.op == "=" and target.type in (RANK, SUIT, COLOUR) \
+                and isinstance(stmt.value, n.Text):
+            value = self.named_constant(target.type, stmt.value)
+            if value is BAD:
+                return None
+        self.record(stmt, target, value)
+        if stmt.op != "=":
+            value = self.expect(value, INT, stmt.value.pos, f"the value of {stmt.op}")
+            target = self.expect(target, INT, stmt.name_pos,
+                                 f"a variable changed with {stmt.op}")
+            if value is not BAD:
+                value = self.needed(value, stmt.pos, "the number")
+        elif not comparable(target.type, value.type):
+            self.error(stmt.value.pos, f"'{stmt.name}' holds {target.type}, "
+                                       f"but this is {value.type}")
+            return None
+        if value is BAD or target is BAD:
+            return None
+        if stmt.op != "=":
+            target = self.needed(target, stmt.pos, "the number")
+        return ir.Assign(target, stmt.op, value, pos=stmt.pos)
+
+    def record(self, stmt: n.Set, target: ir.Expr, value: ir.Expr) -> None:
+        """On the first reading, note what is stored in the variable."""
+        if self.assignments is None or stmt.op != "=":
+            return
+        self.assignments.types.setdefault(stmt.name, []).append((value.type, stmt.value.pos))
+        if value.nullable:
+            self.assignments.nullable.add(stmt.name)
+
+    def set_target(self, stmt: n.Set) -> ir.Expr:
+        s = self.symbols
+        if stmt.subject is None:
+            var = s.variables.get(stmt.name)
+            if var is None:
+                return self.error(stmt.name_pos, f"unknown variable '{stmt.name}'"
+                                  + did_you_mean(stmt.name, s.variables))
+            if var.scope in ("player", "player_round"):
+                return self.error(stmt.name_pos, f"'{stmt.name}' is a player variable: "
+                                                 f"write set p.{stmt.name} = ...")
+            return ir.GameVar(stmt.name, type=var.type, pos=stmt.name_pos,
+                              nullable=var.nullable)
+        subject = self.check(n.Name(stmt.subject, pos=stmt.pos))
+        subject = self.expect(subject, PLAYER, stmt.pos, f"'{stmt.subject}'")
+        if subject is BAD:
+            return BAD
+        subject = self.needed(subject, stmt.pos, "the player")
+        if stmt.name == "total":
+            return ir.PlayerAttr(subject, "total", type=INT, pos=stmt.name_pos)
+        var = s.variables.get(stmt.name)
+        if var is None or var.scope not in ("player", "player_round"):
+            names = ["total"] + [k for k, v in s.variables.items()
+                                 if v.scope in ("player", "player_round")]
+            return self.error(stmt.name_pos, f"a player has no variable '{stmt.name}'"
+                              + did_you_mean(stmt.name, names))
+        return ir.PlayerVar(subject, stmt.name, type=var.type, pos=stmt.name_pos,
+                            nullable=var.nullable)
+
+    def check_let(self, stmt: n.Let) -> ir.Stmt | None:
+        if stmt.name in NAMES or stmt.name in self.symbols.zones:
+            self.error(stmt.pos, f"'{stmt.name}' is already a name of the language or a zone; "
+                                 "choose another")
+            return None
+        value = self.check(stmt.value)
+        if value is BAD:
+            return None
+        if isinstance(value, ir.ZoneRef):
+            self.error(stmt.value.pos, "a zone cannot be given another name; "
+                                       "write it out where it is used")
+            return None
+        self.scope[stmt.name] = (value.type, value.nullable)
+        return ir.Let(stmt.name, value, pos=stmt.pos)
+
+    def check_end_turn(self, stmt: n.EndTurn) -> ir.Stmt:
+        return ir.Signal("turn", pos=stmt.pos)
+
+    def check_end_round(self, stmt: n.EndRound) -> ir.Stmt | None:
+        if stmt.before_turn_of is None:
+            return ir.Signal("round", pos=stmt.pos)
+        who = self.expect(self.check(stmt.before_turn_of), PLAYER, stmt.before_turn_of.pos,
+                          "whose turn ends the round")
+        if who is BAD:
+            return None
+        return ir.EndRoundBefore(self.needed(who, stmt.pos, "the player"), pos=stmt.pos)
+
+    def check_end_phase(self, stmt: n.EndPhase) -> ir.Stmt:
+        return ir.Signal("phase", pos=stmt.pos)
+
+    def check_end_game(self, stmt: n.EndGame) -> ir.Stmt:
+        return ir.Signal("game", pos=stmt.pos)
+
+    def check_win(self, stmt: n.Win) -> ir.Stmt | None:
+        who = self.expect(self.check(stmt.player), PLAYER, stmt.player.pos, "the winner")
+        return None if who is BAD else ir.Win(self.needed(who, stmt.pos, "the winner"),
+                                              pos=stmt.pos)
+
+    def check_eliminate(self, stmt: n.Eliminate) -> ir.Stmt | None:
+        who = self.expect(self.check(stmt.player), PLAYER, stmt.player.pos, "who is out")
+        return None if who is BAD else ir.Eliminate(self.needed(who, stmt.pos, "the player"),
+                                                    pos=stmt.pos)
+
+    def check_if(self, stmt: n.If) -> ir.Stmt | tuple[ir.Stmt, ...] | None:
+        test = self.condition(stmt.test)
+        then = self.statements(stmt.then)
+        other = self.statements(stmt.otherwise)
+        if test is BAD:
+            return None
+        if known(test):  # settled by the options: both branches checked, one kept
+            return then if test.value else other  # type: ignore[attr-defined]
+        return ir.If(test, then, other, pos=stmt.pos)
+
+    def check_for(self, stmt: n.For) -> ir.Stmt | None:
+        source = self.iterable(stmt.source)
+        if source is BAD:
+            return None
+        assert source.type.item is not None
+        with self.bind({stmt.variable: source.type.item}):
+            body = self.statements(stmt.body)
+        return ir.For(stmt.variable, source, body, pos=stmt.pos)

@@ -1,0 +1,187 @@
+"""A checked document to a compiled Ruleset: the stages after the schema, in order.
+
+    read (reader.py)      document -> declarations, every piece of rule text parsed
+    check (checker.py)    declarations -> checked program, every problem reported
+    generate (codegen.py) checked program -> Python syntax tree, with its sites
+    bind (binding.py)     syntax tree -> compiled functions, run once
+    assemble (here)       -> the immutable Ruleset the engine plays
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from cardrules.interpreter import runtime
+
+from cardrules.errors import Diagnostic, Location, RulesetError
+from cardrules.model import (
+    MoveDef,
+    PhaseDef,
+    Ruleset,
+    StepDef,
+    VariableDef,
+    ZoneDef,
+)
+
+from . import ir
+from . import nodes as n
+from .binding import Bound, bind
+from .checker import Checked, check
+from .codegen import VISIBILITY, Generator
+from .inline import Inliner
+from .reader import read
+from .source import Document
+
+
+@cache
+def inliner() -> Inliner:
+    """The specialiser of the runtime's card rules (its source is read once)."""
+    return Inliner(runtime, runtime.INLINABLE)
+
+
+def compile_document(doc: Document, options: dict[str, Any] | None = None,
+                     inline: bool = True) -> Ruleset:
+    """Compile a structurally valid document; RulesetError with every problem found.
+    `inline=False` calls the runtime's card rules instead of specialising them."""
+    checked = check_document(doc, options)
+    generated = Generator(checked, inliner() if inline else _NO_INLINING).generate()
+    board = make_board(checked.zones, checked.max_players, checked.cards.names)
+    bound = bind(generated, checked.decls.name.name, tables(checked, board))
+    return assemble(checked, board, bound, generated.sites, doc)
+
+
+def check_document(doc: Document, options: dict[str, Any] | None = None) -> Checked:
+    """Read and check a document; RulesetError with every problem, in file order."""
+    decls, problems = read(doc)
+    checked, found = check(decls, options)
+    if problems or found or checked is None:
+        located = sorted(problems + found, key=_order)
+        raise RulesetError(_once(located))
+    return checked
+
+
+def _order(diagnostic: Diagnostic) -> tuple[int, int]:
+    loc = diagnostic.location
+    return (loc.line, loc.column) if loc else (0, 0)
+
+
+def _once(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Each diagnostic once (a node reachable twice, through a YAML alias, is one problem)."""
+    seen: set[tuple[Any, str]] = set()
+    out = []
+    for d in diagnostics:
+        key = (d.location, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+class _NoInlining(Inliner):
+    def __init__(self) -> None:
+        self.defs = {}
+        self.counts = {}
+        self.available = False
+        self.constants = {}
+        self._count = 0
+
+
+_NO_INLINING = _NoInlining()
+
+
+def make_board(zones: tuple[ZoneDef, ...], max_players: int,
+               card_names: tuple[str, ...]) -> runtime.Board:
+    """Every zone instance (one per seat of an owned zone, one per group) by index."""
+    names: list[str] = []
+    owner: list[int] = []
+    vis: list[int] = []
+    grid: list[bool] = []
+    slots: list[int] = []
+    width: list[int] = []
+    for z in zones:
+        for seat in range(max_players if z.owned else 1):
+            for _ in range(max(z.groups, 1)):
+                names.append(z.name)
+                owner.append(seat if z.owned else -1)
+                vis.append(VISIBILITY[z.visibility])
+                grid.append(z.layout == "grid")
+                slots.append(z.rows * z.columns if z.layout == "grid" else 1 << 30)
+                width.append(z.columns)
+    return runtime.Board(tuple(names), tuple(owner), tuple(vis), tuple(grid), tuple(slots),
+                         tuple(width), card_names)
+
+
+def tables(checked: Checked, board: runtime.Board) -> dict[str, Any]:
+    """The values generated code reads by name: the board, the card tables, the deck."""
+    cards = checked.cards
+    out: dict[str, Any] = {
+        "B": board, "STEP": checked.direction, "N_RANKS": len(cards.rank_names) - 1,
+        "RANKS": list(range(len(cards.rank_names) - 1)),
+        "SUITS": list(range(len(cards.suit_names) - 1)), "COLOURS": [0, 1],
+        "T_rank": cards.rank, "T_suit": cards.suit, "T_colour": cards.colour,
+        "T_number": cards.number, "T_joker": cards.joker, "T_wild": cards.wild,
+    }
+    for name, table in cards.values.items():
+        out["T_" + name] = table
+    return out
+
+
+def location(pos: n.Pos) -> Location:
+    found = pos.diagnostic("").location
+    assert found is not None
+    return found
+
+
+def assemble(checked: Checked, board: runtime.Board, bound: Bound, sites: list[Any],
+             doc: Document) -> Ruleset:
+    ns = bound.namespace
+    program = checked.program
+    phases = tuple(_phase(checked, p, i, ns) for i, p in enumerate(program.phases))
+    reactions = _step(checked, program.reactions, "reactions", [], ns) \
+        if program.reactions is not None else None
+    moves = {m.name: m for p in phases for s in p.steps for m in s.moves}
+    if reactions is not None:
+        moves |= {m.name: m for m in reactions.moves}
+    decls = checked.decls
+    return Ruleset(
+        name=decls.name.name, title=decls.title, summary=decls.summary, path=doc.path,
+        min_players=checked.min_players, max_players=checked.max_players,
+        default_players=checked.default_players, direction=checked.direction,
+        options=checked.options, option_defs=checked.option_defs, cards=checked.cards,
+        copies=checked.copies, home_zone=checked.home_zone, zones=checked.zones,
+        zone_count=len(board.names), board=board,
+        variables=tuple(VariableDef(v.name, v.scope, ns[f"init_{v.name}"], v.doc,
+                                    v.visibility) for v in program.variables),
+        phases=phases, setup=ns["setup"], round_end=ns["round_end"],
+        after_move=ns.get("after_move"), after_turn=ns.get("after_turn"),
+        after_round=ns.get("after_round"), after_setup=ns.get("after_setup"),
+        score=ns["score"], score_names=tuple(s.name for s in program.scores),
+        evaluate=ns.get("evaluate"), winner=decls.scoring.winner, rounds=checked.rounds,
+        until=ns.get("until"), reactions=reactions, moves=moves, python=bound.source,
+        data=doc.data, sites=tuple(sites), code_name=bound.code_name,
+        line_sites=bound.line_sites)
+
+
+def _phase(checked: Checked, phase: ir.Phase, index: int, ns: dict[str, Any]) -> PhaseDef:
+    names = [s.name for s in phase.steps]
+    steps = tuple(_step(checked, s, f"{index}_{s.name}", names, ns) for s in phase.steps)
+    return PhaseDef(phase.name, phase.turns, steps, ns.get(f"skip_{index}"),
+                    ns.get(f"on_skip_{index}"))
+
+
+def _step(checked: Checked, step: ir.Step, key: str, names: list[str],
+          ns: dict[str, Any]) -> StepDef:
+    moves = tuple(_move(checked, m, ns) for m in step.moves)
+    return StepDef(step.name, step.repeat, moves, ns[f"legal_{key}"], location(step.pos))
+
+
+def _move(checked: Checked, move: ir.Move, ns: dict[str, Any]) -> MoveDef:
+    info = checked.moves[move.name]
+    parts = tuple(("param", p.name) if isinstance(p, n.Placeholder) else ("text", p)
+                  for p in move.label.parts)
+    text = "".join(f"{{{p.name}}}" if isinstance(p, n.Placeholder) else p
+                   for p in move.label.parts)
+    return MoveDef(move.name, text, tuple(p.name for p in move.params), info.kinds,
+                   ns[f"m_{move.name}"], move.then, location(move.pos), move.doc,
+                   info.names_cards, parts)

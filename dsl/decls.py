@@ -1,0 +1,188 @@
+"""The whole rule file as a tree of declarations, each with its position.
+
+`reader.read(document)` builds it from the YAML before any meaning check runs: every
+piece of rule text in it is already parsed (nodes.py), every number and name is typed.
+The checker (checker.py) reads only this tree, never the YAML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import nodes as n
+
+
+@dataclass(frozen=True)
+class Named:
+    """Something the rule file names: its name, and where the name is written."""
+
+    name: str
+    pos: n.Pos
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A number, text or truth value written as YAML (an option's default, a size)."""
+
+    value: int | str | bool
+    pos: n.Pos
+
+    @property
+    def whole(self) -> int:
+        """The value as a whole number (where the schema allows only one)."""
+        return int(self.value)
+
+
+@dataclass(frozen=True)
+class OptionDecl:
+    name: Named
+    default: Literal
+    choices: tuple[Literal, ...] | None
+    doc: str
+
+
+@dataclass(frozen=True)
+class DeckDecl:
+    ranks: tuple[Literal, ...]
+    suits: tuple[Literal, ...]
+    jokers: Literal | None
+    copies: n.Expr | None
+    zone: Named | None
+    wild: n.Expr | None
+    pos: n.Pos
+
+
+@dataclass(frozen=True)
+class ValueTableDecl:
+    name: Named
+    entries: tuple[tuple[Named, Literal], ...]  # rank name -> number
+    pos: n.Pos  # the table itself
+
+
+@dataclass(frozen=True)
+class ZoneDecl:
+    name: Named
+    owned: bool
+    visibility: str
+    layout: str
+    rows: Literal | None
+    columns: Literal | None
+    groups: Literal | None
+    doc: str
+    pos: n.Pos
+
+
+@dataclass(frozen=True)
+class VariableDecl:
+    name: Named
+    scope: str
+    initial: n.Expr | None
+    declared_type: Named | None  # `type:`, for a variable whose initial value is none
+    visibility: str
+    doc: str
+
+
+@dataclass(frozen=True)
+class FunctionDecl:
+    name: Named
+    params: tuple[tuple[Named, str], ...]  # parameter name, type name
+    value: n.Expr | None
+    doc: str
+
+
+@dataclass(frozen=True)
+class ParamDecl:
+    """One `choose:` entry: a parameter and the domain it ranges over."""
+
+    name: Named
+    domain: n.Domain | None
+
+
+@dataclass(frozen=True)
+class MoveDecl:
+    name: Named
+    label: n.Label | None
+    label_text: str
+    doc: str
+    when: n.Expr | None
+    params: tuple[ParamDecl, ...]
+    body: tuple[n.Stmt, ...]
+    then: Named | None
+    pos: n.Pos
+
+
+@dataclass(frozen=True)
+class StepDecl:
+    name: Named
+    repeat: n.Expr | None
+    moves: tuple[MoveDecl, ...]
+    doc: str
+    pos: n.Pos
+
+
+@dataclass(frozen=True)
+class PhaseDecl:
+    name: Named
+    turns: str
+    steps: tuple[StepDecl, ...]
+    skip_turn: n.Expr | None
+    on_skip: tuple[n.Stmt, ...]
+    doc: str
+    pos: n.Pos
+
+
+@dataclass(frozen=True)
+class TriggerDecl:
+    name: Named
+    after: str
+    when: n.Expr | None
+    body: tuple[n.Stmt, ...]
+    doc: str
+
+
+@dataclass(frozen=True)
+class ScoreDecl:
+    name: Named
+    score: n.Expr | None
+    doc: str
+
+
+@dataclass(frozen=True)
+class ScoringDecl:
+    winner: str
+    rounds: n.Expr | None
+    until: n.Expr | None
+    evaluate: n.Expr | None
+    round: tuple[ScoreDecl, ...]
+
+
+@dataclass(frozen=True)
+class PlayersDecl:
+    min: Literal | None
+    max: Literal | None
+    default: Literal | None
+    pos: n.Pos
+
+
+@dataclass(frozen=True)
+class RulesetDecl:
+    """A whole rule file (merged onto its parents), declaration by declaration."""
+
+    name: Named
+    title: str
+    summary: str
+    path: str
+    players: PlayersDecl
+    direction: str
+    options: tuple[OptionDecl, ...]
+    deck: DeckDecl
+    values: tuple[ValueTableDecl, ...]
+    zones: tuple[ZoneDecl, ...]
+    variables: tuple[VariableDecl, ...]
+    functions: tuple[FunctionDecl, ...]
+    setup: tuple[n.Stmt, ...]
+    phases: tuple[PhaseDecl, ...]
+    round_end: tuple[n.Stmt, ...]
+    reactions: StepDecl | None
+    triggers: tuple[TriggerDecl, ...]
+    scoring: ScoringDecl

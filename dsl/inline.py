@@ -1,0 +1,325 @@
+"""Specialising the runtime's own card rules in place: one definition, two uses.
+
+A function the runtime marks `@inlinable` is an ordinary Python function the engine calls.
+Where the code generator knows facts before the game (the destination is a stack, a
+public zone; the card is turned face up), it asks for the function's body with those
+facts put in: parameters and `Fact` locals become constants, the branches they decide
+are dropped, other locals get fresh names, and inlinable calls inside are specialised in
+turn. What comes out is the same rule, minus the decisions already taken.
+
+The body is read from the runtime's source. Where the source cannot be read (a
+distribution without .py files), `available` is false and the generator calls the
+runtime functions instead: the same rules, only slower.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+from . import pyast
+
+Value = ast.expr | bool | int | str | None
+
+
+def _simple(node: ast.expr) -> bool:
+    """Whether an argument may be copied into every place its parameter is used."""
+    return isinstance(node, (ast.Name, ast.Constant))
+
+
+class Inliner:
+    """Specialises the inlinable functions of one runtime module."""
+
+    def __init__(self, module: ModuleType, functions: dict[str, Callable[..., Any]]):
+        self.module = module
+        self.defs: dict[str, ast.FunctionDef] = {}
+        try:
+            for fn_name, fn in functions.items():
+                self.defs[fn_name] = self._definition(fn)
+        except (OSError, TypeError, SyntaxError):
+            self.defs = {}
+        self.counts = {k: _assignment_counts(v) for k, v in self.defs.items()}
+        self.available = bool(self.defs)
+        self._count = 0
+        # Module-level numbers (EMPTY, PUBLIC...) are written as their values.
+        self.constants = {k: v for k, v in vars(module).items()
+                          if type(v) is int and k.isupper()}
+
+    @staticmethod
+    def _definition(fn: Callable[..., Any]) -> ast.FunctionDef:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+        node = tree.body[0]
+        assert isinstance(node, ast.FunctionDef)
+        body = node.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]  # the docstring
+        node.body = body
+        return node
+
+    def params(self, fn_name: str) -> list[str]:
+        return [a.arg for a in self.defs[fn_name].args.args]
+
+    # ------------------------------------------------------------------ entry
+    def statements(self, fn_name: str, args: dict[str, Value],
+                   facts: dict[str, Any] | None = None) -> list[ast.stmt]:
+        """The body of procedure `fn_name` specialised for `args` (nodes or known values)
+        and `facts` (values of its `Fact` locals, and of its callees')."""
+        return _without_dead_stores(self._inline(fn_name, args, facts or {}))
+
+    def _inline(self, fn_name: str, args: dict[str, Value],
+                facts: dict[str, Any]) -> list[ast.stmt]:
+        prologue, env = self._bind(fn_name, args)
+        return prologue + self._block(fn_name, env, facts)
+
+    def expression(self, fn_name: str, args: dict[str, Value]) -> ast.expr:
+        """The value of a one-`return` function, specialised; every node argument must be a
+        name or a constant."""
+        prologue, env = self._bind(fn_name, args)
+        assert not prologue, "an inlined expression takes simple arguments only"
+        body = self.defs[fn_name].body
+        assert len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value
+        return _Specialiser(self, env, {}, {}).expression(pyast.clone(body[0].value))
+
+    # ---------------------------------------------------------------- helpers
+    def fresh(self, local: str) -> str:
+        self._count += 1
+        return pyast.checked_name(f"_i{self._count}_{local}")
+
+    def _bind(self, fn_name: str, args: dict[str, Value]) -> tuple[list[ast.stmt],
+                                                                     dict[str, ast.expr]]:
+        params = self.params(fn_name)
+        if set(args) != set(params):
+            raise TypeError(f"{fn_name} takes {params}, given {sorted(args)}")
+        prologue: list[ast.stmt] = []
+        env: dict[str, ast.expr] = {}
+        for param in params:
+            value = args[param]
+            node = value if isinstance(value, ast.expr) else pyast.const(value)
+            if not _simple(node):  # evaluate it once, where the call would have
+                temp = self.fresh(param)
+                prologue.append(pyast.assign(temp, node))
+                node = pyast.name(temp)
+            env[param] = node
+        return prologue, env
+
+    def _block(self, fn_name: str, env: dict[str, ast.expr],
+               facts: dict[str, Any]) -> list[ast.stmt]:
+        definition = self.defs[fn_name]
+        spec = _Specialiser(self, env, facts, self.counts[fn_name])
+        return spec.block(pyast.clone(definition.body))
+
+
+def _assignment_counts(fn: ast.FunctionDef) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for node in ast.walk(fn):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For)):
+            targets = [node.target]
+        for target in targets:
+            for leaf in ast.walk(target):
+                if isinstance(leaf, ast.Name) and isinstance(leaf.ctx, ast.Store):
+                    counts[leaf.id] = counts.get(leaf.id, 0) + 1
+    return counts
+
+
+class _Specialiser:
+    """Rewrites one copy of a function body for one set of arguments and facts."""
+
+    def __init__(self, inliner: Inliner, env: dict[str, ast.expr], facts: dict[str, Any],
+                 counts: dict[str, int]):
+        self.inliner = inliner
+        self.env = env  # parameter or local -> what stands for it now
+        self.facts = facts
+        self.counts = counts
+        self.renamed: set[str] = set()  # locals that have a fresh name here
+
+    # ------------------------------------------------------------ statements
+    def block(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for stmt in body:
+            out.extend(self.statement(stmt))
+        return out
+
+    def statement(self, stmt: ast.stmt) -> list[ast.stmt]:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            return self._fact(stmt)
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+                and isinstance(stmt.targets[0], ast.Name):
+            return self._assign(stmt.targets[0].id, stmt.value)
+        if isinstance(stmt, ast.If):
+            return self._if(stmt)
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+                and isinstance(stmt.value.func, ast.Name) \
+                and stmt.value.func.id in self.inliner.defs:
+            return self._call(stmt.value)
+        return [self._rewrite(stmt)]
+
+    def _fact(self, stmt: ast.AnnAssign) -> list[ast.stmt]:
+        assert isinstance(stmt.target, ast.Name)
+        local = stmt.target.id
+        annotation = stmt.annotation
+        is_fact = isinstance(annotation, ast.Name) and annotation.id == "Fact"
+        if is_fact and local in self.facts:
+            self.env[local] = pyast.const(self.facts[local])
+            return []
+        assert stmt.value is not None
+        return self._assign(local, stmt.value)
+
+    def _assign(self, local: str, value: ast.expr) -> list[ast.stmt]:
+        new_value = self.expression(value)
+        if isinstance(new_value, ast.Constant) and self.counts.get(local, 0) == 1:
+            self.env[local] = new_value  # assigned once, to a value known now
+            return []
+        if local in self.renamed:  # assigned before: the same fresh name again
+            fresh = self.env[local].id  # type: ignore[attr-defined]
+        else:
+            fresh = self.inliner.fresh(local)
+            self.renamed.add(local)
+        self.env[local] = pyast.name(fresh)
+        return [pyast.assign(fresh, new_value)]
+
+    def _if(self, stmt: ast.If) -> list[ast.stmt]:
+        test = self.expression(stmt.test)
+        if isinstance(test, ast.Constant):
+            return self.block(stmt.body if test.value else stmt.orelse)
+        body, orelse = self.block(stmt.body), self.block(stmt.orelse)
+        if not body and not orelse:
+            return [ast.Expr(test)] if not _pure(test) else []
+        if not body:
+            return [pyast.if_(_negate(test), orelse)]
+        return [pyast.if_(test, body, orelse)]
+
+    def _call(self, node: ast.Call) -> list[ast.stmt]:
+        assert isinstance(node.func, ast.Name)
+        callee = node.func.id
+        params = self.inliner.params(callee)
+        args = {p: self.expression(a) for p, a in zip(params, node.args)}
+        return self.inliner._inline(callee, dict(args), self.facts)
+
+    def _rewrite(self, stmt: ast.stmt) -> ast.stmt:
+        rewritten = _Names(self).visit(stmt)
+        assert isinstance(rewritten, ast.stmt)
+        return rewritten
+
+    # ----------------------------------------------------------- expressions
+    def expression(self, node: ast.expr) -> ast.expr:
+        rewritten = _fold(_Names(self).visit(node))
+        assert isinstance(rewritten, ast.expr)
+        return rewritten
+
+
+class _Names(ast.NodeTransformer):
+    """Puts what stands for each parameter and local in place of its name."""
+
+    def __init__(self, spec: _Specialiser):
+        self.spec = spec
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        spec = self.spec
+        if node.id in spec.env:
+            replacement = pyast.clone(spec.env[node.id])
+            if isinstance(node.ctx, ast.Store):
+                replacement.ctx = ast.Store()  # type: ignore[attr-defined]
+            return replacement
+        if node.id in spec.inliner.constants and isinstance(node.ctx, ast.Load):
+            return pyast.const(spec.inliner.constants[node.id])
+        if isinstance(node.ctx, ast.Store):  # a local first assigned in a nested block
+            fresh = spec.inliner.fresh(node.id)
+            spec.env[node.id] = pyast.name(fresh)
+            return pyast.store(fresh)
+        return node
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        node = super().generic_visit(node)
+        return _fold(node) if isinstance(node, ast.expr) else node
+
+
+# ------------------------------------------------------------------- folding
+_COMPARE = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b,
+            ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b,
+            ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b,
+            ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b}
+
+
+def _fold(node: ast.AST) -> ast.AST:
+    """One node with constant operands replaced by its value (children already folded)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) \
+            and isinstance(node.operand, ast.Constant):
+        return pyast.const(not node.operand.value)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 \
+            and isinstance(node.left, ast.Constant) \
+            and isinstance(node.comparators[0], ast.Constant) \
+            and type(node.ops[0]) in _COMPARE:
+        result = _COMPARE[type(node.ops[0])](node.left.value, node.comparators[0].value)
+        return pyast.const(bool(result))
+    if isinstance(node, ast.IfExp) and isinstance(node.test, ast.Constant):
+        return node.body if node.test.value else node.orelse
+    if isinstance(node, ast.BoolOp):
+        return _fold_boolop(node)
+    return node
+
+
+def _fold_boolop(node: ast.BoolOp) -> ast.expr:
+    decisive = isinstance(node.op, ast.Or)  # the value that settles `or` (True) / `and`
+    kept: list[ast.expr] = []
+    for value in node.values:
+        if isinstance(value, ast.Constant):
+            if bool(value.value) == decisive:
+                if all(_pure(k) for k in kept):
+                    return pyast.const(decisive)
+                return ast.BoolOp(node.op, [*kept, pyast.const(decisive)])
+            continue  # a neutral constant: drop it
+        kept.append(value)
+    if not kept:
+        return pyast.const(not decisive)
+    return kept[0] if len(kept) == 1 else ast.BoolOp(node.op, kept)
+
+
+def _negate(test: ast.expr) -> ast.expr:
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand
+    return ast.UnaryOp(ast.Not(), test)
+
+
+def _pure(node: ast.expr) -> bool:
+    """Whether evaluating `node` cannot change anything (no call in it)."""
+    return not any(isinstance(n, ast.Call) for n in ast.walk(node))
+
+
+def _without_dead_stores(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Drop assignments to fresh locals that nothing reads, when computing the value cannot
+    change anything (a fact that folding made useless)."""
+    while True:
+        loads = {n.id for stmt in body for n in ast.walk(stmt)
+                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        dead = [stmt for stmt in ast.walk(ast.Module(body, [])) if isinstance(stmt, ast.Assign)
+                and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and stmt.targets[0].id.startswith("_i") and stmt.targets[0].id not in loads
+                and _pure(stmt.value)]
+        if not dead:
+            return body
+        body = _Drop({id(stmt) for stmt in dead}).run(body)
+
+
+class _Drop(ast.NodeTransformer):
+    def __init__(self, ids: set[int]):
+        self.ids = ids
+
+    def run(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        module = self.visit(ast.Module(body, []))
+        return module.body  # type: ignore[no-any-return]
+
+    def visit_Assign(self, node: ast.Assign) -> ast.AST | None:
+        return None if id(node) in self.ids else node
+
+    def visit_If(self, node: ast.If) -> ast.AST:
+        self.generic_visit(node)
+        if not node.body:
+            node.body = [ast.Pass()]
+        return node

@@ -1,0 +1,36 @@
+"""The upper bounds of every size a rule file gives, checked when it is validated.
+
+A rule file is untrusted input: these bounds keep loading it, and every game of it, within
+a small, known amount of memory and time. docs/grammar.md lists them (§2, "Limits").
+"""
+
+from __future__ import annotations
+
+MAX_PLAYERS = 16
+MAX_RANKS = 64
+MAX_SUITS = 16
+MAX_JOKERS = 64
+MAX_COPIES = 16  # decks shuffled together
+MAX_CARDS = 4096  # cards in play, all decks and jokers counted
+MAX_ZONES = 256  # zone declarations
+MAX_GRID_SIDE = 32  # rows, or columns, of a grid
+MAX_GROUPS = 64  # groups of a grouped zone, per player
+MAX_REPEAT = 1000  # times a step is taken in one turn
+MAX_ROUNDS = 10_000  # rounds in a match
+MAX_VALUE = 10**9  # the largest number in a value table or an option, either sign
+
+LIMITS: dict[str, tuple[int, str]] = {
+    "players": (MAX_PLAYERS, "players at a table"),
+    "ranks": (MAX_RANKS, "ranks in a deck"),
+    "suits": (MAX_SUITS, "suits in a deck"),
+    "jokers": (MAX_JOKERS, "jokers in a deck"),
+    "copies": (MAX_COPIES, "decks shuffled together"),
+    "cards": (MAX_CARDS, "cards in play"),
+    "zones": (MAX_ZONES, "zone declarations"),
+    "rows": (MAX_GRID_SIDE, "rows of a grid"),
+    "columns": (MAX_GRID_SIDE, "columns of a grid"),
+    "groups": (MAX_GROUPS, "groups of a zone, per player"),
+    "repeat": (MAX_REPEAT, "times a step is taken in a turn"),
+    "rounds": (MAX_ROUNDS, "rounds in a match"),
+    "value": (MAX_VALUE, "size of a number in a value table or an option"),
+}
