@@ -22,8 +22,8 @@ import sys
 import time
 from contextlib import closing
 
-from cardrules.dsl.loader import load_ruleset
-from cardrules.interpreter.simulate import RulesetRef, Simulation, Summary, stream
+from cardrules.dsl.loader import RulesetRef, load_ruleset
+from cardrules.interpreter.simulate import Simulation, Summary, stream
 
 RULESET, PLAYERS = "golf6", 4
 

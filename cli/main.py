@@ -25,7 +25,7 @@ from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 
 from cardrules import __version__
-from cardrules.errors import CardrulesError, GameError, RulesetError
+from cardrules.errors import CardrulesError, GameError, RuleRuntimeError, RulesetError
 
 from . import render
 
@@ -43,6 +43,9 @@ def reports_errors(fn: F) -> F:
             for diagnostic in exc.diagnostics:
                 click.echo(diagnostic.format(), err=True)
             sys.exit(EXIT_INVALID)
+        except RuleRuntimeError as exc:  # a rule failed in play: where, and why
+            click.echo(exc.diagnostic.format() if exc.diagnostic else f"error: {exc}", err=True)
+            sys.exit(EXIT_GAME)
         except GameError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_GAME)
@@ -198,10 +201,16 @@ def validate(files: tuple[str, ...]) -> None:
 @click.argument("ruleset")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="Set one of the ruleset's options (shown with its new default).")
+@click.option("--python", "as_python", is_flag=True,
+              help="Print the Python code the ruleset compiles to instead (for authors and "
+                   "bug reports).")
 @reports_errors
-def show(ruleset: str, options: tuple[str, ...]) -> None:
-    """Print RULESET fully resolved (its parents merged in) as YAML."""
+def show(ruleset: str, options: tuple[str, ...], as_python: bool) -> None:
+    """Print RULESET fully resolved (its parents merged in) as YAML, or its compiled code."""
     rules = load_ruleset(ruleset, parse_options(options))
+    if as_python:
+        click.echo(rules.python, nl=False)
+        return
     click.echo(resolved_yaml(rules.data, rules.options), nl=False)
 
 

@@ -22,11 +22,10 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 import click
-from cardrules.dsl.loader import load_ruleset
+from cardrules.dsl.loader import RulesetRef, load_ruleset
 from cardrules.interpreter.bots import BOTS
 from cardrules.interpreter.simulate import (
     Comparison,
-    RulesetRef,
     Simulation,
     Summary,
     stream,

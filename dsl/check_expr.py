@@ -414,8 +414,8 @@ class ExpressionChecker:
         if known(left) and known(right) and not (node.op in "/%" and right.value == 0):  # type: ignore[attr-defined]
             value = _ARITHMETIC[node.op](left.value, right.value)  # type: ignore[attr-defined]
             return ir.Const(value, type=INT, pos=node.pos)
-        return ir.Arith(node.op, self.needed(left, node.pos, "the number"),
-                        self.needed(right, node.pos, "the number"), type=INT, pos=node.pos)
+        return ir.Arith(node.op, self.needed(left, node.span, "the number"),
+                        self.needed(right, node.span, "the number"), type=INT, pos=node.span)
 
     def joined_lists(self, node: n.Arithmetic, left: ir.Expr, right: ir.Expr) -> ir.Expr:
         """`a + b` of two lists (a zone counts as its cards): one list, a's items first."""
@@ -452,9 +452,9 @@ class ExpressionChecker:
             value = _COMPARE[node.op](left.value, right.value)  # type: ignore[attr-defined]
             return ir.Const(value, type=BOOL, pos=node.pos)
         if ordering:
-            left = self.needed(left, node.pos, "what is compared")
-            right = self.needed(right, node.pos, "what is compared")
-        return ir.Compare(node.op, left, right, type=BOOL, pos=node.pos)
+            left = self.needed(left, node.span, "what is compared")
+            right = self.needed(right, node.span, "what is compared")
+        return ir.Compare(node.op, left, right, type=BOOL, pos=node.span)
 
     def check_choice(self, node: n.Comparison, left: ir.Expr, right: ir.Expr) -> None:
         """`option == 'text'` with a text the option can never hold is a typo."""

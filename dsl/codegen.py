@@ -17,6 +17,8 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardrules.interpreter import runtime
+
 from cardrules.model import Site, ZoneDef
 
 from . import ir, pyast
@@ -26,9 +28,9 @@ from .checker import Checked
 from .inline import Inliner
 from .typesys import NONE
 
-_HIDDEN, _OWNER, _PUBLIC = 0, 1, 2  # interpreter.runtime's visibility codes
-VISIBILITY = {"hidden": _HIDDEN, "owner": _OWNER, "public": _PUBLIC}
-_SIGNALS = {"turn": 1, "phase": 2, "round": 4, "game": 8}
+VISIBILITY = {"hidden": runtime.HIDDEN, "owner": runtime.OWNER, "public": runtime.PUBLIC}
+_SIGNALS = {"turn": runtime.SIGNAL_TURN, "phase": runtime.SIGNAL_PHASE,
+            "round": runtime.SIGNAL_ROUND, "game": runtime.SIGNAL_GAME}
 _ARITH = {"+": ast.Add(), "-": ast.Sub(), "*": ast.Mult()}
 _COMPARE = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), "<=": ast.LtE(), ">": ast.Gt(),
             ">=": ast.GtE()}

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,24 @@ def load_document(path: Path, chain: tuple[Path, ...] = ()) -> Document:
         raise RulesetError([doc.diagnostic(("extends",), f"rulesets extend each other in a "
                                                          f"cycle: {cycle}")])
     return merge_documents(load_document(parent_file, seen), doc)
+
+
+@dataclass(frozen=True)
+class RulesetRef:
+    """How another process loads a ruleset: a file (an absolute path) or a built-in name, and
+    options. Small, picklable and hashable, for simulations run over many workers."""
+
+    ref: str
+    options: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, ref: str, options: dict[str, str] | None = None) -> RulesetRef:
+        path = Path(ref)
+        where = str(path.resolve()) if path.is_file() else ref
+        return cls(where, tuple(sorted((options or {}).items())))
+
+    def load(self) -> Ruleset:
+        return load_ruleset(self.ref, dict(self.options) or None)
 
 
 def load_ruleset(ref: str | Path, options: dict[str, Any] | None = None) -> Ruleset:

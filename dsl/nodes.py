@@ -132,6 +132,7 @@ class Arithmetic(Expr):
     left: Expr
     op: str
     right: Expr
+    span: Pos  # the whole expression (`pos` starts at the operator, where a caret points)
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,7 @@ class Comparison(Expr):
     left: Expr
     op: str
     right: Expr
+    span: Pos  # the whole expression (`pos` starts at the operator, where a caret points)
 
 
 @dataclass(frozen=True)

@@ -219,7 +219,7 @@ class _Builder:
 
     def rule_comparison(self, t: Tree, left: Tree, op: Token, right: Tree) -> n.Expr:
         whole = self.pos(t)
-        return n.Comparison(self.build(left), str(op), self.build(right),
+        return n.Comparison(self.build(left), str(op), self.build(right), whole,
                             pos=n.Pos(self.origin, op.start_pos or 0, whole.end))
 
     def rule_membership(self, t: Tree, item: Tree, coll: Tree) -> n.Expr:
@@ -230,7 +230,7 @@ class _Builder:
 
     def rule_arithmetic(self, t: Tree, left: Tree, op: Token, right: Tree) -> n.Expr:
         whole = self.pos(t)
-        return n.Arithmetic(self.build(left), str(op), self.build(right),
+        return n.Arithmetic(self.build(left), str(op), self.build(right), whole,
                             pos=n.Pos(self.origin, op.start_pos or 0, whole.end))
 
     def rule_minus(self, t: Tree, operand: Tree) -> n.Expr:

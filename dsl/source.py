@@ -128,8 +128,15 @@ class Document:
         return Diagnostic(loc, message, self.source_line(loc.line))
 
 
+MAX_BYTES = 1_000_000  # a rule file is a page or two; a megabyte is no rule file
+MAX_DEPTH = 50  # nesting of mappings and lists
+MAX_NODES = 100_000  # values, once YAML aliases are expanded
+
+
 def parse_yaml(text: str, path: str) -> Document:
-    """Parse rule-file text; raise RulesetError (located) when it is not valid YAML."""
+    """Parse rule-file text; raise RulesetError (located) when it is not valid YAML, or when
+    it is larger, deeper or (through aliases) more repetitive than any rule file."""
+    _check_bounds(text, path)
     try:
         loader = _Loader(text)
         try:
@@ -150,10 +157,52 @@ def parse_yaml(text: str, path: str) -> Document:
         doc.data = None
         return doc
     errors: list[Diagnostic] = []
-    doc.data = _build(root, (), doc, errors)
+    doc.data = _Builder(doc, errors).build(root, ())
     if errors:
         raise RulesetError(errors)
     return doc
+
+
+def _check_bounds(text: str, path: str) -> None:
+    """Refuse a text that would take the YAML parser unbounded memory or stack: over
+    MAX_BYTES, or nested deeper than MAX_DEPTH. The nesting is counted on the scanner's
+    tokens (a loop, not a recursion) before any composer, whose recursion deep enough input
+    could exhaust, sees the text."""
+    if len(text) > MAX_BYTES:
+        raise RulesetError([Diagnostic(Location(path, 1, 1), f"the file is {len(text):,} "
+                                       f"characters long; a rule file has at most "
+                                       f"{MAX_BYTES:,}")])
+    loader = _Loader(text)
+    depth = 0
+    try:
+        while True:
+            token = loader.get_token()
+            if token is None:
+                return
+            if isinstance(token, _OPENING):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    mark = token.start_mark
+                    lines = text.splitlines()
+                    source = lines[mark.line] if mark.line < len(lines) else None
+                    _too_deep(path, mark.line + 1, mark.column + 1, source)
+            elif isinstance(token, _CLOSING):
+                depth -= 1
+    except yaml.YAMLError:
+        return  # malformed: the parser itself says where
+    finally:
+        loader.dispose()
+
+
+_OPENING = (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken,
+            yaml.BlockSequenceStartToken, yaml.BlockMappingStartToken)
+_CLOSING = (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken, yaml.BlockEndToken)
+
+
+def _too_deep(path: str, line: int, column: int, source: str | None) -> None:
+    raise RulesetError([Diagnostic(Location(path, line, column),
+                                   f"nested more than {MAX_DEPTH} levels deep; no rule file "
+                                   "needs that", source[:200] if source else None)])
 
 
 def _span(node: yaml.Node) -> Span:
@@ -161,33 +210,47 @@ def _span(node: yaml.Node) -> Span:
     return Span(node.start_mark.line + 1, node.start_mark.column + 1, style or None)
 
 
-def _build(node: yaml.Node, path: Path, doc: Document, errors: list[Diagnostic]) -> Any:
-    doc.spans[path] = _span(node)
-    if isinstance(node, yaml.MappingNode):
-        return _build_mapping(node, path, doc, errors)
-    if isinstance(node, yaml.SequenceNode):
-        return [_build(item, (*path, i), doc, errors) for i, item in enumerate(node.value)]
-    return _scalar(node, path, doc, errors)
+class _Builder:
+    """Turns composed YAML nodes into plain data, recording every node's span; counts the
+    values it builds, so that aliases repeating aliases cannot multiply them unboundedly."""
 
+    def __init__(self, doc: Document, errors: list[Diagnostic]):
+        self.doc = doc
+        self.errors = errors
+        self.count = 0
 
-def _build_mapping(node: yaml.MappingNode, path: Path, doc: Document,
-                   errors: list[Diagnostic]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key_node, value_node in node.value:
-        if not isinstance(key_node, yaml.ScalarNode):
-            errors.append(_located(doc, key_node, "a mapping key must be a plain word"))
-            continue
-        key = str(key_node.value)  # keys stay as written: `2:` names the rank "2"
-        if key == "<<":
-            errors.append(_located(doc, key_node, "YAML merge keys (<<) are not supported; "
-                                                  "use `extends:` to build on another ruleset"))
-            continue
-        if key in out:
-            errors.append(_located(doc, key_node, f"duplicate key '{key}'"))
-            continue
-        doc.key_spans[(*path, key)] = _span(key_node)
-        out[key] = _build(value_node, (*path, key), doc, errors)
-    return out
+    def build(self, node: yaml.Node, path: Path, depth: int = 0) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES or depth > MAX_DEPTH:
+            raise RulesetError([_located(self.doc, node, (
+                f"this file holds more than {MAX_NODES:,} values once its YAML aliases (*name) "
+                "are expanded" if self.count > MAX_NODES else
+                f"nested more than {MAX_DEPTH} levels deep; no rule file needs that"))])
+        self.doc.spans[path] = _span(node)
+        if isinstance(node, yaml.MappingNode):
+            return self.mapping(node, path, depth)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
+        return _scalar(node, path, self.doc, self.errors)
+
+    def mapping(self, node: yaml.MappingNode, path: Path, depth: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        doc, errors = self.doc, self.errors
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                errors.append(_located(doc, key_node, "a mapping key must be a plain word"))
+                continue
+            key = str(key_node.value)  # keys stay as written: `2:` names the rank "2"
+            if key == "<<":
+                errors.append(_located(doc, key_node, "YAML merge keys (<<) are not supported; "
+                                                      "use `extends:` to build on another ruleset"))
+                continue
+            if key in out:
+                errors.append(_located(doc, key_node, f"duplicate key '{key}'"))
+                continue
+            doc.key_spans[(*path, key)] = _span(key_node)
+            out[key] = self.build(value_node, (*path, key), depth + 1)
+        return out
 
 
 _SCALAR_TAGS = {
@@ -200,7 +263,12 @@ def _scalar(node: yaml.Node, path: Path, doc: Document, errors: list[Diagnostic]
     if node.tag not in _SCALAR_TAGS:
         errors.append(_located(doc, node, f"unsupported YAML tag '{node.tag}'"))
         return None
-    return _CONSTRUCTOR.yaml_constructors[node.tag](_CONSTRUCTOR, node)
+    try:
+        return _CONSTRUCTOR.yaml_constructors[node.tag](_CONSTRUCTOR, node)
+    except ValueError:  # a number of thousands of digits, which Python will not convert
+        errors.append(_located(doc, node, "this number is far too long: a rule file's "
+                                          "numbers have at most a few digits"))
+        return None
 
 
 _CONSTRUCTOR = yaml.SafeLoader("")

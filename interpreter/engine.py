@@ -169,10 +169,7 @@ class Engine:
             return repr(action)
         values = {p: self.value_text(kind, v, state, seat)
                   for p, kind, v in zip(move.params, move.kinds, action[1:])}
-        try:
-            return move.label.format(**values)
-        except (KeyError, IndexError):
-            return move.label
+        return move.render(values)
 
     def value_text(self, kind: str, value: Any, state: GameState | None = None,
                    seat: int | None = None) -> str:
@@ -410,7 +407,8 @@ class Engine:
         move = self.moves.get(name)
         if move is None:
             return name
-        return move.label.split("{")[0].strip() or move.name
+        first = move.label_parts[0] if move.label_parts else ("param", "")
+        return (first[1].strip() if first[0] == "text" else "") or move.name
 
     def _call(self, fn: Any, s: GameState, *args: Any) -> Any:
         """Call a rule function outside a move (setup, scoring...), locating its failures."""

@@ -29,10 +29,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import islice
-from pathlib import Path
-from typing import Any, NamedTuple
-
-from cardrules.dsl.loader import load_ruleset
+from typing import Any, NamedTuple, Protocol
 
 from cardrules.errors import CardrulesError, GameError
 from cardrules.model import Ruleset
@@ -55,28 +52,21 @@ def game_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-@dataclass(frozen=True)
-class RulesetRef:
-    """How a worker loads a ruleset: a file (an absolute path) or a built-in name, and options."""
+class RulesetSource(Protocol):
+    """What a worker is given to load a ruleset from (cardrules.dsl.loader.RulesetRef): a
+    small, picklable, hashable reference, loaded once per process."""
 
     ref: str
-    options: tuple[tuple[str, str], ...] = ()
+    options: tuple[tuple[str, str], ...]
 
-    @classmethod
-    def of(cls, ref: str, options: dict[str, str] | None = None) -> RulesetRef:
-        path = Path(ref)
-        where = str(path.resolve()) if path.is_file() else ref
-        return cls(where, tuple(sorted((options or {}).items())))
-
-    def load(self) -> Ruleset:
-        return load_ruleset(self.ref, dict(self.options) or None)
+    def load(self) -> Ruleset: ...
 
 
 @dataclass(frozen=True)
 class Simulation:
     """A run: the rulesets played on the same seeds (one, or two to compare), and the table."""
 
-    rulesets: tuple[RulesetRef, ...]
+    rulesets: tuple[RulesetSource, ...]
     games: int
     players: int
     seats: tuple[str, ...]
@@ -134,10 +124,10 @@ def play_record(engine: Engine, sim: Simulation, index: int) -> GameRecord:
 
 
 # Each process loads a ruleset once and keeps its engine (a worker is handed many chunks).
-_ENGINES: dict[RulesetRef, Engine] = {}
+_ENGINES: dict[RulesetSource, Engine] = {}
 
 
-def engine_for(ref: RulesetRef) -> Engine:
+def engine_for(ref: RulesetSource) -> Engine:
     engine = _ENGINES.get(ref)
     if engine is None:
         engine = _ENGINES[ref] = Engine(ref.load())

@@ -21,11 +21,10 @@ from typing import Any
 import pytest
 from cardrules.cli.main import main
 from cardrules.cli.simulate import Progress
-from cardrules.dsl.loader import load_ruleset
+from cardrules.dsl.loader import RulesetRef, load_ruleset
 from cardrules.interpreter import simulate as sim_module
 from cardrules.interpreter.bots import BOTS
 from cardrules.interpreter.simulate import (
-    RulesetRef,
     Running,
     Simulation,
     Summary,
