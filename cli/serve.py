@@ -79,8 +79,8 @@ def serve_cmd(ruleset: str | None, players: int | None, seats: str | None, seed:
         game = new_game(ruleset, players, seats, seed, options, save_file)
     if game is not None:
         hub.add(game)
-    listener = listen(host, port)
-    run(hub, game, listener, host)
+    with listen(host, port) as listener:
+        run(hub, game, listener, host)
 
 
 def new_game(ruleset: str, players: int | None, seats: str | None, seed: int | None,
@@ -123,16 +123,19 @@ def resumed_game(resume_file: str, save_file: str | None) -> Game:
 
 def listen(host: str, port: int) -> socket.socket:
     """A socket listening on host:port; GameError (one line) if it cannot be had."""
+    sock = None
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
         family, kind, proto, _, address = infos[0]
         sock = socket.socket(family, kind, proto)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
+        sock.listen(64)
     except OSError as exc:
+        if sock is not None:
+            sock.close()
         raise GameError(f"cannot listen on {host} port {port}: "
                         f"{exc.strerror or exc}") from None
-    sock.listen(64)
     return sock
 
 

@@ -67,14 +67,20 @@ class Hub:
     changed: dict[str, asyncio.Event] = field(default_factory=dict)
     locks: dict[str, asyncio.Lock] = field(default_factory=dict)
     runners: dict[str, asyncio.Task[None]] = field(default_factory=dict)
-    running: bool = False  # the event loop is up (runners start at once)
+    loop: asyncio.AbstractEventLoop | None = None  # the server's, while it runs
 
     def add(self, game: Game) -> None:
         """Serve `game`; its bots start playing once the server runs."""
         if len(self.games) >= MAX_GAMES:
             raise Refused(503, f"this server already plays {MAX_GAMES} games")
         self.games[game.id] = game
-        if self.running:
+        if self.loop is None:
+            return  # the server starts its bots when it starts
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # added from another thread (a test's, say)
+            self.loop.call_soon_threadsafe(self.start, game)
+        else:
             self.start(game)
 
     def find(self, token: str) -> tuple[Game, int]:
@@ -215,11 +221,11 @@ def make_app(hub: Hub) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        hub.running = True
+        hub.loop = asyncio.get_running_loop()
         for game in hub.games.values():
             hub.start(game)
         yield
-        hub.running = False
+        hub.loop = None
         for task in hub.runners.values():
             task.cancel()
 
