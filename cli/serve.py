@@ -16,7 +16,7 @@ import secrets
 import socket
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 from cardrules.dsl.errors import GameError
@@ -154,8 +154,16 @@ def run(hub: Hub, game: Game | None, listener: socket.socket, host: str) -> None
         for link in links(game, base):
             click.echo(f"seat {link['seat']}: {link['url']}")
     click.echo(f"lobby: {base}  (Ctrl-C stops the server)")
+    # Open pages keep their event streams open: on Ctrl-C, wait for them a second only.
     config = uvicorn.Config(make_app(hub), log_level="warning", access_log=False,
-                            lifespan="on")
-    uvicorn.Server(config).run(sockets=[listener])
+                            lifespan="on", timeout_graceful_shutdown=1)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if hub.loop is not None:  # end the pages' event streams, then stop
+                hub.loop.call_soon_threadsafe(hub.close)
+            super().handle_exit(sig, frame)
+
+    Server(config).run(sockets=[listener])
     if game is not None and game.save is not None:
         click.echo(f"stopped; the game is saved: cardrules serve --resume {game.save}")

@@ -68,6 +68,7 @@ class Hub:
     locks: dict[str, asyncio.Lock] = field(default_factory=dict)
     runners: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     loop: asyncio.AbstractEventLoop | None = None  # the server's, while it runs
+    closing: bool = False  # the server is stopping: event streams end
 
     def add(self, game: Game) -> None:
         """Serve `game`; its bots start playing once the server runs."""
@@ -99,6 +100,13 @@ class Hub:
         self.locks[game.id] = asyncio.Lock()
         self.runners[game.id] = asyncio.create_task(self.run_bots(game))
 
+    def close(self) -> None:
+        """Let every page's event stream end, and the bots stop (the server is stopping:
+        it would otherwise wait for the pages to go)."""
+        self.closing = True
+        for game in list(self.games.values()):
+            self.notify(game)
+
     def notify(self, game: Game) -> None:
         """Wake every page (and the bots) waiting for `game` to change."""
         event = self.changed.get(game.id)
@@ -115,7 +123,7 @@ class Hub:
 
     async def run_bots(self, game: Game) -> None:
         """Make the bots' moves as they come up, until the game is over."""
-        while not game.state.over:
+        while not game.state.over and not self.closing:
             bot = game.bot_to_move()
             if bot is None:
                 await self.wait(game, game.version, KEEP_ALIVE)
@@ -248,7 +256,7 @@ async def events(hub: Hub, game: Game, seat: int) -> AsyncIterator[str]:
     """The seat's payload now and after every change (the first with the table's
     declarations, as a page that connects or reconnects needs them)."""
     version = None
-    while True:
+    while not hub.closing:
         if game.version != version:
             payload = seat_payload(game, seat, full=version is None)
             version = game.version

@@ -114,6 +114,7 @@ function zoneElement(zone, seen, owner, group) {
 
 function ownedZone(zone, seen, owner) {
   const wrap = el("div", "owned-zone");
+  wrap.dataset.zone = zone.name;
   wrap.appendChild(el("div", "zone-name", zone.name));
   if (zone.groups) {
     const groups = el("div", "groups");
@@ -134,6 +135,7 @@ function drawShared(view) {
   for (const zone of table.zones) {
     if (zone.owned) continue;
     const wrap = el("div", "shared-zone");
+    wrap.dataset.zone = zone.name;
     wrap.appendChild(el("div", "zone-name", zone.name));
     wrap.appendChild(zoneElement(zone, view.zones[zone.name], null, null));
     shared.appendChild(wrap);
