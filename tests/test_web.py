@@ -387,6 +387,18 @@ def test_bots_wait_between_moves_but_not_to_pass() -> None:
         assert len(passing) == 1 and passing[0]["text"] == "Pass: let this chance go by"
 
 
+def test_a_game_that_cannot_be_saved_is_said_once_and_goes_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = Game.new("golf6", {}, 2, 1, None, save=tmp_path / "gone" / "game.json")
+    with served(game) as (client, _):
+        for version in range(3):
+            answer = client.post(f"{seat_url(game, game.to_move() or 0)}/move",
+                                 json={"version": version, "index": 0})
+            assert answer.status_code == 200
+    err = capsys.readouterr().err
+    assert err.count("warning: cannot save the game to") == 1, err
+
+
 # ----------------------------------------------------------------- live updates
 def events(stream: Any) -> Iterator[dict[str, Any]]:
     for line in stream.iter_lines():

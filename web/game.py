@@ -55,6 +55,7 @@ class Game:
     news: list[str] = field(default_factory=list)
     version: int = 0  # counts the actions applied here: a page's choices belong to one
     save_problem: str | None = None
+    unreported: bool = False
 
     # ---------------------------------------------------------------- starting
     @classmethod
@@ -164,7 +165,8 @@ class Game:
                 render.round_summary(self.engine.rules, events[-1], plain=True)]
 
     def write(self) -> None:
-        """Save the game (a failure is kept to be reported, and play goes on)."""
+        """Save the game. A failure is kept in `save_problem` (and `unreported`, until the
+        server has said so once); play goes on."""
         if self.save is None:
             return
         self.record.keep_streams(self.bots)
@@ -172,6 +174,7 @@ class Game:
             record.write(self.save, self.record)
             self.save_problem = None
         except GameError as exc:
+            self.unreported = self.save_problem is None
             self.save_problem = str(exc)
 
 
@@ -206,3 +209,5 @@ def apply_move(game: Game, seat: int, action: Action) -> None:
         game.play(seat, action)
     except IllegalAction as exc:
         raise Refused(409, str(exc)) from None
+    except GameError as exc:  # a rule failed: the ruleset's fault, not the player's
+        raise Refused(500, f"the game cannot go on: {exc}") from None

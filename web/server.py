@@ -107,6 +107,14 @@ class Hub:
         for game in list(self.games.values()):
             self.notify(game)
 
+    def changed_by_action(self, game: Game) -> None:
+        """After an action: wake the pages, and say once if the game can no longer be
+        saved."""
+        self.notify(game)
+        if game.unreported:
+            game.unreported = False
+            print(f"warning: {game.save_problem}", file=sys.stderr)
+
     def notify(self, game: Game) -> None:
         """Wake every page (and the bots) waiting for `game` to change."""
         event = self.changed.get(game.id)
@@ -122,7 +130,15 @@ class Hub:
                 await asyncio.wait_for(event.wait(), timeout)
 
     async def run_bots(self, game: Game) -> None:
-        """Make the bots' moves as they come up, until the game is over."""
+        """Make the bots' moves as they come up, until the game is over (or a rule fails:
+        said on stderr, and the game stops there)."""
+        try:
+            await self.play_bots(game)
+        except CardrulesError as exc:
+            print(f"error: game {game.id} ({game.engine.rules.name}) cannot go on: {exc}",
+                  file=sys.stderr)
+
+    async def play_bots(self, game: Game) -> None:
         while not game.state.over and not self.closing:
             bot = game.bot_to_move()
             if bot is None:
@@ -140,9 +156,7 @@ class Hub:
                 await asyncio.sleep(max(0.0, self.delay - (time.monotonic() - began)))
             async with self.locks[game.id]:
                 game.play(seat, action)
-            self.notify(game)
-            if game.save_problem:
-                print(f"warning: {game.save_problem}", file=sys.stderr)
+            self.changed_by_action(game)
 
 
 # --------------------------------------------------------------------- requests
@@ -224,7 +238,7 @@ def make_app(hub: Hub) -> Starlette:
                 apply_move(game, seat, action)
         except Refused as refused:
             return refusal(refused)
-        hub.notify(game)
+        hub.changed_by_action(game)
         return JSONResponse({"version": game.version})
 
     @asynccontextmanager
