@@ -75,6 +75,8 @@ class Hub:
         if len(self.games) >= MAX_GAMES:
             raise Refused(503, f"this server already plays {MAX_GAMES} games")
         self.games[game.id] = game
+        self.changed[game.id] = asyncio.Event()
+        self.locks[game.id] = asyncio.Lock()
         if self.loop is None:
             return  # the server starts its bots when it starts
         try:
@@ -96,8 +98,7 @@ class Hub:
         return found
 
     def start(self, game: Game) -> None:
-        self.changed[game.id] = asyncio.Event()
-        self.locks[game.id] = asyncio.Lock()
+        """Start the task that plays the game's bots (in the server's event loop)."""
         self.runners[game.id] = asyncio.create_task(self.run_bots(game))
 
     def close(self) -> None:

@@ -208,7 +208,7 @@ function drawScores(view) {
   const vars = document.getElementById("variables");
   vars.replaceChildren();
   for (const [name, value] of Object.entries(view.variables)) {
-    vars.appendChild(el("div", "var", name + ": " + shown(value)));
+    vars.appendChild(el("div", "var", name + ": " + (value === null ? "none" : shown(value))));
   }
   vars.appendChild(el("div", "var", table.winner + " total wins"));
 }
