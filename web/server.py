@@ -314,7 +314,7 @@ def game_from_lobby(body: Any, save_dir: Path | None) -> Game:
         raise Refused(400, "expected a ruleset, players, seats and options")
     name, players, seats = body.get("ruleset"), body.get("players"), body.get("seats")
     options, seed = body.get("options") or {}, body.get("seed")
-    if name not in builtin_names():
+    if not isinstance(name, str) or name not in builtin_names():
         raise Refused(400, "pick one of the rulesets offered")
     if type(players) is not int or not isinstance(seats, list) or len(seats) != players:
         raise Refused(400, "name one kind for each seat")
