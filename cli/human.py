@@ -7,33 +7,35 @@
 A person sees only their seat's view (cli/screen.py) and picks one of the legal actions by
 number; an action with an open parameter (a prediction to write) asks for the text and
 checks it before the engine sees it. Nothing typed ever changes the game unless it is a
-legal action. A saved game holds the ruleset reference, options, seats, the state and every
-bot's random stream, so a resumed game goes on exactly as it would have.
+legal action. A saved game is a record of the game's start and every action since
+(interpreter/record.py): resuming deals the game again and replays each action through the
+engine, then sets every bot's random stream, so a resumed game goes on exactly as it would
+have, and a save, however edited, reaches only positions the rules allow.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import re
 import secrets
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 from cardrules.dsl.loader import load_ruleset
-from cardrules.interpreter.bots import BOTS, Bot, make_bot
+from cardrules.interpreter import record
+from cardrules.interpreter.bots import Bot
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.record import HUMAN, Record, action_data, make_bots
 from cardrules.interpreter.state import GameState
 
-from cardrules.errors import GameError, IllegalAction, RulesetError
-from cardrules.model import Action, Ruleset
+from cardrules.errors import GameError, IllegalAction
+from cardrules.model import Action
 
 from . import render
 from .screen import (
@@ -56,8 +58,6 @@ from .screen import (
     view_section,
 )
 
-HUMAN = "human"  # the seat kind of a person at the terminal
-SAVE_FORMAT = "cardrules-save/1"
 EXIT_GAME, EXIT_INTERRUPTED = 3, 130
 KEPT_EVENTS = 200  # lines kept for a seat that has not decided for a long time
 EOFS_TO_STOP = 5  # a terminal that keeps sending end-of-file has gone away
@@ -85,39 +85,51 @@ def reports_errors(fn: F) -> F:
 # ----------------------------------------------------------------------- the table
 @dataclass
 class Table:
-    """A game with its seats: what a save file holds."""
+    """A game with its seats, and its record (what a save file holds)."""
 
-    ref: str  # the ruleset as given: a built-in name, or a file's absolute path
-    options: dict[str, str]
-    seed: int
-    seats: list[str]  # a bot kind or HUMAN, per seat
+    record: Record
     engine: Engine
     state: GameState
     bots: list[Bot | None]
     pending: dict[int, list[str]] = field(default_factory=dict)  # human seat -> news
-    plain: bool = False
 
     @classmethod
     def start(cls, ref: str, options: dict[str, str], engine: Engine, state: GameState,
               seats: list[str], seed: int, plain: bool = False) -> Table:
-        path = Path(ref)
-        saved_ref = str(path.resolve()) if path.is_file() else ref
-        return cls(saved_ref, dict(options), seed, list(seats), engine, state,
-                   make_bots(seats, seed), {p: [] for p, k in enumerate(seats) if k == HUMAN},
-                   plain)
+        record = Record.new(ref, options, engine.rules, state.n, seed, seats, plain)
+        return cls(record, engine, state, make_bots(seats, seed),
+                   {p: [] for p, k in enumerate(seats) if k == HUMAN})
+
+    @property
+    def seats(self) -> list[str]:
+        return self.record.seats
+
+    @property
+    def seed(self) -> int:
+        return self.record.seed
+
+    @property
+    def plain(self) -> bool:
+        return self.record.plain
+
+    @plain.setter
+    def plain(self, value: bool) -> None:
+        self.record.plain = value
 
     @property
     def humans(self) -> list[int]:
         return [p for p, kind in enumerate(self.seats) if kind == HUMAN]
 
     def advance(self, seat: int, action: Action) -> list[Action]:
-        """Apply `seat`'s action and tell every other person at the table what they may
-        know of it (and the scores, when it ends a round)."""
+        """Apply `seat`'s action, note it in the record, and tell every other person at the
+        table what they may know of it (and the scores, when it ends a round)."""
         engine, state = self.engine, self.state
         line = public_line(engine, state, seat, action)
         before = known_before(engine, state, action)
         rounds = len(state.round_scores)
-        legal = engine.step(state, action)
+        engine.apply(state, action)
+        self.record.actions.append(action_data(action))
+        legal = engine.legal_actions(state)
         if line is not None and len(state.round_scores) == rounds:
             line += revealed(engine, before, state, action)
         for human, news in self.pending.items():
@@ -129,6 +141,13 @@ class Table:
             del news[:-KEPT_EVENTS]
         return legal
 
+    def replayed(self, seat: int, action: Action) -> None:
+        """`advance` for an action read from a save: a person who made it had seen their
+        news then, as in play."""
+        if seat in self.pending:
+            self.pending[seat] = []
+        self.advance(seat, action)
+
     def round_layout(self) -> list[str]:
         """How the round just scored ended, as the public log records it (only the cards
         everyone knows are named), when the game keeps a log."""
@@ -137,130 +156,30 @@ class Table:
             return []
         return render.round_summary(self.engine.rules, events[-1], self.plain)[1:]
 
-    def to_save(self) -> dict[str, Any]:
-        return {
-            "format": SAVE_FORMAT,
-            "ruleset": self.ref,
-            "ruleset_digest": digest(self.engine.rules),
-            "options": self.options,
-            "seed": self.seed,
-            "seats": self.seats,
-            "bots": [bot_stream(bot) for bot in self.bots],
-            "pending": {str(p + 1): news for p, news in self.pending.items()},
-            "plain": self.plain,
-            "state": self.state.to_dict(),
-        }
-
     def write(self, path: Path) -> None:
         """Save the game; a failed write leaves any earlier save as it was."""
-        temporary = path.with_name(path.name + ".part")
-        try:
-            temporary.write_text(json.dumps(self.to_save(), separators=(",", ":")) + "\n",
-                                 encoding="utf-8")
-            os.replace(temporary, path)
-        except OSError as exc:
-            raise GameError(f"cannot save the game to {path}: {exc.strerror}") from None
-
-
-def make_bots(seats: Sequence[str], seed: int) -> list[Bot | None]:
-    return [None if kind == HUMAN else make_bot(kind, seed, p) for p, kind in enumerate(seats)]
-
-
-def digest(rules: Ruleset) -> str:
-    """A fingerprint of the resolved rule file, to notice a ruleset changed since a save."""
-    text = json.dumps(rules.data, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def bot_stream(bot: Bot | None) -> list[Any] | None:
-    """A bot's random stream as JSON lists (None for a person, or a bot without one)."""
-    rng = getattr(bot, "rng", None)
-    if rng is None:
-        return None
-    version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
+        self.record.keep_streams(self.bots)
+        record.write(path, self.record)
 
 
 # ----------------------------------------------------------------- reading saves
 def read_save(path: Path) -> Table:
-    """The game saved in `path`; GameError (one line, naming the file) if it is not one."""
+    """The game saved in `path`, replayed from its start to where it was saved; GameError
+    (one line, naming the file) if it is not one, or does not replay."""
+    saved = record.read(path)
+    if HUMAN not in saved.seats:
+        raise GameError(f"{path}: a saved game with no seat for a person")
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise GameError(f"{path}: cannot read the saved game: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise GameError(f"{path}: not a cardrules saved game (not text)") from None
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise GameError(f"{path}: not a cardrules saved game (not JSON: damaged, or cut "
-                        "short?)") from None
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise GameError(f"{path}: not a cardrules saved game (no '{SAVE_FORMAT}' format "
-                        "mark)")
-    try:
-        return table_from(data)
+        # The log keeps each round's end.
+        engine, state = record.start(saved, load_ruleset, log=True)
+        table = Table(replace(saved, actions=[]), engine, state,
+                      make_bots(saved.seats, saved.seed),
+                      {p: [] for p, k in enumerate(saved.seats) if k == HUMAN})
+        record.replay(saved, engine, state, table.replayed)
     except GameError as exc:
         raise GameError(f"{path}: {exc}") from None
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as exc:
-        raise GameError(f"{path}: a damaged saved game ({type(exc).__name__}: "
-                        f"{str(exc)[:80]})") from None
-
-
-def table_from(data: dict[str, Any]) -> Table:
-    ref, options, seed, seats = data["ruleset"], data["options"], data["seed"], data["seats"]
-    if not (isinstance(ref, str) and isinstance(options, dict)
-            and all(isinstance(v, str) for v in options.values())
-            and type(seed) is int and isinstance(seats, list)
-            and all(k == HUMAN or k in BOTS for k in seats) and HUMAN in seats):
-        raise GameError("a damaged saved game (its ruleset, options, seed or seats)")
-    try:
-        rules = load_ruleset(ref, options)
-    except RulesetError as exc:
-        cause = exc.diagnostics[0].message if exc.diagnostics else "invalid"
-        raise GameError(f"its ruleset '{ref}' cannot be loaded: {cause}") from None
-    if data["ruleset_digest"] != digest(rules):
-        raise GameError(f"the ruleset '{ref}' has changed since this game was saved")
-    state = GameState.from_dict(data["state"])
-    state.log = []  # as in a new game: each round's end is logged for the players' news
-    check_state(rules, state, len(seats))
-    bots = make_bots(seats, seed)
-    if len(data["bots"]) != len(seats):
-        raise GameError("a damaged saved game (one random stream per seat expected)")
-    for bot, stream in zip(bots, data["bots"]):
-        restore_stream(bot, stream)
-    pending = {p: [str(line) for line in data["pending"].get(str(p + 1), [])]
-               for p, kind in enumerate(seats) if kind == HUMAN}
-    engine = Engine(rules)
-    try:
-        engine.legal_actions(state)
-    except Exception:  # noqa: BLE001 - a state from a file may fail anywhere in a rule
-        raise GameError("a damaged saved game (the game cannot go on from it)") from None
-    return Table(ref, options, seed, seats, engine, state, bots, pending,
-                 bool(data.get("plain", False)))
-
-
-def check_state(rules: Ruleset, s: GameState, seats: int) -> None:
-    """Refuse a state that does not belong to this ruleset and table."""
-    if s.ruleset != rules.name:
-        raise GameError(f"a damaged saved game (a state of '{s.ruleset}', not '{rules.name}')")
-    cards = s.n_cards
-    placed = sorted(c for zone in s.zones for c in zone if c != -1)
-    if (s.n != seats or len(s.zones) != rules.zone_count or placed != list(range(cards))
-            or not len(s.where) == len(s.face_up) == len(s.known) == cards
-            or any(s.where[c] != z for z, zone in enumerate(s.zones) for c in zone if c != -1)
-            or not len(s.totals) == len(s.active) == seats):
-        raise GameError("a damaged saved game (its cards, zones or seats do not add up)")
-
-
-def restore_stream(bot: Bot | None, stream: Any) -> None:
-    rng = getattr(bot, "rng", None)
-    if rng is None or stream is None:
-        if (rng is None) != (stream is None):
-            raise GameError("a damaged saved game (a bot's random stream)")
-        return
-    version, internal, gauss = stream
-    rng.setstate((version, tuple(internal), gauss))
+    record.restore_streams(table.bots, saved.bots)
+    return table
 
 
 # ----------------------------------------------------------------------- console

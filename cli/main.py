@@ -258,3 +258,7 @@ from .human import play_cmd, resume_cmd  # noqa: E402
 
 main.add_command(play_cmd)
 main.add_command(resume_cmd)
+
+from .serve import serve_cmd  # noqa: E402
+
+main.add_command(serve_cmd)

@@ -73,3 +73,27 @@ def _player_variables(rules: Ruleset, s: GameState, seat: int) -> dict[str, list
         hide = name in secret and not s.over
         out[name] = [v if not hide or p == seat else None for p, v in enumerate(values)]
     return out
+
+
+def card_places(rules: Ruleset, s: GameState) -> dict[int, list[Any]]:
+    """Where each card lies, as a path into a player view's `zones`: [zone name, owner
+    ('1'... or None), group (or None), slot]. A page uses it to find the card a legal
+    action names among those it draws; it tells where cards are, never what they are."""
+    places: dict[int, list[Any]] = {}
+
+    def note(z: int, name: str, owner: str | None, group: int | None) -> None:
+        for slot, c in enumerate(s.zones[z]):
+            if c != EMPTY:
+                places[c] = [name, owner, group, slot]
+
+    for zone in rules.zones:
+        if zone.groups:
+            for p in range(s.n):
+                for g, z in enumerate(zone.instances(p)):
+                    note(z, zone.name, str(p + 1), g)
+        elif zone.owned:
+            for p in range(s.n):
+                note(zone.zone_of(p), zone.name, str(p + 1), None)
+        else:
+            note(zone.index, zone.name, None, None)
+    return places

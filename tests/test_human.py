@@ -16,6 +16,7 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
@@ -32,10 +33,11 @@ from cardrules.cli.screen import (
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.record import find_action
 from cardrules.interpreter.state import GameState
 from click.testing import CliRunner
 
-from cardrules.errors import GameError
+from cardrules.errors import GameError, IllegalAction
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))
@@ -189,7 +191,9 @@ def test_save_after_each_decision_resumes_after_the_last_one(
     data = json.loads(save.read_text(encoding="utf-8"))
     assert data["seats"] == ["human", "random", "random"]
     assert data["ruleset"] == "golf6" and data["options"] == {"rounds": "2"}
-    assert all(len(b[1]) == 625 for b in data["bots"][1:])
+    assert all(len(b[1]) == 625 for b in data["bots"][1:]) and data["bots"][0] is None
+    assert data["format"] == "cardrules-save/2" and "state" not in data
+    assert len(data["actions"]) >= 5 and data["players"] == 3 and data["seed"] == 11
     child = spawn(["resume", str(save)], tmp_path)
     after = list(drive(child, start=5))
     assert finished(child) == 0
@@ -302,23 +306,77 @@ def test_input_that_ends_stops_the_game_with_exit_code_3() -> None:
     assert result.stderr == "error: input ended before the game did\n"
 
 
-def saved_game(tmp_path: Path) -> dict[str, object]:
+GOOD_ACTIONS = 12  # the test save: golf6, 3 players, seed 11, after 12 actions
+
+
+def saved_game(tmp_path: Path) -> dict[str, Any]:
+    """A save of a golf6 game a dozen actions in (a person and two random bots; the
+    person's choices made at random too), written to tmp_path/good.json."""
     engine = Engine(load_ruleset("golf6", {"rounds": "2"}))
-    state = engine.new_game(3, 11)
+    state = engine.new_game(3, 11, log=True)
     table = Table.start("golf6", {"rounds": "2"}, engine, state, [HUMAN, "random", "random"],
                         11)
+    chooser = make_bot("random", 5, 0)
+    legal = engine.legal_actions(state)
+    for _ in range(GOOD_ACTIONS):
+        seat = engine.to_move(state)
+        assert seat is not None
+        bot = table.bots[seat] or chooser
+        legal = table.advance(seat, bot.choose(engine, state, legal))
     table.write(tmp_path / "good.json")
     return json.loads((tmp_path / "good.json").read_text(encoding="utf-8"))
 
 
-def spoil(data: dict[str, object], key: str, value: object) -> dict[str, object]:
+def spoil(data: dict[str, Any], key: str, value: object) -> dict[str, Any]:
     out = json.loads(json.dumps(data))
     target = out
     *path, last = key.split(".")
     for part in path:
-        target = target[part]
-    target[last] = value
+        target = target[int(part)] if isinstance(target, list) else target[part]
+    if isinstance(target, list):
+        target[int(last)] = value
+    else:
+        target[last] = value
     return out
+
+
+def refusal(path: Path) -> str:
+    """Resume `path`: it must be refused with exit code 3 and one line, no traceback;
+    returns the line."""
+    code, out, err = cli("resume", str(path))
+    assert code == EXIT_GAME, (out, err)
+    assert err.count("\n") == 1 and err.startswith(f"error: {path}: "), err
+    assert "Traceback" not in out + err
+    return err
+
+
+def spoiled_saves(good: dict[str, Any]) -> dict[str, object]:
+    """Damaged or foreign saves by name (the others in the test are texts as they are)."""
+    first = good["actions"][0]
+    return {
+        "seats": spoil(good, "seats", ["human", "wizard", "random"]),
+        "seed": spoil(good, "seed", "eleven"),
+        "huge seed": spoil(good, "seed", 10**30),
+        "digits": json.dumps(good).replace('"seed": 11', '"seed": ' + "9" * 5000),
+        "players": spoil(good, "players", 4),
+        "ruleset": spoil(good, "ruleset", "golf7"),
+        "digest": spoil(good, "digest", "0" * 16),
+        "old": {**good, "format": "cardrules-save/1"},
+        "actions": spoil(good, "actions", {"1": first}),
+        "action": spoil(good, "actions.2", "reveal"),
+        "nested": spoil(good, "actions.2", ["reveal", [[[[[1]]]]]]),
+        "illegal": spoil(good, "actions.2", ["reveal", 999]),
+        "inserted": {**good, "actions": [first, *good["actions"]]},
+        "many": {**good, "actions": [first] * 100_001},
+        "bots": spoil(good, "bots", [None]),
+        "bots.1": spoil(good, "bots.1", [3, [1, 2], None]),
+        "word": spoil(good, "bots.1.1.0", 2**40),
+        "gauss": spoil(good, "bots.1.2", "x"),
+        "person": spoil(good, "bots.0", good["bots"][1]),
+        "state": {**good, "state": {"zones": []}},
+        "no actions": {k: v for k, v in good.items() if k != "actions"},
+        "nobody": {**good, "seats": ["random"] * 3, "bots": [good["bots"][1]] * 3},
+    }
 
 
 @pytest.mark.parametrize(("content", "cause"), [
@@ -328,51 +386,106 @@ def spoil(data: dict[str, object], key: str, value: object) -> dict[str, object]
     ('{"format": "something-else/1"}', "not a cardrules saved game"),
     ("[1, 2, 3]", "not a cardrules saved game"),
     ("cut", "not JSON"),
-    ("seats", "damaged saved game (its ruleset, options, seed or seats)"),
-    ("seed", "damaged saved game (its ruleset, options, seed or seats)"),
+    ("old", "saved by an older cardrules ('cardrules-save/1'"),
+    ("seats", "unknown seat kind 'wizard'"),
+    ("seed", "damaged saved game (its seed)"),
+    ("huge seed", "damaged saved game (its seed)"),
+    ("digits", "a number far too large"),
+    ("players", "3 seats for 4 players"),
     ("ruleset", "cannot be loaded: no ruleset 'golf7'"),
     ("digest", "the ruleset 'golf6' has changed since this game was saved"),
-    ("state.zones", "its cards, zones or seats do not add up"),
-    ("state.known", "its cards, zones or seats do not add up"),
-    ("state.format", "not a cardrules game state"),
-    ("state.current", "the game cannot go on from it"),
-    ("bots", "damaged saved game"),
-    ("bots.1", "damaged saved game"),
-    ("no state", "damaged saved game"),
+    ("actions", "damaged saved game (its actions)"),
+    ("action", "action 3 is not an action"),
+    ("nested", "action 3 is not an action"),
+    ("illegal", "action 3 of the saved game cannot be played: not a legal action now"),
+    ("inserted", "action 2 of the saved game cannot be played"),
+    ("many", "more than 100000 actions"),
+    ("bots", "its random streams (one per seat)"),
+    ("bots.1", "its random streams"),
+    ("word", "its random streams"),
+    ("gauss", "its random streams"),
+    ("person", "its random streams"),
+    ("state", "an entry a save never has: 'state'"),
+    ("no actions", "no 'actions'"),
+    ("nobody", "no seat for a person"),
+    ("big", "too large for a saved game"),
 ])
 def test_a_damaged_or_foreign_save_is_refused_with_exit_code_3(
         tmp_path: Path, content: str | bytes, cause: str) -> None:
     good = saved_game(tmp_path)
-    spoiled: object = {
-        "cut": None, "seats": spoil(good, "seats", ["human", "wizard", "random"]),
-        "seed": spoil(good, "seed", "eleven"), "ruleset": spoil(good, "ruleset", "golf7"),
-        "digest": spoil(good, "ruleset_digest", "0" * 16),
-        "state.zones": spoil(good, "state.zones", [[]] * 5),
-        "state.known": spoil(good, "state.known", [0]),
-        "state.format": spoil(good, "state.format", "?"),
-        "state.current": spoil(good, "state.current", 7),
-        "bots": spoil(good, "bots", [None]),
-        "bots.1": spoil(good, "bots", [None, [3, [1, 2], None], None]),
-        "no state": {k: v for k, v in good.items() if k != "state"},
-    }.get(content, content) if isinstance(content, str) else content
+    spoiled = spoiled_saves(good).get(content, content) if isinstance(content, str) \
+        else content
     path = tmp_path / "spoiled.json"
     if content == "cut":
         path.write_text((tmp_path / "good.json").read_text(encoding="utf-8")[:500])
+    elif content == "big":
+        path.write_text(" " * (4 * 2**20) + json.dumps(good))
     elif isinstance(spoiled, bytes):
         path.write_bytes(spoiled)
     else:
         path.write_text(spoiled if isinstance(spoiled, str) else json.dumps(spoiled))
-    code, out, err = cli("resume", str(path))
-    assert code == EXIT_GAME, err
-    assert err.count("\n") == 1 and err.startswith(f"error: {path}: "), err
-    assert cause in err
-    assert "Traceback" not in out + err
+    assert cause in refusal(path)
+
+
+def honest(ruleset: str, options: dict[str, str], players: int, seed: int,
+           actions: list[Any]) -> GameState | None:
+    """The game a record describes, replayed here by Engine.apply alone (None if one of
+    its actions is not legal)."""
+    engine = Engine(load_ruleset(ruleset, options))
+    state = engine.new_game(players, seed)
+    for data in actions:
+        try:
+            engine.apply(state, find_action(engine, state, data))
+        except IllegalAction:
+            return None
+    return state
+
+
+@pytest.mark.parametrize("edit", ["show hidden cards", "stack a grid", "add cards",
+                                  "set totals", "mark the game won", "change the seed",
+                                  "insert an illegal action", "take another's card"])
+def test_an_edited_save_is_refused_or_changes_nothing(tmp_path: Path, edit: str) -> None:
+    """A save holds no table: an edit can only name actions, and an action the rules do
+    not allow at that point is refused; whatever does replay is a game the rules allow."""
+    good = saved_game(tmp_path)
+    edited = json.loads(json.dumps(good))
+    actions = edited["actions"]
+    if edit == "show hidden cards":
+        edited["known"] = [7] * 54
+    elif edit == "stack a grid":  # put chosen cards into grid 1 by naming them
+        actions += [["swap", card] for card in range(6)]
+    elif edit == "add cards":
+        actions[0] = [*actions[0], 53]
+    elif edit == "set totals":
+        edited["totals"] = [-100, 0, 0]
+    elif edit == "mark the game won":
+        edited["over"], edited["winners"] = True, [1]
+    elif edit == "change the seed":
+        edited["seed"] = 12
+    elif edit == "insert an illegal action":
+        actions.insert(5, ["discard"])
+    else:  # act for another seat: seat 2's first reveal made again, now by seat 1
+        actions.append(next(a for a in actions[3:] if a[0] == "reveal"))
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(edited))
+    try:
+        table = read_save(path)
+    except GameError:
+        refusal(path)
+        return
+    # It replayed: only a new seed can do that, and the game is then one the rules allow.
+    assert edit == "change the seed"
+    state = honest("golf6", {"rounds": "2"}, 3, edited["seed"], edited["actions"])
+    assert state is not None and table.state.to_dict() == state.to_dict()
 
 
 def test_a_good_save_reads_back(tmp_path: Path) -> None:
-    saved_game(tmp_path)
+    good = saved_game(tmp_path)
     table = read_save(tmp_path / "good.json")
     assert table.seats == [HUMAN, "random", "random"] and table.state.n == 3
+    assert table.record.actions == good["actions"] and table.state.actions == GOOD_ACTIONS
+    assert [b.rng.getstate()[1][-1] for b in table.bots[1:]] == \
+        [b[1][-1] for b in good["bots"][1:]]
     with pytest.raises(GameError, match="cannot read"):
         read_save(tmp_path / "missing.json")
 

@@ -1,0 +1,170 @@
+"""`cardrules serve`: play a ruleset in the browser, each person at their own page.
+
+    cardrules serve golf6 --players 2                 # two links, one per seat
+    cardrules serve golf6 --seats human,greedy,random
+    cardrules serve --resume golf6-7.cardrules-save   # on from a saved game
+    cardrules serve                                    # only the lobby: start games there
+
+The server (web/, installed with the `web` extra) listens on 127.0.0.1 unless --host says
+otherwise, and prints one link per person's seat; a link's token is the seat's only key.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import secrets
+import socket
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from cardrules.errors import GameError
+
+if TYPE_CHECKING:
+    from cardrules.web.game import Game
+    from cardrules.web.server import Hub
+
+from .human import reports_errors
+
+EXIT_USAGE = 2
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def web_installed() -> bool:
+    """Whether the web extra (Starlette and uvicorn) is installed."""
+    return all(importlib.util.find_spec(name) is not None for name in ("starlette", "uvicorn"))
+
+
+@click.command("serve")
+@click.argument("ruleset", required=False)
+@click.option("--players", "-p", type=click.IntRange(1, 16), help="Number of players "
+              "(default: the ruleset's).")
+@click.option("--seats", help="Comma-separated seat kinds, one per player: human or a bot "
+              "kind (default: every seat a person's).")
+@click.option("--seed", "-s", type=int, help="Seed for the deal and the bots (default: a new "
+              "one, shown at the start).")
+@click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
+              help="Set one of the ruleset's options (repeatable).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; anything but this machine's own lets others in.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free one).")
+@click.option("--save", "save_file", type=click.Path(dir_okay=False),
+              help="Save the game here after every action (default: RULESET-SEED."
+              "cardrules-save, or the file resumed).")
+@click.option("--resume", "resume_file", type=click.Path(dir_okay=False),
+              help="Go on with a saved game (from serve, play or run --human).")
+@click.option("--delay", type=click.FloatRange(0, 60), default=0.8, show_default=True,
+              help="Seconds between bots' moves, so that people can follow them.")
+@reports_errors
+def serve_cmd(ruleset: str | None, players: int | None, seats: str | None, seed: int | None,
+              options: tuple[str, ...], host: str, port: int, save_file: str | None,
+              resume_file: str | None, delay: float) -> None:
+    """Play RULESET in the browser: one link per person's seat, a lobby at /."""
+    if not web_installed():
+        click.echo("error: cardrules serve needs the web extra (Starlette and uvicorn): "
+                   "pip install 'cardrules[web]' (in a checkout: pip install '.[web]')",
+                   err=True)
+        sys.exit(EXIT_USAGE)
+    from cardrules.web.server import Hub
+
+    if ruleset and resume_file:
+        raise click.UsageError("give a RULESET to start a game, or --resume FILE, not both")
+    hub = Hub(delay=delay, save_dir=Path.cwd())
+    game = None
+    if resume_file:
+        game = resumed_game(resume_file, save_file)
+    elif ruleset:
+        game = new_game(ruleset, players, seats, seed, options, save_file)
+    if game is not None:
+        hub.add(game)
+    with listen(host, port) as listener:
+        run(hub, game, listener, host)
+
+
+def new_game(ruleset: str, players: int | None, seats: str | None, seed: int | None,
+             options: tuple[str, ...], save_file: str | None) -> Game:
+    """The game the command line asks for, announced with its save file."""
+    from cardrules.web.game import Game
+
+    from .main import parse_options, parse_seats
+    chosen = parse_options(options)
+    seed = secrets.randbelow(1_000_000) if seed is None else seed
+    kinds = None
+    if seats:
+        kinds = parse_seats(seats, len(seats.split(",")))
+    game = Game.new(ruleset, chosen, players, seed, kinds)
+    rules = game.engine.rules
+    if save_file:
+        game.save = Path(save_file)
+    else:
+        from cardrules.web.server import free_path
+        game.save = free_path(Path.cwd(), f"{rules.name}-{seed}")
+    game.write()
+    if game.save_problem:
+        raise GameError(game.save_problem)
+    click.echo(f"{rules.title} ({rules.name}) - {game.state.n} players, seed {seed}, "
+               f"seats: {', '.join(game.seats)}; saved to {game.save}")
+    return game
+
+
+def resumed_game(resume_file: str, save_file: str | None) -> Game:
+    from cardrules.web.game import Game
+
+    game = Game.resume(Path(resume_file), Path(save_file) if save_file else None)
+    rules = game.engine.rules
+    click.echo(f"{rules.title} ({rules.name}) - {game.state.n} players, seed "
+               f"{game.record.seed}, seats: {', '.join(game.seats)} - resumed from "
+               f"{resume_file} after {len(game.record.actions)} actions; saved to "
+               f"{game.save}")
+    return game
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket listening on host:port; GameError (one line) if it cannot be had."""
+    sock = None
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family, kind, proto, _, address = infos[0]
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(64)
+    except OSError as exc:
+        if sock is not None:
+            sock.close()
+        raise GameError(f"cannot listen on {host} port {port}: "
+                        f"{exc.strerror or exc}") from None
+    return sock
+
+
+def run(hub: Hub, game: Game | None, listener: socket.socket, host: str) -> None:
+    """Print the links, then serve until Ctrl-C."""
+    import uvicorn
+    from cardrules.web.server import links, make_app
+    address, port = listener.getsockname()[:2]
+    shown = f"[{address}]" if ":" in address else address
+    base = f"http://{shown}:{port}/"
+    if host not in LOCAL_HOSTS:
+        click.echo(f"warning: listening on {host}, not only on this machine: anyone who can "
+                   "reach it may open the lobby and start games; a seat's link is its only "
+                   "key, so send each link to its player alone")
+    if game is not None:
+        for link in links(game, base):
+            click.echo(f"seat {link['seat']}: {link['url']}")
+    click.echo(f"lobby: {base}  (Ctrl-C stops the server)")
+    # Open pages keep their event streams open: on Ctrl-C, wait for them a second only.
+    config = uvicorn.Config(make_app(hub), log_level="warning", access_log=False,
+                            lifespan="on", timeout_graceful_shutdown=1)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if hub.loop is not None:  # end the pages' event streams, then stop
+                hub.loop.call_soon_threadsafe(hub.close)
+            super().handle_exit(sig, frame)
+
+    Server(config).run(sockets=[listener])
+    if game is not None and game.save is not None:
+        click.echo(f"stopped; the game is saved: cardrules serve --resume {game.save}")

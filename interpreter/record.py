@@ -1,0 +1,371 @@
+"""Saved games as replay records: the start of a game and every action taken since.
+
+    record = Record.new("golf6", {"rounds": "2"}, rules, players=3, seed=11,
+                        seats=["human", "random", "random"])
+    record.actions.append(action_data(action))     # after each action the engine applied
+    write(path, record)
+    ...
+    record = read(path)
+    engine, state = start(record)
+    replay(record, engine, state)                  # every action, through Engine.apply
+
+A record holds the ruleset reference, a fingerprint of the resolved ruleset, the options,
+the number of players, the seed, each seat's kind, the actions in order (as JSON) and each
+bot's random stream. It holds no game state: a resumed game is dealt afresh from the seed
+and every action is applied again by the engine, so a record, however edited, reaches only
+positions the rules allow. A record that does not replay is refused with one line
+(GameError). A bot's stream is kept because it only changes which legal action the bot
+picks next; its shape is checked strictly.
+
+The seed determines the deal, so whoever reads a record can work the hidden cards out:
+it keeps the rules, not secrets.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardrules.errors import GameError, IllegalAction, RulesetError
+from cardrules.model import Action, Ruleset
+
+from .bots import Bot, make_bot
+from .domains import Words
+from .engine import Engine
+from .state import GameState
+
+FORMAT = "cardrules-save/2"
+OLD_FORMATS = ("cardrules-save/1",)
+HUMAN = "human"  # the seat kind of a person
+MAX_BYTES = 4 * 1024 * 1024  # far above any real game (a long grandma match: ~100 KB)
+MAX_ACTIONS = 100_000  # the longest shipped games take a few thousand
+MAX_SEED = 2**63  # seeds are at most this in size (either sign)
+MAX_TEXT = 10_000  # the longest text in a record: a ruleset path, an option, a typed word
+MAX_DEPTH = 4  # an action holds lists of lists of cards at most
+_STREAM_WORDS = 624  # a Mersenne Twister stream: 624 words and a position
+_KEYS = {"format", "ruleset", "digest", "options", "players", "seed", "seats", "actions",
+         "bots", "plain"}
+
+
+@dataclass
+class Record:
+    """A game from its start: what a saved game holds."""
+
+    ruleset: str  # a built-in name, or a rule file's absolute path
+    digest: str  # fingerprint(rules) when the game started
+    options: dict[str, str]
+    players: int
+    seed: int
+    seats: list[str]  # HUMAN or a bot kind ('greedy', 'ismcts:200'), per seat
+    actions: list[list[Any]] = field(default_factory=list)  # action_data of each action
+    bots: list[list[Any] | None] = field(default_factory=list)  # bot_stream per seat
+    plain: bool = False  # the terminal showed cards in letters: it does so again
+
+    @classmethod
+    def new(cls, ref: str, options: dict[str, str], rules: Ruleset, players: int, seed: int,
+            seats: Sequence[str], plain: bool = False) -> Record:
+        """The record of a game about to start (`ref` as given: a name or a file)."""
+        path = Path(ref)
+        saved_ref = str(path.resolve()) if path.is_file() else ref
+        return cls(saved_ref, fingerprint(rules), dict(options), players, seed, list(seats),
+                   plain=plain)
+
+    def to_data(self) -> dict[str, Any]:
+        """The record as JSON-ready data."""
+        return {"format": FORMAT, "ruleset": self.ruleset, "digest": self.digest,
+                "options": self.options, "players": self.players, "seed": self.seed,
+                "seats": self.seats, "plain": self.plain, "bots": self.bots,
+                "actions": self.actions}
+
+    def keep_streams(self, bots: Sequence[Bot | None]) -> None:
+        """Note each bot's random stream as it is now (before writing the record)."""
+        self.bots = [bot_stream(bot) for bot in bots]
+
+
+# ----------------------------------------------------------------- fingerprints
+def fingerprint(rules: Ruleset) -> str:
+    """A fingerprint of the resolved rule file, to notice a ruleset changed since a save."""
+    text = json.dumps(rules.data, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def action_data(action: Action) -> list[Any]:
+    """An action as JSON data: its tuples as lists (a typed text stays a text)."""
+    def plain(value: Any) -> Any:
+        if isinstance(value, (tuple, list)):
+            return [plain(v) for v in value]
+        if value is None or isinstance(value, (bool, int, str)):
+            return value
+        raise TypeError(f"an action holds {type(value).__name__}, which a record cannot keep")
+    return plain(list(action))
+
+
+def bot_stream(bot: Bot | None) -> list[Any] | None:
+    """A bot's random stream as JSON lists (None for a person, or a bot without one)."""
+    rng = getattr(bot, "rng", None)
+    if rng is None:
+        return None
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def make_bots(seats: Sequence[str], seed: int) -> list[Bot | None]:
+    """One bot per seat that is not a person's, seeded from the game's seed and the seat."""
+    return [None if kind == HUMAN else make_bot(kind, seed, p) for p, kind in enumerate(seats)]
+
+
+# ------------------------------------------------------------------ reading
+def read(path: Path) -> Record:
+    """The record saved in `path`; GameError (one line, naming the file) if it is not one."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise GameError(f"{path}: too large for a saved game ({size / 2**20:.1f} MB; at "
+                            f"most {MAX_BYTES // 2**20} MB)")
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise GameError(f"{path}: cannot read the saved game: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise GameError(f"{path}: not a cardrules saved game (not text)") from None
+    try:
+        return loads(text)
+    except GameError as exc:
+        raise GameError(f"{path}: {exc}") from None
+
+
+def loads(text: str) -> Record:
+    """A record from its JSON text; GameError if the text is not a record of this format."""
+    if len(text) > MAX_BYTES:
+        raise GameError("too large for a saved game")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise GameError("not a cardrules saved game (not JSON: damaged, or cut short?)") \
+            from None
+    except ValueError:  # an integer of thousands of digits
+        raise GameError("a damaged saved game (a number far too large)") from None
+    return from_data(data)
+
+
+def from_data(data: Any) -> Record:
+    """A record from JSON data, every entry checked for its type and size."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        old = data.get("format") if isinstance(data, dict) else None
+        if old in OLD_FORMATS:
+            raise GameError(f"a game saved by an older cardrules ('{old}', which kept the "
+                            "whole table rather than the moves): it cannot be resumed; start "
+                            "the game again")
+        raise GameError(f"not a cardrules saved game (no '{FORMAT}' format mark)")
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise GameError(f"a damaged saved game (an entry a save never has: '{unknown[0]}')")
+    missing = sorted(_KEYS - {"plain"} - set(data))
+    if missing:
+        raise GameError(f"a damaged saved game (no '{missing[0]}')")
+    seats = data["seats"]
+    record = Record(_text(data["ruleset"], "ruleset"), _text(data["digest"], "digest"),
+                    _options(data["options"]), _whole(data["players"], 1, 64, "players"),
+                    _whole(data["seed"], -MAX_SEED, MAX_SEED, "seed"), _seats(seats),
+                    _actions(data["actions"]), [], _flag(data.get("plain", False)))
+    if len(record.seats) != record.players:
+        raise GameError(f"a damaged saved game ({len(record.seats)} seats for "
+                        f"{record.players} players)")
+    record.bots = _streams(data["bots"], record.seats)
+    return record
+
+
+def _damaged(what: str) -> GameError:
+    return GameError(f"a damaged saved game (its {what})")
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not value or len(value) > MAX_TEXT:
+        raise _damaged(what)
+    return value
+
+
+def _whole(value: Any, low: int, high: int, what: str) -> int:
+    if type(value) is not int or not low <= value < high:
+        raise _damaged(what)
+    return value
+
+
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _damaged("display setting")
+    return value
+
+
+def _options(value: Any) -> dict[str, str]:
+    if not isinstance(value, dict) or len(value) > 100 or not all(
+            isinstance(v, str) and len(k) <= MAX_TEXT and len(v) <= MAX_TEXT
+            for k, v in value.items()):
+        raise _damaged("options")
+    return dict(value)
+
+
+def _seats(value: Any) -> list[str]:
+    if not isinstance(value, list) or not 1 <= len(value) <= 64:
+        raise _damaged("seats")
+    for kind in value:
+        if not isinstance(kind, str) or len(kind) > 100:
+            raise _damaged("seats")
+        if kind != HUMAN:
+            try:
+                make_bot(kind, 0, 0)
+            except GameError:
+                raise GameError(f"a damaged saved game (unknown seat kind '{kind}')") from None
+    return list(value)
+
+
+def _actions(value: Any) -> list[list[Any]]:
+    if not isinstance(value, list):
+        raise _damaged("actions")
+    if len(value) > MAX_ACTIONS:
+        raise GameError(f"a damaged saved game (more than {MAX_ACTIONS} actions)")
+    for number, action in enumerate(value, 1):
+        if not (isinstance(action, list) and action and isinstance(action[0], str)
+                and _json_action(action, MAX_DEPTH)):
+            raise GameError(f"a damaged saved game (action {number} is not an action)")
+    return value
+
+
+def _json_action(value: Any, depth: int) -> bool:
+    """Whether `value` is made only of what an action holds, nested at most `depth` deep."""
+    if isinstance(value, list):
+        return depth > 0 and len(value) <= 1000 and all(_json_action(v, depth - 1)
+                                                        for v in value)
+    if isinstance(value, str):
+        return len(value) <= MAX_TEXT
+    return value is None or isinstance(value, bool) or (
+        isinstance(value, int) and abs(value) < 2**31)
+
+
+def _streams(value: Any, seats: Sequence[str]) -> list[list[Any] | None]:
+    """Each seat's random stream: None for a person, a Mersenne Twister state for a bot."""
+    if not isinstance(value, list) or len(value) != len(seats):
+        raise _damaged("random streams (one per seat)")
+    for stream, kind in zip(value, seats):
+        if (stream is None) != (kind == HUMAN) or (stream is not None
+                                                   and not _stream_shape(stream)):
+            raise _damaged("random streams")
+    return value
+
+
+def _stream_shape(stream: Any) -> bool:
+    """[3, 624 words and a position, None or a float]: what random.Random.getstate gives."""
+    if not (isinstance(stream, list) and len(stream) == 3 and stream[0] == 3
+            and type(stream[0]) is int):
+        return False
+    internal, gauss = stream[1], stream[2]
+    if not (isinstance(internal, list) and len(internal) == _STREAM_WORDS + 1
+            and all(type(w) is int and 0 <= w < 2**32 for w in internal)
+            and internal[-1] <= _STREAM_WORDS):
+        return False
+    return gauss is None or (type(gauss) is float and math.isfinite(gauss))
+
+
+def restore_streams(bots: Sequence[Bot | None], streams: Sequence[list[Any] | None]) -> None:
+    """Set each bot's random stream to the one recorded (shapes checked by `from_data`)."""
+    for bot, stream in zip(bots, streams):
+        rng = getattr(bot, "rng", None)
+        if rng is not None and stream is not None:
+            version, internal, gauss = stream
+            rng.setstate((version, tuple(internal), gauss))
+
+
+# ------------------------------------------------------------------ replaying
+Loader = Callable[[str, dict[str, str]], Ruleset]  # cardrules.dsl.loader.load_ruleset
+
+
+def start(record: Record, loader: Loader, log: bool = False) -> tuple[Engine, GameState]:
+    """The record's ruleset loaded (by `loader`) and checked against its fingerprint, and its
+    game dealt."""
+    try:
+        rules = loader(record.ruleset, record.options)
+    except RulesetError as exc:
+        cause = exc.diagnostics[0].message if exc.diagnostics else "invalid"
+        raise GameError(f"its ruleset '{record.ruleset}' cannot be loaded: {cause}") from None
+    if fingerprint(rules) != record.digest:
+        raise GameError(f"the ruleset '{record.ruleset}' has changed since this game was saved")
+    if not rules.min_players <= record.players <= rules.max_players:
+        raise _damaged("number of players")
+    engine = Engine(rules)
+    return engine, engine.new_game(record.players, record.seed, log=log)
+
+
+def replay(record: Record, engine: Engine, state: GameState,
+           advance: Callable[[int, Action], None] | None = None) -> None:
+    """Apply every recorded action to the freshly dealt `state`, in order. `advance(seat,
+    action)` applies one (default: Engine.apply), for a caller that follows the game as it
+    goes; whatever it does, the action is the engine's own legal one."""
+    def apply(seat: int, action: Action) -> None:
+        engine.apply(state, action)
+
+    step = advance or apply
+    for number, data in enumerate(record.actions, 1):
+        try:
+            action = find_action(engine, state, data)
+        except IllegalAction as exc:
+            raise GameError(f"action {number} of the saved game cannot be played: {exc}") \
+                from None
+        seat = engine.to_move(state)
+        assert seat is not None  # find_action refuses every action once the game is over
+        step(seat, action)
+
+
+def find_action(engine: Engine, state: GameState, data: Any) -> Action:
+    """The legal action that `data` (an action as JSON data) stands for, with any typed
+    text filled in; IllegalAction if there is none (the game is over, or it is not legal)."""
+    if state.over:
+        raise IllegalAction("the game is over")
+    if not isinstance(data, list) or not data or not isinstance(data[0], str):
+        raise IllegalAction("not an action")
+    wanted = json.dumps(data)
+    for candidate in engine.legal_actions(state):
+        if candidate[0] != data[0] or len(candidate) != len(data):
+            continue
+        filled = _filled(candidate, data)
+        if filled is not None and json.dumps(action_data(filled)) == wanted:
+            return filled
+    raise IllegalAction(f"not a legal action now: {_short(wanted)}")
+
+
+def _filled(candidate: Action, data: list[Any]) -> Action | None:
+    """`candidate` with its open parameters set from `data`, or None if a value does not
+    belong to its domain."""
+    if not any(isinstance(part, Words) for part in candidate):
+        return candidate
+    parts = list(candidate)
+    for index, part in enumerate(candidate):
+        if isinstance(part, Words):
+            if part.problem(data[index]) is not None:
+                return None
+            parts[index] = data[index]
+    return tuple(parts)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+# ------------------------------------------------------------------ writing
+def dumps(record: Record) -> str:
+    """The record as one line of JSON."""
+    return json.dumps(record.to_data(), separators=(",", ":")) + "\n"
+
+
+def write(path: Path, record: Record) -> None:
+    """Save the record; a failed write leaves any earlier save as it was."""
+    temporary = path.with_name(path.name + ".part")
+    try:
+        temporary.write_text(dumps(record), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise GameError(f"cannot save the game to {path}: {exc.strerror}") from None

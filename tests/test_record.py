@@ -1,0 +1,105 @@
+"""Saved games as replay records (interpreter/record.py), on every shipped ruleset.
+
+A game is played some way with bots, its record written and read back, replayed from the
+seed, and played on: it must go on exactly as the game that never stopped.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cardrules.dsl.loader import builtin_names, load_ruleset
+from cardrules.interpreter import record
+from cardrules.interpreter.bots import Bot
+from cardrules.interpreter.domains import Words
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.record import HUMAN, Record, action_data, find_action, make_bots
+from cardrules.interpreter.state import GameState
+
+from cardrules.errors import GameError, IllegalAction
+
+BEFORE, AFTER = 60, 40  # actions before the save, and after it
+
+
+def play_on(engine: Engine, state: GameState, bots: list[Bot | None], rec: Record,
+            count: int) -> None:
+    """`count` actions by the seats' bots (or to the end), each noted in `rec`."""
+    for _ in range(count):
+        legal = engine.legal_actions(state)
+        if not legal:
+            return
+        seat = engine.to_move(state)
+        bot = bots[seat]
+        assert seat is not None and bot is not None
+        action = bot.choose(engine, state, legal)
+        engine.apply(state, action)
+        rec.actions.append(action_data(action))
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_a_record_replays_and_the_game_goes_on_as_if_never_stopped(
+        name: str, tmp_path: Path) -> None:
+    rules = load_ruleset(name)
+    engine = Engine(rules)
+    seats = ["random"] * rules.default_players
+    seats[-1] = "greedy" if name == "golf6" else "random"
+    rec = Record.new(name, {}, rules, rules.default_players, 3, seats)
+    state = engine.new_game(rules.default_players, 3)
+    bots = make_bots(seats, 3)
+    play_on(engine, state, bots, rec, BEFORE)
+    rec.keep_streams(bots)
+    record.write(tmp_path / "game.json", rec)
+    play_on(engine, state, bots, rec, AFTER)
+
+    saved = record.read(tmp_path / "game.json")
+    assert saved.actions == rec.actions[:len(saved.actions)]
+    again_engine, again = record.start(saved, load_ruleset)
+    record.replay(saved, again_engine, again)
+    again_bots = make_bots(saved.seats, saved.seed)
+    record.restore_streams(again_bots, saved.bots)
+    play_on(again_engine, again, again_bots, saved, AFTER)
+    assert again.to_dict() == state.to_dict()
+    assert saved.actions == rec.actions
+
+
+def test_a_typed_text_is_recorded_and_checked_against_its_domain() -> None:
+    engine = Engine(load_ruleset("precognition"))
+    state = engine.new_game(2, 1)
+    template = next(a for a in engine.legal_actions(state) if a[0] == "predict")
+    assert isinstance(template[1], Words)
+    action = find_action(engine, state, ["predict", "UDU"])
+    assert action == ("predict", "UDU")
+    for wrong in (["predict", "UDX"], ["predict", ""], ["predict", 3], ["predict"]):
+        with pytest.raises(IllegalAction):
+            find_action(engine, state, wrong)
+
+
+def test_an_action_is_matched_by_its_exact_json() -> None:
+    engine = Engine(load_ruleset("golf6"))
+    state = engine.new_game(2, 1)
+    reveal = next(a for a in engine.legal_actions(state) if a[0] == "reveal")
+    assert find_action(engine, state, action_data(reveal)) is reveal
+    for wrong in ([reveal[0], float(reveal[1])], [reveal[0], str(reveal[1])],
+                  [reveal[0], reveal[1], 0], "reveal", [], [7]):
+        with pytest.raises(IllegalAction):
+            find_action(engine, state, wrong)
+
+
+def test_loads_refuses_what_is_not_a_record() -> None:
+    rules = load_ruleset("golf6")
+    good = Record.new("golf6", {}, rules, 2, 1, [HUMAN, "random"])
+    good.keep_streams(make_bots(good.seats, 1))
+    assert record.loads(record.dumps(good)) == good
+    data = good.to_data()
+    for key, value, cause in [
+            ("seed", True, "its seed"), ("players", 2.0, "its players"),
+            ("options", {"rounds": 2}, "its options"), ("seats", "human", "its seats"),
+            ("plain", "yes", "display setting"), ("ruleset", "", "its ruleset"),
+            ("bots", [None, [3, [0] * 624 + [625], None]], "random streams"),
+            ("bots", [None, [2, [0] * 625, None]], "random streams")]:
+        with pytest.raises(GameError, match=cause):
+            record.loads(json.dumps({**data, key: value}))
+    with pytest.raises(GameError, match="far too large"):
+        record.loads('{"format": "cardrules-save/2", "seed": ' + "9" * 5000 + "}")

@@ -1,0 +1,502 @@
+"""`cardrules serve` through Starlette's test client: every route, every kind of refusal,
+no leaks on any shipped ruleset, and games played over the wire that end exactly as the
+same seeded games in the engine.
+
+People's decisions here are made by seeded bots on the test's side and sent as a page
+sends them (the index of a choice, and any text to write), so a game played over the API
+can be compared with the engine playing the same bots.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed")
+from cardrules.cli import serve as serve_cli  # noqa: E402
+from cardrules.cli.main import main  # noqa: E402
+from cardrules.dsl.loader import builtin_names, load_ruleset  # noqa: E402
+from cardrules.interpreter import record  # noqa: E402
+from cardrules.interpreter.bots import make_bot  # noqa: E402
+from cardrules.interpreter.domains import Words, is_open, matches  # noqa: E402
+from cardrules.interpreter.engine import Engine  # noqa: E402
+from cardrules.interpreter.play import play_game  # noqa: E402
+from cardrules.interpreter.state import GameState  # noqa: E402
+from cardrules.web import server  # noqa: E402
+from cardrules.web.game import Game  # noqa: E402
+from cardrules.web.payload import seat_payload  # noqa: E402
+from cardrules.web.server import Hub, make_app  # noqa: E402
+from click.testing import CliRunner  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+
+from cardrules.model import Action  # noqa: E402
+
+STATIC = Path(server.__file__).parent / "static"
+WORD = re.compile(r"[0-9A-Za-z]+")
+ACTIONS = 30  # actions of each shipped ruleset played over the wire, every payload checked
+
+
+@contextmanager
+def served(*games: Game, delay: float = 0.0,
+           save_dir: Path | None = None) -> Iterator[tuple[TestClient, Hub]]:
+    hub = Hub(delay=delay, save_dir=save_dir)
+    for game in games:
+        hub.add(game)
+    with TestClient(make_app(hub)) as client:
+        yield client, hub
+
+
+def seat_url(game: Game, seat: int) -> str:
+    token = game.tokens[seat]
+    assert token is not None
+    return f"/api/seat/{token}"
+
+
+def request_for(legal: list[Action], action: Action) -> dict[str, Any]:
+    """The body a page sends for `action`: its choice's index, and what it writes."""
+    for index, candidate in enumerate(legal):
+        if not is_open(candidate) and candidate == action:
+            return {"index": index}
+    for index, candidate in enumerate(legal):
+        if is_open(candidate) and matches(candidate, action) is None:
+            return {"index": index, "texts": {str(k): action[k] for k, part in
+                                              enumerate(candidate) if isinstance(part, Words)}}
+    raise AssertionError(f"{action!r} is not among the choices")
+
+
+def wait_for(client: TestClient, url: str, ready: Any, timeout: float = 10.0) -> dict[str, Any]:
+    """Ask for a seat's payload until `ready(payload)`, as a page waits for its turn."""
+    deadline = time.monotonic() + timeout
+    while True:
+        payload = client.get(url).json()
+        if ready(payload) or time.monotonic() > deadline:
+            return payload
+        time.sleep(0.002)
+
+
+# ----------------------------------------------------------------- what is known
+def card_names(rules_names: tuple[str, ...], data: Any) -> set[str]:
+    """The card names in any text of `data` (as words; 'Jk', a joker in letters, too)."""
+    deck = set(rules_names)
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            for word in WORD.findall(value):
+                name = "JK" if word == "Jk" else word
+                if name in deck:
+                    found.add(name)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+    walk(data)
+    return found
+
+
+def known(state: GameState, names: tuple[str, ...], seat: int | None) -> set[str]:
+    """The names of the cards `seat` knows now (None: that every seat knows)."""
+    if seat is None:
+        return {names[c] for c in range(state.n_cards) if state.known[c] == state.everyone}
+    return {names[c] for c in range(state.n_cards) if state.known[c] >> seat & 1}
+
+
+def check_payloads(client: TestClient | None, game: Game) -> None:
+    """Each seat's payload (over the wire with a client; else as the server would send
+    it) names only cards that seat knows, in all but the news (which is checked as it is
+    written) and the deck's own list of names."""
+    names = game.engine.rules.cards.names
+    for seat in range(game.state.n):
+        if client is not None:
+            payload = client.get(seat_url(game, seat)).json()
+        else:
+            payload = json.loads(json.dumps(seat_payload(game, seat, full=True)))
+        assert payload["seat"] == seat + 1
+        told = {k: v for k, v in payload.items() if k not in ("news", "table")}
+        assert card_names(names, told) <= known(game.state, names, seat), \
+            (game.engine.rules.name, seat, told)
+
+
+# ------------------------------------------------------------------ the routes
+def test_pages_assets_and_headers() -> None:
+    game = Game.new("golf6", {}, 2, 1, None)
+    with served(game) as (client, _):
+        lobby = client.get("/")
+        assert lobby.status_code == 200 and "text/html" in lobby.headers["content-type"]
+        assert "default-src 'self'" in lobby.headers["content-security-policy"]
+        assert lobby.headers["referrer-policy"] == "no-referrer"
+        assert lobby.headers["x-content-type-options"] == "nosniff"
+        for asset in ("common.js", "table.js", "lobby.js", "style.css"):
+            assert client.get(f"/static/{asset}").status_code == 200
+        page = client.get(f"/seat/{game.tokens[0]}")
+        assert page.status_code == 200 and "table.js" in page.text
+        assert client.get("/seat/not-a-token").status_code == 404
+        assert client.get("/static/../game.py").status_code == 404
+
+
+def test_the_pages_never_put_text_in_as_markup() -> None:
+    """Rule text (titles, labels, names) reaches the page as text: no script writes
+    markup, and nothing is loaded from elsewhere (the page works offline)."""
+    for path in STATIC.iterdir():
+        text = path.read_text(encoding="utf-8")
+        for unsafe in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write",
+                       "eval(", "http://", "https://"):
+            assert unsafe not in text, (path.name, unsafe)
+
+
+def test_rulesets_are_listed_with_their_options_and_seat_kinds() -> None:
+    with served() as (client, _):
+        data = client.get("/api/rulesets").json()
+    assert [r["name"] for r in data["rulesets"]] == builtin_names()
+    golf = next(r for r in data["rulesets"] if r["name"] == "golf6")
+    assert golf["players"] == {"min": 2, "max": 8, "default": 4}
+    assert {"name": "stock_runs_out", "default": "reshuffle",
+            "choices": ["reshuffle", "end_round"]}.items() <= \
+        next(o for o in golf["options"] if o["name"] == "stock_runs_out").items()
+    assert data["kinds"][0] == "human" and "greedy" in data["kinds"]
+
+
+def test_the_lobby_starts_a_game_and_gives_a_link_per_person(tmp_path: Path) -> None:
+    with served(save_dir=tmp_path) as (client, hub):
+        answer = client.post("/api/games", json={
+            "ruleset": "golf6", "players": 3, "seats": ["human", "greedy", "human"],
+            "options": {"rounds": 2, "discard_taken_card": False}, "seed": 7})
+        assert answer.status_code == 200, answer.text
+        data = answer.json()
+        assert [link["seat"] for link in data["links"]] == [1, 3]
+        assert all(link["url"].startswith("http://testserver/seat/") for link in data["links"])
+        game = hub.games[data["game"]]
+        assert game.record.options == {"rounds": "2", "discard_taken_card": "false"}
+        assert data["save"] == str(tmp_path / "golf6-7.cardrules-save")
+        assert record.read(Path(data["save"])).seats == ["human", "greedy", "human"]
+        token = data["links"][1]["url"].rsplit("/", 1)[1]
+        assert client.get(f"/api/seat/{token}").json()["seat"] == 3
+        again = client.post("/api/games", json={
+            "ruleset": "golf6", "players": 2, "seats": ["human", "human"], "seed": 7})
+        assert again.json()["save"] == str(tmp_path / "golf6-7-2.cardrules-save")
+
+
+@pytest.mark.parametrize(("body", "status", "cause"), [
+    ("not json", 400, "not JSON"),
+    ([1, 2], 400, "expected a ruleset"),
+    ({"ruleset": "golf7", "players": 2, "seats": ["human", "human"]}, 400, "pick one"),
+    ({"ruleset": "golf6", "players": 2, "seats": ["human"]}, 400, "one kind for each seat"),
+    ({"ruleset": "golf6", "players": 2, "seats": ["human", "wizard"]}, 400,
+     "unknown seat kind 'wizard'"),
+    ({"ruleset": "golf6", "players": 2, "seats": ["random", "random"]}, 400,
+     "at least one seat for a person"),
+    ({"ruleset": "golf6", "players": 9, "seats": ["human"] * 9}, 400, "2 to 8 players"),
+    ({"ruleset": "golf6", "players": 2, "seats": ["human", "human"],
+      "options": {"rounds": "many"}}, 400, "rounds"),
+    ({"ruleset": "golf6", "players": 2, "seats": ["human", "human"], "options": [1]}, 400,
+     "options are names with values"),
+    ({"ruleset": "golf6", "players": 2, "seats": ["human", "human"], "seed": -1}, 400,
+     "a seed is a whole number"),
+    ({"ruleset": "golf6", "players": 2, "seats": ["human", "human"], "pad": "x" * 20000},
+     413, "at most 16384 bytes"),
+])
+def test_the_lobby_refuses_a_game_it_cannot_start(body: Any, status: int, cause: str) -> None:
+    with served() as (client, hub):
+        content = body if isinstance(body, str) else json.dumps(body)
+        answer = client.post("/api/games", content=content,
+                             headers={"content-type": "application/json"})
+        assert answer.status_code == status, answer.text
+        assert cause in answer.json()["error"]
+        assert not hub.games
+
+
+def test_a_body_without_a_length_is_limited_too() -> None:
+    game = Game.new("golf6", {}, 2, 1, None)
+    with served(game) as (client, _):
+        chunks = (b"x" * 4096 for _ in range(8))
+        answer = client.post(f"{seat_url(game, 0)}/move", content=chunks)
+        assert answer.status_code == 413
+
+
+# ----------------------------------------------------------------- refusals
+def test_wrong_tokens_and_illegal_moves_are_refused_and_change_nothing() -> None:
+    game = Game.new("precognition", {"playoff_limit": "1"}, 2, 2, None)
+    with served(game) as (client, _):
+        before = (game.state.to_json(), list(game.record.actions), game.version)
+        me, other = seat_url(game, 0), seat_url(game, 1)
+        first = client.get(me).json()
+        predict = next(c for c in first["choices"] if c["texts"])
+        assert predict["texts"] == [{"at": 1, "name": "prediction",
+                                     "about": "a text of 1 to 51 letters from U, D, S"}]
+        attempts = [
+            ("/api/seat/nobody/move", {"version": 0, "index": 0}, 404, "no seat has this link"),
+            (f"/api/seat/{game.tokens[0]}x/move", {"version": 0, "index": 0}, 404, "no seat"),
+            (f"{other}/move", {"version": 0, "index": 0}, 409, "seat 1's move, not yours"),
+            (f"{me}/move", {"version": 5, "index": 0}, 409, "moved on"),
+            (f"{me}/move", {"version": "0", "index": 0}, 409, "moved on"),
+            (f"{me}/move", {"version": 0, "index": 99}, 400, "no such choice"),
+            (f"{me}/move", {"version": 0, "index": True}, 400, "no such choice"),
+            (f"{me}/move", [0, 0], 400, "expected"),
+            (f"{me}/move", {"version": 0, "index": predict["index"], "texts": {"1": "UDX"}},
+             400, "'X' is not allowed: use only U, D, S"),
+            (f"{me}/move", {"version": 0, "index": predict["index"], "texts": {"1": ""}},
+             400, "empty: write at least one letter"),
+            (f"{me}/move", {"version": 0, "index": predict["index"], "texts": {"1": "U" * 60}},
+             400, "60 letters: write between 1 and 51"),
+            (f"{me}/move", {"version": 0, "index": predict["index"]}, 400, "empty"),
+        ]
+        for url, body, status, cause in attempts:
+            answer = client.post(url, json=body)
+            assert answer.status_code == status, (url, body, answer.text)
+            assert cause in answer.json()["error"], (cause, answer.text)
+            assert (game.state.to_json(), game.record.actions, game.version) == before
+        for url in ("/api/seat/nobody", "/api/seat/nobody/events"):
+            assert client.get(url).status_code == 404
+        # Letters in the other case are taken, as at the terminal.
+        answer = client.post(f"{me}/move", json={"version": 0, "index": predict["index"],
+                                                 "texts": {"1": " udu "}})
+        assert answer.status_code == 200 and answer.json() == {"version": 1}
+        assert game.record.actions == [["predict", "UDU"]]
+        payload = client.get(other).json()
+        assert payload["news"] == ["seat 1: Predict (written, not shown)"]
+        assert payload["view"]["player_variables"]["prediction"] == [None, ""]
+
+
+def test_a_finished_game_takes_no_more_moves() -> None:
+    game = Game.new("golf6-quick", {"rounds": "1"}, 2, 3, ["human", "random"])
+    bot = make_bot("random", 3, 0)
+    while not game.state.over:
+        seat = game.to_move()
+        assert seat is not None
+        chooser = game.bots[seat] or bot
+        game.play(seat, chooser.choose(game.engine, game.state, game.legal()))
+    with served(game) as (client, _):
+        payload = client.get(seat_url(game, 0)).json()
+        assert payload["results"]["over"] and payload["choices"] == []
+        answer = client.post(f"{seat_url(game, 0)}/move",
+                             json={"version": game.version, "index": 0})
+        assert answer.status_code == 409 and answer.json()["error"] == "the game is over"
+
+
+# ----------------------------------------------------------------- whole games
+def play_over_the_api(client: TestClient, game: Game, seed: int, limit: int,
+                      check: bool) -> int:
+    """Play `game` (every seat a person's) over the API, each person's choice made by a
+    seeded random bot; with `check`, every seat's payload is checked at every step and
+    the news as it is written (and the end, if it comes). Returns the number of actions
+    played."""
+    names = game.engine.rules.cards.names
+    choosers = [make_bot("random", seed, seat) for seat in range(game.state.n)]
+    played = 0
+    while not game.state.over and played < limit:
+        if check:  # over the wire every third action (a request costs ~10 ms)
+            check_payloads(client if played % 3 == 0 else None, game)
+        seat = game.to_move()
+        assert seat is not None
+        legal = game.legal()
+        action = choosers[seat].choose(game.engine, game.state, legal)
+        public = known(game.state, names, None)
+        news = len(game.news)
+        answer = client.post(f"{seat_url(game, seat)}/move",
+                             json={"version": game.version, **request_for(legal, action)})
+        assert answer.status_code == 200, answer.text
+        if check:
+            public |= known(game.state, names, None)
+            assert card_names(names, game.news[news:]) <= public, game.news[news:]
+        played += 1
+    if check and game.state.over:
+        check_payloads(client, game)
+    return played
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_no_payload_names_a_card_its_seat_does_not_know(name: str) -> None:
+    rules = load_ruleset(name)
+    players = min(rules.max_players, 3)
+    played, seed = 0, 5
+    with served() as (client, hub):
+        while played < ACTIONS and seed < 15:  # (random accusations end geohash early)
+            game = Game.new(name, {}, players, seed, None)
+            hub.add(game)
+            played += play_over_the_api(client, game, seed, limit=ACTIONS - played,
+                                        check=True)
+            seed += 1
+    assert played == ACTIONS
+
+
+def test_a_game_played_over_the_api_ends_as_in_the_engine(tmp_path: Path) -> None:
+    """Two people and a bot over the wire, the people choosing as random bots of their
+    seats would: the same results as the engine's game of three random bots."""
+    seats = ["human", "random", "human"]
+    game = Game.new("golf6-quick", {"rounds": "1"}, 3, 9, seats, save=tmp_path / "g.json")
+    choosers = [make_bot("random", 9, seat) for seat in range(3)]
+    with served(game) as (client, _):
+        urls = [seat_url(game, seat) for seat in (0, 2)]
+
+        def ready(payload: dict[str, Any]) -> bool:  # a person's move, or the end
+            return bool(payload["choices"] or payload["results"]
+                        or client.get(urls[1]).json()["choices"])
+
+        while True:
+            payload = wait_for(client, urls[0], ready)
+            if payload["results"]:
+                break
+            seat = game.to_move()
+            assert seat in (0, 2)
+            legal = game.legal()
+            action = choosers[seat].choose(game.engine, game.state, legal)
+            answer = client.post(f"{seat_url(game, seat)}/move",
+                                 json={"version": game.version, **request_for(legal, action)})
+            assert answer.status_code == 200, answer.text
+        results = payload["results"]
+    engine = Engine(load_ruleset("golf6-quick", {"rounds": "1"}))
+    assert results == engine.results(play_game(engine, 3, 9, ["random"] * 3))
+    saved = record.read(tmp_path / "g.json")
+    assert len(saved.actions) == results["actions"]
+    resumed = Game.resume(tmp_path / "g.json")
+    assert resumed.state.to_dict() == game.state.to_dict()
+    assert resumed.tokens[0] != game.tokens[0]
+
+
+def test_bots_wait_between_moves_but_not_to_pass() -> None:
+    game = Game.new("golf6", {"rounds": "1"}, 2, 2, ["human", "random"])
+    with served(game, delay=0.3) as (client, _):
+        me = seat_url(game, 0)
+        for _ in range(2):  # seat 1 turns two cards; then seat 2, a bot, turns two
+            payload = client.get(me).json()
+            client.post(f"{me}/move", json={"version": payload["version"], "index": 0})
+        began = time.monotonic()
+        payload = wait_for(client, me, lambda p: p["version"] >= 3)
+        assert payload["version"] == 3 and time.monotonic() - began >= 0.25
+        wait_for(client, me, lambda p: p["choices"])
+    geohash = Game.new("geohash", {}, 3, 4, ["human", "greedy", "greedy"])
+    with served(geohash, delay=5.0) as (client, _):
+        me = seat_url(geohash, 0)
+        payload = client.get(me).json()
+        ask = next(c for c in payload["choices"] if c["move"] == "ask")
+        began = time.monotonic()
+        client.post(f"{me}/move", json={"version": 0, "index": ask["index"]})
+        # Both bots let the reaction window go by (greedy never accuses on a hunch) at
+        # once; then the asker's own chance to react comes.
+        after = wait_for(client, me, lambda p: p["choices"], timeout=3.0)
+        assert after["reaction"] and time.monotonic() - began < 2.0
+        passing = [c for c in after["choices"] if c["pass"]]
+        assert len(passing) == 1 and passing[0]["text"] == "Pass: let this chance go by"
+
+
+def test_a_game_that_cannot_be_saved_is_said_once_and_goes_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = Game.new("golf6", {}, 2, 1, None, save=tmp_path / "gone" / "game.json")
+    with served(game) as (client, _):
+        for version in range(3):
+            answer = client.post(f"{seat_url(game, game.to_move() or 0)}/move",
+                                 json={"version": version, "index": 0})
+            assert answer.status_code == 200
+    err = capsys.readouterr().err
+    assert err.count("warning: cannot save the game to") == 1, err
+
+
+# ----------------------------------------------------------------- live updates
+def events(stream: Any) -> Iterator[dict[str, Any]]:
+    for line in stream.iter_lines():
+        if line.startswith("data: "):
+            yield json.loads(line[6:])
+
+
+def test_every_seat_sees_moves_as_they_happen_and_gets_its_seat_back() -> None:
+    game = Game.new("golf6", {}, 2, 4, None)
+    with served(game) as (client, _):
+        with client.stream("GET", f"{seat_url(game, 1)}/events") as stream:
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            seen = events(stream)
+            first = next(seen)
+            assert first["table"]["title"] == "6-card Golf" and first["version"] == 0
+            assert first["choices"] == [] and first["view"]["to_move"] == 1
+            first_zone = first["table"]["zones"][2]
+            assert first_zone["layout"] == "grid" and first_zone["columns"] == 3
+            mine = client.get(seat_url(game, 0)).json()
+            client.post(f"{seat_url(game, 0)}/move", json={"version": 0, "index": 0})
+            update = next(seen)
+            assert update["version"] == 1 and "table" not in update
+            assert update["news"][0].startswith("seat 1: Turn the face-down card of grid 1")
+            assert mine["choices"][0]["cards"] == [["grid", "1", None, 0]]
+        with client.stream("GET", f"{seat_url(game, 1)}/events") as stream:
+            again = next(events(stream))  # a page that reconnects: the seat as it is now
+            assert again["version"] == 1 and again["table"]["name"] == "golf6"
+
+
+# ------------------------------------------------------------------ the command
+def cli(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), prog_name="cardrules")
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def no_serving(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """`cardrules serve` up to the point of serving: the app it would serve is kept."""
+    import uvicorn
+    apps: list[Any] = []
+    monkeypatch.setattr(uvicorn.Server, "run",
+                        lambda self, sockets=None: apps.append(self.config.app))
+    return apps
+
+
+def test_serve_prints_a_link_per_person_and_saves(tmp_path: Path, no_serving: list[Any],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli("serve", "golf6", "-p", "3", "--seats", "human,greedy,human",
+                         "--seed", "5", "--port", "0")
+    assert code == 0, err
+    lines = out.splitlines()
+    links = [line for line in lines if line.startswith("seat ")]
+    assert [line.split(":")[0] for line in links] == ["seat 1", "seat 3"]
+    tokens = {line.rsplit("/", 1)[1] for line in links}
+    assert len(tokens) == 2 and all(len(t) >= 32 for t in tokens)
+    assert "http://127.0.0.1:" in links[0] and "warning" not in out
+    assert "saved to" in lines[0] and (tmp_path / "golf6-5.cardrules-save").is_file()
+    assert len(no_serving) == 1
+    code, out, err = cli("serve", "--resume", "golf6-5.cardrules-save", "--port", "0",
+                         "--host", "0.0.0.0")
+    assert code == 0, err
+    assert "resumed from golf6-5.cardrules-save after 0 actions" in out
+    assert "warning: listening on 0.0.0.0, not only on this machine" in out
+    assert not tokens & {line.rsplit("/", 1)[1] for line in out.splitlines()
+                         if line.startswith("seat ")}
+
+
+@pytest.mark.parametrize(("args", "code", "cause"), [
+    (["serve", "golf6", "--seats", "human,robot"], 2, "unknown seat kind 'robot'"),
+    (["serve", "golf6", "--seats", "random,random,random,random"], 3,
+     "at least one seat for a person"),
+    (["serve", "golf6", "--resume", "x"], 2, "not both"),
+    (["serve", "--resume", "missing.json"], 3, "cannot read the saved game"),
+    (["serve", "golf6", "-p", "9"], 3, "2 to 8 players"),
+    (["serve", "golf7"], 1, "golf7"),
+])
+def test_serve_refuses_what_it_cannot_do(tmp_path: Path, no_serving: list[Any],
+                                         monkeypatch: pytest.MonkeyPatch, args: list[str],
+                                         code: int, cause: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    got, out, err = cli(*args)
+    assert got == code and cause in err, (got, out, err)
+    assert "Traceback" not in out + err and not no_serving
+
+
+def test_serve_refuses_a_busy_port_and_says_how_to_install_the_web_extra(
+        no_serving: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    listener = serve_cli.listen("127.0.0.1", 0)
+    port = str(listener.getsockname()[1])
+    try:
+        code, _, err = cli("serve", "--port", port)
+    finally:
+        listener.close()
+    assert code == 3 and err.startswith(f"error: cannot listen on 127.0.0.1 port {port}")
+    monkeypatch.setattr(serve_cli, "web_installed", lambda: False)
+    code, _, err = cli("serve", "golf6")
+    assert code == 2 and "pip install 'cardrules[web]'" in err

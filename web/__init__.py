@@ -1,0 +1,1 @@
+"""Playing any ruleset in the browser: `cardrules serve` (needs the `web` extra)."""

@@ -1,0 +1,214 @@
+"""One game served to browsers: its seats and their tokens, the public news, and moves.
+
+A seat is known by its token alone (secrets.token_urlsafe, compared with
+secrets.compare_digest). What a seat is sent is built in web/payload.py from player_view
+and that seat's own legal actions; a move is an index into those actions, so no card's
+number ever leaves the server. Every action is applied by the engine, noted in the game's
+record (interpreter/record.py) and saved, so the game can be resumed at any point.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from cardrules.cli import render
+from cardrules.cli.human import fitted
+from cardrules.cli.screen import known_before, public_line, revealed, round_line
+from cardrules.dsl.loader import load_ruleset
+from cardrules.interpreter import record
+from cardrules.interpreter.bots import Bot
+from cardrules.interpreter.domains import Words
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.record import HUMAN, Record, action_data, make_bots
+from cardrules.interpreter.state import GameState
+
+from cardrules.errors import GameError, IllegalAction
+from cardrules.model import Action
+
+NEWS_KEPT = 200  # public lines kept; a page shows the latest of them
+MAX_TEXT = 1000  # the longest text a person may type into a move
+
+
+class Refused(Exception):
+    """A request that changes nothing: an HTTP status and one line saying why."""
+
+    def __init__(self, status: int, reason: str):
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+@dataclass
+class Game:
+    """A game in play in the browser: engine, state, record, bots and seat tokens."""
+
+    id: str
+    record: Record
+    engine: Engine
+    state: GameState
+    bots: list[Bot | None]
+    tokens: list[str | None]  # per seat: a person's token, None for a bot
+    save: Path | None = None
+    news: list[str] = field(default_factory=list)
+    version: int = 0  # counts the actions applied here: a page's choices belong to one
+    save_problem: str | None = None
+    unreported: bool = False
+
+    # ---------------------------------------------------------------- starting
+    @classmethod
+    def new(cls, ref: str, options: dict[str, str], players: int | None, seed: int,
+            seats: list[str] | None, save: Path | None = None) -> Game:
+        """A new game of `ref`; `seats` names each seat's kind (default: every seat a
+        person's). RulesetError or GameError if it cannot be played as asked."""
+        engine = Engine(load_ruleset(ref, options))
+        state = engine.new_game(players, seed, log=True)  # the log keeps each round's end
+        kinds = list(seats) if seats else [HUMAN] * state.n
+        if len(kinds) != state.n:
+            raise GameError(f"{len(kinds)} seats named for {state.n} players")
+        if HUMAN not in kinds:
+            raise GameError("a game in the browser needs at least one seat for a person")
+        rec = Record.new(ref, options, engine.rules, state.n, seed, kinds)
+        return cls(secrets.token_hex(8), rec, engine, state, make_bots(kinds, seed),
+                   new_tokens(kinds), save)
+
+    @classmethod
+    def resume(cls, path: Path, save: Path | None = None) -> Game:
+        """The game saved in `path`, replayed to where it was (new seat tokens);
+        GameError (one line) if the save is refused."""
+        saved = record.read(path)
+        if HUMAN not in saved.seats:
+            raise GameError(f"{path}: a saved game with no seat for a person")
+        try:
+            engine, state = record.start(saved, load_ruleset, log=True)
+            game = cls(secrets.token_hex(8), replace(saved, actions=[]), engine, state,
+                       make_bots(saved.seats, saved.seed), new_tokens(saved.seats))
+            record.replay(saved, engine, state, game.play)  # (not saved as it goes)
+        except GameError as exc:
+            raise GameError(f"{path}: {exc}") from None
+        record.restore_streams(game.bots, saved.bots)
+        game.save = save or path
+        return game
+
+    # ------------------------------------------------------------------ seats
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token this is, or None; every token is compared in full."""
+        found = None
+        for seat, mine in enumerate(self.tokens):
+            if mine is not None and secrets.compare_digest(mine.encode(), token.encode()):
+                found = seat
+        return found
+
+    @property
+    def seats(self) -> list[str]:
+        return self.record.seats
+
+    def legal(self) -> list[Action]:
+        """The legal actions now (asked first: it settles who is to move)."""
+        return self.engine.legal_actions(self.state)
+
+    def to_move(self) -> int | None:
+        self.legal()
+        return self.engine.to_move(self.state)
+
+    def bot_to_move(self) -> Bot | None:
+        seat = self.to_move()
+        return None if seat is None else self.bots[seat]
+
+    # ------------------------------------------------------------------ moves
+    def choose(self, seat: int, version: Any, index: Any, texts: Any) -> Action:
+        """The action a person's request picks: choice `index` of the list the page was
+        sent at `version`, with `texts` ({position: text}) for what must be written.
+        Refused (nothing changes) if it is not theirs to make."""
+        mover = self.to_move()
+        if mover is None:
+            raise Refused(409, "the game is over")
+        if mover != seat:
+            raise Refused(409, f"it is seat {mover + 1}'s move, not yours")
+        if type(version) is not int or version != self.version:
+            raise Refused(409, "the game has moved on since that choice was shown: choose "
+                          "again")
+        legal = self.legal()
+        if type(index) is not int or not 0 <= index < len(legal):
+            raise Refused(400, "there is no such choice")
+        return fill_texts(legal[index], texts)
+
+    def play(self, seat: int, action: Action) -> None:
+        """Apply `seat`'s action (IllegalAction: nothing changes), note it in the record
+        and the public news, and save the game."""
+        engine, state = self.engine, self.state
+        line = public_line(engine, state, seat, action)
+        before = known_before(engine, state, action)
+        rounds = len(state.round_scores)
+        engine.apply(state, action)
+        self.record.actions.append(action_data(action))
+        self.version += 1
+        if line is not None and len(state.round_scores) == rounds:
+            line += revealed(engine, before, state, action)
+        if line is not None:
+            self.news.append(line)
+        if len(state.round_scores) > rounds:
+            self.news.extend(self.round_layout())
+            self.news.append(round_line(state))
+        del self.news[:-NEWS_KEPT]
+        self.write()
+
+    def round_layout(self) -> list[str]:
+        """The round just scored as everyone may see it (the public log's last round)."""
+        events = [e for e in self.state.log or [] if e.get("event") == "round_end"]
+        del (self.state.log or [])[:-1]  # only the last round's end is ever read
+        if not events:
+            return []
+        return [line.strip() for line in
+                render.round_summary(self.engine.rules, events[-1], plain=True)]
+
+    def write(self) -> None:
+        """Save the game. A failure is kept in `save_problem` (and `unreported`, until the
+        server has said so once); play goes on."""
+        if self.save is None:
+            return
+        self.record.keep_streams(self.bots)
+        try:
+            record.write(self.save, self.record)
+            self.save_problem = None
+        except GameError as exc:
+            self.unreported = self.save_problem is None
+            self.save_problem = str(exc)
+
+
+def new_tokens(seats: list[str]) -> list[str | None]:
+    """An unguessable token for each person's seat."""
+    return [secrets.token_urlsafe(24) if kind == HUMAN else None for kind in seats]
+
+
+def fill_texts(action: Action, texts: Any) -> Action:
+    """`action` with each open parameter set from `texts` ({"1": "UDU"}), checked as the
+    terminal checks it; Refused with the domain's own words if a text does not fit."""
+    if not any(isinstance(part, Words) for part in action):
+        return action
+    if not isinstance(texts, Mapping):
+        texts = {}
+    parts = list(action)
+    for index, part in enumerate(action):
+        if isinstance(part, Words):
+            typed = texts.get(str(index))
+            typed = typed[:MAX_TEXT + 1] if isinstance(typed, str) else ""
+            value = fitted(part, typed.strip())
+            problem = part.problem(value)
+            if problem is not None:
+                raise Refused(400, problem)
+            parts[index] = value
+    return tuple(parts)
+
+
+def apply_move(game: Game, seat: int, action: Action) -> None:
+    """Play a person's chosen action; Refused if the engine refuses it."""
+    try:
+        game.play(seat, action)
+    except IllegalAction as exc:
+        raise Refused(409, str(exc)) from None
+    except GameError as exc:  # a rule failed: the ruleset's fault, not the player's
+        raise Refused(500, f"the game cannot go on: {exc}") from None

@@ -1,0 +1,131 @@
+// The lobby: pick a built-in ruleset, its options, the players and who sits where, and
+// start; the server answers with the link of each person's seat.
+"use strict";
+
+let rulesets = [];
+let kinds = [];
+
+function chosen() {
+  const name = document.getElementById("ruleset").value;
+  return rulesets.find((r) => r.name === name);
+}
+
+function drawSeats() {
+  const box = document.getElementById("seats");
+  const count = Number(document.getElementById("players").value);
+  const before = Array.from(box.querySelectorAll("select")).map((s) => s.value);
+  box.replaceChildren(el("legend", "", "Who sits where"));
+  for (let seat = 1; seat <= count; seat++) {
+    const label = el("label", "", "Seat " + seat + " ");
+    const select = el("select");
+    select.name = "seat" + seat;
+    for (const kind of kinds) {
+      const option = el("option", "", kind === "human" ? "a person (a link)" : "bot: " + kind);
+      option.value = kind;
+      select.appendChild(option);
+    }
+    select.value = before[seat - 1] || (seat === 1 ? "human" : "random");
+    label.appendChild(select);
+    box.appendChild(label);
+  }
+}
+
+function optionInput(option) {
+  if (option.choices) {
+    const select = el("select");
+    for (const value of option.choices) {
+      const item = el("option", "", String(value));
+      item.value = String(value);
+      select.appendChild(item);
+    }
+    select.value = String(option.default);
+    return select;
+  }
+  const input = el("input");
+  if (typeof option.default === "boolean") {
+    input.type = "checkbox";
+    input.checked = option.default;
+  } else {
+    input.type = typeof option.default === "number" ? "number" : "text";
+    input.value = String(option.default);
+  }
+  return input;
+}
+
+function drawOptions() {
+  const rules = chosen();
+  document.getElementById("ruleset-summary").textContent = rules.summary;
+  const players = document.getElementById("players");
+  players.min = rules.players.min;
+  players.max = rules.players.max;
+  players.value = rules.players.default;
+  const box = document.getElementById("options");
+  box.replaceChildren(el("legend", "", "Options"));
+  for (const option of rules.options) {
+    const label = el("label", "option", option.name + " ");
+    const input = optionInput(option);
+    input.dataset.option = option.name;
+    label.title = option.doc;
+    label.appendChild(input);
+    label.appendChild(el("span", "doc", option.doc));
+    box.appendChild(label);
+  }
+  if (!rules.options.length) box.appendChild(el("span", "nothing", "none"));
+  drawSeats();
+}
+
+async function start(event) {
+  event.preventDefault();
+  const options = {};
+  for (const input of document.querySelectorAll("[data-option]")) {
+    options[input.dataset.option] = input.type === "checkbox" ? input.checked : input.value;
+  }
+  const seed = document.getElementById("seed").value;
+  const body = {
+    ruleset: chosen().name,
+    players: Number(document.getElementById("players").value),
+    seats: Array.from(document.querySelectorAll("#seats select")).map((s) => s.value),
+    options: options,
+    seed: seed === "" ? null : Number(seed),
+  };
+  const result = await postJSON("/api/games", body);
+  const refusal = document.getElementById("refusal");
+  if (!result.ok) {
+    refusal.textContent = "Refused: " + (result.data.error || "the game cannot start");
+    return;
+  }
+  refusal.textContent = "";
+  const list = document.getElementById("links");
+  list.replaceChildren();
+  for (const link of result.data.links) {
+    const item = el("li", "", "Seat " + link.seat + ": ");
+    const a = el("a", "", link.url);
+    a.href = link.url;
+    a.target = "_blank";
+    a.rel = "noopener noreferrer";
+    item.appendChild(a);
+    list.appendChild(item);
+  }
+  document.getElementById("saved").textContent =
+    result.data.save ? "Saved as it goes to " + result.data.save : "";
+  document.getElementById("started").hidden = false;
+}
+
+async function load() {
+  const response = await fetch("/api/rulesets");
+  const data = await response.json();
+  rulesets = data.rulesets;
+  kinds = data.kinds;
+  const select = document.getElementById("ruleset");
+  for (const rules of rulesets) {
+    const option = el("option", "", rules.title + " (" + rules.name + ")");
+    option.value = rules.name;
+    select.appendChild(option);
+  }
+  select.addEventListener("change", drawOptions);
+  document.getElementById("players").addEventListener("change", drawSeats);
+  document.getElementById("new-game").addEventListener("submit", start);
+  drawOptions();
+}
+
+document.addEventListener("DOMContentLoaded", load);
