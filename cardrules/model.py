@@ -79,6 +79,8 @@ class VariableDef:
     initial: StateFn  # fn(S) -> value
     doc: str = ""
     visibility: str = "public"  # owner: other seats see it only once the game is over
+    kind: str = "any"  # the type of its values: card, player, number, rank, list...
+    item_kind: str = ""  # for a list: the type of its items
 
 
 @dataclass(frozen=True)

@@ -152,7 +152,9 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, sites: list[A
         copies=checked.copies, home_zone=checked.home_zone, zones=checked.zones,
         zone_count=len(board.names), board=board,
         variables=tuple(VariableDef(v.name, v.scope, ns[f"init_{v.name}"], v.doc,
-                                    v.visibility) for v in program.variables),
+                                    v.visibility, v.type.name,
+                                    v.type.item.name if v.type.item else "")
+                        for v in program.variables),
         phases=phases, setup=ns["setup"], round_end=ns["round_end"],
         after_move=ns.get("after_move"), after_turn=ns.get("after_turn"),
         after_round=ns.get("after_round"), after_setup=ns.get("after_setup"),

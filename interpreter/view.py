@@ -55,7 +55,7 @@ def player_view(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
         "phase": phase.name,
         "step": phase.steps[s.step].name,
         "zones": zones,
-        "variables": dict(s.vars),
+        "variables": _game_variables(rules, s, seat),
         "player_variables": _player_variables(rules, s, seat),
         "totals": list(s.totals),
         "round_scores": [list(r) for r in s.round_scores],
@@ -67,12 +67,41 @@ def player_view(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
 def _player_variables(rules: Ruleset, s: GameState, seat: int) -> dict[str, list[Any]]:
     """Player variables; one declared `visibility: owner` shows only its owner's value
     (None for the others) until the game is over."""
-    secret = {v.name for v in rules.variables if v.visibility == "owner"}
     out = {}
-    for name, values in s.pvars.items():
-        hide = name in secret and not s.over
-        out[name] = [v if not hide or p == seat else None for p, v in enumerate(values)]
+    for var in rules.variables:
+        if var.name not in s.pvars:
+            continue
+        hide = var.visibility == "owner" and not s.over
+        out[var.name] = [shown(rules, s, seat, var.kind, var.item_kind, v)
+                         if not hide or p == seat else None
+                         for p, v in enumerate(s.pvars[var.name])]
     return out
+
+
+def _game_variables(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
+    return {var.name: shown(rules, s, seat, var.kind, var.item_kind, s.vars[var.name])
+            for var in rules.variables if var.name in s.vars}
+
+
+def shown(rules: Ruleset, s: GameState, seat: int, kind: str, item: str, value: Any) -> Any:
+    """A variable's value as the seat sees it, in the view's terms: a card by its name if the
+    seat knows it (else None: a card id would tell which card it is), a player by seat
+    number from 1, a rank, suit or colour by its name."""
+    if value is None:
+        return None
+    if kind == "list":
+        return [shown(rules, s, seat, item, "", v) for v in value]
+    if kind == "card":
+        return rules.cards.names[value] if s.known[value] >> seat & 1 else None
+    if kind == "player":
+        return value + 1
+    if kind == "rank":
+        return rules.cards.rank_names[value]
+    if kind == "suit":
+        return rules.cards.suit_names[value]
+    if kind == "colour":
+        return ("red", "black", "none")[value]
+    return value
 
 
 def card_places(rules: Ruleset, s: GameState) -> dict[int, list[Any]]:

@@ -109,6 +109,31 @@ def check_view(engine: Engine, state: GameState, seat: int) -> None:
             shown = view["player_variables"][var.name]
             assert [v for p, v in enumerate(shown) if p != seat] == [None] * (state.n - 1), (
                 f"seat {seat + 1} sees the others' secret '{var.name}': {shown}")
+        if var.kind == "card" or var.item_kind == "card":  # a card id would name the card
+            values = [state.vars[var.name]] if var.name in state.vars else state.pvars[var.name]
+            cards = [c for v in values if v is not None
+                     for c in (v if isinstance(v, list) else [v])]
+            secret = {names[c] for c in cards if not known[c] >> seat & 1}
+            assert not secret & set(_leaves(view["variables"], view["player_variables"])), (
+                f"seat {seat + 1} sees {secret} in variable '{var.name}'")
+            seen = view["variables"].get(var.name, view["player_variables"].get(var.name))
+            assert all(v is None or isinstance(v, str) for v in _leaves(seen)), (
+                f"variable '{var.name}' shows card ids, which name the cards: {seen}")
+
+
+def _leaves(*values: Any) -> list[Any]:
+    """Every plain value inside nested dicts and lists."""
+    out: list[Any] = []
+    stack = list(values)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        else:
+            out.append(value)
+    return out
 
 
 def check_public_face_up_known(rules: Any, state: GameState) -> None:
