@@ -26,15 +26,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+
 from cardrules.dsl.loader import load_ruleset
+from cardrules.errors import GameError, IllegalAction
 from cardrules.interpreter import record
 from cardrules.interpreter.bots import Bot
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.record import HUMAN, Record, action_data, make_bots
 from cardrules.interpreter.state import GameState
-
-from cardrules.errors import GameError, IllegalAction
 from cardrules.model import Action
 
 from . import render

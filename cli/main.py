@@ -16,16 +16,16 @@ from typing import Any, TypeVar
 
 import click
 import yaml
+
+from cardrules import __version__
 from cardrules.dsl.diff import diff as diff_rules
 from cardrules.dsl.loader import check_files, load_ruleset
+from cardrules.errors import CardrulesError, GameError, RuleRuntimeError, RulesetError
 from cardrules.interpreter.bots import BOTS, Bot, make_bot
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.play import play
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
-
-from cardrules import __version__
-from cardrules.errors import CardrulesError, GameError, RuleRuntimeError, RulesetError
 
 from . import render
 

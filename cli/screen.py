@@ -23,7 +23,6 @@ from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
-
 from cardrules.model import Action, Ruleset
 
 from . import render

@@ -143,6 +143,7 @@ def listen(host: str, port: int) -> socket.socket:
 def run(hub: Hub, game: Game | None, listener: socket.socket, host: str) -> None:
     """Print the links, then serve until Ctrl-C."""
     import uvicorn
+
     from cardrules.web.server import links, make_app
     address, port = listener.getsockname()[:2]
     shown = f"[{address}]" if ":" in address else address

@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 import click
+
 from cardrules.dsl.loader import RulesetRef, load_ruleset
+from cardrules.errors import GameError
 from cardrules.interpreter.bots import BOTS
 from cardrules.interpreter.simulate import (
     Comparison,
@@ -30,8 +32,6 @@ from cardrules.interpreter.simulate import (
     Summary,
     stream,
 )
-
-from cardrules.errors import GameError
 from cardrules.model import Ruleset
 
 EXIT_INTERRUPTED = 130  # what a shell reports for a program stopped by Ctrl-C (128 + SIGINT)

@@ -16,9 +16,8 @@ import linecache
 from dataclasses import dataclass
 from typing import Any
 
-from cardrules.interpreter import domains, melds, runtime
-
 from cardrules.errors import GeneratorError
+from cardrules.interpreter import domains, melds, runtime
 
 from . import pyast
 from .codegen import Generated

@@ -86,12 +86,22 @@ class Checked:
 def check(decls: d.RulesetDecl, options: dict[str, Any] | None = None
           ) -> tuple[Checked | None, list[Diagnostic]]:
     """Check a ruleset with the given option values; the result is None if any problem."""
-    first = _RulesetChecker(decls, options, Assignments())
-    first.run()
-    second = _RulesetChecker(decls, options, None, first.assignments)
+    seen = Assignments()
+    if not all(_plain_value(v.initial) for v in decls.variables):
+        first = _RulesetChecker(decls, options, seen)
+        first.run()
+    second = _RulesetChecker(decls, options, None, seen)
     checked = second.run()
     found = sorted(second.diagnostics, key=_order)
     return (checked if not found else None), found
+
+
+def _plain_value(node: n.Expr | None) -> bool:
+    """Whether a variable's initial value is a number, text or truth value written out: its
+    type is known, and such a variable never holds none, whatever the rules store in it."""
+    if isinstance(node, n.Minus):
+        node = node.operand
+    return isinstance(node, (n.Number, n.Text, n.Boolean))
 
 
 def _order(diagnostic: Diagnostic) -> tuple[int, int]:
@@ -372,8 +382,8 @@ class _RulesetChecker(StatementChecker):
                 continue
             initial = self.check(spec.initial) if spec.initial is not None else BAD
             t = self.variable_type(spec, initial)
-            nullable = initial.type == NONE or (
-                self.seen is not None and name in self.seen.nullable) or self.seen is None
+            nullable = initial.type == NONE or name in self.seen.nullable \
+                if self.seen is not None else True
             self.symbols.variables[name] = VariableInfo(spec.scope, t, nullable)
             out.append(ir.Variable(name, spec.scope, t, initial, spec.visibility, spec.doc))
         return tuple(out)
@@ -386,7 +396,7 @@ class _RulesetChecker(StatementChecker):
                 self.problem(declared.pos, f"unknown type '{declared.name}': expected one of "
                              + ", ".join(TYPE_NAMES) + did_you_mean(declared.name, TYPE_NAMES))
                 return ANY
-            if initial is not BAD and not accepts(t, initial.type):
+            if initial is not BAD and initial.type != NONE and not accepts(t, initial.type):
                 self.problem(spec.initial.pos if spec.initial else declared.pos,
                              f"the initial value must be {t}, but this is {initial.type}")
             return t

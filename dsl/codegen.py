@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardrules.interpreter import runtime
-
 from cardrules.model import Site, ZoneDef
 
 from . import ir, pyast
@@ -67,7 +66,6 @@ class Generator:
         self.constants: dict[str, Any] = {}
         self.functions: list[ast.stmt] = []
         self.names: dict[str, str] = {}
-        self._temp = 0
         self._site_now: int | None = None  # the site of the statement being written
 
     # ---------------------------------------------------------------- module
@@ -130,10 +128,6 @@ class Generator:
             for part in ("body", "orelse"):
                 stack.extend(x for x in getattr(node, part, ()) if isinstance(x, ast.stmt))
         return statements
-
-    def temp(self) -> str:
-        self._temp += 1
-        return f"_t{self._temp}"
 
     # ------------------------------------------------------------- functions
     def add_function(self, fn_name: str, params: list[str], body: list[ast.stmt],
@@ -336,7 +330,8 @@ class Generator:
 
     def stmt_For(self, stmt: ir.For) -> list[ast.stmt]:
         source = pyast.call("list", self.expr(stmt.source))  # the loop may change the zone
-        return [ast.For(pyast.store(local(stmt.name)), source, self.block(stmt.body), [])]
+        body = self.block(stmt.body) or [ast.Pass()]
+        return [ast.For(pyast.store(local(stmt.name)), source, body, [])]
 
     # ----------------------------------------------------------- expressions
     def expr(self, node: ir.Expr) -> ast.expr:

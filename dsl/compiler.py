@@ -12,9 +12,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from cardrules.interpreter import runtime
-
 from cardrules.errors import Diagnostic, Location, RulesetError
+from cardrules.interpreter import runtime
 from cardrules.model import (
     MoveDef,
     PhaseDef,
@@ -84,7 +83,6 @@ class _NoInlining(Inliner):
         self.counts = {}
         self.available = False
         self.constants = {}
-        self._count = 0
 
 
 _NO_INLINING = _NoInlining()

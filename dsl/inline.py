@@ -44,7 +44,6 @@ class Inliner:
             self.defs = {}
         self.counts = {k: _assignment_counts(v) for k, v in self.defs.items()}
         self.available = bool(self.defs)
-        self._count = 0
         # Module-level numbers (EMPTY, PUBLIC...) are written as their values.
         self.constants = {k: v for k, v in vars(module).items()
                           if type(v) is int and k.isupper()}
@@ -68,29 +67,28 @@ class Inliner:
                    facts: dict[str, Any] | None = None) -> list[ast.stmt]:
         """The body of procedure `fn_name` specialised for `args` (nodes or known values)
         and `facts` (values of its `Fact` locals, and of its callees')."""
-        return _without_dead_stores(self._inline(fn_name, args, facts or {}))
+        return _without_dead_stores(self._inline(fn_name, args, facts or {}, _Fresh()))
 
-    def _inline(self, fn_name: str, args: dict[str, Value],
-                facts: dict[str, Any]) -> list[ast.stmt]:
-        prologue, env = self._bind(fn_name, args)
-        return prologue + self._block(fn_name, env, facts)
+    def _inline(self, fn_name: str, args: dict[str, Value], facts: dict[str, Any],
+                fresh: _Fresh) -> list[ast.stmt]:
+        prologue, env = self._bind(fn_name, args, fresh)
+        spec = _Specialiser(self, env, facts, self.counts[fn_name], fresh)
+        return prologue + spec.block(pyast.clone(self.defs[fn_name].body))
 
     def expression(self, fn_name: str, args: dict[str, Value]) -> ast.expr:
         """The value of a one-`return` function, specialised; every node argument must be a
         name or a constant."""
-        prologue, env = self._bind(fn_name, args)
+        fresh = _Fresh()
+        prologue, env = self._bind(fn_name, args, fresh)
         assert not prologue, "an inlined expression takes simple arguments only"
         body = self.defs[fn_name].body
         assert len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value
-        return _Specialiser(self, env, {}, {}).expression(pyast.clone(body[0].value))
+        spec = _Specialiser(self, env, {}, {}, fresh)
+        return spec.expression(pyast.clone(body[0].value))
 
     # ---------------------------------------------------------------- helpers
-    def fresh(self, local: str) -> str:
-        self._count += 1
-        return pyast.checked_name(f"_i{self._count}_{local}")
-
-    def _bind(self, fn_name: str, args: dict[str, Value]) -> tuple[list[ast.stmt],
-                                                                     dict[str, ast.expr]]:
+    def _bind(self, fn_name: str, args: dict[str, Value],
+              fresh: _Fresh) -> tuple[list[ast.stmt], dict[str, ast.expr]]:
         params = self.params(fn_name)
         if set(args) != set(params):
             raise TypeError(f"{fn_name} takes {params}, given {sorted(args)}")
@@ -100,17 +98,23 @@ class Inliner:
             value = args[param]
             node = value if isinstance(value, ast.expr) else pyast.const(value)
             if not _simple(node):  # evaluate it once, where the call would have
-                temp = self.fresh(param)
+                temp = fresh(param)
                 prologue.append(pyast.assign(temp, node))
                 node = pyast.name(temp)
             env[param] = node
         return prologue, env
 
-    def _block(self, fn_name: str, env: dict[str, ast.expr],
-               facts: dict[str, Any]) -> list[ast.stmt]:
-        definition = self.defs[fn_name]
-        spec = _Specialiser(self, env, facts, self.counts[fn_name])
-        return spec.block(pyast.clone(definition.body))
+
+class _Fresh:
+    """Names for the locals of one specialised rule: _i1_c, _i2_cards... (one rule's code
+    never runs interleaved with another's, so numbering each from 1 is safe)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, local: str) -> str:
+        self.count += 1
+        return pyast.checked_name(f"_i{self.count}_{local}")
 
 
 def _assignment_counts(fn: ast.FunctionDef) -> dict[str, int]:
@@ -132,8 +136,9 @@ class _Specialiser:
     """Rewrites one copy of a function body for one set of arguments and facts."""
 
     def __init__(self, inliner: Inliner, env: dict[str, ast.expr], facts: dict[str, Any],
-                 counts: dict[str, int]):
+                 counts: dict[str, int], fresh: _Fresh):
         self.inliner = inliner
+        self.fresh = fresh
         self.env = env  # parameter or local -> what stands for it now
         self.facts = facts
         self.counts = counts
@@ -179,7 +184,7 @@ class _Specialiser:
         if local in self.renamed:  # assigned before: the same fresh name again
             fresh = self.env[local].id  # type: ignore[attr-defined]
         else:
-            fresh = self.inliner.fresh(local)
+            fresh = self.fresh(local)
             self.renamed.add(local)
         self.env[local] = pyast.name(fresh)
         return [pyast.assign(fresh, new_value)]
@@ -200,7 +205,7 @@ class _Specialiser:
         callee = node.func.id
         params = self.inliner.params(callee)
         args = {p: self.expression(a) for p, a in zip(params, node.args)}
-        return self.inliner._inline(callee, dict(args), self.facts)
+        return self.inliner._inline(callee, dict(args), self.facts, self.fresh)
 
     def _rewrite(self, stmt: ast.stmt) -> ast.stmt:
         rewritten = _Names(self).visit(stmt)
@@ -230,7 +235,7 @@ class _Names(ast.NodeTransformer):
         if node.id in spec.inliner.constants and isinstance(node.ctx, ast.Load):
             return pyast.const(spec.inliner.constants[node.id])
         if isinstance(node.ctx, ast.Store):  # a local first assigned in a nested block
-            fresh = spec.inliner.fresh(node.id)
+            fresh = spec.fresh(node.id)
             spec.env[node.id] = pyast.name(fresh)
             return pyast.store(fresh)
         return node

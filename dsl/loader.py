@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
@@ -16,7 +17,7 @@ from cardrules.errors import Diagnostic, Location, RulesetError
 from cardrules.model import Ruleset
 
 from .compiler import compile_document
-from .inherit import merge_documents, parent_path, parent_reference
+from .inherit import MergedDocument, merge_documents, parent_path, parent_reference
 from .schema import check_structure
 from .source import Document, parse_yaml
 
@@ -98,12 +99,36 @@ class RulesetRef:
 
 
 def load_ruleset(ref: str | Path, options: dict[str, Any] | None = None) -> Ruleset:
-    """Load, check and compile a ruleset; raise RulesetError with every problem found."""
+    """Load, check and compile a ruleset; raise RulesetError with every problem found.
+
+    A Ruleset is immutable, so the same files with the same options compile once: the last
+    few are kept, keyed by the text of every file read (a changed file compiles afresh)."""
     doc = load_document(resolve(str(ref)))
+    key = (_sources(doc), tuple(sorted((k, str(v)) for k, v in (options or {}).items())))
+    found = _COMPILED.get(key)
+    if found is not None:
+        _COMPILED.move_to_end(key)
+        return found
     problems = list(check_structure(doc))
     if problems:
         raise RulesetError(problems)
-    return compile_document(doc, options)
+    rules = compile_document(doc, options)
+    _COMPILED[key] = rules
+    if len(_COMPILED) > _KEEP:
+        _COMPILED.popitem(last=False)
+    return rules
+
+
+_KEEP = 32
+_COMPILED: OrderedDict[tuple[Any, ...], Ruleset] = OrderedDict()
+
+
+def _sources(doc: Document) -> tuple[tuple[str, str], ...]:
+    """The path and text of every file a document was read from."""
+    if isinstance(doc, MergedDocument):
+        docs = {id(d): d for d, _ in doc.origins.values()}
+        return tuple(sorted(p for d in docs.values() for p in _sources(d)))
+    return ((doc.path, doc.text),)
 
 
 def check_file(path: str) -> Iterator[Diagnostic]:

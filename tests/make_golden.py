@@ -13,10 +13,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from test_golden import log_digest  # this script runs from tests/, beside the test
+
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
-from test_golden import log_digest  # this script runs from tests/, beside the test
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter import domains
 from cardrules.interpreter.bots import BOTS, RandomBot, make_bot
@@ -311,9 +312,8 @@ def test_ismcts_beats_random_at_precognition() -> None:
 
 
 def test_a_seat_kind_may_carry_a_budget() -> None:
-    from cardrules.interpreter.bots import make_bot
-
     from cardrules.errors import GameError
+    from cardrules.interpreter.bots import make_bot
 
     bot = make_bot("ismcts:25", 7, 0)
     assert bot.iterations == 25  # type: ignore[attr-defined]

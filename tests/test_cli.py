@@ -16,11 +16,12 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
+
 from cardrules.cli.main import main
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.play import play_game
-from click.testing import CliRunner, Result
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLF6 = ROOT / "rulesets" / "golf6.yaml"

@@ -14,17 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cardrules.cli.main import main as cli
-from cardrules.dsl.loader import check_files, load_ruleset
-from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.play import play_game
-from cardrules.interpreter.state import GameState
-from cardrules.interpreter.view import player_view
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardrules.cli.main import main as cli
+from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import GameError, IllegalAction
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.play import play_game
+from cardrules.interpreter.state import GameState
+from cardrules.interpreter.view import player_view
 
 RULESET = "czech-golf"
 RULE_FILE = str(Path(__file__).resolve().parent.parent / "rulesets" / "czech-golf.yaml")

@@ -10,11 +10,11 @@ import re
 from pathlib import Path
 
 import pytest
+
 from cardrules.dsl.loader import check_files, load_ruleset
+from cardrules.errors import CardrulesError, Diagnostic, RulesetError
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.play import play_game
-
-from cardrules.errors import CardrulesError, Diagnostic, RulesetError
 
 TESTS = Path(__file__).resolve().parent
 BASE = TESTS / "data" / "mini.yaml"

@@ -10,12 +10,13 @@ import functools
 import itertools
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.play import play_game
 from cardrules.interpreter.state import GameState
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUITS = "CDHS"

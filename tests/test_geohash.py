@@ -7,12 +7,13 @@ import functools
 import random
 from collections import Counter
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.play import play_game
 from cardrules.interpreter.state import GameState
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 
 @functools.cache

@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+
 from cardrules.dsl.loader import load_ruleset
+from cardrules.errors import CardrulesError, IllegalAction, RulesetError
 from cardrules.interpreter.bots import RandomBot
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.play import play_game
 from cardrules.interpreter.state import GameState
-
-from cardrules.errors import CardrulesError, IllegalAction, RulesetError
 
 EMPTY = -1
 

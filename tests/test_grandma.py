@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import functools
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.play import play_game
 from cardrules.interpreter.state import GameState
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 
 @functools.cache

@@ -20,6 +20,8 @@ from typing import Any
 
 import pexpect
 import pytest
+from click.testing import CliRunner
+
 from cardrules.cli.human import HUMAN, Table, read_save
 from cardrules.cli.main import main
 from cardrules.cli.screen import (
@@ -31,13 +33,11 @@ from cardrules.cli.screen import (
     view_section,
 )
 from cardrules.dsl.loader import load_ruleset
+from cardrules.errors import GameError, IllegalAction
 from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.record import find_action
 from cardrules.interpreter.state import GameState
-from click.testing import CliRunner
-
-from cardrules.errors import GameError, IllegalAction
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))
@@ -571,8 +571,9 @@ def test_no_screen_names_a_card_its_seat_does_not_know(path: Path) -> None:
 def test_a_round_that_ends_on_your_move_is_shown_to_you(tmp_path: Path) -> None:
     """The end of a round (the final layout as everyone sees it, and the scores) reaches
     the person even when their own move ended it."""
-    from cardrules.cli.main import main as cli
     from click.testing import CliRunner
+
+    from cardrules.cli.main import main as cli
 
     result = CliRunner().invoke(cli, ["play", "golf6", "--players", "2", "--plain",
                                       "--seed", "3"], input="1\n" * 400)

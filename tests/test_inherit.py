@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from cardrules.dsl.diff import diff
 from cardrules.dsl.loader import check_files, load_ruleset
-
 from cardrules.errors import RulesetError
 
 BASE = """\

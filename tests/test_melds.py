@@ -13,10 +13,11 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from cardrules.interpreter.melds import Layout, can_meet, goal_layouts
-from cardrules.interpreter.runtime import is_flush, is_run, is_set
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from cardrules.interpreter.melds import Layout, can_meet, goal_layouts
+from cardrules.interpreter.runtime import is_flush, is_run, is_set
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = "CDHS"

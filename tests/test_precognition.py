@@ -7,17 +7,17 @@ import functools
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from cardrules.dsl.loader import load_ruleset
+from cardrules.errors import IllegalAction
 from cardrules.interpreter import domains
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.play import play_game
 from cardrules.interpreter.runtime import changes
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from cardrules.errors import IllegalAction
 
 
 @functools.cache

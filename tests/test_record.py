@@ -10,15 +10,15 @@ import json
 from pathlib import Path
 
 import pytest
+
 from cardrules.dsl.loader import builtin_names, load_ruleset
+from cardrules.errors import GameError, IllegalAction
 from cardrules.interpreter import record
 from cardrules.interpreter.bots import Bot
 from cardrules.interpreter.domains import Words
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.record import HUMAN, Record, action_data, find_action, make_bots
 from cardrules.interpreter.state import GameState
-
-from cardrules.errors import GameError, IllegalAction
 
 BEFORE, AFTER = 60, 40  # actions before the save, and after it
 

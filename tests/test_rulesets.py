@@ -18,16 +18,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from cardrules.dsl.loader import check_files, load_ruleset
+from cardrules.errors import IllegalAction
 from cardrules.interpreter.bots import RandomBot, make_bot
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.play import play_game
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from cardrules.errors import IllegalAction
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 RULESET_FILES = sorted(RULESETS.glob("*.yaml"))

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner, Result
+
 from cardrules.cli.main import main
 from cardrules.cli.simulate import Progress
 from cardrules.dsl.loader import RulesetRef, load_ruleset
@@ -34,7 +36,6 @@ from cardrules.interpreter.simulate import (
     stream,
     wilson,
 )
-from click.testing import CliRunner, Result
 
 DATA = Path(__file__).resolve().parent / "data"
 COIN, SEAT_ONE = str(DATA / "coin.yaml"), str(DATA / "seat_one_wins.yaml")

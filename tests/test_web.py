@@ -20,6 +20,9 @@ from typing import Any
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
+from click.testing import CliRunner  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+
 from cardrules.cli import serve as serve_cli  # noqa: E402
 from cardrules.cli.main import main  # noqa: E402
 from cardrules.dsl.loader import builtin_names, load_ruleset  # noqa: E402
@@ -29,14 +32,11 @@ from cardrules.interpreter.domains import Words, is_open, matches  # noqa: E402
 from cardrules.interpreter.engine import Engine  # noqa: E402
 from cardrules.interpreter.play import play_game  # noqa: E402
 from cardrules.interpreter.state import GameState  # noqa: E402
+from cardrules.model import Action  # noqa: E402
 from cardrules.web import server  # noqa: E402
 from cardrules.web.game import Game  # noqa: E402
 from cardrules.web.payload import seat_payload  # noqa: E402
 from cardrules.web.server import Hub, make_app  # noqa: E402
-from click.testing import CliRunner  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
-
-from cardrules.model import Action  # noqa: E402
 
 STATIC = Path(server.__file__).parent / "static"
 WORD = re.compile(r"[0-9A-Za-z]+")

@@ -19,14 +19,13 @@ from cardrules.cli import render
 from cardrules.cli.human import fitted
 from cardrules.cli.screen import known_before, public_line, revealed, round_line
 from cardrules.dsl.loader import load_ruleset
+from cardrules.errors import GameError, IllegalAction
 from cardrules.interpreter import record
 from cardrules.interpreter.bots import Bot
 from cardrules.interpreter.domains import Words
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.record import HUMAN, Record, action_data, make_bots
 from cardrules.interpreter.state import GameState
-
-from cardrules.errors import GameError, IllegalAction
 from cardrules.model import Action
 
 NEWS_KEPT = 200  # public lines kept; a page shows the latest of them

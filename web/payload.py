@@ -15,7 +15,6 @@ from cardrules.cli.screen import choice_text
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.view import card_places, player_view
-
 from cardrules.model import Action
 
 from .game import Game

@@ -28,10 +28,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from cardrules.dsl.loader import builtin_names, load_ruleset
-from cardrules.interpreter.bots import BOTS, make_bot
-from cardrules.interpreter.engine import PASS
-from cardrules.interpreter.record import HUMAN
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
@@ -39,7 +35,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cardrules.dsl.loader import builtin_names, load_ruleset
 from cardrules.errors import CardrulesError, GameError, RulesetError
+from cardrules.interpreter.bots import BOTS, make_bot
+from cardrules.interpreter.engine import PASS
+from cardrules.interpreter.record import HUMAN
 
 from .game import Game, Refused, apply_move
 from .payload import seat_payload

@@ -1,0 +1,253 @@
+"""The compiler's shape: one-way stages, a generator that writes only checked names and plain
+literals, card rules written once, generated code kept as reviewed snapshots, types without
+holes, and input bounded before any parser sees it."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from cardrules.dsl import pyast
+from cardrules.dsl.loader import check_files, load_ruleset
+from cardrules.errors import GeneratorError, RulesetError
+from cardrules.interpreter import runtime
+
+ROOT = Path(__file__).resolve().parent.parent
+SNAPSHOTS = Path(__file__).resolve().parent / "generated"
+RULESETS = sorted((ROOT / "rulesets").glob("*.yaml"))
+
+
+# --------------------------------------------------------------- the module graph
+def imports_of(folder: str) -> dict[str, set[str]]:
+    """For each module of a folder, the cardrules packages it imports."""
+    out: dict[str, set[str]] = {}
+    for path in sorted((ROOT / folder).glob("*.py")):
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] if node.level == 0 else []
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            for name in names:
+                parts = name.split(".")
+                if parts[0] == "cardrules" and len(parts) > 1:
+                    found.add(parts[1])
+        out[f"{folder}/{path.name}"] = found
+    return out
+
+
+@pytest.mark.parametrize(("folder", "allowed"), [
+    ("cardrules", {"errors", "model", "cli"}),  # __main__ starts the command line
+    ("interpreter", {"errors", "model", "interpreter"}),
+    ("dsl", {"errors", "model", "interpreter", "dsl"}),
+])
+def test_the_stages_import_one_way(folder: str, allowed: set[str]) -> None:
+    """Base (errors, model) <- interpreter <- dsl <- front doors (cli, web)."""
+    wrong = {module: sorted(found - allowed) for module, found in imports_of(folder).items()
+             if found - allowed and not module.endswith("__main__.py")}
+    assert not wrong, wrong
+
+
+def test_the_base_modules_import_no_stage() -> None:
+    for module in ("errors.py", "model.py"):
+        assert imports_of("cardrules")[f"cardrules/{module}"] <= {"errors"}
+
+
+# ------------------------------------------------------------------------- the wall
+@pytest.mark.parametrize("bad", ["__import__", "a b", "x;y", "ſ", "1x", "", "__globals__",
+                                 "os.system", "é"])
+def test_the_generator_refuses_any_name_that_is_not_plain(bad: str) -> None:
+    with pytest.raises(GeneratorError):
+        pyast.name(bad)
+    with pytest.raises(GeneratorError):
+        pyast.attr(pyast.name("S"), bad)
+
+
+@pytest.mark.parametrize("bad", [1.5, b"x", object(), {"a": 1}, print])
+def test_the_generator_refuses_any_value_that_is_not_a_plain_literal(bad: object) -> None:
+    with pytest.raises(GeneratorError):
+        pyast.const(bad)
+
+
+@pytest.mark.parametrize("source", ["import os", "from os import system", "lambda: 0",
+                                    "global x", "x.__class__", "with open('f') as f: pass",
+                                    "class A: pass", "async def f(): pass"])
+def test_the_wall_refuses_what_the_generator_never_writes(source: str) -> None:
+    with pytest.raises(GeneratorError):
+        pyast.wall(ast.parse(source))
+
+
+GENERATED_NAME = re.compile(r"(v|f|m|init|legal|list|skip|on_skip|after|A|T)_\w+|_[it]\d+_?\w*"
+                            r"|S|B|Z|me|A|p|out|got|LISTED|STEP|N_RANKS|RANKS|SUITS|COLOURS"
+                            r"|setup|round_end|score|evaluate|until")
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=[p.stem for p in RULESETS])
+def test_generated_code_uses_only_names_the_generator_may_write(path: Path) -> None:
+    """Every name in generated code is the runtime's, a safe built-in, or one the generator
+    makes (v_ for rule locals, f_/m_/legal_... for its functions, T_ for tables)."""
+    from cardrules.dsl.binding import SAFE_BUILTINS, runtime_names
+
+    tree = ast.parse(load_ruleset(path).python)
+    allowed = set(runtime_names()) | set(SAFE_BUILTINS)
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    names |= {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    strange = sorted(n for n in names if n not in allowed and not GENERATED_NAME.fullmatch(n))
+    assert not strange, strange
+    defined = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    assert not defined & set(runtime_names()), "generated code redefines a runtime function"
+
+
+def test_rule_text_reaches_generated_code_only_as_literals(tmp_path: Path) -> None:
+    hostile = "x') or __import__('os').system('echo') or ('"
+    path = tmp_path / "text.yaml"
+    text = (ROOT / "tests" / "data" / "mini.yaml").read_text(encoding="utf-8")
+    path.write_text(text.replace("default: fast\n    choices: [fast, slow]",
+                                 f"default: {json.dumps(hostile)}").replace(
+        "mode == 'fast'", "mode != 'slow'"), encoding="utf-8")
+    tree = ast.parse(load_ruleset(path).python)
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    assert "__import__" not in names and "system" not in names
+    assert not any(isinstance(n, ast.Attribute) and n.attr == "system" for n in ast.walk(tree))
+
+
+# ----------------------------------------------------------- the card rules, once
+def test_the_card_rules_on_every_action_are_the_runtimes_inlinable_ones() -> None:
+    assert {"move_card", "move_top", "flip_card", "arrive", "leave", "top_of_stack"} <= set(
+        runtime.INLINABLE)
+
+
+# --------------------------------------------------------------------- snapshots
+@pytest.mark.parametrize("path", RULESETS, ids=[p.stem for p in RULESETS])
+def test_generated_code_matches_its_reviewed_snapshot(path: Path) -> None:
+    snapshot = SNAPSHOTS / (path.stem + ".py.txt")
+    assert snapshot.is_file(), "run python tests/make_generated.py and review the result"
+    assert load_ruleset(path).python == snapshot.read_text(encoding="utf-8"), (
+        f"the generated code of {path.stem} changed: run python tests/make_generated.py and "
+        "review the diff")
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=[p.stem for p in RULESETS])
+def test_every_generated_line_points_back_at_rule_text(path: Path) -> None:
+    rules = load_ruleset(path)
+    lines = rules.python.splitlines()
+    code_lines = [n for n, line in enumerate(lines, 1)
+                  if line.strip() not in ("", "else:") and not line.startswith('"""')]
+    missing = [lines[n - 1] for n in code_lines if n not in rules.line_sites]
+    assert not missing, missing[:5]
+    for site in rules.line_sites.values():
+        assert rules.sites[site].location is not None
+
+
+# ------------------------------------------------------------------------- types
+def mini_with(tmp_path: Path, old: str, new: str) -> Path:
+    text = (ROOT / "tests" / "data" / "mini.yaml").read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path = tmp_path / "mini.yaml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+def test_a_variable_first_none_takes_its_type_from_what_is_stored(tmp_path: Path) -> None:
+    """Storing the text 'hearts' and comparing it with a suit is always false: refused."""
+    path = mini_with(tmp_path, "    initial: 0\n", "    initial: 0\n"
+                     "  - {name: trump, scope: round, initial: none}\n")
+    text = path.read_text(encoding="utf-8").replace(
+        "                - set drawn += 1\n",
+        "                - set drawn += 1\n                - set trump = 'hearts'\n").replace(
+        "card.rank != 'K'", "card.suit != trump")
+    path.write_text(text, encoding="utf-8")
+    [d] = check_files([str(path)])
+    assert d.message == "comparing a suit with a text is always false", d.format()
+
+
+def test_a_declared_type_makes_a_text_a_suit(tmp_path: Path) -> None:
+    path = mini_with(tmp_path, "    initial: 0\n", "    initial: 0\n"
+                     "  - {name: trump, scope: round, initial: none, type: suit}\n")
+    text = path.read_text(encoding="utf-8").replace(
+        "                - set drawn += 1\n",
+        "                - set drawn += 1\n                - set trump = 'hearts'\n").replace(
+        "card.rank != 'K'", "card.suit != trump")
+    path.write_text(text, encoding="utf-8")
+    assert check_files([str(path)]) == []
+    text = text.replace("set trump = 'hearts'", "set trump = 'heart'")
+    path.write_text(text, encoding="utf-8")
+    [d] = check_files([str(path)])
+    assert "'heart' is not a suit of this deck" in d.message and "did you mean 'hearts'" \
+        in d.message
+
+
+def test_two_kinds_of_value_in_one_variable_are_refused(tmp_path: Path) -> None:
+    path = mini_with(tmp_path, "    initial: 0\n", "    initial: 0\n"
+                     "  - {name: last, scope: round, initial: none}\n")
+    text = path.read_text(encoding="utf-8").replace(
+        "                - set drawn += 1\n",
+        "                - set drawn += 1\n                - set last = top(hand[me])\n"
+        "                - set last = 3\n")
+    path.write_text(text, encoding="utf-8")
+    [d] = check_files([str(path)])
+    assert d.message == "'last' holds a card, but this is a number"
+
+
+# ------------------------------------------------------------------ input bounds
+def test_a_billion_laughs_is_refused_at_once(tmp_path: Path) -> None:
+    lol = "lol0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+    for i in range(1, 10):
+        lol += f"lol{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n"
+    path = tmp_path / "bomb.yaml"
+    path.write_text("cardrules: 1\nname: x\n" + lol, encoding="utf-8")
+    [d] = check_files([str(path)])
+    assert "more than 100,000 values once its YAML aliases" in d.message
+    assert d.location is not None and d.location.line > 2
+
+
+@pytest.mark.parametrize("text", ["a: " + "[" * 100_000 + "]" * 100_000,
+                                  "a:" + "".join("\n" + " " * i + "- " for i in range(200)),
+                                  "a: " + "{b: " * 1000 + "1" + "}" * 1000])
+def test_deep_nesting_is_refused_before_the_parser_sees_it(text: str, tmp_path: Path) -> None:
+    path = tmp_path / "deep.yaml"
+    path.write_text(text, encoding="utf-8")
+    [d] = check_files([str(path)])
+    assert "nested more than 50 levels deep" in d.message
+
+
+def test_an_expression_of_500_terms_is_refused_plainly(tmp_path: Path) -> None:
+    path = mini_with(tmp_path, 'score: "sum(c.points for c in hand[p])"',
+                     'score: "' + " + ".join(["1"] * 500) + '"')
+    [d] = check_files([str(path)])
+    assert "nested more than 100 levels deep" in d.message
+
+
+def test_a_number_of_thousands_of_digits_is_refused(tmp_path: Path) -> None:
+    path = mini_with(tmp_path, "rounds: 1", "rounds: " + "9" * 5000)
+    [d] = check_files([str(path)])
+    assert "far too long" in d.message
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("  zone: stock\n", "  zone: stock\n  copies: 1000\n", "a game uses 1 to 16 decks"),
+    ("  zone: stock\n", "  zone: stock\n  copies: -5\n", "a game uses 1 to 16 decks"),
+    ("rounds: 1", "rounds: 18446744073709551616", "at most 10,000"),
+    ("        - name: draw\n", "        - name: draw\n          repeat: 1000000000\n",
+     "a repeat count must be a whole number from 1 to 1000"),
+])
+def test_every_size_has_an_upper_bound(old: str, new: str, message: str,
+                                       tmp_path: Path) -> None:
+    [d] = check_files([str(mini_with(tmp_path, old, new))])
+    assert message in d.message, d.format()
+
+
+def test_rulesets_and_their_code_load_without_running_rule_text(tmp_path: Path) -> None:
+    """Loading never evaluates a rule: the deck count and wild cards are worked out from the
+    checked tree (a condition on something only a game knows is refused)."""
+    path = mini_with(tmp_path, "  zone: stock\n", "  zone: stock\n  wild: 'card.face_up'\n")
+    [d] = check_files([str(path)])
+    assert "the wild condition may only use the card's own attributes" in d.message
+    with pytest.raises(RulesetError):
+        load_ruleset(path)
+    assert re.search(r"^def ", load_ruleset("golf6").python, re.MULTILINE)

@@ -1,0 +1,212 @@
+"""A rule that fails while a game runs is reported at its own rule text, in plain words.
+
+One test per kind of fault the language has: each is a tiny ruleset whose only move fails in
+one way, and the message must name the exact place (file:line:col of the failing part), the
+move and seat, and say what went wrong without any Python in it. The same message reaches
+people from `run`, `play`, `simulate` and `compare`.
+"""
+
+from __future__ import annotations
+
+import re
+import traceback
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardrules.cli.main import main
+from cardrules.dsl.loader import load_ruleset
+from cardrules.errors import RuleFault, RuleRuntimeError
+from cardrules.interpreter import runtime
+from cardrules.interpreter.bots import make_bot
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.search import GreedyBot, IsmctsBot
+
+BASE = """\
+cardrules: 1
+name: faults
+deck: {{ranks: [A, "2"], suits: [clubs, hearts], zone: stock}}
+zones:
+  - {{name: stock, visibility: hidden}}
+  - {{name: pile, visibility: public}}
+  - {{name: hand, owner: each, visibility: owner}}
+  - {{name: slot, owner: each, visibility: public, layout: grid, rows: 1, columns: 1}}
+  - {{name: meld, owner: each, visibility: public, groups: 2}}
+variables:
+  - {{name: who, scope: round, initial: none, type: player}}
+  - {{name: lost, scope: round, initial: none, type: card}}
+  - {{name: zero, scope: round, initial: 0}}
+round:
+  setup:
+    - shuffle stock
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: act
+          moves:
+            - name: go
+              do:
+                - {fault}
+scoring:
+  round:
+    - {{name: nothing, score: "0"}}
+"""
+
+# statement, the part of it the caret must point at, and the message after the context
+FAULTS = {
+    "player is none": ("move top(hand[who]) to pile", "hand[who]",
+                       "hand[who]: the player is none"),
+    "card is none": ("move lost to pile", "move lost",
+                     "move lost to pile: what is moved is none"),
+    "winner is none": ("win who", "win who", "win who: the winner is none"),
+    "index past the end": ("move cards(stock)[9] to pile", "cards(stock)[9]",
+                           "cards(stock)[9]: index 9 is past the end of a 4-card list"),
+    "index before the start": ("move cards(stock)[zero - 1] to pile", "cards(stock)[zero",
+                               "index -1 is before the start of a 4-card list"),
+    "division by zero": ("set zero = 7 / zero", "7 / zero", "7 / zero: 7 / 0: division by zero"),
+    "modulo by zero": ("set zero = 7 % zero", "7 % zero", "7 % 0: division by zero"),
+    "min of nothing": ("set zero = min(c.number for c in pile)", "min(",
+                       "min(c.number for c in pile): min of no items"),
+    "top of an empty zone": ("move top(pile) to stock", "move top(pile)",
+                             "zone 'pile' is empty: it has no top card"),
+    "random card of an empty zone": ("move random_card(pile) to stock", "move random_card",
+                                     "zone 'pile' is empty: no card to pick at random"),
+    "too many numbers": ("for: i in numbers(1, 20000)", "numbers(",
+                         "numbers(1, 20000) would make 20000 numbers; the most is 10000"),
+    "a full grid": ("deal 2 from stock to each slot", "deal 2",
+                    "zone 'slot[1]' is full: all 1 places hold a card"),
+    "no such group": ("move top(stock) to meld[me][5]", "meld[me][5]",
+                      "meld[me][5]: group 5 does not exist: the groups are 0 to 1"),
+}
+
+
+def write(tmp_path: Path, statement: str) -> Path:
+    if statement.startswith("for:"):
+        statement = "{" + statement.replace("for: ", "for: '") + "', do: []}"
+    path = tmp_path / "faults.yaml"
+    path.write_text(BASE.format(fault=statement), encoding="utf-8")
+    return path
+
+
+def position(path: Path, statement: str, part: str) -> tuple[int, int]:
+    """Line and column of `part` on the line that holds the statement."""
+    text = statement.removeprefix("for: ")
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if text in line:
+            return number, line.index(part) + 1
+    raise AssertionError(f"{statement!r} not found")
+
+
+def first_fault(path: Path) -> RuleRuntimeError:
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, seed=1)
+    with pytest.raises(RuleRuntimeError) as info:
+        engine.apply(state, ("go",))
+    return info.value
+
+
+@pytest.mark.parametrize("kind", FAULTS)
+def test_each_fault_names_its_place_and_says_what_went_wrong(kind: str, tmp_path: Path) -> None:
+    statement, part, message = FAULTS[kind]
+    path = write(tmp_path, statement)
+    fault = first_fault(path)
+    d = fault.diagnostic
+    assert d is not None and d.location is not None, str(fault)
+    assert d.location.path == str(path)
+    assert (d.location.line, d.location.column) == position(path, statement, part), d.format()
+    assert d.message.startswith("in move 'go' (seat 1): "), d.message
+    assert message in d.message, d.message
+    assert not re.search(r"Error\(|Traceback|'NoneType'|list index", d.format())
+    lines = d.format().splitlines()
+    assert len(lines) == 3 and lines[2].strip() == "^"
+
+
+def test_a_fault_leaves_no_python_in_the_message_from_the_command_line(tmp_path: Path) -> None:
+    path = write(tmp_path, FAULTS["player is none"][0])
+    result = CliRunner().invoke(main, ["run", str(path)], prog_name="cardrules")
+    assert result.exit_code == 3
+    line, column = position(path, FAULTS["player is none"][0], "hand[who]")
+    first = result.stderr.splitlines()[0]
+    assert first == (f"{path}:{line}:{column}: in move 'go' (seat 1): hand[who]: the player "
+                     "is none"), result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_simulate_and_compare_report_the_same_fault(tmp_path: Path) -> None:
+    path = write(tmp_path, FAULTS["division by zero"][0])
+    line, column = position(path, FAULTS["division by zero"][0], "7 / zero")
+    for args in (["simulate", str(path), "--games", "2", "--workers", "1"],
+                 ["compare", str(path), str(path), "--games", "2", "--workers", "1"]):
+        result = CliRunner().invoke(main, args, prog_name="cardrules")
+        assert result.exit_code == 3, result.output
+        assert f"{path}:{line}:{column}: in move 'go' (seat" in result.stderr, result.stderr
+        assert "division by zero" in result.stderr and "Traceback" not in result.output
+
+
+def test_a_fault_in_the_setup_is_located_too(tmp_path: Path) -> None:
+    path = tmp_path / "setup.yaml"
+    path.write_text(BASE.format(fault="end turn").replace(
+        "    - shuffle stock", "    - shuffle stock\n    - move top(pile) to stock"),
+        encoding="utf-8")
+    with pytest.raises(RuleRuntimeError) as info:
+        Engine(load_ruleset(path)).new_game(2, seed=1)
+    d = info.value.diagnostic
+    assert d is not None and d.location is not None
+    assert (d.location.line, d.message) == (
+        17, "in the round's setup: move top(pile) to stock: zone 'pile' is empty: it has no "
+            "top card")
+
+
+def test_a_bug_in_cardrules_points_at_the_rule_and_its_traceback_at_the_generated_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error that is not a rule's fault is still located, and the Python traceback a
+    developer sees names the generated line and shows its text."""
+    path = write(tmp_path, "shuffle pile")
+    rules = load_ruleset(path)
+
+    def broken(*args: object) -> None:
+        raise ValueError("a bug")
+
+    engine = Engine(rules)
+    state = engine.new_game(2, seed=1)
+    monkeypatch.setitem(rules.moves["go"].run.__globals__, "shuffle", broken)
+    with pytest.raises(RuleRuntimeError) as info:
+        engine.apply(state, ("go",))
+    d = info.value.diagnostic
+    assert d is not None and d.location is not None
+    assert (d.location.line, d.location.column) == position(path, "shuffle pile", "shuffle")
+    assert "a bug in cardrules" in d.message and "ValueError: a bug" in d.message
+    shown = "".join(traceback.format_exception(info.value.__cause__))
+    assert rules.code_name in shown and "shuffle(B, S, 1)" in shown
+
+
+def test_the_search_bots_let_a_broken_rule_through(tmp_path: Path) -> None:
+    """A rule that fails is an error wherever it fails: inside a bot's samples too, never a
+    silently bad score."""
+    path = write(tmp_path, FAULTS["division by zero"][0])
+    text = path.read_text(encoding="utf-8").replace(
+        "            - name: go\n", "            - name: wait\n              do: []\n"
+                                    "            - name: go\n")
+    path.write_text(text, encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    for bot in (GreedyBot(1), IsmctsBot(1, iterations=20)):
+        state = engine.new_game(2, seed=1)
+        with pytest.raises(RuleRuntimeError, match="division by zero"):
+            bot.choose(engine, state, engine.legal_actions(state))
+
+
+def test_a_fault_carries_its_site_and_unlocated_faults_still_have_words() -> None:
+    with pytest.raises(RuleFault) as info:
+        runtime.need(None, "the card", 3)
+    assert (info.value.site, info.value.message) == (3, "the card is none")
+
+
+def test_random_bots_meet_the_fault_as_an_error_not_a_draw(tmp_path: Path) -> None:
+    path = write(tmp_path, FAULTS["card is none"][0])
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, seed=1)
+    bot = make_bot("random", 1, 0)
+    with pytest.raises(RuleRuntimeError, match="what is moved is none"):
+        engine.apply(state, bot.choose(engine, state, engine.legal_actions(state)))
