@@ -129,13 +129,13 @@ class Layout:
         mine = (board.known >> seat) & 1
         seen = np.nonzero(mine)[0]
         names = self.name_of[seen]
-        card_zone = parts["card_zone"]
-        np.add.at(card_zone, (names, board.where[seen]), 1.0)
-        card_zone[:, -1] = self.copies - np.bincount(names, minlength=len(self.copies))
-        known_by = parts["card_known_by"]
-        for p in range(known_by.shape[1]):
-            known_by[:, p] = np.bincount(names, weights=(board.known[seen] >> p) & 1,
-                                         minlength=len(self.copies))
+        card_zone, known_by = parts["card_zone"], parts["card_known_by"]
+        k, width, p = card_zone.shape[0], card_zone.shape[1], known_by.shape[1]
+        card_zone.flat[:] = np.bincount(names * width + board.where[seen], minlength=k * width)
+        card_zone[:, -1] = self.copies - np.bincount(names, minlength=k)
+        bits = (board.known[seen, None] >> np.arange(p)) & 1
+        known_by.flat[:] = np.bincount((names[:, None] * p + np.arange(p)).ravel(),
+                                       weights=bits.ravel(), minlength=k * p)
         parts["zone_sizes"][:] = board.sizes
         if self.places:
             slots, cards = parts["slots"], board.slot_cards

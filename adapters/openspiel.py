@@ -4,10 +4,11 @@
     import cardrules.openspiel  # registers the game "cardrules"
 
     game = pyspiel.load_game("cardrules", {"ruleset": "golf6", "players": 4})
-    game = pyspiel.load_game("cardrules(ruleset=golf6,options=rounds=4;stock_runs_out=end_round)")
+    game = pyspiel.load_game("cardrules(ruleset=golf6,options=rounds:4;stock_runs_out:end_round)")
 
 Parameters: `ruleset` (a built-in name or a rule file; default golf6), `players` (0 for the
-ruleset's default) and `options` (the ruleset's options as NAME=VALUE separated by ';').
+ruleset's default) and `options` (the ruleset's options, NAME:VALUE or NAME=VALUE separated
+by ';'; a game string allows only ':').
 
 The game is sequential, imperfect-information and zero-sum: at the end each of k winners
 gets 1/k - 1/n and every other seat -1/n (0 to all if nobody wins, or if the match reaches
@@ -192,7 +193,7 @@ def load(ruleset: str = "golf6", players: int | None = None,
     """The pyspiel game of a ruleset: load("golf6", 4, {"rounds": 4})."""
     params: dict[str, Any] = {"ruleset": ruleset, "players": players or 0}
     if options:
-        params["options"] = ";".join(f"{k}={v}" for k, v in option_pairs(options))
+        params["options"] = ";".join(f"{k}:{v}" for k, v in option_pairs(options))
     return pyspiel.load_game(SHORT_NAME, params)
 
 

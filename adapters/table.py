@@ -275,18 +275,21 @@ def table(ruleset: str, options: tuple[tuple[str, str], ...] = (),
 
 
 def option_pairs(options: dict[str, Any] | str | None) -> tuple[tuple[str, str], ...]:
-    """Ruleset options as sorted (name, text) pairs, from a dict or from 'a=1;b=x' (or with
-    commas)."""
+    """Ruleset options as sorted (name, text) pairs, from a dict or from text: 'a=1;b=x', or
+    'a:1;b:x' (OpenSpiel's game strings allow no '=' inside a value)."""
     if not options:
         return ()
     if isinstance(options, str):
         pairs = {}
-        for item in options.replace(",", ";").split(";"):
+        for item in options.split(";"):
             if not item.strip():
                 continue
             name, sep, value = item.partition("=")
+            if not sep:
+                name, sep, value = item.partition(":")
             if not sep or not name.strip():
-                raise AdapterError(f"options: expected NAME=VALUE, got '{item.strip()}'")
+                raise AdapterError(f"options: expected NAME=VALUE or NAME:VALUE, separated by "
+                                   f"';', got '{item.strip()}'")
             pairs[name.strip()] = value.strip()
         options = pairs
     return tuple(sorted((str(k), _text(v)) for k, v in options.items()))
