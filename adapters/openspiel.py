@@ -150,6 +150,9 @@ class CardrulesState(pyspiel.State):
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CardrulesState:
         """A state `player_id` cannot tell from this one: the cards it does not know re-dealt,
         the generator reseeded (from the sampler's draws)."""
+        if not 0 <= player_id < self.match.table.players:
+            raise AdapterError(f"player {player_id} is not at the table (players 0 to "
+                               f"{self.match.table.players - 1})")
         rng = random.Random(int(probability_sampler() * 2 ** 53))
         other = self.clone()
         other.match = self.match.resample(player_id, rng)
