@@ -54,6 +54,7 @@ class Decision:
         seat = engine.to_move(s)
         assert seat is not None
         self.seat = seat
+        self.legal = legal
         self.tree: dict[Any, Any] = {}
         self.open: list[tuple[Action, list[Any]]] = []  # actions with a text to write
         card = match.card_token()
@@ -79,6 +80,20 @@ class Decision:
         for t in tokens:
             node = node.setdefault(t, {})
         node[None] = action
+
+    def whole(self) -> list[tuple[tuple[int, ...], Action]]:
+        """Every legal action with no text to write, with its ids, in the engine's order."""
+        out: list[tuple[tuple[int, ...], Action]] = []
+        stack: list[tuple[tuple[int, ...], dict[Any, Any]]] = [((), self.tree)]
+        while stack:
+            prefix, node = stack.pop()
+            for key, child in node.items():
+                if key is None:
+                    out.append((prefix, child))
+                else:
+                    stack.append(((*prefix, key), child))
+        order = {id(a): i for i, a in enumerate(self.legal)}
+        return sorted(out, key=lambda pair: order.get(id(pair[1]), 0))
 
     def follow(self, prefix: list[int], ids: Any) -> tuple[list[int], Action | None]:
         """The ids that may come after `prefix` (sorted), and the action it spells if whole."""

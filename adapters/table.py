@@ -75,6 +75,9 @@ class ActionTable:
         self.moves: dict[str, int] = {}
         kinds = {kind for move in rules.moves.values() for kind in move.kinds}
         names_cards = any(any(move.names_cards) for move in rules.moves.values())
+        # A list of something other than cards holds numbers or truth values.
+        plain_lists = any(kind == "list" and not cards for move in rules.moves.values()
+                          for kind, cards in zip(move.kinds, move.names_cards))
         for name in rules.moves:
             self.moves[name] = self._add(name)
         if rules.reactions is not None and "pass" not in self.moves:
@@ -99,9 +102,9 @@ class ActionTable:
             self.suit_base = self._section([f"suit {s}" for s in cards.suit_names])
         if "colour" in kinds:
             self.colour_base = self._section([f"colour {c}" for c in COLOURS])
-        if "int" in kinds or ("list" in kinds and not names_cards):
+        if "int" in kinds or plain_lists:
             self.number_base = self._section([f"number {v}" for v in range(self.n_numbers)])
-        if "bool" in kinds or "list" in kinds:
+        if "bool" in kinds or plain_lists:
             self.truth_base = self._section(["false", "true"])
         if "words" in kinds:
             self.letter_base = self._section([f"letter {ch!r}" for ch in LETTERS])
@@ -181,9 +184,9 @@ class ActionTable:
         for item in value:
             if isinstance(item, (list, tuple)):
                 self._list_tokens(item, cards, card, out)
-            elif isinstance(item, bool):
+            elif isinstance(item, bool) and self.truth_base >= 0:
                 out.append(self.truth_base + int(item))
-            elif isinstance(item, int):
+            elif isinstance(item, int) and not isinstance(item, bool):
                 out.append(card(item) if cards else self.number(item))
             else:
                 raise AdapterError(f"a list holding {item!r} cannot be encoded")
