@@ -140,12 +140,12 @@ class Layout:
         if self.places:
             slots, cards = parts["slots"], board.slot_cards
             held = cards >= 0
+            some = np.maximum(cards, 0)  # a card id for every slot; only held ones are read
+            told = held & (mine[some] == 1)
             slots[:, 0] = held
-            slots[held, 1] = board.face_up[cards[held]]
-            told = held.copy()
-            told[held] = mine[cards[held]] == 1
-            slots[told, 2] = 1.0
-            slots[told, 3] = (self.name_of[cards[told]] + 1) / len(self.copies)
+            slots[:, 1] = held * board.face_up[some]
+            slots[:, 2] = told
+            slots[:, 3] = told * (self.name_of[some] + 1) / len(self.copies)
         view = match.view(seat)
         seats = parts["seats"]
         seats[seat, 0] = 1.0
@@ -195,7 +195,7 @@ class Board:
         self.known = np.array(s.known, dtype=np.int64)
         self.where = np.array(s.where, dtype=np.int64)
         self.face_up = np.array(s.face_up, dtype=np.float32)
-        self.sizes = np.array([sum(1 for c in cards if c != EMPTY) / n for cards in s.zones],
+        self.sizes = np.array([(len(cards) - cards.count(EMPTY)) / n for cards in s.zones],
                               dtype=np.float32)
         slots: list[int] = []
         for place, cards in zip(match.table.places, s.zones):

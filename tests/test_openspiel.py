@@ -95,13 +95,16 @@ def test_a_resample_keeps_the_players_information_state() -> None:
         state.resample_from_infostate(2, sampler)
 
 
-def test_openspiels_ismcts_plays_a_whole_game() -> None:
+@pytest.mark.parametrize("params", [{"ruleset": "czech-golf", "players": 2},
+                                    {"ruleset": "golf6", "players": 2, "options": "rounds:1"}])
+def test_openspiels_ismcts_plays_a_whole_game(params: dict[str, object]) -> None:
     """OpenSpiel's ISMCTS (its Python one: the C++ bot cannot call a Python game's
-    resample_from_infostate) with random rollouts, through the adapter, nothing per game."""
+    resample_from_infostate) with OpenSpiel's random rollouts, through the adapter, nothing
+    written per game."""
     from open_spiel.python.algorithms import ismcts, mcts
-    game = pyspiel.load_game("cardrules", {"ruleset": "czech-golf", "players": 2})
+    game = pyspiel.load_game("cardrules", params)
     rng = np.random.RandomState(5)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 20,
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 8,
                            random_state=rng)
     state = game.new_initial_state()
     while not state.is_terminal():
@@ -112,3 +115,17 @@ def test_openspiels_ismcts_plays_a_whole_game() -> None:
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     assert sum(state.returns()) == pytest.approx(0.0)
+
+
+def test_round_rollouts_value_the_round_reached() -> None:
+    from cardrules.adapters.openspiel import RoundRollouts
+    game = pyspiel.load_game("cardrules", {"ruleset": "golf6", "players": 3})
+    state = game.new_initial_state()
+    for byte in (1, 2, 3, 4):
+        state.apply_action(byte)
+    evaluator = RoundRollouts(rollouts=3, seed=1)
+    value = evaluator.evaluate(state)
+    assert value.shape == (3,) and abs(value.sum()) < 1e-9 and np.all(np.abs(value) <= 1)
+    assert state.match.actions == 0  # the rollouts played on copies
+    legal = state.legal_actions()
+    assert evaluator.prior(state) == [(a, 1 / len(legal)) for a in legal]
