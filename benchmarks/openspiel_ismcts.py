@@ -1,7 +1,8 @@
 """OpenSpiel's ISMCTS playing cardrules games through the adapter, beside cardrules' own bots.
 
-    python benchmarks/openspiel_ismcts.py                        # the README's figures
-    python benchmarks/openspiel_ismcts.py --games 40 --openspiel-games 10 --rulesets czech-golf
+    # the README's figures (about 3 and 12 minutes on 2 cores):
+    python benchmarks/openspiel_ismcts.py --rulesets czech-golf --games 300 --openspiel-games 300
+    python benchmarks/openspiel_ismcts.py --rulesets golf6 --games 100 --openspiel-games 30
 
 For each ruleset (golf6 and czech-golf, four players) one seat is a bot and every other
 seat random; the bot's seat turns with the game (game g puts it in seat g mod 4). Game g is
