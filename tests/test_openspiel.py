@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 pyspiel = pytest.importorskip(
-    "pyspiel", reason="OpenSpiel is not installed (pip install 'cardrules[openspiel]'; its "
-                      "wheels are for Linux and macOS)")
+    "pyspiel", reason="OpenSpiel is not installed (pip install 'cardrules[openspiel]'; the "
+                      "test extra installs it only where it has wheels)")
 
 import numpy as np  # noqa: E402
 from cardrules.adapters.table import AdapterError  # noqa: E402
