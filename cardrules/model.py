@@ -149,7 +149,7 @@ class Ruleset:
     home_zone: int
     zones: tuple[ZoneDef, ...]
     zone_count: int
-    board: Any  # interpreter.ops.Board
+    board: Any  # interpreter.runtime.Board
     variables: tuple[VariableDef, ...]
     phases: tuple[PhaseDef, ...]
     setup: StateFn

@@ -23,7 +23,9 @@ from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import CardrulesError, GameError, RuleRuntimeError, RulesetError
 from cardrules.interpreter.bots import BOTS, Bot, make_bot
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.play import play
+from cardrules.interpreter.external import Forfeit, forfeit, is_command, split_seats
+from cardrules.interpreter.external import parse as parse_command
+from cardrules.interpreter.play import finish, play
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 
@@ -67,18 +69,27 @@ def parse_options(pairs: Iterable[str]) -> dict[str, str]:
 
 
 def parse_seats(text: str | None, players: int) -> list[str]:
+    """--seats: one kind per player, comma-separated (a comma inside quotes or the brackets
+    of `cmd[...]` does not separate seats)."""
     if not text:
         return ["random"] * players
-    kinds = [k.strip() for k in text.split(",")]
+    kinds = split_seats(text)
     if len(kinds) != players:
         raise click.BadParameter(f"{len(kinds)} seats named for {players} players",
                                  param_hint="--seats")
     for kind in kinds:
+        if is_command(kind):
+            try:
+                parse_command(kind)
+            except GameError as exc:
+                raise click.BadParameter(str(exc), param_hint="--seats") from None
+            continue
         name = kind.partition(":")[0]
         if name not in BOTS and kind != "human":
             raise click.BadParameter(f"unknown seat kind '{name}': expected one of "
                                      + ", ".join([*BOTS, "human"]) + " (a search bot may "
-                                     "take a budget: ismcts:200)", param_hint="--seats")
+                                     "take a budget: ismcts:200), or cmd:COMMAND for a "
+                                     "program", param_hint="--seats")
         if name in BOTS:
             try:
                 make_bot(kind, 0, 0)  # checks the budget, if one is given
@@ -123,6 +134,10 @@ def run(ruleset: str, players: int | None, seed: int, seats: str | None,
     state = engine.new_game(players, seed, log=True)
     kinds = parse_seats(seats, state.n)
     if humans or save_file or "human" in kinds:  # people in seats: cli/human.py
+        if any(is_command(kind) for kind in kinds):
+            raise click.BadParameter("a game with people in it seats only built-in bots "
+                                     "(random, greedy, ismcts), not programs (cmd:)",
+                                     param_hint="--seats")
         from .human import run_with_humans
         run_with_humans(ruleset, parse_options(options), engine, state, kinds, humans, seed,
                         plain, save_file, as_json, view_seat)
@@ -137,6 +152,9 @@ def run(ruleset: str, players: int | None, seed: int, seats: str | None,
     else:
         play_watched(engine, state, bots, view_seat - 1, plain)
     results = engine.results(state)
+    forfeited = [p + 1 for p, bot in enumerate(bots) if getattr(bot, "forfeited", False)]
+    if forfeited:
+        results["forfeited"] = forfeited
     events = state.log or []
     if log_file:
         write_log(Path(log_file), events)
@@ -151,11 +169,23 @@ def run(ruleset: str, players: int | None, seed: int, seats: str | None,
             click.echo("\n".join(render.round_summary(rules, event, plain)))
     click.echo("")
     click.echo("\n".join(render.standings(results, rules.winner)))
+    for seat in forfeited:
+        click.echo(f"Seat {seat} forfeited the game (its program answered badly).")
 
 
 def play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
                  plain: bool) -> None:
     """Play to the end, printing `seat`'s view whenever a turn of that seat begins."""
+    try:
+        _play_watched(engine, state, bots, seat, plain)
+    except Forfeit as exc:
+        forfeit(engine, state, exc.seat)
+    finally:
+        finish(engine, state, bots)
+
+
+def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
+                  plain: bool) -> None:
     rules = engine.rules
     legal = engine.legal_actions(state)
     turn = -1

@@ -157,8 +157,10 @@ def run(hub: Hub, game: Game | None, listener: socket.socket, host: str) -> None
             click.echo(f"seat {link['seat']}: {link['url']}")
     click.echo(f"lobby: {base}  (Ctrl-C stops the server)")
     # Open pages keep their event streams open: on Ctrl-C, wait for them a second only.
+    # log_config=None: the server's warnings go through Python's logging as it is set up,
+    # rather than uvicorn re-configuring (and closing) every handler of the process.
     config = uvicorn.Config(make_app(hub), log_level="warning", access_log=False,
-                            lifespan="on", timeout_graceful_shutdown=1)
+                            lifespan="on", timeout_graceful_shutdown=1, log_config=None)
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:

@@ -26,6 +26,7 @@ import click
 from cardrules.dsl.loader import RulesetRef, load_ruleset
 from cardrules.errors import GameError
 from cardrules.interpreter.bots import BOTS
+from cardrules.interpreter.external import is_command
 from cardrules.interpreter.simulate import (
     Comparison,
     Simulation,
@@ -172,10 +173,10 @@ def bot_seats(text: str | None, players: int) -> tuple[str, ...]:
     """--seats as for `run`, but bots only: nobody sits at a simulation's table."""
     from .main import parse_seats
     kinds = parse_seats(text, players)
-    for kind in kinds:
-        if kind.partition(":")[0] not in BOTS:  # a bot may carry a budget: ismcts:200
-            raise click.BadParameter(f"a simulation seats bots only ({', '.join(BOTS)}), "
-                                     f"not '{kind}'", param_hint="--seats")
+    for kind in kinds:  # a bot may carry a budget (ismcts:200), or be a program (cmd:...)
+        if kind.partition(":")[0] not in BOTS and not is_command(kind):
+            raise click.BadParameter(f"a simulation seats bots only ({', '.join(BOTS)}, or "
+                                     f"cmd:COMMAND), not '{kind}'", param_hint="--seats")
     return tuple(kinds)
 
 

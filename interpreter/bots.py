@@ -16,6 +16,7 @@ from cardrules.model import Action
 
 from .domains import fill
 from .engine import Engine
+from .external import is_command, make_external
 from .state import GameState
 
 
@@ -78,14 +79,19 @@ def make_bot(kind: str, game_seed: int, seat: int) -> Bot:
 
     `kind` may carry a budget: 'ismcts:200' (iterations per decision) or 'greedy:8' (samples
     per action); 'ismcts:0.5s' gives a search bot wall time instead. Every budget but time,
-    and every default, is a pure function of the seed, so the game is too.
+    and every default, is a pure function of the seed, so the game is too. 'cmd:COMMAND' is
+    a program speaking JSON lines (interpreter/external.py).
     """
+    # A number made from the game's seed, the seat and the kind (seeding with a number is
+    # much faster than with text, and this runs for every game of a simulation).
+    if is_command(kind):  # an external program (interpreter/external.py)
+        return make_external(kind, zlib.crc32(f"{game_seed}/{seat}/cmd".encode())
+                             + (game_seed << 32), seat)
     name, budget = split_kind(kind)
     cls = BOTS.get(name)
     if cls is None:
-        raise GameError(f"unknown seat kind '{name}': expected one of " + ", ".join(BOTS))
-    # A number made from the game's seed, the seat and the kind (seeding with a number is
-    # much faster than with text, and this runs for every game of a simulation).
+        raise GameError(f"unknown seat kind '{name}': expected one of "
+                        + ", ".join([*BOTS, "cmd:COMMAND"]))
     seed = zlib.crc32(f"{game_seed}/{seat}/{name}".encode()) + (game_seed << 32)
     keyword: str | None = getattr(cls, "budget", None)
     if isinstance(budget, float):

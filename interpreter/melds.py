@@ -2,7 +2,7 @@
 
 A *trio* is 3 cards whose non-wild cards share one rank; a *staircase* is 4 cards that are
 a run and a flush, wild cards filling the gaps (with ``longer``, 3 or more and 4 or more).
-The checks themselves are `is_set`, `is_run` and `is_flush` from ops.py; this module only
+The checks themselves are `is_set`, `is_run` and `is_flush` from runtime.py; this module only
 searches for partitions of a hand into such melds.
 
 How the search works
@@ -13,7 +13,7 @@ How the search works
   many wild cards it needs. A trio's skeleton is some naturals of one rank and 3 - m wilds;
   a staircase's is one natural per rank inside a window of consecutive ranks of one suit,
   wilds filling the rest. All skeletons a hand allows are listed once, and each is checked
-  with the ops.py helpers on real cards of the hand.
+  with the runtime.py helpers on real cards of the hand.
 * Staircases are picked first (they have few candidates), then trios, each kind as a
   multiset of skeletons (indices never decrease, so no permutation is produced twice).
   After every pick a closed-form test (`_trios_fit`) says whether the trios still wanted

@@ -6,11 +6,31 @@ from collections.abc import Sequence
 
 from .bots import Bot, RandomBot, make_bot
 from .engine import Engine
+from .external import Forfeit, forfeit
 from .state import GameState
 
 
 def play(engine: Engine, state: GameState, bots: Sequence[Bot]) -> GameState:
-    """Play `state` to its end with one bot per seat; return the finished state."""
+    """Play `state` to its end with one bot per seat; return the finished state. A seat
+    whose program forfeits (interpreter/external.py) ends the game there, lost."""
+    try:
+        return _play(engine, state, bots)
+    except Forfeit as exc:
+        forfeit(engine, state, exc.seat)
+        return state
+    finally:
+        finish(engine, state, bots)
+
+
+def finish(engine: Engine, state: GameState, bots: Sequence[Bot]) -> None:
+    """Let each bot that runs a program tell it the game is over, and stop it."""
+    for bot in bots:
+        done = getattr(bot, "finish", None)
+        if done is not None:
+            done(engine, state)
+
+
+def _play(engine: Engine, state: GameState, bots: Sequence[Bot]) -> GameState:
     step = engine.step
     legal = engine.legal_actions(state)
     if engine.rules.reactions is None and not engine.open_moves \

@@ -42,7 +42,6 @@ def imports_of(folder: str) -> dict[str, set[str]]:
 
 
 @pytest.mark.parametrize(("folder", "allowed"), [
-    ("cardrules", {"errors", "model", "cli"}),  # __main__ starts the command line
     ("interpreter", {"errors", "model", "interpreter"}),
     ("dsl", {"errors", "model", "interpreter", "dsl"}),
 ])

@@ -1,0 +1,259 @@
+"""Any cardrules ruleset as an OpenSpiel game (`pip install 'cardrules[openspiel]'`).
+
+    import pyspiel
+    import cardrules.openspiel  # registers the game "cardrules"
+
+    game = pyspiel.load_game("cardrules", {"ruleset": "golf6", "players": 4})
+    game = pyspiel.load_game("cardrules(ruleset=golf6,options=rounds:4;stock_runs_out:end_round)")
+
+Parameters: `ruleset` (a built-in name or a rule file; default golf6), `players` (0 for the
+ruleset's default) and `options` (the ruleset's options, NAME:VALUE or NAME=VALUE separated
+by ';'; a game string allows only ':').
+
+The game is sequential, imperfect-information and zero-sum: at the end each of k winners
+gets 1/k - 1/n and every other seat -1/n (0 to all if nobody wins, or if the match reaches
+the bound of 10,000 actions per round, which ends it with no winner).
+
+Chance is explicit: the game starts with 4 chance nodes, each a byte of a 32-bit seed,
+uniformly. The deal and every later shuffle or random draw come from a generator seeded
+with it and kept in the state, so they are not chance nodes of their own: they are
+decided, unseen, by those first four outcomes. `resample_from_infostate(player, sampler)`
+re-deals everything the player does not know (knowledge.determinize) and reseeds the
+generator, so nothing to come is foreseen either; OpenSpiel's Python ISMCTS
+(open_spiel.python.algorithms.ismcts) runs on it unchanged.
+
+Actions are chosen in parts (adapters/table.py, docs/adapters.md): first the move, then
+each parameter (a card the player knows by itself, one it does not know by its place;
+lists element by element and texts letter by letter, each closed by `end`). The ids
+offered at each part are those that begin at least one whole legal action. The table of
+ids is fixed for a ruleset and table size: `num_distinct_actions` ids, labelled by
+`action_to_string`.
+
+Observations are the player's own view: `observation_string` its player view as JSON,
+`information_state_string` that and its recall of every action as it saw it;
+`observation_tensor` and `information_state_tensor` the encoding of adapters/observe.py.
+Only the default observation types are offered (one player's private and public
+information); another is refused. States serialize (OpenSpiel's pickling of Python games
+carries the cardrules state as JSON).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from cardrules.interpreter.domains import fill
+
+from .match import SEED_BASE, SEED_PARTS, Match
+from .observe import Layout, information_text, observation_text, tensor_of, truth_text
+from .table import AdapterError, Table, option_pairs, table
+
+SHORT_NAME = "cardrules"
+CHANCE, TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+PARAMETERS: dict[str, Any] = {"ruleset": "golf6", "players": 0, "options": ""}
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="A card game described by a cardrules ruleset",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=16,
+    min_num_players=1,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=PARAMETERS,
+)
+
+
+class CardrulesGame(pyspiel.Game):
+    """One ruleset, with its options, at one table size."""
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        params = {**PARAMETERS, **(params or {})}
+        players = int(params["players"])
+        if players < 0:
+            raise AdapterError(f"players: expected 0 (the ruleset's default) or more, "
+                               f"not {players}")
+        self.table: Table = table(str(params["ruleset"]), option_pairs(params["options"]),
+                                  players or None)
+        n = self.table.players
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(self.table.actions),
+            max_chance_outcomes=SEED_BASE,
+            num_players=n,
+            min_utility=-1.0 / n,
+            max_utility=1.0 - 1.0 / n,
+            utility_sum=0.0,
+            max_game_length=self.table.max_actions * self.table.max_parts,
+        )
+        super().__init__(GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> CardrulesState:
+        return CardrulesState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: dict[str, Any] | None = None) -> Observer:
+        return Observer(self.table, iig_obs_type, params)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return SEED_PARTS
+
+
+class CardrulesState(pyspiel.State):
+    """A game in progress: the cardrules match and the parts of the action being chosen."""
+
+    def __init__(self, game: CardrulesGame):
+        super().__init__(game)
+        self.match = Match(game.table)
+        self.player = CHANCE  # asked very often: kept up to date rather than worked out
+
+    def current_player(self) -> int:
+        return self.player
+
+    def _player(self) -> int:
+        m = self.match
+        if m.is_chance():
+            return CHANCE
+        seat = m.to_move()
+        return TERMINAL if seat is None else seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.match.legal() if player == self.player else []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.match.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        if self.match.is_chance():
+            self.match.apply_chance(int(action))
+        else:
+            self.match.apply(int(action))
+        self.player = self._player()
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"seed byte {action}"
+        return self.match.label(int(action))
+
+    def is_terminal(self) -> bool:
+        return self.match.is_over()
+
+    def returns(self) -> list[float]:
+        return self.match.returns()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CardrulesState:
+        """A state `player_id` cannot tell from this one: the cards it does not know re-dealt,
+        the generator reseeded (from the sampler's draws)."""
+        if not 0 <= player_id < self.match.table.players:
+            raise AdapterError(f"player {player_id} is not at the table (players 0 to "
+                               f"{self.match.table.players - 1})")
+        rng = random.Random(int(probability_sampler() * 2 ** 53))
+        other = self.clone()
+        other.match = self.match.resample(player_id, rng)
+        other.player = other._player()
+        return other
+
+    def __str__(self) -> str:
+        return truth_text(self.match)
+
+
+class Observer:
+    """What one player may see, as OpenSpiel's Python observers give it."""
+
+    def __init__(self, table: Table, iig_obs_type: Any, params: dict[str, Any] | None):
+        if params:
+            raise AdapterError(f"observation parameters are not supported by this adapter: "
+                               f"{params}")
+        recall = False
+        if iig_obs_type is not None:
+            if not iig_obs_type.public_info \
+                    or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+                raise AdapterError("this adapter observes as one player sees the game (public "
+                                   "and that player's private information) only")
+            recall = bool(iig_obs_type.perfect_recall)
+        self.recall = recall
+        self.layout = Layout.of(table, recall)
+        self.tensor = np.zeros(self.layout.size, np.float32)
+        self.dict = self.layout.views(self.tensor)
+
+    def set_from(self, state: CardrulesState, player: int) -> None:
+        self.tensor[:] = tensor_of(self.layout, state.match, player)
+
+    def string_from(self, state: CardrulesState, player: int) -> str:
+        if self.recall:
+            return information_text(state.match, player)
+        return observation_text(state.match, player)
+
+
+class RoundRollouts:
+    """An evaluator for OpenSpiel's MCTS and ISMCTS bots that plays on at random, whole
+    actions at a time, to the end of the round (or of the game) and values the position
+    reached: at the game's end its returns; else the totals so far, each seat's distance from
+    the mean over the spread, signed so that better is higher (zero-sum, within [-1, 1]).
+
+    A whole-match random rollout through the parts (OpenSpiel's RandomRolloutEvaluator)
+    costs, in golf6, some 1,200 parts; this one plays about a hundred actions."""
+
+    def __init__(self, rollouts: int = 1, seed: int | None = None, max_actions: int = 2000):
+        self.rollouts = rollouts
+        self.rng = random.Random(seed)
+        self.max_actions = max_actions
+
+    def evaluate(self, state: CardrulesState) -> np.ndarray:
+        total = np.zeros(state.match.table.players)
+        for _ in range(self.rollouts):
+            total += self._rollout(state.match)
+        return total / self.rollouts
+
+    def prior(self, state: CardrulesState) -> list[tuple[int, float]]:
+        if state.is_chance_node():
+            return [(int(a), p) for a, p in state.chance_outcomes()]
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+    def _rollout(self, match: Match) -> np.ndarray:
+        if match.state is None or match.is_over():
+            return np.array(match.returns())
+        engine, rng = match.table.engine, self.rng
+        s = match.state.copy()
+        rounds = engine.results(s)["rounds"]
+        for _ in range(self.max_actions):
+            legal = engine.legal_actions(s)
+            if not legal or engine.results(s)["rounds"] != rounds:
+                break
+            action = legal[int(rng.random() * len(legal))]
+            engine.apply(s, fill(action, rng) if engine.open_moves else action)
+        if s.over:
+            done = Match(match.table)
+            done.state = s
+            return np.array(done.returns())
+        sign = -1.0 if match.table.rules.winner == "lowest" else 1.0
+        totals = sign * np.array(s.totals, dtype=float)
+        spread = totals.max() - totals.min()
+        return (totals - totals.mean()) / spread if spread else np.zeros(len(totals))
+
+
+def load(ruleset: str = "golf6", players: int | None = None,
+         options: dict[str, Any] | None = None) -> Any:
+    """The pyspiel game of a ruleset: load("golf6", 4, {"rounds": 4})."""
+    params: dict[str, Any] = {"ruleset": ruleset, "players": players or 0}
+    if options:
+        params["options"] = ";".join(f"{k}:{v}" for k, v in option_pairs(options))
+    return pyspiel.load_game(SHORT_NAME, params)
+
+
+def register() -> None:
+    """Register the game with OpenSpiel (done on import; again does nothing)."""
+    if SHORT_NAME not in {t.short_name for t in pyspiel.registered_games()}:
+        pyspiel.register_game(GAME_TYPE, CardrulesGame)
+
+
+register()

@@ -1,0 +1,304 @@
+"""The fixed table of action ids of one ruleset at one table size.
+
+Frameworks for game research want every decision to be a choice among a fixed set of ids.
+A cardrules action is a tuple (move name, *parameters), and some parameters are lists of
+cards or lists of groups of cards, or texts a player writes: far too many to number. So an
+action is chosen in parts, each part an id of one table built from the move declarations
+and their parameters' kinds alone, nothing per game:
+
+    the move            one id per move (and `pass` in a ruleset with reactions)
+    a card              its place: one id per (zone, slot) that can hold a card
+    a player            one id per seat
+    a rank, suit, colour, truth value, number
+                        one id per value (numbers 0 to the number of cards)
+    a list              its elements one by one (a group inside it the same way),
+                        then `end`
+    a text (open)       its letters one by one (printable ASCII), then `end`
+
+A card is named by its place, never by its identity: a seat that does not know a card
+learns nothing from the ids offered, and one that does finds it in its view at that place
+(two copies of a card, in a game of two decks, are told apart only by where they lie, as
+a player would). The same ruleset at the same table size always has the same table
+(`ActionTable.labels` names every id).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from cardrules.dsl.loader import load_ruleset
+from cardrules.errors import GameError
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.view import player_view
+from cardrules.model import MoveDef, Ruleset, ZoneDef
+
+# The letters a text may be written in, one id each: printable ASCII.
+LETTERS = "".join(chr(code) for code in range(32, 127))
+# A text is written in at most this many letters (a longer one is not offered).
+TEXT_LIMIT = 64
+# A match that has not ended after this many actions per round to be played ends with no
+# winner (a bound the frameworks ask for; the shipped games need a few hundred at most).
+ACTIONS_PER_ROUND = 10_000
+# The parameter kinds the table encodes; any other is refused when the ruleset is loaded.
+KINDS = ("card", "player", "rank", "suit", "colour", "int", "bool", "list", "words")
+COLOURS = ("red", "black", "none")
+
+
+class AdapterError(GameError):
+    """A ruleset, or a value met in play, that the adapters cannot encode."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """One zone of the board as the adapters name it: 'grid 2', 'meld 1.3', 'stock'."""
+
+    zone: ZoneDef | None
+    label: str
+    capacity: int  # how many slots the zone can have: a grid's size, else every card
+
+    def slot_label(self, slot: int) -> str:
+        """'grid 2 row 1 column 3', 'hand 1 card 4' (counted from the bottom of a stack)."""
+        if self.zone is not None and self.zone.layout == "grid":
+            columns = max(self.zone.columns, 1)
+            return f"{self.label} row {slot // columns + 1} column {slot % columns + 1}"
+        return f"{self.label} card {slot + 1}"
+
+
+class ActionTable:
+    """Every id of one ruleset at one table size, with its label, in sections."""
+
+    def __init__(self, rules: Ruleset, players: int, n_cards: int, places: list[Place]):
+        self.labels: list[str] = []
+        self.moves: dict[str, int] = {}
+        kinds = {kind for move in rules.moves.values() for kind in move.kinds}
+        names_cards = any(any(move.names_cards) for move in rules.moves.values())
+        # A list of something other than cards holds numbers or truth values.
+        plain_lists = any(kind == "list" and not cards for move in rules.moves.values()
+                          for kind, cards in zip(move.kinds, move.names_cards))
+        for name in rules.moves:
+            self.moves[name] = self._add(name)
+        if rules.reactions is not None and "pass" not in self.moves:
+            self.moves["pass"] = self._add("pass")
+        self.end = self._add("end")
+        cards = rules.cards
+        self.place_base = self.player_base = self.rank_base = -1
+        self.suit_base = self.colour_base = self.number_base = self.truth_base = -1
+        self.letter_base = -1
+        self.place_start: list[int] = []
+        self.n_numbers = n_cards + 1
+        if "card" in kinds or names_cards:
+            self.place_base = len(self.labels)
+            for place in places:
+                self.place_start.append(len(self.labels))
+                self.labels.extend(place.slot_label(slot) for slot in range(place.capacity))
+        if "player" in kinds:
+            self.player_base = self._section([f"seat {p + 1}" for p in range(players)])
+        if "rank" in kinds:
+            self.rank_base = self._section([f"rank {r}" for r in cards.rank_names])
+        if "suit" in kinds:
+            self.suit_base = self._section([f"suit {s}" for s in cards.suit_names])
+        if "colour" in kinds:
+            self.colour_base = self._section([f"colour {c}" for c in COLOURS])
+        if "int" in kinds or plain_lists:
+            self.number_base = self._section([f"number {v}" for v in range(self.n_numbers)])
+        if "bool" in kinds or plain_lists:
+            self.truth_base = self._section(["false", "true"])
+        if "words" in kinds:
+            self.letter_base = self._section([f"letter {ch!r}" for ch in LETTERS])
+        self.places = places
+        self.n_cards = n_cards
+        self.players = players
+        self.rules = rules
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def _add(self, label: str) -> int:
+        self.labels.append(label)
+        return len(self.labels) - 1
+
+    def _section(self, labels: list[str]) -> int:
+        start = len(self.labels)
+        self.labels.extend(labels)
+        return start
+
+    # ------------------------------------------------------------ value -> id
+    def place(self, zone: int, slot: int) -> int:
+        place = self.places[zone]
+        if slot >= place.capacity:
+            raise AdapterError(f"{place.label} holds more than {place.capacity} cards")
+        return self.place_start[zone] + slot
+
+    def number(self, value: int) -> int:
+        if not 0 <= value < self.n_numbers:
+            raise AdapterError(f"the number {value} is outside the numbers this adapter "
+                               f"encodes (0 to {self.n_numbers - 1})")
+        return self.number_base + value
+
+    def letter(self, ch: str) -> int:
+        index = LETTERS.find(ch)
+        if len(ch) != 1 or index < 0:
+            raise AdapterError(f"the letter {ch!r} is not printable ASCII, which is all this "
+                               "adapter encodes in a text")
+        return self.letter_base + index
+
+    def letter_of(self, token: int) -> str | None:
+        index = token - self.letter_base
+        return LETTERS[index] if self.letter_base >= 0 and 0 <= index < len(LETTERS) else None
+
+    def tokens(self, move: MoveDef, action: tuple[Any, ...],
+               card: Callable[[int], int]) -> list[int]:
+        """The ids of a whole action with no open parameter; `card` gives a card's id (the
+        id of its place)."""
+        out = [self.moves[action[0]]]
+        for kind, cards, value in zip(move.kinds, move.names_cards, action[1:]):
+            self.value_tokens(kind, cards, value, card, out)
+        return out
+
+    def value_tokens(self, kind: str, cards: bool, value: Any, card: Callable[[int], int],
+                     out: list[int]) -> None:
+        if kind == "card":
+            out.append(card(value))
+        elif kind == "player":
+            out.append(self.player_base + value)
+        elif kind == "rank":
+            out.append(self.rank_base + value)
+        elif kind == "suit":
+            out.append(self.suit_base + value)
+        elif kind == "colour":
+            out.append(self.colour_base + value)
+        elif kind == "bool":
+            out.append(self.truth_base + int(bool(value)))
+        elif kind == "int":
+            out.append(self.number(value))
+        elif kind == "list":
+            self._list_tokens(value, cards, card, out)
+        else:  # refused when the table was made; a value of another kind is a rule's bug
+            raise AdapterError(f"a parameter of kind '{kind}' cannot be encoded")
+
+    def _list_tokens(self, value: Any, cards: bool, card: Callable[[int], int],
+                     out: list[int]) -> None:
+        for item in value:
+            if isinstance(item, (list, tuple)):
+                self._list_tokens(item, cards, card, out)
+            elif isinstance(item, bool) and self.truth_base >= 0:
+                out.append(self.truth_base + int(item))
+            elif isinstance(item, int) and not isinstance(item, bool):
+                out.append(card(item) if cards else self.number(item))
+            else:
+                raise AdapterError(f"a list holding {item!r} cannot be encoded")
+        out.append(self.end)
+
+    # ---------------------------------------------------------------- id -> ?
+    def sections(self) -> Iterator[tuple[str, int, int]]:
+        """(name, first id, count) of each section of the table, in order."""
+        starts = [("moves", 0), ("end", self.end), ("places", self.place_base),
+                  ("players", self.player_base), ("ranks", self.rank_base),
+                  ("suits", self.suit_base), ("colours", self.colour_base),
+                  ("numbers", self.number_base), ("truth values", self.truth_base),
+                  ("letters", self.letter_base)]
+        present = [(name, start) for name, start in starts if start >= 0]
+        for (name, start), (_, after) in zip(present, [*present[1:], ("", len(self))]):
+            yield name, start, after - start
+
+
+class Table:
+    """One ruleset at one table size, as the adapters play it: the engine, the action table
+    and the bounds the frameworks ask for. Shared by every game at that table."""
+
+    def __init__(self, ruleset: str, options: tuple[tuple[str, str], ...] = (),
+                 players: int | None = None):
+        self.ruleset, self.options = ruleset, options
+        self.rules = rules = load_ruleset(ruleset, dict(options) or None)
+        refuse_unencodable(rules)
+        self.engine = Engine(rules)
+        probe = self.engine.new_game(players, 0)
+        self.players = probe.n
+        self.n_cards = probe.n_cards
+        self.zone_count = len(probe.zones)
+        self.rounds = int(player_view(rules, probe, 0)["rounds"])
+        self.places = places(rules, self.players, self.zone_count, self.n_cards)
+        self.actions = ActionTable(rules, self.players, self.n_cards, self.places)
+        self.max_actions = ACTIONS_PER_ROUND * max(self.rounds, 1)
+        self.max_parts = max((self.parts_bound(move) for move in rules.moves.values()),
+                             default=1)
+
+    @property
+    def key(self) -> tuple[str, tuple[tuple[str, str], ...], int]:
+        return self.ruleset, self.options, self.players
+
+    def parts_bound(self, move: MoveDef) -> int:
+        """The most parts an action of `move` can take."""
+        parts = 1
+        for kind in move.kinds:
+            if kind == "list":  # every card once, an `end` per group and one for the list
+                parts += 2 * self.n_cards + 1
+            elif kind == "words":
+                parts += TEXT_LIMIT + 1
+            else:
+                parts += 1
+        return parts
+
+
+def refuse_unencodable(rules: Ruleset) -> None:
+    """Raise AdapterError, naming the move and parameter, for a kind the table cannot hold."""
+    for move in rules.moves.values():
+        for param, kind in zip(move.params, move.kinds):
+            if kind not in KINDS:
+                raise AdapterError(
+                    f"{rules.name}: move '{move.name}' chooses '{param}', a {kind} value, "
+                    "which is not supported by this adapter (it encodes parameters of kinds "
+                    + ", ".join(KINDS) + ")")
+
+
+def places(rules: Ruleset, players: int, zone_count: int, n_cards: int) -> list[Place]:
+    """Every zone of the board at this table, named as a person would."""
+    out: list[Place | None] = [None] * zone_count
+    for zone in rules.zones:
+        capacity = zone.rows * zone.columns if zone.layout == "grid" else n_cards
+        if not zone.owned:
+            out[zone.index] = Place(zone, zone.name, capacity)
+            continue
+        for p in range(players):
+            for g, z in enumerate(zone.instances(p)):
+                label = f"{zone.name} {p + 1}" + (f".{g + 1}" if zone.groups else "")
+                out[z] = Place(zone, label, capacity)
+    # Zones kept for seats beyond this table's size hold nothing, and have no slots.
+    return [place or Place(None, f"zone {z} (unused)", 0) for z, place in enumerate(out)]
+
+
+@lru_cache(maxsize=32)
+def table(ruleset: str, options: tuple[tuple[str, str], ...] = (),
+          players: int | None = None) -> Table:
+    """The shared Table of a ruleset (a built-in name or a file), its options and size."""
+    return Table(ruleset, options, players)
+
+
+def option_pairs(options: dict[str, Any] | str | None) -> tuple[tuple[str, str], ...]:
+    """Ruleset options as sorted (name, text) pairs, from a dict or from text: 'a=1;b=x', or
+    'a:1;b:x' (OpenSpiel's game strings allow no '=' inside a value)."""
+    if not options:
+        return ()
+    if isinstance(options, str):
+        pairs = {}
+        for item in options.split(";"):
+            if not item.strip():
+                continue
+            name, sep, value = item.partition("=")
+            if not sep:
+                name, sep, value = item.partition(":")
+            if not sep or not name.strip():
+                raise AdapterError(f"options: expected NAME=VALUE or NAME:VALUE, separated by "
+                                   f"';', got '{item.strip()}'")
+            pairs[name.strip()] = value.strip()
+        options = pairs
+    return tuple(sorted((str(k), _text(v)) for k, v in options.items()))
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

@@ -1,0 +1,402 @@
+"""External bots: a program in a seat, speaking JSON lines over its stdin and stdout.
+
+A seat kind `cmd:COMMAND` runs COMMAND (split as a shell would split it, run without a
+shell) for one game. `cmd[timeout=2,start=10,fallback=random]:COMMAND` sets the seconds
+allowed per answer (default 5), the seconds more allowed for the first answer, while the
+program starts (default 10), and what happens when an answer is bad, late or missing:
+`forfeit` (the default: the seat loses and the game ends there) or `random` (a random
+player takes the seat for the rest of the game).
+
+Each message is one JSON object on one line. The program is sent:
+
+    {"type": "start", "protocol": "cardrules-bot/1", "ruleset": ..., "title": ...,
+     "players": n, "seat": k, "winner": "lowest" | "highest", "timeout": seconds,
+     "moves": {name: {"label": ..., "params": [...], "kinds": [...]}}}
+    {"type": "decide", "decision": i, "view": <the seat's player view>,
+     "legal": [{"index": 0, "move": name, "text": <the action in the seat's words>,
+                "args": [...], "fill": [...]}, ...]}
+    {"type": "end", "results": {...}}
+
+and answers each `decide` with {"index": i}, adding {"fill": ["UDDS"]} for an action with a
+text to write (`fill` in the legal entry lists, per text, its "letters", "shortest" and
+"longest"). It is sent only what its seat may know: the view, and each legal action's
+description and arguments in the seat's own words, a card it does not know being null
+(the description says where it lies); the game's seed and card ids are never sent. The
+legal actions are listed by move, then by description, so their order tells nothing
+either.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import random
+import shlex
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from cardrules.errors import GameError
+from cardrules.model import Action
+
+from .domains import Words, fill
+from .engine import Engine
+from .state import GameState
+from .view import player_view
+
+PROTOCOL = "cardrules-bot/1"
+DEFAULT_TIMEOUT = 5.0
+DEFAULT_START = 10.0  # more seconds for the first answer: the program may be starting up
+SETTINGS = ("timeout", "start", "fallback")
+FALLBACKS = ("forfeit", "random")
+PREFIX = "cmd"
+
+
+class Forfeit(GameError):
+    """A seat's program answered badly and the seat forfeits the game."""
+
+    def __init__(self, seat: int, reason: str):
+        super().__init__(f"seat {seat + 1} forfeits: {reason}")
+        self.seat = seat
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class CommandSeat:
+    """A parsed `cmd:` seat kind."""
+
+    kind: str  # as written
+    argv: tuple[str, ...]
+    timeout: float = DEFAULT_TIMEOUT
+    start: float = DEFAULT_START
+    fallback: str = "forfeit"
+
+
+def is_command(kind: str) -> bool:
+    """Whether a seat kind names an external program (`cmd:...` or `cmd[...]:...`)."""
+    return kind.startswith(PREFIX + ":") or kind.startswith(PREFIX + "[")
+
+
+def parse(kind: str) -> CommandSeat:
+    """Read `cmd:COMMAND` or `cmd[timeout=S,start=S,fallback=random|forfeit]:COMMAND`;
+    GameError says what is wrong and how to write it."""
+    rest = kind[len(PREFIX):]
+    settings: dict[str, str] = {}
+    if rest.startswith("["):
+        close = rest.find("]")
+        if close < 0:
+            raise GameError(f"seat kind '{kind}': ']' missing after the settings "
+                            "(cmd[timeout=2,fallback=random]:COMMAND)")
+        for item in rest[1:close].split(","):
+            if not item.strip():
+                continue
+            name, sep, value = item.partition("=")
+            name, value = name.strip(), value.strip()
+            if not sep or name not in SETTINGS:
+                raise GameError(f"seat kind '{kind}': unknown setting '{item.strip()}' "
+                                "(expected timeout=SECONDS, start=SECONDS or "
+                                "fallback=random|forfeit)")
+            settings[name] = value
+        rest = rest[close + 1:]
+    if not rest.startswith(":") or not rest[1:].strip():
+        raise GameError(f"seat kind '{kind}': expected the command after 'cmd:' "
+                        "(cmd:python my_bot.py)")
+    try:
+        argv = tuple(shlex.split(rest[1:]))
+    except ValueError as exc:
+        raise GameError(f"seat kind '{kind}': the command cannot be split into words: "
+                        f"{exc}") from None
+    timeout = _seconds(kind, settings, "timeout", DEFAULT_TIMEOUT, 0.0)
+    start = _seconds(kind, settings, "start", DEFAULT_START, -1.0)
+    fallback = settings.get("fallback", "forfeit")
+    if fallback not in FALLBACKS:
+        raise GameError(f"seat kind '{kind}': fallback must be 'random' or 'forfeit', not "
+                        f"'{fallback}'")
+    return CommandSeat(kind, argv, timeout, start, fallback)
+
+
+def _seconds(kind: str, settings: dict[str, str], name: str, default: float,
+             above: float) -> float:
+    if name not in settings:
+        return default
+    try:
+        value = float(settings[name])
+    except ValueError:
+        value = above
+    if not above < value <= 3600:
+        least = "above 0" if above == 0 else "from 0"
+        raise GameError(f"seat kind '{kind}': {name} must be a number of seconds {least} "
+                        f"(at most 3600), not '{settings[name]}'")
+    return value
+
+
+def split_seats(text: str) -> list[str]:
+    """`--seats` text split into seat kinds at commas that are outside quotes and brackets,
+    so that `cmd[timeout=2,fallback=random]:python bot.py --name "a, b"` stays one seat."""
+    kinds: list[str] = []
+    current: list[str] = []
+    quote: str | None = None
+    depth = 0
+    for ch in text:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth = max(0, depth - 1)
+        elif ch == "," and depth == 0:
+            kinds.append("".join(current).strip())
+            current = []
+            continue
+        current.append(ch)
+    kinds.append("".join(current).strip())
+    return kinds
+
+
+class ExternalBot:
+    """A seat played by a program (see the module's docstring for the protocol)."""
+
+    name = "cmd"
+
+    def __init__(self, spec: CommandSeat, seed: Any, seat: int):
+        self.spec = spec
+        self.seat = seat
+        self.rng = random.Random(seed)  # the random player's, if it takes over
+        self.decisions = 0
+        self.problem: str | None = None  # what went wrong, once it has
+        self.forfeited = False
+        self.process: subprocess.Popen[str] | None = None
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.reader: threading.Thread | None = None
+        self.started = False
+
+    # ---------------------------------------------------------------- the program
+    def _start(self, engine: Engine, state: GameState) -> None:
+        self.started = True
+        try:
+            self.process = subprocess.Popen(
+                list(self.spec.argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                text=True, encoding="utf-8", errors="replace", bufsize=1)
+        except OSError as exc:
+            raise GameError(f"seat {self.seat + 1}: cannot start '{shlex.join(self.spec.argv)}'"
+                            f": {exc.strerror or exc}") from None
+        self.reader = threading.Thread(target=self._read, args=(self.process,), daemon=True)
+        self.reader.start()
+        rules = engine.rules
+        self._send({"type": "start", "protocol": PROTOCOL, "ruleset": rules.name,
+                    "title": rules.title, "players": state.n, "seat": self.seat + 1,
+                    "winner": rules.winner, "timeout": self.spec.timeout,
+                    "moves": {m.name: {"label": m.label, "params": list(m.params),
+                                       "kinds": list(m.kinds)} for m in rules.moves.values()}})
+
+    def _read(self, process: subprocess.Popen[str]) -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def _send(self, message: dict[str, Any]) -> bool:
+        """Write one line; False if the program is no longer listening."""
+        process = self.process
+        if process is None or process.stdin is None:
+            return False
+        try:
+            process.stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
+            process.stdin.flush()
+            return True
+        except (OSError, ValueError):
+            return False
+
+    def _answer(self, timeout: float) -> str:
+        """The program's next line; GameError saying why there is none."""
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise GameError(f"no answer within {timeout:g} s") from None
+        if line is None:
+            raise GameError(self._ended())
+        return line
+
+    def _ended(self) -> str:
+        """Why the program stopped listening: it ended (with its exit code), or it closed its
+        input."""
+        code = None
+        if self.process is not None:
+            try:
+                code = self.process.wait(timeout=1.0)
+            except subprocess.TimeoutExpired:
+                return "the program is no longer reading its input"
+        return "the program ended without answering" + (
+            f" (exit code {code})" if code is not None else "")
+
+    def stop(self) -> None:
+        """End the program: close its input, then kill it if it does not exit at once."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        try:
+            if process.stdin is not None:
+                process.stdin.close()
+        except OSError:
+            pass
+        try:
+            process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if self.reader is not None:  # it stops at the end of the program's output
+            self.reader.join(timeout=1.0)
+        if process.stdout is not None and (self.reader is None or not self.reader.is_alive()):
+            process.stdout.close()
+
+    def finish(self, engine: Engine, state: GameState) -> None:
+        """Tell the program how the game ended, and stop it."""
+        if self.process is not None:
+            results = {k: v for k, v in engine.results(state).items() if k != "seed"}
+            self._send({"type": "end", "results": results})
+        self.stop()
+
+    # ------------------------------------------------------------- decisions
+    def choose(self, engine: Engine, state: GameState, legal: list[Action]) -> Action:
+        if self.problem is not None:  # a random player has taken over
+            return self._random(engine, legal)
+        if not self.started:
+            self._start(engine, state)
+        entries, actions = describe_legal(engine, state, self.seat, legal)
+        self.decisions += 1
+        timeout = self.spec.timeout + (self.spec.start if self.decisions == 1 else 0.0)
+        try:
+            if not self._send({"type": "decide", "decision": self.decisions,
+                               "view": player_view(engine.rules, state, self.seat),
+                               "legal": entries}):
+                raise GameError(self._ended())
+            return read_choice(self._answer(timeout), entries, actions)
+        except GameError as exc:
+            return self._give_up(engine, legal, str(exc))
+
+    def _give_up(self, engine: Engine, legal: list[Action], reason: str) -> Action:
+        self.problem = reason
+        self.stop()
+        who = f"seat {self.seat + 1} ({self.spec.kind})"
+        if self.spec.fallback == "random":
+            report(f"{who}: {reason}; a random player takes the seat for the rest of the game")
+            return self._random(engine, legal)
+        report(f"{who}: {reason}; the seat forfeits the game")
+        self.forfeited = True
+        raise Forfeit(self.seat, reason)
+
+    def _random(self, engine: Engine, legal: list[Action]) -> Action:
+        action = legal[int(self.rng.random() * len(legal))]
+        return fill(action, self.rng) if engine.open_moves else action
+
+
+def report(message: str) -> None:
+    """A line on stderr about a seat's program (a bad answer, what happens next)."""
+    print(message, file=sys.stderr, flush=True)
+
+
+def describe_legal(engine: Engine, state: GameState, seat: int, legal: list[Action],
+                   ) -> tuple[list[dict[str, Any]], list[Action]]:
+    """The legal actions as `seat` may be told them, sorted by move and description, and the
+    engine's actions in the same order."""
+    order = {name: i for i, name in enumerate(engine.moves)}
+    told = [(order.get(a[0], len(order)), engine.describe(a, state, seat), a) for a in legal]
+    told.sort(key=lambda t: (t[0], t[1]))
+    entries = []
+    for index, (_, text, action) in enumerate(told):
+        entry: dict[str, Any] = {"index": index, "move": action[0], "text": text,
+                                 "args": args_of(engine, state, seat, action)}
+        texts = [{"letters": a.alphabet, "shortest": a.shortest, "longest": a.longest}
+                 for a in action[1:] if isinstance(a, Words)]
+        if texts:
+            entry["fill"] = texts
+        entries.append(entry)
+    return entries, [a for _, _, a in told]
+
+
+def args_of(engine: Engine, state: GameState, seat: int, action: Action) -> list[Any]:
+    """An action's arguments in the seat's words: card names (null for one it does not know),
+    seats from 1, rank, suit and colour names, numbers; a text to write as null."""
+    move = engine.moves.get(action[0])
+    if move is None:
+        return []
+    known = state.known
+    names = engine.rules.cards.names
+
+    def card(value: Any) -> Any:
+        if isinstance(value, (list, tuple)):
+            return [card(v) for v in value]
+        return names[value] if known[value] >> seat & 1 else None
+
+    out: list[Any] = []
+    for kind, cards, value in zip(move.kinds, move.names_cards, action[1:]):
+        if isinstance(value, Words):
+            out.append(None)
+        elif cards:
+            out.append(card(value))
+        elif kind in ("player", "rank", "suit", "colour"):
+            out.append(engine.value_text(kind, value))
+        else:
+            out.append(value)
+    return out
+
+
+def read_choice(line: str, entries: list[dict[str, Any]], actions: list[Action]) -> Action:
+    """The action an answer line chooses; GameError saying what is wrong with it."""
+    shown = line.strip()
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    try:
+        answer = json.loads(line)
+    except json.JSONDecodeError:
+        raise GameError(f"the answer is not JSON: '{shown}'") from None
+    if not isinstance(answer, dict):
+        raise GameError(f"the answer is not a JSON object: '{shown}'")
+    index = answer.get("index")
+    if type(index) is not int or not 0 <= index < len(actions):
+        raise GameError(f"the answer {shown} needs \"index\", a whole number from 0 to "
+                        f"{len(actions) - 1}")
+    action = actions[index]
+    texts = entries[index].get("fill", [])
+    given = answer.get("fill", [])
+    if not texts:
+        return action
+    if not isinstance(given, list) or len(given) != len(texts):
+        raise GameError(f"action {index} ({entries[index]['text']}) needs \"fill\": a list of "
+                        f"{len(texts)} text{'s' if len(texts) != 1 else ''}")
+    filled, values = [action[0]], iter(given)
+    for arg in action[1:]:
+        if isinstance(arg, Words):
+            value = next(values)
+            problem = arg.problem(value)
+            if problem is not None:
+                raise GameError(f"action {index}: the text {json.dumps(value)}: {problem}")
+            filled.append(value)
+        else:
+            filled.append(arg)
+    return tuple(filled)
+
+
+def make_external(kind: str, seed: Any, seat: int) -> ExternalBot:
+    """The bot of a `cmd:` seat kind (the program starts at its first decision)."""
+    return ExternalBot(parse(kind), seed, seat)
+
+
+def forfeit(engine: Engine, state: GameState, seat: int) -> None:
+    """End the game because `seat` forfeits it: it is not among the winners, which are the
+    other seats with the best total so far (by the ruleset's `winner`)."""
+    others = [p for p in range(state.n) if p != seat]
+    if others:
+        pick = min if engine.rules.winner == "lowest" else max
+        best = pick(state.totals[p] for p in others)
+        state.winners = [p for p in others if state.totals[p] == best]
+    else:
+        state.winners = []
+    state.over = True
+    if state.log is not None:
+        state.log.append({"event": "forfeit", "seat": seat + 1})
+        state.log.append({"event": "game_end", "totals": list(state.totals),
+                          "winners": [w + 1 for w in state.winners]})

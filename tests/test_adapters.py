@@ -1,0 +1,212 @@
+"""The adapters' core (adapters/): the action table, choosing in parts, and what a seat is
+shown. The OpenSpiel and PettingZoo wrappers have their own tests; these need only numpy."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="the adapters need numpy (an optional extra)")
+
+from cardrules.adapters import table as tables  # noqa: E402
+from cardrules.adapters.match import Decision, Match  # noqa: E402
+from cardrules.adapters.observe import Layout, information_text, tensor_of  # noqa: E402
+from cardrules.adapters.table import AdapterError, option_pairs, table  # noqa: E402
+from cardrules.errors import IllegalAction  # noqa: E402
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def started(name: str, seed: int = 1, players: int | None = None) -> Match:
+    match = Match(table(name, (), players))
+    match.start(seed)
+    return match
+
+
+def play_randomly(match: Match, rng: random.Random, parts: int) -> None:
+    for _ in range(parts):
+        if match.is_over():
+            return
+        match.apply(rng.choice(match.legal()))
+
+
+# ------------------------------------------------------------------------- the table
+def test_the_table_is_fixed_and_labelled() -> None:
+    first, again = tables.Table("golf6"), tables.Table("golf6")
+    assert first.actions.labels == again.actions.labels
+    labels = first.actions.labels
+    assert labels[:6] == ["reveal", "take_stock", "take_discard", "swap", "discard", "end"]
+    assert "grid 2 row 1 column 3" in labels and "discard card 1" in labels
+    # Zones kept for seats beyond the table have no ids: 8 grids declared, 4 in play.
+    assert "grid 5 row 1 column 1" not in labels
+    assert len(tables.Table("golf6", (), 3).actions) < len(labels)
+    sections = [name for name, _, _ in first.actions.sections()]
+    assert sections == ["moves", "end", "places"]
+    geohash = [name for name, _, _ in table("geohash").actions.sections()]
+    assert geohash == ["moves", "end", "places", "players", "ranks", "colours"]
+    assert "pass" in table("geohash").actions.moves  # the answer in a reaction window
+
+
+def test_a_kind_the_table_cannot_hold_is_refused_at_load(tmp_path: Path) -> None:
+    text = (DATA / "mini.yaml").read_text(encoding="utf-8").replace(
+        "            - name: keep\n              label: Keep every card\n",
+        "            - name: keep\n              label: \"Keep, saying {word}\"\n"
+        "              choose: {word: \"['yes', 'no']\"}\n")
+    path = tmp_path / "words.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(AdapterError, match="move 'keep' chooses 'word', a text value, which is "
+                                           "not supported by this adapter"):
+        tables.Table(str(path))
+
+
+def test_options_as_text_or_dict() -> None:
+    assert option_pairs("rounds=4;stock_runs_out:end_round") == (
+        ("rounds", "4"), ("stock_runs_out", "end_round"))
+    assert option_pairs({"rounds": 4, "discard_taken_card": False}) == (
+        ("discard_taken_card", "false"), ("rounds", "4"))
+    with pytest.raises(AdapterError, match="expected NAME=VALUE or NAME:VALUE"):
+        option_pairs("rounds")
+    assert table("golf6", option_pairs("rounds:2")).rounds == 2
+
+
+# ------------------------------------------------------------------ choosing in parts
+@pytest.mark.parametrize("name", ["golf6", "czech-golf", "geohash", "grandma"])
+def test_the_ids_offered_are_the_prefixes_of_whole_legal_actions(name: str) -> None:
+    """At each part, exactly the ids that begin a whole legal action; a whole action is
+    applied when its ids are all chosen; anything else is refused, the match unchanged."""
+    rng = random.Random(3)
+    match = started(name, 3)
+    checked = 0
+    while not match.is_over() and checked < 60:
+        whole = dict(Decision(match).whole())
+        engine_actions = match.table.engine.legal_actions(match.state)
+        assert list(whole.values()) == engine_actions  # every one, in the engine's order
+        prefix = tuple(match.prefix)
+        expected = sorted({seq[len(prefix)] for seq in whole if seq[:len(prefix)] == prefix})
+        assert match.legal() == expected
+        refused = next(t for t in range(len(match.table.actions)) if t not in expected)
+        with pytest.raises(IllegalAction):
+            match.apply(refused)
+        assert tuple(match.prefix) == prefix
+        match.apply(rng.choice(expected))
+        checked += 1
+
+
+def test_a_layout_of_groups_is_chosen_card_by_card() -> None:
+    """grandma's lay_down: the move, each group's cards by their places, `end` after each
+    group and after the list; the engine gets the very layout."""
+    rng = random.Random(5)
+    for seed in range(40):
+        match = started("grandma", seed)
+        while not match.is_over():
+            moves = match.table.actions.moves
+            if moves["lay_down"] in match.legal():
+                decision = match.decision()
+                layouts = [a for a in decision.whole() if a[1][0] == "lay_down"]
+                tokens, action = layouts[0]
+                groups = action[1]
+                assert len(tokens) == 1 + sum(len(g) + 1 for g in groups) + 1
+                assert tokens[-1] == tokens[-2] == match.table.actions.end
+                before = len(match.records)
+                for t in tokens:
+                    match.apply(t)
+                assert match.records[before].action == action
+                return
+            match.apply(rng.choice(match.legal()))
+    raise AssertionError("no lay-down offered in 40 games")
+
+
+def test_a_text_is_written_letter_by_letter() -> None:
+    """precognition's prediction: letters of its alphabet while the text may grow, `end`
+    once it is long enough; the engine gets the text."""
+    match = started("precognition", 2)
+    ids = match.table.actions
+    assert match.legal() == [ids.moves["predict"]]
+    match.apply(ids.moves["predict"])
+    letters = sorted(ids.letter(ch) for ch in "UDS")
+    assert match.legal() == letters  # at least one letter: no `end` yet
+    for ch in "UDDS":
+        match.apply(ids.letter(ch))
+        assert match.legal() == sorted([*letters, ids.end])
+    with pytest.raises(IllegalAction):
+        match.apply(ids.letter("X"))
+    match.apply(ids.end)
+    assert match.records[-1].action == ("predict", "UDDS")
+    assert "'UDDS'" in match.recall(match.records[-1].seat)
+    assert "(written)" in match.recall((match.records[-1].seat + 1) % 3)
+
+
+# ------------------------------------------------------------ what a seat is shown
+@pytest.mark.parametrize("name", ["golf6", "czech-golf", "geohash", "precognition", "grandma"])
+def test_a_resample_looks_the_same_to_the_seat(name: str) -> None:
+    """Nothing shown to a seat depends on a card it does not know: in a determinization for
+    it the ids offered, the texts and the tensors are the same (cards by place, copies of a
+    card alike)."""
+    rng = random.Random(11)
+    match = started(name, 7)
+    observation, information = Layout.of(match.table, False), Layout.of(match.table, True)
+    for _ in range(8):
+        play_randomly(match, rng, rng.randint(1, 25))
+        if match.is_over():
+            break
+        seat = match.to_move()
+        assert seat is not None
+        for k in range(4):
+            sample = match.resample(seat, random.Random(k))
+            assert sample.legal() == match.legal()
+            assert information_text(sample, seat) == information_text(match, seat)
+            for layout in (observation, information):
+                assert np.array_equal(tensor_of(layout, sample, seat),
+                                      tensor_of(layout, match, seat))
+
+
+def test_recall_names_a_card_only_to_the_seats_that_saw_it() -> None:
+    match = started("golf6", 4)
+    rng = random.Random(1)
+    while "swap" not in [r.action[0] for r in match.records]:
+        match.apply(rng.choice(match.legal()))
+    reveals = [r for r in match.records if r.action[0] == "reveal"]
+    first = reveals[0]
+    card, known, _ = first.cards[0]
+    name = match.table.rules.cards.names[card]
+    assert known == (1 << match.table.players) - 1  # turned face up: all see it
+    assert f"seat {first.seat + 1}: reveal {name}" in match.recall(0)
+    # czech-golf: a seat peeks at a card of its field. It is told the card; the others are
+    # told where it lies.
+    czech = started("czech-golf", 4)
+    czech.apply(czech.legal()[0])  # peek
+    czech.apply(czech.legal()[0])  # the first face-down card it may look at
+    peek = czech.records[0]
+    card, _, place = peek.cards[0]
+    name = czech.table.rules.cards.names[card]
+    assert czech.recall(peek.seat) == f"seat {peek.seat + 1}: peek {name}\n"
+    other = 1 - peek.seat
+    assert czech.recall(other) == f"seat {peek.seat + 1}: peek {place}\n"
+    assert place.startswith(f"field {peek.seat + 1} row ")
+
+
+def test_a_match_survives_pickling_and_plays_on_alike() -> None:
+    rng = random.Random(2)
+    match = started("grandma", 9)
+    play_randomly(match, rng, 150)
+    copy = pickle.loads(pickle.dumps(match))
+    for _ in range(100):
+        if match.is_over():
+            break
+        assert copy.legal() == match.legal()
+        assert information_text(copy, 0) == information_text(match, 0)
+        token = rng.choice(match.legal())
+        match.apply(token)
+        copy.apply(token)
+
+
+def test_a_copy_plays_on_apart() -> None:
+    match = started("golf6", 3)
+    copy = match.copy()
+    copy.apply(copy.legal()[0])
+    copy.apply(copy.legal()[0])
+    assert match.records == [] and len(copy.records) == 1
+    assert match.state is not copy.state

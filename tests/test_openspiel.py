@@ -1,0 +1,131 @@
+"""Every ruleset as an OpenSpiel game (cardrules.openspiel): OpenSpiel's own checks, and its
+ISMCTS playing through resample_from_infostate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pyspiel = pytest.importorskip(
+    "pyspiel", reason="OpenSpiel is not installed (pip install 'cardrules[openspiel]'; the "
+                      "test extra installs it only where it has wheels)")
+
+import numpy as np  # noqa: E402
+
+from cardrules.adapters.table import AdapterError  # noqa: E402
+from cardrules.dsl.loader import load_ruleset  # noqa: E402
+from cardrules.errors import GameError, RulesetError  # noqa: E402
+from cardrules.openspiel import load  # noqa: E402
+
+RULESETS = sorted(p.stem for p in (Path(__file__).resolve().parent.parent / "rulesets")
+                  .glob("*.yaml"))
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_random_sim_test_passes(name: str) -> None:
+    """OpenSpiel's random simulation test, with serialization, on every shipped ruleset at
+    its default table size: a whole match, every check after every part."""
+    game = pyspiel.load_game("cardrules", {"ruleset": name})
+    assert game.num_players() == load_ruleset(name).default_players
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_the_game_declares_itself() -> None:
+    game = pyspiel.load_game("cardrules", {"ruleset": "golf6", "players": 4})
+    kind = game.get_type()
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert game.num_distinct_actions() == len(game.table.actions)
+    assert game.max_chance_outcomes() == 256
+    state = game.new_initial_state()
+    for _ in range(4):  # the seed, byte by byte
+        assert state.is_chance_node()
+        outcomes = state.chance_outcomes()
+        assert len(outcomes) == 256 and abs(sum(p for _, p in outcomes) - 1) < 1e-9
+        state.apply_action(7)
+    assert state.current_player() == 0
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["reveal"]
+    state.apply_action(state.legal_actions()[0])
+    assert state.action_to_string(state.legal_actions()[0]) == "grid 1 row 1 column 1"
+    assert "choosing: reveal" in state.observation_string(0)
+    assert "choosing" not in state.observation_string(1)
+    assert len(state.observation_tensor(0)) == game.observation_tensor_size()
+    assert len(state.information_state_tensor(0)) == game.information_state_tensor_size()
+
+
+def test_games_load_by_string_with_options() -> None:
+    game = pyspiel.load_game("cardrules(ruleset=golf6,players=3,options=rounds:2)")
+    assert game.num_players() == 3 and game.table.rounds == 2
+    assert str(load("golf6", 3, {"rounds": 2})) == str(game)
+
+
+@pytest.mark.parametrize("params, error, message", [
+    ({"ruleset": "nosuch"}, RulesetError, "no ruleset 'nosuch'"),
+    ({"ruleset": "golf6", "players": 12}, GameError, "golf6 is for 2 to 8 players, not 12"),
+    ({"ruleset": "golf6", "options": "rounds"}, AdapterError, "expected NAME=VALUE"),
+])
+def test_a_bad_game_is_refused_with_a_clear_message(params: dict[str, object], error: type,
+                                                    message: str) -> None:
+    with pytest.raises(error, match=message):
+        pyspiel.load_game("cardrules", params)
+
+
+def test_a_resample_keeps_the_players_information_state() -> None:
+    game = pyspiel.load_game("cardrules", {"ruleset": "czech-golf", "players": 2})
+    rng = np.random.RandomState(3)
+    state = game.new_initial_state()
+    for _ in range(16):
+        state.apply_action(rng.randint(256) if state.is_chance_node()
+                           else rng.choice(state.legal_actions()))
+    player = state.current_player()
+    assert player in (0, 1)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    others = set()
+    for _ in range(5):
+        sample = state.resample_from_infostate(player, sampler)
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        assert sample.legal_actions() == state.legal_actions()
+        others.add(sample.information_state_string(1 - player))
+    assert len(others) > 1  # what the other player holds is drawn afresh
+    restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, sample))
+    assert str(restored[1]) == str(sample)
+    with pytest.raises(AdapterError, match="player 2 is not at the table"):
+        state.resample_from_infostate(2, sampler)
+
+
+@pytest.mark.parametrize("params", [{"ruleset": "czech-golf", "players": 2},
+                                    {"ruleset": "golf6", "players": 2, "options": "rounds:1"}])
+def test_openspiels_ismcts_plays_a_whole_game(params: dict[str, object]) -> None:
+    """OpenSpiel's ISMCTS (its Python one: the C++ bot cannot call a Python game's
+    resample_from_infostate) with OpenSpiel's random rollouts, through the adapter, nothing
+    written per game."""
+    from open_spiel.python.algorithms import ismcts, mcts
+    game = pyspiel.load_game("cardrules", params)
+    rng = np.random.RandomState(5)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 8,
+                           random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.randint(256))
+        elif state.current_player() == 0:
+            state.apply_action(bot.step(state))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert sum(state.returns()) == pytest.approx(0.0)
+
+
+def test_round_rollouts_value_the_round_reached() -> None:
+    from cardrules.adapters.openspiel import RoundRollouts
+    game = pyspiel.load_game("cardrules", {"ruleset": "golf6", "players": 3})
+    state = game.new_initial_state()
+    for byte in (1, 2, 3, 4):
+        state.apply_action(byte)
+    evaluator = RoundRollouts(rollouts=3, seed=1)
+    value = evaluator.evaluate(state)
+    assert value.shape == (3,) and abs(value.sum()) < 1e-9 and np.all(np.abs(value) <= 1)
+    assert state.match.actions == 0  # the rollouts played on copies
+    legal = state.legal_actions()
+    assert evaluator.prior(state) == [(a, 1 / len(legal)) for a in legal]

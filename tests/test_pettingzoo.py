@@ -1,0 +1,71 @@
+"""Every ruleset as a PettingZoo AEC environment (cardrules.pettingzoo)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason="PettingZoo is not installed "
+                                         "(pip install 'cardrules[pettingzoo]')")
+
+import numpy as np  # noqa: E402
+from pettingzoo.test import api_test  # noqa: E402
+
+from cardrules.adapters.table import AdapterError  # noqa: E402
+from cardrules.pettingzoo import env, raw_env  # noqa: E402
+
+RULESETS = sorted(p.stem for p in (Path(__file__).resolve().parent.parent / "rulesets")
+                  .glob("*.yaml"))
+
+
+# api_test warns that a dict observation "probably should be" a Box, and that it is not a
+# NumPy array: an observation with an action mask is a dict, as in PettingZoo's own card
+# games.
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.parametrize("name", RULESETS)
+def test_api_test_passes(name: str) -> None:
+    api_test(env(name), num_cycles=400, verbose_progress=False)
+
+
+def test_a_whole_game_with_the_mask() -> None:
+    game = env("czech-golf", players=3)
+    game.reset(seed=4)
+    rng = np.random.default_rng(4)
+    rewards = dict.fromkeys(game.possible_agents, 0.0)
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, _ = game.last()
+        rewards[agent] += reward
+        mask = observation["action_mask"]
+        assert observation["observation"].dtype == np.float32
+        action = None if termination or truncation else int(rng.choice(np.flatnonzero(mask)))
+        game.step(action)
+    assert sum(rewards.values()) == pytest.approx(0.0)
+    assert max(rewards.values()) > 0
+
+
+def test_the_same_seed_deals_the_same_game() -> None:
+    def first_observations(seed: int) -> list[bytes]:
+        game = raw_env("golf6")
+        game.reset(seed=seed)
+        out = []
+        for _ in range(10):
+            agent = game.agent_selection
+            observation = game.observe(agent)
+            out.append(observation["observation"].tobytes())
+            game.step(int(np.flatnonzero(observation["action_mask"])[-1]))
+        return out
+    assert first_observations(3) == first_observations(3)
+    assert first_observations(3) != first_observations(4)
+
+
+def test_text_and_render() -> None:
+    game = raw_env("golf6", render_mode="ansi")
+    with pytest.raises(AdapterError, match="call reset"):
+        game.observe("player_0")
+    game.reset(seed=1)
+    assert '"seat":1' in game.observation_text("player_0")
+    assert "grid 1:" in (game.render() or "")
+    with pytest.raises(AdapterError, match="render_mode"):
+        raw_env("golf6", render_mode="human")
