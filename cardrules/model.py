@@ -96,6 +96,9 @@ class MoveDef:
     names_cards: tuple[bool, ...] = ()  # per parameter: is it a card, or a list of them?
     # The label parsed: ("text", words) and ("param", name) in order.
     label_parts: tuple[tuple[str, str], ...] = ()
+    # The compiled flow: fn(S, me, action, engine, listing) -> the next legal actions; it
+    # applies the move and takes the game on to the next decision (None for a reaction).
+    handle: StateFn | None = None
 
     def render(self, values: dict[str, str]) -> str:
         """The label with each placeholder replaced by its parameter's value in words."""
@@ -169,6 +172,8 @@ class Ruleset:
     python: str = field(repr=False)  # the generated source, for inspection
     data: dict[str, Any] = field(repr=False, default_factory=dict)  # the resolved rule file
     sites: tuple[Site, ...] = field(repr=False, default=())
+    # fn(S, p) -> what `evaluate` reads, where that is p's own zones alone (else None)
+    evaluate_key: StateFn | None = field(repr=False, default=None)
     code_name: str = ""  # the file name the generated code was compiled under
     line_sites: dict[int, int] = field(repr=False, default_factory=dict)  # line -> site
 

@@ -159,7 +159,8 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, sites: list[A
         score=ns["score"], score_names=tuple(s.name for s in program.scores),
         evaluate=ns.get("evaluate"), winner=decls.scoring.winner, rounds=checked.rounds,
         until=ns.get("until"), reactions=reactions, moves=moves, python=bound.source,
-        data=doc.data, sites=tuple(sites), code_name=bound.code_name,
+        data=doc.data, sites=tuple(sites), evaluate_key=ns.get("evaluate_key"),
+        code_name=bound.code_name,
         line_sites=bound.line_sites)
 
 
@@ -184,4 +185,4 @@ def _move(checked: Checked, move: ir.Move, ns: dict[str, Any]) -> MoveDef:
                    for p in move.label.parts)
     return MoveDef(move.name, text, tuple(p.name for p in move.params), info.kinds,
                    ns[f"m_{move.name}"], move.then, location(move.pos), move.doc,
-                   info.names_cards, parts)
+                   info.names_cards, parts, ns.get(f"h_{move.name}"))

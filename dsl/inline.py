@@ -79,16 +79,19 @@ class Inliner:
         """The value of a one-`return` function, specialised; every node argument must be a
         name or a constant."""
         fresh = _Fresh()
-        prologue, env = self._bind(fn_name, args, fresh)
-        assert not prologue, "an inlined expression takes simple arguments only"
+        prologue, env = self._bind(fn_name, args, fresh, duplicate_pure=True)
+        assert not prologue, "an inlined expression takes arguments without calls only"
         body = self.defs[fn_name].body
         assert len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value
         spec = _Specialiser(self, env, {}, {}, fresh)
         return spec.expression(pyast.clone(body[0].value))
 
     # ---------------------------------------------------------------- helpers
-    def _bind(self, fn_name: str, args: dict[str, Value],
-              fresh: _Fresh) -> tuple[list[ast.stmt], dict[str, ast.expr]]:
+    def _bind(self, fn_name: str, args: dict[str, Value], fresh: _Fresh,
+              duplicate_pure: bool = False) -> tuple[list[ast.stmt], dict[str, ast.expr]]:
+        """Each parameter's stand-in: the argument itself if it is a name or a constant (or,
+        with `duplicate_pure`, any argument without a call, computed where it is used), else
+        a fresh local assigned it first."""
         params = self.params(fn_name)
         if set(args) != set(params):
             raise TypeError(f"{fn_name} takes {params}, given {sorted(args)}")
@@ -97,7 +100,8 @@ class Inliner:
         for param in params:
             value = args[param]
             node = value if isinstance(value, ast.expr) else pyast.const(value)
-            if not _simple(node):  # evaluate it once, where the call would have
+            if not (_simple(node) or (duplicate_pure and _pure(node))):
+                # evaluated once, where the call would have been
                 temp = fresh(param)
                 prologue.append(pyast.assign(temp, node))
                 node = pyast.name(temp)
@@ -159,6 +163,8 @@ class _Specialiser:
             return self._assign(stmt.targets[0].id, stmt.value)
         if isinstance(stmt, ast.If):
             return self._if(stmt)
+        if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name) and not stmt.orelse:
+            return self._for(stmt)
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
                 and isinstance(stmt.value.func, ast.Name) \
                 and stmt.value.func.id in self.inliner.defs:
@@ -199,6 +205,17 @@ class _Specialiser:
         if not body:
             return [pyast.if_(_negate(test), orelse)]
         return [pyast.if_(test, body, orelse)]
+
+    def _for(self, stmt: ast.For) -> list[ast.stmt]:
+        """A loop, its body specialised (inlinable calls in it too)."""
+        assert isinstance(stmt.target, ast.Name)
+        source = self.expression(stmt.iter)
+        local = stmt.target.id
+        fresh = self.fresh(local)
+        self.env[local] = pyast.name(fresh)
+        self.renamed.add(local)
+        body = self.block(stmt.body) or [ast.Pass()]
+        return [ast.For(pyast.store(fresh), source, body, [])]
 
     def _call(self, node: ast.Call) -> list[ast.stmt]:
         assert isinstance(node.func, ast.Name)

@@ -33,6 +33,7 @@ from .runtime import SIGNAL_GAME, SIGNAL_PHASE, SIGNAL_ROUND, SIGNAL_TURN
 from .state import GameState
 
 END_OF_TURN = -1
+_KEPT_ESTIMATES = 100_000  # estimates an engine keeps before it starts afresh
 PASS: Action = ("pass",)  # the answer of a seat that lets a reaction window go by
 
 # What each generated function of a ruleset does, for a fault's message.
@@ -45,8 +46,13 @@ _ROLES = {"setup": "in the round's setup", "round_end": "at the round's end",
 class Engine:
     """Plays games of one ruleset. Stateless itself: every game lives in its GameState."""
 
-    def __init__(self, ruleset: Ruleset):
+    def __init__(self, ruleset: Ruleset, compiled: bool = True):
+        """`compiled`: apply actions with the ruleset's compiled flow (one generated handler
+        per move); without it, with the engine's generic flow, which interprets the phases,
+        steps and turns at every action (the reference the compiled flow is tested against)."""
         self.rules = ruleset
+        self.compiled = compiled and all(m.handle is not None for p in ruleset.phases
+                                         for s in p.steps for m in s.moves)
         self.board: runtime.Board = ruleset.board
         self.moves = ruleset.moves
         # Flow facts known before any game, looked up on every action instead of derived:
@@ -70,7 +76,8 @@ class Engine:
                     jump = move.then is not None
                     target = move.then if move.then is not None else following
                     self._flow[move.name] = (move.run, jump, target)
-        self.step = self._make_step()
+        self.step = self._make_compiled_step() if self.compiled else self._make_step()
+        self._estimates: dict[Any, int] = {}
 
     # ------------------------------------------------------------------ start
     def new_game(self, players: int | None = None, seed: int = 0,
@@ -151,10 +158,21 @@ class Engine:
         return sum(self._call(self.rules.score, state, seat))
 
     def estimate(self, state: GameState, seat: int) -> int:
-        """The ruleset's own mid-round estimate of a seat's round score (`scoring.evaluate`)."""
-        if self.rules.evaluate is None:
+        """The ruleset's own mid-round estimate of a seat's round score (`scoring.evaluate`).
+        Where the estimate reads only the seat's own zones, it is kept by what lies there:
+        a search asks for it on many states that differ only elsewhere."""
+        rules = self.rules
+        if rules.evaluate is None:
             return self.round_score(state, seat)
-        return int(self._call(self.rules.evaluate, state, seat))
+        if rules.evaluate_key is None:
+            return int(self._call(rules.evaluate, state, seat))
+        key = rules.evaluate_key(state, seat)
+        found = self._estimates.get(key)
+        if found is None:
+            if len(self._estimates) >= _KEPT_ESTIMATES:
+                self._estimates.clear()
+            found = self._estimates[key] = int(self._call(rules.evaluate, state, seat))
+        return found
 
     def describe(self, action: Action, state: GameState | None = None,
                  seat: int | None = None) -> str:
@@ -301,6 +319,77 @@ class Engine:
                 raise located(exc, action, me) from exc
 
         return step
+
+    def _make_compiled_step(self) -> Callable[..., list[Action]]:
+        """`step` with the compiled flow: after the checks every action needs, the move's own
+        handler applies it and takes the game to the next decision."""
+        check, log_action, located, react = self._check, self._log_action, self._located, \
+            self._react
+        handlers = {m.name: m.handle for m in self.moves.values() if m.handle is not None}
+        open_moves = self.open_moves
+
+        def step(state: GameState, action: Action, listing: bool = True) -> list[Action]:
+            cache: Any = state.legal_cache  # as in the generic step
+            try:
+                legal = cache[1]
+                if cache[0] != state.version or legal[legal.index(action)] is not action \
+                        or (open_moves and action[0] in open_moves):
+                    raise ValueError
+            except (TypeError, ValueError):
+                action = check(state, action)
+            if state.window:
+                return react(state, action, listing)
+            me = state.current
+            if state.log is not None:
+                log_action(state, me, action)
+            try:
+                return handlers[action[0]](state, me, action, self, listing)  # type: ignore[no-any-return]
+            except CardrulesError as exc:
+                raise located(exc, action, me) from None
+            except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
+                raise located(exc, action, me) from exc
+
+        return step
+
+    # The compiled flow hands the rare turns of the game to these (one generic implementation).
+    def tail(self, s: GameState, me: int, listing: bool) -> list[Action]:
+        """After an action of `me` and the flow it set off: the next decision's legal actions
+        (a reaction window first, where the ruleset has one), or [] once the game is over."""
+        if s.over:
+            return []
+        reactions = self.rules.reactions is not None
+        if not listing:  # advance(): listed when asked for
+            if reactions:
+                self._open_window(s, me, False)
+            s.legal_cache = None
+            return []
+        if reactions and self._open_window(s, me):
+            return s.legal_cache[1]  # type: ignore[index]
+        legal: list[Action] = self._legal[s.phase][s.step](s, s.current)
+        if not legal:
+            self._decide(s)  # says which step is stuck
+        s.legal_cache = (s.version, legal)
+        return legal
+
+    def signalled(self, s: GameState, me: int, listing: bool) -> list[Action]:
+        """A rule said end turn, end phase, end round, end game or win."""
+        self._on_signal(s, me)
+        return self.tail(s, me, listing)
+
+    def round_done(self, s: GameState, me: int, listing: bool) -> list[Action]:
+        self._end_round(s)
+        return self.tail(s, me, listing)
+
+    def phase_done(self, s: GameState, me: int, listing: bool) -> list[Action]:
+        self._next_phase(s)
+        return self.tail(s, me, listing)
+
+    def skip_turns(self, s: GameState, seat: int) -> int:
+        return self._skip_turns(s, seat)
+
+    def stuck(self, s: GameState) -> None:
+        """Raise the error of a step where the seat to move has no legal action."""
+        self._decide(s)
 
     # -------------------------------------------------------------- reactions
     def _open_window(self, s: GameState, actor: int, listing: bool = True) -> bool:

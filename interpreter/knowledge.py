@@ -71,7 +71,7 @@ def determinize_with_map(engine: Any, state: GameState, seat: int,
         det.known[new] = old_known[old]
         det.face_up[new] = old_up[old]
         mapping[old] = new
-    det.rng.seed(rng.getrandbits(64))
+    det.reseed(rng.getrandbits(64))
     det.version += 1
     det.legal_cache = None
     rules = getattr(engine, "rules", None)

@@ -14,6 +14,7 @@ plain message; `site` numbers the rule text it came from, so the engine can poin
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeVar
@@ -275,6 +276,7 @@ def move_top(b: Board, s: GameState, src: int, z: int, face: bool | None) -> Non
     arrive(b, s, c, src, z, face)
 
 
+@inlinable
 def move_all(b: Board, s: GameState, cards: Iterable[int], z: int, face: bool | None) -> None:
     """Move several cards, in order, to zone z."""
     for c in list(cards):
@@ -293,27 +295,34 @@ def flip_card(b: Board, s: GameState, c: int, face: bool) -> None:
         log_flip(b, s, c)
 
 
+@inlinable
 def flip_all(b: Board, s: GameState, cards: Iterable[int], face: bool) -> None:
     for c in list(cards):
         flip_card(b, s, c, face)
 
 
+@inlinable
 def swap(b: Board, s: GameState, c: int, d: int) -> None:
     """Exchange the places of two cards (each takes the other's zone and slot); each is then
     known as if it had moved there."""
-    where, zones = s.where, s.zones
-    zc, zd = where[c], where[d]
-    lc, ld = zones[zc], zones[zd]
-    lc[lc.index(c)], ld[ld.index(d)] = d, c
-    where[c], where[d] = zd, zc
-    _known_after_move(b, s, c, zc, zd)
-    _known_after_move(b, s, d, zd, zc)
+    zc = s.where[c]
+    zd = s.where[d]
+    lc = s.zones[zc]
+    ld = s.zones[zd]
+    at_c = lc.index(c)  # both places first: the two may lie in one zone
+    at_d = ld.index(d)
+    lc[at_c] = d
+    ld[at_d] = c
+    s.where[c] = zd
+    s.where[d] = zc
+    known_after_move(b, s, c, zc, zd)
+    known_after_move(b, s, d, zd, zc)
     if s.log is not None:
-        _log(b, s, "swap", c, zc, zd)
-        _log(b, s, "swap", d, zd, zc)
+        log_swap(b, s, c, d, zc, zd)
 
 
-def _known_after_move(b: Board, s: GameState, c: int, src: int, z: int) -> None:
+@inlinable
+def known_after_move(b: Board, s: GameState, c: int, src: int, z: int) -> None:
     """Who knows card c after it went from zone src to zone z, as it lies now."""
     up = s.face_up[c]
     if b.visibility[src] == OWNER and not up:
@@ -330,16 +339,29 @@ def shuffle(b: Board, s: GameState, z: int) -> None:
     """Shuffle a zone with the game's generator; nobody knows the shuffled order, except
     what the zone itself shows (a public zone's face-up cards, an owner's own hand)."""
     cards = s.zones[z]
-    s.rng.shuffle(cards)
+    shuffled(s.rng, cards)
     known, vis = s.known, b.visibility[z]
     shows = vis == OWNER or (vis == PUBLIC and any(s.face_up[c] for c in cards if c != EMPTY))
     for c in cards:
         if c != EMPTY:
             known[c] = 0
             if shows:
-                _known_after_move(b, s, c, z, z)
+                known_after_move(b, s, c, z, z)
     if s.log is not None:
         s.log.append({"effect": "shuffle", "zone": _zone_label(b, z)})
+
+
+def shuffled(rng: random.Random, cards: list[int]) -> None:
+    """Shuffle in place exactly as rng.shuffle(cards) does (the same draws from the
+    generator, so the same order), without a Python call for each card."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        bound = i + 1
+        width = bound.bit_length()
+        j = getrandbits(width)
+        while j >= bound:
+            j = getrandbits(width)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def peek(b: Board, s: GameState, c: int, who: int) -> None:
@@ -362,26 +384,35 @@ def reveal(b: Board, s: GameState, cards: Iterable[int]) -> None:
             _log(b, s, "reveal", c, s.where[c], s.where[c])
 
 
+@inlinable
 def deal(b: Board, s: GameState, count: int | None, src: int, base: int, face: bool | None,
-         step: int, after: int | None = None) -> None:
+         step: int, after: int | None) -> None:
     """Deal `count` cards to each seat in play, one at a time round the table, starting with
     the first player (or the seat after `after`); with no count, deal every card."""
+    seats = deal_order(s, step, after)
+    src_grid: Fact = b.grid[src]
+    if count is None:
+        cards = present(s.zones[src]) if src_grid else list(s.zones[src])
+        cards.reverse()
+        for i in range(len(cards)):
+            move_card(b, s, cards[i], base + seats[i % len(seats)], face)
+    elif src_grid:
+        for _ in range(count):
+            for p in seats:
+                move_card(b, s, top(b, s, src), base + p, face)
+    else:
+        for _ in range(count):
+            for p in seats:
+                move_top(b, s, src, base + p, face)
+
+
+def deal_order(s: GameState, step: int, after: int | None) -> list[int]:
+    """The seats still in, in the order cards are dealt to them."""
     first = s.first if after is None else next_seat(s, after, step)
     seats = ([first] if s.active[first] else []) + others(s, first, step)
     if not seats:
         raise RuleFault("no player is left to deal to")
-    if count is None:
-        stock = present(s.zones[src]) if b.grid[src] else list(s.zones[src])
-        for i, c in enumerate(reversed(stock)):
-            move_card(b, s, c, base + seats[i % len(seats)], face)
-        return
-    grid = b.grid[src]
-    for _ in range(count):
-        for p in seats:
-            if grid:
-                move_card(b, s, top(b, s, src), base + p, face)
-            else:
-                move_top(b, s, src, base + p, face)
+    return seats
 
 
 # ----------------------------------------------------------------------- flow
@@ -415,6 +446,11 @@ def eliminate(s: GameState, p: int) -> None:
 # ------------------------------------------------------------------------ log
 def log_move(b: Board, s: GameState, c: int, src: int, dest: int) -> None:
     _log(b, s, "move", c, src, dest)
+
+
+def log_swap(b: Board, s: GameState, c: int, d: int, zc: int, zd: int) -> None:
+    _log(b, s, "swap", c, zc, zd)
+    _log(b, s, "swap", d, zd, zc)
 
 
 def log_flip(b: Board, s: GameState, c: int) -> None:

@@ -243,17 +243,19 @@ class GreedyBot:
         """(value, decisive, won) of playing `action` in the sample `det` and following
         through: decisive if the game ends or the seat is out, won if it wins the game."""
         try:
-            sample = self._play(engine, det, own, action, mapping, seat)
+            sample, value = self._play(engine, det, own, action, mapping, seat)
         except NotInSample:
             return -1e9, False, False  # not playable in this sample: count it out
-        in_round = len(sample.round_scores) == len(det.round_scores)
-        return (self._value(engine, sample, seat, in_round), _decided(sample, seat),
-                sample.over and seat in (sample.winners or []))
+        if value is None:
+            in_round = len(sample.round_scores) == len(det.round_scores)
+            value = self._value(engine, sample, seat, in_round)
+        return value, _decided(sample, seat), sample.over and seat in (sample.winners or [])
 
     def _play(self, engine: Engine, det: GameState, own: dict[Any, Action], action: Action,
-              mapping: dict[int, int], seat: int) -> GameState:
+              mapping: dict[int, int], seat: int) -> tuple[GameState, float | None]:
         """A copy of the sample after `action`, the seat's best follow-ups in the same turn
-        and, if the round's end is now set, the rest of the round at random."""
+        and, if the round's end is now set, the rest of the round at random; with the value
+        of the state reached, when following through has already worked it out."""
         sample = det.copy()
         mine = _translate(engine, action, mapping)
         # The next decision is listed only if the seat is the one to take it (a reaction
@@ -262,15 +264,19 @@ class GreedyBot:
             engine.advance(sample, own.get(_key(mine), mine))
         except IllegalAction:
             raise NotInSample(action) from None
-        legal: list[Action] = []
+        value: float | None = None
         for _ in range(self.follow):
             if sample.window and not sample.over:
                 engine.legal_actions(sample)  # passes over the seats with nothing to react with
             if sample.over or sample.window or sample.current != seat \
                     or sample.turns != det.turns:
                 break
-            sample, legal = self._best_next(engine, sample, engine.legal_actions(sample), seat)
+            rounds = len(sample.round_scores)
+            sample, value = self._best_next(engine, sample, engine.legal_actions(sample), seat)
+            if len(sample.round_scores) != rounds or rounds != len(det.round_scores):
+                value = None  # valued from another round's point of view: value it again
         if sample.stop_before is not None and not sample.over:  # a knock: play to the end
+            value = None
             legal = engine.legal_actions(sample)
             rounds = len(sample.round_scores)
             for _ in range(self.max_playout):
@@ -279,26 +285,26 @@ class GreedyBot:
                 action = legal[int(self.rng.random() * len(legal))]
                 legal = engine.step(sample, sample_fill(action, self.rng)
                                     if domains.is_open(action) else action)
-        return sample
+        return sample, value
 
     def _best_next(self, engine: Engine, sample: GameState, legal: list[Action],
-                   seat: int) -> tuple[GameState, list[Action]]:
-        """The state after the seat's best next action (by immediate value), and its legal
-        actions. A follow-up that ends the game or puts the seat out is taken only if every
-        one does: picked in a sample it would be a guess made knowing the sample's hidden
-        cards, which the seat does not know (its own decisions weigh such actions with
-        `_sure`)."""
-        best: tuple[bool, float, GameState, list[Action]] | None = None
+                   seat: int) -> tuple[GameState, float]:
+        """The state after the seat's best next action (by immediate value), and its value.
+        A follow-up that ends the game or puts the seat out is taken only if every one does:
+        picked in a sample it would be a guess made knowing the sample's hidden cards, which
+        the seat does not know (its own decisions weigh such actions with `_sure`). Only
+        the state kept is listed on (by whoever asks next)."""
+        best: tuple[bool, float, GameState] | None = None
         for action in self._candidates(legal):
             after = sample.copy()
-            next_legal = engine.step(after, action)
+            engine.advance(after, action)
             value = self._value(engine, after, seat,
                                 len(after.round_scores) == len(sample.round_scores))
-            option = (not _decided(after, seat), value, after, next_legal)
+            option = (not _decided(after, seat), value, after)
             if best is None or option[:2] > best[:2]:
                 best = option
         assert best is not None, "a decision always has a legal action"
-        return best[2], best[3]
+        return best[2], best[1]
 
     def _sure(self, engine: Engine, state: GameState, action: Action, seat: int) -> bool:
         """Whether a decisive action wins in at least `sure` of `confirm` fresh samples."""
@@ -306,8 +312,8 @@ class GreedyBot:
         for _ in range(self.confirm):
             det, mapping = determinize_with_map(engine, state, seat, self.rng)
             try:
-                sample = self._play(engine, det, self._own_actions(engine, det), action,
-                                    mapping, seat)
+                sample, _ = self._play(engine, det, self._own_actions(engine, det), action,
+                                       mapping, seat)
             except NotInSample:
                 continue
             wins += sample.over and seat in (sample.winners or [])

@@ -27,10 +27,16 @@ _PLAIN = (
 )
 
 
+def blank_rng() -> random.Random:
+    """A generator whose state is about to be set (by `seed` or `setstate`): made without
+    Random()'s own seeding from the operating system, which costs several times as much."""
+    return random.Random.__new__(random.Random)
+
+
 class GameState:
     """One game in play. The engine mutates it in place; copy() gives an independent one."""
 
-    __slots__ = (*_PLAIN, "rng", "version", "legal_cache", "log", "everyone")
+    __slots__ = (*_PLAIN, "_rng", "_rng_shared", "version", "legal_cache", "log", "everyone")
 
     def __init__(self) -> None:
         self.ruleset = ""
@@ -39,7 +45,8 @@ class GameState:
         self.everyone = 0
         self.n_cards = 0
         self.rounds_total = 1
-        self.rng = random.Random()
+        self._rng = blank_rng()
+        self._rng_shared = False
         self.zones: list[list[int]] = []
         self.where: list[int] = []
         self.face_up: list[bool] = []
@@ -73,25 +80,54 @@ class GameState:
         self.n = n
         self.everyone = (1 << n) - 1
 
+    # ------------------------------------------------------------- the generator
+    @property
+    def rng(self) -> random.Random:
+        """The game's random generator. A copy of the state shares it until either side uses
+        it (copying a generator's state costs more than copying the rest of a game, and most
+        copies made by a search never draw from it)."""
+        if self._rng_shared:
+            own = blank_rng()
+            own.setstate(self._rng.getstate())
+            self._rng, self._rng_shared = own, False
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng, self._rng_shared = value, False
+
+    def reseed(self, seed: int) -> None:
+        """A generator of its own, seeded afresh (the old state is not kept)."""
+        fresh = blank_rng()
+        fresh.seed(seed)
+        self._rng, self._rng_shared = fresh, False
+
     # ------------------------------------------------------------------ copies
     def copy(self) -> GameState:
         """An independent copy (for search); the event log is not carried over."""
         other = GameState.__new__(GameState)
-        for name in _PLAIN:
-            setattr(other, name, getattr(self, name))
-        other.zones = [list(z) for z in self.zones]
-        other.where = list(self.where)
-        other.face_up = list(self.face_up)
-        other.known = list(self.known)
-        other.vars = dict(self.vars)
-        other.pvars = {k: list(v) for k, v in self.pvars.items()}
-        other.totals = list(self.totals)
-        other.round_scores = [list(r) for r in self.round_scores]
-        other.active = list(self.active)
-        other.window = list(self.window)
-        other.winners = list(self.winners) if self.winners is not None else None
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.ruleset, other.seed, other.n, other.rounds_total = \
+            self.ruleset, self.seed, self.n, self.rounds_total
+        other.zones = [z[:] for z in self.zones]
+        other.where = self.where[:]
+        other.face_up = self.face_up[:]
+        other.known = self.known[:]
+        other.vars = self.vars.copy()
+        other.pvars = {k: v[:] for k, v in self.pvars.items()}
+        other.totals = self.totals[:]
+        other.round_scores = [r[:] for r in self.round_scores]
+        other.round, other.dealer, other.first, other.current = \
+            self.round, self.dealer, self.first, self.current
+        other.phase, other.step, other.reps, other.turns_in_phase = \
+            self.phase, self.step, self.reps, self.turns_in_phase
+        other.stop_before, other.signal, other.over, other.turns, other.actions = \
+            self.stop_before, self.signal, self.over, self.turns, self.actions
+        other.winners = self.winners[:] if self.winners is not None else None
+        other.active = self.active[:]
+        other.window = self.window[:]
+        other.n_cards = self.n_cards
+        other._rng = self._rng  # shared until either side draws (see rng)
+        other._rng_shared = self._rng_shared = True
         other.everyone = self.everyone
         other.version = self.version
         other.legal_cache = self.legal_cache  # same version, same actions (never mutated)

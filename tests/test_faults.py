@@ -210,3 +210,17 @@ def test_random_bots_meet_the_fault_as_an_error_not_a_draw(tmp_path: Path) -> No
     bot = make_bot("random", 1, 0)
     with pytest.raises(RuleRuntimeError, match="what is moved is none"):
         engine.apply(state, bot.choose(engine, state, engine.legal_actions(state)))
+
+
+def test_the_runtime_shuffles_exactly_as_python_does() -> None:
+    """Games are replayed from their seed: the runtime's own shuffle must draw from the
+    generator exactly as random.shuffle does."""
+    import random
+
+    for seed in range(200):
+        for size in (0, 1, 2, 3, 7, 52, 54, 104, 300):
+            a, b = list(range(size)), list(range(size))
+            first, second = random.Random(seed), random.Random(seed)
+            first.shuffle(a)
+            runtime.shuffled(second, b)
+            assert a == b and first.getstate() == second.getstate()

@@ -1,0 +1,71 @@
+"""What a checked expression reads of a game: for values worth remembering between states.
+
+A player's mid-round estimate (`scoring.evaluate`) is asked for again and again by the search
+bots, on states that differ in other seats' cards. When the estimate reads nothing but the
+player's own zones (their cards, which way up they lie, the cards' fixed attributes and the
+options), two states with the same cards there have the same estimate. `seat_zones(expr)`
+finds those zones, or None when the expression reads anything else (a variable, another
+seat's zone, the round number...), in which case nothing is remembered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+from cardrules.model import ZoneDef
+
+from . import ir
+
+# Built-ins whose value depends on their arguments alone (and on the ruleset).
+PURE = frozenset({
+    "size", "cards", "columns", "rows", "same_rank", "same_suit", "is_set", "is_flush",
+    "is_run", "changes", "contains", "length", "abs", "min", "max", "numbers", "ranks",
+    "suits", "colours", "goal_layouts",
+})
+
+
+class _Unknown(Exception):
+    pass
+
+
+def seat_zones(expr: ir.Expr, seat: str = "p") -> list[ZoneDef] | None:
+    """The zones of seat `seat` (a local's name) the expression reads, if it reads nothing
+    else of the game; else None."""
+    found: dict[str, ZoneDef] = {}
+    try:
+        _walk(expr, seat, found, bound={seat})
+    except _Unknown:
+        return None
+    return list(found.values())
+
+
+def _walk(node: ir.Expr, seat: str, found: dict[str, ZoneDef], bound: set[str]) -> None:
+    if isinstance(node, ir.ZoneRef):
+        if node.group is not None or not isinstance(node.owner, ir.Local) \
+                or node.owner.name != seat:
+            raise _Unknown
+        found[node.zone.name] = node.zone
+        return
+    if isinstance(node, ir.Local):
+        if node.name not in bound:
+            raise _Unknown  # a let or a parameter from outside: not in the key
+        return
+    if isinstance(node, ir.Call) and node.function not in PURE:
+        raise _Unknown
+    if isinstance(node, (ir.StateName, ir.GameVar, ir.PlayerVar, ir.PlayerAttr, ir.UserCall)):
+        raise _Unknown
+    if isinstance(node, ir.Aggregate):
+        _walk(node.source, seat, found, bound)
+        inner = bound | {node.variable}
+        _walk(node.element, seat, found, inner)
+        if node.condition is not None:
+            _walk(node.condition, seat, found, inner)
+        return
+    for f in fields(node):
+        value = getattr(node, f.name)
+        if isinstance(value, ir.Expr):
+            _walk(value, seat, found, bound)
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, ir.Expr):
+                    _walk(item, seat, found, bound)
