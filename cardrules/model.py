@@ -81,6 +81,7 @@ class VariableDef:
     visibility: str = "public"  # owner: other seats see it only once the game is over
     kind: str = "any"  # the type of its values: card, player, number, rank, list...
     item_kind: str = ""  # for a list: the type of its items
+    internal: bool = False  # the rules' own bookkeeping: never shown to players
 
 
 @dataclass(frozen=True)

@@ -385,7 +385,8 @@ class _RulesetChecker(StatementChecker):
             nullable = initial.type == NONE or name in self.seen.nullable \
                 if self.seen is not None else True
             self.symbols.variables[name] = VariableInfo(spec.scope, t, nullable)
-            out.append(ir.Variable(name, spec.scope, t, initial, spec.visibility, spec.doc))
+            out.append(ir.Variable(name, spec.scope, t, initial, spec.visibility, spec.doc,
+                                   spec.internal))
         return tuple(out)
 
     def variable_type(self, spec: d.VariableDecl, initial: ir.Expr) -> Type:

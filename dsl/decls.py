@@ -80,6 +80,7 @@ class VariableDecl:
     declared_type: Named | None  # `type:`, for a variable whose initial value is none
     visibility: str
     doc: str
+    internal: bool = False
 
 
 @dataclass(frozen=True)

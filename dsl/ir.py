@@ -368,6 +368,7 @@ class Variable:
     initial: Expr
     visibility: str
     doc: str
+    internal: bool = False
 
 
 @dataclass(frozen=True)

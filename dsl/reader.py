@@ -217,7 +217,8 @@ class _Reader:
         declared = self.named((*path, "type")) if "type" in spec else None
         return d.VariableDecl(self.named((*path, "name")), spec["scope"],
                               self.expr((*path, "initial")), declared,
-                              spec.get("visibility", "public"), self.doc_text((*path, "doc")))
+                              spec.get("visibility", "public"), self.doc_text((*path, "doc")),
+                              bool(spec.get("internal", False)))
 
     def function(self, i: int) -> d.FunctionDecl:
         path = ("functions", i)

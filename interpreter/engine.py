@@ -641,7 +641,9 @@ class Engine:
         if s.log is not None:
             s.log.append({"event": "round_end", "round": s.round, "scores": scores,
                           "totals": list(s.totals), "zones": self.layout(s, public=True),
-                          "player_variables": {k: list(v) for k, v in s.pvars.items()}})
+                          "player_variables": {v.name: list(s.pvars[v.name])
+                                               for v in rules.variables
+                                               if v.name in s.pvars and not v.internal}})
         s.version += 1
         if s.signal & SIGNAL_GAME or s.round >= s.rounds_total or sum(s.active) == 0 \
                 or (rules.until is not None and self._call(rules.until, s)):
@@ -651,6 +653,8 @@ class Engine:
 
     def _finish(self, s: GameState) -> None:
         s.over = True
+        if s.winners is None and self.rules.winner == "none":
+            s.winners = []  # only `win` makes winners: the game ended without one
         if s.winners is None:
             seats = [p for p in range(s.n) if s.active[p]] or list(range(s.n))
             pick = min if self.rules.winner == "lowest" else max

@@ -69,7 +69,7 @@ def _player_variables(rules: Ruleset, s: GameState, seat: int) -> dict[str, list
     (None for the others) until the game is over."""
     out = {}
     for var in rules.variables:
-        if var.name not in s.pvars:
+        if var.name not in s.pvars or var.internal:
             continue
         hide = var.visibility == "owner" and not s.over
         out[var.name] = [shown(rules, s, seat, var.kind, var.item_kind, v)
@@ -80,7 +80,7 @@ def _player_variables(rules: Ruleset, s: GameState, seat: int) -> dict[str, list
 
 def _game_variables(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
     return {var.name: shown(rules, s, seat, var.kind, var.item_kind, s.vars[var.name])
-            for var in rules.variables if var.name in s.vars}
+            for var in rules.variables if var.name in s.vars and not var.internal}
 
 
 def shown(rules: Ruleset, s: GameState, seat: int, kind: str, item: str, value: Any) -> Any:

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""How fast the search bots decide: decisions per second of `greedy` and `ismcts` at their
+default budgets, in each of the five games, one bot seat among random ones.
+
+    python benchmarks/bots_speed.py [--games 20] [--decisions 400] [--rulesets golf6 grandma]
+    python benchmarks/bots_speed.py --match        # also: one golf6 match, four greedy seats
+
+Only the bot's own decisions are timed (the random seats' moves are not), one process, the
+bot's seat turning from game to game. Prints decisions/s for each bot and game; --match times
+whole 4-player golf6 matches with greedy in every seat, in seconds a match.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from cardrules.dsl.loader import load_ruleset
+from cardrules.interpreter.bots import make_bot
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.play import play_game
+
+GAMES = {"golf6": 4, "czech-golf": 4, "geohash": 4, "precognition": 3, "grandma": 3}
+
+
+def decisions_per_second(name: str, players: int, kind: str, games: int,
+                         most: int) -> tuple[float, int]:
+    engine = Engine(load_ruleset(name))
+    spent, decisions = 0.0, 0
+    for seed in range(games):
+        if decisions >= most:
+            break
+        state = engine.new_game(players, seed)
+        watched = seed % players
+        bots = [make_bot(kind if seat == watched else "random", seed, seat)
+                for seat in range(players)]
+        legal = engine.legal_actions(state)
+        while legal:
+            seat = engine.to_move(state)
+            assert seat is not None
+            if seat == watched and len(legal) > 1:
+                t0 = time.perf_counter()
+                action = bots[seat].choose(engine, state, legal)
+                spent += time.perf_counter() - t0
+                decisions += 1
+            else:
+                action = bots[seat].choose(engine, state, legal)
+            legal = engine.step(state, action)
+    return decisions / spent if spent else 0.0, decisions
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20, help="games per bot and ruleset")
+    parser.add_argument("--rulesets", nargs="*", default=list(GAMES))
+    parser.add_argument("--decisions", type=int, default=400,
+                        help="no new game once a bot has made this many timed decisions")
+    parser.add_argument("--match", action="store_true",
+                        help="also time 4-player golf6 matches with four greedy seats")
+    args = parser.parse_args(argv)
+    print(f"decisions/s at the default budgets, {args.games} games per bot and ruleset")
+    print(f"  {'game (players)':<20} {'greedy':>10} {'ismcts':>10}   (decisions timed)")
+    for name in args.rulesets:
+        players = GAMES[name]
+        rates = [decisions_per_second(name, players, kind, args.games, args.decisions)
+                 for kind in ("greedy", "ismcts")]
+        print(f"  {f'{name} ({players})':<20} {rates[0][0]:10.1f} {rates[1][0]:10.1f}   "
+              f"({rates[0][1]}, {rates[1][1]})")
+    if args.match:
+        engine = Engine(load_ruleset("golf6"))
+        t0 = time.perf_counter()
+        for seed in range(3):
+            play_game(engine, 4, seed, seats=["greedy"] * 4)
+        print(f"golf6, 4 greedy seats: {(time.perf_counter() - t0) / 3:.2f} s a match")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
