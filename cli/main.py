@@ -22,12 +22,13 @@ from cardrules.dsl.diff import diff as diff_rules
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import CardrulesError, GameError, RuleRuntimeError, RulesetError
 from cardrules.interpreter.bots import BOTS, Bot, make_bot
-from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.external import Forfeit, forfeit, is_command, split_seats
 from cardrules.interpreter.external import parse as parse_command
 from cardrules.interpreter.play import finish, play
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
+from cardrules.model import Action, Ruleset
 
 from . import render
 
@@ -123,11 +124,14 @@ def main() -> None:
               help="Play this seat yourself at the terminal (repeatable; or 'human' in --seats).")
 @click.option("--save", "save_file", type=click.Path(dir_okay=False),
               help="With human seats: save the game to this file after each of your moves.")
+@click.option("--reveal", is_flag=True,
+              help="Print every action with every card named, and the whole table at each "
+                   "round's start and end: a full-information transcript, for rule authors.")
 @reports_errors
 def run(ruleset: str, players: int | None, seed: int, seats: str | None,
         options: tuple[str, ...], log_file: str | None, plain: bool, as_json: bool,
         view_seat: int | None, humans: tuple[int, ...] = (), save_file: str | None = None,
-        ) -> None:
+        reveal: bool = False) -> None:
     """Play a whole match of RULESET (a file, or a built-in name such as golf6) with bots."""
     rules = load_ruleset(ruleset, parse_options(options))
     engine = Engine(rules)
@@ -146,8 +150,14 @@ def run(ruleset: str, players: int | None, seed: int, seats: str | None,
         return
     if view_seat is not None and view_seat > state.n:
         raise click.BadParameter(f"there are {state.n} seats", param_hint="--view")
+    if reveal and (view_seat is not None or as_json):
+        raise click.BadParameter("--reveal shows everything: it goes with neither --view nor "
+                                 "--json", param_hint="--reveal")
     bots = [make_bot(kind, seed, seat) for seat, kind in enumerate(kinds)]
-    if view_seat is None or as_json:
+    if reveal:
+        engine, state = revealing(rules, players, seed, plain)
+        play_revealed(engine, state, bots, plain)
+    elif view_seat is None or as_json:
         play(engine, state, bots)
     else:
         play_watched(engine, state, bots, view_seat - 1, plain)
@@ -201,6 +211,41 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
             click.echo(f"  seat {seat + 1}: {engine.describe(action, state, seat)}")
         legal = engine.step(state, action)
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
+
+
+def revealing(rules: Ruleset, players: int | None, seed: int,
+              plain: bool) -> tuple[Engine, GameState]:
+    """An engine that prints every action as it is applied (forced ones too), every card
+    named, and the whole table as each round ends; and its new game."""
+    def watch(state: GameState, seat: int, action: Action) -> None:
+        if action != PASS:
+            forced = "" if engine.is_choice(state) else "  (the only move)"
+            click.echo(f"  seat {seat + 1}: {engine.describe(action)}{forced}")
+
+    engine = Engine(rules, watch=watch)
+    state = engine.new_game(players, seed, log=True)
+    return engine, state
+
+
+def play_revealed(engine: Engine, state: GameState, bots: list[Bot], plain: bool) -> None:
+    """Play to the end printing every action (as the engine applies it), and the whole table
+    as each round begins and ends."""
+    rules = engine.rules
+    legal = engine.legal_actions(state)
+    round_seen = 0
+    while legal:
+        if state.round != round_seen:
+            round_seen = state.round
+            click.echo(f"Round {state.round}, dealer seat {state.dealer + 1}:")
+            click.echo("\n".join(render.table_lines(rules, engine.layout(state), plain)))
+        seat = engine.to_move(state)
+        assert seat is not None
+        rounds = len(state.round_scores)
+        legal = engine.step(state, bots[seat].choose(engine, state, legal))
+        if len(state.round_scores) != rounds:
+            click.echo("  round over:")
+            click.echo("\n".join(render.table_lines(rules, engine.layout(state), plain)))
+    finish(engine, state, bots)
 
 
 def write_log(path: Path, events: list[dict[str, Any]]) -> None:

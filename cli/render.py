@@ -34,6 +34,25 @@ def zone_text(zone: ZoneDef, names: Sequence[str | None], plain: bool = False) -
     return cards_text(names, plain)
 
 
+def table_lines(rules: Ruleset, layout: dict[str, Any], plain: bool = False) -> list[str]:
+    """The whole table, every card named (Engine.layout): shared zones, then each seat's."""
+    lines = [f"    {zone.name}: {zone_text(zone, layout[zone.name], plain)}"
+             for zone in rules.zones if not zone.owned]
+    seats = sorted({seat for zone in rules.zones if zone.owned for seat in layout[zone.name]},
+                   key=int)
+    for seat in seats:
+        parts = []
+        for zone in rules.zones:
+            if zone.groups:
+                groups = [g for g in layout[zone.name][seat] if g]
+                parts.append(f"{zone.name}: " + (" | ".join(cards_text(g, plain)
+                                                           for g in groups) or "-"))
+            elif zone.owned:
+                parts.append(f"{zone.name}: {zone_text(zone, layout[zone.name][seat], plain)}")
+        lines.append(f"    seat {seat}  " + "   ".join(parts))
+    return lines
+
+
 def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) -> list[str]:
     """The lines for one finished round: every seat's zones and score, then shared zones."""
     lines = [f"Round {event['round']}"]
@@ -132,8 +151,25 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
     for other in range(1, view["players"] + 1):
         parts = [f"{zone.name}: {seen_owned(zone, view['zones'][zone.name][str(other)], plain)}"
                  for zone in rules.zones if zone.owned]
+        known = [f"{name}: {_shown(values[other - 1])}"
+                 for name, values in view["player_variables"].items()
+                 if values[other - 1] is not None]
         who = f"seat {other}" + (" (you)" if other == seat else "")
-        lines.append(f"  {who:<14}" + "   ".join(parts))
+        lines.append(f"  {who:<14}" + "   ".join(parts + known))
+    if view["variables"]:
+        lines.append("  " + "   ".join(f"{name}: {_shown(value)}"
+                                        for name, value in view["variables"].items()))
     lines.append("  totals: " + "  ".join(f"seat {i + 1}: {t}"
                                           for i, t in enumerate(view["totals"])))
     return lines
+
+
+def _shown(value: Any) -> str:
+    """A variable's value as a view holds it, in a few characters."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return " ".join(_shown(v) for v in value) or "-"
+    return str(value)
