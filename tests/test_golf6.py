@@ -140,6 +140,17 @@ def test_grid_scores_by_hand(names: list[str], expected: int) -> None:
     assert golf_score(names) == expected  # the independent scorer agrees with the hand sums
 
 
+@pytest.mark.parametrize(("options", "expected"), [({}, 7), ({"joker_pair_cancels": False}, 3)])
+def test_two_jokers_in_a_column_cancel_unless_the_option_says_not(
+        options: dict[str, Any], expected: int) -> None:
+    """The text cancels any two cards of one denomination; `joker_pair_cancels: false` lets
+    two jokers keep their -2 each."""
+    engine = golf(**options)
+    state = engine.new_game(4, 1)
+    set_grids(engine.rules, state, {2: ["JK", "AC", "3C", "JK", "AD", "4H"]})
+    assert engine.rules.score(state, 2) == (expected,)
+
+
 def test_columns_score_independently_for_every_seat() -> None:
     engine = golf()
     rules = engine.rules
