@@ -104,6 +104,11 @@ _register(
             "last rank to the first (K-A).",
             _t("is_run(T_rank, T_wild, N_RANKS, _0, _1)"),
             example="is_run(cards(grid[p]), false)"),
+    Builtin("is_run_high", (CARDS,), BOOL,
+            "Like is_run without wrapping, but with the deck's first rank placed after its "
+            "last (an ace above the king: 9 10 J Q K A is a run, A 2 3 is not).",
+            _t("is_run_high(T_rank, T_wild, N_RANKS, _0)"),
+            example="is_run_high(cards(grid[p]))"),
     Builtin("words", (TEXT, INT, INT), WORDS,
             "The texts made of the given letters, between two lengths: a move parameter too "
             "large to list, sampled by bots and typed by people (only in `choose:`).",

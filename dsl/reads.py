@@ -19,8 +19,8 @@ from . import ir
 # Built-ins whose value depends on their arguments alone (and on the ruleset).
 PURE = frozenset({
     "size", "cards", "columns", "rows", "same_rank", "same_suit", "is_set", "is_flush",
-    "is_run", "changes", "contains", "length", "abs", "min", "max", "numbers", "ranks",
-    "suits", "colours", "goal_layouts",
+    "is_run", "is_run_high", "changes", "contains", "length", "abs", "min", "max", "numbers",
+    "ranks", "suits", "colours", "goal_layouts",
 })
 
 

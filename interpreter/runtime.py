@@ -548,6 +548,21 @@ def is_flush(suit: Sequence[int], wild: Sequence[bool], cards: Sequence[int]) ->
     return len({suit[c] for c in cards if not wild[c]}) <= 1
 
 
+def is_run_high(rank: Sequence[int], wild: Sequence[bool], n_ranks: int,
+                cards: Sequence[int]) -> bool:
+    """Whether the cards fill len(cards) consecutive ranks with the deck's first rank placed
+    after its last (an ace above the king), wild cards taking any rank; no wrapping."""
+    count = len(cards)
+    if count > n_ranks:
+        return False
+    ranks = sorted(n_ranks if rank[c] == 0 else rank[c] for c in cards if not wild[c])
+    if not ranks:
+        return True
+    if any(rank[c] >= n_ranks for c in cards if not wild[c]) or len(set(ranks)) != len(ranks):
+        return False
+    return ranks[-1] - ranks[0] + 1 <= count
+
+
 def is_run(rank: Sequence[int], wild: Sequence[bool], n_ranks: int, cards: Sequence[int],
            wrap: bool) -> bool:
     """Whether the cards fill len(cards) consecutive ranks, wild cards taking any rank.

@@ -10,6 +10,7 @@ import functools
 import itertools
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -59,12 +60,15 @@ def brute_flush(grid: list[str]) -> bool:
     return len(suits) <= 1
 
 
-def brute_run(grid: list[str], wrap: bool = False) -> bool:
+def brute_run(grid: list[str], wrap: bool = False, ace_high: bool = True) -> bool:
     jokers = grid.count("JK")
     ranks = [RANKS.index(n[:-1]) for n in grid if n != "JK"]
     for filling in itertools.product(range(13), repeat=jokers):
         values = sorted(ranks + list(filling))
         if values == list(range(values[0], values[0] + 6)):
+            return True
+        high = sorted(13 if v == 0 else v for v in values)  # the ace above the king
+        if ace_high and high == list(range(high[0], high[0] + 6)):
             return True
         if wrap and any(sorted((v - shift) % 13 for v in values)
                         == list(range(6)) for shift in range(13)):
@@ -96,6 +100,15 @@ def test_wrapping_runs_match_a_brute_force(picks: list[int]) -> None:
     assert bonus == -20 * (brute_flush(grid) + brute_run(grid, wrap=True)), grid
 
 
+@settings(max_examples=150, deadline=None, database=None)
+@given(picks=grids)
+def test_ace_low_runs_only_match_a_brute_force(picks: list[int]) -> None:
+    grid = [NAMES[i] for i in picks]
+    eng = engine("golf6-family", ace_high_runs="false")
+    _, bonus = eng.rules.score(dealt(eng, {0: grid}), 0)
+    assert bonus == (-20 if brute_flush(grid) or brute_run(grid, ace_high=False) else 0), grid
+
+
 def test_examples_of_each_bonus() -> None:
     eng = engine("golf6-family")
     cases = {
@@ -103,6 +116,8 @@ def test_examples_of_each_bonus() -> None:
         ("3C", "4D", "5H", "6S", "7C", "8D"): -20,  # a run of six
         ("3C", "4D", "JK", "6S", "7C", "8D"): -20,  # a joker fills the gap
         ("QC", "KD", "AH", "2S", "3C", "4D"): 0,  # no wrapping by default
+        ("9C", "10D", "JH", "QS", "KC", "AD"): -20,  # but an ace may end a run above the king
+        ("10C", "JD", "QH", "KS", "AC", "JK"): -20,  # the joker as the 9
         ("3C", "4D", "5H", "6S", "7C", "9D"): 0,
     }
     for grid, bonus in cases.items():
@@ -137,12 +152,41 @@ def test_a_total_of_exactly_150_drops_back_to_zero() -> None:
 
 def test_a_six_card_straight_flush_wins_the_match_at_once() -> None:
     eng = engine("golf6-family")
-    state = dealt(eng, {0: ["3H", "4H", "5H", "6H", "7H", "JK"],
+    state = dealt(eng, {0: ["3H", "4H", "5H", "6H", "7H", "8H"],
                         1: ["2C", "2D", "9S", "9H", "KC", "KD"]})
     state.totals = [300, 0]
     finish_round(eng, state)
     assert state.over and state.winners == [0]
     assert state.round < state.rounds_total  # the match stopped before its nine rounds
+
+
+@pytest.mark.parametrize(("options", "wins"),
+                         [({}, False), ({"straight_flush_wild": "true"}, True)])
+def test_a_joker_makes_no_straight_flush_unless_the_option_says(
+        options: dict[str, str], wins: bool) -> None:
+    """The text makes jokers wild for the two bonuses only; the outright win asks for a
+    natural straight flush by default. The joker still earns the bonus either way."""
+    eng = engine("golf6-family", **options)
+    grid = ["3H", "4H", "5H", "6H", "7H", "JK"]
+    state = dealt(eng, {0: grid, 1: ["2C", "2D", "9S", "9H", "KC", "KD"]})
+    assert eng.rules.score(state, 0)[1] == -20
+    state.totals = [300, 0]
+    finish_round(eng, state)
+    assert state.over is wins
+    assert (state.winners == [0]) is wins
+
+
+@pytest.mark.parametrize(("options", "run"), [
+    ({}, True), ({"ace_high_runs": "false"}, False),
+    ({"ace_high_runs": "false", "run_wraps": "true"}, True)])
+def test_an_ace_high_run_is_its_own_option_apart_from_wrapping(
+        options: dict[str, str], run: bool) -> None:
+    eng = engine("golf6-family", **options)
+    high = ["9C", "10D", "JH", "QS", "KC", "AD"]
+    assert eng.rules.score(dealt(eng, {0: high}), 0)[1] == (-20 if run else 0)
+    corner = ["QC", "KD", "AH", "2S", "3C", "4D"]
+    wraps = options.get("run_wraps") == "true"
+    assert eng.rules.score(dealt(eng, {0: corner}), 0)[1] == (-20 if wraps else 0)
 
 
 def test_quick_plays_four_rounds() -> None:
