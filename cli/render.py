@@ -84,14 +84,20 @@ def standings(results: dict[str, Any], winner_rule: str) -> list[str]:
     """The final table: seats by rank, totals and per-round scores, then the winner."""
     totals = results["totals"]
     rounds = results["round_scores"]
-    order = sorted(range(len(totals)), key=lambda p: totals[p],
-                   reverse=(winner_rule == "highest"))
+    winners = results["winners"]
+    # The winners rank first, whatever their totals (a rule's `win` decides over them), then
+    # the others by total as the rule says; with `winner: none` totals decide nothing.
+    sign = {"highest": -1, "lowest": 1}.get(winner_rule, 0)
+    order = sorted(range(len(totals)), key=lambda p: (p + 1 not in winners, sign * totals[p]))
+    rule = "only a win decides" if winner_rule == "none" else f"{winner_rule} total wins"
     lines = [f"Standings after {results['rounds']} round{'s' if results['rounds'] != 1 else ''}"
-             f" ({winner_rule} total wins)", "  rank  seat   total   rounds"]
+             f" ({rule})", "  rank  seat   total   rounds"]
     for rank, seat in enumerate(order, 1):
         per_round = " ".join(f"{r[seat]:>4}" for r in rounds)
         lines.append(f"  {rank:>4}  {seat + 1:>4}  {totals[seat]:>6}   {per_round}")
-    winners = results["winners"]
+    if not winners:
+        lines.append("No winner")
+        return lines
     label = "Winner" if len(winners) == 1 else "Tied winners"
     lines.append(f"{label}: " + ", ".join(f"seat {w}" for w in winners))
     return lines

@@ -295,7 +295,8 @@ def simulation_table(r: dict[str, Any]) -> list[str]:
     if r["interrupted"]:
         lines.append(f"INTERRUPTED: the results of the first {r['games']} of "
                      f"{r['games_requested']} games only")
-    lines += ["", f"{r['winner']} total wins; {r['ties']['note']}; 95% intervals (Wilson)", "",
+    rule = "only a win decides" if r["winner"] == "none" else f"{r['winner']} total wins"
+    lines += ["", f"{rule}; {r['ties']['note']}; 95% intervals (Wilson)", "",
               f"{'seat':>4}  {'kind':<10}{'win rate':>10}  {'95% CI':<18}{'score mean':>12}"
               f"{'sd':>10}{'p10':>7}{'p50':>7}{'p90':>7}"]
     for s in r["per_seat"]:
@@ -309,6 +310,7 @@ def simulation_table(r: dict[str, Any]) -> list[str]:
     ties, first, leads = r["ties"], r["first_player_advantage"], r["lead_changes"]
     lines += ["",
               f"ties: {ties['games']} games, rate {number(ties['rate'])}",
+              f"no winner: {r['no_winner']['games']} games, rate {number(r['no_winner']['rate'])}",
               f"first player's advantage (seat 1's win rate - 1/{r['players']}): "
               f"{number(first['value'], True)} {interval(first['ci'], True)}",
               f"lead changes per game: mean {number(leads['mean'])}, sd {number(leads['sd'])}, "
@@ -333,6 +335,8 @@ def report_rows(r: dict[str, Any]) -> list[list[Any]]:
     first, leads = r["first_player_advantage"], r["lead_changes"]
     rows += [["game", "ties_games", r["ties"]["games"], "", ""],
              ["game", "ties_rate", r["ties"]["rate"], "", ""],
+             ["game", "no_winner_games", r["no_winner"]["games"], "", ""],
+             ["game", "no_winner_rate", r["no_winner"]["rate"], "", ""],
              ["game", "first_player_advantage", first["value"], *first["ci"]],
              ["game", "lead_changes_mean", leads["mean"], "", ""],
              ["game", "lead_changes_sd", leads["sd"], "", ""],

@@ -298,6 +298,7 @@ class Summary:
         self.turns, self.actions, self.rounds = Running(), Running(), Running()
         self.leads = Tally()
         self.tied = 0
+        self.unwon = 0  # games that ended with no winner (a stop such as a turn limit)
 
     def add(self, record: GameRecord) -> None:
         self.games += 1
@@ -306,6 +307,8 @@ class Summary:
             self.shares[seat - 1][k] += 1
         if k > 1:
             self.tied += 1
+        elif k == 0:
+            self.unwon += 1
         for tally, total in zip(self.scores, record.totals):
             tally.add(total)
         self.turns.add(record.turns)
@@ -344,6 +347,7 @@ class Summary:
                        "rounds": _summary(self.rounds)},
             "ties": {"games": self.tied, "rate": _r(self.tied / n) if n else None,
                      "note": SHARE_NOTE},
+            "no_winner": {"games": self.unwon, "rate": _r(self.unwon / n) if n else None},
             "first_player_advantage": {
                 "value": _r(first - 1 / players) if first is not None else None,
                 "ci": _interval((low - 1 / players, high - 1 / players))},

@@ -46,7 +46,7 @@ def test_the_table_is_fixed_and_labelled() -> None:
     sections = [name for name, _, _ in first.actions.sections()]
     assert sections == ["moves", "end", "places"]
     geohash = [name for name, _, _ in table("geohash").actions.sections()]
-    assert geohash == ["moves", "end", "places", "players", "ranks", "colours"]
+    assert geohash == ["moves", "end", "places", "players", "ranks", "suits", "colours"]
     assert "pass" in table("geohash").actions.moves  # the answer in a reaction window
 
 

@@ -7,6 +7,7 @@ import functools
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -154,10 +155,18 @@ def test_a_card_asked_for_by_name_is_handed_over_and_shown() -> None:
 
 
 def accuse(state: GameState, first: int, second: int) -> tuple[object, ...]:
-    """The accusation naming two cards' kinds, as the ruleset lists it: each pair once, the
-    lower rank first (red first for equal ranks)."""
-    one, two = sorted([kind(state, first), kind(state, second)])
+    """The accusation naming two exact cards, as the ruleset lists it: each pair once, the
+    lower rank first (for equal ranks, the suit first in the deck's order)."""
+    cards = engine().rules.cards
+    one, two = sorted([(cards.rank[c], cards.suit[c]) for c in (first, second)])
     return ("accuse", *one, *two)
+
+
+def accuse_kinds(state: GameState, first: int, second: int) -> tuple[object, ...]:
+    """The accusation naming two cards' kinds (`accuse_by: kinds`): each pair once, the lower
+    rank first (red first for equal ranks)."""
+    one, two = sorted([kind(state, first), kind(state, second)])
+    return ("accuse_kinds", *one, *two)
 
 
 def window(state: GameState) -> None:
@@ -175,6 +184,41 @@ def test_a_right_accusation_out_of_turn_wins() -> None:
     hidden = zone(state, "hidden")
     eng.apply(state, accuse(state, hidden[0], hidden[1]))
     assert state.over and state.winners == [seat]
+
+
+def partner_of(state: GameState, card: int) -> int:
+    return next(c for c in range(52) if c != card and kind(state, c) == kind(state, card))
+
+
+def test_naming_a_hidden_cards_partner_is_wrong_by_default() -> None:
+    """The text has the accuser name the cards: the right kinds with a wrong suit lose."""
+    eng = engine()
+    state = playing(7)
+    window(state)
+    seat = state.window[0]
+    hidden = zone(state, "hidden")
+    eng.apply(state, accuse(state, partner_of(state, hidden[0]), hidden[1]))
+    assert not state.active[seat] and not state.over
+
+
+def test_with_accuse_by_kinds_a_rank_and_colour_are_enough() -> None:
+    eng = engine(accuse_by="kinds")
+    state = eng.new_game(3, 7)
+    eng.apply(state, next(a for a in eng.legal_actions(state) if a[0] == "ask"))
+    seat = state.window[0]
+    assert not any(a[0] == "accuse" for a in eng.legal_actions(state))
+    hidden = zone(state, "hidden")
+    eng.apply(state, accuse_kinds(state, partner_of(state, hidden[0]), hidden[1]))
+    assert state.over and state.winners == [seat]
+
+
+def test_each_exact_accusation_is_listed_once() -> None:
+    eng = engine()
+    state = playing(7)
+    window(state)
+    accusations = [a for a in eng.legal_actions(state) if a[0] == "accuse"]
+    assert len(accusations) == 52 * 51 // 2
+    assert len({frozenset([(a[1], a[2]), (a[3], a[4])]) for a in accusations}) == 52 * 51 // 2
 
 
 def test_a_wrong_accusation_is_out_and_its_hand_is_dealt_to_the_others() -> None:
@@ -214,9 +258,69 @@ def test_everyone_may_pass_a_reaction_window() -> None:
     assert not state.over
 
 
-def test_declaring_one_card_costs_the_next_turn() -> None:
+FORFEIT_OFF = {"declaring_turn_forfeited": "false"}
+
+
+@pytest.mark.parametrize(("options", "missed"), [({}, 0), (FORFEIT_OFF, 1)])
+def test_declaring_one_card_costs_one_turn(options: dict[str, str], missed: int) -> None:
+    """By default the declaring turn is the forfeited one: the declarer plays again on their
+    next turn; with the option off, the next turn is missed as well."""
+    eng = engine(**options)
+    state = eng.new_game(3, 4)
+    me = state.current
+    eng.apply(state, next(a for a in eng.legal_actions(state) if a[0] == "declare"))
+    while state.window:
+        eng.apply(state, PASS)
+    assert state.current != me
+    assert state.pvars["missed"][me] == missed
+
+
+def wrong_pair(eng: Engine, state: GameState) -> tuple[object, ...]:
+    """A two-card declaration someone can disprove: a card whose partner another seat holds."""
+    me = state.current
+    others = [c for p in range(state.n) if p != me for c in hand(state, p)]
+    mine = hand(state, me)
+    return next(a for a in eng.legal_actions(state) if a[0] == "declare_two"
+                and any(kind(state, c) == kind(state, a[1]) for c in others)
+                and a[1] in mine)
+
+
+@pytest.mark.parametrize(("options", "missed"), [({}, 1), (FORFEIT_OFF, 2)])
+def test_a_wrong_two_card_declaration_costs_two_turns(options: dict[str, str],
+                                                      missed: int) -> None:
+    eng = engine(**options)
+    state = eng.new_game(3, 4)
+    me = state.current
+    eng.apply(state, wrong_pair(eng, state))
+    while state.window:
+        eng.apply(state, PASS)
+    assert not state.over and state.current != me
+    assert state.pvars["missed"][me] == missed
+
+
+def test_a_deal_that_leaves_two_cards_opens_asking_from_the_start() -> None:
     eng = engine()
-    state = playing(4)
+    state = eng.new_game(6, 51)  # this deal leaves the last seat two cards, pairs thrown away
+    assert min(len(hand(state, p)) for p in range(6)) <= 2
+    assert state.vars["open_asking"]
+    me = state.current
+    mine = {kind(state, c) for c in hand(state, me)}
+    assert any(a[0] == "ask" and (a[2], a[3]) not in mine for a in eng.legal_actions(state))
+
+
+def test_a_game_stopped_by_the_turn_limit_has_no_winner() -> None:
+    eng = engine(turn_limit="3")
+    state = eng.new_game(4, 8)
+    legal = eng.legal_actions(state)
+    while legal:  # only ask and pass: nobody accuses
+        legal = eng.step(state, PASS if state.window else next(a for a in legal if a[0] == "ask"))
+    assert state.over and state.winners == []
+    assert eng.results(state)["winners"] == []
+
+
+def test_declaring_one_card_costs_the_next_turn() -> None:
+    eng = engine(declaring_turn_forfeited="false")
+    state = eng.new_game(3, 4)
     me = state.current
     eng.apply(state, next(a for a in eng.legal_actions(state) if a[0] == "declare"))
     while state.window:
@@ -235,4 +339,4 @@ def test_declaring_one_card_costs_the_next_turn() -> None:
 def test_random_games_finish() -> None:
     for seed in range(30):
         state = play_game(engine(), 2 + seed % 5, seed=seed)
-        assert state.over and state.winners
+        assert state.over

@@ -236,6 +236,8 @@ def test_table_json_and_csv_hold_the_same_numbers(tmp_path: Path) -> None:
         assert table_numbers(row) == [stat["mean"], stat["sd"]]
     ties = next(line for line in lines if line.startswith("ties:"))
     assert table_numbers(ties) == [r["ties"]["games"], r["ties"]["rate"]]
+    unwon = next(line for line in lines if line.startswith("no winner:"))
+    assert table_numbers(unwon) == [r["no_winner"]["games"], r["no_winner"]["rate"]]
     first = next(line for line in lines if line.startswith("first player's advantage"))
     advantage = r["first_player_advantage"]
     assert table_numbers(first)[-3:] == [advantage["value"], *advantage["ci"]]
@@ -409,3 +411,12 @@ def test_dask_cluster_gives_the_local_numbers() -> None:
                                   dashboard_address=None) as cluster:
         remote = report(*args, "--backend", "dask", "--scheduler", cluster.scheduler_address)
     assert remote == local
+
+
+def test_a_game_stopped_without_a_win_counts_for_nobody() -> None:
+    """geohash has `winner: none`: a game its turn limit stops is won by no seat, and the
+    report counts it apart."""
+    r = report("geohash", "-n", "6", "--seed", "1", "-o", "turn_limit=1",
+               "--seats", "greedy,greedy,greedy,greedy")
+    assert r["no_winner"] == {"games": 6, "rate": 1.0}
+    assert all(s["wins"] == 0 for s in r["per_seat"])
