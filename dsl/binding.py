@@ -35,6 +35,7 @@ def runtime_names() -> dict[str, Any]:
                                          runtime.__name__ or (type(v) is int and k.isupper()))}
     out["words"] = domains.words
     out["goal_layouts"] = melds.rule_goal_layouts
+    out["meets_goal"] = melds.rule_meets_goal
     return out
 
 

@@ -129,6 +129,12 @@ _register(
             "longer melds. Copies of one card count once.",
             _t("goal_layouts(T_rank, T_suit, T_wild, B.card_names, N_RANKS, _0, _1, _2, _3, _4)"),
             example="choose: {layout: 'goal_layouts(hand[me], 2, 1, true, false)'}"),
+    Builtin("meets_goal", (CARDS, INT, INT, BOOL), BOOL,
+            "Whether the cards hold the given numbers of trios and staircases (as "
+            "goal_layouts counts them; the fourth argument lets a staircase wrap K-A): "
+            "the same as size(goal_layouts(...)) > 0, without listing the layouts.",
+            _t("meets_goal(T_rank, T_suit, T_wild, B.card_names, N_RANKS, _0, _1, _2, _3)"),
+            example="meets_goal(hand[me], 2, 1, true)"),
     Builtin("numbers", (INT, INT), list_of(INT),
             "The whole numbers from the first to the second, both included (none if the "
             "second is smaller).", _t("numbers(_0, _1, _site)"),

@@ -411,6 +411,13 @@ def can_meet(cards: Sequence[int], rank: Sequence[int], suit: Sequence[int],
     return any(True for _ in _pick(stair_cands, staircases, 0, pool, _staircase_check(trios)))
 
 
+def rule_meets_goal(rank: Sequence[int], suit: Sequence[int], wild: Sequence[bool],
+                    names: Sequence[str], n_ranks: int, cards: Sequence[int], trios: int,
+                    staircases: int, wrap: bool) -> bool:
+    """`meets_goal(...)` as rule text calls it (the card tables come first)."""
+    return can_meet(cards, rank, suit, wild, names, n_ranks, trios, staircases, wrap=wrap)
+
+
 def rule_goal_layouts(rank: Sequence[int], suit: Sequence[int], wild: Sequence[bool],
                       names: Sequence[str], n_ranks: int, cards: Sequence[int], trios: int,
                       staircases: int, wrap: bool, longer: bool) -> list[Layout]:

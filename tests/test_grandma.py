@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -165,6 +166,8 @@ def test_play_passes_to_the_right_from_the_dealers_right() -> None:
     first = state.current
     eng = engine()
     eng.apply(state, ("take_stock",))
+    if state.current == first and lay_downs(state):  # holding the goal: it goes down first
+        eng.apply(state, lay_downs(state)[0])
     eng.apply(state, next(a for a in eng.legal_actions(state) if a[0] == "discard"))
     assert state.current == (first - 1) % 4
 
@@ -195,3 +198,61 @@ def test_random_rounds_always_end() -> None:
     for seed in range(6):
         state = play_game(engine(), 2 + seed % 3, seed=seed)
         assert state.over and len(state.round_scores) == 6
+
+
+def act_step(eng: Engine, seed: int = 1) -> GameState:
+    state = eng.new_game(2, seed)
+    eng.apply(state, ("take_stock",))
+    return state
+
+
+@pytest.mark.parametrize(("options", "may_discard"),
+                         [({}, False), ({"must_lay_down": "false"}, True)])
+def test_a_player_holding_the_goal_lays_it_down(options: dict[str, str],
+                                                may_discard: bool) -> None:
+    """The text has the goal laid down once it is held; `must_lay_down: false` lets a player
+    keep it in hand and discard."""
+    eng = engine(**options)
+    state = act_step(eng)
+    give(state, state.current, ["7H", "7S", "7C", "KD", "KH", "KS", "4C", "9D"])
+    moves = {a[0] for a in eng.legal_actions(state)}
+    assert "lay_down" in moves
+    assert ("discard" in moves) is may_discard
+    give(state, state.current, ["7H", "7S", "5C", "KD", "KH", "4S", "4C", "9D"])
+    assert {a[0] for a in eng.legal_actions(state)} == {"discard"}  # no goal: discard
+
+
+@pytest.mark.parametrize(("options", "all_down"), [
+    ({"longer_melds": "true"}, False),
+    ({"longer_melds": "true", "final_discard": "false"}, True)])
+def test_laying_down_every_card_needs_final_discard_off(options: dict[str, str],
+                                                        all_down: bool) -> None:
+    """With longer melds, 13 cards can form the goal; the last discard final_discard asks
+    for must still be possible, so no lay-down takes every card unless it is off."""
+    eng = engine(**options)
+    state = act_step(eng)
+    stock = state.zones[eng.rules.zone("stock").index]
+    other = eng.rules.zone("hand").zone_of(1 - state.current)
+    for zone in (eng.rules.zone("discard").index, other):
+        for c in state.zones[zone]:  # every copy within reach of give()
+            stock.append(c)
+            state.where[c] = eng.rules.zone("stock").index
+        state.zones[zone][:] = []
+    hand = ["7H", "7S", "7C", "7D", "7H", "7S", "7C", "KD", "KH", "KS", "KC", "KD", "KH"]
+    give(state, state.current, hand)
+    sizes = {sum(len(m) for m in a[1]) for a in eng.legal_actions(state)
+             if a[0] == "lay_down"}
+    assert sizes and max(sizes) <= 13
+    assert (13 in sizes) is all_down
+    if all_down:
+        eng.apply(state, next(a for a in eng.legal_actions(state)
+                              if a[0] == "lay_down" and sum(len(m) for m in a[1]) == 13))
+        assert len(state.round_scores) == 1  # out of cards: the round is over
+
+
+def test_the_rounds_goal_is_shown_and_bookkeeping_is_not() -> None:
+    eng = engine()
+    state = eng.new_game(2, 1)
+    assert state.vars["goal"] == "2 trios"
+    internal = {v.name for v in eng.rules.variables if v.internal}
+    assert internal == {"down_turn", "trios_laid"}
