@@ -32,7 +32,7 @@ EMPTY = -1
 # Far more actions than any game needs (a draw from the stock, the only thing that brings
 # the end nearer without a knock, comes a third of the time in random play).
 MAX_ACTIONS = 3000
-TURN_CHOICES = [("take_discard",), ("draw_to_discard",), ("draw_to_field",), ("knock",)]
+TURN_CHOICES = [("take_discard",), ("draw",), ("knock",)]
 
 
 @functools.cache
@@ -45,6 +45,22 @@ RULES = DEFAULT.rules
 
 
 # --------------------------------------------------------------------- helpers
+def draw_then_discard(engine: Engine, state: GameState) -> None:
+    """Draw from the stock meaning to discard (one decision by default, with the option
+    choose_before_drawing the turn's own choice)."""
+    choose_first = ("draw_to_discard",) in engine.legal_actions(state)
+    engine.apply(state, ("draw_to_discard",) if choose_first else ("draw",))
+
+
+def draw_then_field(engine: Engine, state: GameState) -> None:
+    """Draw from the stock and go on to put a hand card into the field."""
+    if ("draw_to_field",) in engine.legal_actions(state):
+        engine.apply(state, ("draw_to_field",))
+    else:
+        engine.apply(state, ("draw",))
+        engine.apply(state, ("to_field",))
+
+
 def zone(state: GameState, name: str, seat: int | None = None) -> list[int]:
     """The card list of a zone (an owned zone needs its seat)."""
     z = RULES.zone(name)
@@ -126,7 +142,8 @@ def test_the_file_validates_and_the_cli_plays_it() -> None:
 def test_the_options_settle_the_vague_points_with_stated_defaults() -> None:
     defaults = {o.name: o.default for o in RULES.option_defs}
     assert defaults == {"peeks": 3, "two_decks_from": 4, "knock_ends": "lap",
-                        "discard_taken_card": True, "no_number_card": "zero"}
+                        "discard_taken_card": True, "no_number_card": "zero",
+                        "choose_before_drawing": False}
     assert all(o.doc for o in RULES.option_defs)
     assert (RULES.min_players, RULES.default_players, RULES.max_players) == (2, 2, 4)
     assert RULES.winner == "highest"
@@ -267,20 +284,20 @@ def test_the_taken_discard_may_be_refused_as_a_discard_by_option() -> None:
     assert len(legal) == 5 and ("discard", top) not in legal
     # ... but on a later turn it may go.
     engine.apply(state, legal[0])
-    engine.apply(state, ("draw_to_discard",))
+    draw_then_discard(engine, state)
     engine.apply(state, engine.legal_actions(state)[0])
-    engine.apply(state, ("draw_to_discard",))
+    draw_then_discard(engine, state)
     assert ("discard", top) in engine.legal_actions(state)
 
 
 def test_draw_to_discard() -> None:
     state = started()
     drawn = zone(state, "stock")[-1]
-    DEFAULT.apply(state, ("draw_to_discard",))
+    draw_then_discard(DEFAULT, state)
     hand = zone(state, "hand", 0)
     assert drawn in hand and len(zone(state, "stock")) == 28
     assert state.known[drawn] == 0b01 and not state.face_up[drawn]
-    assert DEFAULT.legal_actions(state) == [("discard", c) for c in hand]
+    assert DEFAULT.legal_actions(state) == [("discard", c) for c in hand] + [("to_field",)]
     DEFAULT.apply(state, ("discard", drawn))
     assert zone(state, "discard")[-1] == drawn and state.face_up[drawn]
     assert state.known[drawn] == 0b11 and state.current == 1
@@ -289,7 +306,7 @@ def test_draw_to_discard() -> None:
 def test_draw_to_field_swaps_a_hand_card_into_the_field() -> None:
     state = started()
     discard_top = zone(state, "discard")[-1]
-    DEFAULT.apply(state, ("draw_to_field",))
+    draw_then_field(DEFAULT, state)
     hand, field = list(zone(state, "hand", 0)), list(zone(state, "field", 0))
     legal = DEFAULT.legal_actions(state)
     assert legal == [("place", c, old) for c in hand for old in field]
@@ -326,9 +343,9 @@ def test_no_move_ever_puts_the_discard_straight_into_the_field() -> None:
                 hand, field = set(zone(state, "hand", me)), set(zone(state, "field", me))
                 assert all(a[1] in hand and a[2] in field for a in legal)
                 assert len(legal) == 36
-            else:
-                assert kinds == {"discard"}
-                assert {a[1] for a in legal} == set(zone(state, "hand", me))
+            else:  # after a draw from the stock, the field is still open
+                assert kinds == ({"discard"} if took_discard else {"discard", "to_field"})
+                assert {a[1] for a in legal if a[0] == "discard"} == set(zone(state, "hand", me))
             action = rarely_knock(rng, legal, 0.05)
             if action == ("take_discard",):
                 took_discard = True
@@ -419,14 +436,14 @@ def test_knock_ends_the_game_at_once_by_option() -> None:
 def test_by_default_a_knock_lets_the_lap_finish(players: int, knocker: int) -> None:
     state = started(DEFAULT, players)
     for _ in range(knocker):  # the players before the knocker draw and discard
-        DEFAULT.apply(state, ("draw_to_discard",))
+        draw_then_discard(DEFAULT, state)
         DEFAULT.apply(state, DEFAULT.legal_actions(state)[0])
     assert state.current == knocker
     DEFAULT.apply(state, ("knock",))
     for seat in range(knocker + 1, players):  # the rest of the lap plays on
         assert not state.over and state.current == seat
         assert DEFAULT.legal_actions(state) == TURN_CHOICES
-        DEFAULT.apply(state, ("draw_to_discard",))
+        draw_then_discard(DEFAULT, state)
         DEFAULT.apply(state, DEFAULT.legal_actions(state)[0])
     assert state.over  # and the first player gets no further turn
     assert len(zone(state, "stock")) == 52 * (players // 2) - players * 11 - 1 \
@@ -444,8 +461,11 @@ def test_the_game_ends_when_the_stock_runs_out(players: int) -> None:
     while not state.over:
         assert state.actions < MAX_ACTIONS, "the game does not end"
         # Never knock; draw to the field every third turn, else to the discard.
-        DEFAULT.apply(state, ("draw_to_field",) if turns % 3 == 2 else ("draw_to_discard",))
-        DEFAULT.apply(state, DEFAULT.legal_actions(state)[-1])
+        if turns % 3 == 2:
+            draw_then_field(DEFAULT, state)
+        else:
+            draw_then_discard(DEFAULT, state)
+        DEFAULT.apply(state, next(a for a in DEFAULT.legal_actions(state) if a[0] != "to_field"))
         turns += 1
         assert state.over == (not zone(state, "stock"))
     assert turns == stock
@@ -487,3 +507,24 @@ def test_the_number_of_peeks_is_an_option() -> None:
     for seat in range(2):
         known = [c for c in zone(state, "field", seat) if state.known[c] >> seat & 1]
         assert len(known) == 2
+
+
+@pytest.mark.parametrize("choose_first", [False, True])
+def test_the_drawn_card_is_seen_before_choosing_discard_or_field(choose_first: bool) -> None:
+    """By default one draws, sees the card, then discards or goes on to the field; with
+    choose_before_drawing the turn names its use before the card is seen."""
+    engine = engine_for(choose_before_drawing=choose_first)
+    state = started(engine)
+    moves = [a[0] for a in engine.legal_actions(state)]
+    if choose_first:
+        assert moves == ["take_discard", "draw_to_discard", "draw_to_field", "knock"]
+        return
+    assert moves == ["take_discard", "draw", "knock"]
+    drawn = zone(state, "stock")[-1]
+    engine.apply(state, ("draw",))
+    assert drawn in zone(state, "hand", 0) and state.known[drawn] & 1  # seen before deciding
+    assert ("to_field",) in engine.legal_actions(state)
+    engine.apply(state, ("to_field",))
+    assert {a[0] for a in engine.legal_actions(state)} == {"place"}
+    engine.apply(state, ("place", drawn, zone(state, "field", 0)[0]))
+    assert zone(state, "field", 0)[0] == drawn and state.current == 1

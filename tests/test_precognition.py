@@ -95,6 +95,16 @@ def test_a_prediction_is_an_open_action_checked_on_apply() -> None:
     assert state.pvars["prediction"][0] == "UUDS"
 
 
+@pytest.mark.parametrize(("options", "longest"),
+                         [({}, 50), ({"longest_prediction": "hand_size"}, 17)])
+def test_the_longest_prediction_follows_the_option(options: dict[str, str], longest: int) -> None:
+    """By default up to the row's steps (3 x 17 cards: 50); with hand_size, up to the 17
+    cards of the player's hand."""
+    eng = Engine(load_ruleset("precognition", options=options or None))
+    (template,) = eng.legal_actions(eng.new_game(3, 2))
+    assert template[1].longest == longest
+
+
 def test_predictions_stay_secret_until_the_game_is_over() -> None:
     state = at_prediction()
     engine().apply(state, ("predict", "UDU"))
