@@ -126,7 +126,8 @@ _register(
             "Every distinct way to lay down the given numbers of trios (3 cards of one rank) "
             "and staircases (4 running cards of one suit) from the cards, wild cards standing "
             "in; trios first. The fourth argument lets a staircase wrap K-A, the fifth allows "
-            "longer melds. Copies of one card count once.",
+            "longer melds. Copies of one card count once, and so do wild cards: layouts that "
+            "differ only in which wild card goes where are listed once.",
             _t("goal_layouts(T_rank, T_suit, T_wild, B.card_names, N_RANKS, _0, _1, _2, _3, _4)"),
             example="choose: {layout: 'goal_layouts(hand[me], 2, 1, true, false)'}"),
     Builtin("meets_goal", (CARDS, INT, INT, BOOL), BOOL,

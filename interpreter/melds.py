@@ -421,6 +421,16 @@ def rule_meets_goal(rank: Sequence[int], suit: Sequence[int], wild: Sequence[boo
 def rule_goal_layouts(rank: Sequence[int], suit: Sequence[int], wild: Sequence[bool],
                       names: Sequence[str], n_ranks: int, cards: Sequence[int], trios: int,
                       staircases: int, wrap: bool, longer: bool) -> list[Layout]:
-    """`goal_layouts(...)` as rule text calls it (the card tables come first)."""
+    """`goal_layouts(...)` as rule text calls it (the card tables come first).
+
+    Wild cards are interchangeable once laid down (each stands in for anything), so rule text
+    gets one layout where they differ only in which wild card goes where: the hand's wild
+    cards are given one name, as copies of one card are, and the lowest ids are used."""
+    wilds = [c for c in cards if wild[c]]
+    if len(wilds) > 1:
+        first = min(wilds)
+        names, rank, suit = list(names), list(rank), list(suit)
+        for c in wilds:
+            names[c], rank[c], suit[c] = "*", rank[first], suit[first]
     return goal_layouts(cards, rank, suit, wild, names, n_ranks, trios, staircases,
                         wrap=wrap, longer=longer)

@@ -340,3 +340,15 @@ def test_random_games_finish() -> None:
     for seed in range(30):
         state = play_game(engine(), 2 + seed % 5, seed=seed)
         assert state.over
+
+
+def test_each_two_card_declaration_is_listed_once() -> None:
+    eng = engine()
+    state = playing(4)
+    pairs = [frozenset(a[1:]) for a in eng.legal_actions(state) if a[0] == "declare_two"]
+    assert pairs and len(pairs) == len(set(pairs))
+    mine = hand(state, state.current)
+    n = len(mine)
+    partners = sum(1 for i in range(n) for j in range(i + 1, n)
+                   if kind(state, mine[i]) == kind(state, mine[j]))
+    assert len(pairs) == n * (n - 1) // 2 - partners

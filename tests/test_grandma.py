@@ -256,3 +256,11 @@ def test_the_rounds_goal_is_shown_and_bookkeeping_is_not() -> None:
     assert state.vars["goal"] == "2 trios"
     internal = {v.name for v in eng.rules.variables if v.internal}
     assert internal == {"down_turn", "trios_laid"}
+
+
+def test_layouts_that_differ_only_in_which_2_is_used_are_offered_once() -> None:
+    state = at_act_step()
+    give(state, state.current, ["7H", "7S", "2C", "KD", "KH", "2D", "4C", "9D"])
+    layouts = [a[1] for a in lay_downs(state)]
+    # 7 7 + a 2 and K K + a 2: which 2 goes where does not matter, so one layout
+    assert len(layouts) == 1
