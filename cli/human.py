@@ -1,6 +1,6 @@
 """People in seats: play at the terminal against bots or each other, save, resume.
 
-    cardrules play golf6                        # you in seat 1, random bots elsewhere
+    cardrules play golf6                        # you in seat 1, greedy bots elsewhere
     cardrules run golf6 --human 1 --human 3     # two people pass the terminal between turns
     cardrules resume golf6-7.cardrules-save     # on from where a game was saved
 
@@ -37,13 +37,15 @@ from cardrules.interpreter.record import HUMAN, Record, action_data, make_bots
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action
 
-from . import render
+from . import parts, render
 from .screen import (
     CLEAR,
     RULE,
+    SHOWN_CHOICES,
     Style,
     cards_in_text,
     choice_lines,
+    collapsed,
     decision_screen,
     help_lines,
     known_before,
@@ -297,6 +299,8 @@ class Session:
         t, console, style = self.table, self.console, self.console.style
         engine, state = t.engine, t.state
         word = text.lower()
+        if not text and 0 in choices:  # in a reaction window, Enter lets it go by
+            return choices[0]
         if not text:
             console.refuse("nothing typed: type the number of a choice (or help)")
         elif word in ("help", "?"):
@@ -309,7 +313,13 @@ class Session:
             console.show([paint(line, style) for line in
                           choice_lines(engine, state, seat, choices, style, limit=None)])
         elif match := re.fullmatch(r"(\d+)(?:\s+(\S.*))?", text):
-            return self.pick(choices, int(match.group(1)), match.group(2))
+            number = int(match.group(1))
+            if collapsed(choices) and match.group(2) is None:
+                run = next((r for r in parts.runs(choices, SHOWN_CHOICES)
+                            if r.first == number), None)
+                if run is not None:
+                    return self.in_parts(seat, [choices[n] for n in parts.numbers_of(run)])
+            return self.pick(choices, number, match.group(2))
         else:
             found = matching(engine, state, seat, choices, text.split())
             if not found:
@@ -318,6 +328,31 @@ class Session:
                 console.show([paint(line, style) for line in
                               choice_lines(engine, state, seat, choices, style, only=found)])
         return None
+
+    def in_parts(self, seat: int, actions: list[Action]) -> Action | None:
+        """Choose one of a move's many actions a part at a time; None to go back."""
+        t, console = self.table, self.console
+        names = frozenset(t.engine.rules.cards.names)
+        narrowing = parts.Narrowing(t.engine, t.state, seat, actions)
+        narrowing.settle()
+        while (action := narrowing.done()) is None:
+            console.show([paint(cards_in_text(line, names, console.style), console.style)
+                          for line in [narrowing.progress(), f"Choose the {narrowing.what()}:",
+                                       *narrowing.lines()]])
+            options = narrowing.options()
+            while True:
+                typed = console.ask(f"{narrowing.what()}> ")
+                if typed is None:
+                    continue
+                typed = typed.strip().lower()
+                if typed in ("back", "0"):
+                    console.show(["Back to the choices."])
+                    return None
+                if typed.isdigit() and 1 <= int(typed) <= len(options):
+                    narrowing.choose(options[int(typed) - 1])
+                    break
+                console.refuse(f"type a number from 1 to {len(options)}, or back")
+        return action
 
     def pick(self, choices: dict[int, Action], number: int, rest: str | None) -> Action | None:
         if number not in choices:
@@ -389,17 +424,16 @@ class Session:
 
 
 def fitted(domain: Words, value: str) -> str:
-    """Letters typed in the other case are taken when the alphabet has one case only."""
+    """Letters typed in the other case are taken when the alphabet has one case only (so a
+    refusal names only the letters that are wrong in either case)."""
     alphabet = domain.alphabet
     if domain.problem(value) is None:
         return value
     if alphabet == alphabet.upper():
-        other = value.upper()
-    elif alphabet == alphabet.lower():
-        other = value.lower()
-    else:
-        return value
-    return other if domain.problem(other) is None else value
+        return value.upper()
+    if alphabet == alphabet.lower():
+        return value.lower()
+    return value
 
 
 # ---------------------------------------------------------------------- commands
@@ -456,17 +490,19 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
               help="Set one of the ruleset's options (repeatable).")
 @click.option("--save", "save_file", type=click.Path(dir_okay=False),
               help="Save the game to this file after each of your decisions.")
+@click.option("--bots", "bot_kind", default="greedy", show_default=True, metavar="KIND",
+              help="The seat kind of the other seats (random, greedy, ismcts...).")
 @click.option("--plain", is_flag=True, help="Letters instead of suit symbols, no colour.")
 @reports_errors
 def play_cmd(ruleset: str, players: int | None, seed: int | None, options: tuple[str, ...],
-             save_file: str | None, plain: bool) -> None:
-    """Play RULESET yourself, in seat 1, against random bots."""
+             save_file: str | None, bot_kind: str, plain: bool) -> None:
+    """Play RULESET yourself, in seat 1, against bots (greedy ones unless --bots says)."""
     from .main import parse_options
     chosen = parse_options(options)
     seed = secrets.randbelow(1_000_000) if seed is None else seed
     engine = Engine(load_ruleset(ruleset, chosen))
     state = engine.new_game(players, seed, log=True)  # the log keeps each round's end
-    seats = [HUMAN] + ["random"] * (state.n - 1)
+    seats = [HUMAN] + [bot_kind] * (state.n - 1)
     run_with_humans(ruleset, chosen, engine, state, seats, (), seed, plain, save_file,
                     False, None)
 

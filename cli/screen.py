@@ -25,7 +25,7 @@ from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 from cardrules.model import Action, Ruleset
 
-from . import render
+from . import parts, render
 
 # A long list of choices shows this many, and says how to see the others.
 SHOWN_CHOICES = 30
@@ -105,8 +105,6 @@ def numbered(legal: Sequence[Action]) -> dict[int, Action]:
 def choice_text(engine: Engine, action: Action, state: GameState, seat: int) -> str:
     """An action as `seat` may read it, in the ruleset's words (card names as rules write
     them); an action with text still to write says so."""
-    if action == PASS:
-        return "Pass: let this chance go by"
     text = engine.describe(action, state, seat)
     return text + " (you write it next)" if is_open(action) else text
 
@@ -114,11 +112,25 @@ def choice_text(engine: Engine, action: Action, state: GameState, seat: int) -> 
 def choice_lines(engine: Engine, state: GameState, seat: int, choices: Mapping[int, Action],
                  style: Style, only: Sequence[int] | None = None,
                  limit: int | None = SHOWN_CHOICES) -> list[str]:
-    """The numbered choices (those in `only`, if given), at most `limit` of them."""
+    """The numbered choices (those in `only`, if given), at most `limit` of them. In a list
+    longer than `limit`, a move with many choices is one line, chosen part by part."""
     numbers = list(only) if only is not None else sorted(choices, key=lambda n: (n == 0, n))
     names = frozenset(engine.rules.cards.names)
     width = len(str(max(choices))) if choices else 1
     lines = []
+    if collapsed(choices, only, limit):
+        inside = {n: run for run in parts.runs(choices, limit or len(choices))
+                  for n in parts.numbers_of(run)}
+        for n in numbers:
+            run = inside.get(n)
+            if run is None:
+                text = cards_in_text(choice_text(engine, choices[n], state, seat), names, style)
+                lines.append(f"  {n:>{width}}. {text}")
+            elif n == run.first:
+                lines.append(f"  {n:>{width}}. {parts.run_text(engine, run)}")
+        if len(lines) <= (limit or len(lines)):
+            return lines
+        lines = []
     shown = numbers if limit is None or len(numbers) <= limit else numbers[:limit]
     if 0 in numbers and 0 not in shown:
         shown = [*shown[:-1], 0]  # passing stays in sight in a long list
@@ -130,6 +142,13 @@ def choice_lines(engine: Engine, state: GameState, seat: int, choices: Mapping[i
         lines.append(f"  ... and {hidden} more: type some words of the choice you want to "
                      "list the choices that have them, or 'all' for every choice")
     return lines
+
+
+def collapsed(choices: Mapping[int, Action], only: Sequence[int] | None = None,
+              limit: int | None = SHOWN_CHOICES) -> bool:
+    """Whether the list is shown with its long moves as one line each."""
+    return only is None and limit is not None and len(choices) > limit \
+        and bool(parts.runs(choices, limit))
 
 
 def matching(engine: Engine, state: GameState, seat: int, choices: Mapping[int, Action],
@@ -231,7 +250,7 @@ def situation(engine: Engine, state: GameState, seat: int) -> str:
     phase = engine.rules.phases[state.phase]
     if state.window:
         return (f"A chance to react (seat {state.current + 1}'s turn): act now, "
-                "or 0 to pass. Choose:")
+                "or Enter (or 0) to pass. Choose:")
     return f"Your turn ({phase.name}: {phase.steps[state.step].name}). Choose:"
 
 
@@ -244,7 +263,7 @@ def help_lines(engine: Engine, state: GameState, seat: int, legal: Sequence[Acti
              f"of {state.rounds_total}."]
     if state.window:
         lines.append("Anyone may react after each action; this is your chance to. Type the "
-                     "number of a reaction, or 0 to let it go by.")
+                     "number of a reaction, or just Enter (or 0) to let it go by.")
     else:
         which = f"the number of one of the {len(choices)} choices" if len(choices) > 1 \
             else f"{min(choices)}, the only choice"
@@ -256,6 +275,10 @@ def help_lines(engine: Engine, state: GameState, seat: int, legal: Sequence[Acti
     if len(choices) > SHOWN_CHOICES:
         lines.append("Words narrow a long list: typing two words lists the choices that "
                      "have both; 'all' lists every choice.")
+    if collapsed(choices):
+        lines.append("A line with '...' stands for many choices of one move: type its number "
+                     "to choose it part by part (each part from a short list; 'back' to "
+                     "return).")
     seen: set[str] = set()
     for action in legal:
         move = engine.moves.get(action[0])

@@ -35,6 +35,7 @@ from .state import GameState
 END_OF_TURN = -1
 _KEPT_ESTIMATES = 100_000  # estimates an engine keeps before it starts afresh
 PASS: Action = ("pass",)  # the answer of a seat that lets a reaction window go by
+PASS_TEXT = "Pass: let this chance go by"  # how a pass reads, in every listing and log
 
 # What each generated function of a ruleset does, for a fault's message.
 _ROLES = {"setup": "in the round's setup", "round_end": "at the round's end",
@@ -192,6 +193,8 @@ class Engine:
         does); any other card is described by where it lies, so that a description shown
         to a player, or written to the public log, gives nothing away.
         """
+        if action == PASS:
+            return PASS_TEXT
         move = self.moves.get(action[0]) if action else None
         if move is None:
             return repr(action)

@@ -46,6 +46,8 @@ RULE = "=" * 72
 EXIT_USAGE, EXIT_GAME = 2, 3
 CHOICE = re.compile(r"^ +(\d+)\. ", re.M)
 # A golf6 game that the tests stop and resume: 3 players, 2 rounds, seed 11.
+# `play` against random bots: quick, and the same screens every time.
+PLAY = ["play", "--bots", "random"]
 GOLF_ARGS = ["golf6", "--players", "3", "--seed", "11", "-o", "rounds=2", "--plain"]
 
 
@@ -113,7 +115,7 @@ def finished(child: pexpect.spawn) -> int:
 @pytest.fixture(scope="module")
 def golf_screens(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """Every screen of the test golf6 game played without a stop, then the end."""
-    child = spawn(["play", *GOLF_ARGS], tmp_path_factory.mktemp("whole"))
+    child = spawn([*PLAY, *GOLF_ARGS], tmp_path_factory.mktemp("whole"))
     screens = list(drive(child))
     assert finished(child) == 0
     return screens
@@ -121,7 +123,7 @@ def golf_screens(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 
 # ---------------------------------------------------------------------- golf6
 def test_golf6_moves_bad_input_help_rules_and_a_finished_game(tmp_path: Path) -> None:
-    child = spawn(["play", "golf6", "--players", "2", "--seed", "4", "-o", "rounds=1",
+    child = spawn([*PLAY, "golf6", "--players", "2", "--seed", "4", "-o", "rounds=1",
                    "--plain"], tmp_path)
     first = screen(child)
     assert "6-card Golf - seat 1 (you)" in first
@@ -165,7 +167,7 @@ def test_golf6_moves_bad_input_help_rules_and_a_finished_game(tmp_path: Path) ->
 
 def test_quit_and_resume_go_on_exactly_as_a_game_never_stopped(
         tmp_path: Path, golf_screens: list[str]) -> None:
-    child = spawn(["play", *GOLF_ARGS], tmp_path)
+    child = spawn([*PLAY, *GOLF_ARGS], tmp_path)
     before = list(drive(child, stop=9))
     assert before == golf_screens[:10]
     child.sendline("quit")
@@ -202,7 +204,7 @@ def test_save_after_each_decision_resumes_after_the_last_one(
 
 # -------------------------------------------------------------- precognition
 def test_precognition_refuses_a_bad_prediction_and_keeps_it_secret(tmp_path: Path) -> None:
-    child = spawn(["play", "precognition", "--players", "2", "--seed", "2",
+    child = spawn([*PLAY, "precognition", "--players", "2", "--seed", "2",
                    "-o", "playoff_limit=1", "--plain"], tmp_path)
     first = screen(child)
     assert "1. Predict a text of 1 to 51 letters from U, D, S (you write it next)" in first
@@ -211,6 +213,7 @@ def test_precognition_refuses_a_bad_prediction_and_keeps_it_secret(tmp_path: Pat
     child.expect("prediction> ")
     assert "Write the prediction: a text of 1 to 51 letters from U, D, S" in text(child)
     for typed, reason in [("UDX", "'X' is not allowed: use only U, D, S"),
+                          ("udx", "'X' is not allowed: use only U, D, S"),  # only the bad one
                           ("", "empty: write at least one letter"),
                           ("U" * 60, "60 letters: write between 1 and 51")]:
         child.sendline(typed)
@@ -272,7 +275,7 @@ def test_pass_and_play_clears_the_screen_between_people(tmp_path: Path) -> None:
 def test_suits_and_colour(tmp_path: Path, args: list[str], env: dict[str, str],
                           want: list[str], never: list[str]) -> None:
     # seed 3: the discard pile starts with the 9 of spades
-    child = spawn(["play", "golf6", "--players", "2", "--seed", "3", *args], tmp_path, **env)
+    child = spawn([*PLAY, "golf6", "--players", "2", "--seed", "3", *args], tmp_path, **env)
     shown = screen(child)
     child.terminate(force=True)
     for piece in want:
@@ -301,7 +304,7 @@ def test_seat_options_are_checked(args: list[str], cause: str) -> None:
 
 
 def test_input_that_ends_stops_the_game_with_exit_code_3() -> None:
-    result = CliRunner().invoke(main, ["play", "golf6", "--seed", "1"], input="1\n")
+    result = CliRunner().invoke(main, [*PLAY, "golf6", "--seed", "1"], input="1\n")
     assert result.exit_code == EXIT_GAME
     assert result.stderr == "error: input ended before the game did\n"
 
@@ -575,9 +578,49 @@ def test_a_round_that_ends_on_your_move_is_shown_to_you(tmp_path: Path) -> None:
 
     from cardrules.cli.main import main as cli
 
-    result = CliRunner().invoke(cli, ["play", "golf6", "--players", "2", "--plain",
+    result = CliRunner().invoke(cli, [*PLAY, "golf6", "--players", "2", "--plain",
                                       "--seed", "3"], input="1\n" * 400)
     text = result.stdout
     at = text.index("round 1 over")
     before = text[:at].rsplit("Since your last decision:", 1)[1]
     assert "grid:" in before and "score" in before
+
+
+# ------------------------------------------------------ long lists, reactions
+def test_a_long_list_is_chosen_in_parts_and_enter_passes_a_reaction(tmp_path: Path) -> None:
+    """geohash against the default (greedy) bots: a move with many choices is one line,
+    picked part by part with 'back' to return; a reaction window costs one Enter to pass
+    and offers the accusation as one line, chosen rank, then suit."""
+    child = spawn(["play", "geohash", "--players", "3", "--seed", "5", "--plain"], tmp_path)
+    child.expect(PROMPT)
+    assert "seats: human, greedy, greedy" in text(child)  # sensible bots by default
+    first = text(child)[text(child).rindex(RULE):]
+    assert "1. Ask ... for the ... ... (26 choices: type 1 to choose it part by part)" in first
+    assert "Declare 2C a match of a hidden card" in first  # short enough to list in full
+    child.sendline("1")
+    child.expect("target> ")
+    assert "Choose the target:\n  1. seat 2\n  2. seat 3" in text(child)
+    child.sendline("back")
+    child.expect(PROMPT)
+    assert "Back to the choices." in text(child)
+    child.sendline("1")
+    child.expect("target> ")
+    child.sendline("1")
+    child.expect("rank> ")
+    assert "Ask seat 2 for the ... ..." in text(child)
+    child.sendline("1")  # the ace: its colour follows from the hand (one red ace held)
+    window = screen(child)
+    assert "act now, or Enter (or 0) to pass" in window
+    assert "1. Name the hidden cards: the ... of ... and the ... of ... (1326 choices" in window
+    child.sendline("1")
+    child.expect("rank1> ")
+    assert "13. K" in text(child)
+    child.sendline("13")
+    child.expect("suit1> ")
+    assert "Name the hidden cards: the K of ... and the ... of ..." in text(child)
+    child.sendline("back")
+    child.expect(PROMPT)
+    child.sendline("")  # Enter alone: the chance goes by
+    screen(child)
+    assert "refused" not in text(child)
+    child.terminate(force=True)

@@ -159,3 +159,25 @@ def test_random_games_always_end_with_a_winner_or_a_bounded_tie() -> None:
         assert state.over
         assert len(state.round_scores) <= engine().rules.options["playoff_limit"]
         assert state.winners
+
+
+def test_the_row_reads_as_its_steps_and_playoffs_are_named() -> None:
+    """The row's U/D/S text is shown as it grows (a round variable everyone sees), and a
+    round after the first says it is a playoff."""
+    eng = engine()
+    state = at_prediction(players=2)
+    assert state.vars["stage"] == "first deal" and state.vars["row_moves"] == ""
+    while state.phase == 0:
+        eng.apply(state, ("predict", "U"))
+    for _ in range(3):
+        eng.apply(state, eng.legal_actions(state)[0])
+    row = state.zones[eng.rules.zone("row").index]
+    numbers = [eng.rules.cards.number[c] for c in row]
+    steps = "".join("U" if b > a else "D" if b < a else "S" for a, b in zip(numbers, numbers[1:]))
+    assert state.vars["row_moves"] == steps and len(steps) == 2
+    view = player_view(eng.rules, state, 1)
+    assert view["variables"]["row_moves"] == steps
+    while len(state.round_scores) < 1:  # the same prediction for both: a tie
+        eng.apply(state, eng.legal_actions(state)[0])
+    assert state.round_scores[0][0] == state.round_scores[0][1] and not state.over
+    assert state.vars["stage"] == "playoff" and state.vars["row_moves"] == ""
