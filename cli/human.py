@@ -129,6 +129,7 @@ class Table:
         line = public_line(engine, state, seat, action)
         before = known_before(engine, state, action)
         rounds = len(state.round_scores)
+        own = outcome_before(engine, state, seat, action) if seat in self.pending else None
         engine.apply(state, action)
         self.record.actions.append(action_data(action))
         legal = engine.legal_actions(state)
@@ -137,6 +138,8 @@ class Table:
         for human, news in self.pending.items():
             if line is not None and human != seat:
                 news.append(line)
+            if own is not None and human == seat:
+                news.append(own.after(engine, state, len(state.round_scores) > rounds))
             if len(state.round_scores) > rounds:
                 news.extend(self.round_layout())
                 news.append(round_line(state))
@@ -254,6 +257,7 @@ class Session:
             bot = t.bots[seat]
             if bot is not None:
                 legal = t.advance(seat, bot.choose(engine, state, legal))
+                self.watch_out()
                 continue
             action = self.decide(seat, legal)
             seen = t.pending[seat]
@@ -266,6 +270,16 @@ class Session:
                 continue
             if self.save is not None:
                 t.write(self.save)
+        self.watch_out()
+
+    def watch_out(self) -> None:
+        """Once every person is out of the game, what happens is shown as it happens."""
+        t = self.table
+        if t.humans and not any(t.state.active[p] for p in t.humans):
+            for seat in t.humans:
+                if t.pending[seat]:
+                    self.console.show(["  " + line for line in t.pending[seat]])
+                    t.pending[seat] = []
 
     # ------------------------------------------------------------ one decision
     def decide(self, seat: int, legal: list[Action]) -> Action:
@@ -421,6 +435,54 @@ class Session:
             lines += view_section(t.engine.rules, t.state, t.humans[0], style)
         lines += render.standings(t.engine.results(t.state), t.engine.rules.winner)
         return [paint(cards_in_text(line, names, style), style) for line in lines]
+
+
+@dataclass
+class Outcome:
+    """What a seat's own action did, as that seat may know it: the action in its words, the
+    cards it came to know and where they are now, and shared zones that grew or shrank."""
+
+    seat: int
+    text: str
+    known: list[int]
+    sizes: list[int]
+
+    def after(self, engine: Engine, state: GameState, round_over: bool = False) -> str:
+        """The line for the seat; after an action that ended the round, only the action
+        (the round's account and the new deal follow)."""
+        seat, names = self.seat, engine.rules.cards.names
+        if round_over:
+            return f"you: {self.text} - the round is over"
+        learned = [c for c in range(state.n_cards)
+                   if not self.known[c] >> seat & 1 and state.known[c] >> seat & 1]
+        parts = [f"{names[c]} ({where(engine, state, c, seat)})" for c in learned]
+        said = [f"you: {self.text}"]
+        if parts:
+            said.append("you see " + ", ".join(parts))
+        for zone in engine.rules.zones:
+            if not zone.owned and len(state.zones[zone.index]) != self.sizes[zone.index]:
+                said.append(f"{zone.name}: {self.sizes[zone.index]} -> "
+                            f"{len(state.zones[zone.index])} cards")
+        if not state.active[seat]:
+            said.append("you are out of the game")
+        return " - ".join(said)
+
+
+def outcome_before(engine: Engine, state: GameState, seat: int, action: Action) -> Outcome:
+    """The seat's side of an action it is about to take (see Outcome)."""
+    text = engine.describe(action, state, seat)
+    return Outcome(seat, text, list(state.known), [len(z) for z in state.zones])
+
+
+def where(engine: Engine, state: GameState, card: int, seat: int) -> str:
+    """Where a card lies, in plain words, from `seat`'s side: 'in your hand', 'on the heap'."""
+    z = state.where[card]
+    board = engine.board
+    owner = board.owner[z]
+    name = board.names[z]
+    if owner < 0:
+        return f"on the {name}"
+    return f"in your {name}" if owner == seat else f"in seat {owner + 1}'s {name}"
 
 
 def fitted(domain: Words, value: str) -> str:

@@ -73,10 +73,38 @@ def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) ->
         for name, values in event.get("player_variables", {}).items():
             parts.append(f"{name}: {values[seat]}")
         lines.append(f"  seat {seat + 1}  " + "   ".join(parts)
-                     + f"   score {score:>4}  total {totals[seat]:>5}")
+                     + f"   score {score:>4}{score_parts(event, seat)}  total {totals[seat]:>5}")
     for zone in rules.zones:  # shared zones, when anything in them is known to all
         if not zone.owned and any(c is not None for c in zones[zone.name]):
             lines.append(f"  {zone.name}: {zone_text(zone, zones[zone.name], plain)}")
+    return lines + after_round_lines(rules, event)
+
+
+def score_parts(event: dict[str, Any], seat: int) -> str:
+    """' (columns 17, house_bonus -20)': a seat's score entry by entry, when an entry other
+    than the first scored; '' otherwise."""
+    parts = event.get("score_parts") or {}
+    values = [(name, v[seat]) for name, v in parts.items()]
+    if not any(v for _, v in values[1:]):
+        return ""
+    return " (" + ", ".join(f"{name} {v}" for name, v in values if v) + ")"
+
+
+def after_round_lines(rules: Ruleset, event: dict[str, Any]) -> list[str]:
+    """What the rules after a round changed, and those rules' own words for why."""
+    after = event.get("after_round")
+    if not after:
+        return []
+    said = [f"seat {seat}'s total {was} -> {now}"
+            for seat, (was, now) in after.get("totals", {}).items()]
+    if "winners" in after:
+        said.append(", ".join(f"seat {w}" for w in after["winners"]) + " won the match")
+    if after.get("out"):
+        said.append(", ".join(f"seat {p}" for p in after["out"]) + " out of the game")
+    lines = ["  after the round: " + "; ".join(said)]
+    for trigger in rules.data.get("triggers") or []:
+        if trigger.get("after") == "round" and trigger.get("doc"):
+            lines.append(f"    ({trigger['name']}: {' '.join(str(trigger['doc']).split())})")
     return lines
 
 

@@ -697,20 +697,52 @@ class Engine:
         for p in range(s.n):
             s.totals[p] += scores[p]
         s.round_scores.append(scores)
+        scored, won, active = list(s.totals), s.winners, list(s.active)
+        parts = self._score_parts(s) if s.log is not None else None
         if rules.after_round is not None:
             self._call(rules.after_round, s, s.current)
         if s.log is not None:
-            s.log.append({"event": "round_end", "round": s.round, "scores": scores,
-                          "totals": list(s.totals), "zones": self.layout(s, public=True),
-                          "player_variables": {v.name: list(s.pvars[v.name])
-                                               for v in rules.variables
-                                               if v.name in s.pvars and not v.internal}})
+            event = {"event": "round_end", "round": s.round, "scores": scores,
+                     "totals": list(s.totals), "zones": self.layout(s, public=True),
+                     "player_variables": {v.name: list(s.pvars[v.name])
+                                          for v in rules.variables
+                                          if v.name in s.pvars and not v.internal}}
+            if parts:
+                event["score_parts"] = parts
+            event.update(self._round_account(s, scored, won, active))
+            s.log.append(event)
         s.version += 1
         if s.signal & SIGNAL_GAME or s.round >= s.rounds_total or sum(s.active) == 0 \
                 or (rules.until is not None and self._call(rules.until, s)):
             self._finish(s)
         else:
             self._start_round(s)
+
+    def _round_account(self, s: GameState, scored: list[int], won: list[int] | None,
+                       active: list[bool]) -> dict[str, Any]:
+        """What the after-round rules changed, for the round's account: totals, winners,
+        seats put out."""
+        out: dict[str, Any] = {}
+        after: dict[str, Any] = {}
+        if s.totals != scored:
+            after["totals"] = {str(p + 1): [scored[p], s.totals[p]] for p in range(s.n)
+                               if s.totals[p] != scored[p]}
+        if s.winners is not None and s.winners != won:
+            after["winners"] = [w + 1 for w in s.winners]
+        if s.active != active:
+            after["out"] = [p + 1 for p in range(s.n) if active[p] and not s.active[p]]
+        if after:
+            out["after_round"] = after
+        return out
+
+    def _score_parts(self, s: GameState) -> dict[str, list[int]] | None:
+        """Each score entry apart, for the round's account, where there are several."""
+        rules = self.rules
+        if len(rules.score_names) < 2 or rules.score_by != "player":
+            return None
+        each = [self._call(rules.score, s, p) if s.active[p] else (0,) * len(rules.score_names)
+                for p in range(s.n)]
+        return {name: [e[i] for e in each] for i, name in enumerate(rules.score_names)}
 
     def _round_scores(self, s: GameState) -> list[int]:
         """Each seat's score for the round; by team, the team's (worked out for its first

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardrules.cli.render import round_summary
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.play import play_game
@@ -29,10 +30,11 @@ def engine(name: str, **options: Any) -> Engine:
     return Engine(load_ruleset(name, options=options or None))
 
 
-def dealt(eng: Engine, grids: dict[int, list[str]], seed: int = 1) -> GameState:
+def dealt(eng: Engine, grids: dict[int, list[str]], seed: int = 1,
+          log: bool = False) -> GameState:
     """A new game whose given seats' grids hold the named cards (reading order)."""
     rules = eng.rules
-    state = eng.new_game(2, seed)
+    state = eng.new_game(2, seed, log=log)
     names = rules.cards.names
     taken: set[int] = set()
     for seat, wanted in grids.items():
@@ -215,3 +217,24 @@ def test_the_family_rules_change_random_matches() -> None:
     family = [sum(play_game(engine("golf6-family"), 4, seed=s).totals) for s in range(30)]
     assert plain != family
     assert sum(family) < sum(plain)  # bonuses only lower scores, and 150 drops to 0
+
+
+def test_the_round_account_says_what_the_house_rules_did_and_why() -> None:
+    """The account of a round names the bonus apart from the columns, and says when a total
+    dropped to 0 or a straight flush won, in the words of the rules that did it."""
+    eng = engine("golf6-family")
+    grid = ["KH", "KS", "KC", "KD", "QH", "QS"]  # 0 + 10 + 10 = 20
+    flush = ["3H", "4H", "5H", "6H", "7H", "8H"]  # a natural straight flush
+    state = dealt(eng, {0: grid, 1: flush}, log=True)
+    state.totals = [130, 0]
+    finish_round(eng, state)
+    event = next(e for e in state.log if e.get("event") == "round_end")
+    text = "\n".join(round_summary(eng.rules, event, plain=True))
+    assert "seat 1's total 150 -> 0" in text
+    assert "seat 2 won the match" in text
+    assert "(back_to_zero: A total of exactly reset_total (150)" in text
+    assert "(straight_flush: A six-card straight flush" in text
+    second = next(line for line in text.splitlines() if line.startswith("  seat 2"))
+    assert "(columns 33, house_bonus -20)" in second  # 3+4+5+6+7+8 = 33, and the bonus
+    first = next(line for line in text.splitlines() if line.startswith("  seat 1"))
+    assert "house_bonus" not in first

@@ -160,7 +160,10 @@ def test_golf6_moves_bad_input_help_rules_and_a_finished_game(tmp_path: Path) ->
     screens = list(drive(child, start=2))
     assert finished(child) == 0
     assert any(re.search(r"holding: \((10|[2-9AJQK])[CDHS]\)", s) for s in screens)
-    assert any("Since your last decision:\n  seat 2: " in s for s in screens)
+    assert any(re.search(r"Since your last decision:\n(  you: .*\n)?  seat 2: ", s)
+               for s in screens)
+    assert any(re.search(r"  you: Take the top card of the stock - you see "
+                         r"(10|[2-9AJQK])[CDHS] \(in your holding\)", s) for s in screens)
     assert "Standings after 1 round (lowest total wins)" in screens[-1]
     assert not list(tmp_path.iterdir())  # nothing saved without --save or quit
 
@@ -554,10 +557,15 @@ def check_screens(path: Path, players: int, seed: int, budget: int) -> int:
             checked += 1
             news.clear()
         public = set(known(state, names, mask=state.everyone))
+        own = set(known(state, names, seat=watched))  # what the seat knew, and learns
         before = len(news)
         legal = table.advance(seat, table.bots[seat].choose(engine, state, legal))
         public |= set(known(state, names, mask=state.everyone))
+        own |= set(known(state, names, seat=watched))
         for line in news[before:]:  # named only if everyone knew it before or after
+            if seat == watched and line.startswith("you: "):  # the seat's own action
+                assert set(named(line, every)) <= own | public, (path.name, seed, line)
+                continue
             assert set(named(line, every)) <= public, (path.name, seed, line)
     return checked
 
@@ -610,6 +618,9 @@ def test_a_long_list_is_chosen_in_parts_and_enter_passes_a_reaction(tmp_path: Pa
     assert "Ask seat 2 for the ... ..." in text(child)
     child.sendline("1")  # the ace: its colour follows from the hand (one red ace held)
     window = screen(child)
+    # what the person's own ask did: seat 2 had the ace, and the pair went to the heap
+    assert "you: Ask seat 2 for the red A - you see AD (on the heap) - heap: 12 -> 14 cards" \
+        in window
     assert "act now, or Enter (or 0) to pass" in window
     assert "1. Name the hidden cards: the ... of ... and the ... of ... (1326 choices" in window
     child.sendline("1")
@@ -624,3 +635,27 @@ def test_a_long_list_is_chosen_in_parts_and_enter_passes_a_reaction(tmp_path: Pa
     screen(child)
     assert "refused" not in text(child)
     child.terminate(force=True)
+
+
+def test_a_person_put_out_sees_the_rest_of_the_game(tmp_path: Path) -> None:
+    """A wrong accusation puts the person out; what they did is said, and the rest of the
+    game is shown as it happens, to its end."""
+    child = spawn(["play", "geohash", "--players", "3", "--seed", "5", "--plain",
+                   "--option", "turn_limit=6"], tmp_path)
+    screen(child)
+    child.sendline("1")
+    child.expect("target> ")
+    child.sendline("1")
+    child.expect("rank> ")
+    child.sendline("1")
+    screen(child)  # the reaction window after the ask
+    child.sendline("1")
+    for part in ("rank1", "suit1", "rank2", "suit2"):  # the aces of clubs and diamonds
+        child.expect(f"{part}> ")
+        child.sendline("1")
+    child.expect(r"No winner|Winner[^\n]*\n")
+    shown = text(child)
+    assert "you are out of the game" in shown
+    assert shown.index("you are out of the game") < shown.index("Standings")
+    assert "Standings after 1 round (only a win decides)" in shown
+    assert finished(child) == 0

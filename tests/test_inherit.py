@@ -184,4 +184,4 @@ def test_variants_stay_small() -> None:
     root = Path(__file__).resolve().parent.parent / "rulesets"
     family = (root / "golf6-family.yaml").read_text(encoding="utf-8").splitlines()
     meaningful = [ln for ln in family if ln.strip() and not ln.strip().startswith("#")]
-    assert len(meaningful) <= 50  # with its own summary, naming the house rules
+    assert len(meaningful) <= 55  # with its own summary and trigger docs, naming the house rules
