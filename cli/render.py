@@ -30,7 +30,8 @@ def zone_text(zone: ZoneDef, names: Sequence[str | None], plain: bool = False) -
         rows = [names[i:i + zone.columns] for i in range(0, len(names), zone.columns)]
         return " / ".join(cards_text(r, plain) for r in rows)
     if zone.layout == "stack" and zone.visibility == "public" and names:
-        return f"{card_text(names[-1], plain)} on top ({len(names)} cards)"
+        count = f"{len(names)} card" + ("s" if len(names) != 1 else "")
+        return f"{card_text(names[-1], plain)} on top ({count})"
     return cards_text(names, plain)
 
 
@@ -108,23 +109,40 @@ def after_round_lines(rules: Ruleset, event: dict[str, Any]) -> list[str]:
     return lines
 
 
-def standings(results: dict[str, Any], winner_rule: str) -> list[str]:
-    """The final table: seats by rank, totals and per-round scores, then the winner."""
+def standings(results: dict[str, Any], winner_rule: str, teams: int = 0) -> list[str]:
+    """The final table: seats by rank, totals and per-round scores, then the winner. With
+    `teams`, partners are ranked together and the winners are named as a team."""
     totals = results["totals"]
     rounds = results["round_scores"]
     winners = results["winners"]
     # The winners rank first, whatever their totals (a rule's `win` decides over them), then
-    # the others by total as the rule says; with `winner: none` totals decide nothing.
+    # the others by total as the rule says (with `winner: none` totals decide nothing);
+    # partners together, in seat order.
     sign = {"highest": -1, "lowest": 1}.get(winner_rule, 0)
-    order = sorted(range(len(totals)), key=lambda p: (p + 1 not in winners, sign * totals[p]))
+    order = sorted(range(len(totals)),
+                   key=lambda p: (p + 1 not in winners, sign * totals[p],
+                                  p % teams if teams else 0, p))
     rule = "only a win decides" if winner_rule == "none" else f"{winner_rule} total wins"
+    team_head = "  team" if teams else ""
     lines = [f"Standings after {results['rounds']} round{'s' if results['rounds'] != 1 else ''}"
-             f" ({rule})", "  rank  seat   total   rounds"]
-    for rank, seat in enumerate(order, 1):
+             f" ({rule})", f"  rank{team_head}  seat   total   rounds"]
+    rank, previous = 0, None
+    for index, seat in enumerate(order, 1):
+        key = seat % teams if teams else seat
+        if key != previous:
+            rank, previous = index, key
         per_round = " ".join(f"{r[seat]:>4}" for r in rounds)
-        lines.append(f"  {rank:>4}  {seat + 1:>4}  {totals[seat]:>6}   {per_round}")
+        team = f"  {seat % teams + 1:>4}" if teams else ""
+        lines.append(f"  {rank:>4}{team}  {seat + 1:>4}  {totals[seat]:>6}   {per_round}")
     if not winners:
         lines.append("No winner")
+        return lines
+    if teams:
+        won = sorted({(w - 1) % teams + 1 for w in winners})
+        label = "Winners" if len(won) == 1 else "Tied winners"
+        lines.append(f"{label}: " + ", ".join(
+            f"team {t} (seats {', '.join(str(w) for w in winners if (w - 1) % teams + 1 == t)})"
+            for t in won))
         return lines
     label = "Winner" if len(winners) == 1 else "Tied winners"
     lines.append(f"{label}: " + ", ".join(f"seat {w}" for w in winners))
