@@ -63,6 +63,8 @@ class Engine:
                                          for s in p.steps for m in s.moves)
         self.board: runtime.Board = ruleset.board
         self.moves = ruleset.moves
+        # Zones whose order tells their unseen cards apart (piles), by name, for place_of.
+        self._stacked = {z.name: z.layout == "stack" for z in ruleset.zones}
         # Flow facts known before any game, looked up on every action instead of derived:
         # each step's legal-actions function and repeat count, and where each move leads.
         self._legal = [[step.legal for step in phase.steps] for phase in ruleset.phases]
@@ -234,22 +236,31 @@ class Engine:
         if state is not None:
             known = state.known[value]
             if not (known == state.everyone if seat is None else known >> seat & 1):
-                return self.place_of(state, value)
+                return self.place_of(state, value, seat)
         return self.rules.cards.names[value]
 
-    def place_of(self, state: GameState, card: int) -> str:
-        """Where a card lies, in words: 'the face-down card of grid 2 at row 1, column 3'."""
+    def place_of(self, state: GameState, card: int, seat: int | None = None) -> str:
+        """Where a card lies, in plain words, from `seat`'s side (None: the table's): 'the
+        face-down card of seat 2's grid at row 1, column 3', 'an unseen card from seat 3's
+        hand', 'the unseen card 2 from the top of the stock'."""
         z = state.where[card]
         board = self.board
-        owner = board.owner[z]
-        zone = board.names[z] + (f" {owner + 1}" if owner >= 0 else "")
+        owner, name = board.owner[z], board.names[z]
+        if owner < 0:
+            zone = f"the {name}"
+        else:
+            zone = f"your {name}" if owner == seat else f"seat {owner + 1}'s {name}"
         cards = state.zones[z]
         index = cards.index(card)
         if board.grid[z]:
             width = board.width[z]
             return f"the face-down card of {zone} at row {index // width + 1}, " \
                    f"column {index % width + 1}"
-        return f"the unseen card of {zone}, {len(cards) - index} from the top"
+        if self._stacked.get(name, True):  # a pile: where in it is what tells cards apart
+            depth = len(cards) - index
+            return f"the unseen top card of {zone}" if depth == 1 \
+                else f"the unseen card {depth} from the top of {zone}"
+        return f"an unseen card from {zone}"
 
     # ------------------------------------------------------------------ apply
     def apply(self, state: GameState, action: Action) -> GameState:

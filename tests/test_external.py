@@ -187,7 +187,7 @@ def test_an_unseen_card_is_null_and_described_by_its_place() -> None:
     state = engine.new_game(4, 1)
     entries, actions = describe_legal(engine, state, 0, engine.legal_actions(state))
     assert all(entry["args"] == [None] for entry in entries)
-    assert entries[0]["text"] == "Turn the face-down card of grid 1 at row 1, column 1 face up"
+    assert entries[0]["text"] == "Turn the face-down card of your grid at row 1, column 1 face up"
     assert [e["index"] for e in entries] == list(range(len(entries)))
 
 

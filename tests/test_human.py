@@ -129,7 +129,7 @@ def test_golf6_moves_bad_input_help_rules_and_a_finished_game(tmp_path: Path) ->
     assert "6-card Golf - seat 1 (you)" in first
     assert "seat 1 (you)  grid:   ##   ##   ## /   ##   ##   ##" in first
     assert "seat 2        grid:   ##   ##   ## /   ##   ##   ##" in first
-    assert "  1. Turn the face-down card of grid 1 at row 1, column 1 face up" in first
+    assert "  1. Turn the face-down card of your grid at row 1, column 1 face up" in first
     refused(child, "99", "there is no choice 99: type a number from 1 to 6")
     refused(child, "", "nothing typed")
     refused(child, "frobnicate", "no choice has the words 'frobnicate'")
@@ -237,7 +237,7 @@ def test_precognition_refuses_a_bad_prediction_and_keeps_it_secret(tmp_path: Pat
     screens = list(drive(child, start=2))
     assert finished(child) == 0
     # (the lay that ends the round is followed by a new deal: it names no card)
-    laid = [s for s in screens[:-1] if "seat 2: Lay the unseen card of hand 2" in s]
+    laid = [s for s in screens[:-1] if "seat 2: Lay an unseen card from seat 2's hand" in s]
     assert laid and all(re.search(r"row - it was (10|[2-9AJQK])[CDHS]", s) for s in laid)
     assert "Standings after 1 round (highest total wins)" in screens[-1]
 
@@ -260,7 +260,7 @@ def test_pass_and_play_clears_the_screen_between_people(tmp_path: Path) -> None:
     child.sendline("")
     third = screen(child)
     assert "6-card Golf - seat 3 (you)" in third
-    assert re.search(r"seat 1: Turn the face-down card of grid 1 at row 1, column 1 face up"
+    assert re.search(r"seat 1: Turn the face-down card of seat 1's grid at row 1, column 1 face up"
                      r" - it was (10|[2-9AJQK])[CDHS]", third)
     child.sendline("quit")
     child.expect(r"\[y/N\] ")

@@ -423,7 +423,7 @@ def test_every_seat_sees_moves_as_they_happen_and_gets_its_seat_back() -> None:
             client.post(f"{seat_url(game, 0)}/move", json={"version": 0, "index": 0})
             update = next(seen)
             assert update["version"] == 1 and "table" not in update
-            assert update["news"][0].startswith("seat 1: Turn the face-down card of grid 1")
+            assert update["news"][0].startswith("seat 1: Turn the face-down card of seat 1's grid")
             assert mine["choices"][0]["cards"] == [["grid", "1", None, 0]]
         with client.stream("GET", f"{seat_url(game, 1)}/events") as stream:
             again = next(events(stream))  # a page that reconnects: the seat as it is now
