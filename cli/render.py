@@ -45,9 +45,9 @@ def table_lines(rules: Ruleset, layout: dict[str, Any], plain: bool = False) -> 
         parts = []
         for zone in rules.zones:
             if zone.groups:
-                groups = [g for g in layout[zone.name][seat] if g]
-                parts.append(f"{zone.name}: " + (" | ".join(cards_text(g, plain)
-                                                           for g in groups) or "-"))
+                groups = [f"{i}: {cards_text(g, plain)}"
+                          for i, g in enumerate(layout[zone.name][seat], 1) if g]
+                parts.append(f"{zone.name}: " + (" | ".join(groups) or "-"))
             elif zone.owned:
                 parts.append(f"{zone.name}: {zone_text(zone, layout[zone.name][seat], plain)}")
         lines.append(f"    seat {seat}  " + "   ".join(parts))
@@ -63,10 +63,10 @@ def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) ->
         parts = []
         for zone in rules.zones:
             if zone.groups:
-                groups = [g for g in zones[zone.name][str(seat + 1)] if g]
+                groups = [f"{i}: {cards_text(g, plain)}"
+                          for i, g in enumerate(zones[zone.name][str(seat + 1)], 1) if g]
                 if groups:
-                    parts.append(f"{zone.name}: " + " | ".join(cards_text(g, plain)
-                                                              for g in groups))
+                    parts.append(f"{zone.name}: " + " | ".join(groups))
             elif zone.owned:
                 cards = zones[zone.name][str(seat + 1)]
                 if any(c is not None for c in cards):
@@ -179,9 +179,11 @@ def seen_zone(zone: ZoneDef, seen: dict[str, Any], plain: bool = False) -> str:
 
 
 def seen_owned(zone: ZoneDef, seen: Any, plain: bool = False) -> str:
-    """A seat's zone in a view; a grouped zone shows its non-empty groups."""
+    """A seat's zone in a view; a grouped zone shows its non-empty groups, numbered from 1
+    as rule labels number them."""
     if zone.groups:
-        shown = [seen_zone(zone, g, plain) for g in seen if g["count"]]
+        shown = [f"{i}: {seen_zone(zone, g, plain)}" for i, g in enumerate(seen, 1)
+                 if g["count"]]
         return " | ".join(shown) if shown else "none"
     return seen_zone(zone, seen, plain)
 

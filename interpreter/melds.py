@@ -426,11 +426,34 @@ def rule_goal_layouts(rank: Sequence[int], suit: Sequence[int], wild: Sequence[b
     Wild cards are interchangeable once laid down (each stands in for anything), so rule text
     gets one layout where they differ only in which wild card goes where: the hand's wild
     cards are given one name, as copies of one card are, and the lowest ids are used."""
+    ranks = rank
     wilds = [c for c in cards if wild[c]]
     if len(wilds) > 1:
         first = min(wilds)
         names, rank, suit = list(names), list(rank), list(suit)
         for c in wilds:
             names[c], rank[c], suit[c] = "*", rank[first], suit[first]
-    return goal_layouts(cards, rank, suit, wild, names, n_ranks, trios, staircases,
-                        wrap=wrap, longer=longer)
+    layouts = goal_layouts(cards, rank, suit, wild, names, n_ranks, trios, staircases,
+                           wrap=wrap, longer=longer)
+    if not wrap:
+        return layouts
+    return [tuple(run_order(meld, ranks, wild, n_ranks) for meld in layout)
+            for layout in layouts]
+
+
+def run_order(meld: tuple[int, ...], rank: Sequence[int], wild: Sequence[bool],
+              n_ranks: int) -> tuple[int, ...]:
+    """A staircase that turns the corner, in the order it runs (J Q K A, not A J Q K); any
+    other meld as it is. Melds with wild cards keep their order."""
+    if len(meld) < 2 or any(wild[c] for c in meld):
+        return meld
+    ordered = sorted(meld, key=lambda c: rank[c])
+    ranks = [rank[c] for c in ordered]
+    if len(set(ranks)) != len(ranks):
+        return meld  # a trio, or no run
+    gaps = [b - a for a, b in zip(ranks, ranks[1:])]
+    wrap_gap = ranks[0] + n_ranks - ranks[-1]
+    widest = max(range(len(gaps)), key=lambda i: gaps[i])
+    if gaps[widest] <= wrap_gap:
+        return tuple(ordered)
+    return tuple(ordered[widest + 1:] + ordered[:widest + 1])

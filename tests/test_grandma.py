@@ -9,10 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardrules.cli.render import view_lines
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.play import play_game
 from cardrules.interpreter.state import GameState
+from cardrules.interpreter.view import player_view
 
 
 @functools.cache
@@ -118,7 +120,7 @@ def test_no_lay_off_in_the_turn_the_goal_is_met_but_on_a_later_turn() -> None:
     assert {names_of([a[1]])[0] for a in offs} == fitting
     off = offs[0]
     eng.apply(state, off)
-    meld = state.zones[eng.rules.zone("meld").zone_of(me) + off[3]]
+    meld = state.zones[eng.rules.zone("meld").zone_of(me) + off[3] - 1]  # melds count from 1
     assert names_of([off[1]])[0] in names_of(meld)
 
 
@@ -264,3 +266,19 @@ def test_layouts_that_differ_only_in_which_2_is_used_are_offered_once() -> None:
     layouts = [a[1] for a in lay_downs(state)]
     # 7 7 + a 2 and K K + a 2: which 2 goes where does not matter, so one layout
     assert len(layouts) == 1
+
+
+def test_a_wrapping_staircase_reads_in_run_order_and_melds_count_from_1() -> None:
+    eng = engine()
+    state = eng.new_game(2, 1, log=True)
+    state.round = 3  # two staircases
+    eng.apply(state, ("take_stock",))
+    me = state.current
+    give(state, me, ["JH", "QH", "KH", "AH", "5S", "6S", "7S", "8S", "9C"])
+    (layout,) = [a[1] for a in lay_downs(state)]
+    assert [names_of(list(m)) for m in layout] == [["JH", "QH", "KH", "AH"],
+                                                    ["5S", "6S", "7S", "8S"]]
+    eng.apply(state, ("lay_down", layout))
+    view = "\n".join(view_lines(eng.rules, player_view(eng.rules, state, me), plain=True))
+    assert "meld: 1: JH QH KH AH | 2: 5S 6S 7S 8S" in view
+    assert eng.rules.moves["lay_off"].label.startswith("Lay {card} on meld {g}")
