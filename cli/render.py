@@ -160,12 +160,19 @@ def seen_card(entry: dict[str, Any] | None, plain: bool = False) -> str:
     return text if entry["up"] else f"({text})"
 
 
-def seen_zone(zone: ZoneDef, seen: dict[str, Any], plain: bool = False) -> str:
-    """A zone as one seat sees it (from a player view)."""
+def seen_zone(zone: ZoneDef, seen: dict[str, Any], plain: bool = False,
+              order: dict[str, int] | None = None) -> str:
+    """A zone as one seat sees it (from a player view). With `order` (card name -> place in
+    the deck), a spread such as a hand is shown sorted, its unseen cards last."""
     count = seen["count"]
     if "cards" not in seen:
         return f"{count} card{'s' if count != 1 else ''}"
-    cards = [seen_card(e, plain) for e in seen["cards"]]
+    entries = seen["cards"]
+    if order is not None and zone.layout == "spread":
+        last = len(order)
+        entries = sorted(entries, key=lambda e: order.get(e["card"], last)
+                         if e is not None and e["card"] is not None else last + 1)
+    cards = [seen_card(e, plain) for e in entries]
     if zone.layout == "grid":
         rows = [cards[i:i + zone.columns] for i in range(0, len(cards), zone.columns)]
         return " / ".join(" ".join(c.rjust(4) for c in row) for row in rows)
@@ -178,14 +185,15 @@ def seen_zone(zone: ZoneDef, seen: dict[str, Any], plain: bool = False) -> str:
     return " ".join(cards)
 
 
-def seen_owned(zone: ZoneDef, seen: Any, plain: bool = False) -> str:
+def seen_owned(zone: ZoneDef, seen: Any, plain: bool = False,
+               order: dict[str, int] | None = None) -> str:
     """A seat's zone in a view; a grouped zone shows its non-empty groups, numbered from 1
     as rule labels number them."""
     if zone.groups:
         shown = [f"{i}: {seen_zone(zone, g, plain)}" for i, g in enumerate(seen, 1)
                  if g["count"]]
         return " | ".join(shown) if shown else "none"
-    return seen_zone(zone, seen, plain)
+    return seen_zone(zone, seen, plain, order)
 
 
 def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> list[str]:
@@ -202,8 +210,10 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
     for zone in rules.zones:
         if not zone.owned:
             lines.append(f"  {zone.name}: {seen_zone(zone, view['zones'][zone.name], plain)}")
+    order = {name: i for i, name in enumerate(dict.fromkeys(rules.cards.names))}
     for other in range(1, view["players"] + 1):
-        parts = [f"{zone.name}: {seen_owned(zone, view['zones'][zone.name][str(other)], plain)}"
+        parts = [f"{zone.name}: "
+                 f"{seen_owned(zone, view['zones'][zone.name][str(other)], plain, order)}"
                  for zone in rules.zones if zone.owned]
         known = [f"{name}: {_shown(values[other - 1])}"
                  for name, values in view["player_variables"].items()

@@ -282,3 +282,16 @@ def test_a_wrapping_staircase_reads_in_run_order_and_melds_count_from_1() -> Non
     view = "\n".join(view_lines(eng.rules, player_view(eng.rules, state, me), plain=True))
     assert "meld: 1: JH QH KH AH | 2: 5S 6S 7S 8S" in view
     assert eng.rules.moves["lay_off"].label.startswith("Lay {card} on meld {g}")
+
+
+def test_a_hand_is_shown_sorted_by_suit_and_rank() -> None:
+    eng = engine()
+    state = eng.new_game(2, 1)
+    me = state.current
+    hand = state.zones[eng.rules.zone("hand").zone_of(me)]
+    view = "\n".join(view_lines(eng.rules, player_view(eng.rules, state, me), plain=True))
+    line = next(ln for ln in view.splitlines() if "(you)" in ln)
+    shown = line.split("hand:")[1].split("meld:")[0].split()
+    order = list(dict.fromkeys(eng.rules.cards.names))
+    names = [s.strip("()") for s in shown]
+    assert sorted(names, key=order.index) == names and len(names) == len(hand)
