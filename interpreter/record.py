@@ -72,7 +72,10 @@ class Record:
             seats: Sequence[str], plain: bool = False) -> Record:
         """The record of a game about to start (`ref` as given: a name or a file)."""
         path = Path(ref)
-        saved_ref = str(path.resolve()) if path.is_file() else ref
+        try:
+            saved_ref = str(path.resolve()) if path.is_file() else ref
+        except (OSError, ValueError):  # a name the system refuses is no file
+            saved_ref = ref
         return cls(saved_ref, fingerprint(rules), dict(options), players, seed, list(seats),
                    plain=plain)
 
