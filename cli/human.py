@@ -33,6 +33,7 @@ from cardrules.interpreter import record
 from cardrules.interpreter.bots import Bot
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.events import EventStream
 from cardrules.interpreter.record import HUMAN, Record, action_data, make_bots
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action
@@ -162,6 +163,12 @@ class Table:
         record.write(path, self.record)
 
 
+def round_ends(sink: Callable[[dict[str, Any]], None] | None = None) -> EventStream:
+    """The event log a table keeps: the last round's end, for the round's account (and
+    every event handed to `sink`, a log file's writer, as it comes)."""
+    return EventStream(sink, kinds=("round_end",), keep=1)
+
+
 # ----------------------------------------------------------------- reading saves
 def read_save(path: Path) -> Table:
     """The game saved in `path`, replayed from its start to where it was saved; GameError
@@ -170,8 +177,7 @@ def read_save(path: Path) -> Table:
     if HUMAN not in saved.seats:
         raise GameError(f"{path}: a saved game with no seat for a person")
     try:
-        # The log keeps each round's end.
-        engine, state = record.start(saved, load_ruleset, log=True)
+        engine, state = record.start(saved, load_ruleset, log=round_ends())
         table = Table(replace(saved, actions=[]), engine, state,
                       make_bots(saved.seats, saved.seed),
                       {p: [] for p, k in enumerate(saved.seats) if k == HUMAN})
@@ -465,7 +471,7 @@ def play_cmd(ruleset: str, players: int | None, seed: int | None, options: tuple
     chosen = parse_options(options)
     seed = secrets.randbelow(1_000_000) if seed is None else seed
     engine = Engine(load_ruleset(ruleset, chosen))
-    state = engine.new_game(players, seed, log=True)  # the log keeps each round's end
+    state = engine.new_game(players, seed, log=round_ends())
     seats = [HUMAN] + ["random"] * (state.n - 1)
     run_with_humans(ruleset, chosen, engine, state, seats, (), seed, plain, save_file,
                     False, None)

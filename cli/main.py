@@ -23,6 +23,7 @@ from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import CardrulesError, GameError, RuleRuntimeError, RulesetError
 from cardrules.interpreter.bots import BOTS, Bot, make_bot
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.events import EventStream
 from cardrules.interpreter.external import Forfeit, forfeit, is_command, split_seats
 from cardrules.interpreter.external import parse as parse_command
 from cardrules.interpreter.play import finish, play
@@ -104,6 +105,13 @@ def main() -> None:
     """Card games described as data: run, check and compare rule files."""
 
 
+def file_name(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A file option's value, refused when it names no file at all (an empty text)."""
+    if value is not None and not str(value).strip():
+        raise click.BadParameter("expected a file name, got an empty text")
+    return value
+
+
 @main.command()
 @click.argument("ruleset")
 @click.option("--players", "-p", type=click.IntRange(1, 16), help="Number of players "
@@ -114,14 +122,14 @@ def main() -> None:
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="Set one of the ruleset's options (repeatable).")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
-              help="Write the event log to this file as JSON Lines.")
+              callback=file_name, help="Write the event log to this file as JSON Lines.")
 @click.option("--plain", is_flag=True, help="Letters instead of suit symbols.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON only.")
 @click.option("--view", "view_seat", type=click.IntRange(1, 16), metavar="SEAT",
               help="Also show the game as this seat sees it, at the start of each of its turns.")
 @click.option("--human", "humans", type=click.IntRange(1, 16), multiple=True, metavar="SEAT",
               help="Play this seat yourself at the terminal (repeatable; or 'human' in --seats).")
-@click.option("--save", "save_file", type=click.Path(dir_okay=False),
+@click.option("--save", "save_file", type=click.Path(dir_okay=False), callback=file_name,
               help="With human seats: save the game to this file after each of your moves.")
 @reports_errors
 def run(ruleset: str, players: int | None, seed: int, seats: str | None,
@@ -129,25 +137,55 @@ def run(ruleset: str, players: int | None, seed: int, seats: str | None,
         view_seat: int | None, humans: tuple[int, ...] = (), save_file: str | None = None,
         ) -> None:
     """Play a whole match of RULESET (a file, or a built-in name such as golf6) with bots."""
+    if as_json and view_seat is not None:
+        raise click.UsageError("--json prints the results alone and --view shows the game as "
+                               "it goes: choose one")
     rules = load_ruleset(ruleset, parse_options(options))
     engine = Engine(rules)
-    state = engine.new_game(players, seed, log=True)
-    kinds = parse_seats(seats, state.n)
-    if humans or save_file or "human" in kinds:  # people in seats: cli/human.py
-        if any(is_command(kind) for kind in kinds):
-            raise click.BadParameter("a game with people in it seats only built-in bots "
-                                     "(random, greedy, ismcts), not programs (cmd:)",
-                                     param_hint="--seats")
-        from .human import run_with_humans
-        run_with_humans(ruleset, parse_options(options), engine, state, kinds, humans, seed,
-                        plain, save_file, as_json, view_seat)
-        if log_file:
-            write_log(Path(log_file), state.log or [])
-        return
-    if view_seat is not None and view_seat > state.n:
-        raise click.BadParameter(f"there are {state.n} seats", param_hint="--view")
+    count = rules.default_players if players is None else players
+    kinds = parse_seats(seats, count)
+    people = bool(humans or save_file or "human" in kinds)
+    if people and any(is_command(kind) for kind in kinds):
+        raise click.BadParameter("a game with people in it seats only built-in bots "
+                                 "(random, greedy, ismcts), not programs (cmd:)",
+                                 param_hint="--seats")
+    if view_seat is not None and not people and view_seat > count:
+        raise click.BadParameter(f"there are {count} seats", param_hint="--view")
+    log = LogFile(Path(log_file)) if log_file else None
+    try:
+        if people:  # cli/human.py; the last round's end is kept for the round's account
+            from .human import round_ends, run_with_humans
+            state = engine.new_game(count, seed,
+                                    log=round_ends(log.write if log is not None else None))
+            run_with_humans(ruleset, parse_options(options), engine, state, kinds, humans,
+                            seed, plain, save_file, as_json, view_seat)
+        else:
+            play_bots(engine, count, seed, kinds, log, plain, as_json, view_seat)
+    finally:
+        if log is not None:
+            log.close()
+
+
+def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogFile | None,
+              plain: bool, as_json: bool, view_seat: int | None) -> None:
+    """`run` with bots in every seat: each round's account printed as the round ends (and
+    the event log written as it goes), so a game of any length keeps no history."""
+    rules = engine.rules
+
+    def shown(event: dict[str, Any]) -> None:
+        if log is not None:
+            log.write(event)
+        if event.get("event") == "round_end":
+            click.echo("")
+            click.echo("\n".join(render.round_summary(rules, event, plain)))
+
+    sink = shown if not as_json else log.write if log is not None else None
+    state = engine.new_game(count, seed, log=EventStream(sink) if sink else False)
+    if not as_json:  # (no round has ended yet)
+        click.echo(f"{rules.title} ({rules.name}) - {count} players, seed {seed}, "
+                   f"seats: {', '.join(kinds)}")
     bots = [make_bot(kind, seed, seat) for seat, kind in enumerate(kinds)]
-    if view_seat is None or as_json:
+    if view_seat is None:
         play(engine, state, bots)
     else:
         play_watched(engine, state, bots, view_seat - 1, plain)
@@ -155,18 +193,9 @@ def run(ruleset: str, players: int | None, seed: int, seats: str | None,
     forfeited = [p + 1 for p, bot in enumerate(bots) if getattr(bot, "forfeited", False)]
     if forfeited:
         results["forfeited"] = forfeited
-    events = state.log or []
-    if log_file:
-        write_log(Path(log_file), events)
     if as_json:
         click.echo(json.dumps(results))
         return
-    click.echo(f"{rules.title} ({rules.name}) - {state.n} players, seed {seed}, "
-               f"seats: {', '.join(kinds)}")
-    for event in events:
-        if event.get("event") == "round_end":
-            click.echo("")
-            click.echo("\n".join(render.round_summary(rules, event, plain)))
     click.echo("")
     click.echo("\n".join(render.standings(results, rules.winner)))
     for seat in forfeited:
@@ -203,13 +232,33 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
 
 
-def write_log(path: Path, events: list[dict[str, Any]]) -> None:
-    try:
-        with path.open("w", encoding="utf-8") as out:
-            for event in events:
-                out.write(json.dumps(event) + "\n")
-    except OSError as exc:
-        raise GameError(f"cannot write the log to {path}: {exc.strerror}") from None
+class LogFile:
+    """The event log written to a file as JSON Lines, each event as it comes. A failure to
+    write is kept and reported once the game is over (an event is logged in the middle of a
+    move, where an error would be taken for the rule's)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.problem: str | None = None
+        try:
+            self.out = path.open("w", encoding="utf-8")
+        except OSError as exc:
+            raise GameError(f"cannot write the log to {path}: {exc.strerror}") from None
+
+    def write(self, event: dict[str, Any]) -> None:
+        if self.problem is None:
+            try:
+                self.out.write(json.dumps(event) + "\n")
+            except OSError as exc:
+                self.problem = exc.strerror or str(exc)
+
+    def close(self) -> None:
+        try:
+            self.out.close()
+        except OSError as exc:
+            self.problem = self.problem or exc.strerror or str(exc)
+        if self.problem is not None:
+            raise GameError(f"cannot write the log to {self.path}: {self.problem}")
 
 
 @main.command()

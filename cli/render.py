@@ -52,7 +52,7 @@ def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) ->
                 if any(c is not None for c in cards):
                     parts.append(f"{zone.name}: {zone_text(zone, cards, plain)}")
         for name, values in event.get("player_variables", {}).items():
-            parts.append(f"{name}: {values[seat]}")
+            parts.append(f"{name}: {'?' if values[seat] is None else values[seat]}")
         lines.append(f"  seat {seat + 1}  " + "   ".join(parts)
                      + f"   score {score:>4}  total {totals[seat]:>5}")
     for zone in rules.zones:  # shared zones, when anything in them is known to all

@@ -31,6 +31,7 @@ from cardrules.model import Action, Ruleset
 from . import domains, runtime
 from .runtime import SIGNAL_GAME, SIGNAL_PHASE, SIGNAL_ROUND, SIGNAL_TURN
 from .state import GameState
+from .view import public_variables
 
 END_OF_TURN = -1
 _KEPT_ESTIMATES = 100_000  # estimates an engine keeps before it starts afresh
@@ -81,8 +82,9 @@ class Engine:
 
     # ------------------------------------------------------------------ start
     def new_game(self, players: int | None = None, seed: int = 0,
-                 log: bool = False) -> GameState:
-        """A new game at its first decision, dealt from `seed`; `log` keeps an event log."""
+                 log: bool | list[dict[str, Any]] = False) -> GameState:
+        """A new game at its first decision, dealt from `seed`; `log` keeps an event log (a
+        list of one's own, such as an events.EventStream, is used as the log)."""
         rules = self.rules
         count = rules.default_players if players is None else players
         if not rules.min_players <= count <= rules.max_players:
@@ -92,7 +94,7 @@ class Engine:
         s.ruleset, s.seed = rules.name, seed
         s.seat_count(count)
         s.rng = random.Random(seed)
-        s.log = [] if log else None
+        s.log = log if isinstance(log, list) else [] if log else None
         s.zones = [[] for _ in range(rules.zone_count)]
         s.n_cards = rules.cards.per_deck * rules.copies[count]
         s.face_up = [False] * s.n_cards
@@ -638,15 +640,14 @@ class Engine:
         s.round_scores.append(scores)
         if rules.after_round is not None:
             self._call(rules.after_round, s, s.current)
-        if s.log is not None:
+        over = bool(s.signal & SIGNAL_GAME) or s.round >= s.rounds_total \
+            or sum(s.active) == 0 or (rules.until is not None and self._call(rules.until, s))
+        if s.log is not None:  # the public log: player variables as the views show them
             s.log.append({"event": "round_end", "round": s.round, "scores": scores,
                           "totals": list(s.totals), "zones": self.layout(s, public=True),
-                          "player_variables": {v.name: list(s.pvars[v.name])
-                                               for v in rules.variables
-                                               if v.name in s.pvars and not v.internal}})
+                          "player_variables": public_variables(rules, s, over)})
         s.version += 1
-        if s.signal & SIGNAL_GAME or s.round >= s.rounds_total or sum(s.active) == 0 \
-                or (rules.until is not None and self._call(rules.until, s)):
+        if over:
             self._finish(s)
         else:
             self._start_round(s)

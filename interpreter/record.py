@@ -287,7 +287,8 @@ def restore_streams(bots: Sequence[Bot | None], streams: Sequence[list[Any] | No
 Loader = Callable[[str, dict[str, str]], Ruleset]  # cardrules.dsl.loader.load_ruleset
 
 
-def start(record: Record, loader: Loader, log: bool = False) -> tuple[Engine, GameState]:
+def start(record: Record, loader: Loader,
+          log: bool | list[dict[str, Any]] = False) -> tuple[Engine, GameState]:
     """The record's ruleset loaded (by `loader`) and checked against its fingerprint, and its
     game dealt."""
     try:
