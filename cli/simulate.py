@@ -184,12 +184,19 @@ def play_all(sim: Simulation, workers: int | None, backend: str, scheduler: str 
              add: Callable[..., None], label: str) -> bool:
     """Play every game of `sim`, handing each game's records to `add`; True if Ctrl-C
     stopped the run first (what was added so far stands)."""
-    workers = workers or os.cpu_count() or 1
+    cpus = os.cpu_count() or 1
+    # Processes here (or a local cluster's): at most one per CPU. A cluster elsewhere
+    # plays on as many as it has.
+    local = capped(workers, cpus, f"this machine has {plural(cpus, 'CPU')}")
     progress = Progress(sim.games, label)
     try:
-        with cluster_client(backend, scheduler, workers) as client:
+        with cluster_client(backend, scheduler, local) as client:
             if client is not None:
-                workers = max(1, sum(client.nthreads().values()))
+                have = max(1, sum(client.nthreads().values()))
+                workers = capped(workers, have, f"the cluster has {plural(have, 'worker')}") \
+                    if scheduler else have
+            else:
+                workers = local
             with closing(stream(sim, workers, client)) as games:
                 for done, records in enumerate(games, 1):
                     add(*records)
@@ -199,6 +206,20 @@ def play_all(sim: Simulation, workers: int | None, backend: str, scheduler: str 
     finally:
         progress.close()
     return False
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def capped(asked: int | None, have: int, why: str) -> int:
+    """--workers, at most what there is to play on (saying so when it asked for more)."""
+    if asked is None:
+        return have
+    if asked > have:
+        click.echo(f"--workers {asked}: {why}; playing on {have}", err=True)
+        return have
+    return asked
 
 
 @contextmanager
