@@ -39,6 +39,7 @@ from cardrules.interpreter.state import GameState
 from cardrules.model import Action
 
 from . import render
+from .render import printable
 from .screen import (
     CLEAR,
     RULE,
@@ -62,6 +63,7 @@ from .screen import (
 EXIT_GAME, EXIT_INTERRUPTED = 3, 130
 KEPT_EVENTS = 200  # lines kept for a seat that has not decided for a long time
 EOFS_TO_STOP = 5  # a terminal that keeps sending end-of-file has gone away
+_NUMBER = re.compile(r"([0-9]+)(?:\s+(\S.*))?", re.ASCII | re.DOTALL)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -203,7 +205,7 @@ class Console:
             click.echo(line)
 
     def refuse(self, reason: str) -> None:
-        click.echo(f"refused: {reason}")
+        click.echo(printable(f"refused: {reason}"))
 
     def clear(self) -> None:
         """Clear the screen and what scrolled off it, so the next person sees nothing."""
@@ -314,8 +316,8 @@ class Session:
         elif word == "all":
             console.show([paint(line, style) for line in
                           choice_lines(engine, state, seat, choices, style, limit=None)])
-        elif match := re.fullmatch(r"(\d+)(?:\s+(\S.*))?", text):
-            return self.pick(choices, int(match.group(1)), match.group(2))
+        elif match := _NUMBER.fullmatch(text):  # ASCII digits only: '١' is no 1
+            return self.pick(choices, match.group(1), match.group(2))
         else:
             found = matching(engine, state, seat, choices, text.split())
             if not found:
@@ -325,11 +327,12 @@ class Session:
                               choice_lines(engine, state, seat, choices, style, only=found)])
         return None
 
-    def pick(self, choices: dict[int, Action], number: int, rest: str | None) -> Action | None:
+    def pick(self, choices: dict[int, Action], digits: str, rest: str | None) -> Action | None:
+        number = int(digits) if len(digits) <= 9 else -1
         if number not in choices:
-            low = min(choices)
-            self.console.refuse(f"there is no choice {number}: type a number from {low} to "
-                                f"{max(choices)}")
+            shown = digits if len(digits) <= 12 else digits[:9] + "..."
+            self.console.refuse(f"there is no choice {shown}: type a number from "
+                                f"{min(choices)} to {max(choices)}")
             return None
         action = choices[number]
         if is_open(action):
@@ -391,7 +394,7 @@ class Session:
         if len(t.humans) == 1:
             lines += view_section(t.engine.rules, t.state, t.humans[0], style)
         lines += render.standings(t.engine.results(t.state), t.engine.rules.winner)
-        return [paint(cards_in_text(line, names, style), style) for line in lines]
+        return [paint(cards_in_text(printable(line), names, style), style) for line in lines]
 
 
 def fitted(domain: Words, value: str) -> str:
@@ -446,8 +449,8 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
                                  "of bots", param_hint="--view")
     rules = engine.rules
     if not as_json:
-        click.echo(f"{rules.title} ({rules.name}) - {state.n} players, seed {seed}, "
-                   f"seats: {', '.join(seats)}")
+        click.echo(printable(f"{rules.title} ({rules.name}) - {state.n} players, seed {seed}, "
+                             f"seats: {', '.join(seats)}"))
     play_table(Table.start(ref, options, engine, state, seats, seed, plain), plain, save,
                as_json)
 
@@ -487,6 +490,6 @@ def resume_cmd(file: str, save_file: str | None, plain: bool) -> None:
     """Go on with a game saved by `play`, or `run --human` (after quit or --save)."""
     table = read_save(Path(file))
     rules = table.engine.rules
-    click.echo(f"{rules.title} ({rules.name}) - {table.state.n} players, seed {table.seed}, "
-               f"seats: {', '.join(table.seats)} - resumed from {file}")
+    click.echo(printable(f"{rules.title} ({rules.name}) - {table.state.n} players, seed "
+                         f"{table.seed}, seats: {', '.join(table.seats)} - resumed from {file}"))
     play_table(table, plain, save_file or file)

@@ -31,6 +31,7 @@ from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 
 from . import render
+from .render import printable
 
 EXIT_INVALID, EXIT_GAME = 1, 3
 F = TypeVar("F", bound=Callable[..., Any])
@@ -44,16 +45,17 @@ def reports_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except RulesetError as exc:
             for diagnostic in exc.diagnostics:
-                click.echo(diagnostic.format(), err=True)
+                click.echo(printable(diagnostic.format()), err=True)
             sys.exit(EXIT_INVALID)
         except RuleRuntimeError as exc:  # a rule failed in play: where, and why
-            click.echo(exc.diagnostic.format() if exc.diagnostic else f"error: {exc}", err=True)
+            click.echo(printable(exc.diagnostic.format() if exc.diagnostic else f"error: {exc}"),
+                       err=True)
             sys.exit(EXIT_GAME)
         except GameError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(printable(f"error: {exc}"), err=True)
             sys.exit(EXIT_GAME)
         except CardrulesError as exc:  # pragma: no cover - every error has a subclass above
-            click.echo(f"error: {exc}", err=True)
+            click.echo(printable(f"error: {exc}"), err=True)
             sys.exit(EXIT_GAME)
     return wrapper  # type: ignore[return-value]
 
@@ -171,24 +173,30 @@ def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogF
     """`run` with bots in every seat: each round's account printed as the round ends (and
     the event log written as it goes), so a game of any length keeps no history."""
     rules = engine.rules
+    broken: list[OSError] = []  # output that failed (a closed pipe) while a move was made
 
     def shown(event: dict[str, Any]) -> None:
         if log is not None:
             log.write(event)
-        if event.get("event") == "round_end":
-            click.echo("")
-            click.echo("\n".join(render.round_summary(rules, event, plain)))
+        if event.get("event") == "round_end" and not broken:
+            try:
+                click.echo("")
+                click.echo("\n".join(render.round_summary(rules, event, plain)))
+            except OSError as exc:  # raised here, it would be taken for the rule's fault
+                broken.append(exc)
 
     sink = shown if not as_json else log.write if log is not None else None
     state = engine.new_game(count, seed, log=EventStream(sink) if sink else False)
     if not as_json:  # (no round has ended yet)
-        click.echo(f"{rules.title} ({rules.name}) - {count} players, seed {seed}, "
-                   f"seats: {', '.join(kinds)}")
+        click.echo(printable(f"{rules.title} ({rules.name}) - {count} players, seed {seed}, "
+                             f"seats: {', '.join(kinds)}"))
     bots = [make_bot(kind, seed, seat) for seat, kind in enumerate(kinds)]
     if view_seat is None:
         play(engine, state, bots)
     else:
         play_watched(engine, state, bots, view_seat - 1, plain)
+    if broken:
+        raise broken[0]
     results = engine.results(state)
     forfeited = [p + 1 for p, bot in enumerate(bots) if getattr(bot, "forfeited", False)]
     if forfeited:
@@ -227,7 +235,7 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
         assert decider is not None
         action = bots[decider].choose(engine, state, legal)
         if decider == seat:
-            click.echo(f"  seat {seat + 1}: {engine.describe(action, state, seat)}")
+            click.echo(printable(f"  seat {seat + 1}: {engine.describe(action, state, seat)}"))
         legal = engine.step(state, action)
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
 
@@ -268,7 +276,7 @@ def validate(files: tuple[str, ...]) -> None:
     """Check rule files; print every problem as file:line:col: message."""
     problems = check_files(files)
     for diagnostic in problems:
-        click.echo(diagnostic.format(), err=True)
+        click.echo(printable(diagnostic.format()), err=True)
     if problems:
         count = len(problems)
         click.echo(f"{count} problem{'s' if count != 1 else ''} found", err=True)
@@ -323,7 +331,7 @@ def diff(first: str, second: str) -> None:
     a, b = load_ruleset(first), load_ruleset(second)
     changes = list(diff_rules(a.data, b.data))
     for change in changes:
-        click.echo(change.format())
+        click.echo(printable(change.format()))
     if not changes:
         click.echo("no differences")
 

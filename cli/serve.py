@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from cardrules.web.server import Hub
 
 from .human import reports_errors
+from .render import printable
 
 EXIT_USAGE = 2
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -105,8 +106,8 @@ def new_game(ruleset: str, players: int | None, seats: str | None, seed: int | N
     game.write()
     if game.save_problem:
         raise GameError(game.save_problem)
-    click.echo(f"{rules.title} ({rules.name}) - {game.state.n} players, seed {seed}, "
-               f"seats: {', '.join(game.seats)}; saved to {game.save}")
+    click.echo(printable(f"{rules.title} ({rules.name}) - {game.state.n} players, seed {seed}, "
+                         f"seats: {', '.join(game.seats)}; saved to {game.save}"))
     return game
 
 
@@ -115,10 +116,10 @@ def resumed_game(resume_file: str, save_file: str | None) -> Game:
 
     game = Game.resume(Path(resume_file), Path(save_file) if save_file else None)
     rules = game.engine.rules
-    click.echo(f"{rules.title} ({rules.name}) - {game.state.n} players, seed "
-               f"{game.record.seed}, seats: {', '.join(game.seats)} - resumed from "
-               f"{resume_file} after {len(game.record.actions)} actions; saved to "
-               f"{game.save}")
+    click.echo(printable(f"{rules.title} ({rules.name}) - {game.state.n} players, seed "
+                         f"{game.record.seed}, seats: {', '.join(game.seats)} - resumed from "
+                         f"{resume_file} after {len(game.record.actions)} actions; saved to "
+                         f"{game.save}"))
     return game
 
 

@@ -35,6 +35,8 @@ from cardrules.interpreter.simulate import (
 )
 from cardrules.model import Ruleset
 
+from .render import printable_lines
+
 EXIT_INTERRUPTED = 130  # what a shell reports for a program stopped by Ctrl-C (128 + SIGINT)
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -335,7 +337,7 @@ def simulation_table(r: dict[str, Any]) -> list[str]:
               f"lead changes per game: mean {number(leads['mean'])}, sd {number(leads['sd'])}, "
               f"games with any: {leads['games_with_change']}",
               f"  ({leads['note']})"]
-    return lines
+    return printable_lines(lines)
 
 
 def report_rows(r: dict[str, Any]) -> list[list[Any]]:
@@ -390,7 +392,7 @@ def comparison_table(r: dict[str, Any]) -> list[str]:
         lines.append(row(f"seat {s['seat']}", "score mean", s["score_mean"]))
     for name, d in r["length"].items():
         lines.append(row("game", name, d))
-    return lines
+    return printable_lines(lines)
 
 
 def draw_plot(summary: Summary, report: dict[str, Any], path: Path) -> None:
