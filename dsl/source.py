@@ -268,10 +268,21 @@ def _scalar(node: yaml.Node, path: Path, doc: Document, errors: list[Diagnostic]
         return None
     try:
         return _CONSTRUCTOR.yaml_constructors[node.tag](_CONSTRUCTOR, node)
-    except ValueError:  # a number of thousands of digits, which Python will not convert
-        errors.append(_located(doc, node, "this number is far too long: a rule file's "
-                                          "numbers have at most a few digits"))
+    except (ValueError, KeyError, IndexError):
+        text = str(node.value)
+        if len(text) > 1000 and sum(ch.isdigit() for ch in text) > 1000:  # Python will not
+            message = ("this number is far too long: a rule file's numbers have at most a "
+                       "few digits")                                       # read it
+        else:  # a tag that says what the text is not: !!int x, !!bool maybe
+            kind = node.tag.rsplit(":", 1)[-1]
+            shown = text if len(text) <= 40 else text[:37] + "..."
+            message = f"'{shown}' is not a valid {_TAG_NAMES.get(kind, kind)}, as its tag " \
+                      f"!!{kind} says it is"
+        errors.append(_located(doc, node, message))
         return None
+
+
+_TAG_NAMES = {"int": "whole number", "float": "number", "bool": "truth value (true or false)"}
 
 
 _CONSTRUCTOR = yaml.SafeLoader("")

@@ -75,6 +75,9 @@ def test_there_are_broken_files() -> None:
 def test_each_broken_file_is_the_base_with_one_small_change(path: Path) -> None:
     base = BASE.read_text(encoding="utf-8").splitlines()[1:]
     lines = path.read_text(encoding="utf-8").splitlines()[1:]
+    if path.stem.startswith("cut_"):  # the base cut short: its first lines, unchanged
+        assert 0 < len(lines) < len(base) and lines == base[:len(lines)]
+        return
     assert len(lines) == len(base), "a broken file keeps the base's line numbers"
     changed = [i + 2 for i, (a, b) in enumerate(zip(base, lines)) if a != b]
     assert 1 <= len(changed) <= 3, changed
