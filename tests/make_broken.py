@@ -112,6 +112,8 @@ CASES = {
                              "this expression is nested more than 100 levels deep"),
     "parent_name_too_long": ([(4, "title: Mini", "extends: " + "x" * 300 + ".yaml")],
                              (4, "xxx", 0), "cannot use the parent ruleset 'xxx"),
+    "name_ends_in_newline": ([(22, "  - name: drawn", '  - name: "drawn\\n"')], (22, "drawn", 0),
+                             "'drawn' is written with spaces or line breaks around it"),
 }
 # Files cut short: name: (the last line kept, (line, token, occurrence), substring).
 CUTS = {
