@@ -39,7 +39,8 @@ from cardrules.interpreter.state import GameState
 from cardrules.model import Action
 
 from . import render
-from .render import printable
+from .params import SEAT, SEED
+from .render import printable, quoted
 from .screen import (
     CLEAR,
     RULE,
@@ -318,10 +319,14 @@ class Session:
                           choice_lines(engine, state, seat, choices, style, limit=None)])
         elif match := _NUMBER.fullmatch(text):  # ASCII digits only: '١' is no 1
             return self.pick(choices, match.group(1), match.group(2))
+        elif text.split()[0].isdigit():  # digits of another script: '١', '３'
+            console.refuse(f"'{quoted(text.split()[0])}' is not a number in digits 0-9: "
+                           "type the number of a choice")
         else:
             found = matching(engine, state, seat, choices, text.split())
             if not found:
-                console.refuse(f"no choice has the words '{text}': type a number (or help)")
+                console.refuse(f"no choice has the words '{quoted(text)}': type a number "
+                               "(or help)")
             else:
                 console.show([paint(line, style) for line in
                               choice_lines(engine, state, seat, choices, style, only=found)])
@@ -457,9 +462,9 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
 
 @click.command("play")
 @click.argument("ruleset")
-@click.option("--players", "-p", type=click.IntRange(1, 16), help="Number of players "
+@click.option("--players", "-p", type=SEAT, help="Number of players "
               "(default: the ruleset's).")
-@click.option("--seed", "-s", type=int, help="Seed for the deal and the bots (default: a new "
+@click.option("--seed", "-s", type=SEED, help="Seed for the deal and the bots (default: a new "
               "one, shown at the start).")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="Set one of the ruleset's options (repeatable).")

@@ -31,6 +31,7 @@ from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 
 from . import render
+from .params import SEAT, SEED
 from .render import printable
 
 EXIT_INVALID, EXIT_GAME = 1, 3
@@ -116,9 +117,9 @@ def file_name(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
 
 @main.command()
 @click.argument("ruleset")
-@click.option("--players", "-p", type=click.IntRange(1, 16), help="Number of players "
+@click.option("--players", "-p", type=SEAT, help="Number of players "
               "(default: the ruleset's).")
-@click.option("--seed", "-s", type=int, default=1, show_default=True,
+@click.option("--seed", "-s", type=SEED, default=1, show_default=True,
               help="Seed for the deal and the bots: the same seed plays the same game.")
 @click.option("--seats", help="Comma-separated seat kinds, one per player (default: random).")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
@@ -127,9 +128,9 @@ def file_name(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
               callback=file_name, help="Write the event log to this file as JSON Lines.")
 @click.option("--plain", is_flag=True, help="Letters instead of suit symbols.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON only.")
-@click.option("--view", "view_seat", type=click.IntRange(1, 16), metavar="SEAT",
+@click.option("--view", "view_seat", type=SEAT, metavar="SEAT",
               help="Also show the game as this seat sees it, at the start of each of its turns.")
-@click.option("--human", "humans", type=click.IntRange(1, 16), multiple=True, metavar="SEAT",
+@click.option("--human", "humans", type=SEAT, multiple=True, metavar="SEAT",
               help="Play this seat yourself at the terminal (repeatable; or 'human' in --seats).")
 @click.option("--save", "save_file", type=click.Path(dir_okay=False), callback=file_name,
               help="With human seats: save the game to this file after each of your moves.")

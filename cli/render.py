@@ -29,6 +29,13 @@ def printable(text: str) -> str:
     return _CONTROLS.sub("", _ESCAPES.sub("", text.replace("\t", " ")))
 
 
+def quoted(text: str, width: int = 40) -> str:
+    """What a person typed, to quote back in a message: each character that is not printable
+    written as an escape ('\\x1b'), and clipped to `width` characters."""
+    text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 def printable_lines(lines: Iterable[str]) -> list[str]:
     return [printable(line) for line in lines]
 

@@ -35,6 +35,7 @@ from cardrules.interpreter.simulate import (
 )
 from cardrules.model import Ruleset
 
+from .params import SEAT, SEED, Whole
 from .render import printable_lines
 
 EXIT_INTERRUPTED = 130  # what a shell reports for a program stopped by Ctrl-C (128 + SIGINT)
@@ -60,16 +61,16 @@ def reports_errors(fn: F) -> F:
 def run_options(fn: F) -> F:
     """The options `simulate` and `compare` share."""
     options = [
-        click.option("--games", "-n", type=click.IntRange(min=1), required=True,
+        click.option("--games", "-n", type=Whole(1), required=True,
                      help="How many games to play."),
-        click.option("--players", "-p", type=click.IntRange(1, 16),
+        click.option("--players", "-p", type=SEAT,
                      help="Number of players (default: the ruleset's)."),
         click.option("--seats", help="Comma-separated seat kinds, one per player "
                                      "(default: random)."),
-        click.option("--seed", "-s", type=int, default=1, show_default=True,
+        click.option("--seed", "-s", type=SEED, default=1, show_default=True,
                      help="Run seed: game i is dealt from a hash of it and i, whatever the "
                           "number of workers."),
-        click.option("--workers", "-w", type=click.IntRange(min=1),
+        click.option("--workers", "-w", type=Whole(1),
                      help="Processes to play on (default: the number of CPUs)."),
         click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
                      show_default=True, help="Where the games run: local processes, or a "
