@@ -106,7 +106,8 @@ _register(
     Builtin("words", (TEXT, INT, INT), WORDS,
             "The texts made of the given letters, between two lengths: a move parameter too "
             "large to list, sampled by bots and typed by people (only in `choose:`).",
-            _call("words"), example="choose: {prediction: \"words('UDS', 1, 11)\"}"),
+            _t("words(_0, _1, _2, _site)"),
+            example="choose: {prediction: \"words('UDS', 1, 11)\"}"),
     Builtin("changes", (CARDS,), TEXT,
             "The steps between neighbouring cards by number, one letter each: U (up), "
             "D (down), S (same).", _t("changes(T_number, _0)"),

@@ -408,7 +408,8 @@ class Engine:
         assert reactions is not None
         while s.window:
             seat = s.window[0]
-            legal = reactions.legal(s, seat) if s.active[seat] else []
+            legal = self._listed(reactions.legal, s, seat, "the reactions") \
+                if s.active[seat] else []
             if legal:
                 s.legal_cache = (s.version, [*legal, PASS])
                 return True
@@ -512,6 +513,18 @@ class Engine:
         except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
             raise self.fault(exc, self._role(fn)) from exc
 
+    def _listed(self, legal: Any, s: GameState, seat: int, what: str) -> list[Action]:
+        """The legal actions `legal` lists for `seat`, its failures located (a `when` or a
+        `choose` domain that cannot be worked out)."""
+        try:
+            return legal(s, seat)  # type: ignore[no-any-return]
+        except CardrulesError as exc:
+            if not isinstance(exc, RuleFault):
+                raise
+            raise self.fault(exc, f"listing the moves of {what} (seat {seat + 1})") from None
+        except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
+            raise self.fault(exc, f"listing the moves of {what} (seat {seat + 1})") from exc
+
     @staticmethod
     def _role(fn: Any) -> str:
         name = getattr(fn, "__name__", "")
@@ -525,7 +538,7 @@ class Engine:
     def _decide(self, s: GameState) -> None:
         """Work out the legal actions of the decision the game now waits for."""
         step = self.rules.phases[s.phase].steps[s.step]
-        legal = step.legal(s, s.current)
+        legal = self._listed(step.legal, s, s.current, f"step '{step.name}'")
         if not legal:
             raise RuleRuntimeError(
                 f"{step.location}: seat {s.current + 1} has no legal move in step "

@@ -114,6 +114,12 @@ CASES = {
                              (4, "xxx", 0), "cannot use the parent ruleset 'xxx"),
     "name_ends_in_newline": ([(22, "  - name: drawn", '  - name: "drawn\\n"')], (22, "drawn", 0),
                              "'drawn' is written with spaces or line breaks around it"),
+    "players_min_above_max": ([(5, "min: 2", "min: 65")], (5, "{", 0),
+                              "players: expected min <= default <= max"),
+    "suit_name_empty": ([(13, "spades]", '""]')], (13, '"', 1),
+                        "the suits of a deck are names of 1 to 20 characters"),
+    "rank_name_of_5000_digits": ([(12, 'K]', 'K, "' + "9" * 5000 + '"]')], (12, '9', 0),
+                                 "the ranks of a deck are names of 1 to 20 characters"),
 }
 # Files cut short: name: (the last line kept, (line, token, occurrence), substring).
 CUTS = {

@@ -224,3 +224,27 @@ def test_the_runtime_shuffles_exactly_as_python_does() -> None:
             first.shuffle(a)
             runtime.shuffled(second, b)
             assert a == b and first.getstate() == second.getstate()
+
+
+@pytest.mark.parametrize(("domain", "message"), [
+    ("words('UD', 1, size(stock) - 10)", "words('UD', 1, -6) holds no text"),
+    ("words('', 1, 3)", "words('', 1, 3) holds no text"),
+    ("words('UD', 1, 1000000)", "words(..., 1000000) would take texts of 1000000 letters; "
+                                "the most is 1000"),
+])
+def test_an_open_domain_with_no_text_or_too_long_ones_is_a_fault(
+        domain: str, message: str, tmp_path: Path) -> None:
+    path = tmp_path / "faults.yaml"
+    path.write_text(BASE.format(fault="move top(stock) to pile").replace(
+        "            - name: go\n",
+        "            - name: say\n"
+        f"              choose: {{text: \"{domain}\"}}\n"
+        "              do: []\n"
+        "            - name: go\n"), encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    with pytest.raises(RuleRuntimeError) as info:
+        engine.legal_actions(engine.new_game(2, seed=1))
+    d = info.value.diagnostic
+    assert d is not None and d.location is not None and message in d.message, str(info.value)
+    assert d.location.column == path.read_text().splitlines()[d.location.line - 1] \
+        .index("words(") + 1
