@@ -123,6 +123,7 @@ class PhaseDef:
     steps: tuple[StepDef, ...]
     skip_turn: StateFn | None = None  # fn(S, seat) -> whether that seat misses its turn
     on_skip: StateFn | None = None  # fn(S, seat): what missing a turn does
+    skip_site: Diagnostic | None = None  # where skip_turn is written (message left empty)
 
 
 @dataclass(frozen=True)

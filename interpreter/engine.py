@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from cardrules.errors import (
@@ -597,8 +598,12 @@ class Engine:
             if s.log is not None:
                 s.log.append({"event": "skip", "seat": seat + 1})
             seat = runtime.next_seat(s, seat, self._direction)
-        raise RuleRuntimeError(f"{self.rules.path}: phase '{phase.name}': every player keeps "
-                               "missing turns (does on_skip change what skip_turn tests?)")
+        message = (f"phase '{phase.name}': every player keeps missing turns (does on_skip "
+                   "change what skip_turn tests?)")
+        site = phase.skip_site
+        if site is None or site.location is None:
+            raise RuleRuntimeError(f"{self.rules.path}: {message}")
+        raise RuleRuntimeError(message, replace(site, message=message))
 
     def _next_phase(self, s: GameState) -> None:
         s.signal &= ~(SIGNAL_PHASE | SIGNAL_TURN)

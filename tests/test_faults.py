@@ -248,3 +248,18 @@ def test_an_open_domain_with_no_text_or_too_long_ones_is_a_fault(
     assert d is not None and d.location is not None and message in d.message, str(info.value)
     assert d.location.column == path.read_text().splitlines()[d.location.line - 1] \
         .index("words(") + 1
+
+
+def test_players_who_all_keep_missing_turns_are_a_fault_at_skip_turn(tmp_path: Path) -> None:
+    path = tmp_path / "faults.yaml"
+    path.write_text(BASE.format(fault="move top(stock) to pile").replace(
+        "      turns: rotate\n", "      turns: rotate\n      skip_turn: \"size(stock) > 0\"\n"
+        "      on_skip: []\n"), encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, seed=1)  # (the first turn is nobody's to miss)
+    with pytest.raises(RuleRuntimeError) as info:
+        engine.step(state, ("go",))
+    d = info.value.diagnostic
+    assert d is not None and d.location is not None, str(info.value)
+    assert "every player keeps missing turns" in d.message
+    assert d.source_line is not None and "skip_turn" in d.source_line
