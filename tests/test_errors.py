@@ -153,12 +153,17 @@ BAD_EXPRESSIONS = [
     "size(stock) && true", "!true", "size(stock) === 0", "size(stock) => 0", "1 < 2 < 3",
     "size(stock) == 0 |", "", "{", "size(stock) == 0;", "size(stock)[0", "c.", "(",
     "size(stock) == 0 and and true", "@", "size(stock) $ 1", "true then", "1 2",
+    # keywords glued to a name are one unknown word
+    "size(stock) == 0 ornot true", "size(stock) == 0 andtrue", "ifsize(stock) == 0 then 1 else 0",
 ]
 BAD_STATEMENTS = [
     "", "move", "move top(stock)", "move top(stock) to", "deal 2 from stock to hand",
     "flip top(stock)", "flip top(stock) face sideways", "end", "end round before", "set",
     "set drawn", "let = 1", "shuffle", "win", "swap a", "move top(stock) to discard face",
     "drawn = 1", "move top(stock) into discard", "move top(stock) to discard face up up",
+    # keywords glued to a name are one unknown word
+    "move top(stock) to discard faceup", "movetop(stock) to discard", "settle = 5", "endgame",
+    "endround", "shufflestock",
 ]
 TRIGGER_WHEN = 'when: "size(stock) == 0"'  # line 60 of the base
 TRIGGER_DO = "do: [end round]"  # line 61 of the base
