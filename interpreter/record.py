@@ -131,7 +131,12 @@ def read(path: Path) -> Record:
         if size > MAX_BYTES:
             raise GameError(f"{path}: too large for a saved game ({size / 2**20:.1f} MB; at "
                             f"most {MAX_BYTES // 2**20} MB)")
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:  # at most that much: a device may never end
+            data = file.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise GameError(f"{path}: too large for a saved game (at most "
+                            f"{MAX_BYTES // 2**20} MB)")
+        text = data.decode("utf-8")
     except OSError as exc:
         raise GameError(f"{path}: cannot read the saved game: {exc.strerror}") from None
     except UnicodeDecodeError:

@@ -113,3 +113,26 @@ def test_rule_text_with_escapes_reaches_the_terminal_harmless(tmp_path: Path) ->
         result = cli(*args, input="\n".join(["1"] * 40) + "\n")
         assert "Mini" in result.output, result.output
         assert "\x1b" not in result.output and "\x07" not in result.output
+
+
+LONG = "x" * 300  # longer than a file name may be
+
+
+@pytest.mark.parametrize(("args", "code", "cause"), [
+    (["resume", "/dev/zero"], EXIT_GAME, "/dev/zero: too large for a saved game"),
+    (["resume", "/dev/null"], EXIT_GAME, "not a cardrules saved game"),
+    (["validate", "/dev/zero"], EXIT_INVALID, "/dev/zero: no such file"),
+    (["validate", "/"], EXIT_INVALID, "/: no such file"),
+    (["validate", LONG + ".yaml"], EXIT_INVALID, "...: no such file"),
+    (["run", LONG], EXIT_INVALID, "not a file, and not one of the built-in rulesets"),
+    (["resume", LONG + ".json"], EXIT_GAME, "error: " + LONG[:40]),
+    (["run", "golf6", "--log", LONG + ".jsonl"], EXIT_GAME, "cannot write the log to"),
+], ids=lambda v: " ".join(v)[:40] if isinstance(v, list) else None)
+def test_a_file_that_is_no_file_never_ends_or_has_too_long_a_name_is_refused(
+        args: list[str], code: int, cause: str) -> None:
+    if args[1].startswith("/dev/") and not Path(args[1]).exists():
+        pytest.skip(f"no {args[1]} here")
+    result = cli(*args)
+    assert result.exit_code == code, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output and cause in result.output, result.output
