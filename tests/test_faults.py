@@ -263,3 +263,20 @@ def test_players_who_all_keep_missing_turns_are_a_fault_at_skip_turn(tmp_path: P
     assert d is not None and d.location is not None, str(info.value)
     assert "every player keeps missing turns" in d.message
     assert d.source_line is not None and "skip_turn" in d.source_line
+
+
+def test_a_negative_goal_is_a_fault_at_its_call(tmp_path: Path) -> None:
+    path = tmp_path / "faults.yaml"
+    path.write_text(BASE.format(fault="move top(stock) to pile").replace(
+        "            - name: go\n",
+        "            - name: lay\n"
+        "              choose: {layout: \"goal_layouts(hand[me], 0 - 1, 1, true, false)\"}\n"
+        "              do: []\n"
+        "            - name: go\n"), encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    with pytest.raises(RuleRuntimeError) as info:
+        engine.legal_actions(engine.new_game(2, seed=1))
+    d = info.value.diagnostic
+    assert d is not None and d.location is not None, str(info.value)
+    assert "the numbers of trios and staircases must not be negative" in d.message
+    assert "please report" not in d.message
