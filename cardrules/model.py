@@ -114,6 +114,7 @@ class StepDef:
     moves: tuple[MoveDef, ...]
     legal: StateFn
     location: Location
+    automatic: bool = False  # a single legal action here is played without asking
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,8 @@ class PhaseDef:
     steps: tuple[StepDef, ...]
     skip_turn: StateFn | None = None  # fn(S, seat) -> whether that seat misses its turn
     on_skip: StateFn | None = None  # fn(S, seat): what missing a turn does
+    first: StateFn | None = None  # fn(S, me) -> the seat that starts the phase
+    when: StateFn | None = None  # fn(S, me) -> whether the phase is played
     skip_site: Diagnostic | None = None  # where skip_turn is written (message left empty)
 
 
@@ -163,6 +166,7 @@ class Ruleset:
     after_turn: StateFn | None
     after_round: StateFn | None
     after_setup: StateFn | None
+    before_turn: StateFn | None
     score: StateFn
     score_names: tuple[str, ...]
     evaluate: StateFn | None  # fn(S, p) -> int: a mid-round estimate of p's round score
@@ -171,6 +175,9 @@ class Ruleset:
     until: StateFn | None  # fn(S) -> bool, asked after each round: is the match over?
     reactions: StepDef | None  # moves any seat may make after each action (or pass)
     moves: dict[str, MoveDef]
+    round_first: StateFn | None  # fn(S, me) -> who starts the round's play (after the setup)
+    teams: int  # partnerships: seat s (from 1) is in team (s - 1) mod teams + 1 (0: none)
+    score_by: str  # player | team
     python: str = field(repr=False)  # the generated source, for inspection
     data: dict[str, Any] = field(repr=False, default_factory=dict)  # the resolved rule file
     sites: tuple[Site, ...] = field(repr=False, default=())

@@ -22,13 +22,14 @@ from cardrules.dsl.diff import diff as diff_rules
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import CardrulesError, GameError, RuleRuntimeError, RulesetError
 from cardrules.interpreter.bots import BOTS, Bot, make_bot
-from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.events import EventStream
 from cardrules.interpreter.external import Forfeit, forfeit, is_command, split_seats
 from cardrules.interpreter.external import parse as parse_command
 from cardrules.interpreter.play import finish, play
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
+from cardrules.model import Action, Ruleset
 
 from . import render
 from .params import SEAT, SEED
@@ -134,11 +135,14 @@ def file_name(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
               help="Play this seat yourself at the terminal (repeatable; or 'human' in --seats).")
 @click.option("--save", "save_file", type=click.Path(dir_okay=False), callback=file_name,
               help="With human seats: save the game to this file after each of your moves.")
+@click.option("--reveal", is_flag=True,
+              help="Print every action with every card named, and the whole table at each "
+                   "round's start and end: a full-information transcript, for rule authors.")
 @reports_errors
 def run(ruleset: str, players: int | None, seed: int, seats: str | None,
         options: tuple[str, ...], log_file: str | None, plain: bool, as_json: bool,
         view_seat: int | None, humans: tuple[int, ...] = (), save_file: str | None = None,
-        ) -> None:
+        reveal: bool = False) -> None:
     """Play a whole match of RULESET (a file, or a built-in name such as golf6) with bots."""
     if as_json and view_seat is not None:
         raise click.UsageError("--json prints the results alone and --view shows the game as "
@@ -152,8 +156,14 @@ def run(ruleset: str, players: int | None, seed: int, seats: str | None,
         raise click.BadParameter("a game with people in it seats only built-in bots "
                                  "(random, greedy, ismcts), not programs (cmd:)",
                                  param_hint="--seats")
+    if reveal and people:
+        raise click.BadParameter("--reveal names every card: it is for games of bots only, "
+                                 "not with a person in a seat", param_hint="--reveal")
     if view_seat is not None and not people and view_seat > count:
         raise click.BadParameter(f"there are {count} seats", param_hint="--view")
+    if reveal and (view_seat is not None or as_json):
+        raise click.BadParameter("--reveal shows everything: it goes with neither --view nor "
+                                 "--json", param_hint="--reveal")
     log = LogFile(Path(log_file)) if log_file else None
     try:
         if people:  # cli/human.py; the last round's end is kept for the round's account
@@ -163,23 +173,26 @@ def run(ruleset: str, players: int | None, seed: int, seats: str | None,
             run_with_humans(ruleset, parse_options(options), engine, state, kinds, humans,
                             seed, plain, save_file, as_json, view_seat)
         else:
-            play_bots(engine, count, seed, kinds, log, plain, as_json, view_seat)
+            if reveal:
+                engine = revealing(rules, plain)
+            play_bots(engine, count, seed, kinds, log, plain, as_json, view_seat, reveal)
     finally:
         if log is not None:
             log.close()
 
 
 def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogFile | None,
-              plain: bool, as_json: bool, view_seat: int | None) -> None:
+              plain: bool, as_json: bool, view_seat: int | None, reveal: bool = False) -> None:
     """`run` with bots in every seat: each round's account printed as the round ends (and
-    the event log written as it goes), so a game of any length keeps no history."""
+    the event log written as it goes), so a game of any length keeps no history. With
+    `reveal`, the engine prints every action and the whole table instead."""
     rules = engine.rules
     broken: list[OSError] = []  # output that failed (a closed pipe) while a move was made
 
     def shown(event: dict[str, Any]) -> None:
         if log is not None:
             log.write(event)
-        if event.get("event") == "round_end" and not broken:
+        if event.get("event") == "round_end" and not broken and not reveal:
             try:
                 click.echo("")
                 click.echo("\n".join(render.round_summary(rules, event, plain)))
@@ -192,7 +205,9 @@ def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogF
         click.echo(printable(f"{rules.title} ({rules.name}) - {count} players, seed {seed}, "
                              f"seats: {', '.join(kinds)}"))
     bots = [make_bot(kind, seed, seat) for seat, kind in enumerate(kinds)]
-    if view_seat is None:
+    if reveal:
+        play_revealed(engine, state, bots, plain)
+    elif view_seat is None:
         play(engine, state, bots)
     else:
         play_watched(engine, state, bots, view_seat - 1, plain)
@@ -206,7 +221,7 @@ def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogF
         click.echo(json.dumps(results))
         return
     click.echo("")
-    click.echo("\n".join(render.standings(results, rules.winner)))
+    click.echo("\n".join(render.standings(results, rules.winner, rules.teams)))
     for seat in forfeited:
         click.echo(f"Seat {seat} forfeited the game (its program answered badly).")
 
@@ -268,6 +283,41 @@ class LogFile:
             self.problem = self.problem or exc.strerror or str(exc)
         if self.problem is not None:
             raise GameError(f"cannot write the log to {self.path}: {self.problem}")
+
+
+def revealing(rules: Ruleset, plain: bool) -> Engine:
+    """An engine that prints every action as it is applied (forced ones too), every card
+    named, and the whole table as each round ends."""
+    def watch(state: GameState, seat: int, action: Action) -> None:
+        if action != PASS:
+            forced = "" if engine.is_choice(state) else "  (the only move)"
+            click.echo(printable(f"  seat {seat + 1}: {engine.describe(action)}{forced}"))
+
+    def watch_round(state: GameState) -> None:
+        click.echo(f"  round {state.round} over, scores: "
+                   + "  ".join(f"seat {p + 1}: {score}"
+                               for p, score in enumerate(state.round_scores[-1])))
+        click.echo("\n".join(render.table_lines(rules, engine.layout(state), plain)))
+
+    engine = Engine(rules, watch=watch, watch_round=watch_round)
+    return engine
+
+
+def play_revealed(engine: Engine, state: GameState, bots: list[Bot], plain: bool) -> None:
+    """Play to the end printing every action (as the engine applies it), and the whole table
+    as each round begins and ends."""
+    rules = engine.rules
+    legal = engine.legal_actions(state)
+    round_seen = 0
+    while legal:
+        if state.round != round_seen:
+            round_seen = state.round
+            click.echo(f"Round {state.round}, dealer seat {state.dealer + 1}:")
+            click.echo("\n".join(render.table_lines(rules, engine.layout(state), plain)))
+        seat = engine.to_move(state)
+        assert seat is not None
+        legal = engine.step(state, bots[seat].choose(engine, state, legal))
+    finish(engine, state, bots)
 
 
 @main.command()

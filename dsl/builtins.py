@@ -46,6 +46,7 @@ class Builtin:
     emit: Emitter
     variadic: bool = False  # the last parameter may repeat
     example: str = ""
+    nullable: bool = False  # may give none
 
 
 def _t(template: str) -> Emitter:
@@ -151,7 +152,34 @@ _register(
     Builtin("next_player", (PLAYER,), PLAYER,
             "The next player still in the game after the given one, in play order.",
             _t("next_seat(S, _0, STEP)"), example="next_player(dealer)"),
+    Builtin("seat", (INT,), PLAYER,
+            "The player in the given seat, counted from 1 (a fault if there is no such seat).",
+            _t("seat_of(S, _0, _site)"), example="first: seat(1)"),
+    Builtin("owner", (CARD,), PLAYER,
+            "The player whose zone holds the card, or none if it lies in a shared zone.",
+            _t("owner_of(B, S, _0)"), nullable=True,
+            example="first: \"owner(first(c for c in stock if c.rank == '2'))\""),
+    Builtin("team", (PLAYER,), PLAYERS,
+            "The players of the player's team (`teams:`), in seat order, the player among them.",
+            _t("team_of(S, _0, TEAMS)"), example="sum(q.bid for q in team(p))"),
+    Builtin("led_suit", (CARDS,), SUIT,
+            "The suit of the first card (the card led to a trick), or none if there is none.",
+            _t("led_suit(T_suit, _0)"), nullable=True,
+            example="card.suit == led_suit(trick)"),
+    Builtin("best_of_suit", (CARDS, SUIT), CARD,
+            "The highest card of the given suit among the cards, by the deck's rank order "
+            "(ranks are listed from low to high), or none if there is none.",
+            _t("best_of_suit(T_rank, T_suit, _0, _1)"), nullable=True,
+            example="best_of_suit(trick, 'spades')"),
+    Builtin("trick_winner", (CARDS, SUIT), CARD,
+            "The card that takes a trick: the highest of the trump suit (the second argument) "
+            "if any was played, else the highest of the suit led; none for no cards.",
+            _t("trick_winner(T_rank, T_suit, _0, _1)"), nullable=True,
+            example="trick_winner(trick, 'spades').played_by"),
 )
+
+# Functions that need `teams:` declared.
+TEAM_FUNCTIONS = frozenset({"team"})
 
 
 @dataclass(frozen=True)
@@ -213,11 +241,17 @@ CARD_ATTRIBUTES: dict[str, tuple[Type, str, str]] = {
     "is_joker": (BOOL, "T_joker[_0]", "Whether the card is a joker."),
     "is_wild": (BOOL, "T_wild[_0]", "Whether the card is wild (the deck's `wild` condition)."),
     "face_up": (BOOL, "S.face_up[_0]", "Whether the card lies face up."),
+    "played_by": (PLAYER, "S.by[_0]",
+                  "The player who last played the card into a zone of `layout: trick` (none "
+                  "if nobody has)."),
 }
+NULLABLE_ATTRIBUTES = frozenset({"played_by"})
 PLAYER_ATTRIBUTES: dict[str, tuple[Type, str, str]] = {
     "seat": (INT, "_0 + 1", "The player's seat number, from 1."),
     "total": (INT, "S.totals[_0]", "The player's cumulative score in the match."),
     "active": (BOOL, "S.active[_0]", "Whether the player is still in the game."),
+    "team": (INT, "_0 % TEAMS + 1", "The player's team, from 1 (with `teams:`: seats 1, "
+                                   "1 + teams, ... are team 1)."),
     "score": (INT, "round_score(S, _0)",
               "The player's score in the last round that ended (0 before any has)."),
 }

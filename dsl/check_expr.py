@@ -18,7 +18,15 @@ from cardrules.model import ZoneDef
 
 from . import ir
 from . import nodes as n
-from .builtins import AGGREGATES, CARD_ATTRIBUTES, FUNCTIONS, NAMES, PLAYER_ATTRIBUTES
+from .builtins import (
+    AGGREGATES,
+    CARD_ATTRIBUTES,
+    FUNCTIONS,
+    NAMES,
+    NULLABLE_ATTRIBUTES,
+    PLAYER_ATTRIBUTES,
+    TEAM_FUNCTIONS,
+)
 from .names import did_you_mean
 from .typesys import (
     ANY,
@@ -73,6 +81,7 @@ class Symbols:
     value_tables: tuple[str, ...] = ()
     rank_names: tuple[str, ...] = ()
     suit_names: tuple[str, ...] = ()
+    teams: int = 0  # partnerships declared (`teams:`), or 0
 
 
 @dataclass
@@ -280,7 +289,8 @@ class ExpressionChecker:
         name = node.name
         card = self.needed(subject, node.pos, "the card")
         if name in CARD_ATTRIBUTES:
-            return ir.CardAttr(card, name, type=CARD_ATTRIBUTES[name][0], pos=node.pos)
+            return ir.CardAttr(card, name, type=CARD_ATTRIBUTES[name][0], pos=node.pos,
+                               nullable=name in NULLABLE_ATTRIBUTES)
         if name in self.symbols.value_tables:
             return ir.CardAttr(card, name, True, type=INT, pos=node.pos)
         known_attrs = [*CARD_ATTRIBUTES, *self.symbols.value_tables]
@@ -291,6 +301,8 @@ class ExpressionChecker:
         name = node.name
         player = self.needed(subject, node.pos, "the player")
         if name in PLAYER_ATTRIBUTES:
+            if name == "team" and not self.symbols.teams:
+                return self.error(node.name_pos, "this ruleset declares no teams (`teams:`)")
             return ir.PlayerAttr(player, name, type=PLAYER_ATTRIBUTES[name][0], pos=node.pos)
         var = self.symbols.variables.get(name)
         if var is not None and var.scope in _PLAYER_SCOPES:
@@ -318,10 +330,13 @@ class ExpressionChecker:
             want = f"at least {len(fn.params)}" if fn.variadic else str(len(fn.params))
             return self.error(node.pos, f"{fn.name}() takes {want} argument"
                                         f"{'s' if want != '1' else ''}, got {len(node.args)}")
+        if fn.name in TEAM_FUNCTIONS and not self.symbols.teams:
+            return self.error(node.pos, "this ruleset declares no teams (`teams:`)")
         args = [self.argument(arg, want, fn.name) for arg, want in zip(node.args, params)]
         if any(a is BAD for a in args):
             return BAD
-        return ir.Call(fn.name, tuple(args), type=fn.returns, pos=node.pos)
+        return ir.Call(fn.name, tuple(args), type=fn.returns, pos=node.pos,
+                       nullable=fn.nullable)
 
     def user_call(self, node: n.Call) -> ir.Expr:
         """A call of one of the ruleset's own functions (`functions:`)."""
@@ -348,6 +363,8 @@ class ExpressionChecker:
         if wanted.is_list:
             code = self.iterable(node)
             return self.expect(code, wanted, node.pos, f"the argument of {fn}()")
+        if wanted in (RANK, SUIT, COLOUR) and isinstance(node, n.Text):
+            return self.named_constant(wanted, node)
         code = self.expect(self.check(node), wanted, node.pos, f"the argument of {fn}()")
         return self.needed(code, node.pos, f"the argument of {fn}()")
 
@@ -444,7 +461,8 @@ class ExpressionChecker:
                 if not accepts(INT, code.type):
                     return self.error(side.pos, f"only numbers, ranks and suits can be ordered "
                                                 f"with {node.op}, but this is {code.type}")
-        elif not ordering and not comparable(left.type, right.type):
+        elif not ordering and not comparable(left.type, right.type) \
+                and not _may_be_none(left, right) and not _may_be_none(right, left):
             return self.error(node.pos, f"comparing {left.type} with {right.type} "
                                         "is always false")
         self.check_choice(node, left, right)
@@ -535,6 +553,11 @@ _ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, 
                "/": lambda a, b: a // b, "%": lambda a, b: a % b}
 _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
             "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def _may_be_none(value: ir.Expr, other: ir.Expr) -> bool:
+    """`x == none` where x may hold none (a variable first none, say): a real question."""
+    return value.nullable and other.type == NONE
 
 
 def snake_case(name: str) -> str:

@@ -8,7 +8,7 @@ from . import nodes as n
 from .builtins import NAMES
 from .check_expr import BAD, ExpressionChecker, known, snake_case
 from .names import did_you_mean
-from .typesys import CARD, CARDS, COLOUR, INT, PLAYER, RANK, SUIT, accepts, comparable
+from .typesys import CARD, CARDS, COLOUR, INT, NONE, PLAYER, RANK, SUIT, accepts, comparable
 
 
 class StatementChecker(ExpressionChecker):
@@ -147,7 +147,8 @@ class StatementChecker(ExpressionChecker):
                                  f"a variable changed with {stmt.op}")
             if value is not BAD:
                 value = self.needed(value, stmt.pos, "the number")
-        elif not comparable(target.type, value.type):
+        elif not comparable(target.type, value.type) \
+                and not (value.type == NONE and target.nullable):
             self.error(stmt.value.pos, f"'{stmt.name}' holds {target.type}, "
                                        f"but this is {value.type}")
             return None
@@ -219,6 +220,12 @@ class StatementChecker(ExpressionChecker):
         if who is BAD:
             return None
         return ir.EndRoundBefore(self.needed(who, stmt.pos, "the player"), pos=stmt.pos)
+
+    def check_turn_to(self, stmt: n.TurnTo) -> ir.Stmt | None:
+        who = self.expect(self.check(stmt.player), PLAYER, stmt.player.pos, "whose turn is next")
+        if who is BAD:
+            return None
+        return ir.TurnTo(self.needed(who, stmt.pos, "the player"), pos=stmt.pos)
 
     def check_end_phase(self, stmt: n.EndPhase) -> ir.Stmt:
         return ir.Signal("phase", pos=stmt.pos)

@@ -50,6 +50,7 @@ from .typesys import (
     accepts,
 )
 
+TRIGGER_KINDS = ("after_setup", "after_move", "after_turn", "after_round", "before_turn")
 TYPE_NAMES = {"card": CARD, "cards": CARDS, "player": PLAYER, "players": PLAYERS,
               "number": INT, "bool": BOOL, "text": TEXT, "rank": RANK, "suit": SUIT,
               "colour": COLOUR}
@@ -81,6 +82,8 @@ class Checked:
     default_players: int
     direction: int
     moves: dict[str, MoveInfo]
+    teams: int = 0  # partnerships, or 0
+    score_by: str = "player"  # player | team
 
 
 def check(decls: d.RulesetDecl, options: dict[str, Any] | None = None
@@ -143,6 +146,7 @@ class _RulesetChecker(StatementChecker):
         decls = self.decls
         option_defs = self.options()
         self.players()
+        self.teams()
         cards, copies = self.deck()
         zones, home = self.zones()
         variables = self.variables()
@@ -155,13 +159,16 @@ class _RulesetChecker(StatementChecker):
         triggers = self.triggers()
         scores, evaluate_ir = self.scoring()
         rounds_ir, rounds, until = self.match_length()
+        self.has_me = False
+        round_first = self.player(decls.round_first, "who starts the round")
         if self.diagnostics or self.assignments is not None:
             return None
         program = ir.Program(functions, variables, setup, phases, round_end, reactions,
-                             triggers, scores, evaluate_ir, rounds_ir, until)
+                             triggers, scores, evaluate_ir, rounds_ir, until, round_first)
         return Checked(decls, program, dict(self.symbols.options), option_defs, cards, copies,
                        rounds, home, zones, self.min_players, self.max_players,
-                       self.default_players, self.direction, self.move_infos)
+                       self.default_players, self.direction, self.move_infos,
+                       self.symbols.teams, decls.scoring.by)
 
     # --------------------------------------------------------------- options
     def options(self) -> tuple[OptionDef, ...]:
@@ -219,6 +226,24 @@ class _RulesetChecker(StatementChecker):
         self.min_players = max(1, min(low, limits.MAX_PLAYERS))
         self.max_players = max(self.min_players, min(high, limits.MAX_PLAYERS))
         self.direction = 1 if self.decls.direction == "clockwise" else -1
+
+    def teams(self) -> None:
+        """`teams: N`: seat s (from 1) plays in team (s - 1) mod N + 1, at every table size
+        the ruleset allows."""
+        spec = self.decls.teams
+        by_team = self.decls.scoring.by == "team"
+        if spec is None:
+            if by_team:
+                pos = self.decls.scoring.by_pos or self.decls.name.pos
+                self.problem(pos, "scoring by team needs `teams:`")
+            return
+        count = spec.whole
+        bad = [n for n in range(self.min_players, self.max_players + 1) if n % count]
+        if bad:
+            self.problem(spec.pos, f"{count} teams cannot share {bad[0]} players equally: "
+                         f"the player counts must be multiples of {count}")
+            return
+        self.symbols.teams = count
 
     # ------------------------------------------------------------------ deck
     def deck(self) -> tuple[CardTable, dict[int, int]]:
@@ -457,8 +482,21 @@ class _RulesetChecker(StatementChecker):
             if spec.skip_turn is not None:
                 skip = self.condition(spec.skip_turn)
                 on_skip = self.statements(spec.on_skip)
-            out.append(ir.Phase(spec.name.name, spec.turns, steps, skip, on_skip))
+            self.has_me = False
+            first = self.player(spec.first, "who starts the phase")
+            when = self.condition(spec.when) if spec.when is not None else None
+            if when is not None and known(when) and when.value:  # type: ignore[attr-defined]
+                when = None
+            out.append(ir.Phase(spec.name.name, spec.turns, steps, skip, on_skip, first,
+                                None if when is BAD else when))
         return tuple(out)
+
+    def player(self, node: n.Expr | None, what: str) -> ir.Expr | None:
+        """A rule text that names a player (who starts a phase or the round), checked."""
+        if node is None:
+            return None
+        code = self.expect(self.check(node), PLAYER, node.pos, what)
+        return None if code is BAD else self.needed(code, node.pos, "the player")
 
     def reactions(self) -> ir.Step | None:
         spec = self.decls.reactions
@@ -480,7 +518,7 @@ class _RulesetChecker(StatementChecker):
             checked = self.move(move, step_names)
             if checked is not None:
                 moves.append(checked)
-        return ir.Step(spec.name.name, self.repeat(spec), tuple(moves), spec.pos)
+        return ir.Step(spec.name.name, self.repeat(spec), tuple(moves), spec.pos, spec.automatic)
 
     def repeat(self, spec: d.StepDecl) -> int:
         """A step's `repeat`: a number, or an expression the options settle (e.g. `peeks`)."""
@@ -555,7 +593,7 @@ class _RulesetChecker(StatementChecker):
 
     # -------------------------------------------------------------- triggers
     def triggers(self) -> dict[str, tuple[ir.Trigger, ...]]:
-        found: dict[str, list[ir.Trigger]] = {"setup": [], "move": [], "turn": [], "round": []}
+        found: dict[str, list[ir.Trigger]] = {kind: [] for kind in TRIGGER_KINDS}
         seen: set[str] = set()
         self.has_me = True
         for spec in self.decls.triggers:

@@ -84,13 +84,19 @@ class Generator:
             if phase.skip_turn is not None:
                 self.expression_function(f"skip_{index}", ["S", "me"], phase.skip_turn)
                 self.statement_function(f"on_skip_{index}", phase.on_skip, phase.skip_turn.pos)
+            if phase.first is not None:
+                self.expression_function(f"first_{index}", ["S", "me"], phase.first)
+            if phase.when is not None:
+                self.expression_function(f"when_{index}", ["S", "me"], phase.when)
         if program.reactions is not None:
             self.step_functions(program.reactions, "reactions")
         self.statement_function("setup", program.setup, self.checked.decls.name.pos)
+        if program.round_first is not None:
+            self.expression_function("round_first", ["S", "me"], program.round_first)
         self.statement_function("round_end", program.round_end, self.checked.decls.name.pos)
-        for after, triggers in program.triggers.items():
+        for kind, triggers in program.triggers.items():
             if triggers:
-                self.trigger_function(after, triggers)
+                self.trigger_function(kind, triggers)
         self.score_functions(program)
         if program.until is not None:
             self.expression_function("until", ["S"], program.until)
@@ -166,7 +172,7 @@ class Generator:
         self.names[fn_name] = fn_name
         return self.add_function(fn_name, ["S", "me"], self.block(stmts), pos)
 
-    def trigger_function(self, after: str, triggers: tuple[ir.Trigger, ...]) -> None:
+    def trigger_function(self, kind: str, triggers: tuple[ir.Trigger, ...]) -> None:
         body: list[ast.stmt] = []
         for trigger in triggers:
             inner = self.block(trigger.body)
@@ -177,8 +183,7 @@ class Generator:
                 body.extend(self.tag([pyast.if_(test, inner)], self.site(trigger.when.pos)))
         pos = triggers[0].when.pos if triggers[0].when is not None else \
             self.checked.decls.name.pos
-        self.names[f"after_{after}"] = self.add_function(f"after_{after}", ["S", "me"], body,
-                                                         pos)
+        self.names[kind] = self.add_function(kind, ["S", "me"], body, pos)
 
     def score_functions(self, program: ir.Program) -> None:
         bind = pyast.stmts("me = p\nv_p = p")
@@ -291,7 +296,7 @@ class Generator:
         return out
 
     def zone_facts(self, zone: ZoneDef, prefix: str) -> dict[str, Any]:
-        return {f"{prefix}_grid": zone.layout == "grid",
+        return {f"{prefix}_grid": zone.layout == "grid", f"{prefix}_trick": zone.layout == "trick",
                 f"{prefix}_vis": VISIBILITY[zone.visibility]}
 
     def stmt_MoveCards(self, stmt: ir.MoveCards) -> list[ast.stmt]:
@@ -301,11 +306,12 @@ class Generator:
         if stmt.top_of is not None:
             facts |= self.zone_facts(stmt.top_of.zone, "src")
             return self.card_rule("move_top", facts, src=self.zone_index(stmt.top_of), z=dest,
-                                  face=face)
+                                  face=face, by=ME)
         if stmt.many:
             return self.card_rule("move_all", facts, cards=self.expr(stmt.cards), z=dest,
-                                  face=face)
-        return self.card_rule("move_card", facts, c=self.expr(stmt.cards), z=dest, face=face)
+                                  face=face, by=ME)
+        return self.card_rule("move_card", facts, c=self.expr(stmt.cards), z=dest, face=face,
+                              by=ME)
 
     def card_rule(self, fn_name: str, facts: dict[str, Any], **args: Any) -> list[ast.stmt]:
         """A runtime card rule: specialised in place where its source is at hand."""
@@ -320,7 +326,7 @@ class Generator:
         facts = self.zone_facts(stmt.source.zone, "src") | self.zone_facts(stmt.zone, "dest")
         return self.card_rule("deal", facts, count=count, src=self.zone_index(stmt.source),
                               base=stmt.zone.index, face=stmt.face, step=pyast.name("STEP"),
-                              after=after)
+                              after=after, by=ME)
 
     def stmt_Shuffle(self, stmt: ir.Shuffle) -> list[ast.stmt]:
         return [pyast.expr_stmt(pyast.call("shuffle", B, S, self.zone_index(stmt.zone)))]
@@ -358,6 +364,9 @@ class Generator:
 
     def stmt_Signal(self, stmt: ir.Signal) -> list[ast.stmt]:
         return pyast.stmts("S.signal |= _0", pyast.const(_SIGNALS[stmt.kind]))
+
+    def stmt_TurnTo(self, stmt: ir.TurnTo) -> list[ast.stmt]:
+        return pyast.stmts("S.next_turn = _0", self.expr(stmt.player))
 
     def stmt_EndRoundBefore(self, stmt: ir.EndRoundBefore) -> list[ast.stmt]:
         return [pyast.expr_stmt(pyast.call("end_round_before", S, self.expr(stmt.player)))]

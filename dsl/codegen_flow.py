@@ -39,8 +39,10 @@ class FlowGenerator:
         program = gen.checked.program
         self.program = program
         self.has_reactions = program.reactions is not None
-        self.after_move = bool(program.triggers.get("move"))
-        self.after_turn = bool(program.triggers.get("turn"))
+        self.after_move = bool(program.triggers.get("after_move"))
+        self.after_turn = bool(program.triggers.get("after_turn"))
+        self.before_turn = bool(program.triggers.get("before_turn"))
+        self.turn_to = _uses_turn_to(program)
 
     def generate(self) -> None:
         for index, phase in enumerate(self.program.phases):
@@ -90,8 +92,11 @@ class FlowGenerator:
             out += pyast.stmts("after_turn(S, me)\nif S.signal & _0:\n"
                                "    return E.round_done(S, me, listing)",
                                pyast.const(_END_ROUND_OR_GAME))
-        out += pyast.stmts("nxt = (me + STEP) % S.n\nif not S.active[nxt]:\n"
-                           "    nxt = next_seat(S, me, STEP)")
+        if self.turn_to:  # a rule may have named the next seat
+            out += pyast.stmts("nxt = E.next_seat(S, me)")
+        else:
+            out += pyast.stmts("nxt = (me + STEP) % S.n\nif not S.active[nxt]:\n"
+                               "    nxt = next_seat(S, me, STEP)")
         if phase.skip_turn is not None:
             out += pyast.stmts("nxt = E.skip_turns(S, nxt)")
         if phase.turns == "each_once":
@@ -102,6 +107,8 @@ class FlowGenerator:
             "if nxt == S.stop_before:\n    return E.round_done(S, me, listing)\n"
             "S.current = nxt\nS.step = 0\nS.reps = _1", pyast.const(_END_PHASE),
             pyast.const(phase.steps[0].repeat))
+        if self.before_turn:  # the new turn's triggers may change anything: the engine goes on
+            return out + pyast.stmts("E.begin_turn(S)\nreturn E.tail(S, me, listing)")
         if self.has_reactions:  # the engine lists the next seat's actions after the window
             return out + self.listing(index, 0)
         # The actor's `me` is spent: the listing is the next seat's.
@@ -109,10 +116,30 @@ class FlowGenerator:
 
     def listing(self, index: int, number: int) -> list[ast.stmt]:
         """The legal actions of step `number` for seat `me`, kept in the state and returned."""
-        if self.has_reactions:  # a reaction window may open first: the engine's own tail
-            return pyast.stmts("return E.tail(S, me, listing)")
-        fn = pyast.name(f"legal_{index}_{self.program.phases[index].steps[number].name}")
+        step = self.program.phases[index].steps[number]
+        if self.has_reactions or step.automatic:  # a reaction window, or a forced action,
+            return pyast.stmts("return E.tail(S, me, listing)")  # first: the engine's tail
+        fn = pyast.name(f"legal_{index}_{step.name}")
         return pyast.stmts(
             "if not listing:\n    S.legal_cache = None\n    return []\n"
             "out = _legal(S, me)\nif not out:\n    E.stuck(S)\n"
             "S.legal_cache = (S.version, out)\nreturn out", legal=fn)
+
+
+def _uses_turn_to(program: ir.Program) -> bool:
+    """Whether any statement of the program is `turn to`."""
+    def walk(stmts: tuple[ir.Stmt, ...]) -> bool:
+        for stmt in stmts:
+            if isinstance(stmt, ir.TurnTo):
+                return True
+            inner = [getattr(stmt, f, ()) for f in ("then", "otherwise", "body")]
+            if any(walk(part) for part in inner if isinstance(part, tuple)):
+                return True
+        return False
+    bodies = [program.setup, program.round_end]
+    bodies += [m.body for p in program.phases for s in p.steps for m in s.moves]
+    bodies += [p.on_skip for p in program.phases]
+    bodies += [t.body for ts in program.triggers.values() for t in ts]
+    if program.reactions is not None:
+        bodies += [m.body for m in program.reactions.moves]
+    return any(walk(b) for b in bodies)

@@ -97,6 +97,7 @@ def make_board(zones: tuple[ZoneDef, ...], max_players: int,
     grid: list[bool] = []
     slots: list[int] = []
     width: list[int] = []
+    trick: list[bool] = []
     for z in zones:
         for seat in range(max_players if z.owned else 1):
             for _ in range(max(z.groups, 1)):
@@ -106,8 +107,9 @@ def make_board(zones: tuple[ZoneDef, ...], max_players: int,
                 grid.append(z.layout == "grid")
                 slots.append(z.rows * z.columns if z.layout == "grid" else 1 << 30)
                 width.append(z.columns)
+                trick.append(z.layout == "trick")
     return runtime.Board(tuple(names), tuple(owner), tuple(vis), tuple(grid), tuple(slots),
-                         tuple(width), card_names)
+                         tuple(width), card_names, tuple(trick))
 
 
 def tables(checked: Checked, board: runtime.Board) -> dict[str, Any]:
@@ -115,6 +117,7 @@ def tables(checked: Checked, board: runtime.Board) -> dict[str, Any]:
     cards = checked.cards
     out: dict[str, Any] = {
         "B": board, "STEP": checked.direction, "N_RANKS": len(cards.rank_names) - 1,
+        "TEAMS": checked.teams or 1,
         "RANKS": list(range(len(cards.rank_names) - 1)),
         "SUITS": list(range(len(cards.suit_names) - 1)), "COLOURS": [0, 1],
         "T_rank": cards.rank, "T_suit": cards.suit, "T_colour": cards.colour,
@@ -156,6 +159,8 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, sites: list[A
         phases=phases, setup=ns["setup"], round_end=ns["round_end"],
         after_move=ns.get("after_move"), after_turn=ns.get("after_turn"),
         after_round=ns.get("after_round"), after_setup=ns.get("after_setup"),
+        before_turn=ns.get("before_turn"), round_first=ns.get("round_first"),
+        teams=checked.teams, score_by=checked.score_by,
         score=ns["score"], score_names=tuple(s.name for s in program.scores),
         evaluate=ns.get("evaluate"), winner=decls.scoring.winner, rounds=checked.rounds,
         until=ns.get("until"), reactions=reactions, moves=moves, python=bound.source,
@@ -169,13 +174,15 @@ def _phase(checked: Checked, phase: ir.Phase, index: int, ns: dict[str, Any]) ->
     steps = tuple(_step(checked, s, f"{index}_{s.name}", names, ns) for s in phase.steps)
     site = phase.skip_turn.pos.diagnostic("") if phase.skip_turn is not None else None
     return PhaseDef(phase.name, phase.turns, steps, ns.get(f"skip_{index}"),
-                    ns.get(f"on_skip_{index}"), site)
+                    ns.get(f"on_skip_{index}"), ns.get(f"first_{index}"),
+                    ns.get(f"when_{index}"), skip_site=site)
 
 
 def _step(checked: Checked, step: ir.Step, key: str, names: list[str],
           ns: dict[str, Any]) -> StepDef:
     moves = tuple(_move(checked, m, ns) for m in step.moves)
-    return StepDef(step.name, step.repeat, moves, ns[f"legal_{key}"], location(step.pos))
+    return StepDef(step.name, step.repeat, moves, ns[f"legal_{key}"], location(step.pos),
+                   step.automatic)
 
 
 def _move(checked: Checked, move: ir.Move, ns: dict[str, Any]) -> MoveDef:

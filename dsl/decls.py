@@ -119,6 +119,7 @@ class StepDecl:
     moves: tuple[MoveDecl, ...]
     doc: str
     pos: n.Pos
+    automatic: bool = False
 
 
 @dataclass(frozen=True)
@@ -130,12 +131,14 @@ class PhaseDecl:
     on_skip: tuple[n.Stmt, ...]
     doc: str
     pos: n.Pos
+    first: n.Expr | None = None
+    when: n.Expr | None = None
 
 
 @dataclass(frozen=True)
 class TriggerDecl:
     name: Named
-    after: str
+    after: str  # after_setup | after_move | after_turn | after_round | before_turn
     when: n.Expr | None
     body: tuple[n.Stmt, ...]
     doc: str
@@ -150,6 +153,8 @@ class ScoreDecl:
 
 @dataclass(frozen=True)
 class ScoringDecl:
+    by: str
+    by_pos: n.Pos | None  # where `by:` is written, if it is
     winner: str
     rounds: n.Expr | None
     until: n.Expr | None
@@ -187,3 +192,5 @@ class RulesetDecl:
     reactions: StepDecl | None
     triggers: tuple[TriggerDecl, ...]
     scoring: ScoringDecl
+    round_first: n.Expr | None = None
+    teams: Literal | None = None

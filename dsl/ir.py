@@ -276,6 +276,11 @@ class Signal(Stmt):
 
 
 @dataclass(frozen=True)
+class TurnTo(Stmt):
+    player: Expr
+
+
+@dataclass(frozen=True)
 class EndRoundBefore(Stmt):
     player: Expr
 
@@ -335,6 +340,7 @@ class Step:
     repeat: int
     moves: tuple[Move, ...]
     pos: n.Pos
+    automatic: bool = False
 
 
 @dataclass(frozen=True)
@@ -344,6 +350,8 @@ class Phase:
     steps: tuple[Step, ...]
     skip_turn: Expr | None
     on_skip: tuple[Stmt, ...]
+    first: Expr | None = None  # who starts the phase (a player, with `me` the round's first)
+    when: Expr | None = None  # whether the phase is played at all
 
 
 @dataclass(frozen=True)
@@ -387,8 +395,9 @@ class Program:
     phases: tuple[Phase, ...]
     round_end: tuple[Stmt, ...]
     reactions: Step | None
-    triggers: dict[str, tuple[Trigger, ...]]  # after: setup | move | turn | round
+    triggers: dict[str, tuple[Trigger, ...]]  # after_setup, after_move... before_turn
     scores: tuple[Score, ...]
     evaluate: Expr | None
     rounds: Expr
     until: Expr | None
+    round_first: Expr | None = None  # who starts the round's play, after the setup

@@ -240,6 +240,13 @@ class EndTurn(Stmt):
 
 
 @dataclass(frozen=True)
+class TurnTo(Stmt):
+    """`turn to P`: the next turn is P's, whoever the turn order would have given it to."""
+
+    player: Expr
+
+
+@dataclass(frozen=True)
 class EndRound(Stmt):
     before_turn_of: Expr | None
 

@@ -85,8 +85,8 @@ _FRIENDLY = {
 }
 
 _START_WORDS = {
-    "statement": "a statement (move, deal, shuffle, flip, swap, set, let, peek, end, win, "
-                 "eliminate, reveal)",
+    "statement": "a statement (move, deal, shuffle, flip, swap, set, let, peek, end, turn, "
+                 "win, eliminate, reveal)",
     "expression": "an expression",
     "domain": "a collection to choose from",
     "for_clause": "'NAME in LIST' (for: p in players)",
@@ -322,6 +322,9 @@ class _Builder:
 
     def rule_end_turn(self, t: Tree) -> n.Stmt:
         return n.EndTurn(pos=self.pos(t))
+
+    def rule_turn_to(self, t: Tree, player: Tree) -> n.Stmt:
+        return n.TurnTo(self.build(player), pos=self.pos(t))
 
     def rule_end_round(self, t: Tree, before: Tree | None) -> n.Stmt:
         return n.EndRound(self.build(before) if before is not None else None, pos=self.pos(t))

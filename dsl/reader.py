@@ -149,6 +149,8 @@ class _Reader:
             reactions=self.step(("reactions",), "reactions") if "reactions" in data else None,
             triggers=tuple(self.trigger(i) for i in range(len(data.get("triggers", [])))),
             scoring=self.scoring(),
+            round_first=self.expr((*round_path, "first")),
+            teams=self.literal(("teams",)),
         )
 
     def ruleset_name(self) -> d.Named:
@@ -235,14 +237,16 @@ class _Reader:
         return d.PhaseDecl(self.named((*path, "name")), spec["turns"], steps,
                            self.expr((*path, "skip_turn")),
                            self.statements((*path, "on_skip")), self.doc_text((*path, "doc")),
-                           self.pos(path))
+                           self.pos(path), self.expr((*path, "first")),
+                           self.expr((*path, "when")))
 
     def step(self, path: Path, name: str | None = None) -> d.StepDecl:
         spec = self._get(path)
         moves = tuple(self.move((*path, "moves", k)) for k in range(len(spec["moves"])))
         step_name = d.Named(name, self.pos(path)) if name else self.named((*path, "name"))
         return d.StepDecl(step_name, self.expr((*path, "repeat")), moves,
-                          self.doc_text((*path, "doc")), self.pos(path))
+                          self.doc_text((*path, "doc")), self.pos(path),
+                          bool(spec.get("automatic", False)))
 
     def move(self, path: Path) -> d.MoveDecl:
         spec = self._get(path)
@@ -262,7 +266,8 @@ class _Reader:
     def trigger(self, i: int) -> d.TriggerDecl:
         path = ("triggers", i)
         spec = self._get(path)
-        return d.TriggerDecl(self.named((*path, "name")), spec["after"],
+        kind = f"after_{spec['after']}" if "after" in spec else f"before_{spec['before']}"
+        return d.TriggerDecl(self.named((*path, "name")), kind,
                              self.expr((*path, "when")), self.statements((*path, "do")),
                              self.doc_text((*path, "doc")))
 
@@ -273,6 +278,8 @@ class _Reader:
                                     self.expr((*path, "round", k, "score")),
                                     self.doc_text((*path, "round", k, "doc")))
                         for k in range(len(spec.get("round", []))))
-        return d.ScoringDecl(spec.get("winner", "lowest"), self.expr((*path, "rounds")),
+        by_pos = self.pos((*path, "by")) if "by" in spec else None
+        return d.ScoringDecl(spec.get("by", "player"), by_pos, spec.get("winner", "lowest"),
+                             self.expr((*path, "rounds")),
                              self.expr((*path, "until")), self.expr((*path, "evaluate")),
                              entries)

@@ -92,6 +92,11 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagn
                                        "(use lower-case letters, digits and _)")
         return
     if kind == "oneOf":
+        keys = [k for option in rule if isinstance(option, dict) and set(option) == {"required"}
+                for k in option["required"]]
+        if keys:  # one key of several, and only one (a trigger's `after` or `before`)
+            yield doc.diagnostic(path, "expected exactly one of: " + ", ".join(keys))
+            return
         yield doc.diagnostic(path, "expected a statement: a string, an `if:` block with "
                                    "`then:`, or a `for:` block with `do:`")
         return

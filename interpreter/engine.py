@@ -48,11 +48,18 @@ _ROLES = {"setup": "in the round's setup", "round_end": "at the round's end",
 class Engine:
     """Plays games of one ruleset. Stateless itself: every game lives in its GameState."""
 
-    def __init__(self, ruleset: Ruleset, compiled: bool = True):
+    def __init__(self, ruleset: Ruleset, compiled: bool = True,
+                 watch: Callable[[GameState, int, Action], None] | None = None,
+                 watch_round: Callable[[GameState], None] | None = None):
         """`compiled`: apply actions with the ruleset's compiled flow (one generated handler
         per move); without it, with the engine's generic flow, which interprets the phases,
-        steps and turns at every action (the reference the compiled flow is tested against)."""
+        steps and turns at every action (the reference the compiled flow is tested against).
+        `watch(state, seat, action)` is told of every action about to be applied, forced ones
+        included (for transcripts); `watch_round(state)` of every round that has just been
+        scored, before the next one is dealt."""
         self.rules = ruleset
+        self.watch = watch
+        self.watch_round = watch_round
         self.compiled = compiled and all(m.handle is not None for p in ruleset.phases
                                          for s in p.steps for m in s.moves)
         self.board: runtime.Board = ruleset.board
@@ -62,6 +69,8 @@ class Engine:
         self._legal = [[step.legal for step in phase.steps] for phase in ruleset.phases]
         self._repeat = [[step.repeat for step in phase.steps] for phase in ruleset.phases]
         self._each_once = [phase.turns == "each_once" for phase in ruleset.phases]
+        self._automatic = [[step.automatic for step in phase.steps] for phase in ruleset.phases]
+        self._before_turn = ruleset.before_turn
         self._skipping = [phase.skip_turn is not None for phase in ruleset.phases]
         self.open_moves = frozenset(m.name for m in ruleset.moves.values() if "words" in m.kinds)
         # Moves with a parameter naming cards (which a search relabels between samples).
@@ -100,6 +109,7 @@ class Engine:
         s.n_cards = rules.cards.per_deck * rules.copies[count]
         s.face_up = [False] * s.n_cards
         s.known = [0] * s.n_cards
+        s.by = [None] * s.n_cards
         s.where = [rules.home_zone] * s.n_cards
         s.active = [True] * count
         s.totals = [0] * count
@@ -130,13 +140,15 @@ class Engine:
         if state.over:
             return []
         if state.window:
-            if not self._next_reaction(state):
-                state.window = []
-                self._decide(state)
-        else:
-            self._decide(state)
-        assert state.legal_cache is not None
-        return state.legal_cache[1]
+            if self._next_reaction(state):
+                assert state.legal_cache is not None
+                return state.legal_cache[1]
+            state.window = []
+        return self._decide(state)
+
+    def is_choice(self, state: GameState) -> bool:
+        """Whether the game waits for a seat to decide now (not for a forced action)."""
+        return not state.forcing
 
     def is_over(self, state: GameState) -> bool:
         return state.over
@@ -154,6 +166,7 @@ class Engine:
             "winners": [w + 1 for w in state.winners] if state.winners is not None else [],
             "turns": state.turns,
             "actions": state.actions,
+            "forced": state.forced,
         }
 
     def round_score(self, state: GameState, seat: int) -> int:
@@ -261,9 +274,8 @@ class Engine:
         """
         check, flow, log_action = self._check, self._flow, self._log_action
         after_move, on_signal, end_turn = self._after_move, self._on_signal, self._end_turn
-        repeat, legal_of, decide, located = self._repeat, self._legal, self._decide, self._located
-
-        reactions, react, open_window = self.rules.reactions, self._react, self._open_window
+        repeat, located, tail, react = self._repeat, self._located, self.tail, self._react
+        watch = self.watch
 
         open_moves = self.open_moves
 
@@ -278,6 +290,8 @@ class Engine:
                     raise ValueError
             except (TypeError, ValueError):
                 action = check(state, action)
+            if watch is not None:
+                watch(state, state.window[0] if state.window else state.current, action)
             if state.window:
                 return react(state, action, listing)
             run, jump, target = flow[action[0]]
@@ -286,7 +300,7 @@ class Engine:
                 log_action(state, me, action)
             try:
                 run(state, me, action)
-                version = state.version = state.version + 1
+                state.version += 1
                 state.actions += 1
                 if after_move is not None:
                     after_move(state, me)
@@ -302,20 +316,7 @@ class Engine:
                 else:
                     state.step = target
                     state.reps = repeat[state.phase][target]
-                if state.over:
-                    return []
-                if not listing:  # advance(): the next decision is listed when asked for
-                    if reactions is not None:
-                        open_window(state, me, False)
-                    state.legal_cache = None
-                    return []
-                if reactions is not None and open_window(state, me):
-                    return state.legal_cache[1]  # type: ignore[index]
-                legal = legal_of[state.phase][state.step](state, state.current)
-                if not legal:
-                    decide(state)  # says which step is stuck
-                state.legal_cache = (version, legal)
-                return legal
+                return tail(state, me, listing)
             except CardrulesError as exc:
                 raise located(exc, action, me) from None
             except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
@@ -329,7 +330,7 @@ class Engine:
         check, log_action, located, react = self._check, self._log_action, self._located, \
             self._react
         handlers = {m.name: m.handle for m in self.moves.values() if m.handle is not None}
-        open_moves = self.open_moves
+        open_moves, watch = self.open_moves, self.watch
 
         def step(state: GameState, action: Action, listing: bool = True) -> list[Action]:
             cache: Any = state.legal_cache  # as in the generic step
@@ -340,6 +341,8 @@ class Engine:
                     raise ValueError
             except (TypeError, ValueError):
                 action = check(state, action)
+            if watch is not None:
+                watch(state, state.window[0] if state.window else state.current, action)
             if state.window:
                 return react(state, action, listing)
             me = state.current
@@ -368,11 +371,7 @@ class Engine:
             return []
         if reactions and self._open_window(s, me):
             return s.legal_cache[1]  # type: ignore[index]
-        legal: list[Action] = self._legal[s.phase][s.step](s, s.current)
-        if not legal:
-            self._decide(s)  # says which step is stuck
-        s.legal_cache = (s.version, legal)
-        return legal
+        return self._decide(s)
 
     def signalled(self, s: GameState, me: int, listing: bool) -> list[Action]:
         """A rule said end turn, end phase, end round, end game or win."""
@@ -389,6 +388,38 @@ class Engine:
 
     def skip_turns(self, s: GameState, seat: int) -> int:
         return self._skip_turns(s, seat)
+
+    def next_seat(self, s: GameState, me: int) -> int:
+        """Who plays after the turn that ends: the seat a rule named (`turn to`), else the
+        next in play order (either way, the next one still in)."""
+        direction = self._direction
+        if s.next_turn is not None:
+            named, s.next_turn = s.next_turn, None
+            return named if s.active[named] else runtime.next_seat(s, named, direction)
+        nxt = (s.current + direction) % s.n
+        return nxt if s.active[nxt] else runtime.next_seat(s, s.current, direction)
+
+    def begin_turn(self, s: GameState) -> None:
+        """A turn begins (s.current's): the triggers `before: turn` run. One that ends the
+        turn at once hands it on, and the next seat's turn begins in turn."""
+        if self._before_turn is None:
+            return
+        for _ in range(4 * s.n + 4):
+            self._call(self._before_turn, s, s.current)
+            if not s.signal:
+                return
+            if s.signal & (SIGNAL_ROUND | SIGNAL_GAME):
+                self._end_round(s)
+                return
+            if s.signal & SIGNAL_PHASE:
+                self._next_phase(s)
+                return
+            where = (s.round, s.phase)
+            self._end_turn(s, s.current, begin=False)  # the turn ends before it is played
+            if s.over or (s.round, s.phase) != where:
+                return
+        raise RuleRuntimeError(f"{self.rules.path}: every player's turn ends as it begins "
+                               "(a trigger before each turn keeps saying `end turn`)")
 
     def stuck(self, s: GameState) -> None:
         """Raise the error of a step where the seat to move has no legal action."""
@@ -445,9 +476,7 @@ class Engine:
             assert s.legal_cache is not None
             return s.legal_cache[1]
         s.window = []
-        self._decide(s)
-        assert s.legal_cache is not None
-        return s.legal_cache[1]
+        return self._decide(s)
 
     def _located(self, exc: Exception, action: Action, seat: int) -> Exception:
         """A failure while an action was applied, pointing at the rule text that failed."""
@@ -536,15 +565,32 @@ class Engine:
         return _ROLES.get(name, "in a rule")
 
     # ------------------------------------------------------------------- flow
-    def _decide(self, s: GameState) -> None:
-        """Work out the legal actions of the decision the game now waits for."""
+    def _decide(self, s: GameState) -> list[Action]:
+        """Work out the legal actions of the decision the game now waits for (playing it at
+        once, where the step is `automatic` and it has a single action)."""
         step = self.rules.phases[s.phase].steps[s.step]
-        legal = self._listed(step.legal, s, s.current, f"step '{step.name}'")
+        legal: list[Action] = self._listed(step.legal, s, s.current, f"step '{step.name}'")
         if not legal:
             raise RuleRuntimeError(
                 f"{step.location}: seat {s.current + 1} has no legal move in step "
                 f"'{step.name}' of phase '{self.rules.phases[s.phase].name}'")
         s.legal_cache = (s.version, legal)
+        if len(legal) == 1 and step.automatic and not s.forcing:
+            return self._forced(s, legal)
+        return legal
+
+    def _forced(self, s: GameState, legal: list[Action]) -> list[Action]:
+        """Play single legal actions of automatic steps until a decision is left (or the
+        game's end); each counts as forced, not as a decision of its seat."""
+        s.forcing = True
+        try:
+            while len(legal) == 1 and not s.over and not s.window \
+                    and self._automatic[s.phase][s.step] and not domains.is_open(legal[0]):
+                s.forced += 1
+                legal = self.step(s, legal[0])
+        finally:
+            s.forcing = False
+        return legal
 
     def _on_signal(self, s: GameState, me: int) -> None:
         """A rule said `end turn`, `end phase`, `end round`, `end game` or `win`."""
@@ -559,7 +605,7 @@ class Engine:
         s.step = index
         s.reps = self.rules.phases[s.phase].steps[index].repeat
 
-    def _end_turn(self, s: GameState, me: int) -> None:
+    def _end_turn(self, s: GameState, me: int, begin: bool = True) -> None:
         s.turns += 1
         if s.signal:
             s.signal &= ~SIGNAL_TURN
@@ -568,9 +614,7 @@ class Engine:
             if s.signal & (SIGNAL_ROUND | SIGNAL_GAME):
                 self._end_round(s)
                 return
-        nxt = (s.current + self._direction) % s.n
-        if not s.active[nxt]:
-            nxt = runtime.next_seat(s, s.current, self._direction)
+        nxt = self.next_seat(s, me)
         if self._skipping[s.phase]:
             nxt = self._skip_turns(s, nxt)
         if self._each_once[s.phase]:
@@ -585,6 +629,8 @@ class Engine:
             s.current = nxt
             s.step = 0
             s.reps = self._repeat[s.phase][0]
+            if begin:
+                self.begin_turn(s)
 
     def _skip_turns(self, s: GameState, seat: int) -> int:
         """The next seat that does not miss its turn (the phase's `skip_turn`)."""
@@ -607,17 +653,26 @@ class Engine:
 
     def _next_phase(self, s: GameState) -> None:
         s.signal &= ~(SIGNAL_PHASE | SIGNAL_TURN)
-        if s.phase + 1 >= len(self.rules.phases):
+        if not self._enter_phase(s, s.phase + 1):
             self._end_round(s)
-            return
-        self._enter_phase(s, s.phase + 1)
 
-    def _enter_phase(self, s: GameState, index: int) -> None:
+    def _enter_phase(self, s: GameState, index: int) -> bool:
+        """Begin the first phase from `index` on whose `when` holds; False if none is left."""
+        phases = self.rules.phases
+        while index < len(phases) and phases[index].when is not None \
+                and not self._call(phases[index].when, s, s.first):
+            index += 1
+        if index >= len(phases):
+            return False
+        phase = phases[index]
         s.phase = index
         s.turns_in_phase = 0
-        s.current = s.first if s.active[s.first] else runtime.next_seat(s, s.first,
+        first = s.first if phase.first is None else self._call(phase.first, s, s.first)
+        s.current = first if s.active[first] else runtime.next_seat(s, first,
                                                                     self.rules.direction)
         self._enter_step(s, 0)
+        self.begin_turn(s)
+        return True
 
     # ----------------------------------------------------------------- rounds
     def _start_round(self, s: GameState) -> None:
@@ -632,7 +687,9 @@ class Engine:
         s.where[:] = [rules.home_zone] * s.n_cards
         s.face_up[:] = [False] * s.n_cards
         s.known[:] = [0] * s.n_cards
+        s.by[:] = [None] * s.n_cards
         s.stop_before = None
+        s.next_turn = None
         s.signal = 0
         for var in rules.variables:
             if var.scope == "round":
@@ -645,14 +702,18 @@ class Engine:
         self._call(rules.setup, s, s.first)
         if rules.after_setup is not None:
             self._call(rules.after_setup, s, s.first)
+        if rules.round_first is not None:
+            s.first = self._call(rules.round_first, s, s.first)
         s.version += 1
-        self._enter_phase(s, 0)
-        self._decide(s)
+        s.legal_cache = None  # the first decision is listed when asked for
+        if not self._enter_phase(s, 0):
+            raise RuleRuntimeError(f"{rules.path}: round {s.round}: no phase is played (every "
+                                   "phase's `when` is false)")
 
     def _end_round(self, s: GameState) -> None:
         rules = self.rules
         self._call(rules.round_end, s, s.current)
-        scores = [sum(self._call(rules.score, s, p)) if s.active[p] else 0 for p in range(s.n)]
+        scores = self._round_scores(s)
         for p in range(s.n):
             s.totals[p] += scores[p]
         s.round_scores.append(scores)
@@ -664,11 +725,22 @@ class Engine:
             s.log.append({"event": "round_end", "round": s.round, "scores": scores,
                           "totals": list(s.totals), "zones": self.layout(s, public=True),
                           "player_variables": public_variables(rules, s, over)})
+        if self.watch_round is not None:
+            self.watch_round(s)
         s.version += 1
         if over:
             self._finish(s)
         else:
             self._start_round(s)
+
+    def _round_scores(self, s: GameState) -> list[int]:
+        """Each seat's score for the round; by team, the team's (worked out for its first
+        seat) counts for each member."""
+        rules = self.rules
+        if rules.score_by == "team":
+            team = [sum(self._call(rules.score, s, t)) for t in range(rules.teams)]
+            return [team[p % rules.teams] for p in range(s.n)]
+        return [sum(self._call(rules.score, s, p)) if s.active[p] else 0 for p in range(s.n)]
 
     def _finish(self, s: GameState) -> None:
         s.over = True

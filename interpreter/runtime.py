@@ -58,6 +58,7 @@ class Board:
     slots: tuple[int, ...]
     width: tuple[int, ...]
     card_names: tuple[str, ...]
+    trick: tuple[bool, ...] = ()  # a zone of `layout: trick`: cards remember who played them
 
 
 # -------------------------------------------------------------------- checks
@@ -198,6 +199,47 @@ def random_card(b: Board, s: GameState, z: int) -> int:
     return cards[s.rng.randrange(len(cards))]
 
 
+def seat_of(s: GameState, number: int, site: int) -> int:
+    """The player in seat `number`, counted from 1."""
+    if not 1 <= number <= s.n:
+        raise RuleFault(f"there is no seat {number}: the seats are 1 to {s.n}", site)
+    return number - 1
+
+
+def owner_of(b: Board, s: GameState, c: int) -> int | None:
+    """The seat whose zone holds card c, or None for a shared zone."""
+    owner = b.owner[s.where[c]]
+    return owner if owner >= 0 else None
+
+
+def team_of(s: GameState, p: int, teams: int) -> list[int]:
+    """The seats of p's team, in seat order (seat q is in team q mod teams)."""
+    return list(range(p % teams, s.n, teams))
+
+
+def led_suit(suit: Sequence[int], cards: Sequence[int]) -> int | None:
+    """The suit of the first card, or None."""
+    return suit[cards[0]] if cards else None
+
+
+def best_of_suit(rank: Sequence[int], suit: Sequence[int], cards: Iterable[int],
+                 wanted: int | None) -> int | None:
+    """The card of suit `wanted` with the highest rank (the deck lists ranks low to high)."""
+    best = None
+    for c in cards:
+        if suit[c] == wanted and (best is None or rank[c] > rank[best]):
+            best = c
+    return best
+
+
+def trick_winner(rank: Sequence[int], suit: Sequence[int], cards: Sequence[int],
+                 trump: int) -> int | None:
+    """The card that takes the trick: the best trump if one was played, else the best card
+    of the suit led."""
+    best = best_of_suit(rank, suit, cards, trump)
+    return best if best is not None else best_of_suit(rank, suit, cards, led_suit(suit, cards))
+
+
 def round_score(s: GameState, p: int) -> int:
     """Seat p's score in the last round that ended."""
     return s.round_scores[-1][p] if s.round_scores else 0
@@ -247,9 +289,14 @@ def leave(b: Board, s: GameState, c: int, src: int) -> None:
 
 
 @inlinable
-def arrive(b: Board, s: GameState, c: int, src: int, z: int, face: bool | None) -> None:
-    """Card c, just taken from zone src, lands on zone z (a grid: its first empty slot),
-    turned face up or down (None: as it was); then who knows which card it is."""
+def arrive(b: Board, s: GameState, c: int, src: int, z: int, face: bool | None,
+           by: int) -> None:
+    """Card c, just taken from zone src by seat `by`, lands on zone z (a grid: its first
+    empty slot), turned face up or down (None: as it was); then who knows which card it is;
+    a trick zone notes who played it."""
+    dest_trick: Fact = b.trick[z]
+    if dest_trick:
+        s.by[c] = by
     dest_grid: Fact = b.grid[z]
     if dest_grid:
         put(b, s, c, z)
@@ -274,28 +321,29 @@ def arrive(b: Board, s: GameState, c: int, src: int, z: int, face: bool | None) 
 
 
 @inlinable
-def move_card(b: Board, s: GameState, c: int, z: int, face: bool | None) -> None:
+def move_card(b: Board, s: GameState, c: int, z: int, face: bool | None, by: int) -> None:
     """Move card c, wherever it lies, to zone z."""
     src = s.where[c]
     leave(b, s, c, src)
-    arrive(b, s, c, src, z, face)
+    arrive(b, s, c, src, z, face, by)
 
 
 @inlinable
-def move_top(b: Board, s: GameState, src: int, z: int, face: bool | None) -> None:
+def move_top(b: Board, s: GameState, src: int, z: int, face: bool | None, by: int) -> None:
     """Move the top card of zone src (not a grid) to zone z."""
     cards = s.zones[src]
     if not cards:
         empty(b, src)
     c = cards.pop()
-    arrive(b, s, c, src, z, face)
+    arrive(b, s, c, src, z, face, by)
 
 
 @inlinable
-def move_all(b: Board, s: GameState, cards: Iterable[int], z: int, face: bool | None) -> None:
+def move_all(b: Board, s: GameState, cards: Iterable[int], z: int, face: bool | None,
+             by: int) -> None:
     """Move several cards, in order, to zone z."""
     for c in list(cards):
-        move_card(b, s, c, z, face)
+        move_card(b, s, c, z, face, by)
 
 
 @inlinable
@@ -401,7 +449,7 @@ def reveal(b: Board, s: GameState, cards: Iterable[int]) -> None:
 
 @inlinable
 def deal(b: Board, s: GameState, count: int | None, src: int, base: int, face: bool | None,
-         step: int, after: int | None) -> None:
+         step: int, after: int | None, by: int) -> None:
     """Deal `count` cards to each seat in play, one at a time round the table, starting with
     the first player (or the seat after `after`); with no count, deal every card."""
     seats = deal_order(s, step, after)
@@ -410,15 +458,15 @@ def deal(b: Board, s: GameState, count: int | None, src: int, base: int, face: b
         cards = present(s.zones[src]) if src_grid else list(s.zones[src])
         cards.reverse()
         for i in range(len(cards)):
-            move_card(b, s, cards[i], base + seats[i % len(seats)], face)
+            move_card(b, s, cards[i], base + seats[i % len(seats)], face, by)
     elif src_grid:
         for _ in range(count):
             for p in seats:
-                move_card(b, s, top(b, s, src), base + p, face)
+                move_card(b, s, top(b, s, src), base + p, face, by)
     else:
         for _ in range(count):
             for p in seats:
-                move_top(b, s, src, base + p, face)
+                move_top(b, s, src, base + p, face, by)
 
 
 def deal_order(s: GameState, step: int, after: int | None) -> list[int]:

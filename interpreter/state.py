@@ -23,7 +23,7 @@ _PLAIN = (
     "pvars", "totals", "round_scores", "round", "dealer", "first", "current", "phase",
     "step", "reps", "turns_in_phase", "stop_before", "signal", "winners", "over", "turns",
     "actions", "active", "window",
-    "n_cards",
+    "n_cards", "next_turn", "forced", "by",
 )
 
 
@@ -36,7 +36,8 @@ def blank_rng() -> random.Random:
 class GameState:
     """One game in play. The engine mutates it in place; copy() gives an independent one."""
 
-    __slots__ = (*_PLAIN, "_rng", "_rng_shared", "version", "legal_cache", "log", "everyone")
+    __slots__ = (*_PLAIN, "_rng", "_rng_shared", "version", "legal_cache", "log", "everyone",
+                 "forcing")
 
     def __init__(self) -> None:
         self.ruleset = ""
@@ -64,6 +65,10 @@ class GameState:
         self.reps = 0
         self.turns_in_phase = 0
         self.stop_before: int | None = None
+        self.next_turn: int | None = None  # who plays next, when a rule has said (turn to)
+        self.forced = 0  # actions played without asking: the only legal one, in a step so marked
+        self.forcing = False  # (while forced actions are being played)
+        self.by: list[int | None] = []  # per card: who played it into a trick zone last
         self.signal = 0  # end turn 1, end phase 2, end round 4, end game 8 (engine.SIGNAL_*)
         self.winners: list[int] | None = None
         self.over = False
@@ -126,6 +131,8 @@ class GameState:
         other.active = self.active[:]
         other.window = self.window[:]
         other.n_cards = self.n_cards
+        other.next_turn, other.forced, other.forcing = self.next_turn, self.forced, False
+        other.by = self.by[:]
         other._rng = self._rng  # shared until either side draws (see rng)
         other._rng_shared = self._rng_shared = True
         other.everyone = self.everyone
@@ -156,6 +163,7 @@ class GameState:
             for name in _PLAIN:
                 setattr(state, name, data[name])
             state.seat_count(int(state.n))
+            state.forcing = False
             version, internal, gauss = data["rng"]
             state.rng.setstate((version, tuple(internal), gauss))
         except (KeyError, TypeError, ValueError) as exc:

@@ -28,7 +28,13 @@ def zone_view(rules: Ruleset, s: GameState, z: int, visibility: str, seat: int) 
     count = sum(1 for c in cards if c != EMPTY)
     if visibility == "hidden":
         return {"count": count}
-    return {"count": count, "cards": [card_entry(rules, s, c, seat) for c in cards]}
+    entries = [card_entry(rules, s, c, seat) for c in cards]
+    if rules.board.trick[z]:  # a trick shows who played each card
+        for c, entry in zip(cards, entries):
+            if entry is not None:
+                by = s.by[c]
+                entry["by"] = by + 1 if by is not None else None
+    return {"count": count, "cards": entries}
 
 
 def player_view(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:

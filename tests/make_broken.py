@@ -96,6 +96,20 @@ CASES = {
                        "players: expected min <= default <= max"),
     "language_version": ([(2, "cardrules: 1", "cardrules: 2")], (2, "2", 0),
                          "expected 1, found 2"),
+    "teams_uneven": ([(4, "title: Mini", "teams: 2")], (4, "2", 0),
+                     "2 teams cannot share 3 players equally: the player counts must be "
+                     "multiples of 2"),
+    "team_without_teams": ([(67, "sum(c.points for c in hand[p])", "size(team(p))")],
+                           (67, "team", 0), "this ruleset declares no teams (`teams:`)"),
+    "scoring_by_team_without_teams": ([(63, "winner: lowest", "by: team")], (63, "team", 0),
+                                      "scoring by team needs `teams:`"),
+    "turn_to_a_number": ([(56, "do: []", "do: [turn to 3]")], (56, "3", 0),
+                         "whose turn is next must be a player, but this is a number"),
+    "compare_with_none": ([(60, "size(stock) == 0", "size(stock) == none")], (60, "==", 0),
+                          "comparing a number with none is always false"),
+    "layout_trick_misspelt": ([(19, "layout: stack", "layout: trik")], (19, "trik", 0),
+                              "'trik' is not allowed here: expected one of stack, row, grid, "
+                              "spread, trick; did you mean 'trick'?"),
     # Inputs that once ended in a traceback: each now gets one clean, located message.
     "number_too_long_in_yaml": ([(5, "default: 2", "default: " + "9" * 5000)], (5, "9", 0),
                                 "this number is far too long"),

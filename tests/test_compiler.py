@@ -81,8 +81,9 @@ def test_the_wall_refuses_what_the_generator_never_writes(source: str) -> None:
         pyast.wall(ast.parse(source))
 
 
-GENERATED_NAME = re.compile(r"(v|f|m|h|init|legal|list|skip|on_skip|after|A|T|ACT)_\w+"
-                            r"|_[it]\d+_?\w*|S|B|Z|E|me|A|p|out|got|nxt|listing|LISTED|STEP"
+GENERATED_NAME = re.compile(r"(v|f|m|h|init|legal|list|skip|on_skip|after|before|first|when|A|T"
+                            r"|ACT)_\w+|_[it]\d+_?\w*|S|B|Z|E|me|A|p|out|got|nxt|listing|LISTED"
+                            r"|STEP|TEAMS|round_first"
                             r"|N_RANKS|RANKS|SUITS|COLOURS|setup|round_end|score|evaluate(_key)?|until")
 
 

@@ -101,6 +101,11 @@ def check_view(engine: Engine, state: GameState, seat: int) -> None:
             expected = [None if c == EMPTY else {
                 "card": names[c] if known[c] >> seat & 1 else None, "up": state.face_up[c]}
                 for c in cards]
+            if zone.layout == "trick":  # a trick shows who played each card
+                for c, entry in zip(cards, expected):
+                    by = state.by[c]
+                    if entry is not None:
+                        entry["by"] = by + 1 if by is not None else None
             assert zview["cards"] == expected, (
                 f"seat {seat + 1} sees {label} as {zview['cards']}, but knows {expected}")
     for var in rules.variables:

@@ -316,7 +316,7 @@ def play_over_the_api(client: TestClient, game: Game, seed: int, limit: int,
 @pytest.mark.parametrize("name", builtin_names())
 def test_no_payload_names_a_card_its_seat_does_not_know(name: str) -> None:
     rules = load_ruleset(name)
-    players = min(rules.max_players, 3)
+    players = max(rules.min_players, min(rules.max_players, 3))
     played, seed = 0, 5
     with served() as (client, hub):
         while played < ACTIONS and seed < 15:  # (random accusations end geohash early)

@@ -1,0 +1,147 @@
+"""rulesets/spades.yaml: partnerships, bids with nil, tricks with spades trump, bags.
+
+Scoring is checked on constructed deals; the rules of play (follow suit, leading spades, who
+takes a trick and leads the next) on every card of many random deals, against a reading of
+the rules written here.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardrules.dsl.loader import load_ruleset
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.state import GameState
+
+OPENSPIEL = {"one_deal": "true", "first_bidder": "seat1", "first_lead": "seat1",
+             "spades_broken": "never", "team_bid_limit": "true"}
+
+
+def deal_scored(bids: list[int], tricks: list[int], bags: list[int] | None = None,
+                **options: str) -> list[int]:
+    """Each seat's score for a deal with these bids and tricks (and carried bags)."""
+    engine = Engine(load_ruleset("spades", options or None))
+    state = engine.new_game(4, 1)
+    state.pvars["bid"] = list(bids)
+    state.pvars["tricks"] = list(tricks)
+    state.pvars["bags"] = list(bags or [0, 0, 0, 0])
+    return [engine.round_score(state, seat) for seat in range(4)]
+
+
+@pytest.mark.parametrize(("bids", "tricks", "bags", "scores"), [
+    # 9 bid, 10 taken: 90 + 1 bag; 5 bid with a nil made, 3 taken: -50 + 100.
+    ([4, 5, 5, 0], [5, 3, 5, 0], [0, 0, 0, 0], [91, 50, 91, 50]),
+    # 13 bid with a nil missed, 5 taken: -130 - 100; 6 bid, 8 taken: 60 + 2 bags.
+    ([13, 5, 0, 1], [4, 6, 1, 2], [0, 0, 0, 0], [-230, 62, -230, 62]),
+    # 6 bid, 9 taken, 9 bags carried: 60 + 3 - 100 (12 bags: one penalty); 5 bid, 4 taken.
+    ([3, 3, 3, 2], [4, 2, 5, 2], [9, 0, 9, 0], [-37, -50, -37, -50]),
+    # Both partners nil, both made: 200 and the contract of 0 made.
+    ([0, 4, 0, 4], [0, 6, 0, 7], [0, 0, 0, 0], [200, 85, 200, 85]),
+])
+def test_a_deal_is_scored_for_the_partnership(bids: list[int], tricks: list[int],
+                                              bags: list[int], scores: list[int]) -> None:
+    assert deal_scored(bids, tricks, bags) == scores
+
+
+def test_options_change_nil_and_bags() -> None:
+    assert deal_scored([4, 5, 5, 0], [5, 3, 5, 0], nil_points="50") == [91, 0, 91, 0]
+    assert deal_scored([1, 1, 1, 1], [6, 0, 7, 0], bag_limit="5", bag_penalty="50") == \
+        [20 + 11 - 100, -20, 20 + 11 - 100, -20]
+
+
+def play_watched(options: dict[str, str], seed: int) -> GameState:
+    """A random deal in which every card played, forced ones too, is checked against the
+    rules of play as the engine is about to apply it."""
+    rules = load_ruleset("spades", options)
+    suit, rank = rules.cards.suit, rules.cards.rank
+    spades = rules.cards.suit_names.index("spades")
+    hand, trick_zone = rules.zone("hand"), rules.zone("trick").index
+    never = options.get("spades_broken") == "never"
+    seen = {"broken": False, "leader": None}
+
+    def watch(state: GameState, seat: int, action: tuple[int, ...]) -> None:
+        if action[0] != "play":
+            return
+        held, trick, card = state.zones[hand.zone_of(seat)], state.zones[trick_zone], action[1]
+        if trick:
+            led = [c for c in held if suit[c] == suit[trick[0]]]
+            allowed = led or held
+        else:
+            assert seen["leader"] in (None, seat), "the trick's winner leads the next"
+            others = [c for c in held if suit[c] != spades]
+            allowed = others if others and (never or not seen["broken"]) else held
+        assert card in allowed and set(a[1] for a in engine.legal_actions(state)) == set(
+            allowed)
+        seen["broken"] = seen["broken"] or suit[card] == spades
+        played = [*trick, card]
+        if len(played) == 4:
+            trumps = [c for c in played if suit[c] == spades]
+            best = max(trumps or [c for c in played if suit[c] == suit[played[0]]],
+                       key=lambda c: rank[c])
+            seen["leader"] = (seat - 3 + played.index(best)) % 4
+
+    engine = Engine(rules, watch=watch)
+    state = engine.new_game(4, seed)
+    rng = random.Random(seed)
+    while not state.over:
+        legal = engine.legal_actions(state)
+        engine.apply(state, legal[rng.randrange(len(legal))])
+    return state
+
+
+@pytest.mark.parametrize("options", [None, OPENSPIEL], ids=["standard", "openspiel"])
+def test_cards_follow_suit_spades_are_led_once_broken_and_the_winner_leads(
+        options: dict[str, str] | None) -> None:
+    for seed in range(6):
+        assert play_watched(options or {"one_deal": "true"}, seed).over
+
+
+def test_the_bids_of_a_partnership_may_be_capped_at_13() -> None:
+    engine = Engine(load_ruleset("spades", OPENSPIEL))
+    state = engine.new_game(4, 1)
+    assert state.current == 0  # OpenSpiel: seat 1 bids first
+    engine.apply(state, ("bid", 9))
+    engine.apply(state, ("bid", 2))
+    assert [a[1] for a in engine.legal_actions(state)] == list(range(0, 5))  # 9 + 4 = 13
+    free = Engine(load_ruleset("spades", {"one_deal": "true"}))
+    state = free.new_game(4, 1)
+    free.apply(state, ("bid", 9))
+    free.apply(state, ("bid", 2))
+    assert len(free.legal_actions(state)) == 14
+
+
+def test_the_two_of_clubs_may_lead() -> None:
+    engine = Engine(load_ruleset("spades", {"first_lead": "two_of_clubs"}))
+    rules = engine.rules
+    for seed in range(4):
+        state = engine.new_game(4, seed)
+        for _ in range(4):
+            engine.apply(state, engine.legal_actions(state)[0])
+        holder = next(p for p in range(4) if any(
+            rules.cards.names[c] == "2C" for c in state.zones[rules.zone("hand").zone_of(p)]))
+        assert state.current == holder
+
+
+def test_a_match_is_played_to_the_target_by_partnership() -> None:
+    engine = Engine(load_ruleset("spades", {"target": "100"}))
+    from cardrules.interpreter.play import play_game
+
+    state = play_game(engine, 4, 3, seats=["greedy:1"] * 4)
+    assert state.totals[0] == state.totals[2] and state.totals[1] == state.totals[3]
+    assert max(state.totals) >= 100 or len(state.round_scores) == 60
+    assert engine.results(state)["winners"] in ([1, 3], [2, 4])
+
+
+def test_standings_rank_partners_together_and_name_the_winning_team() -> None:
+    from cardrules.cli.render import standings
+    results = {"rounds": 2, "totals": [120, 310, 120, 310], "round_scores": [[60, 150, 60, 150],
+                                                                          [60, 160, 60, 160]],
+               "winners": [2, 4]}
+    lines = standings(results, "highest", teams=2)
+    assert lines[1].split() == ["rank", "team", "seat", "total", "rounds"]
+    assert [line.split()[:4] for line in lines[2:6]] == [
+        ["1", "2", "2", "310"], ["1", "2", "4", "310"], ["3", "1", "1", "120"],
+        ["3", "1", "3", "120"]]
+    assert lines[-1] == "Winners: team 2 (seats 2, 4)"
