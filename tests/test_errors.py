@@ -252,6 +252,7 @@ def test_joker_is_not_a_rank_of_a_deck_without_jokers(tmp_path: Path) -> None:
      "the right of + must be a number, but this is a player"),
     ("initial: 0", "initial: nothing", "unknown name 'nothing'"),
     ("rounds: 1", "rounds: \"'one'\"", "must be a number"),
+    ("deal 2 from stock", "deal -2 from stock", "deal -2: a deal gives each player at least 0"),
 ])
 def test_meaning_errors(old: str, new: str, message: str, tmp_path: Path) -> None:
     path = mini_with(old, new, tmp_path)
