@@ -112,7 +112,8 @@ _register(
     Builtin("words", (TEXT, INT, INT), WORDS,
             "The texts made of the given letters, between two lengths: a move parameter too "
             "large to list, sampled by bots and typed by people (only in `choose:`).",
-            _call("words"), example="choose: {prediction: \"words('UDS', 1, 11)\"}"),
+            _t("words(_0, _1, _2, _site)"),
+            example="choose: {prediction: \"words('UDS', 1, 11)\"}"),
     Builtin("changes", (CARDS,), TEXT,
             "The steps between neighbouring cards by number, one letter each: U (up), "
             "D (down), S (same).", _t("changes(T_number, _0)"),
@@ -128,13 +129,15 @@ _register(
             "in; trios first. The fourth argument lets a staircase wrap K-A, the fifth allows "
             "longer melds. Copies of one card count once, and so do wild cards: layouts that "
             "differ only in which wild card goes where are listed once.",
-            _t("goal_layouts(T_rank, T_suit, T_wild, B.card_names, N_RANKS, _0, _1, _2, _3, _4)"),
+            _t("goal_layouts(T_rank, T_suit, T_wild, B.card_names, N_RANKS, _0, _1, _2, _3, _4, "
+               "_site)"),
             example="choose: {layout: 'goal_layouts(hand[me], 2, 1, true, false)'}"),
     Builtin("meets_goal", (CARDS, INT, INT, BOOL), BOOL,
             "Whether the cards hold the given numbers of trios and staircases (as "
             "goal_layouts counts them; the fourth argument lets a staircase wrap K-A): "
             "the same as size(goal_layouts(...)) > 0, without listing the layouts.",
-            _t("meets_goal(T_rank, T_suit, T_wild, B.card_names, N_RANKS, _0, _1, _2, _3)"),
+            _t("meets_goal(T_rank, T_suit, T_wild, B.card_names, N_RANKS, _0, _1, _2, _3, "
+               "_site)"),
             example="meets_goal(hand[me], 2, 1, true)"),
     Builtin("numbers", (INT, INT), list_of(INT),
             "The whole numbers from the first to the second, both included (none if the "

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
+from cardrules.errors import RuleFault
 from cardrules.interpreter.runtime import is_flush, is_run, is_set
 
 Layout = tuple[tuple[int, ...], ...]  # melds, each a tuple of card ids
@@ -413,19 +414,27 @@ def can_meet(cards: Sequence[int], rank: Sequence[int], suit: Sequence[int],
 
 def rule_meets_goal(rank: Sequence[int], suit: Sequence[int], wild: Sequence[bool],
                     names: Sequence[str], n_ranks: int, cards: Sequence[int], trios: int,
-                    staircases: int, wrap: bool) -> bool:
-    """`meets_goal(...)` as rule text calls it (the card tables come first)."""
+                    staircases: int, wrap: bool, site: int) -> bool:
+    """`meets_goal(...)` as rule text calls it (the card tables come first); a negative
+    number of trios or staircases is the rule's fault."""
+    if trios < 0 or staircases < 0:
+        raise RuleFault(f"meets_goal(..., {trios}, {staircases}, ...): the numbers of "
+                        "trios and staircases must not be negative", site)
     return can_meet(cards, rank, suit, wild, names, n_ranks, trios, staircases, wrap=wrap)
 
 
 def rule_goal_layouts(rank: Sequence[int], suit: Sequence[int], wild: Sequence[bool],
                       names: Sequence[str], n_ranks: int, cards: Sequence[int], trios: int,
-                      staircases: int, wrap: bool, longer: bool) -> list[Layout]:
-    """`goal_layouts(...)` as rule text calls it (the card tables come first).
+                      staircases: int, wrap: bool, longer: bool, site: int) -> list[Layout]:
+    """`goal_layouts(...)` as rule text calls it (the card tables come first); a negative
+    number of trios or staircases is the rule's fault.
 
     Wild cards are interchangeable once laid down (each stands in for anything), so rule text
     gets one layout where they differ only in which wild card goes where: the hand's wild
     cards are given one name, as copies of one card are, and the lowest ids are used."""
+    if trios < 0 or staircases < 0:
+        raise RuleFault(f"goal_layouts(..., {trios}, {staircases}, ...): the numbers of "
+                        "trios and staircases must not be negative", site)
     ranks = rank
     wilds = [c for c in cards if wild[c]]
     if len(wilds) > 1:
