@@ -287,7 +287,7 @@ class Session:
         if t.humans and not any(t.state.active[p] for p in t.humans):
             for seat in t.humans:
                 if t.pending[seat]:
-                    self.console.show(["  " + line for line in t.pending[seat]])
+                    self.console.show([printable("  " + line) for line in t.pending[seat]])
                     t.pending[seat] = []
 
     # ------------------------------------------------------------ one decision
@@ -363,12 +363,13 @@ class Session:
         narrowing = parts.Narrowing(t.engine, t.state, seat, actions)
         narrowing.settle()
         while (action := narrowing.done()) is None:
-            console.show([paint(cards_in_text(line, names, console.style), console.style)
+            console.show([paint(cards_in_text(printable(line), names, console.style),
+                                console.style)
                           for line in [narrowing.progress(), f"Choose the {narrowing.what()}:",
                                        *narrowing.lines()]])
             options = narrowing.options()
             while True:
-                typed = console.ask(f"{narrowing.what()}> ")
+                typed = console.ask(printable(f"{narrowing.what()}> "))
                 if typed is None:
                     continue
                 typed = typed.strip().lower()

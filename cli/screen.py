@@ -130,7 +130,7 @@ def choice_lines(engine: Engine, state: GameState, seat: int, choices: Mapping[i
             elif n == run.first:
                 lines.append(f"  {n:>{width}}. {parts.run_text(engine, run)}")
         if len(lines) <= (limit or len(lines)):
-            return lines
+            return [printable(line) for line in lines]
         lines = []
     shown = numbers if limit is None or len(numbers) <= limit else numbers[:limit]
     if 0 in numbers and 0 not in shown:
