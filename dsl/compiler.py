@@ -14,6 +14,7 @@ from typing import Any
 
 from cardrules.errors import Diagnostic, Location, RulesetError
 from cardrules.interpreter import runtime
+from cardrules.interpreter.melding import MeldRules
 from cardrules.model import (
     MoveDef,
     PhaseDef,
@@ -125,7 +126,19 @@ def tables(checked: Checked, board: runtime.Board) -> dict[str, Any]:
     }
     for name, table in cards.values.items():
         out["T_" + name] = table
+    if checked.decls.melds is not None:
+        out["MELDS"] = meld_rules(checked)
     return out
+
+
+def meld_rules(checked: Checked) -> MeldRules:
+    """The declared kinds of meld with the card tables the search reads."""
+    cards = checked.cards
+    n_ranks = len(cards.rank_names) - 1
+    ace = cards.rank_names.index("A") if "A" in cards.rank_names[:n_ranks] else -1
+    value = cards.number if checked.meld_value == "number" else cards.values[checked.meld_value]
+    return MeldRules(checked.melds, cards.rank, cards.suit, cards.wild, cards.names, value,
+                     n_ranks, ace)
 
 
 def location(pos: n.Pos) -> Location:

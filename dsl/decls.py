@@ -60,6 +60,26 @@ class ValueTableDecl:
 
 
 @dataclass(frozen=True)
+class MeldKindDecl:
+    """One kind of meld (`melds.kinds`): a set or a run, its sizes, wilds and ace."""
+
+    name: Named
+    kind: str  # set | run
+    min: Literal | None
+    max: Literal | None
+    wilds: Literal | None
+    ace: Literal | None
+    pos: n.Pos
+
+
+@dataclass(frozen=True)
+class MeldsDecl:
+    value: Named | None  # the value table deadwood counts by (None: the card's number)
+    kinds: tuple[MeldKindDecl, ...]
+    pos: n.Pos
+
+
+@dataclass(frozen=True)
 class ZoneDecl:
     name: Named
     owned: bool
@@ -193,3 +213,4 @@ class RulesetDecl:
     scoring: ScoringDecl
     round_first: n.Expr | None = None
     teams: Literal | None = None
+    melds: MeldsDecl | None = None

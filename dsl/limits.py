@@ -17,6 +17,8 @@ MAX_GRID_SIDE = 32  # rows, or columns, of a grid
 MAX_GROUPS = 64  # groups of a grouped zone, per player
 MAX_REPEAT = 1000  # times a step is taken in one turn
 MAX_ROUNDS = 10_000  # rounds in a match
+MAX_MELD_KINDS = 16  # kinds of meld in `melds:`
+MAX_MELD_SIZE = 24  # cards in one meld (also the most a meld search takes at runtime)
 MAX_VALUE = 10**9  # the largest number in a value table or an option, either sign
 
 LIMITS: dict[str, tuple[int, str]] = {
@@ -32,5 +34,7 @@ LIMITS: dict[str, tuple[int, str]] = {
     "groups": (MAX_GROUPS, "groups of a zone, per player"),
     "repeat": (MAX_REPEAT, "times a step is taken in a turn"),
     "rounds": (MAX_ROUNDS, "rounds in a match"),
+    "meld kinds": (MAX_MELD_KINDS, "kinds of meld"),
+    "meld size": (MAX_MELD_SIZE, "cards in one meld"),
     "value": (MAX_VALUE, "size of a number in a value table or an option"),
 }

@@ -150,6 +150,7 @@ class _Reader:
             scoring=self.scoring(),
             round_first=self.expr((*round_path, "first")),
             teams=self.literal(("teams",)),
+            melds=self.melds() if "melds" in data else None,
         )
 
     def ruleset_name(self) -> d.Named:
@@ -202,6 +203,20 @@ class _Reader:
                          d.Literal(number, self.pos((*path, rank))))
                         for rank, number in (self._get(path) or {}).items())
         return d.ValueTableDecl(self.named(path, key=True), entries, self.pos(path))
+
+    def melds(self) -> d.MeldsDecl:
+        path = ("melds",)
+        spec = self._get(path)
+        kinds = tuple(self.meld_kind((*path, "kinds", k)) for k in range(len(spec["kinds"])))
+        value = self.named((*path, "value")) if "value" in spec else None
+        return d.MeldsDecl(value, kinds, self.pos(path))
+
+    def meld_kind(self, path: Path) -> d.MeldKindDecl:
+        spec = self._get(path)
+        return d.MeldKindDecl(
+            self.named((*path, "name")), spec["kind"], self.literal((*path, "min")),
+            self.literal((*path, "max")), self.literal((*path, "wilds")),
+            self.literal((*path, "ace")), self.pos(path))
 
     def zone(self, i: int) -> d.ZoneDecl:
         path = ("zones", i)

@@ -20,7 +20,8 @@ from . import ir
 PURE = frozenset({
     "size", "cards", "columns", "rows", "same_rank", "same_suit", "is_set", "is_flush",
     "is_run", "changes", "contains", "length", "abs", "min", "max", "numbers", "ranks",
-    "suits", "colours", "goal_layouts",
+    "suits", "colours", "goal_layouts", "is_meld", "melds_in", "can_meld", "meld_layouts",
+    "deadwood", "best_melds",
 })
 
 

@@ -93,6 +93,25 @@ CASES = {
                        "players: expected min <= default <= max"),
     "language_version": ([(2, "cardrules: 1", "cardrules: 2")], (2, "2", 0),
                          "expected 1, found 2"),
+    "meld_ace_on_set": ([(4, "title: Mini",
+                          "melds: {kinds: [{name: trio, kind: set, ace: low}]}")], (4, "low", 0),
+                        "ace: only a run has an order for the ace to stand in"),
+    "meld_value_unknown": ([(4, "title: Mini", "melds: {value: pionts, kinds: [{name: run, "
+                                               "kind: run}]}")], (4, "pionts", 0),
+                           "melds: no value table 'pionts' (a table of `values:`, or number): "
+                           "did you mean 'points'?"),
+    "meld_max_below_min": ([(4, "title: Mini", "melds: {kinds: [{name: run, kind: run, min: 4, "
+                                             "max: 3}]}")], (4, "3", 0),
+                           "max 3 is below min 4"),
+    "meld_too_long": ([(4, "title: Mini", "melds: {kinds: [{name: run, kind: run, min: 30}]}")],
+                      (4, "30", 0),
+                      "a meld has at most 24 cards"),
+    "meld_kind_twice": ([(4, "title: Mini", "melds: {kinds: [{name: m, kind: run}, "
+                                            "{name: m, kind: set}]}")], (4, "m, kind: set", 0),
+                        "the meld kind 'm' is declared twice"),
+    "meld_function_undeclared": ([(37, "size(stock) > 0", "can_meld(hand[me])")],
+                                 (37, "can_meld", 0),
+                                 "can_meld() needs the kinds of meld declared (`melds:`)"),
 }
 
 
