@@ -103,6 +103,8 @@ class _Reader:
                 stmt = self.text(here, "statement")
             elif "if" in item:
                 stmt = self._if_block(here, item)
+            elif "while" in item or "until" in item:
+                stmt = self._loop_block(here, item)
             else:
                 stmt = self._for_block(here)
             if stmt is not None:
@@ -115,6 +117,17 @@ class _Reader:
         other = self.statements((*path, "else")) if "else" in item else ()
         return n.If(test, then, other, pos=self.pos((*path, "if"))) if test is not None \
             else None
+
+    def _loop_block(self, path: Path, item: dict[str, Any]) -> n.Stmt | None:
+        key = "while" if "while" in item else "until"
+        test = self.text((*path, key), "expression")
+        body = self.statements((*path, "do"))
+        limit = self.literal((*path, "limit"))
+        if test is None:
+            return None
+        kind = n.While if key == "while" else n.Until
+        return kind(test, body, limit.whole if limit else None, limit.pos if limit else None,
+                    pos=self.pos((*path, key)))
 
     def _for_block(self, path: Path) -> n.Stmt | None:
         clause = self.text((*path, "for"), "for_clause")

@@ -109,6 +109,13 @@ CASES = {
     "meld_kind_twice": ([(4, "title: Mini", "melds: {kinds: [{name: m, kind: run}, "
                                             "{name: m, kind: set}]}")], (4, "m, kind: set", 0),
                         "the meld kind 'm' is declared twice"),
+    "loop_without_limit": ([(40, "- set drawn += 1",
+                             "- {while: 'drawn < 0', do: [set drawn += 1]}")],
+                           (40, "drawn <", 0),
+                           "a while block needs `limit: N`, the most times its body runs"),
+    "loop_limit_too_large": ([(40, "- set drawn += 1",
+                               "- {until: 'drawn > 2', limit: 5000, do: [set drawn += 1]}")],
+                             (40, "5000", 0), "limit: at most 1000"),
     "meld_function_undeclared": ([(37, "size(stock) > 0", "can_meld(hand[me])")],
                                  (37, "can_meld", 0),
                                  "can_meld() needs the kinds of meld declared (`melds:`)"),
