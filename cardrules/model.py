@@ -177,6 +177,7 @@ class Ruleset:
     round_first: StateFn | None  # fn(S, me) -> who starts the round's play (after the setup)
     teams: int  # partnerships: seat p is in team p mod teams (0: none)
     score_by: str  # player | team
+    max_actions: int  # a game that reaches this many actions ends there, with no winner
     python: str = field(repr=False)  # the generated source, for inspection
     data: dict[str, Any] = field(repr=False, default_factory=dict)  # the resolved rule file
     sites: tuple[Site, ...] = field(repr=False, default=())

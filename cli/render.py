@@ -92,6 +92,9 @@ def standings(results: dict[str, Any], winner_rule: str) -> list[str]:
         per_round = " ".join(f"{r[seat]:>4}" for r in rounds)
         lines.append(f"  {rank:>4}  {seat + 1:>4}  {totals[seat]:>6}   {per_round}")
     winners = results["winners"]
+    if results.get("cut_off"):
+        lines.append("Game cut off, " + results["cut_off"])
+        return lines
     label = "Winner" if len(winners) == 1 else "Tied winners"
     lines.append(f"{label}: " + ", ".join(f"seat {w}" for w in winners))
     return lines

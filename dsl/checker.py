@@ -88,6 +88,7 @@ class Checked:
     score_by: str = "player"  # player | team
     melds: tuple[MeldKind, ...] = ()  # the kinds of meld declared (`melds:`)
     meld_value: str = "number"  # what deadwood counts by
+    max_actions: int = limits.DEFAULT_ACTIONS  # a game ends, with no winner, after this many
 
 
 def check(decls: d.RulesetDecl, options: dict[str, Any] | None = None
@@ -174,7 +175,8 @@ class _RulesetChecker(StatementChecker):
                        rounds, home, zones, self.min_players, self.max_players,
                        self.default_players, self.direction, self.move_infos,
                        self.symbols.teams, decls.scoring.by, melds,
-                       decls.melds.value.name if decls.melds and decls.melds.value else "number")
+                       decls.melds.value.name if decls.melds and decls.melds.value else "number",
+                       self.max_actions())
 
     # --------------------------------------------------------------- options
     def options(self) -> tuple[OptionDef, ...]:
@@ -246,6 +248,16 @@ class _RulesetChecker(StatementChecker):
                          f"the player counts must be multiples of {count}")
             return
         self.symbols.teams = count
+
+    def max_actions(self) -> int:
+        """`max_actions`: the bound on a game's length, so that every game ends."""
+        spec = self.decls.max_actions
+        if spec is None:
+            return limits.DEFAULT_ACTIONS
+        if spec.whole > limits.MAX_ACTIONS:
+            self.problem(spec.pos, f"max_actions: at most {limits.MAX_ACTIONS:,}")
+            return limits.MAX_ACTIONS
+        return spec.whole
 
     def melds(self) -> tuple[MeldKind, ...]:
         """`melds:`: the kinds of meld the meld built-ins read."""

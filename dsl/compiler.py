@@ -173,7 +173,7 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, sites: list[A
         after_move=ns.get("after_move"), after_turn=ns.get("after_turn"),
         after_round=ns.get("after_round"), after_setup=ns.get("after_setup"),
         before_turn=ns.get("before_turn"), round_first=ns.get("round_first"),
-        teams=checked.teams, score_by=checked.score_by,
+        teams=checked.teams, score_by=checked.score_by, max_actions=checked.max_actions,
         score=ns["score"], score_names=tuple(s.name for s in program.scores),
         evaluate=ns.get("evaluate"), winner=decls.scoring.winner, rounds=checked.rounds,
         until=ns.get("until"), reactions=reactions, moves=moves, python=bound.source,

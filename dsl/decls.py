@@ -214,3 +214,4 @@ class RulesetDecl:
     round_first: n.Expr | None = None
     teams: Literal | None = None
     melds: MeldsDecl | None = None
+    max_actions: Literal | None = None

@@ -20,6 +20,8 @@ MAX_LOOP = 1000  # times the body of a while or until block runs
 MAX_ROUNDS = 10_000  # rounds in a match
 MAX_MELD_KINDS = 16  # kinds of meld in `melds:`
 MAX_MELD_SIZE = 24  # cards in one meld (also the most a meld search takes at runtime)
+MAX_ACTIONS = 10_000_000  # actions in one game (`max_actions`)
+DEFAULT_ACTIONS = 100_000  # ...when the ruleset does not say
 MAX_VALUE = 10**9  # the largest number in a value table or an option, either sign
 
 LIMITS: dict[str, tuple[int, str]] = {
@@ -38,5 +40,6 @@ LIMITS: dict[str, tuple[int, str]] = {
     "rounds": (MAX_ROUNDS, "rounds in a match"),
     "meld kinds": (MAX_MELD_KINDS, "kinds of meld"),
     "meld size": (MAX_MELD_SIZE, "cards in one meld"),
+    "max_actions": (MAX_ACTIONS, "actions in one game"),
     "value": (MAX_VALUE, "size of a number in a value table or an option"),
 }

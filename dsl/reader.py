@@ -164,6 +164,7 @@ class _Reader:
             round_first=self.expr((*round_path, "first")),
             teams=self.literal(("teams",)),
             melds=self.melds() if "melds" in data else None,
+            max_actions=self.literal(("max_actions",)),
         )
 
     def ruleset_name(self) -> d.Named:

@@ -148,8 +148,9 @@ class Engine:
         return state.over
 
     def results(self, state: GameState) -> dict[str, Any]:
-        """Totals, per-round scores, winners (seats from 1) and how long the game took."""
-        return {
+        """Totals, per-round scores, winners (seats from 1) and how long the game took; for a
+        game cut off by its bound on actions, `cut_off` says so."""
+        out = {
             "ruleset": self.rules.name,
             "players": state.n,
             "seed": state.seed,
@@ -162,6 +163,9 @@ class Engine:
             "actions": state.actions,
             "forced": state.forced,
         }
+        if state.cut_off:
+            out["cut_off"] = self.cut_off_note()
+        return out
 
     def round_score(self, state: GameState, seat: int) -> int:
         """A seat's round score by the ruleset's scoring, as the state stands now."""
@@ -269,7 +273,7 @@ class Engine:
         check, flow, log_action = self._check, self._flow, self._log_action
         after_move, on_signal, end_turn = self._after_move, self._on_signal, self._end_turn
         repeat, located, tail, react = self._repeat, self._located, self.tail, self._react
-        watch = self.watch
+        watch, most, cut_off = self.watch, self.rules.max_actions, self._cut_off
 
         open_moves = self.open_moves
 
@@ -287,7 +291,8 @@ class Engine:
             if watch is not None:
                 watch(state, state.window[0] if state.window else state.current, action)
             if state.window:
-                return react(state, action, listing)
+                out = react(state, action, listing)
+                return cut_off(state) if state.actions >= most and not state.over else out
             run, jump, target = flow[action[0]]
             me = state.current
             if state.log is not None:
@@ -310,7 +315,8 @@ class Engine:
                 else:
                     state.step = target
                     state.reps = repeat[state.phase][target]
-                return tail(state, me, listing)
+                out = tail(state, me, listing)
+                return cut_off(state) if state.actions >= most and not state.over else out
             except CardrulesError as exc:
                 raise located(exc, action, me) from None
             except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
@@ -325,6 +331,7 @@ class Engine:
             self._react
         handlers = {m.name: m.handle for m in self.moves.values() if m.handle is not None}
         open_moves, watch = self.open_moves, self.watch
+        most, cut_off = self.rules.max_actions, self._cut_off
 
         def step(state: GameState, action: Action, listing: bool = True) -> list[Action]:
             cache: Any = state.legal_cache  # as in the generic step
@@ -338,12 +345,14 @@ class Engine:
             if watch is not None:
                 watch(state, state.window[0] if state.window else state.current, action)
             if state.window:
-                return react(state, action, listing)
+                out = react(state, action, listing)
+                return cut_off(state) if state.actions >= most and not state.over else out
             me = state.current
             if state.log is not None:
                 log_action(state, me, action)
             try:
-                return handlers[action[0]](state, me, action, self, listing)  # type: ignore[no-any-return]
+                out: list[Action] = handlers[action[0]](state, me, action, self, listing)
+                return cut_off(state) if state.actions >= most and not state.over else out
             except CardrulesError as exc:
                 raise located(exc, action, me) from None
             except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
@@ -717,6 +726,21 @@ class Engine:
             team = [sum(self._call(rules.score, s, t)) for t in range(rules.teams)]
             return [team[p % rules.teams] for p in range(s.n)]
         return [sum(self._call(rules.score, s, p)) if s.active[p] else 0 for p in range(s.n)]
+
+    def _cut_off(self, s: GameState) -> list[Action]:
+        """The game reached the ruleset's bound on actions: it ends here, with no winner."""
+        s.over, s.cut_off, s.winners = True, True, []
+        s.window = []
+        s.legal_cache = None
+        if s.log is not None:
+            s.log.append({"event": "game_end", "totals": list(s.totals), "winners": [],
+                          "cut_off": self.cut_off_note()})
+        return []
+
+    def cut_off_note(self) -> str:
+        """What a game cut off by its bound on actions says about its end."""
+        return (f"no winner: the game reached its bound of {self.rules.max_actions:,} actions "
+                "(max_actions) before it ended")
 
     def _finish(self, s: GameState) -> None:
         s.over = True

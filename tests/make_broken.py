@@ -116,6 +116,8 @@ CASES = {
     "loop_limit_too_large": ([(40, "- set drawn += 1",
                                "- {until: 'drawn > 2', limit: 5000, do: [set drawn += 1]}")],
                              (40, "5000", 0), "limit: at most 1000"),
+    "max_actions_too_large": ([(4, "title: Mini", "max_actions: 20000000")],
+                              (4, "20000000", 0), "max_actions: at most 10,000,000"),
     "meld_function_undeclared": ([(37, "size(stock) > 0", "can_meld(hand[me])")],
                                  (37, "can_meld", 0),
                                  "can_meld() needs the kinds of meld declared (`melds:`)"),
