@@ -37,6 +37,7 @@ def runtime_names() -> dict[str, Any]:
     out["goal_layouts"] = melds.rule_goal_layouts
     out.update(is_meld=melding.is_meld, melds_in=melding.melds_in, can_meld=melding.can_meld,
                meld_layouts=melding.meld_layouts, deadwood=melding.deadwood_of,
+               discard_deadwood=melding.discard_deadwood,
                best_melds=melding.best_melds)
     return out
 

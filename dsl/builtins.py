@@ -196,6 +196,10 @@ _register(
             "The least total value (`melds: value`) of the cards left out of melds, over "
             "every way to meld some of them.", _t("deadwood(MELDS, _0, _site)"),
             example="deadwood(hand[me]) <= 10"),
+    Builtin("discard_deadwood", (CARDS,), INT,
+            "The least deadwood left after discarding one of the cards, the best one to "
+            "discard (an error for no cards): whether a player may knock before discarding.",
+            _t("discard_deadwood(MELDS, _0, _site)"), example="discard_deadwood(hand[me]) <= 10"),
     Builtin("best_melds", (CARDS,), list_of(CARDS),
             "The melds of a layout that leaves the least deadwood (the first in a fixed "
             "order when several do).", _t("best_melds(MELDS, _0, _site)"),
@@ -206,7 +210,7 @@ _register(
 TEAM_FUNCTIONS = frozenset({"team"})
 # Functions that need `melds:` declared.
 MELD_FUNCTIONS = frozenset({"is_meld", "melds_in", "can_meld", "meld_layouts", "deadwood",
-                            "best_melds"})
+                            "discard_deadwood", "best_melds"})
 
 
 @dataclass(frozen=True)

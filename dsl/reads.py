@@ -21,7 +21,7 @@ PURE = frozenset({
     "size", "cards", "columns", "rows", "same_rank", "same_suit", "is_set", "is_flush",
     "is_run", "changes", "contains", "length", "abs", "min", "max", "numbers", "ranks",
     "suits", "colours", "goal_layouts", "is_meld", "melds_in", "can_meld", "meld_layouts",
-    "deadwood", "best_melds",
+    "deadwood", "discard_deadwood", "best_melds",
 })
 
 

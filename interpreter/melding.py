@@ -256,16 +256,17 @@ class _Search:
                     raise RuleFault(f"meld_layouts: more than {MOST_LAYOUTS} layouts", site)
         return out
 
-    def cards(self, melds: Sequence[Key]) -> list[list[int]]:
-        """Melds of types as melds of card ids, each type's lowest ids first."""
+    def cards(self, melds: Sequence[Key]) -> list[tuple[int, ...]]:
+        """Melds of types as melds of card ids, each type's lowest ids first. Melds are
+        tuples, so that a move may choose one (an action is a tuple of values)."""
         used = [0] * len(self.hand.ids)
         out = []
         for key in melds:
-            meld = []
+            meld: list[int] = []
             for t, c in enumerate(key):
                 meld.extend(self.hand.ids[t][used[t]:used[t] + c])
                 used[t] += c
-            out.append(meld)
+            out.append(tuple(meld))
         return out
 
 
@@ -278,7 +279,7 @@ def is_meld(rules: MeldRules, cards: Sequence[int], site: int) -> bool:
     return whole in set(_candidates(rules, hand))
 
 
-def melds_in(rules: MeldRules, cards: Sequence[int], site: int) -> list[list[int]]:
+def melds_in(rules: MeldRules, cards: Sequence[int], site: int) -> list[tuple[int, ...]]:
     """Every distinct meld that some of the cards form, largest first."""
     hand = _hand(rules, cards, "melds_in", site)
     search = _Search(rules, hand)
@@ -291,14 +292,15 @@ def can_meld(rules: MeldRules, cards: Sequence[int], site: int) -> bool:
     return search.least(search.start) == 0  # every card counts 1 here, whatever its value
 
 
-def meld_layouts(rules: MeldRules, cards: Sequence[int], site: int) -> list[list[list[int]]]:
+def meld_layouts(rules: MeldRules, cards: Sequence[int], site: int
+                 ) -> list[tuple[tuple[int, ...], ...]]:
     """Every distinct way to lay all the cards in melds (none if there is no way)."""
     hand = _hand(rules, cards, "meld_layouts", site)
     if not cards:
-        return [[]]
+        return [()]
     search = _Search(rules, hand)
-    return [search.cards(p) for p in sorted(search.partitions(search.start, site),
-                                            reverse=True)]
+    return [tuple(search.cards(p)) for p in sorted(search.partitions(search.start, site),
+                                                   reverse=True)]
 
 
 def deadwood_of(rules: MeldRules, cards: Sequence[int], site: int,
@@ -308,7 +310,19 @@ def deadwood_of(rules: MeldRules, cards: Sequence[int], site: int,
     return search.least(search.start)
 
 
-def best_melds(rules: MeldRules, cards: Sequence[int], site: int) -> list[list[int]]:
+def discard_deadwood(rules: MeldRules, cards: Sequence[int], site: int) -> int:
+    """The least deadwood left after discarding one of the cards (the best one to discard):
+    whether a player may knock or go down before the discard. One search shares its memo
+    over every discard, which costs far less than a search per discard."""
+    if not cards:
+        raise RuleFault("discard_deadwood: no cards to discard", site)
+    search = _Search(rules, _hand(rules, cards, "discard_deadwood", site, pool=True))
+    start = search.start
+    return min(search.least(tuple(c - (i == t) for i, c in enumerate(start)))
+               for t in range(len(start)))
+
+
+def best_melds(rules: MeldRules, cards: Sequence[int], site: int) -> list[tuple[int, ...]]:
     """The melds of a layout that leaves the least deadwood (the first in key order)."""
     search = _Search(rules, _hand(rules, cards, "best_melds", site, pool=True))
     return search.cards(search.best())

@@ -18,6 +18,7 @@ from cardrules.interpreter.melding import (
     best_melds,
     can_meld,
     deadwood_of,
+    discard_deadwood,
     is_meld,
     meld_layouts,
     melds_in,
@@ -99,6 +100,16 @@ def test_best_melds_leave_exactly_the_least_deadwood() -> None:
         assert left == deadwood_of(GIN, hand, 0)
 
 
+def test_discard_deadwood_is_the_least_over_every_discard() -> None:
+    rng = random.Random(9)
+    for _ in range(60):
+        hand = rng.sample(range(52), 11)
+        assert discard_deadwood(GIN, hand, 0) == min(
+            deadwood_of(GIN, [c for c in hand if c != gone], 0) for gone in hand)
+    with pytest.raises(RuleFault, match="no cards"):
+        discard_deadwood(GIN, [], 3)
+
+
 def test_sets_and_runs() -> None:
     assert is_meld(GIN, cards("7C 7D 7H"), 0) and is_meld(GIN, cards("7C 7D 7H 7S"), 0)
     assert not is_meld(GIN, cards("7C 7D"), 0)
@@ -135,15 +146,15 @@ def test_copies_of_one_card_count_once() -> None:
     layouts = meld_layouts(two, hand, 0)
     # the set of sevens and the run 7-9 of clubs, each seven of clubs in one of them,
     # the lower id to the meld listed first
-    assert layouts == [[[card("7C"), card("7D"), card("7H")],
-                        [card("7C", 1), card("8C"), card("9C")]]]
+    assert layouts == [((card("7C"), card("7D"), card("7H")),
+                        (card("7C", 1), card("8C"), card("9C")))]
 
 
 def test_every_layout_and_none() -> None:
     layouts = meld_layouts(GIN, cards("AC 2C 3C 4C AD AH AS"), 0)
     assert len(layouts) == 2  # A-4 of clubs + three aces, or 2-4 of clubs + four aces
     assert meld_layouts(GIN, cards("AC 2C 4C"), 0) == []
-    assert meld_layouts(GIN, [], 0) == [[]] and can_meld(GIN, [], 0)
+    assert meld_layouts(GIN, [], 0) == [()] and can_meld(GIN, [], 0)
 
 
 def test_a_search_too_large_is_a_located_fault() -> None:
