@@ -182,75 +182,113 @@ def _runs(rules: MeldRules, hand: _Hand, kind: MeldKind, counts: list[int],
         if w < most_wild:
             grow(suit, start, chosen, w + 1, seen | {r})
 
+    if most_wild == 0 and all(len(ts) == 1 for ts in at.values()):
+        _plain_runs(order, circle, longest, least, suits, at, add)
+        return
     for suit in suits:
         for start in range(span):
             grow(suit, start, (), 0, frozenset())
 
 
+def _plain_runs(order: tuple[int, ...], circle: bool, longest: int, least: int,
+                suits: list[int], at: dict[tuple[int, int], list[int]], add: Any) -> None:
+    """Runs without wild cards, where each rank of a suit is one type: every stretch of held
+    ranks from each start, as long as it may be."""
+    span = len(order)
+    for suit in suits:
+        for start in range(span):
+            chosen: list[int] = []
+            seen: set[int] = set()
+            for i in range(longest if circle else min(longest, span - start)):
+                r = order[(start + i) % span]
+                slot = at.get((suit, r))
+                if slot is None or r in seen:
+                    break
+                seen.add(r)
+                chosen.append(slot[0])
+                if len(chosen) >= least:
+                    add(chosen, ())
+
+
+_W = 6  # bits per type in a packed count vector: a count up to 31, then a guard bit
+
+
 class _Search:
-    """The splits of one hand into melds and cards left out."""
+    """The splits of one hand into melds and cards left out.
+
+    A count vector is packed into one integer, `_W` bits per type, so that the search works on
+    integers: a meld fits in what is left when subtracting it borrows from no type's guard bit,
+    and the first type still held is the lowest bit set."""
 
     def __init__(self, rules: MeldRules, hand: _Hand, counted: bool = True) -> None:
         self.hand = hand
-        self.value = hand.value if counted else (1,) * len(hand.ids)
+        n = len(hand.ids)
+        self.value = hand.value if counted else (1,) * n
         self.cands = _candidates(rules, hand)
-        self.holding: list[list[Key]] = [[] for _ in hand.ids]
+        self.guard = sum(1 << (t * _W + _W - 1) for t in range(n))
+        self.holding: list[list[tuple[int, Key]]] = [[] for _ in hand.ids]
         for key in self.cands:
-            self.holding[next(t for t, c in enumerate(key) if c)].append(key)
-        self.memo: dict[Key, tuple[int, Key | None]] = {}
-        self.start = tuple(len(ids) for ids in hand.ids)
+            self.holding[next(t for t, c in enumerate(key) if c)].append((self.pack(key), key))
+        self.memo: dict[int, tuple[int, Key | None]] = {}
+        self.start = self.pack(tuple(len(ids) for ids in hand.ids))
 
-    def fits(self, key: Key, left: Key) -> bool:
-        return all(c <= h for c, h in zip(key, left))
+    @staticmethod
+    def pack(key: Key) -> int:
+        return sum(c << (t * _W) for t, c in enumerate(key))
 
-    def melds_with(self, t: int, left: Key) -> Iterator[Key]:
-        """The melds that hold type t, whose lowest type is t, and fit in `left`."""
-        for key in self.holding[t]:
-            if self.fits(key, left):
-                yield key
+    @staticmethod
+    def first(left: int) -> int:
+        """The lowest type still held in a packed vector (which must not be empty)."""
+        return ((left & -left).bit_length() - 1) // _W
 
-    def least(self, left: Key) -> int:
+    def melds_with(self, t: int, left: int) -> Iterator[tuple[int, Key]]:
+        """The melds (packed, and as keys) whose lowest type is t and that fit in `left`."""
+        guard = self.guard
+        for packed, key in self.holding[t]:
+            if (left | guard) - packed & guard == guard:
+                yield packed, key
+
+    def least(self, left: int) -> int:
         """The least deadwood of `left`, and (in the memo) the meld that reaches it."""
         got = self.memo.get(left)
         if got is not None:
             return got[0]
-        t = next((i for i, c in enumerate(left) if c), -1)
-        if t < 0:
+        if not left:
             return 0
-        one = tuple(c - (i == t) for i, c in enumerate(left))
-        best, choice = self.value[t] + self.least(one), None
-        for key in self.melds_with(t, left):
-            rest = tuple(h - c for h, c in zip(left, key))
-            score = self.least(rest)
+        t = self.first(left)
+        best, choice = self.value[t] + self.least(left - (1 << (t * _W))), None
+        for packed, key in self.melds_with(t, left):
+            score = self.least(left - packed)
             if score < best:
                 best, choice = score, key
         self.memo[left] = (best, choice)
         return best
+
+    def without_one(self, t: int) -> int:
+        """The whole hand but one card of type t (packed)."""
+        return self.start - (1 << (t * _W))
 
     def best(self) -> list[Key]:
         """The melds of the first layout (in key order) that leaves the least deadwood."""
         self.least(self.start)
         out: list[Key] = []
         left = self.start
-        while any(left):
+        while left:
             _, choice = self.memo[left]
             if choice is None:
-                t = next(i for i, c in enumerate(left) if c)
-                left = tuple(c - (i == t) for i, c in enumerate(left))
+                left -= 1 << (self.first(left) * _W)
             else:
                 out.append(choice)
-                left = tuple(h - c for h, c in zip(left, choice))
+                left -= self.pack(choice)
         return out
 
-    def partitions(self, left: Key, site: int) -> set[tuple[Key, ...]]:
+    def partitions(self, left: int, site: int) -> set[tuple[Key, ...]]:
         """Every way to lay all of `left` in melds, as sorted tuples of keys."""
-        if not any(left):
+        if not left:
             return {()}
-        t = next(i for i, c in enumerate(left) if c)
         out: set[tuple[Key, ...]] = set()
-        for key in self.melds_with(t, left):
-            rest = tuple(h - c for h, c in zip(left, key))
-            for tail in self.partitions(rest, site):
+        for packed, key in self.melds_with(self.first(left), left):
+            for tail in self.partitions(left - packed, site):
                 out.add(tuple(sorted((key, *tail), reverse=True)))
                 if len(out) > MOST_LAYOUTS:
                     raise RuleFault(f"meld_layouts: more than {MOST_LAYOUTS} layouts", site)
@@ -317,9 +355,7 @@ def discard_deadwood(rules: MeldRules, cards: Sequence[int], site: int) -> int:
     if not cards:
         raise RuleFault("discard_deadwood: no cards to discard", site)
     search = _Search(rules, _hand(rules, cards, "discard_deadwood", site, pool=True))
-    start = search.start
-    return min(search.least(tuple(c - (i == t) for i, c in enumerate(start)))
-               for t in range(len(start)))
+    return min(search.least(search.without_one(t)) for t in range(len(search.hand.ids)))
 
 
 def best_melds(rules: MeldRules, cards: Sequence[int], site: int) -> list[tuple[int, ...]]:
