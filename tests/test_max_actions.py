@@ -59,3 +59,29 @@ def test_the_bound_has_a_default_and_a_game_that_ends_says_nothing_of_it() -> No
     state = play(engine, engine.new_game(2, 3), [make_bot("random", 3, s) for s in range(2)])
     assert state.over and not state.cut_off and "cut_off" not in engine.results(state)
     assert "cut_off" not in state.to_dict()
+
+
+def test_a_variant_deletes_the_inherited_estimate(tmp_path: Path) -> None:
+    """`evaluate: null` in a variant: golf6's estimate is gone, and the 3x3 grid keeps its
+    bound on actions whatever the seats do."""
+    path = tmp_path / "golf9.yaml"
+    text = GOLF9.replace("GOLF6", str(RULESETS / "golf6.yaml"))
+    path.write_text(text + "scoring: {evaluate: null}\n", encoding="utf-8")
+    rules = load_ruleset(path)
+    assert rules.evaluate is None and "evaluate" not in rules.data["scoring"]
+    assert rules.data["scoring"]["winner"] == "lowest"  # the other keys stay
+    engine = Engine(rules)
+    state = play(engine, engine.new_game(4, 2), [make_bot("greedy", 2, s) for s in range(4)])
+    assert state.over
+
+
+def test_deleting_a_key_the_parent_lacks_is_an_error(tmp_path: Path) -> None:
+    from cardrules.dsl.loader import check_files
+
+    path = tmp_path / "golf9.yaml"
+    text = GOLF9.replace("GOLF6", str(RULESETS / "golf6.yaml"))
+    path.write_text(text + "scoring: {evalute: null}\n", encoding="utf-8")
+    (problem,) = check_files([str(path)])
+    assert problem.message.startswith("cannot delete 'evalute': the parent has no such key")
+    assert problem.message.endswith("(keys: winner, rounds, evaluate, round)")
+    assert problem.location is not None and problem.location.line == 12
