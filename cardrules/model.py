@@ -175,7 +175,7 @@ class Ruleset:
     reactions: StepDef | None  # moves any seat may make after each action (or pass)
     moves: dict[str, MoveDef]
     round_first: StateFn | None  # fn(S, me) -> who starts the round's play (after the setup)
-    teams: int  # partnerships: seat p is in team p mod teams (0: none)
+    teams: int  # partnerships: seat s (from 1) is in team (s - 1) mod teams + 1 (0: none)
     score_by: str  # player | team
     max_actions: int  # a game that reaches this many actions ends there, with no winner
     python: str = field(repr=False)  # the generated source, for inspection

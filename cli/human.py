@@ -384,7 +384,8 @@ class Session:
                 lines += ["  " + line for line in news[-40:]]
         if len(t.humans) == 1:
             lines += view_section(t.engine.rules, t.state, t.humans[0], style)
-        lines += render.standings(t.engine.results(t.state), t.engine.rules.winner)
+        lines += render.standings(t.engine.results(t.state), t.engine.rules.winner,
+                                  t.engine.rules.teams)
         return [paint(cards_in_text(line, names, style), style) for line in lines]
 
 

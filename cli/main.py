@@ -137,6 +137,9 @@ def run(ruleset: str, players: int | None, seed: int, seats: str | None,
     engine = Engine(rules)
     state = engine.new_game(players, seed, log=True)
     kinds = parse_seats(seats, state.n)
+    if reveal and (humans or save_file or "human" in kinds):
+        raise click.BadParameter("--reveal names every card: it is for games of bots only, "
+                                 "not with a person in a seat", param_hint="--reveal")
     if humans or save_file or "human" in kinds:  # people in seats: cli/human.py
         if any(is_command(kind) for kind in kinds):
             raise click.BadParameter("a game with people in it seats only built-in bots "
@@ -178,7 +181,7 @@ def run(ruleset: str, players: int | None, seed: int, seats: str | None,
             click.echo("")
             click.echo("\n".join(render.round_summary(rules, event, plain)))
     click.echo("")
-    click.echo("\n".join(render.standings(results, rules.winner)))
+    click.echo("\n".join(render.standings(results, rules.winner, rules.teams)))
     for seat in forfeited:
         click.echo(f"Seat {seat} forfeited the game (its program answered badly).")
 
@@ -222,8 +225,14 @@ def revealing(rules: Ruleset, players: int | None, seed: int,
             forced = "" if engine.is_choice(state) else "  (the only move)"
             click.echo(f"  seat {seat + 1}: {engine.describe(action)}{forced}")
 
-    engine = Engine(rules, watch=watch)
-    state = engine.new_game(players, seed, log=True)
+    def watch_round(state: GameState) -> None:
+        click.echo(f"  round {state.round} over, scores: "
+                   + "  ".join(f"seat {p + 1}: {score}"
+                               for p, score in enumerate(state.round_scores[-1])))
+        click.echo("\n".join(render.table_lines(rules, engine.layout(state), plain)))
+
+    engine = Engine(rules, watch=watch, watch_round=watch_round)
+    state = engine.new_game(players, seed)
     return engine, state
 
 
@@ -240,11 +249,7 @@ def play_revealed(engine: Engine, state: GameState, bots: list[Bot], plain: bool
             click.echo("\n".join(render.table_lines(rules, engine.layout(state), plain)))
         seat = engine.to_move(state)
         assert seat is not None
-        rounds = len(state.round_scores)
         legal = engine.step(state, bots[seat].choose(engine, state, legal))
-        if len(state.round_scores) != rounds:
-            click.echo("  round over:")
-            click.echo("\n".join(render.table_lines(rules, engine.layout(state), plain)))
     finish(engine, state, bots)
 
 

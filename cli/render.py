@@ -30,7 +30,8 @@ def zone_text(zone: ZoneDef, names: Sequence[str | None], plain: bool = False) -
         rows = [names[i:i + zone.columns] for i in range(0, len(names), zone.columns)]
         return " / ".join(cards_text(r, plain) for r in rows)
     if zone.layout == "stack" and zone.visibility == "public" and names:
-        return f"{card_text(names[-1], plain)} on top ({len(names)} cards)"
+        count = f"{len(names)} card" + ("s" if len(names) != 1 else "")
+        return f"{card_text(names[-1], plain)} on top ({count})"
     return cards_text(names, plain)
 
 
@@ -80,20 +81,35 @@ def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) ->
     return lines
 
 
-def standings(results: dict[str, Any], winner_rule: str) -> list[str]:
-    """The final table: seats by rank, totals and per-round scores, then the winner."""
+def standings(results: dict[str, Any], winner_rule: str, teams: int = 0) -> list[str]:
+    """The final table: seats by rank, totals and per-round scores, then the winner. With
+    `teams`, partners are ranked together and the winners are named as a team."""
     totals = results["totals"]
     rounds = results["round_scores"]
-    order = sorted(range(len(totals)), key=lambda p: totals[p],
-                   reverse=(winner_rule == "highest"))
+    sign = -1 if winner_rule == "highest" else 1
+    order = sorted(range(len(totals)),  # best first; partners together, in seat order
+                   key=lambda p: (sign * totals[p], p % teams if teams else 0, p))
+    team_head = "  team" if teams else ""
     lines = [f"Standings after {results['rounds']} round{'s' if results['rounds'] != 1 else ''}"
-             f" ({winner_rule} total wins)", "  rank  seat   total   rounds"]
-    for rank, seat in enumerate(order, 1):
+             f" ({winner_rule} total wins)", f"  rank{team_head}  seat   total   rounds"]
+    rank, previous = 0, None
+    for index, seat in enumerate(order, 1):
+        key = seat % teams if teams else seat
+        if key != previous:
+            rank, previous = index, key
         per_round = " ".join(f"{r[seat]:>4}" for r in rounds)
-        lines.append(f"  {rank:>4}  {seat + 1:>4}  {totals[seat]:>6}   {per_round}")
+        team = f"  {seat % teams + 1:>4}" if teams else ""
+        lines.append(f"  {rank:>4}{team}  {seat + 1:>4}  {totals[seat]:>6}   {per_round}")
     winners = results["winners"]
     if results.get("cut_off"):
         lines.append("Game cut off, " + results["cut_off"])
+        return lines
+    if teams and winners:
+        won = sorted({(w - 1) % teams + 1 for w in winners})
+        label = "Winners" if len(won) == 1 else "Tied winners"
+        lines.append(f"{label}: " + ", ".join(
+            f"team {t} (seats {', '.join(str(w) for w in winners if (w - 1) % teams + 1 == t)})"
+            for t in won))
         return lines
     label = "Winner" if len(winners) == 1 else "Tied winners"
     lines.append(f"{label}: " + ", ".join(f"seat {w}" for w in winners))

@@ -281,8 +281,8 @@ PLAYER_ATTRIBUTES: dict[str, tuple[Type, str, str]] = {
     "seat": (INT, "_0 + 1", "The player's seat number, from 1."),
     "total": (INT, "S.totals[_0]", "The player's cumulative score in the match."),
     "active": (BOOL, "S.active[_0]", "Whether the player is still in the game."),
-    "team": (INT, "_0 % TEAMS + 1", "The player's team, from 1 (with `teams:`: seat p is in "
-                                   "team p mod teams)."),
+    "team": (INT, "_0 % TEAMS + 1", "The player's team, from 1 (with `teams:`: seats 1, "
+                                   "1 + teams, ... are team 1)."),
     "score": (INT, "round_score(S, _0)",
               "The player's score in the last round that ended (0 before any has)."),
 }

@@ -234,12 +234,14 @@ class _RulesetChecker(StatementChecker):
         self.direction = 1 if self.decls.direction == "clockwise" else -1
 
     def teams(self) -> None:
-        """`teams: N`: seat p plays in team p mod N, at every table size the ruleset allows."""
+        """`teams: N`: seat s (from 1) plays in team (s - 1) mod N + 1, at every table size
+        the ruleset allows."""
         spec = self.decls.teams
         by_team = self.decls.scoring.by == "team"
         if spec is None:
             if by_team:
-                self.problem(self.decls.name.pos, "scoring by team needs `teams:`")
+                pos = self.decls.scoring.by_pos or self.decls.name.pos
+                self.problem(pos, "scoring by team needs `teams:`")
             return
         count = spec.whole
         bad = [n for n in range(self.min_players, self.max_players + 1) if n % count]

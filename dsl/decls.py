@@ -174,6 +174,7 @@ class ScoreDecl:
 @dataclass(frozen=True)
 class ScoringDecl:
     by: str
+    by_pos: n.Pos | None  # where `by:` is written, if it is
     winner: str
     rounds: n.Expr | None
     until: n.Expr | None

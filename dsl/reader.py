@@ -306,7 +306,8 @@ class _Reader:
                                     self.expr((*path, "round", k, "score")),
                                     self.doc_text((*path, "round", k, "doc")))
                         for k in range(len(spec.get("round", []))))
-        return d.ScoringDecl(spec.get("by", "player"), spec.get("winner", "lowest"),
+        by_pos = self.pos((*path, "by")) if "by" in spec else None
+        return d.ScoringDecl(spec.get("by", "player"), by_pos, spec.get("winner", "lowest"),
                              self.expr((*path, "rounds")),
                              self.expr((*path, "until")), self.expr((*path, "evaluate")),
                              entries)

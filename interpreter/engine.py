@@ -47,14 +47,17 @@ class Engine:
     """Plays games of one ruleset. Stateless itself: every game lives in its GameState."""
 
     def __init__(self, ruleset: Ruleset, compiled: bool = True,
-                 watch: Callable[[GameState, int, Action], None] | None = None):
+                 watch: Callable[[GameState, int, Action], None] | None = None,
+                 watch_round: Callable[[GameState], None] | None = None):
         """`compiled`: apply actions with the ruleset's compiled flow (one generated handler
         per move); without it, with the engine's generic flow, which interprets the phases,
         steps and turns at every action (the reference the compiled flow is tested against).
         `watch(state, seat, action)` is told of every action about to be applied, forced ones
-        included (for transcripts)."""
+        included (for transcripts); `watch_round(state)` of every round that has just been
+        scored, before the next one is dealt."""
         self.rules = ruleset
         self.watch = watch
+        self.watch_round = watch_round
         self.compiled = compiled and all(m.handle is not None for p in ruleset.phases
                                          for s in p.steps for m in s.moves)
         self.board: runtime.Board = ruleset.board
@@ -711,6 +714,8 @@ class Engine:
                           "player_variables": {v.name: list(s.pvars[v.name])
                                                for v in rules.variables
                                                if v.name in s.pvars and not v.internal}})
+        if self.watch_round is not None:
+            self.watch_round(s)
         s.version += 1
         if s.signal & SIGNAL_GAME or s.round >= s.rounds_total or sum(s.active) == 0 \
                 or (rules.until is not None and self._call(rules.until, s)):

@@ -288,3 +288,33 @@ def test_console_script_error_has_no_traceback() -> None:
     assert done.returncode == EXIT_GAME
     assert done.stdout == ""
     assert done.stderr == "error: golf6 is for 2 to 8 players, not 9\n"
+
+
+def test_run_reveal_names_every_card_of_the_deal_and_marks_forced_plays() -> None:
+    result = cli("run", "spades", "--reveal", "--plain", "--option", "one_deal=true")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    hands = [line for line in lines if line.strip().startswith("seat ") and "hand:" in line]
+    assert len(hands) >= 4
+    named = re.findall(r"\b(?:10|[2-9JQKA])[CDHS]\b", "\n".join(hands[:4]))
+    assert len(named) == 52 and len(set(named)) == 52  # the whole deal, each card once
+    assert any(line.endswith("(the only move)") for line in lines)
+    plays = [line for line in lines if re.match(r"\s+seat \d: (Bid|Play) ", line)]
+    assert len(plays) == 4 + 52  # four bids, thirteen tricks
+
+
+@pytest.mark.parametrize("extra", [["--view", "1"], ["--json"], ["--human", "1"],
+                                   ["--seats", "human,random,random,random"]])
+def test_run_reveal_refuses_a_view_json_or_a_person(extra: list[str]) -> None:
+    result = cli("run", "spades", "--reveal", *extra)
+    assert result.exit_code == EXIT_USAGE
+    assert "--reveal" in result.stderr and "Traceback" not in result.output
+
+
+def test_run_view_shows_the_variables_the_seat_may_see() -> None:
+    result = cli("run", "spades", "--view", "1", "--plain", "--option", "one_deal=true")
+    assert result.exit_code == 0, result.output
+    screens = result.stdout.split("Round 1 of 1 - seat 1's view")
+    assert "broken: no" in screens[1] and "bid:" not in screens[1]  # nobody has bid yet
+    seats = [line for line in screens[2].splitlines() if re.match(r"\s+seat \d ", line)]
+    assert len(seats) == 4 and all(re.search(r"bid: \d+ ", line) for line in seats)

@@ -12,8 +12,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from cardrules.dsl import builtins
+from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.dsl.parser import grammar_text
+from cardrules.interpreter.bots import make_bot
+from cardrules.interpreter.engine import Engine
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "grammar.md"
@@ -135,3 +140,84 @@ def test_schema_copy_is_identical() -> None:
     assert SCHEMA_COPY.is_file(), f"{SCHEMA_COPY} is missing: copy dsl/schema.json there"
     assert SCHEMA_COPY.read_bytes() == SCHEMA.read_bytes(), (
         "docs/ruleset.schema.json differs from dsl/schema.json: copy dsl/schema.json over it")
+
+
+# ----------------------------------------------------------------- cookbook
+_YAML_BLOCK = re.compile(r"^```yaml\n(cardrules: 1\n.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+def cookbook_files() -> list[tuple[str, str]]:
+    """(name, text) of every whole rule file in the cookbook chapter of docs/grammar.md."""
+    text = doc_text()
+    start = text.index("## 15. Cookbook")
+    chapter = text[start:text.index("\n## ", start + 1)]
+    found = []
+    for block in _YAML_BLOCK.findall(chapter):
+        name = re.search(r"^name: (\S+)$", block, re.MULTILINE)
+        assert name, block[:200]
+        found.append((name.group(1), block))
+    return found
+
+
+def test_the_cookbook_has_its_games() -> None:
+    assert [name for name, _ in cookbook_files()] == ["whist", "oh-hell", "crazy-eights", "go-fish",
+                                                      "knock-rummy"]
+
+
+@pytest.mark.parametrize("name", [name for name, _ in cookbook_files()])
+def test_every_cookbook_game_validates_and_plays_to_the_end(name: str, tmp_path: Path) -> None:
+    text = dict(cookbook_files())[name]
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert check_files([str(path)]) == []
+    rules = load_ruleset(path)
+    for seats, seed in ((["random"], 1), (["random"], 2), (["greedy:1", "random"], 3)):
+        engine = Engine(rules)
+        state = engine.new_game(None, seed)
+        bots = [make_bot(seats[p % len(seats)], seed, p) for p in range(state.n)]
+        for _ in range(20_000):
+            if engine.is_over(state):
+                break
+            seat = engine.to_move(state)
+            assert seat is not None
+            engine.apply(state, bots[seat].choose(engine, state, engine.legal_actions(state)))
+        assert engine.is_over(state), (name, seed)
+        results = engine.results(state)
+        assert results["winners"], (name, seed, results)
+
+
+def test_the_cookbook_dealer_may_not_make_the_bids_add_up(tmp_path: Path) -> None:
+    path = tmp_path / "oh-hell.yaml"
+    path.write_text(dict(cookbook_files())["oh-hell"], encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(4, 5)
+    dealer_bids = 0
+    while not engine.is_over(state):
+        legal = engine.legal_actions(state)
+        seat = engine.to_move(state)
+        if legal[0][0] == "bid":
+            hand = next(z for z in engine.rules.zones if z.name == "hand")
+            held = len(state.zones[hand.zone_of(seat)])
+            offered = sorted(a[1] for a in legal)
+            made = sum(b for b in state.pvars["bid"] if b is not None)
+            if seat == state.dealer:
+                dealer_bids += 1
+                assert offered == [b for b in range(held + 1) if made + b != state.round]
+            else:
+                assert offered == list(range(held + 1))
+        engine.apply(state, legal[-1])
+    assert dealer_bids == 7
+
+
+def test_the_cookbook_rummy_scores_deadwood_and_knocks_at_ten(tmp_path: Path) -> None:
+    path = tmp_path / "knock-rummy.yaml"
+    path.write_text(dict(cookbook_files())["knock-rummy"], encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(None, 4)
+    bots = [make_bot("random", 4, p) for p in range(state.n)]
+    while not engine.is_over(state):
+        seat = engine.to_move(state)
+        assert seat is not None
+        engine.apply(state, bots[seat].choose(engine, state, engine.legal_actions(state)))
+    assert len(state.round_scores) == 3 and not state.cut_off
+    assert all(min(scores) <= 10 for scores in state.round_scores)  # the knocker's deadwood

@@ -132,3 +132,16 @@ def test_a_match_is_played_to_the_target_by_partnership() -> None:
     assert state.totals[0] == state.totals[2] and state.totals[1] == state.totals[3]
     assert max(state.totals) >= 100 or len(state.round_scores) == 60
     assert engine.results(state)["winners"] in ([1, 3], [2, 4])
+
+
+def test_standings_rank_partners_together_and_name_the_winning_team() -> None:
+    from cardrules.cli.render import standings
+    results = {"rounds": 2, "totals": [120, 310, 120, 310], "round_scores": [[60, 150, 60, 150],
+                                                                          [60, 160, 60, 160]],
+               "winners": [2, 4]}
+    lines = standings(results, "highest", teams=2)
+    assert lines[1].split() == ["rank", "team", "seat", "total", "rounds"]
+    assert [line.split()[:4] for line in lines[2:6]] == [
+        ["1", "2", "2", "310"], ["1", "2", "4", "310"], ["3", "1", "1", "120"],
+        ["3", "1", "3", "120"]]
+    assert lines[-1] == "Winners: team 2 (seats 2, 4)"
