@@ -59,6 +59,7 @@ class ZoneDef:
     index: int  # shared: its zone index; owned: the index of seat 0's zone
     doc: str = ""
     groups: int = 0  # an owned zone of several groups (melds): each seat has this many
+    keep: bool = False  # keeps its cards from one round to the next
 
     def zone_of(self, seat: int) -> int:
         """The zone index of a seat's zone (of its first group, for a grouped zone)."""

@@ -388,7 +388,7 @@ class _RulesetChecker(StatementChecker):
             rows, cols = self.side(spec.rows), self.side(spec.columns)
             groups = self.size(spec.groups, limits.MAX_GROUPS, "groups")
             out.append(ZoneDef(spec.name.name, spec.owned, spec.visibility, spec.layout,
-                               rows, cols, index, spec.doc, groups))
+                               rows, cols, index, spec.doc, groups, spec.keep))
             index += self.max_players * max(groups, 1) if spec.owned else 1
         seen: set[str] = set()
         for spec in specs:

@@ -90,6 +90,7 @@ class ZoneDecl:
     groups: Literal | None
     doc: str
     pos: n.Pos
+    keep: bool = False  # keeps its cards across rounds
 
 
 @dataclass(frozen=True)

@@ -240,7 +240,7 @@ class _Reader:
             visibility=spec.get("visibility", "public"), layout=spec.get("layout", "stack"),
             rows=self.literal((*path, "rows")), columns=self.literal((*path, "columns")),
             groups=self.literal((*path, "groups")), doc=self.doc_text((*path, "doc")),
-            pos=self.pos(path))
+            pos=self.pos(path), keep=bool(spec.get("keep", False)))
 
     def variable(self, i: int) -> d.VariableDecl:
         path = ("variables", i)

@@ -76,6 +76,10 @@ class Engine:
         self._after_move = ruleset.after_move
         self._after_turn = ruleset.after_turn
         self._direction = ruleset.direction
+        # zone indices whose cards stay from one round to the next (`keep: true`)
+        self._kept = frozenset(z for zone in ruleset.zones if zone.keep
+                               for seat in range(ruleset.max_players if zone.owned else 1)
+                               for z in zone.instances(seat))
         # move name -> (its function, whether it jumps, the step it leads to or END_OF_TURN)
         self._flow: dict[str, tuple[Any, bool, int]] = {}
         for phase in ruleset.phases:
@@ -664,19 +668,36 @@ class Engine:
         return True
 
     # ----------------------------------------------------------------- rounds
+    def _gather(self, s: GameState) -> None:
+        """A new round where some zones keep their cards (`keep: true`): every other card
+        returns to the deck's zone, face down and unknown, in card order, on top of what that
+        zone keeps; kept cards stay where and as they are."""
+        kept = self._kept
+        home = self.rules.home_zone
+        for z, zone in enumerate(s.zones):
+            if z not in kept:
+                zone.clear()
+        back = [c for c in range(s.n_cards) if s.where[c] not in kept]
+        s.zones[home].extend(back)
+        for c in back:
+            s.where[c], s.face_up[c], s.known[c], s.by[c] = home, False, 0, None
+
     def _start_round(self, s: GameState) -> None:
         rules = self.rules
         s.round += 1
         s.dealer = runtime.next_seat(s, s.dealer, rules.direction)
         s.first = runtime.next_seat(s, s.dealer, rules.direction)
-        for zone in s.zones:
-            zone.clear()
-        home = s.zones[rules.home_zone]
-        home.extend(range(s.n_cards))
-        s.where[:] = [rules.home_zone] * s.n_cards
-        s.face_up[:] = [False] * s.n_cards
-        s.known[:] = [0] * s.n_cards
-        s.by[:] = [None] * s.n_cards
+        if self._kept and s.round > 1:
+            self._gather(s)
+        else:
+            for zone in s.zones:
+                zone.clear()
+            home = s.zones[rules.home_zone]
+            home.extend(range(s.n_cards))
+            s.where[:] = [rules.home_zone] * s.n_cards
+            s.face_up[:] = [False] * s.n_cards
+            s.known[:] = [0] * s.n_cards
+            s.by[:] = [None] * s.n_cards
         s.stop_before = None
         s.next_turn = None
         s.signal = 0
