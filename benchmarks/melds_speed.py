@@ -137,9 +137,9 @@ def time_declared(rules: melding.MeldRules, hands: list[list[int]],
 def print_declared(title: str, rules: melding.MeldRules, hands: list[list[int]],
                    repeat: int) -> None:
     print(title)
-    print(f"  {'built-in':<14}{'mean ms':>9}{'worst ms':>10}{'result (mean)':>15}")
+    print(f"  {'built-in':<18}{'mean ms':>9}{'worst ms':>10}{'result (mean)':>15}")
     for name, (mean, worst, size) in time_declared(rules, hands, repeat).items():
-        print(f"  {name:<14}{mean:>9.3f}{worst:>10.3f}{size:>15.2f}")
+        print(f"  {name:<18}{mean:>9.3f}{worst:>10.3f}{size:>15.2f}")
 
 
 def goal_name(trios: int, staircases: int) -> str:
