@@ -352,13 +352,13 @@ class Engine:
             if watch is not None:
                 watch(state, state.window[0] if state.window else state.current, action)
             if state.window:
-                out = react(state, action, listing)
+                out: list[Action] = react(state, action, listing)
                 return cut_off(state) if state.actions >= most and not state.over else out
             me = state.current
             if state.log is not None:
                 log_action(state, me, action)
             try:
-                out: list[Action] = handlers[action[0]](state, me, action, self, listing)
+                out = handlers[action[0]](state, me, action, self, listing)
                 return cut_off(state) if state.actions >= most and not state.over else out
             except CardrulesError as exc:
                 raise located(exc, action, me) from None
