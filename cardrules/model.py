@@ -127,6 +127,7 @@ class PhaseDef:
     on_skip: StateFn | None = None  # fn(S, seat): what missing a turn does
     first: StateFn | None = None  # fn(S, me) -> the seat that starts the phase
     when: StateFn | None = None  # fn(S, me) -> whether the phase is played
+    skip_site: Diagnostic | None = None  # where skip_turn is written (message left empty)
 
 
 @dataclass(frozen=True)

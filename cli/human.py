@@ -33,11 +33,14 @@ from cardrules.interpreter import record
 from cardrules.interpreter.bots import Bot
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.events import EventStream
 from cardrules.interpreter.record import HUMAN, Record, action_data, make_bots
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action
 
 from . import render
+from .params import SEAT, SEED
+from .render import printable, quoted
 from .screen import (
     CLEAR,
     RULE,
@@ -61,6 +64,7 @@ from .screen import (
 EXIT_GAME, EXIT_INTERRUPTED = 3, 130
 KEPT_EVENTS = 200  # lines kept for a seat that has not decided for a long time
 EOFS_TO_STOP = 5  # a terminal that keeps sending end-of-file has gone away
+_NUMBER = re.compile(r"([0-9]+)(?:\s+(\S.*))?", re.ASCII | re.DOTALL)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -162,6 +166,12 @@ class Table:
         record.write(path, self.record)
 
 
+def round_ends(sink: Callable[[dict[str, Any]], None] | None = None) -> EventStream:
+    """The event log a table keeps: the last round's end, for the round's account (and
+    every event handed to `sink`, a log file's writer, as it comes)."""
+    return EventStream(sink, kinds=("round_end",), keep=1)
+
+
 # ----------------------------------------------------------------- reading saves
 def read_save(path: Path) -> Table:
     """The game saved in `path`, replayed from its start to where it was saved; GameError
@@ -170,8 +180,7 @@ def read_save(path: Path) -> Table:
     if HUMAN not in saved.seats:
         raise GameError(f"{path}: a saved game with no seat for a person")
     try:
-        # The log keeps each round's end.
-        engine, state = record.start(saved, load_ruleset, log=True)
+        engine, state = record.start(saved, load_ruleset, log=round_ends())
         table = Table(replace(saved, actions=[]), engine, state,
                       make_bots(saved.seats, saved.seed),
                       {p: [] for p, k in enumerate(saved.seats) if k == HUMAN})
@@ -197,7 +206,7 @@ class Console:
             click.echo(line)
 
     def refuse(self, reason: str) -> None:
-        click.echo(f"refused: {reason}")
+        click.echo(printable(f"refused: {reason}"))
 
     def clear(self) -> None:
         """Clear the screen and what scrolled off it, so the next person sees nothing."""
@@ -308,22 +317,27 @@ class Session:
         elif word == "all":
             console.show([paint(line, style) for line in
                           choice_lines(engine, state, seat, choices, style, limit=None)])
-        elif match := re.fullmatch(r"(\d+)(?:\s+(\S.*))?", text):
-            return self.pick(choices, int(match.group(1)), match.group(2))
+        elif match := _NUMBER.fullmatch(text):  # ASCII digits only: '١' is no 1
+            return self.pick(choices, match.group(1), match.group(2))
+        elif text.split()[0].isdigit():  # digits of another script: '١', '３'
+            console.refuse(f"'{quoted(text.split()[0])}' is not a number in digits 0-9: "
+                           "type the number of a choice")
         else:
             found = matching(engine, state, seat, choices, text.split())
             if not found:
-                console.refuse(f"no choice has the words '{text}': type a number (or help)")
+                console.refuse(f"no choice has the words '{quoted(text)}': type a number "
+                               "(or help)")
             else:
                 console.show([paint(line, style) for line in
                               choice_lines(engine, state, seat, choices, style, only=found)])
         return None
 
-    def pick(self, choices: dict[int, Action], number: int, rest: str | None) -> Action | None:
+    def pick(self, choices: dict[int, Action], digits: str, rest: str | None) -> Action | None:
+        number = int(digits) if len(digits) <= 9 else -1
         if number not in choices:
-            low = min(choices)
-            self.console.refuse(f"there is no choice {number}: type a number from {low} to "
-                                f"{max(choices)}")
+            shown = digits if len(digits) <= 12 else digits[:9] + "..."
+            self.console.refuse(f"there is no choice {shown}: type a number from "
+                                f"{min(choices)} to {max(choices)}")
             return None
         action = choices[number]
         if is_open(action):
@@ -386,7 +400,7 @@ class Session:
             lines += view_section(t.engine.rules, t.state, t.humans[0], style)
         lines += render.standings(t.engine.results(t.state), t.engine.rules.winner,
                                   t.engine.rules.teams)
-        return [paint(cards_in_text(line, names, style), style) for line in lines]
+        return [paint(cards_in_text(printable(line), names, style), style) for line in lines]
 
 
 def fitted(domain: Words, value: str) -> str:
@@ -441,17 +455,17 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
                                  "of bots", param_hint="--view")
     rules = engine.rules
     if not as_json:
-        click.echo(f"{rules.title} ({rules.name}) - {state.n} players, seed {seed}, "
-                   f"seats: {', '.join(seats)}")
+        click.echo(printable(f"{rules.title} ({rules.name}) - {state.n} players, seed {seed}, "
+                             f"seats: {', '.join(seats)}"))
     play_table(Table.start(ref, options, engine, state, seats, seed, plain), plain, save,
                as_json)
 
 
 @click.command("play")
 @click.argument("ruleset")
-@click.option("--players", "-p", type=click.IntRange(1, 16), help="Number of players "
+@click.option("--players", "-p", type=SEAT, help="Number of players "
               "(default: the ruleset's).")
-@click.option("--seed", "-s", type=int, help="Seed for the deal and the bots (default: a new "
+@click.option("--seed", "-s", type=SEED, help="Seed for the deal and the bots (default: a new "
               "one, shown at the start).")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="Set one of the ruleset's options (repeatable).")
@@ -466,7 +480,7 @@ def play_cmd(ruleset: str, players: int | None, seed: int | None, options: tuple
     chosen = parse_options(options)
     seed = secrets.randbelow(1_000_000) if seed is None else seed
     engine = Engine(load_ruleset(ruleset, chosen))
-    state = engine.new_game(players, seed, log=True)  # the log keeps each round's end
+    state = engine.new_game(players, seed, log=round_ends())
     seats = [HUMAN] + ["random"] * (state.n - 1)
     run_with_humans(ruleset, chosen, engine, state, seats, (), seed, plain, save_file,
                     False, None)
@@ -482,6 +496,6 @@ def resume_cmd(file: str, save_file: str | None, plain: bool) -> None:
     """Go on with a game saved by `play`, or `run --human` (after quit or --save)."""
     table = read_save(Path(file))
     rules = table.engine.rules
-    click.echo(f"{rules.title} ({rules.name}) - {table.state.n} players, seed {table.seed}, "
-               f"seats: {', '.join(table.seats)} - resumed from {file}")
+    click.echo(printable(f"{rules.title} ({rules.name}) - {table.state.n} players, seed "
+                         f"{table.seed}, seats: {', '.join(table.seats)} - resumed from {file}"))
     play_table(table, plain, save_file or file)

@@ -23,6 +23,7 @@ from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import CardrulesError, GameError, RuleRuntimeError, RulesetError
 from cardrules.interpreter.bots import BOTS, Bot, make_bot
 from cardrules.interpreter.engine import PASS, Engine
+from cardrules.interpreter.events import EventStream
 from cardrules.interpreter.external import Forfeit, forfeit, is_command, split_seats
 from cardrules.interpreter.external import parse as parse_command
 from cardrules.interpreter.play import finish, play
@@ -31,6 +32,8 @@ from cardrules.interpreter.view import player_view
 from cardrules.model import Action, Ruleset
 
 from . import render
+from .params import SEAT, SEED
+from .render import printable
 
 EXIT_INVALID, EXIT_GAME = 1, 3
 F = TypeVar("F", bound=Callable[..., Any])
@@ -44,16 +47,17 @@ def reports_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except RulesetError as exc:
             for diagnostic in exc.diagnostics:
-                click.echo(diagnostic.format(), err=True)
+                click.echo(printable(diagnostic.format()), err=True)
             sys.exit(EXIT_INVALID)
         except RuleRuntimeError as exc:  # a rule failed in play: where, and why
-            click.echo(exc.diagnostic.format() if exc.diagnostic else f"error: {exc}", err=True)
+            click.echo(printable(exc.diagnostic.format() if exc.diagnostic else f"error: {exc}"),
+                       err=True)
             sys.exit(EXIT_GAME)
         except GameError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(printable(f"error: {exc}"), err=True)
             sys.exit(EXIT_GAME)
         except CardrulesError as exc:  # pragma: no cover - every error has a subclass above
-            click.echo(f"error: {exc}", err=True)
+            click.echo(printable(f"error: {exc}"), err=True)
             sys.exit(EXIT_GAME)
     return wrapper  # type: ignore[return-value]
 
@@ -105,24 +109,31 @@ def main() -> None:
     """Card games described as data: run, check and compare rule files."""
 
 
+def file_name(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A file option's value, refused when it names no file at all (an empty text)."""
+    if value is not None and not str(value).strip():
+        raise click.BadParameter("expected a file name, got an empty text")
+    return value
+
+
 @main.command()
 @click.argument("ruleset")
-@click.option("--players", "-p", type=click.IntRange(1, 16), help="Number of players "
+@click.option("--players", "-p", type=SEAT, help="Number of players "
               "(default: the ruleset's).")
-@click.option("--seed", "-s", type=int, default=1, show_default=True,
+@click.option("--seed", "-s", type=SEED, default=1, show_default=True,
               help="Seed for the deal and the bots: the same seed plays the same game.")
 @click.option("--seats", help="Comma-separated seat kinds, one per player (default: random).")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="Set one of the ruleset's options (repeatable).")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
-              help="Write the event log to this file as JSON Lines.")
+              callback=file_name, help="Write the event log to this file as JSON Lines.")
 @click.option("--plain", is_flag=True, help="Letters instead of suit symbols.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON only.")
-@click.option("--view", "view_seat", type=click.IntRange(1, 16), metavar="SEAT",
+@click.option("--view", "view_seat", type=SEAT, metavar="SEAT",
               help="Also show the game as this seat sees it, at the start of each of its turns.")
-@click.option("--human", "humans", type=click.IntRange(1, 16), multiple=True, metavar="SEAT",
+@click.option("--human", "humans", type=SEAT, multiple=True, metavar="SEAT",
               help="Play this seat yourself at the terminal (repeatable; or 'human' in --seats).")
-@click.option("--save", "save_file", type=click.Path(dir_okay=False),
+@click.option("--save", "save_file", type=click.Path(dir_okay=False), callback=file_name,
               help="With human seats: save the game to this file after each of your moves.")
 @click.option("--reveal", is_flag=True,
               help="Print every action with every card named, and the whole table at each "
@@ -133,53 +144,82 @@ def run(ruleset: str, players: int | None, seed: int, seats: str | None,
         view_seat: int | None, humans: tuple[int, ...] = (), save_file: str | None = None,
         reveal: bool = False) -> None:
     """Play a whole match of RULESET (a file, or a built-in name such as golf6) with bots."""
+    if as_json and view_seat is not None:
+        raise click.UsageError("--json prints the results alone and --view shows the game as "
+                               "it goes: choose one")
     rules = load_ruleset(ruleset, parse_options(options))
     engine = Engine(rules)
-    state = engine.new_game(players, seed, log=True)
-    kinds = parse_seats(seats, state.n)
-    if reveal and (humans or save_file or "human" in kinds):
+    count = rules.default_players if players is None else players
+    kinds = parse_seats(seats, count)
+    people = bool(humans or save_file or "human" in kinds)
+    if people and any(is_command(kind) for kind in kinds):
+        raise click.BadParameter("a game with people in it seats only built-in bots "
+                                 "(random, greedy, ismcts), not programs (cmd:)",
+                                 param_hint="--seats")
+    if reveal and people:
         raise click.BadParameter("--reveal names every card: it is for games of bots only, "
                                  "not with a person in a seat", param_hint="--reveal")
-    if humans or save_file or "human" in kinds:  # people in seats: cli/human.py
-        if any(is_command(kind) for kind in kinds):
-            raise click.BadParameter("a game with people in it seats only built-in bots "
-                                     "(random, greedy, ismcts), not programs (cmd:)",
-                                     param_hint="--seats")
-        from .human import run_with_humans
-        run_with_humans(ruleset, parse_options(options), engine, state, kinds, humans, seed,
-                        plain, save_file, as_json, view_seat)
-        if log_file:
-            write_log(Path(log_file), state.log or [])
-        return
-    if view_seat is not None and view_seat > state.n:
-        raise click.BadParameter(f"there are {state.n} seats", param_hint="--view")
+    if view_seat is not None and not people and view_seat > count:
+        raise click.BadParameter(f"there are {count} seats", param_hint="--view")
     if reveal and (view_seat is not None or as_json):
         raise click.BadParameter("--reveal shows everything: it goes with neither --view nor "
                                  "--json", param_hint="--reveal")
+    log = LogFile(Path(log_file)) if log_file else None
+    try:
+        if people:  # cli/human.py; the last round's end is kept for the round's account
+            from .human import round_ends, run_with_humans
+            state = engine.new_game(count, seed,
+                                    log=round_ends(log.write if log is not None else None))
+            run_with_humans(ruleset, parse_options(options), engine, state, kinds, humans,
+                            seed, plain, save_file, as_json, view_seat)
+        else:
+            if reveal:
+                engine = revealing(rules, plain)
+            play_bots(engine, count, seed, kinds, log, plain, as_json, view_seat, reveal)
+    finally:
+        if log is not None:
+            log.close()
+
+
+def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogFile | None,
+              plain: bool, as_json: bool, view_seat: int | None, reveal: bool = False) -> None:
+    """`run` with bots in every seat: each round's account printed as the round ends (and
+    the event log written as it goes), so a game of any length keeps no history. With
+    `reveal`, the engine prints every action and the whole table instead."""
+    rules = engine.rules
+    broken: list[OSError] = []  # output that failed (a closed pipe) while a move was made
+
+    def shown(event: dict[str, Any]) -> None:
+        if log is not None:
+            log.write(event)
+        if event.get("event") == "round_end" and not broken and not reveal:
+            try:
+                click.echo("")
+                click.echo("\n".join(render.round_summary(rules, event, plain)))
+            except OSError as exc:  # raised here, it would be taken for the rule's fault
+                broken.append(exc)
+
+    sink = shown if not as_json else log.write if log is not None else None
+    state = engine.new_game(count, seed, log=EventStream(sink) if sink else False)
+    if not as_json:  # (no round has ended yet)
+        click.echo(printable(f"{rules.title} ({rules.name}) - {count} players, seed {seed}, "
+                             f"seats: {', '.join(kinds)}"))
     bots = [make_bot(kind, seed, seat) for seat, kind in enumerate(kinds)]
     if reveal:
-        engine, state = revealing(rules, players, seed, plain)
         play_revealed(engine, state, bots, plain)
-    elif view_seat is None or as_json:
+    elif view_seat is None:
         play(engine, state, bots)
     else:
         play_watched(engine, state, bots, view_seat - 1, plain)
+    if broken:
+        raise broken[0]
     results = engine.results(state)
     forfeited = [p + 1 for p, bot in enumerate(bots) if getattr(bot, "forfeited", False)]
     if forfeited:
         results["forfeited"] = forfeited
-    events = state.log or []
-    if log_file:
-        write_log(Path(log_file), events)
     if as_json:
         click.echo(json.dumps(results))
         return
-    click.echo(f"{rules.title} ({rules.name}) - {state.n} players, seed {seed}, "
-               f"seats: {', '.join(kinds)}")
-    for event in events:
-        if event.get("event") == "round_end":
-            click.echo("")
-            click.echo("\n".join(render.round_summary(rules, event, plain)))
     click.echo("")
     click.echo("\n".join(render.standings(results, rules.winner, rules.teams)))
     for seat in forfeited:
@@ -211,19 +251,47 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
         assert decider is not None
         action = bots[decider].choose(engine, state, legal)
         if decider == seat:
-            click.echo(f"  seat {seat + 1}: {engine.describe(action, state, seat)}")
+            click.echo(printable(f"  seat {seat + 1}: {engine.describe(action, state, seat)}"))
         legal = engine.step(state, action)
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
 
 
-def revealing(rules: Ruleset, players: int | None, seed: int,
-              plain: bool) -> tuple[Engine, GameState]:
+class LogFile:
+    """The event log written to a file as JSON Lines, each event as it comes. A failure to
+    write is kept and reported once the game is over (an event is logged in the middle of a
+    move, where an error would be taken for the rule's)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.problem: str | None = None
+        try:
+            self.out = path.open("w", encoding="utf-8")
+        except OSError as exc:
+            raise GameError(f"cannot write the log to {path}: {exc.strerror}") from None
+
+    def write(self, event: dict[str, Any]) -> None:
+        if self.problem is None:
+            try:
+                self.out.write(json.dumps(event) + "\n")
+            except OSError as exc:
+                self.problem = exc.strerror or str(exc)
+
+    def close(self) -> None:
+        try:
+            self.out.close()
+        except OSError as exc:
+            self.problem = self.problem or exc.strerror or str(exc)
+        if self.problem is not None:
+            raise GameError(f"cannot write the log to {self.path}: {self.problem}")
+
+
+def revealing(rules: Ruleset, plain: bool) -> Engine:
     """An engine that prints every action as it is applied (forced ones too), every card
-    named, and the whole table as each round ends; and its new game."""
+    named, and the whole table as each round ends."""
     def watch(state: GameState, seat: int, action: Action) -> None:
         if action != PASS:
             forced = "" if engine.is_choice(state) else "  (the only move)"
-            click.echo(f"  seat {seat + 1}: {engine.describe(action)}{forced}")
+            click.echo(printable(f"  seat {seat + 1}: {engine.describe(action)}{forced}"))
 
     def watch_round(state: GameState) -> None:
         click.echo(f"  round {state.round} over, scores: "
@@ -232,8 +300,7 @@ def revealing(rules: Ruleset, players: int | None, seed: int,
         click.echo("\n".join(render.table_lines(rules, engine.layout(state), plain)))
 
     engine = Engine(rules, watch=watch, watch_round=watch_round)
-    state = engine.new_game(players, seed)
-    return engine, state
+    return engine
 
 
 def play_revealed(engine: Engine, state: GameState, bots: list[Bot], plain: bool) -> None:
@@ -253,15 +320,6 @@ def play_revealed(engine: Engine, state: GameState, bots: list[Bot], plain: bool
     finish(engine, state, bots)
 
 
-def write_log(path: Path, events: list[dict[str, Any]]) -> None:
-    try:
-        with path.open("w", encoding="utf-8") as out:
-            for event in events:
-                out.write(json.dumps(event) + "\n")
-    except OSError as exc:
-        raise GameError(f"cannot write the log to {path}: {exc.strerror}") from None
-
-
 @main.command()
 @click.argument("files", nargs=-1, required=True)
 @reports_errors
@@ -269,7 +327,7 @@ def validate(files: tuple[str, ...]) -> None:
     """Check rule files; print every problem as file:line:col: message."""
     problems = check_files(files)
     for diagnostic in problems:
-        click.echo(diagnostic.format(), err=True)
+        click.echo(printable(diagnostic.format()), err=True)
     if problems:
         count = len(problems)
         click.echo(f"{count} problem{'s' if count != 1 else ''} found", err=True)
@@ -324,7 +382,7 @@ def diff(first: str, second: str) -> None:
     a, b = load_ruleset(first), load_ruleset(second)
     changes = list(diff_rules(a.data, b.data))
     for change in changes:
-        click.echo(change.format())
+        click.echo(printable(change.format()))
     if not changes:
         click.echo("no differences")
 

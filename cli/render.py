@@ -2,12 +2,42 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from cardrules.model import Ruleset, ZoneDef
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+# Terminal escape sequences: CSI (ESC [ ... or its one-byte form), OSC (ESC ] ... ended by BEL
+# or ST) and the other two-character ESC sequences.
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]?|\x9b[0-?]*[ -/]*[@-~]?"
+                      r"|[\x1b\x9d]\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[ -~]?")
+# Control characters other than the line break (C0, DEL, C1), and the invisible marks that
+# reorder or hide text (bidirectional controls, zero-width characters).
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e"
+                       "\u2060-\u2069\ufeff]")
+
+
+def printable(text: str) -> str:
+    """Text from a rule file or a saved game, safe to print at a terminal: escape sequences
+    and control characters removed (a tab becomes a space), so that no title, label or name
+    can move the cursor, clear the screen, set the window's title or hide what follows."""
+    if text.isprintable():
+        return text
+    return _CONTROLS.sub("", _ESCAPES.sub("", text.replace("\t", " ")))
+
+
+def quoted(text: str, width: int = 40) -> str:
+    """What a person typed, to quote back in a message: each character that is not printable
+    written as an escape ('\\x1b'), and clipped to `width` characters."""
+    text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def printable_lines(lines: Iterable[str]) -> list[str]:
+    return [printable(line) for line in lines]
 
 
 def card_text(name: str | None, plain: bool = False) -> str:
@@ -51,7 +81,7 @@ def table_lines(rules: Ruleset, layout: dict[str, Any], plain: bool = False) -> 
             elif zone.owned:
                 parts.append(f"{zone.name}: {zone_text(zone, layout[zone.name][seat], plain)}")
         lines.append(f"    seat {seat}  " + "   ".join(parts))
-    return lines
+    return printable_lines(lines)
 
 
 def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) -> list[str]:
@@ -72,13 +102,13 @@ def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) ->
                 if any(c is not None for c in cards):
                     parts.append(f"{zone.name}: {zone_text(zone, cards, plain)}")
         for name, values in event.get("player_variables", {}).items():
-            parts.append(f"{name}: {values[seat]}")
+            parts.append(f"{name}: {'?' if values[seat] is None else values[seat]}")
         lines.append(f"  seat {seat + 1}  " + "   ".join(parts)
                      + f"   score {score:>4}  total {totals[seat]:>5}")
     for zone in rules.zones:  # shared zones, when anything in them is known to all
         if not zone.owned and any(c is not None for c in zones[zone.name]):
             lines.append(f"  {zone.name}: {zone_text(zone, zones[zone.name], plain)}")
-    return lines
+    return printable_lines(lines)
 
 
 def standings(results: dict[str, Any], winner_rule: str, teams: int = 0) -> list[str]:
@@ -180,7 +210,7 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
                                         for name, value in view["variables"].items()))
     lines.append("  totals: " + "  ".join(f"seat {i + 1}: {t}"
                                           for i, t in enumerate(view["totals"])))
-    return lines
+    return printable_lines(lines)
 
 
 def _shown(value: Any) -> str:

@@ -26,6 +26,7 @@ from cardrules.interpreter.view import player_view
 from cardrules.model import Action, Ruleset
 
 from . import render
+from .render import printable
 
 # A long list of choices shows this many, and says how to see the others.
 SHOWN_CHOICES = 30
@@ -124,7 +125,7 @@ def choice_lines(engine: Engine, state: GameState, seat: int, choices: Mapping[i
         shown = [*shown[:-1], 0]  # passing stays in sight in a long list
     for n in shown:
         text = cards_in_text(choice_text(engine, choices[n], state, seat), names, style)
-        lines.append(f"  {n:>{width}}. {text}")
+        lines.append(printable(f"  {n:>{width}}. {text}"))
     hidden = len(numbers) - len(shown)
     if hidden:
         lines.append(f"  ... and {hidden} more: type some words of the choice you want to "
@@ -223,7 +224,7 @@ def decision_screen(engine: Engine, state: GameState, seat: int, legal: Sequence
     lines.append(situation(engine, state, seat))
     lines += choice_lines(engine, state, seat, numbered(legal), style)
     lines.append("Type a number (or help, rules, quit).")
-    return [paint(line, style) for line in lines]
+    return [paint(printable(line), style) for line in lines]
 
 
 def situation(engine: Engine, state: GameState, seat: int) -> str:
@@ -265,7 +266,7 @@ def help_lines(engine: Engine, state: GameState, seat: int, legal: Sequence[Acti
                                    initial_indent="  ", subsequent_indent="    ")
     lines.append("Commands: help (this), rules (the game's summary and options), "
                  "quit (save the game and stop).")
-    return lines
+    return render.printable_lines(lines)
 
 
 def rules_lines(rules: Ruleset) -> list[str]:
@@ -282,7 +283,7 @@ def rules_lines(rules: Ruleset) -> list[str]:
                         if option.choices else ""))
         lines += textwrap.wrap(" ".join(option.doc.split()), 88, initial_indent="      ",
                                subsequent_indent="      ")
-    return lines
+    return render.printable_lines(lines)
 
 
 def open_prompt(engine: Engine, action: Action, index: int) -> tuple[str, str]:
@@ -292,4 +293,5 @@ def open_prompt(engine: Engine, action: Action, index: int) -> tuple[str, str]:
     domain = action[index]
     assert isinstance(domain, Words)
     name = move.params[index - 1] if move is not None else "text"
-    return (f"Write the {name}: {domain}. (Or 'back' to choose again.)", f"{name}> ")
+    return (printable(f"Write the {name}: {domain}. (Or 'back' to choose again.)"),
+            printable(f"{name}> "))

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from cardrules.web.server import Hub
 
 from .human import reports_errors
+from .params import SEAT, SEED, Seconds, Whole
+from .render import printable
 
 EXIT_USAGE = 2
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -39,24 +41,24 @@ def web_installed() -> bool:
 
 @click.command("serve")
 @click.argument("ruleset", required=False)
-@click.option("--players", "-p", type=click.IntRange(1, 16), help="Number of players "
+@click.option("--players", "-p", type=SEAT, help="Number of players "
               "(default: the ruleset's).")
 @click.option("--seats", help="Comma-separated seat kinds, one per player: human or a bot "
               "kind (default: every seat a person's).")
-@click.option("--seed", "-s", type=int, help="Seed for the deal and the bots (default: a new "
+@click.option("--seed", "-s", type=SEED, help="Seed for the deal and the bots (default: a new "
               "one, shown at the start).")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="Set one of the ruleset's options (repeatable).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; anything but this machine's own lets others in.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+@click.option("--port", type=Whole(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free one).")
 @click.option("--save", "save_file", type=click.Path(dir_okay=False),
               help="Save the game here after every action (default: RULESET-SEED."
               "cardrules-save, or the file resumed).")
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False),
               help="Go on with a saved game (from serve, play or run --human).")
-@click.option("--delay", type=click.FloatRange(0, 60), default=0.8, show_default=True,
+@click.option("--delay", type=Seconds(60), default=0.8, show_default=True,
               help="Seconds between bots' moves, so that people can follow them.")
 @reports_errors
 def serve_cmd(ruleset: str | None, players: int | None, seats: str | None, seed: int | None,
@@ -105,8 +107,8 @@ def new_game(ruleset: str, players: int | None, seats: str | None, seed: int | N
     game.write()
     if game.save_problem:
         raise GameError(game.save_problem)
-    click.echo(f"{rules.title} ({rules.name}) - {game.state.n} players, seed {seed}, "
-               f"seats: {', '.join(game.seats)}; saved to {game.save}")
+    click.echo(printable(f"{rules.title} ({rules.name}) - {game.state.n} players, seed {seed}, "
+                         f"seats: {', '.join(game.seats)}; saved to {game.save}"))
     return game
 
 
@@ -115,10 +117,10 @@ def resumed_game(resume_file: str, save_file: str | None) -> Game:
 
     game = Game.resume(Path(resume_file), Path(save_file) if save_file else None)
     rules = game.engine.rules
-    click.echo(f"{rules.title} ({rules.name}) - {game.state.n} players, seed "
-               f"{game.record.seed}, seats: {', '.join(game.seats)} - resumed from "
-               f"{resume_file} after {len(game.record.actions)} actions; saved to "
-               f"{game.save}")
+    click.echo(printable(f"{rules.title} ({rules.name}) - {game.state.n} players, seed "
+                         f"{game.record.seed}, seats: {', '.join(game.seats)} - resumed from "
+                         f"{resume_file} after {len(game.record.actions)} actions; saved to "
+                         f"{game.save}"))
     return game
 
 

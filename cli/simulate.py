@@ -35,6 +35,9 @@ from cardrules.interpreter.simulate import (
 )
 from cardrules.model import Ruleset
 
+from .params import SEAT, SEED, Whole
+from .render import printable_lines
+
 EXIT_INTERRUPTED = 130  # what a shell reports for a program stopped by Ctrl-C (128 + SIGINT)
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -58,16 +61,16 @@ def reports_errors(fn: F) -> F:
 def run_options(fn: F) -> F:
     """The options `simulate` and `compare` share."""
     options = [
-        click.option("--games", "-n", type=click.IntRange(min=1), required=True,
+        click.option("--games", "-n", type=Whole(1), required=True,
                      help="How many games to play."),
-        click.option("--players", "-p", type=click.IntRange(1, 16),
+        click.option("--players", "-p", type=SEAT,
                      help="Number of players (default: the ruleset's)."),
         click.option("--seats", help="Comma-separated seat kinds, one per player "
                                      "(default: random)."),
-        click.option("--seed", "-s", type=int, default=1, show_default=True,
+        click.option("--seed", "-s", type=SEED, default=1, show_default=True,
                      help="Run seed: game i is dealt from a hash of it and i, whatever the "
                           "number of workers."),
-        click.option("--workers", "-w", type=click.IntRange(min=1),
+        click.option("--workers", "-w", type=Whole(1),
                      help="Processes to play on (default: the number of CPUs)."),
         click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
                      show_default=True, help="Where the games run: local processes, or a "
@@ -184,12 +187,19 @@ def play_all(sim: Simulation, workers: int | None, backend: str, scheduler: str 
              add: Callable[..., None], label: str) -> bool:
     """Play every game of `sim`, handing each game's records to `add`; True if Ctrl-C
     stopped the run first (what was added so far stands)."""
-    workers = workers or os.cpu_count() or 1
+    cpus = os.cpu_count() or 1
+    # Processes here (or a local cluster's): at most one per CPU. A cluster elsewhere
+    # plays on as many as it has.
+    local = capped(workers, cpus, f"this machine has {plural(cpus, 'CPU')}")
     progress = Progress(sim.games, label)
     try:
-        with cluster_client(backend, scheduler, workers) as client:
+        with cluster_client(backend, scheduler, local) as client:
             if client is not None:
-                workers = max(1, sum(client.nthreads().values()))
+                have = max(1, sum(client.nthreads().values()))
+                workers = capped(workers, have, f"the cluster has {plural(have, 'worker')}") \
+                    if scheduler else have
+            else:
+                workers = local
             with closing(stream(sim, workers, client)) as games:
                 for done, records in enumerate(games, 1):
                     add(*records)
@@ -199,6 +209,20 @@ def play_all(sim: Simulation, workers: int | None, backend: str, scheduler: str 
     finally:
         progress.close()
     return False
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def capped(asked: int | None, have: int, why: str) -> int:
+    """--workers, at most what there is to play on (saying so when it asked for more)."""
+    if asked is None:
+        return have
+    if asked > have:
+        click.echo(f"--workers {asked}: {why}; playing on {have}", err=True)
+        return have
+    return asked
 
 
 @contextmanager
@@ -314,7 +338,7 @@ def simulation_table(r: dict[str, Any]) -> list[str]:
               f"lead changes per game: mean {number(leads['mean'])}, sd {number(leads['sd'])}, "
               f"games with any: {leads['games_with_change']}",
               f"  ({leads['note']})"]
-    return lines
+    return printable_lines(lines)
 
 
 def report_rows(r: dict[str, Any]) -> list[list[Any]]:
@@ -369,7 +393,7 @@ def comparison_table(r: dict[str, Any]) -> list[str]:
         lines.append(row(f"seat {s['seat']}", "score mean", s["score_mean"]))
     for name, d in r["length"].items():
         lines.append(row("game", name, d))
-    return lines
+    return printable_lines(lines)
 
 
 def draw_plot(summary: Summary, report: dict[str, Any], path: Path) -> None:

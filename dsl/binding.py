@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardrules.errors import GeneratorError
-from cardrules.interpreter import domains, melding, melds, runtime
+from cardrules.interpreter import melding, melds, runtime
 
 from . import pyast
 from .codegen import Generated
@@ -33,7 +33,6 @@ def runtime_names() -> dict[str, Any]:
     out = {k: v for k, v in vars(runtime).items()
            if not k.startswith("_") and (callable(v) and getattr(v, "__module__", "") ==
                                          runtime.__name__ or (type(v) is int and k.isupper()))}
-    out["words"] = domains.words
     out["goal_layouts"] = melds.rule_goal_layouts
     out.update(is_meld=melding.is_meld, melds_in=melding.melds_in, can_meld=melding.can_meld,
                meld_layouts=melding.meld_layouts, deadwood=melding.deadwood_of,

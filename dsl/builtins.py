@@ -107,7 +107,8 @@ _register(
     Builtin("words", (TEXT, INT, INT), WORDS,
             "The texts made of the given letters, between two lengths: a move parameter too "
             "large to list, sampled by bots and typed by people (only in `choose:`).",
-            _call("words"), example="choose: {prediction: \"words('UDS', 1, 11)\"}"),
+            _t("words(_0, _1, _2, _site)"),
+            example="choose: {prediction: \"words('UDS', 1, 11)\"}"),
     Builtin("changes", (CARDS,), TEXT,
             "The steps between neighbouring cards by number, one letter each: U (up), "
             "D (down), S (same).", _t("changes(T_number, _0)"),
@@ -122,7 +123,8 @@ _register(
             "and staircases (4 running cards of one suit) from the cards, wild cards standing "
             "in; trios first. The fourth argument lets a staircase wrap K-A, the fifth allows "
             "longer melds. Copies of one card count once.",
-            _t("goal_layouts(T_rank, T_suit, T_wild, B.card_names, N_RANKS, _0, _1, _2, _3, _4)"),
+            _t("goal_layouts(T_rank, T_suit, T_wild, B.card_names, N_RANKS, _0, _1, _2, _3, _4, "
+               "_site)"),
             example="choose: {layout: 'goal_layouts(hand[me], 2, 1, true, false)'}"),
     Builtin("numbers", (INT, INT), list_of(INT),
             "The whole numbers from the first to the second, both included (none if the "

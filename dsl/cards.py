@@ -17,7 +17,7 @@ def card_table(ranks: tuple[str, ...], suits: tuple[str, ...], jokers: int, copi
     for _ in range(copies):
         for si, s in enumerate(suits):
             for ri, r in enumerate(ranks):
-                names.append(r + s[0].upper())
+                names.append(r + s[:1].upper())
                 rank.append(ri)
                 suit.append(si)
                 colour.append(0 if s in _RED_SUITS else 1 if s in _BLACK_SUITS else 2)
@@ -38,4 +38,5 @@ def card_table(ranks: tuple[str, ...], suits: tuple[str, ...], jokers: int, copi
 def rank_number(rank: str, index: int) -> int:
     if rank in _FACE_NUMBERS:
         return _FACE_NUMBERS[rank]
-    return int(rank) if rank.isdigit() else index + 1
+    # (ASCII digits only: '٣' is a name, not a 3; the checker bounds a name's length)
+    return int(rank) if rank.isascii() and rank.isdigit() and len(rank) <= 9 else index + 1

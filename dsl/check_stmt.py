@@ -78,6 +78,10 @@ class StatementChecker(ExpressionChecker):
             count = self.expect(self.check(stmt.count), INT, stmt.count.pos,
                                 "how many to deal")
             count = self.needed(count, stmt.pos, "how many to deal")
+            if isinstance(count, ir.Const) and type(count.value) is int and count.value < 0:
+                self.error(stmt.count.pos, f"deal {count.value}: a deal gives each player at "
+                                           "least 0 cards")
+                count = BAD
         source = self._zone_target(stmt.source, "where cards are dealt from")
         after = None
         if stmt.after is not None:

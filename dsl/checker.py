@@ -230,7 +230,9 @@ class _RulesetChecker(StatementChecker):
         if high > limits.MAX_PLAYERS:
             self.problem(spec.max.pos if spec.max else spec.pos,
                          f"players: at most {limits.MAX_PLAYERS}")
-            self.max_players = max(low, min(high, limits.MAX_PLAYERS))
+        # (a range the later checks can use, whatever was wrong above)
+        self.min_players = max(1, min(low, limits.MAX_PLAYERS))
+        self.max_players = max(self.min_players, min(high, limits.MAX_PLAYERS))
         self.direction = 1 if self.decls.direction == "clockwise" else -1
 
     def teams(self) -> None:
@@ -276,8 +278,11 @@ class _RulesetChecker(StatementChecker):
         ranks = tuple(str(r.value) for r in deck.ranks) or STANDARD_RANKS
         suits = tuple(str(s.value) for s in deck.suits) or STANDARD_SUITS
         jokers = deck.jokers.whole if deck.jokers else 0
-        self.distinct_names(deck.ranks, "ranks", limits.MAX_RANKS)
-        self.distinct_names(deck.suits, "suits", limits.MAX_SUITS)
+        bad = self.distinct_names(deck.ranks, "ranks", limits.MAX_RANKS) | \
+            self.distinct_names(deck.suits, "suits", limits.MAX_SUITS)
+        if bad:  # left out, so that nothing else speaks of them again
+            ranks = tuple(r for r in ranks if r not in bad) or STANDARD_RANKS
+            suits = tuple(s for s in suits if s not in bad) or STANDARD_SUITS
         if deck.jokers and jokers > limits.MAX_JOKERS:
             self.problem(deck.jokers.pos, f"at most {limits.MAX_JOKERS} jokers")
             jokers = limits.MAX_JOKERS
@@ -295,16 +300,24 @@ class _RulesetChecker(StatementChecker):
         return CardTable(per_deck=per_deck, values=values, wild=self.wild(partial),
                          **table), copies
 
-    def distinct_names(self, names: tuple[d.Literal, ...], what: str, most: int) -> None:
+    def distinct_names(self, names: tuple[d.Literal, ...], what: str, most: int) -> set[str]:
+        """Check a deck's ranks or suits; the names that are not fit to be one."""
         seen: set[str] = set()
+        bad: set[str] = set()
         for literal in names:
             text = str(literal.value)
             if text in seen or text == "joker":
                 self.problem(literal.pos, f"the {what} of a deck must be distinct, and "
                                           "'joker' is reserved")
+            elif not 0 < len(text) <= limits.MAX_CARD_NAME or not text.isprintable() \
+                    or any(ch.isspace() for ch in text):
+                self.problem(literal.pos, f"the {what} of a deck are names of 1 to "
+                                          f"{limits.MAX_CARD_NAME} characters, without spaces")
+                bad.add(text)
             seen.add(text)
         if len(names) > most:
             self.problem(names[most].pos, f"a deck has at most {most} {what}")
+        return bad
 
     def copies(self, per_deck: int) -> dict[int, int]:
         """How many decks, for each table size the ruleset allows."""

@@ -185,9 +185,10 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, sites: list[A
 def _phase(checked: Checked, phase: ir.Phase, index: int, ns: dict[str, Any]) -> PhaseDef:
     names = [s.name for s in phase.steps]
     steps = tuple(_step(checked, s, f"{index}_{s.name}", names, ns) for s in phase.steps)
+    site = phase.skip_turn.pos.diagnostic("") if phase.skip_turn is not None else None
     return PhaseDef(phase.name, phase.turns, steps, ns.get(f"skip_{index}"),
                     ns.get(f"on_skip_{index}"), ns.get(f"first_{index}"),
-                    ns.get(f"when_{index}"))
+                    ns.get(f"when_{index}"), skip_site=site)
 
 
 def _step(checked: Checked, step: ir.Step, key: str, names: list[str],

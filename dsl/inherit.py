@@ -60,6 +60,10 @@ def merge_documents(parent: Document, child: Document) -> MergedDocument:
     """The child's document laid over its parent's, by the merge rules."""
     origins: dict[Path, tuple[Document, Path]] = {(): (child, ())}
     errors: list[Diagnostic] = []
+    if "name" not in child.data:  # else it would run under its parent's name
+        errors.append(child.diagnostic(("extends",), "a ruleset that extends another needs a "
+                                                     "name of its own: add 'name:' (the file's "
+                                                     "name)"))
     child_data = {k: v for k, v in child.data.items() if k != "extends"}
     data = _merge(parent, (), parent.data, child, (), child_data, (), origins, errors)
     if errors:
@@ -119,9 +123,15 @@ def _merge_named(pdoc: Document, ppath: Path, pval: list[Any], cdoc: Document, c
                  cval: list[Any], at: Path, origins: dict[Path, tuple[Document, Path]],
                  errors: list[Diagnostic]) -> list[Any]:
     entries = [_Entry(item["name"], item, pdoc, (*ppath, i)) for i, item in enumerate(pval)]
+    given: dict[str, bool] = {}  # each name the child's list gives: was it a removal?
     for i, item in enumerate(cval):
         here = (*cpath, i)
         name = item["name"]
+        if given.get(repr(name)) is False:  # named twice (removing, then adding again, is a move)
+            errors.append(cdoc.diagnostic((*here, "name"), f"'{name}' is given twice in this "
+                                          "list: give each entry once"))
+            continue
+        given[repr(name)] = item.get("remove") is True
         names = [e.name for e in entries]
         body = {k: v for k, v in item.items() if k not in DIRECTIVES}
         placed = "insert_before" in item or "insert_after" in item

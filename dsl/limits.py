@@ -10,6 +10,7 @@ MAX_PLAYERS = 16
 MAX_RANKS = 64
 MAX_SUITS = 16
 MAX_JOKERS = 64
+MAX_CARD_NAME = 20  # characters of a rank or a suit
 MAX_COPIES = 16  # decks shuffled together
 MAX_CARDS = 4096  # cards in play, all decks and jokers counted
 MAX_ZONES = 256  # zone declarations
@@ -29,6 +30,7 @@ LIMITS: dict[str, tuple[int, str]] = {
     "ranks": (MAX_RANKS, "ranks in a deck"),
     "suits": (MAX_SUITS, "suits in a deck"),
     "jokers": (MAX_JOKERS, "jokers in a deck"),
+    "card name": (MAX_CARD_NAME, "characters of a rank or a suit"),
     "copies": (MAX_COPIES, "decks shuffled together"),
     "cards": (MAX_CARDS, "cards in play"),
     "zones": (MAX_ZONES, "zone declarations"),

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -28,56 +29,101 @@ def builtin_names() -> list[str]:
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
 
 
-def resolve(ref: str) -> Path:
-    """A path to a rule file, or the file of a built-in ruleset of that name."""
-    path = Path(ref)
-    if path.is_file():
-        return path
-    if "/" not in ref and not ref.endswith((".yaml", ".yml")):
-        shipped = resources.files("cardrules.rulesets").joinpath(ref + ".yaml")
-        if shipped.is_file():
-            return Path(str(shipped))
-        known = ", ".join(builtin_names())
-        raise RulesetError([Diagnostic(None, f"no ruleset '{ref}': not a file, and not one of "
-                                             f"the built-in rulesets ({known})")])
-    raise RulesetError([Diagnostic(None, f"{ref}: no such file")])
+RULE_FILE_SUFFIXES = (".yaml", ".yml")
+# A rule file's first key, at the start of a line: what a parent must have to be read at all.
+_VERSION_KEY = re.compile(r"^cardrules[ \t]*:", re.M)
 
 
-def read_document(path: Path) -> Document:
-    """Read and parse a rule file's YAML (stage 1)."""
+def is_file(path: Path) -> bool:
+    """Whether `path` names a file; False for a name the system refuses (too long, say)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.is_file()
+    except (OSError, ValueError):  # a name too long, or with a NUL in it
+        return False
+
+
+def shown_name(ref: str | Path, width: int = 80) -> str:
+    """A file name or reference as messages show it: cut short when it is very long."""
+    text = str(ref)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def resolve(ref: str, builtin_only: bool = False) -> Path:
+    """A path to a rule file, or the file of a built-in ruleset of that name. With
+    `builtin_only`, a name (not a path) is looked for among the built-in rulesets alone."""
+    path = Path(ref)
+    named = "/" not in ref and not ref.endswith(RULE_FILE_SUFFIXES)
+    if not (named and builtin_only) and is_file(path):
+        return path
+    if named:
+        shipped = Path(str(resources.files("cardrules.rulesets").joinpath(ref + ".yaml")))
+        if is_file(shipped):
+            return shipped
+        known = ", ".join(builtin_names())
+        where = "" if builtin_only else "not a file, and "
+        raise RulesetError([Diagnostic(None, f"no ruleset '{shown_name(ref)}': {where}not one "
+                                             f"of the built-in rulesets ({known})")])
+    raise RulesetError([Diagnostic(None, f"{shown_name(ref)}: no such file")])
+
+
+def read_text(path: Path) -> str:
+    """A rule file's text; RulesetError (naming the file, quoting nothing) if unreadable."""
+    try:
+        return path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise RulesetError([Diagnostic(None, f"{path}: cannot read: {exc.strerror}")]) from None
+        raise RulesetError([Diagnostic(None, f"{shown_name(path)}: cannot read: "
+                                             f"{exc.strerror}")]) from None
     except UnicodeDecodeError:
-        raise RulesetError([Diagnostic(None, f"{path}: not a text file (UTF-8)")]) from None
-    doc = parse_yaml(text, str(path))
+        raise RulesetError([Diagnostic(None, f"{shown_name(path)}: not a text file (UTF-8)")]) \
+            from None
+
+
+def read_document(path: Path, text: str | None = None) -> Document:
+    """Read and parse a rule file's YAML (stage 1)."""
+    doc = parse_yaml(read_text(path) if text is None else text, str(path))
     if not isinstance(doc.data, dict):
         raise RulesetError([Diagnostic(Location(str(path), 1, 1),
                                        "a rule file must be a YAML mapping of keys to values")])
     return doc
 
 
-def load_document(path: Path, chain: tuple[Path, ...] = ()) -> Document:
-    """A rule file's document, merged onto its parents when it `extends:` one."""
-    doc = read_document(path)
+def load_document(path: Path, chain: tuple[Path, ...] = (), text: str | None = None) -> Document:
+    """A rule file's document, merged onto its parents when it `extends:` one (`text`: the
+    file's text, when it has been read already)."""
+    doc = read_document(path, text)
     reference = parent_reference(doc)
     if reference is None:
         return doc
     name = reference[0]
     try:
-        parent_file = resolve(parent_path(doc, name))
+        parent_file = resolve(parent_path(doc, name), builtin_only=True)
+        text = parent_text(parent_file)
     except RulesetError as exc:
         cause = exc.diagnostics[0].message if exc.diagnostics else ""
-        raise RulesetError([doc.diagnostic(("extends",), f"cannot find the parent ruleset "
-                                                         f"'{name}': {cause}")]) from None
+        raise RulesetError([doc.diagnostic(("extends",), f"cannot use the parent ruleset "
+                                                         f"'{shown_name(name)}': {cause}")]) \
+            from None
     here = path.resolve()
     seen = (*chain, here)
     if parent_file.resolve() in seen:
         cycle = " -> ".join(str(p) for p in (*seen, parent_file.resolve()))
         raise RulesetError([doc.diagnostic(("extends",), f"rulesets extend each other in a "
                                                          f"cycle: {cycle}")])
-    return merge_documents(load_document(parent_file, seen), doc)
+    return merge_documents(load_document(parent_file, seen, text), doc)
+
+
+def parent_text(path: Path) -> str:
+    """The text of a file named by `extends:`, if it is a rule file: its name ends in .yaml
+    or .yml and it has a top-level `cardrules:` key. Any other file is refused unread, or
+    read but never quoted: a message about it holds its name alone, none of its lines."""
+    if path.suffix.lower() not in RULE_FILE_SUFFIXES:
+        raise RulesetError([Diagnostic(None, "not a rule file: a parent's name ends in .yaml "
+                                             "or .yml")])
+    text = read_text(path)
+    if not _VERSION_KEY.search(text):
+        raise RulesetError([Diagnostic(None, "not a rule file: it has no top-level "
+                                             "'cardrules:' key")])
+    return text
 
 
 @dataclass(frozen=True)
@@ -91,7 +137,7 @@ class RulesetRef:
     @classmethod
     def of(cls, ref: str, options: dict[str, str] | None = None) -> RulesetRef:
         path = Path(ref)
-        where = str(path.resolve()) if path.is_file() else ref
+        where = str(path.resolve()) if is_file(path) else ref
         return cls(where, tuple(sorted((options or {}).items())))
 
     def load(self) -> Ruleset:
@@ -134,7 +180,7 @@ def _sources(doc: Document) -> tuple[tuple[str, str], ...]:
 def check_file(path: str) -> Iterator[Diagnostic]:
     """Yield every problem in one rule file (none if it is valid)."""
     try:
-        doc = load_document(Path(path) if Path(path).is_file() else resolve(path))
+        doc = load_document(Path(path) if is_file(Path(path)) else resolve(path))
     except RulesetError as exc:
         yield from exc.diagnostics
         return

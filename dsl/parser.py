@@ -23,6 +23,7 @@ from . import nodes as n
 KINDS = ("expression", "statement", "domain", "for_clause", "label", "identifier")
 MAX_DEPTH = 100  # nesting of rule text, well within what every later stage can walk
 MAX_TEXT = 20_000  # characters of one piece of rule text
+MAX_DIGITS = 18  # of a number in rule text (the largest any rule needs has a few)
 
 
 class ParseFailure(Exception):
@@ -243,6 +244,11 @@ class _Builder:
         return n.Index(self.build(subject), self.build(key), pos=self.pos(t))
 
     def rule_number(self, t: Tree, token: Token) -> n.Expr:
+        if len(token) > MAX_DIGITS:  # Python refuses to read thousands of digits
+            origin = self.origin
+            raise ParseFailure(origin.doc.diagnostic(
+                origin.path, f"this number has {len(token):,} digits: a number in rule text "
+                f"has at most {MAX_DIGITS}", offset=token.start_pos or 0))
         return n.Number(int(token), pos=self.pos(token))
 
     def rule_text(self, t: Tree, token: Token) -> n.Expr:

@@ -75,6 +75,7 @@ class _Reader:
             self.diagnostics.append(pos.diagnostic(
                 f"'{name.strip()}' is written with spaces or line breaks around it: a name "
                 "is one word"))
+            name = ident.name  # the rest of the file may then use it without a follow-on
         return d.Named(name, pos)
 
     def _identifier_of_key(self, name: str, pos: n.Pos) -> n.Identifier | None:

@@ -9,6 +9,7 @@ character inside a scalar (an expression's error inside a YAML string).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import yaml
@@ -42,8 +43,10 @@ class Document:
     spans: dict[Path, Span] = field(default_factory=dict)
     key_spans: dict[Path, Span] = field(default_factory=dict)
 
-    @property
+    @cached_property
     def lines(self) -> list[str]:
+        """The text's lines, split once: every location search reads them, and a file with
+        thousands of problems searches thousands of times."""
         return self.text.splitlines()
 
     def source_line(self, line: int) -> str | None:
@@ -105,8 +108,8 @@ class Document:
         # source lines, each worth its text plus one, finds the character's line.
         lines = self.lines
         first = span.line  # 0-based index of the line after the indicator
-        content = [ln for ln in lines[first:] if ln.strip()]
-        indent = len(content[0]) - len(content[0].lstrip(" ")) if content else 0
+        content = next((lines[i] for i in range(first, len(lines)) if lines[i].strip()), "")
+        indent = len(content) - len(content.lstrip(" "))
         remaining = offset
         for number in range(first, len(lines)):
             text = lines[number][indent:] if lines[number].strip() else ""
@@ -265,10 +268,21 @@ def _scalar(node: yaml.Node, path: Path, doc: Document, errors: list[Diagnostic]
         return None
     try:
         return _CONSTRUCTOR.yaml_constructors[node.tag](_CONSTRUCTOR, node)
-    except ValueError:  # a number of thousands of digits, which Python will not convert
-        errors.append(_located(doc, node, "this number is far too long: a rule file's "
-                                          "numbers have at most a few digits"))
+    except (ValueError, KeyError, IndexError):
+        text = str(node.value)
+        if len(text) > 1000 and sum(ch.isdigit() for ch in text) > 1000:  # Python will not
+            message = ("this number is far too long: a rule file's numbers have at most a "
+                       "few digits")                                       # read it
+        else:  # a tag that says what the text is not: !!int x, !!bool maybe
+            kind = node.tag.rsplit(":", 1)[-1]
+            shown = text if len(text) <= 40 else text[:37] + "..."
+            message = f"'{shown}' is not a valid {_TAG_NAMES.get(kind, kind)}, as its tag " \
+                      f"!!{kind} says it is"
+        errors.append(_located(doc, node, message))
         return None
+
+
+_TAG_NAMES = {"int": "whole number", "float": "number", "bool": "truth value (true or false)"}
 
 
 _CONSTRUCTOR = yaml.SafeLoader("")

@@ -8,6 +8,7 @@ game with bots is fully determined by its seed.
 from __future__ import annotations
 
 import random
+import re
 import zlib
 from typing import Any, Protocol
 
@@ -55,21 +56,22 @@ def _register_search_bots() -> None:
 _register_search_bots()
 
 
+# The largest budget a seat kind may ask for, by what it sets: enough for any use, and a
+# bound on the time one decision may take.
+MAX_BUDGET: dict[str, int] = {"iterations": 100_000, "samples": 1_000, "seconds": 3_600}
+_SECONDS = re.compile(r"(?:[0-9]{1,7}(?:\.[0-9]{0,6})?|\.[0-9]{1,6})s", re.ASCII)
+
+
 def split_kind(kind: str) -> tuple[str, int | float | None]:
     """'ismcts:200' -> ('ismcts', 200), 'ismcts:0.5s' -> ('ismcts', 0.5): a seat kind and
     its budget, if one is given (a whole number, or seconds with an 's')."""
     name, _, budget = kind.partition(":")
     if not budget:
         return name, None
-    if budget.isascii() and budget.isdigit() and int(budget) >= 1:
+    if budget.isascii() and budget.isdigit() and len(budget) <= 12 and int(budget) >= 1:
         return name, int(budget)
-    if budget.endswith("s"):
-        try:
-            seconds = float(budget[:-1])
-        except ValueError:
-            seconds = 0.0
-        if seconds > 0 and seconds < 1e6:
-            return name, seconds
+    if _SECONDS.fullmatch(budget) and float(budget[:-1]) > 0:
+        return name, float(budget[:-1])
     raise GameError(f"seat kind '{kind}': the budget after ':' must be a whole number from 1 "
                     "(ismcts:200) or seconds (ismcts:0.5s)")
 
@@ -103,5 +105,8 @@ def make_bot(kind: str, game_seed: int, seat: int) -> Bot:
     elif keyword is None:
         raise GameError(f"seat kind '{name}' takes no budget")
     else:
+        most = MAX_BUDGET.get(keyword)
+        if most is not None and budget > most:
+            raise GameError(f"seat kind '{kind}': at most {most:,} {keyword}")
         bot = cls(seed, **{keyword: budget})
     return bot

@@ -47,11 +47,6 @@ class Words:
         return f"a text of {self.shortest} to {self.longest} letters from {self.letters()}"
 
 
-def words(alphabet: str, shortest: int, longest: int) -> Words:
-    """The domain built by `words(...)` in rule text (empty if the bounds cross)."""
-    return Words(alphabet, max(shortest, 1), longest)
-
-
 Domain = Words  # the kinds of open domain there are
 
 

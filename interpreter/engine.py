@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from cardrules.errors import (
@@ -31,6 +32,7 @@ from cardrules.model import Action, Ruleset
 from . import domains, runtime
 from .runtime import SIGNAL_GAME, SIGNAL_PHASE, SIGNAL_ROUND, SIGNAL_TURN
 from .state import GameState
+from .view import public_variables
 
 END_OF_TURN = -1
 _KEPT_ESTIMATES = 100_000  # estimates an engine keeps before it starts afresh
@@ -94,8 +96,9 @@ class Engine:
 
     # ------------------------------------------------------------------ start
     def new_game(self, players: int | None = None, seed: int = 0,
-                 log: bool = False) -> GameState:
-        """A new game at its first decision, dealt from `seed`; `log` keeps an event log."""
+                 log: bool | list[dict[str, Any]] = False) -> GameState:
+        """A new game at its first decision, dealt from `seed`; `log` keeps an event log (a
+        list of one's own, such as an events.EventStream, is used as the log)."""
         rules = self.rules
         count = rules.default_players if players is None else players
         if not rules.min_players <= count <= rules.max_players:
@@ -105,7 +108,7 @@ class Engine:
         s.ruleset, s.seed = rules.name, seed
         s.seat_count(count)
         s.rng = random.Random(seed)
-        s.log = [] if log else None
+        s.log = log if isinstance(log, list) else [] if log else None
         s.zones = [[] for _ in range(rules.zone_count)]
         s.n_cards = rules.cards.per_deck * rules.copies[count]
         s.face_up = [False] * s.n_cards
@@ -450,7 +453,8 @@ class Engine:
         assert reactions is not None
         while s.window:
             seat = s.window[0]
-            legal = reactions.legal(s, seat) if s.active[seat] else []
+            legal = self._listed(reactions.legal, s, seat, "the reactions") \
+                if s.active[seat] else []
             if legal:
                 s.legal_cache = (s.version, [*legal, PASS])
                 return True
@@ -552,6 +556,18 @@ class Engine:
         except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
             raise self.fault(exc, self._role(fn)) from exc
 
+    def _listed(self, legal: Any, s: GameState, seat: int, what: str) -> list[Action]:
+        """The legal actions `legal` lists for `seat`, its failures located (a `when` or a
+        `choose` domain that cannot be worked out)."""
+        try:
+            return legal(s, seat)  # type: ignore[no-any-return]
+        except CardrulesError as exc:
+            if not isinstance(exc, RuleFault):
+                raise
+            raise self.fault(exc, f"listing the moves of {what} (seat {seat + 1})") from None
+        except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
+            raise self.fault(exc, f"listing the moves of {what} (seat {seat + 1})") from exc
+
     @staticmethod
     def _role(fn: Any) -> str:
         name = getattr(fn, "__name__", "")
@@ -566,7 +582,7 @@ class Engine:
         """Work out the legal actions of the decision the game now waits for (playing it at
         once, where the step is `automatic` and it has a single action)."""
         step = self.rules.phases[s.phase].steps[s.step]
-        legal: list[Action] = step.legal(s, s.current)
+        legal: list[Action] = self._listed(step.legal, s, s.current, f"step '{step.name}'")
         if not legal:
             raise RuleRuntimeError(
                 f"{step.location}: seat {s.current + 1} has no legal move in step "
@@ -641,8 +657,12 @@ class Engine:
             if s.log is not None:
                 s.log.append({"event": "skip", "seat": seat + 1})
             seat = runtime.next_seat(s, seat, self._direction)
-        raise RuleRuntimeError(f"{self.rules.path}: phase '{phase.name}': every player keeps "
-                               "missing turns (does on_skip change what skip_turn tests?)")
+        message = (f"phase '{phase.name}': every player keeps missing turns (does on_skip "
+                   "change what skip_turn tests?)")
+        site = phase.skip_site
+        if site is None or site.location is None:
+            raise RuleRuntimeError(f"{self.rules.path}: {message}")
+        raise RuleRuntimeError(message, replace(site, message=message))
 
     def _next_phase(self, s: GameState) -> None:
         s.signal &= ~(SIGNAL_PHASE | SIGNAL_TURN)
@@ -729,17 +749,16 @@ class Engine:
         s.round_scores.append(scores)
         if rules.after_round is not None:
             self._call(rules.after_round, s, s.current)
-        if s.log is not None:
+        over = bool(s.signal & SIGNAL_GAME) or s.round >= s.rounds_total \
+            or sum(s.active) == 0 or (rules.until is not None and self._call(rules.until, s))
+        if s.log is not None:  # the public log: player variables as the views show them
             s.log.append({"event": "round_end", "round": s.round, "scores": scores,
                           "totals": list(s.totals), "zones": self.layout(s, public=True),
-                          "player_variables": {v.name: list(s.pvars[v.name])
-                                               for v in rules.variables
-                                               if v.name in s.pvars and not v.internal}})
+                          "player_variables": public_variables(rules, s, over)})
         if self.watch_round is not None:
             self.watch_round(s)
         s.version += 1
-        if s.signal & SIGNAL_GAME or s.round >= s.rounds_total or sum(s.active) == 0 \
-                or (rules.until is not None and self._call(rules.until, s)):
+        if over:
             self._finish(s)
         else:
             self._start_round(s)

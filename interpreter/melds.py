@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
+from cardrules.errors import RuleFault
 from cardrules.interpreter.runtime import is_flush, is_run, is_set
 
 Layout = tuple[tuple[int, ...], ...]  # melds, each a tuple of card ids
@@ -413,7 +414,11 @@ def can_meet(cards: Sequence[int], rank: Sequence[int], suit: Sequence[int],
 
 def rule_goal_layouts(rank: Sequence[int], suit: Sequence[int], wild: Sequence[bool],
                       names: Sequence[str], n_ranks: int, cards: Sequence[int], trios: int,
-                      staircases: int, wrap: bool, longer: bool) -> list[Layout]:
-    """`goal_layouts(...)` as rule text calls it (the card tables come first)."""
+                      staircases: int, wrap: bool, longer: bool, site: int) -> list[Layout]:
+    """`goal_layouts(...)` as rule text calls it (the card tables come first); a negative
+    number of trios or staircases is the rule's fault."""
+    if trios < 0 or staircases < 0:
+        raise RuleFault(f"goal_layouts(..., {trios}, {staircases}, ...): the numbers of "
+                        "trios and staircases must not be negative", site)
     return goal_layouts(cards, rank, suit, wild, names, n_ranks, trios, staircases,
                         wrap=wrap, longer=longer)

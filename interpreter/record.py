@@ -72,7 +72,10 @@ class Record:
             seats: Sequence[str], plain: bool = False) -> Record:
         """The record of a game about to start (`ref` as given: a name or a file)."""
         path = Path(ref)
-        saved_ref = str(path.resolve()) if path.is_file() else ref
+        try:
+            saved_ref = str(path.resolve()) if path.is_file() else ref
+        except (OSError, ValueError):  # a name the system refuses is no file
+            saved_ref = ref
         return cls(saved_ref, fingerprint(rules), dict(options), players, seed, list(seats),
                    plain=plain)
 
@@ -128,7 +131,12 @@ def read(path: Path) -> Record:
         if size > MAX_BYTES:
             raise GameError(f"{path}: too large for a saved game ({size / 2**20:.1f} MB; at "
                             f"most {MAX_BYTES // 2**20} MB)")
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:  # at most that much: a device may never end
+            data = file.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise GameError(f"{path}: too large for a saved game (at most "
+                            f"{MAX_BYTES // 2**20} MB)")
+        text = data.decode("utf-8")
     except OSError as exc:
         raise GameError(f"{path}: cannot read the saved game: {exc.strerror}") from None
     except UnicodeDecodeError:
@@ -284,7 +292,8 @@ def restore_streams(bots: Sequence[Bot | None], streams: Sequence[list[Any] | No
 Loader = Callable[[str, dict[str, str]], Ruleset]  # cardrules.dsl.loader.load_ruleset
 
 
-def start(record: Record, loader: Loader, log: bool = False) -> tuple[Engine, GameState]:
+def start(record: Record, loader: Loader,
+          log: bool | list[dict[str, Any]] = False) -> tuple[Engine, GameState]:
     """The record's ruleset loaded (by `loader`) and checked against its fingerprint, and its
     game dealt."""
     try:

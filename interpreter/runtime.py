@@ -21,11 +21,13 @@ from typing import Any, TypeAlias, TypeVar
 
 from cardrules.errors import RuleFault
 
+from .domains import Words
 from .state import GameState
 
 HIDDEN, OWNER, PUBLIC = 0, 1, 2  # a zone's visibility
 EMPTY = -1  # an empty grid slot
 MOST_NUMBERS = 10_000  # the longest list numbers(a, b) makes
+MOST_LETTERS = 1_000  # the longest text words(letters, a, b) stands for
 
 F = TypeVar("F", bound=Callable[..., Any])
 INLINABLE: dict[str, Callable[..., Any]] = {}
@@ -110,6 +112,19 @@ def numbers(first: int, last: int, site: int) -> list[int]:
         raise RuleFault(f"numbers({first}, {last}) would make {last - first + 1} numbers; "
                         f"the most is {MOST_NUMBERS}", site)
     return list(range(first, last + 1))
+
+
+def words(alphabet: str, shortest: int, longest: int, site: int) -> Words:
+    """The open domain of texts of `alphabet`'s letters, `shortest` (at least 1) to `longest`
+    letters long; a fault if it holds no text or texts of more than MOST_LETTERS letters."""
+    shortest = max(shortest, 1)
+    if not alphabet or longest < shortest:
+        raise RuleFault(f"words('{alphabet[:20]}', {shortest}, {longest}) holds no text: it "
+                        "needs a letter, and a longest length of at least the shortest", site)
+    if longest > MOST_LETTERS:
+        raise RuleFault(f"words(..., {longest}) would take texts of {longest} letters; the "
+                        f"most is {MOST_LETTERS}", site)
+    return Words(alphabet, shortest, longest)
 
 
 def group(i: int, count: int, site: int) -> int:

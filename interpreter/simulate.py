@@ -141,11 +141,17 @@ def play_span(sim: Simulation, span: tuple[int, int]) -> list[Records]:
             for index in range(*span)]
 
 
-def spans(games: int, workers: int) -> list[tuple[int, int]]:
-    """Game indices in chunks: small enough to keep every worker busy to the end, large
-    enough that sending them costs little next to playing them."""
-    size = max(1, min(64, games // (workers * 16)))
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
+def chunk_size(games: int, workers: int) -> int:
+    """Games per chunk: small enough to keep every worker busy to the end, large enough that
+    sending them costs little next to playing them."""
+    return max(1, min(64, games // (workers * 16)))
+
+
+def spans(games: int, workers: int) -> Iterator[tuple[int, int]]:
+    """Game indices in chunks, made as they are asked for: a run of a billion games takes
+    no more memory than a run of ten."""
+    size = chunk_size(games, workers)
+    return ((start, min(start + size, games)) for start in range(0, games, size))
 
 
 # ------------------------------------------------------------------------ backends
@@ -157,15 +163,16 @@ def stream(sim: Simulation, workers: int = 1, client: Any = None) -> Iterator[Re
     the workers are stopped with it.
     """
     chunks = spans(sim.games, workers)
+    count = -(-sim.games // chunk_size(sim.games, workers))  # how many chunks
     if client is not None:
         batches = _dask_batches(sim, chunks, client, window=4 * max(workers, 1))
-    elif workers <= 1 or len(chunks) <= 1:
+    elif workers <= 1 or count <= 1:
         # One game at a time, so that a stop (Ctrl-C) loses no finished game.
         batches = (play_span(sim, (game, game + 1)) for game in range(sim.games))
     else:
         for ref in sim.rulesets:
             engine_for(ref)  # forked workers inherit it, instead of each loading it
-        batches = _pool_batches(sim, chunks, min(workers, len(chunks)))
+        batches = _pool_batches(sim, chunks, min(workers, count))
     for batch in batches:
         yield from batch
 

@@ -84,21 +84,34 @@ def _player_variables(rules: Ruleset, s: GameState, seat: int) -> dict[str, list
     return out
 
 
+def public_variables(rules: Ruleset, s: GameState, over: bool) -> dict[str, list[Any]]:
+    """Player variables as every seat may see them (the public event log): a card named only
+    if everyone knows it, and a variable declared `visibility: owner` shown only once the
+    game is `over` (None until then); internal variables never."""
+    return {var.name: [None if var.visibility == "owner" and not over
+                       else shown(rules, s, None, var.kind, var.item_kind, v)
+                       for v in s.pvars[var.name]]
+            for var in rules.variables if var.name in s.pvars and not var.internal}
+
+
 def _game_variables(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
     return {var.name: shown(rules, s, seat, var.kind, var.item_kind, s.vars[var.name])
             for var in rules.variables if var.name in s.vars and not var.internal}
 
 
-def shown(rules: Ruleset, s: GameState, seat: int, kind: str, item: str, value: Any) -> Any:
-    """A variable's value as the seat sees it, in the view's terms: a card by its name if the
-    seat knows it (else None: a card id would tell which card it is), a player by seat
-    number from 1, a rank, suit or colour by its name."""
+def shown(rules: Ruleset, s: GameState, seat: int | None, kind: str, item: str,
+          value: Any) -> Any:
+    """A variable's value as the seat sees it (no seat: as everyone does), in the view's
+    terms: a card by its name if the seat knows it (else None: a card id would tell which
+    card it is), a player by seat number from 1, a rank, suit or colour by its name."""
     if value is None:
         return None
     if kind == "list":
         return [shown(rules, s, seat, item, "", v) for v in value]
     if kind == "card":
-        return rules.cards.names[value] if s.known[value] >> seat & 1 else None
+        known = s.known[value]
+        seen = known == s.everyone if seat is None else known >> seat & 1
+        return rules.cards.names[value] if seen else None
     if kind == "player":
         return value + 1
     if kind == "rank":

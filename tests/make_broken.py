@@ -14,6 +14,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 base = (ROOT / "data" / "mini.yaml").read_text(encoding="utf-8").splitlines(keepends=True)
 
+# The term of expression_600_terms (from 0) where its nesting passes 100 levels: the sum is
+# left-nested, so the 599 additions nest 599 deep and the 503rd term is the first too deep.
+DEEPEST_TERM = 502
 # name: (edits [(line, old, new)], (line, token, occurrence) of the error, substring)
 CASES = {
     "malformed_yaml": ([(4, "title: Mini", "title: Mini: the game")], (4, ":", 1),
@@ -107,6 +110,30 @@ CASES = {
     "layout_trick_misspelt": ([(19, "layout: stack", "layout: trik")], (19, "trik", 0),
                               "'trik' is not allowed here: expected one of stack, row, grid, "
                               "spread, trick; did you mean 'trick'?"),
+    # Inputs that once ended in a traceback: each now gets one clean, located message.
+    "number_too_long_in_yaml": ([(5, "default: 2", "default: " + "9" * 5000)], (5, "9", 0),
+                                "this number is far too long"),
+    "number_too_long_in_expression": ([(60, "size(stock) == 0", "size(stock) == " + "9" * 5000)],
+                                      (60, "9", 0), "this number has 5,000 digits"),
+    "label_nested_braces": ([(51, "{card}", "{card:{card}}")], (51, ":", 1),
+                            "unexpected ':': expected '}'"),
+    "label_lone_brace": ([(51, "Drop {card}", "Drop }")], (51, "}", 0), "unexpected '}'"),
+    "name_tagged_int": ([(3, "name: mini", "name: !!int x")], (3, "!!int", 0),
+                        "'x' is not a valid whole number, as its tag !!int says it is"),
+    "expression_600_terms": ([(60, "size(stock) == 0",
+                               "size(stock) == " + " + ".join(["1"] * 600))],
+                             (60, "1", DEEPEST_TERM),
+                             "this expression is nested more than 100 levels deep"),
+    "parent_name_too_long": ([(4, "title: Mini", "extends: " + "x" * 300 + ".yaml")],
+                             (4, "xxx", 0), "cannot use the parent ruleset 'xxx"),
+    "name_ends_in_newline": ([(22, "  - name: drawn", '  - name: "drawn\\n"')], (22, "drawn", 0),
+                             "'drawn' is written with spaces or line breaks around it"),
+    "players_min_above_max": ([(5, "min: 2", "min: 65")], (5, "{", 0),
+                              "players: expected min <= default <= max"),
+    "suit_name_empty": ([(13, "spades]", '""]')], (13, '"', 1),
+                        "the suits of a deck are names of 1 to 20 characters"),
+    "rank_name_of_5000_digits": ([(12, 'K]', 'K, "' + "9" * 5000 + '"]')], (12, '9', 0),
+                                 "the ranks of a deck are names of 1 to 20 characters"),
     "meld_ace_on_set": ([(4, "title: Mini",
                           "melds: {kinds: [{name: trio, kind: set, ace: low}]}")], (4, "low", 0),
                         "ace: only a run has an order for the ace to stand in"),
@@ -136,6 +163,10 @@ CASES = {
                                  (37, "can_meld", 0),
                                  "can_meld() needs the kinds of meld declared (`melds:`)"),
 }
+# Files cut short: name: (the last line kept, (line, token, occurrence), substring).
+CUTS = {
+    "cut_before_round": (24, (2, "cardrules", 0), "missing required key 'round'"),
+}
 
 
 def column(line: str, token: str, occurrence: int) -> int:
@@ -145,16 +176,22 @@ def column(line: str, token: str, occurrence: int) -> int:
     return at + 1
 
 
+def write(name: str, lines: list[str], line_no: int, token: str, occ: int, message: str) -> None:
+    col = column(lines[line_no - 1], token, occ)
+    lines[0] = f"# expect-error: {line_no}:{col} {message}\n"
+    (ROOT / "broken" / f"{name}.yaml").write_text("".join(lines), encoding="utf-8")
+    print(f"{name}: {line_no}:{col}")
+
+
 def main() -> None:
     for name, (edits, (line_no, token, occ), message) in CASES.items():
         lines = list(base)
         for ln, old, new in edits:
             assert lines[ln - 1].count(old) == 1, (name, ln, old, lines[ln - 1])
             lines[ln - 1] = lines[ln - 1].replace(old, new)
-        col = column(lines[line_no - 1], token, occ)
-        lines[0] = f"# expect-error: {line_no}:{col} {message}\n"
-        (ROOT / "broken" / f"{name}.yaml").write_text("".join(lines), encoding="utf-8")
-        print(f"{name}: {line_no}:{col}")
+        write(name, lines, line_no, token, occ, message)
+    for name, (last, (line_no, token, occ), message) in CUTS.items():
+        write(name, list(base[:last]), line_no, token, occ, message)
 
 
 if __name__ == "__main__":

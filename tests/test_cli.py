@@ -207,7 +207,7 @@ def assert_one_line_cause(result: Result, cause: str) -> None:
      "unknown seat kind 'robot'"),
     (["run", "golf6", "-p", "2", "--seats", "random"], EXIT_USAGE,
      "1 seats named for 2 players"),
-    (["run", "golf6", "--seed", "x"], EXIT_USAGE, "'x' is not a valid integer"),
+    (["run", "golf6", "--seed", "x"], EXIT_USAGE, "expected a whole number in digits 0-9, got 'x'"),
     (["run"], EXIT_USAGE, "Missing argument 'RULESET'"),
     (["validate"], EXIT_USAGE, "Missing argument 'FILES...'"),
     (["frobnicate"], EXIT_USAGE, "No such command 'frobnicate'"),

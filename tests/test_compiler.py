@@ -232,7 +232,8 @@ def test_a_number_of_thousands_of_digits_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("old", "new", "message"), [
     ("  zone: stock\n", "  zone: stock\n  copies: 1000\n", "a game uses 1 to 16 decks"),
     ("  zone: stock\n", "  zone: stock\n  copies: -5\n", "a game uses 1 to 16 decks"),
-    ("rounds: 1", "rounds: 18446744073709551616", "at most 10,000"),
+    ("rounds: 1", "rounds: 1000000000", "at most 10,000"),
+    ("rounds: 1", "rounds: 18446744073709551616", "a number in rule text has at most 18"),
     ("        - name: draw\n", "        - name: draw\n          repeat: 1000000000\n",
      "a repeat count must be a whole number from 1 to 1000"),
 ])

@@ -224,3 +224,59 @@ def test_the_runtime_shuffles_exactly_as_python_does() -> None:
             first.shuffle(a)
             runtime.shuffled(second, b)
             assert a == b and first.getstate() == second.getstate()
+
+
+@pytest.mark.parametrize(("domain", "message"), [
+    ("words('UD', 1, size(stock) - 10)", "words('UD', 1, -6) holds no text"),
+    ("words('', 1, 3)", "words('', 1, 3) holds no text"),
+    ("words('UD', 1, 1000000)", "words(..., 1000000) would take texts of 1000000 letters; "
+                                "the most is 1000"),
+])
+def test_an_open_domain_with_no_text_or_too_long_ones_is_a_fault(
+        domain: str, message: str, tmp_path: Path) -> None:
+    path = tmp_path / "faults.yaml"
+    path.write_text(BASE.format(fault="move top(stock) to pile").replace(
+        "            - name: go\n",
+        "            - name: say\n"
+        f"              choose: {{text: \"{domain}\"}}\n"
+        "              do: []\n"
+        "            - name: go\n"), encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    with pytest.raises(RuleRuntimeError) as info:
+        engine.legal_actions(engine.new_game(2, seed=1))
+    d = info.value.diagnostic
+    assert d is not None and d.location is not None and message in d.message, str(info.value)
+    assert d.location.column == path.read_text().splitlines()[d.location.line - 1] \
+        .index("words(") + 1
+
+
+def test_players_who_all_keep_missing_turns_are_a_fault_at_skip_turn(tmp_path: Path) -> None:
+    path = tmp_path / "faults.yaml"
+    path.write_text(BASE.format(fault="move top(stock) to pile").replace(
+        "      turns: rotate\n", "      turns: rotate\n      skip_turn: \"size(stock) > 0\"\n"
+        "      on_skip: []\n"), encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, seed=1)  # (the first turn is nobody's to miss)
+    with pytest.raises(RuleRuntimeError) as info:
+        engine.step(state, ("go",))
+    d = info.value.diagnostic
+    assert d is not None and d.location is not None, str(info.value)
+    assert "every player keeps missing turns" in d.message
+    assert d.source_line is not None and "skip_turn" in d.source_line
+
+
+def test_a_negative_goal_is_a_fault_at_its_call(tmp_path: Path) -> None:
+    path = tmp_path / "faults.yaml"
+    path.write_text(BASE.format(fault="move top(stock) to pile").replace(
+        "            - name: go\n",
+        "            - name: lay\n"
+        "              choose: {layout: \"goal_layouts(hand[me], 0 - 1, 1, true, false)\"}\n"
+        "              do: []\n"
+        "            - name: go\n"), encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    with pytest.raises(RuleRuntimeError) as info:
+        engine.legal_actions(engine.new_game(2, seed=1))
+    d = info.value.diagnostic
+    assert d is not None and d.location is not None, str(info.value)
+    assert "the numbers of trios and staircases must not be negative" in d.message
+    assert "please report" not in d.message

@@ -441,9 +441,20 @@ def honest(ruleset: str, options: dict[str, str], players: int, seed: int,
     return state
 
 
-@pytest.mark.parametrize("edit", ["show hidden cards", "stack a grid", "add cards",
-                                  "set totals", "mark the game won", "change the seed",
-                                  "insert an illegal action", "take another's card"])
+EDITS = {  # an edit of a save, and the refusal it meets
+    "show hidden cards": "an entry a save never has: 'known'",
+    "stack a grid": "cannot be played: not a legal action now: [\"swap\", 0]",
+    "add cards": "action 1 of the saved game cannot be played",
+    "set totals": "an entry a save never has: 'totals'",
+    "mark the game won": "an entry a save never has: 'over'",
+    "change the seed": "action 1 of the saved game cannot be played",
+    "insert an illegal action": "action 6 of the saved game cannot be played",
+    "take another's card": "cannot be played: not a legal action now",
+    "seat 1 a person's only": "its random streams",
+}
+
+
+@pytest.mark.parametrize("edit", EDITS)
 def test_an_edited_save_is_refused_or_changes_nothing(tmp_path: Path, edit: str) -> None:
     """A save holds no table: an edit can only name actions, and an action the rules do
     not allow at that point is refused; whatever does replay is a game the rules allow."""
@@ -457,13 +468,15 @@ def test_an_edited_save_is_refused_or_changes_nothing(tmp_path: Path, edit: str)
     elif edit == "add cards":
         actions[0] = [*actions[0], 53]
     elif edit == "set totals":
-        edited["totals"] = [-100, 0, 0]
+        edited["totals"] = [-1000, 0, 0]
     elif edit == "mark the game won":
         edited["over"], edited["winners"] = True, [1]
     elif edit == "change the seed":
         edited["seed"] = 12
     elif edit == "insert an illegal action":
         actions.insert(5, ["discard"])
+    elif edit == "seat 1 a person's only":  # every seat a person's: no bot to replay
+        edited["seats"] = [HUMAN] * 3
     else:  # act for another seat: seat 2's first reveal made again, now by seat 1
         actions.append(next(a for a in actions[3:] if a[0] == "reveal"))
     path = tmp_path / "edited.json"
@@ -471,7 +484,7 @@ def test_an_edited_save_is_refused_or_changes_nothing(tmp_path: Path, edit: str)
     try:
         table = read_save(path)
     except GameError:
-        refusal(path)
+        assert EDITS[edit] in refusal(path)
         return
     # It replayed: only a new seed can do that, and the game is then one the rules allow.
     assert edit == "change the seed"

@@ -185,3 +185,66 @@ def test_variants_stay_small() -> None:
     family = (root / "golf6-family.yaml").read_text(encoding="utf-8").splitlines()
     meaningful = [ln for ln in family if ln.strip() and not ln.strip().startswith("#")]
     assert len(meaningful) <= 40
+
+
+@pytest.mark.parametrize(("parent", "content", "cause"), [
+    ("./secret.env", "API_KEY=hunter2\n", "a parent's name ends in .yaml or .yml"),
+    ("notes.yaml", "password: hunter2\n", "it has no top-level 'cardrules:' key"),
+    ("broken.yaml", "password: hunter2\nkey: [unclosed\n", "no top-level 'cardrules:' key"),
+    ("other.yml", "- hunter2\n- {x: 1}\n", "no top-level 'cardrules:' key"),
+])
+def test_a_parent_that_is_not_a_rule_file_is_refused_without_quoting_it(
+        tmp_path: Path, parent: str, content: str, cause: str) -> None:
+    write(tmp_path, parent, content)
+    path = write(tmp_path, "child.yaml", f"cardrules: 1\nextends: {parent}\nname: child\n")
+    (problem,) = check_files([str(path)])
+    assert problem.location is not None and problem.location.path == str(path)
+    assert (problem.location.line, problem.location.column) == (2, 10)
+    assert cause in problem.message and "not a rule file" in problem.message
+    assert "hunter2" not in problem.format()
+
+
+def test_a_parent_is_a_built_in_name_or_a_rule_file_never_another_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, ".env", "SECRET=hunter2\n")
+    write(tmp_path, "golf6", "SECRET=hunter2\n")  # a file named like a built-in ruleset
+    path = write(tmp_path, "child.yaml", "cardrules: 1\nextends: .env\nname: child\n")
+    (problem,) = check_files([str(path)])
+    assert "no ruleset '.env'" in problem.message and "hunter2" not in problem.format()
+    other = write(tmp_path, "quick.yaml", "cardrules: 1\nextends: golf6\nname: quick\n")
+    assert load_ruleset(other).title == "6-card Golf"  # the built-in one
+
+
+def test_a_child_needs_a_name_of_its_own(tmp_path: Path) -> None:
+    write(tmp_path, "base.yaml", BASE)
+    path = write(tmp_path, "child.yaml", "cardrules: 1\nextends: base.yaml\ntitle: Child\n")
+    (problem,) = check_files([str(path)])
+    assert problem.location is not None and problem.location.path == str(path)
+    assert (problem.location.line, problem.location.column) == (2, 10)
+    assert "needs a name of its own" in problem.message
+
+
+def test_an_entry_given_twice_in_a_child_is_refused_where_it_is_given_again(
+        tmp_path: Path) -> None:
+    path = child(tmp_path, "options:\n  - {name: beta, default: 5}\n"
+                           "  - {name: beta, default: 6}\n")
+    (problem,) = check_files([str(path)])
+    assert problem.location is not None and problem.location.path == str(path)
+    assert (problem.location.line, problem.location.column) == (6, 12)
+    assert "'beta' is given twice in this list" in problem.message
+
+
+def test_an_entry_removed_then_added_again_is_moved(tmp_path: Path) -> None:
+    path = child(tmp_path, "options:\n  - {name: alpha, remove: true}\n"
+                           "  - {name: alpha, insert_after: gamma, default: 9, doc: moved}\n")
+    assert option_names(path) == ["beta", "gamma", "alpha"]
+
+
+def test_a_file_name_too_long_for_the_system_is_a_plain_error(tmp_path: Path) -> None:
+    long = "x" * 300 + ".yaml"
+    (problem,) = check_files([long])
+    assert "no such file" in problem.message and len(problem.message) < 120
+    path = write(tmp_path, "child.yaml", f"cardrules: 1\nextends: {long}\nname: child\n")
+    (problem,) = check_files([str(path)])
+    assert problem.location is not None and problem.location.line == 2

@@ -106,6 +106,17 @@ def test_predictions_stay_secret_until_the_game_is_over() -> None:
     assert all(p for p in seen)
 
 
+def test_the_public_log_keeps_predictions_secret_until_the_game_is_over() -> None:
+    """The event log is public: a round's end there shows what every seat's view shows."""
+    finished = play_game(engine(), 3, seed=1, log=True)
+    assert finished.log is not None
+    ends = [e["player_variables"]["prediction"] for e in finished.log
+            if e.get("event") == "round_end"]
+    assert len(ends) > 1  # a playoff: rounds ended mid-match
+    assert all(p is None for seen in ends[:-1] for p in seen)
+    assert all(ends[-1])
+
+
 @settings(max_examples=40, deadline=None, database=None)
 @given(seed=st.integers(0, 10**6))
 def test_random_predictions_cover_every_length(seed: int) -> None:

@@ -296,7 +296,7 @@ def test_bad_ruleset_is_one_clear_error(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "words"), [
     (("-n", "0"), ["--games", "0 is not in the range"]),
-    (("-n", "many"), ["--games", "'many' is not a valid integer"]),
+    (("-n", "many"), ["--games", "expected a whole number in digits 0-9, got 'many'"]),
     (("-n", "5", "--seats", "random,oracle"), ["--seats", "unknown seat kind 'oracle'"]),
     (("-n", "5", "--seats", "random"), ["--seats", "1 seats named for 2 players"]),
     (("-n", "5", "--seats", "random,human"), ["--seats", "bots only (", "not 'human'"]),

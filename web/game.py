@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cardrules.cli import render
-from cardrules.cli.human import fitted
+from cardrules.cli.human import fitted, round_ends
 from cardrules.cli.screen import known_before, public_line, revealed, round_line
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import GameError, IllegalAction
@@ -64,7 +64,7 @@ class Game:
         """A new game of `ref`; `seats` names each seat's kind (default: every seat a
         person's). RulesetError or GameError if it cannot be played as asked."""
         engine = Engine(load_ruleset(ref, options))
-        state = engine.new_game(players, seed, log=True)  # the log keeps each round's end
+        state = engine.new_game(players, seed, log=round_ends())
         kinds = list(seats) if seats else [HUMAN] * state.n
         if len(kinds) != state.n:
             raise GameError(f"{len(kinds)} seats named for {state.n} players")
@@ -82,7 +82,7 @@ class Game:
         if HUMAN not in saved.seats:
             raise GameError(f"{path}: a saved game with no seat for a person")
         try:
-            engine, state = record.start(saved, load_ruleset, log=True)
+            engine, state = record.start(saved, load_ruleset, log=round_ends())
             game = cls(secrets.token_hex(8), replace(saved, actions=[]), engine, state,
                        make_bots(saved.seats, saved.seed), new_tokens(saved.seats))
             record.replay(saved, engine, state, game.play)  # (not saved as it goes)
@@ -158,7 +158,6 @@ class Game:
     def round_layout(self) -> list[str]:
         """The round just scored as everyone may see it (the public log's last round)."""
         events = [e for e in self.state.log or [] if e.get("event") == "round_end"]
-        del (self.state.log or [])[:-1]  # only the last round's end is ever read
         if not events:
             return []
         return [line.strip() for line in

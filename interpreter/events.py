@@ -1,0 +1,38 @@
+"""Event logs that keep little: each event handed on as it is logged, a few of them kept.
+
+    log = EventStream(sink=write_line, kinds={"round_end"}, keep=1)
+    state = engine.new_game(players, seed, log=log)
+
+A game's event log (`GameState.log`) is a list the engine and the runtime append to. A plain
+list keeps every event, so it grows with the game; an EventStream passes each event to `sink`
+(a file writer, a printer) and keeps only the latest `keep` events of the kinds named, so a
+game of any length takes the same memory. The engine cannot tell the two apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import Any
+
+Event = dict[str, Any]
+
+
+class EventStream(list[Event]):
+    """An event log that hands each event to `sink` and keeps at most `keep` of the latest
+    events whose kind (`event["event"]`) is in `kinds`. `sink` must not raise: it is called
+    from the middle of a move."""
+
+    def __init__(self, sink: Callable[[Event], None] | None = None,
+                 kinds: Collection[str] = (), keep: int = 0) -> None:
+        super().__init__()
+        self.sink = sink
+        self.kinds = frozenset(kinds)
+        self.keep = keep
+
+    def append(self, event: Event) -> None:
+        if self.sink is not None:
+            self.sink(event)
+        if self.keep and event.get("event") in self.kinds:
+            super().append(event)
+            if len(self) > self.keep:
+                del self[0]

@@ -1,0 +1,138 @@
+"""Hostile values from the command line, the prompt and rule text meant for a terminal: each is
+refused with one line that says what is expected, or printed harmless. No traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from cardrules.cli.main import main
+from cardrules.cli.render import printable
+
+MINI = Path(__file__).resolve().parent / "data" / "mini.yaml"
+EXIT_USAGE, EXIT_INVALID, EXIT_GAME = 2, 1, 3
+DIGITS = "9" * 5000  # more digits than Python will turn into a number
+
+
+def cli(*args: str, input: str | None = None) -> Result:
+    return CliRunner().invoke(main, list(args), prog_name="cardrules", input=input)
+
+
+@pytest.mark.parametrize(("args", "code", "cause"), [
+    (["run", "golf6", "-o", "rounds=٣"], EXIT_INVALID, "option 'rounds': expected a whole number"),
+    (["run", "golf6", "-o", "rounds=３"], EXIT_INVALID, "option 'rounds': expected a whole number"),
+    (["run", "golf6", "-o", "rounds=3_000"], EXIT_INVALID,
+     "option 'rounds': expected a whole number"),
+    (["run", "golf6", "-o", "rounds=" + DIGITS], EXIT_INVALID,
+     "option 'rounds': expected a whole number"),
+    (["run", "golf6", "-o", "rounds=1000000000"], EXIT_INVALID, "at most 10,000"),
+    (["run", "golf6", "--seed", "٣"], EXIT_USAGE, "expected a whole number in digits 0-9"),
+    (["run", "golf6", "--seed", "3_000"], EXIT_USAGE, "expected a whole number in digits 0-9"),
+    (["run", "golf6", "--seed", DIGITS], EXIT_USAGE, "is far too large"),
+    (["run", "golf6", "--seed", "9223372036854775808"], EXIT_USAGE, "is not in the range"),
+    (["run", "golf6", "--players", "３"], EXIT_USAGE, "expected a whole number in digits 0-9"),
+    (["run", "golf6", "--log", ""], EXIT_USAGE, "expected a file name, got an empty text"),
+    (["run", "golf6", "--human", "1", "--save", ""], EXIT_USAGE, "expected a file name"),
+    (["run", "golf6", "--json", "--view", "1"], EXIT_USAGE, "--json prints the results alone"),
+    (["run", "golf6", "-p", "2", "--seats", "ismcts:1000000,random"], EXIT_USAGE,
+     "at most 100,000 iterations"),
+    (["run", "golf6", "-p", "2", "--seats", "greedy:5000,random"], EXIT_USAGE,
+     "at most 1,000 samples"),
+    (["run", "golf6", "-p", "2", "--seats", "ismcts:99999s,random"], EXIT_USAGE,
+     "at most 3,600 seconds"),
+    (["run", "golf6", "-p", "2", "--seats", "ismcts:nans,random"], EXIT_USAGE,
+     "the budget after ':' must be"),
+    (["run", "golf6", "-p", "2", "--seats", "ismcts:٣,random"], EXIT_USAGE,
+     "the budget after ':' must be"),
+    (["run", "golf6", "-p", "2", "--seats", "ismcts:" + DIGITS + ",random"], EXIT_USAGE,
+     "the budget after ':' must be"),
+    (["simulate", "golf6", "-n", "٣"], EXIT_USAGE, "expected a whole number in digits 0-9"),
+    (["simulate", "golf6", "-n", "2", "--workers", "1_0"], EXIT_USAGE,
+     "expected a whole number in digits 0-9"),
+    (["serve", "golf6", "--delay", "nan"], EXIT_USAGE, "expected seconds in digits 0-9"),
+    (["serve", "golf6", "--delay", "inf"], EXIT_USAGE, "expected seconds in digits 0-9"),
+    (["serve", "golf6", "--delay", "61"], EXIT_USAGE, "61 is not in the range 0<=x<=60"),
+    (["serve", "golf6", "--port", "\x1b[2J"], EXIT_USAGE, "got '\\x1b[2J'"),
+], ids=lambda v: " ".join(v)[:60] if isinstance(v, list) else None)
+def test_a_bad_flag_value_is_refused_in_one_line(args: list[str], code: int,
+                                                 cause: str) -> None:
+    result = cli(*args)
+    assert result.exit_code == code, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output and "\x1b" not in result.output
+    assert sum(cause in line for line in result.output.splitlines()) == 1, result.output
+
+
+def test_many_workers_are_capped_with_a_line_saying_so() -> None:
+    result = cli("simulate", "golf6-quick", "-n", "2", "--workers", "10000")
+    assert result.exit_code == 0, result.output
+    assert "--workers 10000: this machine has" in result.output
+
+
+@pytest.mark.parametrize(("typed", "refusal"), [
+    ("١", "'١' is not a number in digits 0-9"),
+    ("１", "'１' is not a number in digits 0-9"),
+    ("１ 2", "'１' is not a number in digits 0-9"),
+    (DIGITS, "there is no choice 999999999...: type a number from 1 to 6"),
+    ("3_0", "no choice has the words '3_0'"),
+    ("x" * 6000, "no choice has the words '" + "x" * 37 + "...'"),
+    ("\x1b]0;owned\x07", "no choice has the words '\\x1b]0;owned\\x07'"),
+])
+def test_an_odd_answer_at_the_prompt_is_refused_and_the_game_goes_on(
+        typed: str, refusal: str) -> None:
+    result = cli("play", "golf6", "-p", "2", "--seed", "1", "--plain", input=typed + "\n1\n")
+    assert result.exit_code == EXIT_GAME  # input ended after the good answer
+    assert "Traceback" not in result.output and "\x1b" not in result.stdout
+    assert f"refused: {refusal}" in result.stdout
+    assert result.stdout.count("Type a number") == 2  # the answer 1 was taken
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("plain", "plain"),
+    ("\x1b[2J\x1b[HMini", "Mini"),
+    ("\x1b]0;window title\x07Mini", "Mini"),
+    ("\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", "link"),
+    ("a\x9b31mb", "ab"),
+    ("bell\x07 and\tdel\x7f", "bell and del"),
+    ("right\u202eto left\u200b", "rightto left"),
+])
+def test_printable_removes_escapes_and_controls(text: str, shown: str) -> None:
+    assert printable(text) == shown
+
+
+def test_rule_text_with_escapes_reaches_the_terminal_harmless(tmp_path: Path) -> None:
+    path = tmp_path / "mini.yaml"
+    text = MINI.read_text(encoding="utf-8")
+    path.write_text(text.replace("title: Mini", 'title: "\\e]0;owned\\aMini\\e[2J"')
+                    .replace("label: Keep every card", 'label: "Keep\\e[8m every card"'),
+                    encoding="utf-8")
+    for args in (["run", str(path)], ["run", str(path), "--view", "1"],
+                 ["play", str(path), "--seed", "2"]):
+        result = cli(*args, input="\n".join(["1"] * 40) + "\n")
+        assert "Mini" in result.output, result.output
+        assert "\x1b" not in result.output and "\x07" not in result.output
+
+
+LONG = "x" * 300  # longer than a file name may be
+
+
+@pytest.mark.parametrize(("args", "code", "cause"), [
+    (["resume", "/dev/zero"], EXIT_GAME, "/dev/zero: too large for a saved game"),
+    (["resume", "/dev/null"], EXIT_GAME, "not a cardrules saved game"),
+    (["validate", "/dev/zero"], EXIT_INVALID, "/dev/zero: no such file"),
+    (["validate", "/"], EXIT_INVALID, "/: no such file"),
+    (["validate", LONG + ".yaml"], EXIT_INVALID, "...: no such file"),
+    (["run", LONG], EXIT_INVALID, "not a file, and not one of the built-in rulesets"),
+    (["resume", LONG + ".json"], EXIT_GAME, "error: " + LONG[:40]),
+    (["run", "golf6", "--log", LONG + ".jsonl"], EXIT_GAME, "cannot write the log to"),
+], ids=lambda v: " ".join(v)[:40] if isinstance(v, list) else None)
+def test_a_file_that_is_no_file_never_ends_or_has_too_long_a_name_is_refused(
+        args: list[str], code: int, cause: str) -> None:
+    if args[1].startswith("/dev/") and not Path(args[1]).exists():
+        pytest.skip(f"no {args[1]} here")
+    result = cli(*args)
+    assert result.exit_code == code, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output and cause in result.output, result.output
