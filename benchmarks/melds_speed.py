@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Time the contract-rummy meld search (interpreter/melds.py) on random 13-card hands.
+"""Time the meld searches on random hands: contract rummy's goals (interpreter/melds.py) and
+the built-ins over meld kinds a ruleset declares (interpreter/melding.py).
 
     python benchmarks/melds_speed.py [--hands 200] [--seed 1] [--forced-twos 2-5] [--repeat 3]
 
@@ -10,6 +11,11 @@ what makes the search large. For each contract rummy goal it times `can_meet` an
 worst milliseconds and the number of layouts found (mean, max). Each hand's time is the
 best of --repeat runs, so that a time slice lost to another process on a busy machine
 (a few ms) does not pass for the search's own worst case; --repeat 1 shows raw times.
+
+Then it times the declared-meld built-ins (deadwood, discard_deadwood, best_melds, melds_in,
+can_meld, meld_layouts) with two sets of kinds: gin rummy's (one deck, sets of 3-4, runs of
+3+ with the ace low, no wild cards) on random 10- and 11-card hands, and a contract rummy's
+(the same two-deck 13-card hands, 2s wild, sets of 3+, runs of 4+ turning the corner K-A).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import random
 import statistics
 import time
 
+from cardrules.interpreter import melding
 from cardrules.interpreter.melds import can_meet, goal_layouts
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -86,6 +93,55 @@ def time_goal(hands: list[list[int]], trios: int, staircases: int,
             "n_mean": statistics.fmean(counts), "n_max": max(counts)}
 
 
+DECLARED = ("deadwood", "discard_deadwood", "best_melds", "melds_in", "can_meld",
+            "meld_layouts")
+
+
+def gin_rules() -> melding.MeldRules:
+    """Gin rummy's kinds on one 52-card deck (ids suit * 13 + rank)."""
+    rank = tuple(c % 13 for c in range(52))
+    kinds = (melding.MeldKind("set", False, 3, 4, -1), melding.MeldKind("run", True, 3, 0, -1))
+    return melding.MeldRules(kinds, rank, tuple(c // 13 for c in range(52)), (False,) * 52,
+                             tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(52)),
+                             tuple(min(r + 1, 10) for r in rank), len(RANKS), 0)
+
+
+def contract_rules() -> melding.MeldRules:
+    """A contract rummy's kinds on two decks, 2s wild, valued by the card's number."""
+    rank, suit, wild, names = two_decks()
+    kinds = (melding.MeldKind("trio", False, 3, 0, -1),
+             melding.MeldKind("staircase", True, 4, 0, -1, "wrap"))
+    return melding.MeldRules(kinds, rank, suit, wild, names, tuple(r + 1 for r in rank),
+                             len(RANKS), 0)
+
+
+def time_declared(rules: melding.MeldRules, hands: list[list[int]],
+                  repeat: int) -> dict[str, tuple[float, float, float]]:
+    """Per built-in: mean ms, worst ms and mean result size (a number, or a list's length)."""
+    out = {}
+    for name in DECLARED:
+        fn = getattr(melding, "deadwood_of" if name == "deadwood" else name)
+        times, sizes = [], []
+        for hand in hands:
+            best = math.inf
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                got = fn(rules, hand, 0)
+                best = min(best, time.perf_counter() - t0)
+            times.append(ms(best))
+            sizes.append(float(got if isinstance(got, (int, bool)) else len(got)))
+        out[name] = (statistics.fmean(times), max(times), statistics.fmean(sizes))
+    return out
+
+
+def print_declared(title: str, rules: melding.MeldRules, hands: list[list[int]],
+                   repeat: int) -> None:
+    print(title)
+    print(f"  {'built-in':<18}{'mean ms':>9}{'worst ms':>10}{'result (mean)':>15}")
+    for name, (mean, worst, size) in time_declared(rules, hands, repeat).items():
+        print(f"  {name:<18}{mean:>9.3f}{worst:>10.3f}{size:>15.2f}")
+
+
 def goal_name(trios: int, staircases: int) -> str:
     parts = [f"{trios} trio{'s' * (trios != 1)}" if trios else "",
              f"{staircases} stair{'s' * (staircases != 1)}" if staircases else ""]
@@ -126,6 +182,13 @@ def main() -> None:
         print(f"{goal_name(trios, staircases):<18}{r['met']:>5}  {r['can_mean']:>8.3f} "
               f"{r['can_max']:>8.3f}  {r['list_mean']:>8.3f} {r['list_max']:>8.3f}  "
               f"{r['n_mean']:>7.1f} {r['n_max']:>6}")
+    rng = random.Random(args.seed)
+    for size in (10, 11):
+        gin = [rng.sample(range(52), size) for _ in range(args.hands)]
+        print_declared(f"\ndeclared melds, gin rummy's kinds, {args.hands} hands of {size} "
+                       "cards (one deck, no wild cards)", gin_rules(), gin, args.repeat)
+    print_declared(f"\ndeclared melds, trios of 3+ and staircases of 4+ (K-A wraps), the "
+                   f"{args.hands} two-deck hands above", contract_rules(), hands, args.repeat)
 
 
 if __name__ == "__main__":

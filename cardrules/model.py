@@ -59,6 +59,7 @@ class ZoneDef:
     index: int  # shared: its zone index; owned: the index of seat 0's zone
     doc: str = ""
     groups: int = 0  # an owned zone of several groups (melds): each seat has this many
+    keep: bool = False  # keeps its cards from one round to the next
 
     def zone_of(self, seat: int) -> int:
         """The zone index of a seat's zone (of its first group, for a grouped zone)."""
@@ -178,6 +179,7 @@ class Ruleset:
     round_first: StateFn | None  # fn(S, me) -> who starts the round's play (after the setup)
     teams: int  # partnerships: seat s (from 1) is in team (s - 1) mod teams + 1 (0: none)
     score_by: str  # player | team
+    max_actions: int  # a game that reaches this many actions ends there, with no winner
     python: str = field(repr=False)  # the generated source, for inspection
     data: dict[str, Any] = field(repr=False, default_factory=dict)  # the resolved rule file
     sites: tuple[Site, ...] = field(repr=False, default=())

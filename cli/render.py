@@ -164,6 +164,9 @@ def standings(results: dict[str, Any], winner_rule: str, teams: int = 0) -> list
         per_round = " ".join(f"{r[seat]:>4}" for r in rounds)
         team = f"  {seat % teams + 1:>4}" if teams else ""
         lines.append(f"  {rank:>4}{team}  {seat + 1:>4}  {totals[seat]:>6}   {per_round}")
+    if results.get("cut_off"):
+        lines.append("Game cut off, " + results["cut_off"])
+        return lines
     if not winners:
         lines.append("No winner")
         return lines

@@ -191,8 +191,41 @@ _register(
             example="trick_winner(trick, 'spades').played_by"),
 )
 
+_register(
+    Builtin("is_meld", (CARDS,), BOOL,
+            "Whether the cards, all of them, form one meld of a kind the ruleset declares "
+            "(`melds:`).", _t("is_meld(MELDS, _0, _site)"),
+            example="is_meld(meld[me][0] + [card])"),
+    Builtin("melds_in", (CARDS,), list_of(CARDS),
+            "Every distinct meld that some of the cards form, longest first (copies of one "
+            "card count once).", _t("melds_in(MELDS, _0, _site)"),
+            example="choose: {meld: 'melds_in(hand[me])'}"),
+    Builtin("can_meld", (CARDS,), BOOL,
+            "Whether the cards can be laid, every one of them, in melds.",
+            _t("can_meld(MELDS, _0, _site)"), example="can_meld(hand[me])"),
+    Builtin("meld_layouts", (CARDS,), list_of(list_of(CARDS)),
+            "Every distinct way to lay all the cards in melds (an empty list if there is "
+            "none).", _t("meld_layouts(MELDS, _0, _site)"),
+            example="choose: {layout: 'meld_layouts(hand[me])'}"),
+    Builtin("deadwood", (CARDS,), INT,
+            "The least total value (`melds: value`) of the cards left out of melds, over "
+            "every way to meld some of them.", _t("deadwood(MELDS, _0, _site)"),
+            example="deadwood(hand[me]) <= 10"),
+    Builtin("discard_deadwood", (CARDS,), INT,
+            "The least deadwood left after discarding one of the cards, the best one to "
+            "discard (an error for no cards): whether a player may knock before discarding.",
+            _t("discard_deadwood(MELDS, _0, _site)"), example="discard_deadwood(hand[me]) <= 10"),
+    Builtin("best_melds", (CARDS,), list_of(CARDS),
+            "The melds of a layout that leaves the least deadwood (the first in a fixed "
+            "order when several do).", _t("best_melds(MELDS, _0, _site)"),
+            example="for: m in best_melds(hand[me])"),
+)
+
 # Functions that need `teams:` declared.
 TEAM_FUNCTIONS = frozenset({"team"})
+# Functions that need `melds:` declared.
+MELD_FUNCTIONS = frozenset({"is_meld", "melds_in", "can_meld", "meld_layouts", "deadwood",
+                            "discard_deadwood", "best_melds"})
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from .builtins import (
     AGGREGATES,
     CARD_ATTRIBUTES,
     FUNCTIONS,
+    MELD_FUNCTIONS,
     NAMES,
     NULLABLE_ATTRIBUTES,
     PLAYER_ATTRIBUTES,
@@ -82,6 +83,7 @@ class Symbols:
     rank_names: tuple[str, ...] = ()
     suit_names: tuple[str, ...] = ()
     teams: int = 0  # partnerships declared (`teams:`), or 0
+    melds: bool = False  # whether `melds:` is declared
 
 
 @dataclass
@@ -332,6 +334,9 @@ class ExpressionChecker:
                                         f"{'s' if want != '1' else ''}, got {len(node.args)}")
         if fn.name in TEAM_FUNCTIONS and not self.symbols.teams:
             return self.error(node.pos, "this ruleset declares no teams (`teams:`)")
+        if fn.name in MELD_FUNCTIONS and not self.symbols.melds:
+            return self.error(node.pos, f"{fn.name}() needs the kinds of meld declared "
+                                        "(`melds:`)")
         args = [self.argument(arg, want, fn.name) for arg, want in zip(node.args, params)]
         if any(a is BAD for a in args):
             return BAD

@@ -3,7 +3,7 @@ returns its checked form (ir.py); expressions inside are checked by ExpressionCh
 
 from __future__ import annotations
 
-from . import ir
+from . import ir, limits
 from . import nodes as n
 from .builtins import NAMES
 from .check_expr import BAD, ExpressionChecker, known, snake_case
@@ -265,3 +265,26 @@ class StatementChecker(ExpressionChecker):
         with self.bind({stmt.variable: source.type.item}):
             body = self.statements(stmt.body)
         return ir.For(stmt.variable, source, body, pos=stmt.pos)
+
+    def check_while(self, stmt: n.While) -> ir.Stmt | None:
+        return self.loop(stmt, "while", test_first=True)
+
+    def check_until(self, stmt: n.Until) -> ir.Stmt | None:
+        return self.loop(stmt, "until", test_first=False)
+
+    def loop(self, stmt: n.While | n.Until, key: str, test_first: bool) -> ir.Stmt | None:
+        """A loop must say how often it may run at most, so that every rule ends."""
+        test = self.condition(stmt.test)
+        body = self.statements(stmt.body)
+        limit = stmt.limit
+        if limit is None:
+            self.error(stmt.pos, f"a {key} block needs `limit: N`, the most times its body "
+                                 "runs (then the block ends)")
+            return None
+        if limit > limits.MAX_LOOP:
+            assert stmt.limit_pos is not None
+            self.error(stmt.limit_pos, f"limit: at most {limits.MAX_LOOP}")
+            return None
+        if test is BAD:
+            return None
+        return ir.Loop(test, body, limit, test_first, pos=stmt.pos)

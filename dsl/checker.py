@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardrules.errors import Diagnostic, RulesetError
+from cardrules.interpreter.melding import MeldKind
 from cardrules.model import CardTable, OptionDef, ZoneDef
 
 from . import decls as d
@@ -29,6 +30,7 @@ from .check_expr import (
     VariableInfo,
     known,
 )
+from .check_melds import meld_kinds
 from .check_stmt import StatementChecker
 from .fold import Env, NotStatic, evaluate
 from .names import did_you_mean
@@ -84,6 +86,9 @@ class Checked:
     moves: dict[str, MoveInfo]
     teams: int = 0  # partnerships, or 0
     score_by: str = "player"  # player | team
+    melds: tuple[MeldKind, ...] = ()  # the kinds of meld declared (`melds:`)
+    meld_value: str = "number"  # what deadwood counts by
+    max_actions: int = limits.DEFAULT_ACTIONS  # a game ends, with no winner, after this many
 
 
 def check(decls: d.RulesetDecl, options: dict[str, Any] | None = None
@@ -148,6 +153,7 @@ class _RulesetChecker(StatementChecker):
         self.players()
         self.teams()
         cards, copies = self.deck()
+        melds = self.melds()
         zones, home = self.zones()
         variables = self.variables()
         functions = self.functions()
@@ -168,7 +174,9 @@ class _RulesetChecker(StatementChecker):
         return Checked(decls, program, dict(self.symbols.options), option_defs, cards, copies,
                        rounds, home, zones, self.min_players, self.max_players,
                        self.default_players, self.direction, self.move_infos,
-                       self.symbols.teams, decls.scoring.by)
+                       self.symbols.teams, decls.scoring.by, melds,
+                       decls.melds.value.name if decls.melds and decls.melds.value else "number",
+                       self.max_actions())
 
     # --------------------------------------------------------------- options
     def options(self) -> tuple[OptionDef, ...]:
@@ -244,6 +252,25 @@ class _RulesetChecker(StatementChecker):
                          f"the player counts must be multiples of {count}")
             return
         self.symbols.teams = count
+
+    def max_actions(self) -> int:
+        """`max_actions`: the bound on a game's length, so that every game ends."""
+        spec = self.decls.max_actions
+        if spec is None:
+            return limits.DEFAULT_ACTIONS
+        if spec.whole > limits.MAX_ACTIONS:
+            self.problem(spec.pos, f"max_actions: at most {limits.MAX_ACTIONS:,}")
+            return limits.MAX_ACTIONS
+        return spec.whole
+
+    def melds(self) -> tuple[MeldKind, ...]:
+        """`melds:`: the kinds of meld the meld built-ins read."""
+        if self.decls.melds is None:
+            return ()
+        kinds: list[MeldKind] = []
+        self.diagnostics.extend(meld_kinds(self.decls.melds, self.symbols.value_tables, kinds))
+        self.symbols.melds = True
+        return tuple(kinds)
 
     # ------------------------------------------------------------------ deck
     def deck(self) -> tuple[CardTable, dict[int, int]]:
@@ -374,7 +401,7 @@ class _RulesetChecker(StatementChecker):
             rows, cols = self.side(spec.rows), self.side(spec.columns)
             groups = self.size(spec.groups, limits.MAX_GROUPS, "groups")
             out.append(ZoneDef(spec.name.name, spec.owned, spec.visibility, spec.layout,
-                               rows, cols, index, spec.doc, groups))
+                               rows, cols, index, spec.doc, groups, spec.keep))
             index += self.max_players * max(groups, 1) if spec.owned else 1
         seen: set[str] = set()
         for spec in specs:

@@ -386,6 +386,18 @@ class Generator:
         body = self.block(stmt.body) or [ast.Pass()]
         return [ast.For(pyast.store(local(stmt.name)), source, body, [])]
 
+    def stmt_Loop(self, stmt: ir.Loop) -> list[ast.stmt]:
+        """`for _loop in range(limit)`, leaving when the test says so: before the body for
+        a while, after it for an until."""
+        exit_test = self.expr(stmt.test)
+        if stmt.test_first:
+            exit_test = ast.UnaryOp(ast.Not(), exit_test)
+        leave = pyast.if_(exit_test, [ast.Break()], [])
+        body = self.block(stmt.body)
+        inner = [leave, *body] if stmt.test_first else [*body, leave]
+        return [ast.For(pyast.store("_loop"), pyast.call("range", pyast.const(stmt.limit)),
+                        inner, [])]
+
     # ----------------------------------------------------------- expressions
     def expr(self, node: ir.Expr) -> ast.expr:
         method = getattr(self, "expr_" + type(node).__name__)

@@ -14,6 +14,7 @@ from typing import Any
 
 from cardrules.errors import Diagnostic, Location, RulesetError
 from cardrules.interpreter import runtime
+from cardrules.interpreter.melding import MeldRules
 from cardrules.model import (
     MoveDef,
     PhaseDef,
@@ -125,7 +126,19 @@ def tables(checked: Checked, board: runtime.Board) -> dict[str, Any]:
     }
     for name, table in cards.values.items():
         out["T_" + name] = table
+    if checked.decls.melds is not None:
+        out["MELDS"] = meld_rules(checked)
     return out
+
+
+def meld_rules(checked: Checked) -> MeldRules:
+    """The declared kinds of meld with the card tables the search reads."""
+    cards = checked.cards
+    n_ranks = len(cards.rank_names) - 1
+    ace = cards.rank_names.index("A") if "A" in cards.rank_names[:n_ranks] else -1
+    value = cards.number if checked.meld_value == "number" else cards.values[checked.meld_value]
+    return MeldRules(checked.melds, cards.rank, cards.suit, cards.wild, cards.names, value,
+                     n_ranks, ace)
 
 
 def location(pos: n.Pos) -> Location:
@@ -160,7 +173,7 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, sites: list[A
         after_move=ns.get("after_move"), after_turn=ns.get("after_turn"),
         after_round=ns.get("after_round"), after_setup=ns.get("after_setup"),
         before_turn=ns.get("before_turn"), round_first=ns.get("round_first"),
-        teams=checked.teams, score_by=checked.score_by,
+        teams=checked.teams, score_by=checked.score_by, max_actions=checked.max_actions,
         score=ns["score"], score_names=tuple(s.name for s in program.scores),
         evaluate=ns.get("evaluate"), winner=decls.scoring.winner, rounds=checked.rounds,
         until=ns.get("until"), reactions=reactions, moves=moves, python=bound.source,

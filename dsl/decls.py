@@ -60,6 +60,26 @@ class ValueTableDecl:
 
 
 @dataclass(frozen=True)
+class MeldKindDecl:
+    """One kind of meld (`melds.kinds`): a set or a run, its sizes, wilds and ace."""
+
+    name: Named
+    kind: str  # set | run
+    min: Literal | None
+    max: Literal | None
+    wilds: Literal | None
+    ace: Literal | None
+    pos: n.Pos
+
+
+@dataclass(frozen=True)
+class MeldsDecl:
+    value: Named | None  # the value table deadwood counts by (None: the card's number)
+    kinds: tuple[MeldKindDecl, ...]
+    pos: n.Pos
+
+
+@dataclass(frozen=True)
 class ZoneDecl:
     name: Named
     owned: bool
@@ -70,6 +90,7 @@ class ZoneDecl:
     groups: Literal | None
     doc: str
     pos: n.Pos
+    keep: bool = False  # keeps its cards across rounds
 
 
 @dataclass(frozen=True)
@@ -194,3 +215,5 @@ class RulesetDecl:
     scoring: ScoringDecl
     round_first: n.Expr | None = None
     teams: Literal | None = None
+    melds: MeldsDecl | None = None
+    max_actions: Literal | None = None

@@ -1,7 +1,8 @@
 """`extends:`: a ruleset built on another, stating only what differs.
 
 Merge rules (docs/grammar.md, "Inheritance"):
-- mappings merge key by key;
+- mappings merge key by key; a key whose value is null (`evaluate: null`, or `~`) deletes the
+  parent's key of that name;
 - lists of named things (every item a mapping with `name`: options, zones, phases, steps,
   moves, triggers, scoring entries...) merge by name: an entry whose name the parent has is
   merged into the parent's entry (key by key; `replace: true` replaces it whole, `remove: true`
@@ -86,6 +87,12 @@ def _merge(pdoc: Document, ppath: Path, pval: Any, cdoc: Document, cpath: Path, 
             if key not in cval:
                 out[key] = _subtree(pdoc, (*ppath, key), value, (*at, key), origins)
         for key, value in cval.items():
+            if value is None:  # `key: null` deletes the parent's key
+                if key not in pval:
+                    errors.append(cdoc.diagnostic(
+                        (*cpath, key), f"cannot delete '{key}': the parent has no such key "
+                        f"(keys: {', '.join(pval)})", key=True))
+                continue
             if key in pval:
                 out[key] = _merge(pdoc, (*ppath, key), pval[key], cdoc, (*cpath, key), value,
                                   (*at, key), origins, errors)

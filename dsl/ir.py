@@ -309,6 +309,17 @@ class For(Stmt):
     body: tuple[Stmt, ...]
 
 
+@dataclass(frozen=True)
+class Loop(Stmt):
+    """A `while` (the test first: run while true) or an `until` (the body first: run until
+    true) block, its body run at most `limit` times."""
+
+    test: Expr
+    body: tuple[Stmt, ...]
+    limit: int
+    test_first: bool
+
+
 # ---------------------------------------------------------------- the ruleset
 @dataclass(frozen=True)
 class Param:

@@ -17,7 +17,12 @@ MAX_ZONES = 256  # zone declarations
 MAX_GRID_SIDE = 32  # rows, or columns, of a grid
 MAX_GROUPS = 64  # groups of a grouped zone, per player
 MAX_REPEAT = 1000  # times a step is taken in one turn
+MAX_LOOP = 1000  # times the body of a while or until block runs
 MAX_ROUNDS = 10_000  # rounds in a match
+MAX_MELD_KINDS = 16  # kinds of meld in `melds:`
+MAX_MELD_SIZE = 24  # cards in one meld (also the most a meld search takes at runtime)
+MAX_ACTIONS = 10_000_000  # actions in one game (`max_actions`)
+DEFAULT_ACTIONS = 100_000  # ...when the ruleset does not say
 MAX_VALUE = 10**9  # the largest number in a value table or an option, either sign
 
 LIMITS: dict[str, tuple[int, str]] = {
@@ -33,6 +38,10 @@ LIMITS: dict[str, tuple[int, str]] = {
     "columns": (MAX_GRID_SIDE, "columns of a grid"),
     "groups": (MAX_GROUPS, "groups of a zone, per player"),
     "repeat": (MAX_REPEAT, "times a step is taken in a turn"),
+    "limit": (MAX_LOOP, "times a while or until block runs"),
     "rounds": (MAX_ROUNDS, "rounds in a match"),
+    "meld kinds": (MAX_MELD_KINDS, "kinds of meld"),
+    "meld size": (MAX_MELD_SIZE, "cards in one meld"),
+    "max_actions": (MAX_ACTIONS, "actions in one game"),
     "value": (MAX_VALUE, "size of a number in a value table or an option"),
 }

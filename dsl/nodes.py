@@ -293,6 +293,26 @@ class For(Stmt):
     body: tuple[Stmt, ...]
 
 
+@dataclass(frozen=True)
+class While(Stmt):
+    """`while: test`, `limit: N`, `do: [...]`: the test first, then the body, again."""
+
+    test: Expr
+    body: tuple[Stmt, ...]
+    limit: int | None  # None: not written (an error the checker reports)
+    limit_pos: Pos | None
+
+
+@dataclass(frozen=True)
+class Until(Stmt):
+    """`until: test`, `limit: N`, `do: [...]`: the body first, then the test, again."""
+
+    test: Expr
+    body: tuple[Stmt, ...]
+    limit: int | None
+    limit_pos: Pos | None
+
+
 # -------------------------------------------------------------------- domains
 @dataclass(frozen=True)
 class Domain(Node):

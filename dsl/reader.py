@@ -104,6 +104,8 @@ class _Reader:
                 stmt = self.text(here, "statement")
             elif "if" in item:
                 stmt = self._if_block(here, item)
+            elif "while" in item or "until" in item:
+                stmt = self._loop_block(here, item)
             else:
                 stmt = self._for_block(here)
             if stmt is not None:
@@ -116,6 +118,17 @@ class _Reader:
         other = self.statements((*path, "else")) if "else" in item else ()
         return n.If(test, then, other, pos=self.pos((*path, "if"))) if test is not None \
             else None
+
+    def _loop_block(self, path: Path, item: dict[str, Any]) -> n.Stmt | None:
+        key = "while" if "while" in item else "until"
+        test = self.text((*path, key), "expression")
+        body = self.statements((*path, "do"))
+        limit = self.literal((*path, "limit"))
+        if test is None:
+            return None
+        kind = n.While if key == "while" else n.Until
+        return kind(test, body, limit.whole if limit else None, limit.pos if limit else None,
+                    pos=self.pos((*path, key)))
 
     def _for_block(self, path: Path) -> n.Stmt | None:
         clause = self.text((*path, "for"), "for_clause")
@@ -151,6 +164,8 @@ class _Reader:
             scoring=self.scoring(),
             round_first=self.expr((*round_path, "first")),
             teams=self.literal(("teams",)),
+            melds=self.melds() if "melds" in data else None,
+            max_actions=self.literal(("max_actions",)),
         )
 
     def ruleset_name(self) -> d.Named:
@@ -204,6 +219,20 @@ class _Reader:
                         for rank, number in (self._get(path) or {}).items())
         return d.ValueTableDecl(self.named(path, key=True), entries, self.pos(path))
 
+    def melds(self) -> d.MeldsDecl:
+        path = ("melds",)
+        spec = self._get(path)
+        kinds = tuple(self.meld_kind((*path, "kinds", k)) for k in range(len(spec["kinds"])))
+        value = self.named((*path, "value")) if "value" in spec else None
+        return d.MeldsDecl(value, kinds, self.pos(path))
+
+    def meld_kind(self, path: Path) -> d.MeldKindDecl:
+        spec = self._get(path)
+        return d.MeldKindDecl(
+            self.named((*path, "name")), spec["kind"], self.literal((*path, "min")),
+            self.literal((*path, "max")), self.literal((*path, "wilds")),
+            self.literal((*path, "ace")), self.pos(path))
+
     def zone(self, i: int) -> d.ZoneDecl:
         path = ("zones", i)
         spec = self._get(path)
@@ -212,7 +241,7 @@ class _Reader:
             visibility=spec.get("visibility", "public"), layout=spec.get("layout", "stack"),
             rows=self.literal((*path, "rows")), columns=self.literal((*path, "columns")),
             groups=self.literal((*path, "groups")), doc=self.doc_text((*path, "doc")),
-            pos=self.pos(path))
+            pos=self.pos(path), keep=bool(spec.get("keep", False)))
 
     def variable(self, i: int) -> d.VariableDecl:
         path = ("variables", i)

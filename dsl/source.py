@@ -68,8 +68,10 @@ class Document:
     def where_in(self, path: Path, offset: int) -> Location:
         """The location of character `offset` of the scalar string at `path`."""
         span = self.spans.get(tuple(path))
+        if span is None:  # not written (a default): the nearest place that is
+            return self.where(path)
         value = self.get(path)
-        if span is None or not isinstance(value, str):
+        if not isinstance(value, str):
             return self.where(path)
         if span.style in ("|", ">"):
             return self._in_block(span, value, offset)

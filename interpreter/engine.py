@@ -81,6 +81,10 @@ class Engine:
         self._after_move = ruleset.after_move
         self._after_turn = ruleset.after_turn
         self._direction = ruleset.direction
+        # zone indices whose cards stay from one round to the next (`keep: true`)
+        self._kept = frozenset(z for zone in ruleset.zones if zone.keep
+                               for seat in range(ruleset.max_players if zone.owned else 1)
+                               for z in zone.instances(seat))
         # move name -> (its function, whether it jumps, the step it leads to or END_OF_TURN)
         self._flow: dict[str, tuple[Any, bool, int]] = {}
         for phase in ruleset.phases:
@@ -157,8 +161,9 @@ class Engine:
         return state.over
 
     def results(self, state: GameState) -> dict[str, Any]:
-        """Totals, per-round scores, winners (seats from 1) and how long the game took."""
-        return {
+        """Totals, per-round scores, winners (seats from 1) and how long the game took; for a
+        game cut off by its bound on actions, `cut_off` says so."""
+        out = {
             "ruleset": self.rules.name,
             "players": state.n,
             "seed": state.seed,
@@ -171,6 +176,9 @@ class Engine:
             "actions": state.actions,
             "forced": state.forced,
         }
+        if state.cut_off:
+            out["cut_off"] = self.cut_off_note()
+        return out
 
     def round_score(self, state: GameState, seat: int) -> int:
         """A seat's round score by the ruleset's scoring, as the state stands now."""
@@ -289,7 +297,7 @@ class Engine:
         check, flow, log_action = self._check, self._flow, self._log_action
         after_move, on_signal, end_turn = self._after_move, self._on_signal, self._end_turn
         repeat, located, tail, react = self._repeat, self._located, self.tail, self._react
-        watch = self.watch
+        watch, most, cut_off = self.watch, self.rules.max_actions, self._cut_off
 
         open_moves = self.open_moves
 
@@ -307,7 +315,8 @@ class Engine:
             if watch is not None:
                 watch(state, state.window[0] if state.window else state.current, action)
             if state.window:
-                return react(state, action, listing)
+                out = react(state, action, listing)
+                return cut_off(state) if state.actions >= most and not state.over else out
             run, jump, target = flow[action[0]]
             me = state.current
             if state.log is not None:
@@ -330,7 +339,8 @@ class Engine:
                 else:
                     state.step = target
                     state.reps = repeat[state.phase][target]
-                return tail(state, me, listing)
+                out = tail(state, me, listing)
+                return cut_off(state) if state.actions >= most and not state.over else out
             except CardrulesError as exc:
                 raise located(exc, action, me) from None
             except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
@@ -345,6 +355,7 @@ class Engine:
             self._react
         handlers = {m.name: m.handle for m in self.moves.values() if m.handle is not None}
         open_moves, watch = self.open_moves, self.watch
+        most, cut_off = self.rules.max_actions, self._cut_off
 
         def step(state: GameState, action: Action, listing: bool = True) -> list[Action]:
             cache: Any = state.legal_cache  # as in the generic step
@@ -358,12 +369,14 @@ class Engine:
             if watch is not None:
                 watch(state, state.window[0] if state.window else state.current, action)
             if state.window:
-                return react(state, action, listing)
+                out: list[Action] = react(state, action, listing)
+                return cut_off(state) if state.actions >= most and not state.over else out
             me = state.current
             if state.log is not None:
                 log_action(state, me, action)
             try:
-                return handlers[action[0]](state, me, action, self, listing)  # type: ignore[no-any-return]
+                out = handlers[action[0]](state, me, action, self, listing)
+                return cut_off(state) if state.actions >= most and not state.over else out
             except CardrulesError as exc:
                 raise located(exc, action, me) from None
             except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
@@ -689,19 +702,36 @@ class Engine:
         return True
 
     # ----------------------------------------------------------------- rounds
+    def _gather(self, s: GameState) -> None:
+        """A new round where some zones keep their cards (`keep: true`): every other card
+        returns to the deck's zone, face down and unknown, in card order, on top of what that
+        zone keeps; kept cards stay where and as they are."""
+        kept = self._kept
+        home = self.rules.home_zone
+        for z, zone in enumerate(s.zones):
+            if z not in kept:
+                zone.clear()
+        back = [c for c in range(s.n_cards) if s.where[c] not in kept]
+        s.zones[home].extend(back)
+        for c in back:
+            s.where[c], s.face_up[c], s.known[c], s.by[c] = home, False, 0, None
+
     def _start_round(self, s: GameState) -> None:
         rules = self.rules
         s.round += 1
         s.dealer = runtime.next_seat(s, s.dealer, rules.direction)
         s.first = runtime.next_seat(s, s.dealer, rules.direction)
-        for zone in s.zones:
-            zone.clear()
-        home = s.zones[rules.home_zone]
-        home.extend(range(s.n_cards))
-        s.where[:] = [rules.home_zone] * s.n_cards
-        s.face_up[:] = [False] * s.n_cards
-        s.known[:] = [0] * s.n_cards
-        s.by[:] = [None] * s.n_cards
+        if self._kept and s.round > 1:
+            self._gather(s)
+        else:
+            for zone in s.zones:
+                zone.clear()
+            home = s.zones[rules.home_zone]
+            home.extend(range(s.n_cards))
+            s.where[:] = [rules.home_zone] * s.n_cards
+            s.face_up[:] = [False] * s.n_cards
+            s.known[:] = [0] * s.n_cards
+            s.by[:] = [None] * s.n_cards
         s.stop_before = None
         s.next_turn = None
         s.signal = 0
@@ -787,6 +817,21 @@ class Engine:
             team = [sum(self._call(rules.score, s, t)) for t in range(rules.teams)]
             return [team[p % rules.teams] for p in range(s.n)]
         return [sum(self._call(rules.score, s, p)) if s.active[p] else 0 for p in range(s.n)]
+
+    def _cut_off(self, s: GameState) -> list[Action]:
+        """The game reached the ruleset's bound on actions: it ends here, with no winner."""
+        s.over, s.cut_off, s.winners = True, True, []
+        s.window = []
+        s.legal_cache = None
+        if s.log is not None:
+            s.log.append({"event": "game_end", "totals": list(s.totals), "winners": [],
+                          "cut_off": self.cut_off_note()})
+        return []
+
+    def cut_off_note(self) -> str:
+        """What a game cut off by its bound on actions says about its end."""
+        return (f"no winner: the game reached its bound of {self.rules.max_actions:,} actions "
+                "(max_actions) before it ended")
 
     def _finish(self, s: GameState) -> None:
         s.over = True

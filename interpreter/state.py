@@ -37,7 +37,7 @@ class GameState:
     """One game in play. The engine mutates it in place; copy() gives an independent one."""
 
     __slots__ = (*_PLAIN, "_rng", "_rng_shared", "version", "legal_cache", "log", "everyone",
-                 "forcing")
+                 "forcing", "cut_off")
 
     def __init__(self) -> None:
         self.ruleset = ""
@@ -72,6 +72,7 @@ class GameState:
         self.signal = 0  # end turn 1, end phase 2, end round 4, end game 8 (engine.SIGNAL_*)
         self.winners: list[int] | None = None
         self.over = False
+        self.cut_off = False  # ended by the ruleset's bound on actions (`max_actions`)
         self.turns = 0
         self.actions = 0
         self.active: list[bool] = []
@@ -128,6 +129,7 @@ class GameState:
         other.stop_before, other.signal, other.over, other.turns, other.actions = \
             self.stop_before, self.signal, self.over, self.turns, self.actions
         other.winners = self.winners[:] if self.winners is not None else None
+        other.cut_off = self.cut_off
         other.active = self.active[:]
         other.window = self.window[:]
         other.n_cards = self.n_cards
@@ -148,6 +150,8 @@ class GameState:
         version, internal, gauss = self.rng.getstate()
         data["rng"] = [version, list(internal), gauss]
         data["format"] = FORMAT
+        if self.cut_off:  # written only when true: states saved before it existed still load
+            data["cut_off"] = True
         return data
 
     def to_json(self) -> str:
@@ -164,6 +168,7 @@ class GameState:
                 setattr(state, name, data[name])
             state.seat_count(int(state.n))
             state.forcing = False
+            state.cut_off = data.get("cut_off", False) is True
             version, internal, gauss = data["rng"]
             state.rng.setstate((version, tuple(internal), gauss))
         except (KeyError, TypeError, ValueError) as exc:

@@ -134,6 +134,34 @@ CASES = {
                         "the suits of a deck are names of 1 to 20 characters"),
     "rank_name_of_5000_digits": ([(12, 'K]', 'K, "' + "9" * 5000 + '"]')], (12, '9', 0),
                                  "the ranks of a deck are names of 1 to 20 characters"),
+    "meld_ace_on_set": ([(4, "title: Mini",
+                          "melds: {kinds: [{name: trio, kind: set, ace: low}]}")], (4, "low", 0),
+                        "ace: only a run has an order for the ace to stand in"),
+    "meld_value_unknown": ([(4, "title: Mini", "melds: {value: pionts, kinds: [{name: run, "
+                                               "kind: run}]}")], (4, "pionts", 0),
+                           "melds: no value table 'pionts' (a table of `values:`, or number): "
+                           "did you mean 'points'?"),
+    "meld_max_below_min": ([(4, "title: Mini", "melds: {kinds: [{name: run, kind: run, min: 4, "
+                                             "max: 3}]}")], (4, "3", 0),
+                           "max 3 is below min 4"),
+    "meld_too_long": ([(4, "title: Mini", "melds: {kinds: [{name: run, kind: run, min: 30}]}")],
+                      (4, "30", 0),
+                      "a meld has at most 24 cards"),
+    "meld_kind_twice": ([(4, "title: Mini", "melds: {kinds: [{name: m, kind: run}, "
+                                            "{name: m, kind: set}]}")], (4, "m, kind: set", 0),
+                        "the meld kind 'm' is declared twice"),
+    "loop_without_limit": ([(40, "- set drawn += 1",
+                             "- {while: 'drawn < 0', do: [set drawn += 1]}")],
+                           (40, "drawn <", 0),
+                           "a while block needs `limit: N`, the most times its body runs"),
+    "loop_limit_too_large": ([(40, "- set drawn += 1",
+                               "- {until: 'drawn > 2', limit: 5000, do: [set drawn += 1]}")],
+                             (40, "5000", 0), "limit: at most 1000"),
+    "max_actions_too_large": ([(4, "title: Mini", "max_actions: 20000000")],
+                              (4, "20000000", 0), "max_actions: at most 10,000,000"),
+    "meld_function_undeclared": ([(37, "size(stock) > 0", "can_meld(hand[me])")],
+                                 (37, "can_meld", 0),
+                                 "can_meld() needs the kinds of meld declared (`melds:`)"),
 }
 # Files cut short: name: (the last line kept, (line, token, occurrence), substring).
 CUTS = {

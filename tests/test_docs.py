@@ -160,7 +160,8 @@ def cookbook_files() -> list[tuple[str, str]]:
 
 
 def test_the_cookbook_has_its_games() -> None:
-    assert [name for name, _ in cookbook_files()] == ["whist", "oh-hell", "crazy-eights", "go-fish"]
+    assert [name for name, _ in cookbook_files()] == ["whist", "oh-hell", "crazy-eights", "go-fish",
+                                                      "knock-rummy"]
 
 
 @pytest.mark.parametrize("name", [name for name, _ in cookbook_files()])
@@ -206,3 +207,17 @@ def test_the_cookbook_dealer_may_not_make_the_bids_add_up(tmp_path: Path) -> Non
                 assert offered == list(range(held + 1))
         engine.apply(state, legal[-1])
     assert dealer_bids == 7
+
+
+def test_the_cookbook_rummy_scores_deadwood_and_knocks_at_ten(tmp_path: Path) -> None:
+    path = tmp_path / "knock-rummy.yaml"
+    path.write_text(dict(cookbook_files())["knock-rummy"], encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(None, 4)
+    bots = [make_bot("random", 4, p) for p in range(state.n)]
+    while not engine.is_over(state):
+        seat = engine.to_move(state)
+        assert seat is not None
+        engine.apply(state, bots[seat].choose(engine, state, engine.legal_actions(state)))
+    assert len(state.round_scores) == 3 and not state.cut_off
+    assert all(min(scores) <= 10 for scores in state.round_scores)  # the knocker's deadwood

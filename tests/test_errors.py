@@ -334,3 +334,15 @@ def test_a_badly_formed_name_says_what_the_form_is(old: str, new: str, message: 
                                                      tmp_path: Path) -> None:
     [d] = check_files([str(mini_with(old, new, tmp_path))])
     assert d.message == message
+
+
+@pytest.mark.parametrize("missing", ["deck", "zones"])
+def test_a_file_without_a_deck_or_zones_is_told_which_key_is_missing(missing: str,
+                                                                     tmp_path: Path) -> None:
+    lines = ["cardrules: 1", "name: x", "deck: {zone: s}", "zones: [{name: s}]", "round:",
+             "  phases: [{name: a, turns: rotate, steps: [{name: b, moves: [{name: c}]}]}]"]
+    path = tmp_path / "x.yaml"
+    path.write_text("\n".join(line for line in lines if not line.startswith(missing)) + "\n")
+    [problem] = check_files([str(path)])
+    assert problem.message == f"missing required key '{missing}'"
+    assert (problem.location.line, problem.location.column) == (1, 1)

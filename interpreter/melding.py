@@ -1,0 +1,364 @@
+"""Melds as a ruleset declares them (`melds:`): which cards form one, and how a hand splits.
+
+A ruleset names its meld kinds: a *set* is `least`..`most` cards of one rank, a *run* is as
+many cards of one suit in consecutive ranks, where the ace may stand low, high, at either end
+or in the middle of a run that turns the corner (K-A-2). Wild cards (the deck's `wild`) stand
+in for any card, up to `wilds` of them in one meld. A joker that is not wild fits no meld.
+
+How the search works
+--------------------
+* Cards that share a name (the two 7H of two decks) are interchangeable, so the hand is
+  grouped into *types*, one per name, ordered by (rank, suit, name) with the wild ones
+  last; a hand is then a vector of counts per type.
+* Every meld the hand allows is listed once, as counts per type (its *key*): sets by
+  choosing naturals of one rank and wild cards; runs by a window of consecutive ranks in one
+  suit whose slots each hold that rank's card or a wild card.
+* A hand splits by its first type still held: that card is either left out (deadwood) or in
+  one of the melds that hold its type and fit in what is left. Least deadwood is this
+  recursion with a memo on the counts; every layout is the same recursion, kept as sets of
+  keys, so a layout found twice counts once.
+* Each type's copies are handed out lowest id first, melds in their key order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations, combinations_with_replacement
+from typing import Any
+
+from cardrules.errors import RuleFault
+
+MOST_MELD_CARDS = 24  # the most cards a meld search takes at once
+MOST_LAYOUTS = 10_000  # the most layouts meld_layouts gives
+
+Key = tuple[int, ...]  # counts per type
+ACE_PLACES = ("low", "high", "both", "wrap")
+
+
+@dataclass(frozen=True)
+class MeldKind:
+    """One kind of meld a ruleset declares."""
+
+    name: str
+    run: bool  # a run in one suit, else a set of one rank
+    least: int
+    most: int  # the longest such meld (0: no limit but the hand)
+    wilds: int  # the most wild cards in one (-1: any number)
+    ace: str = "low"  # runs: where the ace may stand (ACE_PLACES)
+
+
+@dataclass(frozen=True, eq=False)
+class MeldRules:
+    """A ruleset's meld kinds with the card tables they read."""
+
+    kinds: tuple[MeldKind, ...]
+    rank: Sequence[int]
+    suit: Sequence[int]
+    wild: Sequence[bool]
+    names: Sequence[str]
+    value: Sequence[int]  # what a card left out of every meld counts
+    n_ranks: int  # ranks of the deck, jokers not counted
+    ace: int  # the index of the rank 'A', or -1
+    _orders: dict[str, tuple[tuple[int, ...], bool]] = field(default_factory=dict)
+
+    def order(self, place: str) -> tuple[tuple[int, ...], bool]:
+        """The ranks a run climbs through, and whether they turn the corner."""
+        if place not in self._orders:
+            others = tuple(r for r in range(self.n_ranks) if r != self.ace)
+            ace = (self.ace,) if self.ace >= 0 else ()
+            self._orders[place] = {
+                "low": (ace + others, False), "high": (others + ace, False),
+                "both": (ace + others + ace, False), "wrap": (ace + others, True),
+            }[place]
+        return self._orders[place]
+
+
+@dataclass(frozen=True)
+class _Hand:
+    ids: tuple[tuple[int, ...], ...]  # per type, its card ids ascending
+    rank: tuple[int, ...]
+    suit: tuple[int, ...]
+    wild: tuple[bool, ...]
+    value: tuple[int, ...]
+
+
+def _hand(rules: MeldRules, cards: Sequence[int], what: str, site: int,
+          pool: bool = False) -> _Hand:
+    """The hand grouped into types; with `pool`, wild cards of one value make one type
+    (where only what is left over counts, which wild card stands in does not matter)."""
+    if len(cards) > MOST_MELD_CARDS:
+        raise RuleFault(f"{what}: {len(cards)} cards; a meld search takes at most "
+                        f"{MOST_MELD_CARDS}", site)
+    by_name: dict[object, list[int]] = {}
+    for c in sorted(cards):
+        key = (None, rules.value[c]) if pool and rules.wild[c] else rules.names[c]
+        by_name.setdefault(key, []).append(c)
+    # wild cards last: a split then starts from natural cards, which few melds hold
+    types = sorted(by_name.values(), key=lambda ids: (rules.wild[ids[0]], rules.rank[ids[0]],
+                                                      rules.suit[ids[0]], rules.names[ids[0]]))
+    return _Hand(tuple(tuple(t) for t in types), tuple(rules.rank[t[0]] for t in types),
+                 tuple(rules.suit[t[0]] for t in types), tuple(rules.wild[t[0]] for t in types),
+                 tuple(rules.value[t[0]] for t in types))
+
+
+def _wild_choices(wild_types: Sequence[int], counts: Sequence[int], w: int) -> Iterator[Key]:
+    """Every multiset of w wild cards (as types) the hand holds."""
+    for pick in combinations_with_replacement(wild_types, w):
+        if all(pick.count(t) <= counts[t] for t in set(pick)):
+            yield pick
+
+
+def _candidates(rules: MeldRules, hand: _Hand) -> list[Key]:
+    """Every meld the whole hand allows, once each, as counts per type: longest first,
+    then in key order (the most of the lowest types first)."""
+    counts = [len(ids) for ids in hand.ids]
+    n = len(counts)
+    wild_types = [t for t in range(n) if hand.wild[t]]
+    n_wild = sum(counts[t] for t in wild_types)
+    found: set[Key] = set()
+
+    def add(naturals: Sequence[int], wilds: Sequence[int]) -> None:
+        key = [0] * n
+        for t in (*naturals, *wilds):
+            key[t] += 1
+        found.add(tuple(key))
+
+    for kind in rules.kinds:
+        most_wild = n_wild if kind.wilds < 0 else min(kind.wilds, n_wild)
+        if kind.run:
+            _runs(rules, hand, kind, counts, wild_types, most_wild, add)
+        else:
+            _sets(rules, hand, kind, counts, wild_types, most_wild, add)
+    return sorted(found, key=lambda key: (-sum(key), tuple(-c for c in key)))
+
+
+def _sets(rules: MeldRules, hand: _Hand, kind: MeldKind, counts: list[int],
+          wild_types: list[int], most_wild: int, add: Any) -> None:
+    by_rank: dict[int, list[int]] = {}
+    for t in range(len(counts)):
+        if not hand.wild[t] and hand.rank[t] < rules.n_ranks:
+            by_rank.setdefault(hand.rank[t], []).extend([t] * counts[t])
+    groups = list(by_rank.values()) + [[]]  # the last: a set of wild cards only
+    for naturals_all in groups:
+        for k in range(len(naturals_all) + 1):
+            if k == 0 and naturals_all:
+                continue
+            for naturals in set(combinations(naturals_all, k)):
+                for w in range(most_wild + 1):
+                    size = k + w
+                    if size < kind.least or (kind.most and size > kind.most) or size == 0:
+                        continue
+                    for wilds in _wild_choices(wild_types, counts, w):
+                        add(naturals, wilds)
+
+
+def _runs(rules: MeldRules, hand: _Hand, kind: MeldKind, counts: list[int],
+          wild_types: list[int], most_wild: int, add: Any) -> None:
+    order, circle = rules.order(kind.ace)
+    span = len(order)
+    longest = min(kind.most or span, len(set(order)) if circle else span)
+    least = max(kind.least, 1)
+    at: dict[tuple[int, int], list[int]] = {}
+    for t in range(len(counts)):
+        if not hand.wild[t] and hand.rank[t] < rules.n_ranks:
+            at.setdefault((hand.suit[t], hand.rank[t]), []).append(t)
+    suits = sorted({s for s, _ in at}) or [-1]
+
+    def grow(suit: int, start: int, chosen: tuple[int, ...], w: int, seen: frozenset[int]
+             ) -> None:
+        """Extend a run by one slot at a time: its rank's card of the suit, or a wild card."""
+        length = len(chosen) + w
+        if length >= least:
+            for wilds in _wild_choices(wild_types, counts, w):
+                add(chosen, wilds)
+        if length == longest or (not circle and start + length == span):
+            return
+        r = order[(start + length) % span]
+        if r in seen:
+            return
+        for t in at.get((suit, r), ()):
+            grow(suit, start, (*chosen, t), w, seen | {r})
+        if w < most_wild:
+            grow(suit, start, chosen, w + 1, seen | {r})
+
+    if most_wild == 0 and all(len(ts) == 1 for ts in at.values()):
+        _plain_runs(order, circle, longest, least, suits, at, add)
+        return
+    for suit in suits:
+        for start in range(span):
+            grow(suit, start, (), 0, frozenset())
+
+
+def _plain_runs(order: tuple[int, ...], circle: bool, longest: int, least: int,
+                suits: list[int], at: dict[tuple[int, int], list[int]], add: Any) -> None:
+    """Runs without wild cards, where each rank of a suit is one type: every stretch of held
+    ranks from each start, as long as it may be."""
+    span = len(order)
+    for suit in suits:
+        for start in range(span):
+            chosen: list[int] = []
+            seen: set[int] = set()
+            for i in range(longest if circle else min(longest, span - start)):
+                r = order[(start + i) % span]
+                slot = at.get((suit, r))
+                if slot is None or r in seen:
+                    break
+                seen.add(r)
+                chosen.append(slot[0])
+                if len(chosen) >= least:
+                    add(chosen, ())
+
+
+_W = 6  # bits per type in a packed count vector: a count up to 31, then a guard bit
+
+
+class _Search:
+    """The splits of one hand into melds and cards left out.
+
+    A count vector is packed into one integer, `_W` bits per type, so that the search works on
+    integers: a meld fits in what is left when subtracting it borrows from no type's guard bit,
+    and the first type still held is the lowest bit set."""
+
+    def __init__(self, rules: MeldRules, hand: _Hand, counted: bool = True) -> None:
+        self.hand = hand
+        n = len(hand.ids)
+        self.value = hand.value if counted else (1,) * n
+        self.cands = _candidates(rules, hand)
+        self.guard = sum(1 << (t * _W + _W - 1) for t in range(n))
+        self.holding: list[list[tuple[int, Key]]] = [[] for _ in hand.ids]
+        for key in self.cands:
+            self.holding[next(t for t, c in enumerate(key) if c)].append((self.pack(key), key))
+        self.memo: dict[int, tuple[int, Key | None]] = {}
+        self.start = self.pack(tuple(len(ids) for ids in hand.ids))
+
+    @staticmethod
+    def pack(key: Key) -> int:
+        return sum(c << (t * _W) for t, c in enumerate(key))
+
+    @staticmethod
+    def first(left: int) -> int:
+        """The lowest type still held in a packed vector (which must not be empty)."""
+        return ((left & -left).bit_length() - 1) // _W
+
+    def melds_with(self, t: int, left: int) -> Iterator[tuple[int, Key]]:
+        """The melds (packed, and as keys) whose lowest type is t and that fit in `left`."""
+        guard = self.guard
+        for packed, key in self.holding[t]:
+            if (left | guard) - packed & guard == guard:
+                yield packed, key
+
+    def least(self, left: int) -> int:
+        """The least deadwood of `left`, and (in the memo) the meld that reaches it."""
+        got = self.memo.get(left)
+        if got is not None:
+            return got[0]
+        if not left:
+            return 0
+        t = self.first(left)
+        best, choice = self.value[t] + self.least(left - (1 << (t * _W))), None
+        for packed, key in self.melds_with(t, left):
+            score = self.least(left - packed)
+            if score < best:
+                best, choice = score, key
+        self.memo[left] = (best, choice)
+        return best
+
+    def without_one(self, t: int) -> int:
+        """The whole hand but one card of type t (packed)."""
+        return self.start - (1 << (t * _W))
+
+    def best(self) -> list[Key]:
+        """The melds of the first layout (in key order) that leaves the least deadwood."""
+        self.least(self.start)
+        out: list[Key] = []
+        left = self.start
+        while left:
+            _, choice = self.memo[left]
+            if choice is None:
+                left -= 1 << (self.first(left) * _W)
+            else:
+                out.append(choice)
+                left -= self.pack(choice)
+        return out
+
+    def partitions(self, left: int, site: int) -> set[tuple[Key, ...]]:
+        """Every way to lay all of `left` in melds, as sorted tuples of keys."""
+        if not left:
+            return {()}
+        out: set[tuple[Key, ...]] = set()
+        for packed, key in self.melds_with(self.first(left), left):
+            for tail in self.partitions(left - packed, site):
+                out.add(tuple(sorted((key, *tail), reverse=True)))
+                if len(out) > MOST_LAYOUTS:
+                    raise RuleFault(f"meld_layouts: more than {MOST_LAYOUTS} layouts", site)
+        return out
+
+    def cards(self, melds: Sequence[Key]) -> list[tuple[int, ...]]:
+        """Melds of types as melds of card ids, each type's lowest ids first. Melds are
+        tuples, so that a move may choose one (an action is a tuple of values)."""
+        used = [0] * len(self.hand.ids)
+        out = []
+        for key in melds:
+            meld: list[int] = []
+            for t, c in enumerate(key):
+                meld.extend(self.hand.ids[t][used[t]:used[t] + c])
+                used[t] += c
+            out.append(tuple(meld))
+        return out
+
+
+def is_meld(rules: MeldRules, cards: Sequence[int], site: int) -> bool:
+    """Whether the cards, all of them, form one meld of a declared kind."""
+    if not cards:
+        return False
+    hand = _hand(rules, cards, "is_meld", site)
+    whole = tuple(len(ids) for ids in hand.ids)
+    return whole in set(_candidates(rules, hand))
+
+
+def melds_in(rules: MeldRules, cards: Sequence[int], site: int) -> list[tuple[int, ...]]:
+    """Every distinct meld that some of the cards form, largest first."""
+    hand = _hand(rules, cards, "melds_in", site)
+    search = _Search(rules, hand)
+    return [search.cards([key])[0] for key in search.cands]
+
+
+def can_meld(rules: MeldRules, cards: Sequence[int], site: int) -> bool:
+    """Whether the cards can be laid, every one of them, in melds."""
+    search = _Search(rules, _hand(rules, cards, "can_meld", site, pool=True), counted=False)
+    return search.least(search.start) == 0  # every card counts 1 here, whatever its value
+
+
+def meld_layouts(rules: MeldRules, cards: Sequence[int], site: int
+                 ) -> list[tuple[tuple[int, ...], ...]]:
+    """Every distinct way to lay all the cards in melds (none if there is no way)."""
+    hand = _hand(rules, cards, "meld_layouts", site)
+    if not cards:
+        return [()]
+    search = _Search(rules, hand)
+    return [tuple(search.cards(p)) for p in sorted(search.partitions(search.start, site),
+                                                   reverse=True)]
+
+
+def deadwood_of(rules: MeldRules, cards: Sequence[int], site: int,
+                what: str = "deadwood") -> int:
+    """The least total value of the cards left out of melds, over every layout."""
+    search = _Search(rules, _hand(rules, cards, what, site, pool=True))
+    return search.least(search.start)
+
+
+def discard_deadwood(rules: MeldRules, cards: Sequence[int], site: int) -> int:
+    """The least deadwood left after discarding one of the cards (the best one to discard):
+    whether a player may knock or go down before the discard. One search shares its memo
+    over every discard, which costs far less than a search per discard."""
+    if not cards:
+        raise RuleFault("discard_deadwood: no cards to discard", site)
+    search = _Search(rules, _hand(rules, cards, "discard_deadwood", site, pool=True))
+    return min(search.least(search.without_one(t)) for t in range(len(search.hand.ids)))
+
+
+def best_melds(rules: MeldRules, cards: Sequence[int], site: int) -> list[tuple[int, ...]]:
+    """The melds of a layout that leaves the least deadwood (the first in key order)."""
+    search = _Search(rules, _hand(rules, cards, "best_melds", site, pool=True))
+    return search.cards(search.best())

@@ -1,0 +1,108 @@
+"""rulesets/gin-rummy.yaml: knocking, laying down, lay-offs, gin and undercuts.
+
+Scoring is checked on constructed hands; the knock and what follows it on many random hands
+played by seats that knock, lay down and lay off whenever they can.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardrules.dsl.loader import load_ruleset
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.state import GameState
+
+OPENSPIEL = {"openspiel": "true"}
+POINTS = {"A": 1, "J": 10, "Q": 10, "K": 10}
+
+
+def value(name: str) -> int:
+    return POINTS.get(name[:-1]) or int(name[:-1])
+
+
+def scored(knocker: int | None, hands: tuple[str, str], **options: str) -> list[int]:
+    """Each seat's score for a hand that ends with these cards left in the two hands."""
+    engine = Engine(load_ruleset("gin-rummy", options or None))
+    state = engine.new_game(2, 1)
+    names = engine.rules.cards.names
+    hand = engine.rules.zone("hand")
+    for seat, text in enumerate(hands):
+        state.zones[hand.zone_of(seat)] = [names.index(c) for c in text.split()]
+    state.vars["knocker"] = knocker
+    return [engine.round_score(state, seat) for seat in range(2)]
+
+
+@pytest.mark.parametrize(("knocker", "hands", "common", "openspiel"), [
+    (0, ("3C 5D", "KS QS 2H"), [14, 0], [14, -14]),            # 8 against 22
+    (0, ("", "KS QS 2H"), [47, 0], [47, -47]),                # gin: 22 + 25
+    (1, ("2C 3D", "AS 7H"), [28, 0], [28, -28]),               # undercut: 5 against 8
+    (1, ("4C 4D", "AS 7H"), [0, 0], [0, 0]),                   # equal: no undercut
+    (None, ("KC KD KH", "AS"), [0, 0], [0, 0]),               # nobody knocked: a draw
+])
+def test_a_hand_is_scored(knocker: int | None, hands: tuple[str, str], common: list[int],
+                          openspiel: list[int]) -> None:
+    assert scored(knocker, hands) == common
+    assert scored(knocker, hands, **OPENSPIEL) == openspiel
+
+
+def test_bonuses_are_options() -> None:
+    assert scored(0, ("", "KS"), gin_bonus="20") == [30, 0]
+    assert scored(1, ("2C", "AS 7H"), undercut_bonus="10", **OPENSPIEL) == [16, -16]
+
+
+def eager(engine: Engine, state: GameState, rng: random.Random, made: dict[str, int]) -> None:
+    """Play a hand where seats knock, lay down and lay off whenever they can."""
+    keen = ("knock", "wall_knock", "lay", "lay_off", "meld", "done")
+    while not state.over:
+        legal = engine.legal_actions(state)
+        wanted = [a for a in legal if a[0] in keen]
+        action = rng.choice(wanted or legal)
+        made[action[0]] = made.get(action[0], 0) + 1
+        engine.apply(state, action)
+
+
+def deadwood(names: list[str]) -> int:
+    return sum(value(n) for n in names)
+
+
+def test_knocks_lay_downs_and_lay_offs_keep_the_rules() -> None:
+    engine = Engine(load_ruleset("gin-rummy", OPENSPIEL))
+    rules = engine.rules
+    names, laid = rules.cards.names, rules.zone("laid")
+    rng = random.Random(5)
+    knocks, made = 0, dict[str, int]()
+    for seed in range(60):
+        state = engine.new_game(2, seed)
+        eager(engine, state, rng, made)
+        totals = state.totals
+        assert totals[0] == -totals[1]
+        k = state.vars["knocker"]
+        if k is None:
+            assert totals == [0, 0]
+            continue
+        knocks += 1
+        hands = [[names[c] for c in state.zones[rules.zone("hand").zone_of(p)]] for p in (0, 1)]
+        dk, dd = deadwood(hands[k]), deadwood(hands[1 - k])
+        assert dk <= 10
+        result = dd - dk + (25 if dk == 0 else 0)
+        result -= 25 if result < 0 else 0
+        assert totals[k] == result
+        for g in laid.instances(k):
+            group = [names[c] for c in state.zones[g]]
+            assert not group or len(group) >= 3
+    assert knocks >= 8 and made["lay"] >= knocks and made.get("lay_off", 0) >= 1
+
+
+def test_both_declining_the_first_upcard_makes_it_dead() -> None:
+    engine = Engine(load_ruleset("gin-rummy", OPENSPIEL))
+    state = engine.new_game(2, 2)
+    assert [a[0] for a in engine.legal_actions(state)] == ["take_upcard", "decline"]
+    upcard = state.zones[engine.rules.zone("upcard").index][-1]
+    engine.apply(state, ("decline", upcard))
+    engine.apply(state, ("decline", upcard))
+    assert state.current == 0 and engine.legal_actions(state) == [("draw_stock",)]
+    engine.apply(state, ("draw_stock",))
+    assert state.zones[engine.rules.zone("dead").index] == [upcard]
+    assert len(state.zones[engine.rules.zone("hand").zone_of(0)]) == 11

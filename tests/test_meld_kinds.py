@@ -1,0 +1,238 @@
+"""Meld kinds declared in a ruleset (`melds:`) and the built-ins that search hands for them."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from cardrules.dsl.loader import load_ruleset
+from cardrules.errors import RuleFault
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.melding import (
+    MOST_MELD_CARDS,
+    MeldKind,
+    MeldRules,
+    best_melds,
+    can_meld,
+    deadwood_of,
+    discard_deadwood,
+    is_meld,
+    meld_layouts,
+    melds_in,
+)
+from cardrules.interpreter.play import play_game
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = "CDHS"
+
+
+def deck(copies: int = 1, wild_rank: str | None = None) -> dict[str, list]:
+    cards = [(r, s) for _ in range(copies) for s in range(4) for r in range(13)]
+    return {"rank": [r for r, _ in cards], "suit": [s for _, s in cards],
+            "wild": [RANKS[r] == wild_rank for r, _ in cards],
+            "names": [RANKS[r] + SUITS[s] for r, s in cards],
+            "value": [min(r + 1, 10) for r, _ in cards]}
+
+
+def rules(*kinds: MeldKind, copies: int = 1, wild_rank: str | None = None) -> MeldRules:
+    t = deck(copies, wild_rank)
+    return MeldRules(kinds, t["rank"], t["suit"], t["wild"], t["names"], t["value"], 13, 0)
+
+
+SETS = MeldKind("set", False, 3, 4, -1)
+RUNS = MeldKind("run", True, 3, 0, -1, "low")
+GIN = rules(SETS, RUNS)
+
+
+def card(name: str, copy: int = 0) -> int:
+    return copy * 52 + SUITS.index(name[-1]) * 13 + RANKS.index(name[:-1])
+
+
+def cards(text: str) -> list[int]:
+    return [card(c) for c in text.split()]
+
+
+# ---------------------------------------------------------------- an oracle
+def plain_meld(hand: tuple[int, ...]) -> bool:
+    """Gin rummy's melds written out plainly: 3-4 of a rank, or 3+ running in a suit, A low."""
+    ranks = sorted(c % 13 for c in hand)
+    if len(set(ranks)) == 1:
+        return 3 <= len(hand) <= 4
+    return (len(hand) >= 3 and len({c // 13 for c in hand}) == 1
+            and ranks == list(range(ranks[0], ranks[0] + len(hand))))
+
+
+def oracle_deadwood(hand: list[int]) -> int:
+    """The least deadwood by trying every set of disjoint melds (slow, obviously right)."""
+    melds = [frozenset(m) for k in range(3, len(hand) + 1) for m in combinations(hand, k)
+             if plain_meld(m)]
+    best = sum(min(c % 13 + 1, 10) for c in hand)
+
+    def go(i: int, used: frozenset[int]) -> None:
+        nonlocal best
+        best = min(best, sum(min(c % 13 + 1, 10) for c in hand if c not in used))
+        for j in range(i, len(melds)):
+            if not melds[j] & used:
+                go(j + 1, used | melds[j])
+    go(0, frozenset())
+    return best
+
+
+def test_least_deadwood_agrees_with_trying_every_layout() -> None:
+    rng = random.Random(7)
+    for _ in range(150):
+        hand = rng.sample(range(52), rng.choice((7, 10, 11)))
+        assert deadwood_of(GIN, hand, 0) == oracle_deadwood(hand), hand
+
+
+def test_best_melds_leave_exactly_the_least_deadwood() -> None:
+    rng = random.Random(8)
+    for _ in range(100):
+        hand = rng.sample(range(52), 10)
+        melds = best_melds(GIN, hand, 0)
+        laid = [c for m in melds for c in m]
+        assert len(laid) == len(set(laid)) and set(laid) <= set(hand)
+        assert all(is_meld(GIN, m, 0) for m in melds)
+        left = sum(min(c % 13 + 1, 10) for c in hand if c not in laid)
+        assert left == deadwood_of(GIN, hand, 0)
+
+
+def test_discard_deadwood_is_the_least_over_every_discard() -> None:
+    rng = random.Random(9)
+    for _ in range(60):
+        hand = rng.sample(range(52), 11)
+        assert discard_deadwood(GIN, hand, 0) == min(
+            deadwood_of(GIN, [c for c in hand if c != gone], 0) for gone in hand)
+    with pytest.raises(RuleFault, match="no cards"):
+        discard_deadwood(GIN, [], 3)
+
+
+def test_sets_and_runs() -> None:
+    assert is_meld(GIN, cards("7C 7D 7H"), 0) and is_meld(GIN, cards("7C 7D 7H 7S"), 0)
+    assert not is_meld(GIN, cards("7C 7D"), 0)
+    assert is_meld(GIN, cards("AC 2C 3C"), 0) and is_meld(GIN, cards("9H 10H JH QH KH"), 0)
+    assert not is_meld(GIN, cards("QH KH AH"), 0)  # the ace stands low only
+    assert not is_meld(GIN, cards("AC 2C 3D"), 0) and not is_meld(GIN, cards("AC 2C 4C"), 0)
+
+
+@pytest.mark.parametrize(("place", "low", "high", "corner"), [
+    ("low", True, False, False), ("high", False, True, False), ("both", True, True, False),
+    ("wrap", True, True, True)])
+def test_where_the_ace_stands(place: str, low: bool, high: bool, corner: bool) -> None:
+    r = rules(MeldKind("run", True, 3, 0, -1, place))
+    assert is_meld(r, cards("AS 2S 3S"), 0) is low
+    assert is_meld(r, cards("QS KS AS"), 0) is high
+    assert is_meld(r, cards("KS AS 2S"), 0) is corner
+
+
+def test_wild_cards_stand_in_up_to_the_kind_s_limit() -> None:
+    one = rules(MeldKind("set", False, 3, 0, 1), MeldKind("run", True, 3, 0, 1), wild_rank="2")
+    assert is_meld(one, cards("9C 9D 2H"), 0)  # a wild 2 as the third nine
+    assert is_meld(one, cards("5H 2C 7H"), 0)  # ...or as the 6 of hearts
+    assert not is_meld(one, cards("9C 2D 2H"), 0)  # only one wild card in a meld
+    assert can_meld(one, cards("9C 9D 2H 5H 2C 7H"), 0)
+    assert not can_meld(one, cards("9C 9D 2H 5H 7H"), 0)
+
+
+def test_copies_of_one_card_count_once() -> None:
+    two = rules(SETS, RUNS, copies=2)
+    hand = [card("7C"), card("7C", 1), card("7D"), card("7H")]
+    # 7C 7C 7D 7H; then 7C 7C 7D, 7C 7C 7H and 7C 7D 7H (which 7C does not matter)
+    assert [len(m) for m in melds_in(two, hand, 0)] == [4, 3, 3, 3]
+    hand = [card("7C"), card("7D"), card("7H"), card("7C", 1), card("8C"), card("9C")]
+    layouts = meld_layouts(two, hand, 0)
+    # the set of sevens and the run 7-9 of clubs, each seven of clubs in one of them,
+    # the lower id to the meld listed first
+    assert layouts == [((card("7C"), card("7D"), card("7H")),
+                        (card("7C", 1), card("8C"), card("9C")))]
+
+
+def test_every_layout_and_none() -> None:
+    layouts = meld_layouts(GIN, cards("AC 2C 3C 4C AD AH AS"), 0)
+    assert len(layouts) == 2  # A-4 of clubs + three aces, or 2-4 of clubs + four aces
+    assert meld_layouts(GIN, cards("AC 2C 4C"), 0) == []
+    assert meld_layouts(GIN, [], 0) == [()] and can_meld(GIN, [], 0)
+
+
+def test_a_search_too_large_is_a_located_fault() -> None:
+    with pytest.raises(RuleFault, match="at most 24"):
+        deadwood_of(GIN, list(range(MOST_MELD_CARDS + 1)), 5)
+
+
+# --------------------------------------------------------- in a ruleset
+GAME = """\
+cardrules: 1
+name: melder
+players: {min: 2, max: 2}
+deck: {zone: stock}
+values:
+  points: {A: 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,
+           J: 10, Q: 10, K: 10}
+melds:
+  value: points
+  kinds:
+    - {name: group, kind: set, min: 3, max: 4}
+    - {name: sequence, kind: run, min: 3}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: hand, owner: each, visibility: owner, layout: spread}
+  - {name: table, owner: each, visibility: public, layout: row, groups: 4}
+variables:
+  - {name: laid, scope: player_round, initial: 0}
+round:
+  setup: ["shuffle stock", "deal 10 from stock to each hand face down"]
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: lay
+          repeat: 3
+          moves:
+            - name: lay
+              label: "Lay {meld}"
+              when: "me.laid < 4"
+              choose: {meld: "melds_in(hand[me])"}
+              do: ["move meld to table[me][me.laid] face up", "set me.laid += 1"]
+            - name: wait
+              do: []
+  end: []
+triggers:
+  - {name: stop, after: turn, when: "turns >= 4", do: [end round]}
+scoring:
+  rounds: 1
+  round:
+    - {name: deadwood, score: "deadwood(hand[p])"}
+"""
+
+
+def test_a_ruleset_lays_melds_and_scores_deadwood(tmp_path: Path) -> None:
+    path = tmp_path / "melder.yaml"
+    path.write_text(GAME, encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    value = engine.rules.cards.values["points"]
+    laid_any = False
+    for seed in range(20):
+        state = play_game(engine, 2, seed=seed)
+        for seat in range(2):
+            hand = list(state.zones[engine.rules.zone("hand").zone_of(seat)])
+            assert state.round_scores[0][seat] == oracle_deadwood_by(hand, engine, value)
+            for g in engine.rules.zone("table").instances(seat):
+                laid = list(state.zones[g])
+                laid_any |= bool(laid)
+                assert not laid or is_meld(GIN, [_plain(engine, c) for c in laid], 0)
+    assert laid_any
+
+
+def _plain(engine: Engine, c: int) -> int:
+    """A card of the ruleset's deck as this file's ids (suit * 13 + rank)."""
+    cards = engine.rules.cards
+    return cards.suit[c] * 13 + cards.rank[c]
+
+
+def oracle_deadwood_by(hand: list[int], engine: Engine, value: tuple[int, ...]) -> int:
+    plain = [_plain(engine, c) for c in hand]
+    assert all(value[c] == min(p % 13 + 1, 10) for c, p in zip(hand, plain))
+    return oracle_deadwood(plain)
