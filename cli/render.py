@@ -229,6 +229,14 @@ def seen_owned(zone: ZoneDef, seen: Any, plain: bool = False,
     return seen_zone(zone, seen, plain, order)
 
 
+def round_of(rules: Ruleset, number: int, total: int) -> str:
+    """'Round 2 of 9'; where the match lasts until a condition holds, its round count is only
+    a bound: 'Round 2 (at most 30)'."""
+    if rules.until is not None and total > 1:
+        return f"Round {number} (at most {total})"
+    return f"Round {number} of {total}"
+
+
 def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> list[str]:
     """A player's view as text: shared zones, then each seat's zones, then the scores.
 
@@ -237,7 +245,7 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
     """
     seat = view["seat"]
     mover = view["to_move"]
-    lines = [f"Round {view['round']} of {view['rounds']} - seat {seat}'s view - "
+    lines = [f"{round_of(rules, view['round'], view['rounds'])} - seat {seat}'s view - "
              + (f"seat {mover} to move ({view['phase']}, {view['step']})" if mover
                 else "game over")]
     for zone in rules.zones:
@@ -269,4 +277,4 @@ def _shown(value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, list):
         return " ".join(_shown(v) for v in value) or "-"
-    return str(value)
+    return str(value) or "-"

@@ -260,8 +260,8 @@ def help_lines(engine: Engine, state: GameState, seat: int, legal: Sequence[Acti
     rules = engine.rules
     choices = numbered(legal)
     phase = rules.phases[state.phase]
-    lines = [f"You are seat {seat + 1} of {state.n} in {rules.title}, round {state.round} "
-             f"of {state.rounds_total}."]
+    lines = [f"You are seat {seat + 1} of {state.n} in {rules.title}, "
+             f"{render.round_of(rules, state.round, state.rounds_total).lower()}."]
     if state.window:
         lines.append("Anyone may react after each action; this is your chance to. Type the "
                      "number of a reaction, or just Enter (or 0) to let it go by.")

@@ -318,3 +318,11 @@ def test_run_view_shows_the_variables_the_seat_may_see() -> None:
     assert "broken: no" in screens[1] and "bid:" not in screens[1]  # nobody has bid yet
     seats = [line for line in screens[2].splitlines() if re.match(r"\s+seat \d ", line)]
     assert len(seats) == 4 and all(re.search(r"bid: \d+ ", line) for line in seats)
+
+
+def test_a_match_played_until_a_condition_gives_its_round_count_as_a_bound() -> None:
+    played_off = cli("run", "precognition", "--view", "1", "--plain")
+    assert played_off.exit_code == 0, played_off.output
+    assert re.search(r"^Round 1 \(at most \d+\) - seat 1's view", played_off.stdout, re.M)
+    fixed = cli("run", "golf6", "--view", "1", "--plain")
+    assert re.search(r"^Round 1 of 9 - seat 1's view", fixed.stdout, re.M)

@@ -277,8 +277,10 @@ def test_a_bad_deck_count_is_reported_once(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------- files
-def test_a_missing_file_is_one_plain_diagnostic(tmp_path: Path) -> None:
-    missing = tmp_path / "nope.yaml"
+def test_a_missing_file_is_one_plain_diagnostic(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # a short name, quoted whole
+    missing = Path("nope.yaml")
     [d] = check_files([str(missing)])
     assert d.location is None and d.message == f"{missing}: no such file"
     assert d.format() == d.message
