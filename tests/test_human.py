@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -58,7 +59,13 @@ def spawn(args: list[str], cwd: Path, **env: str) -> pexpect.spawn:
     environment.update(env)
     return pexpect.spawn(sys.executable, ["-m", "cardrules", *args], cwd=str(cwd),
                          env=environment, encoding="utf-8", timeout=20,
-                         dimensions=(60, 200))
+                         dimensions=(60, 200), preexec_fn=interruptible)
+
+
+def interruptible() -> None:
+    """In the child, before it starts: Ctrl-C interrupts it, as at a terminal, even where the
+    test runner's own process ignores SIGINT (a child inherits an ignored signal)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def text(child: pexpect.spawn) -> str:
