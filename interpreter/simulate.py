@@ -14,7 +14,7 @@ Workers send back one small GameRecord per game, in chunks; records are summed u
 order (so every floating-point sum is the same from run to run) by streaming accumulators:
 memory stays flat however many games are played.
 
-Backends: "local" (this process for one worker, else a multiprocessing Pool) and "dask" (a
+Backends: "local" (this process for one worker, else a pool of worker processes) and "dask" (a
 `distributed.Client`, the optional extra `cardrules[cluster]`).
 """
 
@@ -26,8 +26,8 @@ import multiprocessing
 import signal
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import partial
 from itertools import islice
 from typing import Any, NamedTuple, Protocol
 
@@ -185,14 +185,22 @@ def _ignore_interrupts() -> None:
 
 def _pool_batches(sim: Simulation, chunks: Iterable[tuple[int, int]],
                   workers: int) -> Iterator[list[Records]]:
-    pool = multiprocessing.get_context().Pool(workers, initializer=_ignore_interrupts)
+    """Chunks on local worker processes, at most two per worker in flight, taken back in
+    order (so sums are taken in order). A chunk that fails stops the others at once."""
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(),
+                               initializer=_ignore_interrupts)
+    todo = iter(chunks)
+    pending = deque(pool.submit(play_span, sim, span) for span in islice(todo, 2 * workers))
     try:
-        # imap (not imap_unordered): chunks come back in order, so sums are taken in order.
-        yield from pool.imap(partial(play_span, sim), chunks)
-        pool.close()
+        while pending:
+            batch = pending.popleft().result()
+            pending.extend(pool.submit(play_span, sim, span) for span in islice(todo, 1))
+            yield batch
     finally:
-        pool.terminate()
-        pool.join()
+        if any(not future.done() for future in pending):  # stopped early (Ctrl-C, a fault)
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()  # chunks under way are not waited for
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _dask_batches(sim: Simulation, chunks: Iterable[tuple[int, int]], client: Any,
