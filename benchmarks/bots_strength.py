@@ -32,6 +32,7 @@ from typing import Any
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.simulate import wilson
 
 # The best bot found for each ruleset, at its default budget, and the table size.
 BEST: dict[str, tuple[str, int]] = {
@@ -42,14 +43,6 @@ BEST: dict[str, tuple[str, int]] = {
     "grandma": ("greedy", 3),
 }
 
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def one_game(job: tuple[str, int, str, int]) -> dict[str, Any]:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import math
 import multiprocessing
 import random
 import time
@@ -34,6 +33,7 @@ from typing import Any
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.simulate import wilson
 
 TABLES = {"golf6": 4, "czech-golf": 4}
 CARDRULES_BOTS = ("greedy", "ismcts")
@@ -44,14 +44,6 @@ def seed_of(game: int) -> int:
     digest = hashlib.blake2b(f"openspiel-ismcts:{game}".encode(), digest_size=4).digest()
     return int.from_bytes(digest, "little")
 
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def share(winners: list[int], seat: int) -> float:
