@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardrules.errors import GeneratorError
-from cardrules.interpreter import melding, melds, runtime
+from cardrules.interpreter import melding, runtime
 
 from . import pyast
 from .codegen import Generated
@@ -33,12 +33,11 @@ def runtime_names() -> dict[str, Any]:
     out = {k: v for k, v in vars(runtime).items()
            if not k.startswith("_") and (callable(v) and getattr(v, "__module__", "") ==
                                          runtime.__name__ or (type(v) is int and k.isupper()))}
-    out["goal_layouts"] = melds.rule_goal_layouts
-    out["meets_goal"] = melds.rule_meets_goal
     out.update(is_meld=melding.is_meld, melds_in=melding.melds_in, can_meld=melding.can_meld,
                meld_layouts=melding.meld_layouts, deadwood=melding.deadwood_of,
                discard_deadwood=melding.discard_deadwood,
-               best_melds=melding.best_melds)
+               best_melds=melding.best_melds, lay_downs=melding.lay_downs,
+               can_lay_down=melding.can_lay_down)
     return out
 
 

@@ -123,22 +123,6 @@ _register(
             _t("_1 in _0"), example="contains(changes(cards(row)), 'UUD')"),
     Builtin("length", (TEXT,), INT, "The number of letters of a text.",
             _call("len"), example="length(p.prediction)"),
-    Builtin("goal_layouts", (CARDS, INT, INT, BOOL, BOOL), list_of(list_of(CARDS)),
-            "Every distinct way to lay down the given numbers of trios (3 cards of one rank) "
-            "and staircases (4 running cards of one suit) from the cards, wild cards standing "
-            "in; trios first. The fourth argument lets a staircase wrap K-A, the fifth allows "
-            "longer melds. Copies of one card count once, and so do wild cards: layouts that "
-            "differ only in which wild card goes where are listed once.",
-            _t("goal_layouts(T_rank, T_suit, T_wild, B.card_names, N_RANKS, _0, _1, _2, _3, _4, "
-               "_site)"),
-            example="choose: {layout: 'goal_layouts(hand[me], 2, 1, true, false)'}"),
-    Builtin("meets_goal", (CARDS, INT, INT, BOOL), BOOL,
-            "Whether the cards hold the given numbers of trios and staircases (as "
-            "goal_layouts counts them; the fourth argument lets a staircase wrap K-A): "
-            "the same as size(goal_layouts(...)) > 0, without listing the layouts.",
-            _t("meets_goal(T_rank, T_suit, T_wild, B.card_names, N_RANKS, _0, _1, _2, _3, "
-               "_site)"),
-            example="meets_goal(hand[me], 2, 1, true)"),
     Builtin("numbers", (INT, INT), list_of(INT),
             "The whole numbers from the first to the second, both included (none if the "
             "second is smaller).", _t("numbers(_0, _1, _site)"),
@@ -219,13 +203,26 @@ _register(
             "The melds of a layout that leaves the least deadwood (the first in a fixed "
             "order when several do).", _t("best_melds(MELDS, _0, _site)"),
             example="for: m in best_melds(hand[me])"),
+    Builtin("lay_downs", (CARDS, list_of(TEXT)), list_of(list_of(CARDS)),
+            "Every distinct way to lay down a goal from some of the cards: the goal names a "
+            "kind of meld (`melds: kinds`) once for each meld of it. A layout gives its melds "
+            "in the goal's order; copies of one card, and wild cards of one value, count once.",
+            _t("lay_downs(MELDS, _0, _1, _site)"),
+            example="choose: {layout: \"lay_downs(hand[me], ['set', 'set', 'run'])\"}"),
+    Builtin("can_lay_down", (CARDS, list_of(TEXT)), BOOL,
+            "Whether some of the cards form a goal's melds (as lay_downs reads the goal): "
+            "the same as size(lay_downs(...)) > 0, without listing the layouts.",
+            _t("can_lay_down(MELDS, _0, _1, _site)"),
+            example="can_lay_down(hand[me], ['set', 'run'])"),
 )
 
 # Functions that need `teams:` declared.
 TEAM_FUNCTIONS = frozenset({"team"})
 # Functions that need `melds:` declared.
 MELD_FUNCTIONS = frozenset({"is_meld", "melds_in", "can_meld", "meld_layouts", "deadwood",
-                            "discard_deadwood", "best_melds"})
+                            "discard_deadwood", "best_melds", "lay_downs", "can_lay_down"})
+# Functions whose second argument is a goal: names of the declared kinds of meld.
+GOAL_FUNCTIONS = frozenset({"lay_downs", "can_lay_down"})
 
 
 @dataclass(frozen=True)

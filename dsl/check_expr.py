@@ -22,6 +22,7 @@ from .builtins import (
     AGGREGATES,
     CARD_ATTRIBUTES,
     FUNCTIONS,
+    GOAL_FUNCTIONS,
     MELD_FUNCTIONS,
     NAMES,
     NULLABLE_ATTRIBUTES,
@@ -68,6 +69,7 @@ class FunctionInfo:
     params: tuple[Type, ...]
     returns: Type
     nullable: bool
+    body: ir.Expr | None = None  # its checked value
 
 
 @dataclass
@@ -84,6 +86,7 @@ class Symbols:
     suit_names: tuple[str, ...] = ()
     teams: int = 0  # partnerships declared (`teams:`), or 0
     melds: bool = False  # whether `melds:` is declared
+    meld_kinds: tuple[str, ...] = ()  # the names of its kinds
 
 
 @dataclass
@@ -322,6 +325,10 @@ class ExpressionChecker:
         if node.function in self.symbols.functions:
             return self.user_call(node)
         fn = FUNCTIONS.get(node.function)
+        if fn is None and node.function in RETIRED:
+            return self.error(node.pos, f"{node.function}() is no longer a built-in: declare "
+                                        "the kinds of meld (`melds:`) and use "
+                                        f"{RETIRED[node.function]}")
         if fn is None:
             return self.error(node.pos, f"unknown function '{node.function}'" + did_you_mean(
                 node.function, [*FUNCTIONS, *self.symbols.functions]))
@@ -340,8 +347,19 @@ class ExpressionChecker:
         args = [self.argument(arg, want, fn.name) for arg, want in zip(node.args, params)]
         if any(a is BAD for a in args):
             return BAD
+        if fn.name in GOAL_FUNCTIONS:
+            self.goal_kinds(args[1])
         return ir.Call(fn.name, tuple(args), type=fn.returns, pos=node.pos,
                        nullable=fn.nullable)
+
+    def goal_kinds(self, goal: ir.Expr) -> None:
+        """Report the kinds of meld a goal names, where it writes them out, that the ruleset
+        does not declare (others are checked as the game runs)."""
+        known = self.symbols.meld_kinds
+        for const in _written_texts(goal, self.symbols.functions):
+            if const.value not in known:
+                self.error(const.pos, f"no meld kind '{const.value}' (the kinds: "
+                                      f"{', '.join(known)})" + did_you_mean(const.value, known))
 
     def user_call(self, node: n.Call) -> ir.Expr:
         """A call of one of the ruleset's own functions (`functions:`)."""
@@ -586,3 +604,26 @@ def type_of_value(value: Any) -> Type:
 
 
 __all__ = ["BAD", "COLOURS", "WORDS", "ExpressionChecker", "Symbols", "known"]
+
+
+# Built-ins a rule file written for an earlier version may call, and what does their work now.
+RETIRED = {"goal_layouts": "lay_downs(cards, goal)", "meets_goal": "can_lay_down(cards, goal)"}
+
+
+def _written_texts(code: ir.Expr, functions: dict[str, FunctionInfo]) -> Iterator[ir.Const]:
+    """The texts a list expression writes out as its items: in list literals, both branches
+    of `if`, joined lists and the bodies of the ruleset's functions it calls."""
+    if isinstance(code, ir.ListOf):
+        for item in code.items:
+            if isinstance(item, ir.Const) and isinstance(item.value, str):
+                yield item
+    elif isinstance(code, ir.IfElse):
+        yield from _written_texts(code.then, functions)
+        yield from _written_texts(code.otherwise, functions)
+    elif isinstance(code, ir.Join):
+        yield from _written_texts(code.left, functions)
+        yield from _written_texts(code.right, functions)
+    elif isinstance(code, ir.UserCall):
+        info = functions.get(code.function)
+        if info is not None and info.body is not None:
+            yield from _written_texts(info.body, functions)

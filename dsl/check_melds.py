@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from cardrules.errors import Diagnostic
-from cardrules.interpreter.melding import MeldKind
+from cardrules.interpreter.melding import ACE_PLACES, MeldKind
 
 from . import decls as d
 from . import limits
+from . import nodes as n
 from .names import did_you_mean
+from .typesys import INT, TEXT, Type
+
+Static = Callable[[n.Expr, Type, str], Any]
 
 
-def meld_kinds(spec: d.MeldsDecl, value_tables: tuple[str, ...],
-               out: list[MeldKind]) -> Iterator[Diagnostic]:
-    """Check `melds:`, appending each kind to `out`; yield every problem."""
+def meld_kinds(spec: d.MeldsDecl, value_tables: tuple[str, ...], static: Static,
+               known: Callable[[str], bool], out: list[MeldKind]) -> Iterator[Diagnostic]:
+    """Check `melds:`, appending each kind to `out`; yield every problem. `static(expr, type,
+    what)` is the value of an expression known before the game (options and numbers), or
+    None where it is not (the problem is then reported); `known(name)` whether a name means
+    something in an expression (an option), so that a bare word that does not is taken for
+    a misspelt ace."""
     if spec.value is not None and spec.value.name != "number" \
             and spec.value.name not in value_tables:
         yield spec.value.pos.diagnostic(
@@ -28,24 +37,58 @@ def meld_kinds(spec: d.MeldsDecl, value_tables: tuple[str, ...],
         if kind.name.name in seen:
             yield kind.name.pos.diagnostic(f"the meld kind '{kind.name.name}' is declared twice")
         seen.add(kind.name.name)
-        yield from _kind(kind, out)
+        yield from _kind(kind, static, known, out)
 
 
-def _kind(kind: d.MeldKindDecl, out: list[MeldKind]) -> Iterator[Diagnostic]:
-    least = kind.min.whole if kind.min else 3
-    most = kind.max.whole if kind.max else 0
-    wilds = kind.wilds.whole if kind.wilds else -1
-    bad = False
-    for literal in (kind.min, kind.max, kind.wilds):
-        if literal is not None and literal.whole > limits.MAX_MELD_SIZE:
-            yield literal.pos.diagnostic(f"a meld has at most {limits.MAX_MELD_SIZE} cards")
-            bad = True
-    if kind.max and most < least:
+def _size(kind: d.MeldKindDecl, field: str, static: Static, default: int, least: int,
+          problems: list[Diagnostic]) -> int | None:
+    """A size of a kind (min, max or wilds), or its default if not written; None if it is
+    not fit (its problem, if not reported already, is added to `problems`)."""
+    node = getattr(kind, field)
+    if node is None:
+        return default
+    value = static(node, INT, f"a meld kind's {field}")
+    if value is not None and not least <= value <= limits.MAX_MELD_SIZE:
+        problems.append(node.pos.diagnostic(
+            f"{field}: {value}; a meld kind's {field} is {least} to {limits.MAX_MELD_SIZE}"))
+        return None
+    return value
+
+
+def _kind(kind: d.MeldKindDecl, static: Static, known: Callable[[str], bool],
+          out: list[MeldKind]) -> Iterator[Diagnostic]:
+    problems: list[Diagnostic] = []
+    least = _size(kind, "min", static, 3, 1, problems)
+    most = _size(kind, "max", static, 0, 1, problems)
+    wilds = _size(kind, "wilds", static, -1, 0, problems)
+    yield from problems
+    bad = least is None or most is None or wilds is None
+    if kind.max is not None and least is not None and most is not None and most < least:
         yield kind.max.pos.diagnostic(f"max {most} is below min {least}")
         bad = True
-    if kind.ace is not None and kind.kind != "run":
-        yield kind.ace.pos.diagnostic("ace: only a run has an order for the ace to stand in")
-        bad = True
+    ace = "low"
+    if kind.ace is not None:
+        if kind.kind != "run":
+            yield kind.ace.pos.diagnostic("ace: only a run has an order for the ace to stand in")
+            bad = True
+        elif isinstance(kind.ace, d.Literal):
+            ace = str(kind.ace.value)
+        elif isinstance(kind.ace, n.Name) and not known(kind.ace.name):
+            yield kind.ace.pos.diagnostic(
+                f"ace: '{kind.ace.name}' is not one of {', '.join(ACE_PLACES)}"
+                + did_you_mean(kind.ace.name, ACE_PLACES))
+            bad = True
+        else:
+            value = static(kind.ace, TEXT, "a run's ace")
+            if value is None:
+                bad = True
+            elif value not in ACE_PLACES:
+                yield kind.ace.pos.diagnostic(
+                    f"ace: '{value}'; the ace stands {', '.join(ACE_PLACES[:-1])} or "
+                    f"{ACE_PLACES[-1]}" + did_you_mean(str(value), ACE_PLACES))
+                bad = True
+            else:
+                ace = str(value)
     if not bad:
-        out.append(MeldKind(kind.name.name, kind.kind == "run", least, most, wilds,
-                            str(kind.ace.value) if kind.ace else "low"))
+        assert least is not None and most is not None and wilds is not None
+        out.append(MeldKind(kind.name.name, kind.kind == "run", least, most, wilds, ace))

@@ -153,9 +153,9 @@ class _RulesetChecker(StatementChecker):
         self.players()
         self.teams()
         cards, copies = self.deck()
-        melds = self.melds()
         zones, home = self.zones()
         variables = self.variables()
+        melds = self.melds()  # after the zones and variables, which it may not read
         functions = self.functions()
         phases = self.phases()
         reactions = self.reactions()
@@ -268,9 +268,24 @@ class _RulesetChecker(StatementChecker):
         if self.decls.melds is None:
             return ()
         kinds: list[MeldKind] = []
-        self.diagnostics.extend(meld_kinds(self.decls.melds, self.symbols.value_tables, kinds))
+        self.diagnostics.extend(meld_kinds(self.decls.melds, self.symbols.value_tables,
+                                           self.static, self.is_known_name, kinds))
         self.symbols.melds = True
+        self.symbols.meld_kinds = tuple(k.name.name for k in self.decls.melds.kinds)
         return tuple(kinds)
+
+    def static(self, node: n.Expr, wanted: Type, what: str) -> Any:
+        """The value of an expression known before the game (numbers, texts and options),
+        or None, with the problem reported, where it is not one."""
+        self.has_me = False
+        code = self.expect(self.check(node), wanted, node.pos, what)
+        if code is BAD:
+            return None
+        try:
+            return evaluate(code, Env())
+        except NotStatic as exc:
+            self.problem(exc.node.pos, f"{what} may only use numbers, texts and options")
+            return None
 
     # ------------------------------------------------------------------ deck
     def deck(self) -> tuple[CardTable, dict[int, int]]:
@@ -492,7 +507,7 @@ class _RulesetChecker(StatementChecker):
             if value is BAD:
                 continue
             self.symbols.functions[name] = FunctionInfo(tuple(params.values()), value.type,
-                                                        value.nullable)
+                                                        value.nullable, value)
             out.append(ir.Function(name, tuple(params.items()), value))
         return tuple(out)
 

@@ -61,14 +61,15 @@ class ValueTableDecl:
 
 @dataclass(frozen=True)
 class MeldKindDecl:
-    """One kind of meld (`melds.kinds`): a set or a run, its sizes, wilds and ace."""
+    """One kind of meld (`melds.kinds`): a set or a run, its sizes, wilds and ace. The sizes
+    are expressions that options may decide; so is the ace, where it is not one of its words."""
 
     name: Named
     kind: str  # set | run
-    min: Literal | None
-    max: Literal | None
-    wilds: Literal | None
-    ace: Literal | None
+    min: n.Expr | None
+    max: n.Expr | None
+    wilds: n.Expr | None
+    ace: Literal | n.Expr | None  # a Literal: one of the words; else an expression
     pos: n.Pos
 
 

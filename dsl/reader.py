@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from cardrules.errors import Diagnostic
+from cardrules.interpreter.melding import ACE_PLACES
 
 from . import decls as d
 from . import nodes as n
@@ -228,10 +229,12 @@ class _Reader:
 
     def meld_kind(self, path: Path) -> d.MeldKindDecl:
         spec = self._get(path)
+        ace_path = (*path, "ace")
+        ace: d.Literal | n.Expr | None = self.literal(ace_path) \
+            if spec.get("ace") in ACE_PLACES else self.expr(ace_path)
         return d.MeldKindDecl(
-            self.named((*path, "name")), spec["kind"], self.literal((*path, "min")),
-            self.literal((*path, "max")), self.literal((*path, "wilds")),
-            self.literal((*path, "ace")), self.pos(path))
+            self.named((*path, "name")), spec["kind"], self.expr((*path, "min")),
+            self.expr((*path, "max")), self.expr((*path, "wilds")), ace, self.pos(path))
 
     def zone(self, i: int) -> d.ZoneDecl:
         path = ("zones", i)

@@ -146,7 +146,22 @@ CASES = {
                            "max 3 is below min 4"),
     "meld_too_long": ([(4, "title: Mini", "melds: {kinds: [{name: run, kind: run, min: 30}]}")],
                       (4, "30", 0),
-                      "a meld has at most 24 cards"),
+                      "min: 30; a meld kind's min is 1 to 24"),
+    "meld_ace_misspelt": ([(4, "title: Mini", "melds: {kinds: [{name: run, kind: run, "
+                                            "ace: hihg}]}")], (4, "hihg", 0),
+                          "ace: 'hihg' is not one of low, high, both, wrap: did you mean "
+                          "'high'?"),
+    "meld_size_not_static": ([(4, "title: Mini", "melds: {kinds: [{name: run, kind: run, "
+                                               "min: 'size(stock)'}]}")], (4, "size", 0),
+                             "a meld kind's min may only use numbers, texts and options"),
+    "goal_kind_unknown": ([(4, "title: Mini", "melds: {kinds: [{name: trio, kind: set}]}"),
+                           (37, "size(stock) > 0", "can_lay_down(hand[me], ['tiro'])")],
+                          (37, "'tiro'", 0),
+                          "no meld kind 'tiro' (the kinds: trio): did you mean 'trio'?"),
+    "goal_layouts_retired": ([(37, "size(stock) > 0", "meets_goal(hand[me], 2, 0, true)")],
+                             (37, "meets_goal", 0),
+                             "meets_goal() is no longer a built-in: declare the kinds of meld "
+                             "(`melds:`) and use can_lay_down(cards, goal)"),
     "meld_kind_twice": ([(4, "title: Mini", "melds: {kinds: [{name: m, kind: run}, "
                                             "{name: m, kind: set}]}")], (4, "m, kind: set", 0),
                         "the meld kind 'm' is declared twice"),

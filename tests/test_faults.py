@@ -265,12 +265,19 @@ def test_players_who_all_keep_missing_turns_are_a_fault_at_skip_turn(tmp_path: P
     assert d.source_line is not None and "skip_turn" in d.source_line
 
 
-def test_a_negative_goal_is_a_fault_at_its_call(tmp_path: Path) -> None:
+def test_a_goal_naming_no_declared_kind_is_a_fault_at_its_call(tmp_path: Path) -> None:
+    """A goal's kinds written out are checked when the file loads; one read from a variable
+    is checked at the call, which is then the place of the fault."""
     path = tmp_path / "faults.yaml"
     path.write_text(BASE.format(fault="move top(stock) to pile").replace(
+        "  - {name: zero, scope: round, initial: 0}\n",
+        "  - {name: zero, scope: round, initial: 0}\n"
+        "  - {name: wanted, scope: round, initial: \"'trio'\"}\n"
+        "melds:\n"
+        "  kinds: [{name: pair, kind: set, min: 2}]\n").replace(
         "            - name: go\n",
         "            - name: lay\n"
-        "              choose: {layout: \"goal_layouts(hand[me], 0 - 1, 1, true, false)\"}\n"
+        "              choose: {layout: \"lay_downs(hand[me], [wanted])\"}\n"
         "              do: []\n"
         "            - name: go\n"), encoding="utf-8")
     engine = Engine(load_ruleset(path))
@@ -278,5 +285,6 @@ def test_a_negative_goal_is_a_fault_at_its_call(tmp_path: Path) -> None:
         engine.legal_actions(engine.new_game(2, seed=1))
     d = info.value.diagnostic
     assert d is not None and d.location is not None, str(info.value)
-    assert "the numbers of trios and staircases must not be negative" in d.message
+    assert "lay_downs: no meld kind 'trio' (the kinds: pair)" in d.message
+    assert d.source_line is not None and "lay_downs(hand[me], [wanted])" in d.source_line
     assert "please report" not in d.message

@@ -236,3 +236,138 @@ def oracle_deadwood_by(hand: list[int], engine: Engine, value: tuple[int, ...]) 
     plain = [_plain(engine, c) for c in hand]
     assert all(value[c] == min(p % 13 + 1, 10) for c, p in zip(hand, plain))
     return oracle_deadwood(plain)
+
+
+# --------------------------------------------------------- kinds decided by options, goals
+GOAL_GAME = """\
+cardrules: 1
+name: goals
+players: {{min: 2, max: 2}}
+deck: {{zone: stock}}
+options:
+  - {{name: long, default: false, doc: longer melds}}
+  - {{name: corner, default: false, doc: runs turn the corner}}
+melds:
+  kinds:
+{kinds}zones:
+  - {{name: stock, visibility: hidden}}
+  - {{name: hand, owner: each, visibility: owner, layout: spread}}
+  - {{name: table, owner: each, visibility: public, layout: row, groups: 4}}
+round:
+  setup: ["shuffle stock", "deal 10 from stock to each hand face down"]
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: lay
+          moves:
+            - name: lay
+              label: "Lay {{layout}}"
+              when: "size(table[me][0]) == 0"
+              choose: {{layout: "{choose}"}}
+              do:
+                - for: i in numbers(0, size(layout) - 1)
+                  do: ["move layout[i] to table[me][i] face up"]
+            - name: wait
+              do: []
+  end: []
+triggers:
+  - {{name: stop, after: turn, when: "turns >= 4", do: [end round]}}
+scoring:
+  rounds: 1
+  round:
+    - {{name: left, score: "size(hand[p])"}}
+"""
+
+
+def _kinds_file(tmp_path: Path, kinds: str, choose: str = "lay_downs(hand[me], ['trio'])"
+                ) -> Path:
+    path = tmp_path / "kinds.yaml"
+    path.write_text(GOAL_GAME.format(kinds=kinds, choose=choose), encoding="utf-8")
+    return path
+
+
+def _kinds_of(path: Path, **options: object) -> tuple[MeldKind, ...]:
+    from cardrules.dsl.compiler import check_document
+    from cardrules.dsl.loader import load_document, resolve
+    checked = check_document(load_document(resolve(str(path))), options)
+    return checked.melds
+
+
+KINDS = ("    - {name: trio, kind: set, max: \"if long then 13 else 3\"}\n"
+         "    - {name: stairs, kind: run, min: 4, max: \"if long then 13 else 4\",\n"
+         "       ace: \"if corner then 'wrap' else 'low'\"}\n")
+
+
+def test_options_decide_a_kind_s_sizes_and_its_ace(tmp_path: Path) -> None:
+    path = _kinds_file(tmp_path, KINDS)
+    assert [(k.least, k.most, k.ace) for k in _kinds_of(path)] == [(3, 3, "low"),
+                                                                   (4, 4, "low")]
+    assert [(k.least, k.most, k.ace) for k in _kinds_of(path, long=True, corner=True)] == [
+        (3, 13, "low"), (4, 13, "wrap")]
+    engine = Engine(load_ruleset(path, options={"long": True}))
+    for seed in range(5):
+        play_game(engine, 2, seed=seed)
+
+
+@pytest.mark.parametrize("kinds, message", [
+    ("    - {name: trio, kind: set, max: \"size(hand[me])\"}\n",
+     "'me' has no meaning here"),
+    ("    - {name: trio, kind: set, max: \"player_count + 2\"}\n",
+     "a meld kind's max may only use numbers, texts and options"),
+    ("    - {name: trio, kind: set, min: \"if long then 0 else 3\"}\n", None),
+    ("    - {name: trio, kind: set, max: \"'three'\"}\n",
+     "a meld kind's max must be a number, but this is a text"),
+    ("    - {name: stairs, kind: run, ace: \"if corner then 'wrap' else 'lo'\"}\n",
+     "ace: 'lo'; the ace stands low, high, both or wrap: did you mean 'low'?"),
+    ("    - {name: trio, kind: set, ace: low}\n",
+     "ace: only a run has an order for the ace to stand in"),
+])
+def test_a_kind_s_fields_are_checked(tmp_path: Path, kinds: str, message: str | None) -> None:
+    from cardrules.errors import RulesetError
+    path = _kinds_file(tmp_path, kinds, choose="melds_in(hand[me])")
+    if message is None:  # the bad value only under the option
+        load_ruleset(path)
+        with pytest.raises(RulesetError, match="min: 0; a meld kind's min is 1 to 24"):
+            load_ruleset(path, options={"long": True})
+        return
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(path)
+    assert message in str(info.value)
+    assert ":10:" in str(info.value)  # at the kind's line
+
+
+@pytest.mark.parametrize("choose, message", [
+    ("lay_downs(hand[me], ['trio', 'stair'])",
+     "no meld kind 'stair' (the kinds: trio, stairs): did you mean 'stairs'?"),
+    ("lay_downs(hand[me], if long then ['trio'] else ['set'])",
+     "no meld kind 'set' (the kinds: trio, stairs)"),
+    ("goal_layouts(hand[me], 2, 0, true, false)",
+     "goal_layouts() is no longer a built-in: declare the kinds of meld (`melds:`) and use "
+     "lay_downs(cards, goal)"),
+    ("lay_downs(hand[me], 'trio')",
+     "cannot go through a text: expected a zone or a list"),
+])
+def test_a_goal_s_kinds_are_checked_where_written(tmp_path: Path, choose: str,
+                                                  message: str) -> None:
+    from cardrules.errors import RulesetError
+    path = _kinds_file(tmp_path, KINDS, choose=choose)
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(path)
+    assert message in str(info.value)
+
+
+def test_a_goal_lays_down_its_melds_in_a_game(tmp_path: Path) -> None:
+    path = _kinds_file(tmp_path, KINDS, choose="lay_downs(hand[me], ['trio'])")
+    engine = Engine(load_ruleset(path))
+    laid = 0
+    for seed in range(30):
+        state = play_game(engine, 2, seed=seed)
+        for seat in range(2):
+            for g in engine.rules.zone("table").instances(seat):
+                cards = list(state.zones[g])
+                if cards:
+                    laid += 1
+                    ranks = {engine.rules.cards.rank[c] for c in cards}
+                    assert len(cards) == 3 and len(ranks) == 1
+    assert laid

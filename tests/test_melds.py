@@ -1,9 +1,9 @@
-"""Contract rummy melds (interpreter/melds.py): worked examples, and random hands checked
-against a brute force that tries every choice of disjoint card subsets with the ops.py
-helpers.
+"""A goal of melds to lay down (`lay_downs`, `can_lay_down` in interpreter/melding.py) with
+a contract rummy's kinds: worked examples, and random hands checked against a brute force
+that tries every choice of disjoint card subsets with the runtime's is_set/is_run/is_flush.
 
 Tables: two 52-card decks, ids 0..103 (deck, suit, rank), ranks A..K with A=0, suits 0..3
-(C D H S), every 2 wild.
+(C D H S), every 2 wild (and worth the same, so wild cards are interchangeable).
 """
 
 from __future__ import annotations
@@ -11,12 +11,14 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardrules.interpreter.melds import Layout, can_meet, goal_layouts
+from cardrules.errors import RuleFault
+from cardrules.interpreter import melding
 from cardrules.interpreter.runtime import is_flush, is_run, is_set
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -27,11 +29,22 @@ RANK = tuple(r for r, _ in _CARDS)
 SUIT = tuple(s for _, s in _CARDS)
 WILD = tuple(RANKS[r] == "2" for r in RANK)
 NAMES = tuple(RANKS[r] + SUITS[s] for r, s in _CARDS)
+POINTS = tuple((15, 20, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10)[r] for r in RANK)
 
+Layout = tuple[tuple[int, ...], ...]
 NameLayout = tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]
 
 
 # ------------------------------------------------------------------ helpers
+@cache
+def rules(wrap: bool = True, longer: bool = False) -> melding.MeldRules:
+    """Trios of 3 and staircases of 4 (with `longer`, 3+ and 4+); `wrap`: K-A turns."""
+    kinds = (melding.MeldKind("trio", False, 3, 0 if longer else 3, -1),
+             melding.MeldKind("staircase", True, 4, 0 if longer else 4, -1,
+                              "wrap" if wrap else "low"))
+    return melding.MeldRules(kinds, RANK, SUIT, WILD, NAMES, POINTS, N_RANKS, 0)
+
+
 def hand(*names: str) -> list[int]:
     """Card ids for the names, a name's first copy (deck 0) before its second."""
     ids, taken = [], set()
@@ -42,14 +55,17 @@ def hand(*names: str) -> list[int]:
     return ids
 
 
+def goal(trios: int, staircases: int) -> list[str]:
+    return ["trio"] * trios + ["staircase"] * staircases
+
+
 def layouts(cards: list[int], trios: int, staircases: int, wrap: bool = True,
-            longer: bool = False, limit: int | None = None) -> list[Layout]:
-    return goal_layouts(cards, RANK, SUIT, WILD, NAMES, N_RANKS, trios, staircases,
-                        wrap=wrap, longer=longer, limit=limit)
+            longer: bool = False) -> list[Layout]:
+    return melding.lay_downs(rules(wrap, longer), cards, goal(trios, staircases), 0)
 
 
 def meets(cards: list[int], trios: int, staircases: int, wrap: bool = True) -> bool:
-    return can_meet(cards, RANK, SUIT, WILD, NAMES, N_RANKS, trios, staircases, wrap=wrap)
+    return melding.can_lay_down(rules(wrap), cards, goal(trios, staircases), 0)
 
 
 def named(layout: Layout) -> list[list[str]]:
@@ -57,9 +73,11 @@ def named(layout: Layout) -> list[list[str]]:
 
 
 def by_names(layout: Sequence[Sequence[int]], trios: int) -> NameLayout:
-    """A layout as the player sees it: trios and staircases, each a sorted multiset."""
+    """A layout as the player sees it: trios and staircases, each a sorted multiset, every
+    wild card one 2 (they stand in alike and count alike)."""
     def kind(melds: Sequence[Sequence[int]]) -> tuple[tuple[str, ...], ...]:
-        return tuple(sorted(tuple(sorted(NAMES[c] for c in m)) for m in melds))
+        return tuple(sorted(tuple(sorted("2" if WILD[c] else NAMES[c] for c in m))
+                            for m in melds))
     return kind(layout[:trios]), kind(layout[trios:])
 
 
@@ -76,7 +94,7 @@ def brute_force(cards: list[int], trios: int, staircases: int, wrap: bool = True
                 longer: bool = False) -> set[NameLayout]:
     """Every layout, trying every way to choose disjoint subsets of the allowed sizes."""
     found: set[NameLayout] = set()
-    kinds = ["trio"] * trios + ["staircase"] * staircases
+    kinds = goal(trios, staircases)
 
     def extend(left: list[int], chosen: list[tuple[int, ...]]) -> None:
         if len(chosen) == len(kinds):
@@ -94,9 +112,18 @@ def brute_force(cards: list[int], trios: int, staircases: int, wrap: bool = True
     return found
 
 
+def runs_in_order(meld: Sequence[int]) -> bool:
+    """Whether natural cards of a run follow each other, K-A-2 turning the corner."""
+    return all((RANK[b] - RANK[a]) % N_RANKS == 1 for a, b in zip(meld, meld[1:]))
+
+
 def check_layouts(cards: list[int], result: list[Layout], trios: int, staircases: int,
                   wrap: bool = True, longer: bool = False) -> None:
-    """Every layout is valid, disjoint, from the hand, canonical; none is repeated."""
+    """Every layout is valid, disjoint, from the hand, in its fixed order; none repeated."""
+    wilds = sorted(c for c in cards if WILD[c])
+    first_wild = (RANK[wilds[0]], SUIT[wilds[0]]) if wilds else (0, 0)
+    def shown(c: int) -> tuple[int, int, str, int]:
+        return (*first_wild, "", c) if WILD[c] else (RANK[c], SUIT[c], NAMES[c], c)
     for layout in result:
         assert len(layout) == trios + staircases
         used = [c for meld in layout for c in meld]
@@ -108,10 +135,15 @@ def check_layouts(cards: list[int], result: list[Layout], trios: int, staircases
                 len(meld) == (3 if is_trio else 4)
             assert size_ok
             assert valid_trio(meld) if is_trio else valid_staircase(meld, wrap)
-            assert list(meld) == sorted(meld, key=lambda c: (RANK[c], SUIT[c], c))
-        for name in {NAMES[c] for c in used}:  # each name uses its lowest ids
+            if not is_trio and not any(WILD[c] for c in meld):
+                assert runs_in_order(meld), named(layout)
+            else:
+                assert list(meld) == sorted(meld, key=shown)
+        for name in {NAMES[c] for c in used if not WILD[c]}:  # each name's lowest ids
             mine = sorted(c for c in used if NAMES[c] == name)
             assert mine == sorted(c for c in cards if NAMES[c] == name)[:len(mine)]
+        laid_wilds = sorted(c for c in used if WILD[c])  # the lowest wild cards
+        assert laid_wilds == wilds[:len(laid_wilds)]
     seen = [by_names(layout, trios) for layout in result]
     assert len(seen) == len(set(seen)), "the same layout twice"
 
@@ -144,9 +176,9 @@ def test_one_wild_cannot_fill_two_melds() -> None:
 def test_wilds_make_a_staircase_and_a_trio_together() -> None:
     cards = hand("5H", "6H", "8H", "2S", "KC", "KD", "2D", "3C", "JC", "10S")
     assert meets(cards, 1, 1)
-    found = {by_names(x, 1) for x in layouts(cards, 1, 1)}
-    assert found == {((("2D", "KC", "KD"),), (("2S", "5H", "6H", "8H"),)),
-                     ((("2S", "KC", "KD"),), (("2D", "5H", "6H", "8H"),))}
+    # The two 2s stand in alike: one layout, whichever 2 goes where.
+    assert [named(x) for x in layouts(cards, 1, 1)] == [[["2D", "KC", "KD"],
+                                                       ["2S", "5H", "6H", "8H"]]]
     assert not meets(hand("5H", "6H", "8H", "2S", "KC", "KD", "3C", "JC", "10S", "4D"), 1, 1)
 
 
@@ -156,6 +188,8 @@ def test_a_staircase_round_the_corner_needs_wrap(names: tuple[str, ...]) -> None
     assert meets(cards, 0, 1, wrap=True)
     result = layouts(cards, 0, 1, wrap=True)
     assert [sorted(named(x)[0]) for x in result] == [sorted(names)]
+    if "2C" not in names:  # with no wild card, laid in the order it runs
+        assert named(result[0]) == [list(names)]
     assert not meets(cards, 0, 1, wrap=False)
     assert layouts(cards, 0, 1, wrap=False) == []
 
@@ -191,13 +225,14 @@ def test_identical_copies_give_no_duplicate_layouts() -> None:
     assert {by_names(x, 2) for x in layouts(six, 2, 0)} == brute_force(six, 2, 0)
 
 
-def test_swapping_two_different_wilds_between_twin_melds_counts_once() -> None:
+def test_wild_cards_of_one_value_are_interchangeable() -> None:
     cards = hand("7H", "7H", "7S", "7S", "2C", "2D")
     result = layouts(cards, 2, 0)
     check_layouts(cards, result, 2, 0)
     twins = [x for x in result
              if sorted(sorted(m) for m in named(x)) == [["2C", "7H", "7S"], ["2D", "7H", "7S"]]]
     assert len(twins) == 1
+    assert sorted(twins[0][0] + twins[0][1]) == sorted(cards)
     assert {by_names(x, 2) for x in result} == brute_force(cards, 2, 0)
 
 
@@ -214,27 +249,43 @@ def test_longer_allows_a_four_card_trio_and_a_five_card_staircase() -> None:
 
 def test_all_wild_melds() -> None:
     cards = hand("2C", "2D", "2H", "2S", "5D")
-    assert ["2C", "2D", "2H"] in [named(x)[0] for x in layouts(cards, 1, 0)]
-    stairs = {tuple(sorted(named(x)[0])) for x in layouts(cards, 0, 1)}
-    assert stairs == {("2C", "2D", "2H", "2S"), ("2C", "2D", "2H", "5D"),
-                      ("2C", "2D", "2S", "5D"), ("2C", "2H", "2S", "5D"),
-                      ("2D", "2H", "2S", "5D")}
+    # wild cards are interchangeable: which three of the four 2s does not make a new trio
+    assert [named(x) for x in layouts(cards, 1, 0)] == [[["2C", "2D", "2H"]],
+                                                        [["2C", "2D", "5D"]]]
+    stairs = [named(x)[0] for x in layouts(cards, 0, 1)]
+    assert stairs == [["2C", "2D", "2H", "2S"], ["2C", "2D", "2H", "5D"]]
 
 
 def test_no_goal_is_met_by_the_empty_layout() -> None:
     assert layouts(hand("5C"), 0, 0) == [()]
     assert meets(hand("5C"), 0, 0)
+    assert layouts([], 1, 0) == [] and not meets([], 1, 0)
 
 
-def test_limit_caps_the_list() -> None:
-    cards = hand("7H", "7S", "7D", "7C", "2C", "2D", "9S", "9H", "5D", "6D")
-    full = layouts(cards, 2, 0)
-    assert len(full) > 5
-    capped = layouts(cards, 2, 0, limit=5)
-    assert len(capped) == 5
-    assert set(capped) <= set(full)
-    assert capped == sorted(capped, key=full.index)
-    assert layouts(cards, 2, 0, limit=0) == []
+def test_melds_come_in_the_goals_order() -> None:
+    cards = hand("7H", "7S", "7D", "9H", "10H", "JH", "QH", "5C")
+    assert named(layouts(cards, 1, 1)[0]) == [["7D", "7H", "7S"], ["9H", "10H", "JH", "QH"]]
+    found = melding.lay_downs(rules(), cards, ["staircase", "trio"], 0)
+    assert [named(x) for x in found] == [[["9H", "10H", "JH", "QH"], ["7D", "7H", "7S"]]]
+
+
+@pytest.mark.parametrize("ace, cards, order", [
+    ("high", ("KS", "AS", "QS"), ["QS", "KS", "AS"]),
+    ("both", ("KS", "AS", "QS"), ["QS", "KS", "AS"]),
+    ("both", ("3S", "AS", "2S"), ["AS", "2S", "3S"]),
+    ("wrap", ("3S", "AS", "KS"), ["KS", "AS", "3S"]),
+    ("low", ("3S", "AS", "4S"), ["AS", "3S", "4S"]),
+])
+def test_a_run_of_natural_cards_is_laid_in_the_order_it_runs(
+        ace: str, cards: tuple[str, ...], order: list[str]) -> None:
+    no_wilds = (False,) * len(NAMES)
+    three = melding.MeldRules((melding.MeldKind("run", True, 3, 3, 0, ace),), RANK, SUIT,
+                              no_wilds, NAMES, POINTS, N_RANKS, 0)
+    found = melding.lay_downs(three, hand(*cards, "9D"), ["run"], 0)
+    if ace == "low" or cards == ("3S", "AS", "KS"):  # with no wild 2, no such run
+        assert found == []
+    else:
+        assert [named(x) for x in found] == [[order]]
 
 
 def test_order_of_the_hand_does_not_matter() -> None:
@@ -247,15 +298,14 @@ def test_order_of_the_hand_does_not_matter() -> None:
         assert layouts(cards, 1, 1) == want
 
 
-def test_bad_input_is_refused() -> None:
+def test_a_goal_with_an_unknown_kind_or_too_many_cards_is_the_rules_fault() -> None:
     cards = hand("7H", "7S", "7D")
-    with pytest.raises(ValueError, match="twice"):
-        layouts([*cards, cards[0]], 1, 0)
-    with pytest.raises(ValueError, match="negative"):
-        meets(cards, -1, 0)
-    with pytest.raises(ValueError, match="differ"):
-        mixed = ("7H",) * len(NAMES)  # every card called 7H
-        goal_layouts(cards, RANK, SUIT, WILD, mixed, N_RANKS, 1, 0)
+    with pytest.raises(RuleFault, match="no meld kind 'set' .the kinds: trio, staircase"):
+        melding.lay_downs(rules(), cards, ["set"], 0)
+    with pytest.raises(RuleFault, match="a goal names at most"):
+        melding.can_lay_down(rules(), cards, ["trio"] * (melding.MOST_GOAL_MELDS + 1), 0)
+    with pytest.raises(RuleFault, match="a meld search takes at most"):
+        melding.can_lay_down(rules(), list(range(melding.MOST_MELD_CARDS + 1)), ["trio"], 0)
 
 
 # ------------------------------------------------------------------ random hands
