@@ -11,8 +11,9 @@ How the search works
   grouped into *types*, one per name, ordered by (rank, suit, name) with the wild ones
   last; a hand is then a vector of counts per type.
 * Every meld the hand allows is listed once, as counts per type (its *key*): sets by
-  choosing naturals of one rank and wild cards; runs by a window of consecutive ranks in one
-  suit whose slots each hold that rank's card or a wild card.
+  choosing naturals of one rank and wild cards; runs by a stretch of consecutive ranks in one
+  suit from one natural card to another, each rank between its card or a wild card, with
+  more wild cards at either end as the run's length allows.
 * A hand splits by its first type still held: that card is either left out (deadwood) or in
   one of the melds that hold its type and fit in what is left. Least deadwood is this
   recursion with a memo on the counts; every layout is the same recursion, kept as sets of
@@ -22,7 +23,7 @@ How the search works
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, combinations_with_replacement
 from typing import Any
@@ -61,6 +62,13 @@ class MeldRules:
     n_ranks: int  # ranks of the deck, jokers not counted
     ace: int  # the index of the rank 'A', or -1
     _orders: dict[str, tuple[tuple[int, ...], bool]] = field(default_factory=dict)
+    # goal searches already made, by (sorted cards, goal, listed): a bot asks again and again
+    _goals: dict[tuple[tuple[int, ...], tuple[str, ...], bool], Any] = field(
+        default_factory=dict)
+
+    def forget_goals(self) -> None:
+        """Drop the goal searches kept (for timing the search itself)."""
+        self._goals.clear()
 
     def order(self, place: str) -> tuple[tuple[int, ...], bool]:
         """The ranks a run climbs through, and whether they turn the corner."""
@@ -155,40 +163,50 @@ def _sets(rules: MeldRules, hand: _Hand, kind: MeldKind, counts: list[int],
 
 
 def _runs(rules: MeldRules, hand: _Hand, kind: MeldKind, counts: list[int],
-          wild_types: list[int], most_wild: int, add: Any) -> None:
+               wild_types: list[int], most_wild: int, add: Any) -> None:
+    """Every run, listed once by its natural cards: a stretch of the order from one
+    natural card to another, the gaps between them wild, and as many more wild cards as the
+    run may hold (they stand at either end; a run that long always fits in the order)."""
     order, circle = rules.order(kind.ace)
     span = len(order)
-    longest = min(kind.most or span, len(set(order)) if circle else span)
+    longest = min(kind.most or span, len(set(order)))
     least = max(kind.least, 1)
     at: dict[tuple[int, int], list[int]] = {}
     for t in range(len(counts)):
         if not hand.wild[t] and hand.rank[t] < rules.n_ranks:
             at.setdefault((hand.suit[t], hand.rank[t]), []).append(t)
-    suits = sorted({s for s, _ in at}) or [-1]
-
-    def grow(suit: int, start: int, chosen: tuple[int, ...], w: int, seen: frozenset[int]
-             ) -> None:
-        """Extend a run by one slot at a time: its rank's card of the suit, or a wild card."""
-        length = len(chosen) + w
-        if length >= least:
-            for wilds in _wild_choices(wild_types, counts, w):
-                add(chosen, wilds)
-        if length == longest or (not circle and start + length == span):
-            return
-        r = order[(start + length) % span]
-        if r in seen:
-            return
-        for t in at.get((suit, r), ()):
-            grow(suit, start, (*chosen, t), w, seen | {r})
-        if w < most_wild:
-            grow(suit, start, chosen, w + 1, seen | {r})
-
     if most_wild == 0 and all(len(ts) == 1 for ts in at.values()):
-        _plain_runs(order, circle, longest, least, suits, at, add)
+        _plain_runs(order, circle, longest, least, sorted({s for s, _ in at}) or [-1], at, add)
         return
-    for suit in suits:
+    wild_sets = [list(_wild_choices(wild_types, counts, w)) for w in range(most_wild + 1)]
+
+    def grow(suit: int, start: int, length: int, chosen: tuple[int, ...], gaps: int,
+             seen: frozenset[int]) -> None:
+        n = len(chosen)
+        for w in range(max(gaps, least - n), min(most_wild, longest - n) + 1):
+            for wilds in wild_sets[w]:
+                add(chosen, wilds)
+        for skip in range(most_wild - gaps + 1):
+            size = length + skip + 1
+            if size > longest or (not circle and start + size > span):
+                return
+            r = order[(start + size - 1) % span]
+            if r in seen:
+                return
+            ts = at.get((suit, r))
+            if ts:
+                for t in ts:
+                    grow(suit, start, size, (*chosen, t), gaps + skip, seen | {r})
+            seen = seen | {r}  # skipped: a wild card stands there
+
+    for (suit, r), ts in at.items():
         for start in range(span):
-            grow(suit, start, (), 0, frozenset())
+            if order[start] == r:
+                for t in ts:
+                    grow(suit, start, 1, (t,), 0, frozenset({r}))
+    for w in range(least, min(longest, most_wild) + 1):  # runs of wild cards only
+        for wilds in wild_sets[w]:
+            add((), wilds)
 
 
 def _plain_runs(order: tuple[int, ...], circle: bool, longest: int, least: int,
@@ -212,6 +230,8 @@ def _plain_runs(order: tuple[int, ...], circle: bool, longest: int, least: int,
 
 
 _W = 6  # bits per type in a packed count vector: a count up to 31, then a guard bit
+_FIELDS = (1 << _W) - 1
+assert MOST_MELD_CARDS < _FIELDS
 
 
 class _Search:
@@ -409,8 +429,9 @@ class _GoalSearch:
 
     def hopeless(self, left: int, wanted: tuple[int, ...]) -> bool:
         """Whether too few cards are left for the melds still wanted."""
-        held = sum((left >> (t * _W)) & ((1 << _W) - 1) for t in range(len(self.hand.ids)))
-        return held < sum(n * least for n, least in zip(wanted, self.least))
+        # the cards held: the sum of the fields, which is `left` modulo 2**_W - 1 (each field
+        # is worth 1 there), exact since a hand has fewer cards than that
+        return left % _FIELDS < sum(n * least for n, least in zip(wanted, self.least))
 
     def fits(self, left: int, wanted: tuple[int, ...]) -> bool:
         """Whether the melds still wanted can be laid from `left`."""
@@ -465,12 +486,31 @@ def _goal(rules: MeldRules, goal: Sequence[str], what: str, site: int) -> list[i
     return out
 
 
+MOST_GOALS_KEPT = 4096  # goal searches a ruleset keeps the answers of
+
+
+def _kept(rules: MeldRules, cards: Sequence[int], goal: Sequence[str], listed: bool,
+          work: Callable[[], Any]) -> Any:
+    """The answer of a goal search, from those kept if the same cards were asked the same."""
+    key = (tuple(sorted(cards)), tuple(goal), listed)
+    kept = rules._goals
+    if key in kept:
+        return kept[key]
+    if len(kept) >= MOST_GOALS_KEPT:
+        kept.clear()
+    got = kept[key] = work()
+    return got
+
+
 def can_lay_down(rules: MeldRules, cards: Sequence[int], goal: Sequence[str],
                  site: int) -> bool:
     """Whether some of the cards form the goal's melds, one of each kind it names."""
-    kinds = _goal(rules, goal, "can_lay_down", site)
-    search = _GoalSearch(rules, _hand(rules, cards, "can_lay_down", site, pool=True), kinds)
-    return search.fits(search.start, search.wanted)
+    def work() -> bool:
+        kinds = _goal(rules, goal, "can_lay_down", site)
+        hand = _hand(rules, cards, "can_lay_down", site, pool=True)
+        search = _GoalSearch(rules, hand, kinds)
+        return search.fits(search.start, search.wanted)
+    return bool(_kept(rules, cards, goal, False, work))
 
 
 def lay_downs(rules: MeldRules, cards: Sequence[int], goal: Sequence[str], site: int
@@ -483,6 +523,11 @@ def lay_downs(rules: MeldRules, cards: Sequence[int], goal: Sequence[str], site:
     where its lowest card would stand); a run with no wild card is given in the order it
     runs (J Q K A). Melds of one kind are in that order among themselves, and the layouts in
     the order of their melds."""
+    return list(_kept(rules, cards, goal, True, lambda: _lay_downs(rules, cards, goal, site)))
+
+
+def _lay_downs(rules: MeldRules, cards: Sequence[int], goal: Sequence[str], site: int
+               ) -> tuple[tuple[tuple[int, ...], ...], ...]:
     kinds = _goal(rules, goal, "lay_downs", site)
     hand = _hand(rules, cards, "lay_downs", site, pool=True)
     search = _GoalSearch(rules, hand, kinds)
@@ -520,7 +565,7 @@ def lay_downs(rules: MeldRules, cards: Sequence[int], goal: Sequence[str], site:
                 meld = _run_order(rules, kind, meld)
             laid.append(tuple(meld))
         out.append(tuple(laid))
-    return out
+    return tuple(out)
 
 
 def _run_order(rules: MeldRules, kind: MeldKind, meld: list[int]) -> list[int]:
