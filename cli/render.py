@@ -187,7 +187,7 @@ def standings(results: dict[str, Any], winner_rule: str, teams: int = 0) -> list
     house = results.get("house")
     if house is not None:  # the house's line (it is not a seat, so it is not ranked)
         per_round = " ".join(f"{r:>4}" for r in house["round_scores"])
-        lines.append(f"        {_clip(house['name'], 12):<12}{house['total']:>6}   {per_round}")
+        lines.append(f"  {_clip(house['name'], 10):>10}  {house['total']:>6}   {per_round}")
     if results.get("cut_off"):
         lines.append("Game cut off, " + results["cut_off"])
         return lines
