@@ -161,7 +161,7 @@ def cookbook_files() -> list[tuple[str, str]]:
 
 def test_the_cookbook_has_its_games() -> None:
     assert [name for name, _ in cookbook_files()] == ["whist", "oh-hell", "crazy-eights", "go-fish",
-                                                      "knock-rummy"]
+                                                      "knock-rummy", "blackjack"]
 
 
 @pytest.mark.parametrize("name", [name for name, _ in cookbook_files()])
