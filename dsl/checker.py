@@ -262,6 +262,8 @@ class _RulesetChecker(StatementChecker):
                 pos = self.decls.scoring.by_pos or self.decls.name.pos
                 self.problem(pos, "scoring by team needs `teams:`")
             return
+        if self.decls.house is not None:
+            return  # (refused with the house)
         count = spec.whole
         bad = [n for n in range(self.min_players, self.max_players + 1) if n % count]
         if bad:
