@@ -208,7 +208,7 @@ class ExpressionChecker:
         return ir.Const(None, type=NONE, pos=node.pos, nullable=True)
 
     def check_name(self, node: n.Name) -> ir.Expr:
-        name, s = node.name, self.symbols
+        name = node.name
         if name in self.scope:
             t, nullable = self.scope[name]
             return ir.Local(name, type=t, pos=node.pos, nullable=nullable)
