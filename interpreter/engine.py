@@ -129,17 +129,16 @@ class Engine:
             if var.scope == "game":
                 s.vars[var.name] = self._call(var.initial, s)
             elif var.scope == "player":
-                s.pvars[var.name] = self._player_values(var.initial, s)
+                s.pvars[var.name] = [self._call(var.initial, s) for _ in range(count)]
+                if house >= 0:
+                    self._house_value(var.initial, s, var.name)
         self._start_round(s)
         return s
 
-    def _player_values(self, initial: Any, s: GameState) -> list[Any]:
-        """A player variable's starting values: one a seat and, with a house, the house's at
-        its player number (the places between, of seats this table does not have, unused)."""
-        values = [self._call(initial, s) for _ in range(s.n)]
-        if s.house >= 0:
-            values += [None] * (s.house - s.n) + [self._call(initial, s)]
-        return values
+    def _house_value(self, initial: Any, s: GameState, name: str) -> None:
+        """The house's starting value of a player variable, at its player number (the places
+        between, of seats this table does not have, unused)."""
+        s.pvars[name] += [None] * (s.house - s.n) + [self._call(initial, s)]
 
     # ------------------------------------------------------------------ query
     def to_move(self, state: GameState) -> int | None:
@@ -762,7 +761,9 @@ class Engine:
             if var.scope == "round":
                 s.vars[var.name] = self._call(var.initial, s)
             elif var.scope == "player_round":
-                s.pvars[var.name] = self._player_values(var.initial, s)
+                s.pvars[var.name] = [self._call(var.initial, s) for _ in range(s.n)]
+                if s.house >= 0:
+                    self._house_value(var.initial, s, var.name)
         if s.log is not None:
             s.log.append({"event": "round", "round": s.round, "dealer": s.dealer + 1})
         s.current = s.first
