@@ -891,8 +891,8 @@ class Engine:
             s.winners = [p for p in seats if s.totals[p] == best]
             s.house_won = s.house >= 0 and s.house_total == best
         if s.log is not None:
-            event = {"event": "game_end", "totals": list(s.totals),
-                     "winners": [w + 1 for w in s.winners]}
+            event: dict[str, Any] = {"event": "game_end", "totals": list(s.totals),
+                                     "winners": [w + 1 for w in s.winners]}
             if s.house >= 0:
                 event["house"] = {"total": s.house_total, "winner": s.house_won}
             s.log.append(event)
