@@ -74,6 +74,17 @@ class ZoneDef:
 
 
 @dataclass(frozen=True)
+class HouseDef:
+    """The party that is not a seat (`house:`). `index` is its player number in the rules:
+    the table's largest seat count, so it follows every seat at every table size (its zone
+    of a zone each player owns is `zone_of(index)`, and it is never in `players`)."""
+
+    name: str
+    index: int
+    doc: str = ""
+
+
+@dataclass(frozen=True)
 class VariableDef:
     name: str
     scope: str  # game | round | player | player_round
@@ -187,6 +198,13 @@ class Ruleset:
     evaluate_key: StateFn | None = field(repr=False, default=None)
     code_name: str = ""  # the file name the generated code was compiled under
     line_sites: dict[int, int] = field(repr=False, default_factory=dict)  # line -> site
+    house: HouseDef | None = None  # the party that is not a seat, if the ruleset has one
+
+    @property
+    def owners(self) -> int:
+        """How many owners a zone each player owns has instances for: every seat the ruleset
+        allows, and the house."""
+        return self.max_players + (self.house is not None)
 
     def zone(self, name: str) -> ZoneDef:
         for z in self.zones:

@@ -70,7 +70,7 @@ def table_lines(rules: Ruleset, layout: dict[str, Any], plain: bool = False) -> 
     lines = [f"    {zone.name}: {zone_text(zone, layout[zone.name], plain)}"
              for zone in rules.zones if not zone.owned]
     seats = sorted({seat for zone in rules.zones if zone.owned for seat in layout[zone.name]},
-                   key=int)
+                   key=lambda seat: int(seat) if seat.isdigit() else 1 << 30)
     for seat in seats:
         parts = []
         for zone in rules.zones:
@@ -80,8 +80,31 @@ def table_lines(rules: Ruleset, layout: dict[str, Any], plain: bool = False) -> 
                 parts.append(f"{zone.name}: " + (" | ".join(groups) or "-"))
             elif zone.owned:
                 parts.append(f"{zone.name}: {zone_text(zone, layout[zone.name][seat], plain)}")
-        lines.append(f"    seat {seat}  " + "   ".join(parts))
+        who = house_name(rules) if seat == "house" else f"seat {seat}"
+        lines.append(f"    {who}  " + "   ".join(parts))
     return printable_lines(lines)
+
+
+def house_name(rules: Ruleset) -> str:
+    """The house's name, as people see it ('' for a ruleset without a house)."""
+    return rules.house.name if rules.house is not None else ""
+
+
+def owned_parts(rules: Ruleset, zones: dict[str, Any], owner: str,
+                plain: bool = False) -> list[str]:
+    """An owner's zones in a round's account ('1'... or 'house'), those with a card known."""
+    parts = []
+    for zone in rules.zones:
+        if zone.groups:
+            groups = [f"{i}: {cards_text(g, plain)}"
+                      for i, g in enumerate(zones[zone.name][owner], 1) if g]
+            if groups:
+                parts.append(f"{zone.name}: " + " | ".join(groups))
+        elif zone.owned:
+            cards = zones[zone.name][owner]
+            if any(c is not None for c in cards):
+                parts.append(f"{zone.name}: {zone_text(zone, cards, plain)}")
+    return parts
 
 
 def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) -> list[str]:
@@ -90,21 +113,18 @@ def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) ->
     zones = event["zones"]
     scores, totals = event["scores"], event["totals"]
     for seat, score in enumerate(scores):
-        parts = []
-        for zone in rules.zones:
-            if zone.groups:
-                groups = [f"{i}: {cards_text(g, plain)}"
-                          for i, g in enumerate(zones[zone.name][str(seat + 1)], 1) if g]
-                if groups:
-                    parts.append(f"{zone.name}: " + " | ".join(groups))
-            elif zone.owned:
-                cards = zones[zone.name][str(seat + 1)]
-                if any(c is not None for c in cards):
-                    parts.append(f"{zone.name}: {zone_text(zone, cards, plain)}")
+        parts = owned_parts(rules, zones, str(seat + 1), plain)
         for name, values in event.get("player_variables", {}).items():
             parts.append(f"{name}: {'?' if values[seat] is None else values[seat]}")
         lines.append(f"  seat {seat + 1}  " + "   ".join(parts)
                      + f"   score {score:>4}{score_parts(event, seat)}  total {totals[seat]:>5}")
+    house = event.get("house")
+    if house is not None:
+        parts = owned_parts(rules, zones, "house", plain)
+        parts += [f"{name}: {'?' if value is None else value}"
+                  for name, value in house["variables"].items()]
+        lines.append(f"  {house_name(rules)}  " + "   ".join(parts)
+                     + f"   score {house['score']:>4}  total {house['total']:>5}")
     for zone in rules.zones:  # shared zones, when anything in them is known to all
         if not zone.owned and any(c is not None for c in zones[zone.name]):
             lines.append(f"  {zone.name}: {zone_text(zone, zones[zone.name], plain)}")
@@ -164,8 +184,19 @@ def standings(results: dict[str, Any], winner_rule: str, teams: int = 0) -> list
         per_round = " ".join(f"{r[seat]:>4}" for r in rounds)
         team = f"  {seat % teams + 1:>4}" if teams else ""
         lines.append(f"  {rank:>4}{team}  {seat + 1:>4}  {totals[seat]:>6}   {per_round}")
+    house = results.get("house")
+    if house is not None:  # the house's line (it is not a seat, so it is not ranked)
+        per_round = " ".join(f"{r:>4}" for r in house["round_scores"])
+        lines.append(f"  {_clip(house['name'], 10):>10}  {house['total']:>6}   {per_round}")
     if results.get("cut_off"):
         lines.append("Game cut off, " + results["cut_off"])
+        return lines
+    if house is not None and house["winner"]:
+        name = house["name"]
+        if not winners:
+            lines.append(f"Winner: {name}" if name != "the house" else "The house wins")
+        else:
+            lines.append("Tied winners: " + ", ".join([name, *(f"seat {w}" for w in winners)]))
         return lines
     if not winners:
         lines.append("No winner")
@@ -180,6 +211,10 @@ def standings(results: dict[str, Any], winner_rule: str, teams: int = 0) -> list
     label = "Winner" if len(winners) == 1 else "Tied winners"
     lines.append(f"{label}: " + ", ".join(f"seat {w}" for w in winners))
     return lines
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 1] + "…"
 
 
 def seen_card(entry: dict[str, Any] | None, plain: bool = False) -> str:
@@ -261,11 +296,20 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
                  if values[other - 1] is not None]
         who = f"seat {other}" + (" (you)" if other == seat else "")
         lines.append(f"  {who:<14}" + "   ".join(parts + known))
+    house = view.get("house")
+    if house is not None:
+        parts = [f"{zone.name}: "
+                 f"{seen_owned(zone, view['zones'][zone.name]['house'], plain, order)}"
+                 for zone in rules.zones if zone.owned]
+        parts += [f"{name}: {_shown(value)}" for name, value in house["variables"].items()
+                  if value is not None]
+        lines.append(f"  {_clip(house['name'], 14):<14}" + "   ".join(parts))
     if view["variables"]:
         lines.append("  " + "   ".join(f"{name}: {_shown(value)}"
                                         for name, value in view["variables"].items()))
-    lines.append("  totals: " + "  ".join(f"seat {i + 1}: {t}"
-                                          for i, t in enumerate(view["totals"])))
+    lines.append("  totals: " + "  ".join(
+        [f"seat {i + 1}: {t}" for i, t in enumerate(view["totals"])]
+        + ([f"{house['name']}: {house['total']}"] if house is not None else [])))
     return printable_lines(lines)
 
 

@@ -328,6 +328,12 @@ def simulation_table(r: dict[str, Any]) -> list[str]:
                      f"{interval(s['win_ci']):<18}{number(s['score_mean']):>12}"
                      f"{number(s['score_sd']):>10}{number(s['score_p10']):>7}"
                      f"{number(s['score_p50']):>7}{number(s['score_p90']):>7}")
+    house = r.get("house")
+    if house is not None:  # the house's own row: it is not a seat, and no bot plays it
+        lines.append(f"{'':>4}  {house['name'][:10]:<10}{number(house['win_rate']):>10}  "
+                     f"{interval(house['win_ci']):<18}{number(house['score_mean']):>12}"
+                     f"{number(house['score_sd']):>10}{number(house['score_p10']):>7}"
+                     f"{number(house['score_p50']):>7}{number(house['score_p90']):>7}")
     lines += ["", f"{'game length':<14}{'mean':>10}{'sd':>10}"]
     for name, stat in r["length"].items():
         lines.append(f"{name:<14}{number(stat['mean']):>10}{number(stat['sd']):>10}")
@@ -353,6 +359,12 @@ def report_rows(r: dict[str, Any]) -> list[list[Any]]:
         rows.append([scope, "kind", s["kind"], "", ""])
         rows.append([scope, "win_rate", s["win_rate"], *s["win_ci"]])
         rows += [[scope, key, s[key], "", ""] for key in
+                 ("wins", "score_mean", "score_sd", "score_p10", "score_p50", "score_p90")]
+    house = r.get("house")
+    if house is not None:
+        rows.append(["house", "name", house["name"], "", ""])
+        rows.append(["house", "win_rate", house["win_rate"], *house["win_ci"]])
+        rows += [["house", key, house[key], "", ""] for key in
                  ("wins", "score_mean", "score_sd", "score_p10", "score_p50", "score_p90")]
     for name, stat in r["length"].items():
         rows += [["game", f"{name}_{key}", stat[key], "", ""] for key in ("mean", "sd")]
@@ -395,6 +407,8 @@ def comparison_table(r: dict[str, Any]) -> list[str]:
     for s in r["per_seat"]:
         lines.append(row(f"seat {s['seat']}", "win rate", s["win_rate"]))
         lines.append(row(f"seat {s['seat']}", "score mean", s["score_mean"]))
+    if "house" in r:
+        lines.append(row("house", "win rate", r["house"]["win_rate"]))
     for name, d in r["length"].items():
         lines.append(row("game", name, d))
     return printable_lines(lines)

@@ -271,6 +271,8 @@ NAMES: dict[str, BuiltinName] = {b.name: b for b in (
     BuiltinName("player_count", INT, "S.n", "How many players the game started with."),
     BuiltinName("round", INT, "S.round", "The number of the round being played, from 1."),
     BuiltinName("turns", INT, "S.turns", "How many turns have been played in the game so far."),
+    BuiltinName("house", PLAYER, "HOUSE",
+                "The house (`house:`): a party that holds cards and is scored, never a seat."),
     BuiltinName("round_ending", BOOL, "S.stop_before is not None or S.signal >= 4",
                 "True once something has ended the round or scheduled its end."),
 )}
@@ -297,4 +299,17 @@ PLAYER_ATTRIBUTES: dict[str, tuple[Type, str, str]] = {
                                    "1 + teams, ... are team 1)."),
     "score": (INT, "round_score(S, _0)",
               "The player's score in the last round that ended (0 before any has)."),
+}
+
+# In a ruleset with a house (`house:`), the player attributes whose seat-only code would
+# misread the house (whose player number follows the seats'): (template) by name.
+HOUSE_PLAYER_ATTRIBUTES: dict[str, str] = {
+    "seat": "seat_number(_0, HOUSE)",
+    "total": "Totals(S)[_0]",
+    "active": "is_active(S, _0)",
+    "score": "last_score(S, _0)",
+}
+# ... and the built-in functions that need a seat there, not the house.
+HOUSE_FUNCTIONS: dict[str, Emitter] = {
+    "next_player": _t("next_seat(S, a_seat(S, _0, 'next_player needs a seat', _site), STEP)"),
 }

@@ -87,6 +87,7 @@ class Symbols:
     teams: int = 0  # partnerships declared (`teams:`), or 0
     melds: bool = False  # whether `melds:` is declared
     meld_kinds: tuple[str, ...] = ()  # the names of its kinds
+    house: int | None = None  # the house's player number (`house:`), or None
 
 
 @dataclass
@@ -122,6 +123,15 @@ class ExpressionChecker:
         self.diagnostics.append(pos.diagnostic(message))
         return BAD
 
+    def clash(self, name: str, pos: n.Pos) -> bool:
+        """Whether `name` is `house` in a ruleset that has one (reported: it names the house
+        there, and nothing else may)."""
+        if name != "house" or self.symbols.house is None:
+            return False
+        self.error(pos, "'house' names the house in this ruleset (`house:`); choose another "
+                        "name")
+        return True
+
     @contextmanager
     def bind(self, names: dict[str, Type]) -> Iterator[None]:
         """Names visible inside a block (parameters, loop variables, `p` in scoring)."""
@@ -146,12 +156,14 @@ class ExpressionChecker:
 
     def is_known_name(self, name: str) -> bool:
         s = self.symbols
-        return name in self.scope or name in NAMES or name in s.zones or name in s.variables \
+        return name in self.scope or (name in NAMES and (name != "house" or s.house is not None)) \
+            or name in s.zones or name in s.variables \
             or name in s.options
 
     def known_names(self) -> list[str]:
         s = self.symbols
-        return [*self.scope, *NAMES, *s.zones, *s.variables, *s.options]
+        names = [k for k in NAMES if k != "house" or s.house is not None]
+        return [*self.scope, *names, *s.zones, *s.variables, *s.options]
 
     # ----------------------------------------------------------- expressions
     def check(self, node: n.Expr) -> ir.Expr:
@@ -199,14 +211,21 @@ class ExpressionChecker:
         return ir.Const(None, type=NONE, pos=node.pos, nullable=True)
 
     def check_name(self, node: n.Name) -> ir.Expr:
-        name, s = node.name, self.symbols
+        name = node.name
         if name in self.scope:
             t, nullable = self.scope[name]
             return ir.Local(name, type=t, pos=node.pos, nullable=nullable)
+        if name == "house" and self.symbols.house is None:
+            return self.no_house(node)
         if name in NAMES:
             if name in ("me", "others") and not self.has_me:
                 return self.error(node.pos, f"'{name}' has no meaning here: no player is acting")
             return ir.StateName(name, type=NAMES[name].type, pos=node.pos)
+        return self.ruleset_name(node)
+
+    def ruleset_name(self, node: n.Name) -> ir.Expr:
+        """A name the ruleset declares: a zone, a game or round variable, an option."""
+        name, s = node.name, self.symbols
         if name in s.zones:
             zone = s.zones[name]
             if zone.owned:
@@ -223,6 +242,15 @@ class ExpressionChecker:
             return ir.Const(value, type=type_of_value(value), pos=node.pos)
         return self.error(node.pos, f"unknown name '{name}'"
                                     + did_you_mean(name, self.known_names()))
+
+    def no_house(self, node: n.Name) -> ir.Expr:
+        """`house` in a ruleset without one: a zone, variable or option of that name, else
+        an error that says how to declare one."""
+        s = self.symbols
+        if node.name in s.zones or node.name in s.variables or node.name in s.options:
+            return self.ruleset_name(node)
+        return self.error(node.pos, "this ruleset declares no house: `house` needs a top-level "
+                                    "`house:` (house: {name: Dealer})")
 
     def check_index(self, node: n.Index) -> ir.Expr:
         subject = node.subject

@@ -199,7 +199,9 @@ class StatementChecker(ExpressionChecker):
                             nullable=var.nullable)
 
     def check_let(self, stmt: n.Let) -> ir.Stmt | None:
-        if stmt.name in NAMES or stmt.name in self.symbols.zones:
+        if self.clash(stmt.name, stmt.pos):
+            return None
+        if (stmt.name in NAMES and stmt.name != "house") or stmt.name in self.symbols.zones:
             self.error(stmt.pos, f"'{stmt.name}' is already a name of the language or a zone; "
                                  "choose another")
             return None
@@ -221,15 +223,23 @@ class StatementChecker(ExpressionChecker):
             return ir.Signal("round", pos=stmt.pos)
         who = self.expect(self.check(stmt.before_turn_of), PLAYER, stmt.before_turn_of.pos,
                           "whose turn ends the round")
-        if who is BAD:
+        if who is BAD or self.the_house(who, "never has a turn: its turn cannot end the round"):
             return None
         return ir.EndRoundBefore(self.needed(who, stmt.pos, "the player"), pos=stmt.pos)
 
     def check_turn_to(self, stmt: n.TurnTo) -> ir.Stmt | None:
         who = self.expect(self.check(stmt.player), PLAYER, stmt.player.pos, "whose turn is next")
-        if who is BAD:
+        if who is BAD or self.the_house(who, "is not a seat and never takes a turn: `turn to` "
+                                             "names a seat"):
             return None
         return ir.TurnTo(self.needed(who, stmt.pos, "the player"), pos=stmt.pos)
+
+    def the_house(self, who: ir.Expr, message: str) -> bool:
+        """Whether `who` is written `house` (reported with `message`: not for a seat's rule)."""
+        if isinstance(who, ir.StateName) and who.name == "house":
+            self.error(who.pos, f"the house {message}")
+            return True
+        return False
 
     def check_end_phase(self, stmt: n.EndPhase) -> ir.Stmt:
         return ir.Signal("phase", pos=stmt.pos)
@@ -244,6 +254,8 @@ class StatementChecker(ExpressionChecker):
 
     def check_eliminate(self, stmt: n.Eliminate) -> ir.Stmt | None:
         who = self.expect(self.check(stmt.player), PLAYER, stmt.player.pos, "who is out")
+        if who is not BAD and self.the_house(who, "is not a seat: it cannot be put out"):
+            return None
         return None if who is BAD else ir.Eliminate(self.needed(who, stmt.pos, "the player"),
                                                     pos=stmt.pos)
 
@@ -259,7 +271,7 @@ class StatementChecker(ExpressionChecker):
 
     def check_for(self, stmt: n.For) -> ir.Stmt | None:
         source = self.iterable(stmt.source)
-        if source is BAD:
+        if source is BAD or self.clash(stmt.variable, stmt.variable_pos):
             return None
         assert source.type.item is not None
         with self.bind({stmt.variable: source.type.item}):

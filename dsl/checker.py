@@ -15,7 +15,7 @@ from typing import Any
 
 from cardrules.errors import Diagnostic, RulesetError
 from cardrules.interpreter.melding import MeldKind
-from cardrules.model import CardTable, OptionDef, ZoneDef
+from cardrules.model import CardTable, HouseDef, OptionDef, ZoneDef
 
 from . import decls as d
 from . import ir, limits
@@ -89,6 +89,7 @@ class Checked:
     melds: tuple[MeldKind, ...] = ()  # the kinds of meld declared (`melds:`)
     meld_value: str = "number"  # what deadwood counts by
     max_actions: int = limits.DEFAULT_ACTIONS  # a game ends, with no winner, after this many
+    house: HouseDef | None = None  # the party that is not a seat (`house:`)
 
 
 def check(decls: d.RulesetDecl, options: dict[str, Any] | None = None
@@ -149,8 +150,9 @@ class _RulesetChecker(StatementChecker):
     # ------------------------------------------------------------------ whole
     def run(self) -> Checked | None:
         decls = self.decls
-        option_defs = self.options()
         self.players()
+        house = self.house()
+        option_defs = self.options()
         self.teams()
         cards, copies = self.deck()
         zones, home = self.zones()
@@ -176,13 +178,15 @@ class _RulesetChecker(StatementChecker):
                        self.default_players, self.direction, self.move_infos,
                        self.symbols.teams, decls.scoring.by, melds,
                        decls.melds.value.name if decls.melds and decls.melds.value else "number",
-                       self.max_actions())
+                       self.max_actions(), house)
 
     # --------------------------------------------------------------- options
     def options(self) -> tuple[OptionDef, ...]:
         defs: list[OptionDef] = []
         for option in self.decls.options:
             name = option.name.name
+            if self.clash(name, option.name.pos):
+                continue
             if name in self.symbols.options:
                 self.problem(option.name.pos, f"option '{name}' is declared twice")
                 continue
@@ -235,6 +239,19 @@ class _RulesetChecker(StatementChecker):
         self.max_players = max(self.min_players, min(high, limits.MAX_PLAYERS))
         self.direction = 1 if self.decls.direction == "clockwise" else -1
 
+    def house(self) -> HouseDef | None:
+        """`house:`: a party that is not a seat; in rule text, the player `house`. Its player
+        number follows every seat's (the largest table size), so that its zones and player
+        variables sit after the seats' at every table size."""
+        spec = self.decls.house
+        if spec is None:
+            return None
+        if self.decls.teams is not None:
+            self.problem(self.decls.teams.pos, "a ruleset with a house (`house:`) cannot "
+                         "play in partnerships (`teams:`): the house belongs to no team")
+        self.symbols.house = self.max_players
+        return HouseDef(spec.name, self.max_players, spec.doc)
+
     def teams(self) -> None:
         """`teams: N`: seat s (from 1) plays in team (s - 1) mod N + 1, at every table size
         the ruleset allows."""
@@ -245,6 +262,8 @@ class _RulesetChecker(StatementChecker):
                 pos = self.decls.scoring.by_pos or self.decls.name.pos
                 self.problem(pos, "scoring by team needs `teams:`")
             return
+        if self.decls.house is not None:
+            return  # (refused with the house)
         count = spec.whole
         bad = [n for n in range(self.min_players, self.max_players + 1) if n % count]
         if bad:
@@ -417,10 +436,12 @@ class _RulesetChecker(StatementChecker):
             groups = self.size(spec.groups, limits.MAX_GROUPS, "groups")
             out.append(ZoneDef(spec.name.name, spec.owned, spec.visibility, spec.layout,
                                rows, cols, index, spec.doc, groups, spec.keep))
-            index += self.max_players * max(groups, 1) if spec.owned else 1
+            owners = self.max_players + (self.symbols.house is not None)
+            index += owners * max(groups, 1) if spec.owned else 1
         seen: set[str] = set()
         for spec in specs:
             name = spec.name.name
+            self.clash(name, spec.name.pos)
             if name in seen:
                 self.problem(spec.name.pos, f"zone '{name}' is declared twice")
             seen.add(name)
@@ -457,6 +478,8 @@ class _RulesetChecker(StatementChecker):
         self.has_me = False
         for spec in self.decls.variables:
             name = spec.name.name
+            if self.clash(name, spec.name.pos):
+                continue
             if name in self.symbols.variables or name in self.symbols.zones:
                 self.problem(spec.name.pos, f"the name '{name}' is already taken")
                 continue
@@ -500,6 +523,8 @@ class _RulesetChecker(StatementChecker):
                 self.problem(spec.name.pos, f"'{name}' is already a function")
                 continue
             params = {p.name: TYPE_NAMES[kind] for p, kind in spec.params}
+            if any([self.clash(p.name, p.pos) for p, _ in spec.params]):
+                continue
             if spec.value is None:
                 continue
             with self.bind(params):
@@ -607,7 +632,7 @@ class _RulesetChecker(StatementChecker):
     def parameter(self, spec: d.ParamDecl) -> ir.Param | None:
         name = spec.name.name
         domain = spec.domain
-        if domain is None:
+        if domain is None or self.clash(name, spec.name.pos):
             return None
         first = self.check(domain.source)
         if first is BAD:

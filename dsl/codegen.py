@@ -22,7 +22,14 @@ from cardrules.model import Site, ZoneDef
 
 from . import ir, pyast
 from . import nodes as n
-from .builtins import CARD_ATTRIBUTES, FUNCTIONS, NAMES, PLAYER_ATTRIBUTES
+from .builtins import (
+    CARD_ATTRIBUTES,
+    FUNCTIONS,
+    HOUSE_FUNCTIONS,
+    HOUSE_PLAYER_ATTRIBUTES,
+    NAMES,
+    PLAYER_ATTRIBUTES,
+)
 from .checker import Checked
 from .inline import Inliner
 from .reads import seat_zones
@@ -365,17 +372,28 @@ class Generator:
     def stmt_Signal(self, stmt: ir.Signal) -> list[ast.stmt]:
         return pyast.stmts("S.signal |= _0", pyast.const(_SIGNALS[stmt.kind]))
 
+    def seat(self, player: ir.Expr, pos: n.Pos, what: str) -> ast.expr:
+        """A player where a rule needs a seat: in a ruleset with a house, checked not to be
+        the house when the game runs."""
+        code = self.expr(player)
+        if self.checked.house is None:
+            return code
+        return pyast.call("a_seat", S, code, pyast.const(what), self.site_const(pos))
+
     def stmt_TurnTo(self, stmt: ir.TurnTo) -> list[ast.stmt]:
-        return pyast.stmts("S.next_turn = _0", self.expr(stmt.player))
+        return pyast.stmts("S.next_turn = _0", self.seat(stmt.player, stmt.pos,
+                                                         "`turn to` names a seat"))
 
     def stmt_EndRoundBefore(self, stmt: ir.EndRoundBefore) -> list[ast.stmt]:
-        return [pyast.expr_stmt(pyast.call("end_round_before", S, self.expr(stmt.player)))]
+        who = self.seat(stmt.player, stmt.pos, "it never has a turn before which a round ends")
+        return [pyast.expr_stmt(pyast.call("end_round_before", S, who))]
 
     def stmt_Win(self, stmt: ir.Win) -> list[ast.stmt]:
         return [pyast.expr_stmt(pyast.call("win", S, self.expr(stmt.player)))]
 
     def stmt_Eliminate(self, stmt: ir.Eliminate) -> list[ast.stmt]:
-        return [pyast.expr_stmt(pyast.call("eliminate", S, self.expr(stmt.player)))]
+        who = self.seat(stmt.player, stmt.pos, "it cannot be put out")
+        return [pyast.expr_stmt(pyast.call("eliminate", S, who))]
 
     def stmt_If(self, stmt: ir.If) -> list[ast.stmt]:
         return [pyast.if_(self.expr(stmt.test), self.block(stmt.then),
@@ -447,7 +465,10 @@ class Generator:
         return pyast.subscript(table, self.expr(node.player))
 
     def expr_PlayerAttr(self, node: ir.PlayerAttr) -> ast.expr:
-        return pyast.expr(PLAYER_ATTRIBUTES[node.name][1], self.expr(node.player))
+        template = PLAYER_ATTRIBUTES[node.name][1]
+        if self.checked.house is not None:
+            template = HOUSE_PLAYER_ATTRIBUTES.get(node.name, template)
+        return pyast.expr(template, self.expr(node.player))
 
     def expr_CardAttr(self, node: ir.CardAttr) -> ast.expr:
         card = self.expr(node.card)
@@ -465,6 +486,8 @@ class Generator:
                     return self.inliner.expression("top_of_stack", {"b": B, "s": S, "z": index})
                 return pyast.call("top_of_stack", B, S, index)
         args = [self.expr(a) for a in node.args]
+        if self.checked.house is not None and node.function in HOUSE_FUNCTIONS:
+            return HOUSE_FUNCTIONS[node.function](args, self.site_const(node.pos))
         return FUNCTIONS[node.function].emit(args, self.site_const(node.pos))
 
     def expr_UserCall(self, node: ir.UserCall) -> ast.expr:

@@ -46,7 +46,9 @@ def compile_document(doc: Document, options: dict[str, Any] | None = None,
     `inline=False` calls the runtime's card rules instead of specialising them."""
     checked = check_document(doc, options)
     generated = Generator(checked, inliner() if inline else _NO_INLINING).generate()
-    board = make_board(checked.zones, checked.max_players, checked.cards.names)
+    house = checked.house.index if checked.house is not None else -1
+    board = make_board(checked.zones, checked.max_players + (house >= 0), checked.cards.names,
+                       house)
     bound = bind(generated, checked.decls.name.name, tables(checked, board))
     return assemble(checked, board, bound, generated.sites, doc)
 
@@ -89,9 +91,10 @@ class _NoInlining(Inliner):
 _NO_INLINING = _NoInlining()
 
 
-def make_board(zones: tuple[ZoneDef, ...], max_players: int,
-               card_names: tuple[str, ...]) -> runtime.Board:
-    """Every zone instance (one per seat of an owned zone, one per group) by index."""
+def make_board(zones: tuple[ZoneDef, ...], owners: int, card_names: tuple[str, ...],
+               house: int = -1) -> runtime.Board:
+    """Every zone instance (one per owner of an owned zone: each seat the ruleset allows,
+    then the house if it has one; one per group) by index."""
     names: list[str] = []
     owner: list[int] = []
     vis: list[int] = []
@@ -100,7 +103,7 @@ def make_board(zones: tuple[ZoneDef, ...], max_players: int,
     width: list[int] = []
     trick: list[bool] = []
     for z in zones:
-        for seat in range(max_players if z.owned else 1):
+        for seat in range(owners if z.owned else 1):
             for _ in range(max(z.groups, 1)):
                 names.append(z.name)
                 owner.append(seat if z.owned else -1)
@@ -110,7 +113,7 @@ def make_board(zones: tuple[ZoneDef, ...], max_players: int,
                 width.append(z.columns)
                 trick.append(z.layout == "trick")
     return runtime.Board(tuple(names), tuple(owner), tuple(vis), tuple(grid), tuple(slots),
-                         tuple(width), card_names, tuple(trick))
+                         tuple(width), card_names, tuple(trick), house)
 
 
 def tables(checked: Checked, board: runtime.Board) -> dict[str, Any]:
@@ -119,6 +122,7 @@ def tables(checked: Checked, board: runtime.Board) -> dict[str, Any]:
     out: dict[str, Any] = {
         "B": board, "STEP": checked.direction, "N_RANKS": len(cards.rank_names) - 1,
         "TEAMS": checked.teams or 1,
+        "HOUSE": checked.house.index if checked.house is not None else -1,
         "RANKS": list(range(len(cards.rank_names) - 1)),
         "SUITS": list(range(len(cards.suit_names) - 1)), "COLOURS": [0, 1],
         "T_rank": cards.rank, "T_suit": cards.suit, "T_colour": cards.colour,
@@ -178,7 +182,7 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, sites: list[A
         evaluate=ns.get("evaluate"), winner=decls.scoring.winner, rounds=checked.rounds,
         until=ns.get("until"), reactions=reactions, moves=moves, python=bound.source,
         data=doc.data, sites=tuple(sites), evaluate_key=ns.get("evaluate_key"),
-        code_name=bound.code_name,
+        code_name=bound.code_name, house=checked.house,
         line_sites=bound.line_sites)
 
 

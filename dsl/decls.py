@@ -185,6 +185,15 @@ class ScoringDecl:
 
 
 @dataclass(frozen=True)
+class HouseDecl:
+    """`house:`: one party that is not a seat."""
+
+    name: str
+    doc: str
+    pos: n.Pos
+
+
+@dataclass(frozen=True)
 class PlayersDecl:
     min: Literal | None
     max: Literal | None
@@ -218,3 +227,4 @@ class RulesetDecl:
     teams: Literal | None = None
     melds: MeldsDecl | None = None
     max_actions: Literal | None = None
+    house: HouseDecl | None = None

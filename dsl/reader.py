@@ -167,7 +167,13 @@ class _Reader:
             teams=self.literal(("teams",)),
             melds=self.melds() if "melds" in data else None,
             max_actions=self.literal(("max_actions",)),
+            house=self.house() if "house" in data else None,
         )
+
+    def house(self) -> d.HouseDecl:
+        path = ("house",)
+        name = self.doc_text((*path, "name"))
+        return d.HouseDecl(name or "the house", self.doc_text((*path, "doc")), self.pos(path))
 
     def ruleset_name(self) -> d.Named:
         """The ruleset's name: lower-case letters, digits and -, as typed on a command line."""

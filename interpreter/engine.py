@@ -32,7 +32,7 @@ from cardrules.model import Action, Ruleset
 from . import domains, runtime
 from .runtime import SIGNAL_GAME, SIGNAL_PHASE, SIGNAL_ROUND, SIGNAL_TURN
 from .state import GameState
-from .view import public_variables
+from .view import house_view, public_variables
 
 END_OF_TURN = -1
 _KEPT_ESTIMATES = 100_000  # estimates an engine keeps before it starts afresh
@@ -83,7 +83,7 @@ class Engine:
         self._direction = ruleset.direction
         # zone indices whose cards stay from one round to the next (`keep: true`)
         self._kept = frozenset(z for zone in ruleset.zones if zone.keep
-                               for seat in range(ruleset.max_players if zone.owned else 1)
+                               for seat in range(ruleset.owners if zone.owned else 1)
                                for z in zone.instances(seat))
         # move name -> (its function, whether it jumps, the step it leads to or END_OF_TURN)
         self._flow: dict[str, tuple[Any, bool, int]] = {}
@@ -109,7 +109,8 @@ class Engine:
                             f"players, not {count}")
         s = GameState()
         s.ruleset, s.seed = rules.name, seed
-        s.seat_count(count)
+        house = rules.house.index if rules.house is not None else -1
+        s.seat_count(count, house)
         s.rng = random.Random(seed)
         s.log = log if isinstance(log, list) else [] if log else None
         s.zones = [[] for _ in range(rules.zone_count)]
@@ -129,8 +130,15 @@ class Engine:
                 s.vars[var.name] = self._call(var.initial, s)
             elif var.scope == "player":
                 s.pvars[var.name] = [self._call(var.initial, s) for _ in range(count)]
+                if house >= 0:
+                    self._house_value(var.initial, s, var.name)
         self._start_round(s)
         return s
+
+    def _house_value(self, initial: Any, s: GameState, name: str) -> None:
+        """The house's starting value of a player variable, at its player number (the places
+        between, of seats this table does not have, unused)."""
+        s.pvars[name] += [None] * (s.house - s.n) + [self._call(initial, s)]
 
     # ------------------------------------------------------------------ query
     def to_move(self, state: GameState) -> int | None:
@@ -178,6 +186,10 @@ class Engine:
         }
         if state.cut_off:
             out["cut_off"] = self.cut_off_note()
+        if self.rules.house is not None:
+            out["house"] = {"name": self.rules.house.name, "total": state.house_total,
+                            "round_scores": list(state.house_scores),
+                            "winner": state.over and state.house_won}
         return out
 
     def round_score(self, state: GameState, seat: int) -> int:
@@ -225,7 +237,7 @@ class Engine:
         if kind == "card":
             return self.name_of(value, state, seat)
         if kind == "player":
-            return f"seat {value + 1}"
+            return self.player_name(value)
         if kind == "rank":
             return cards.rank_names[value]
         if kind == "suit":
@@ -240,6 +252,13 @@ class Engine:
             return " ".join(inner) if all(isinstance(v, int) for v in value) \
                 else " | ".join(inner)
         return str(value)
+
+    def player_name(self, p: int) -> str:
+        """A player in words: 'seat 2', or the house's name."""
+        house = self.rules.house
+        if house is not None and p == house.index:
+            return house.name
+        return f"seat {p + 1}"
 
     def name_of(self, value: int, state: GameState | None = None,
                 seat: int | None = None) -> str:
@@ -259,6 +278,8 @@ class Engine:
         owner, name = board.owner[z], board.names[z]
         if owner < 0:
             zone = f"the {name}"
+        elif owner == state.house:
+            zone = f"{self.player_name(owner)}'s {name}"
         else:
             zone = f"your {name}" if owner == seat else f"seat {owner + 1}'s {name}"
         cards = state.zones[z]
@@ -694,7 +715,8 @@ class Engine:
         phase = phases[index]
         s.phase = index
         s.turns_in_phase = 0
-        first = s.first if phase.first is None else self._call(phase.first, s, s.first)
+        first = s.first if phase.first is None else \
+            self._seat(self._call(phase.first, s, s.first), s, f"phase '{phase.name}': first")
         s.current = first if s.active[first] else runtime.next_seat(s, first,
                                                                     self.rules.direction)
         self._enter_step(s, 0)
@@ -740,6 +762,8 @@ class Engine:
                 s.vars[var.name] = self._call(var.initial, s)
             elif var.scope == "player_round":
                 s.pvars[var.name] = [self._call(var.initial, s) for _ in range(s.n)]
+                if s.house >= 0:
+                    self._house_value(var.initial, s, var.name)
         if s.log is not None:
             s.log.append({"event": "round", "round": s.round, "dealer": s.dealer + 1})
         s.current = s.first
@@ -747,12 +771,19 @@ class Engine:
         if rules.after_setup is not None:
             self._call(rules.after_setup, s, s.first)
         if rules.round_first is not None:
-            s.first = self._call(rules.round_first, s, s.first)
+            s.first = self._seat(self._call(rules.round_first, s, s.first), s, "round.first")
         s.version += 1
         s.legal_cache = None  # the first decision is listed when asked for
         if not self._enter_phase(s, 0):
             raise RuleRuntimeError(f"{rules.path}: round {s.round}: no phase is played (every "
                                    "phase's `when` is false)")
+
+    def _seat(self, p: int, s: GameState, what: str) -> int:
+        """A player who is to take a turn: a seat, never the house."""
+        if p >= s.n:
+            raise RuleRuntimeError(f"{self.rules.path}: {what} gives the house, which is not "
+                                   "a seat and never takes a turn")
+        return p
 
     def _end_round(self, s: GameState) -> None:
         rules = self.rules
@@ -761,6 +792,10 @@ class Engine:
         for p in range(s.n):
             s.totals[p] += scores[p]
         s.round_scores.append(scores)
+        if s.house >= 0:
+            house_score = sum(self._call(rules.score, s, s.house))
+            s.house_total += house_score
+            s.house_scores.append(house_score)
         scored, won, active = list(s.totals), s.winners, list(s.active)
         parts = self._score_parts(s) if s.log is not None else None
         if rules.after_round is not None:
@@ -773,6 +808,8 @@ class Engine:
                      "player_variables": public_variables(rules, s, over)}
             if parts:
                 event["score_parts"] = parts
+            if s.house >= 0:
+                event["house"] = self._house_account(s, over)
             event.update(self._round_account(s, scored, won, active))
             s.log.append(event)
         if self.watch_round is not None:
@@ -782,6 +819,13 @@ class Engine:
             self._finish(s)
         else:
             self._start_round(s)
+
+    def _house_account(self, s: GameState, over: bool) -> dict[str, Any]:
+        """The house's part of a round's account: its score and total, and its variables as
+        every seat may see them."""
+        seen = house_view(self.rules, s, None, over)
+        return {"score": s.house_scores[-1], "total": s.house_total,
+                "variables": seen["variables"]}
 
     def _round_account(self, s: GameState, scored: list[int], won: list[int] | None,
                        active: list[bool]) -> dict[str, Any]:
@@ -840,11 +884,18 @@ class Engine:
         if s.winners is None:
             seats = [p for p in range(s.n) if s.active[p]] or list(range(s.n))
             pick = min if self.rules.winner == "lowest" else max
-            best = pick(s.totals[p] for p in seats)
+            totals = [s.totals[p] for p in seats]
+            if s.house >= 0:  # the house is among those with the best total, on a tie too
+                totals.append(s.house_total)
+            best = pick(totals)
             s.winners = [p for p in seats if s.totals[p] == best]
+            s.house_won = s.house >= 0 and s.house_total == best
         if s.log is not None:
-            s.log.append({"event": "game_end", "totals": list(s.totals),
-                          "winners": [w + 1 for w in s.winners]})
+            event: dict[str, Any] = {"event": "game_end", "totals": list(s.totals),
+                                     "winners": [w + 1 for w in s.winners]}
+            if s.house >= 0:
+                event["house"] = {"total": s.house_total, "winner": s.house_won}
+            s.log.append(event)
 
     # ----------------------------------------------------------------- layout
     def layout(self, s: GameState, public: bool = False) -> dict[str, Any]:
@@ -859,8 +910,12 @@ class Engine:
             if zone.groups:
                 out[zone.name] = {str(p + 1): [cards(z) for z in zone.instances(p)]
                                   for p in range(s.n)}
+                if s.house >= 0:
+                    out[zone.name]["house"] = [cards(z) for z in zone.instances(s.house)]
             elif zone.owned:
                 out[zone.name] = {str(p + 1): cards(zone.zone_of(p)) for p in range(s.n)}
+                if s.house >= 0:
+                    out[zone.name]["house"] = cards(zone.zone_of(s.house))
             else:
                 out[zone.name] = cards(zone.index)
         return out

@@ -59,6 +59,7 @@ class Board:
     width: tuple[int, ...]
     card_names: tuple[str, ...]
     trick: tuple[bool, ...] = ()  # a zone of `layout: trick`: cards remember who played them
+    house: int = -1  # the house's player number (the owner of its zones), or -1
 
 
 # -------------------------------------------------------------------- checks
@@ -243,6 +244,55 @@ def trick_winner(rank: Sequence[int], suit: Sequence[int], cards: Sequence[int],
 def round_score(s: GameState, p: int) -> int:
     """Seat p's score in the last round that ended."""
     return s.round_scores[-1][p] if s.round_scores else 0
+
+
+# ------------------------------------------------------------------ the house
+# A ruleset with a house (`house:`) reads players through these instead of the seat lists:
+# the house's player number follows every seat's, and what it has of its own (its total,
+# its scores) is kept apart from the seats' lists, which stay one entry a seat.
+class Totals:
+    """The match totals by player number, the house's among them (read and written)."""
+
+    __slots__ = ("s",)
+
+    def __init__(self, s: GameState):
+        self.s = s
+
+    def __getitem__(self, p: int) -> int:
+        s = self.s
+        return s.totals[p] if p < s.n else s.house_total
+
+    def __setitem__(self, p: int, value: int) -> None:
+        s = self.s
+        if p < s.n:
+            s.totals[p] = value
+        else:
+            s.house_total = value
+
+
+def seat_number(p: int, house: int) -> int:
+    """A player's seat number from 1; the house has none (0)."""
+    return 0 if p == house else p + 1
+
+
+def is_active(s: GameState, p: int) -> bool:
+    """Whether a player is still in the game; the house always is."""
+    return p >= s.n or s.active[p]
+
+
+def last_score(s: GameState, p: int) -> int:
+    """A player's score in the last round that ended, the house's too."""
+    if p < s.n:
+        return round_score(s, p)
+    return s.house_scores[-1] if s.house_scores else 0
+
+
+def a_seat(s: GameState, p: int, what: str, site: int) -> int:
+    """`p`, where a rule needs a seat (whose turn is next, who is put out...): never the
+    house, which takes no turn."""
+    if p >= s.n:
+        raise RuleFault(f"the house is not a seat: {what}", site)
+    return p
 
 
 def knows(s: GameState, p: int, c: int) -> bool:
@@ -489,10 +539,13 @@ def end_round_before(s: GameState, p: int) -> None:
 
 
 def win(s: GameState, p: int) -> None:
-    """Seat p wins the whole match at once (with any other seat that wins at that moment)."""
+    """Seat p wins the whole match at once (with any other seat that wins at that moment);
+    the house too, kept apart from the seats that win."""
     if s.winners is None:
         s.winners = []
-    if p not in s.winners:  # several wins at one moment share the victory
+    if p >= s.n:
+        s.house_won = True
+    elif p not in s.winners:  # several wins at one moment share the victory
         s.winners.append(p)
     s.signal |= SIGNAL_GAME
 
@@ -530,7 +583,9 @@ def _log(b: Board, s: GameState, kind: str, c: int, src: int, dest: int) -> None
 
 def _zone_label(b: Board, z: int) -> str:
     owner = b.owner[z]
-    return b.names[z] if owner < 0 else f"{b.names[z]}[{owner + 1}]"
+    if owner < 0:
+        return b.names[z]
+    return f"{b.names[z]}[house]" if owner == b.house else f"{b.names[z]}[{owner + 1}]"
 
 
 # ------------------------------------------------------------- grids and sets

@@ -83,6 +83,8 @@ class GameRecord(NamedTuple):
     actions: int
     rounds: int
     lead_changes: int
+    house_total: int | None = None  # a game with a house (`house:`): its total
+    house_won: bool = False  # ... and whether it won (alone or with the seats in `winners`)
 
 
 Records = tuple[GameRecord, ...]  # one game's records: one per ruleset of the run
@@ -118,9 +120,11 @@ def play_record(engine: Engine, sim: Simulation, index: int) -> GameRecord:
         results = engine.results(play(engine, state, bots))
     except CardrulesError as exc:
         raise GameError(f"{engine.rules.name}: game {index + 1} (seed {seed}): {exc}") from None
+    house = results.get("house")
     return GameRecord(index, tuple(results["winners"]), tuple(results["totals"]),
                       results["turns"], results["actions"], results["rounds"],
-                      lead_changes(results["round_scores"], engine.rules.winner))
+                      lead_changes(results["round_scores"], engine.rules.winner),
+                      house["total"] if house else None, bool(house and house["winner"]))
 
 
 # Each process loads a ruleset once and keeps its engine (a worker is handed many chunks).
@@ -314,10 +318,17 @@ class Summary:
         self.leads = Tally()
         self.tied = 0
         self.unwon = 0  # games that ended with no winner (a stop such as a turn limit)
+        # The house (`house:`), counted as the seats are: its wins by k, its totals.
+        self.house_shares: Counter[int] = Counter()
+        self.house_scores = Tally()
 
     def add(self, record: GameRecord) -> None:
         self.games += 1
-        k = len(record.winners)
+        k = len(record.winners) + record.house_won  # the house shares a tied win too
+        if record.house_won:
+            self.house_shares[k] += 1
+        if record.house_total is not None:
+            self.house_scores.add(record.house_total)
         for seat in record.winners:
             self.shares[seat - 1][k] += 1
         if k > 1:
@@ -331,11 +342,12 @@ class Summary:
         self.rounds.add(record.rounds)
         self.leads.add(record.lead_changes)
 
-    def wins(self, seat: int) -> float:
-        """Seat `seat`'s (from 0) wins, a tied win counting 1/k."""
-        return sum(count / k for k, count in sorted(self.shares[seat].items()))
+    def wins(self, seat: int | None) -> float:
+        """Seat `seat`'s (from 0; None: the house's) wins, a tied win counting 1/k."""
+        shares = self.house_shares if seat is None else self.shares[seat]
+        return sum(count / k for k, count in sorted(shares.items()))
 
-    def win_rate(self, seat: int) -> float | None:
+    def win_rate(self, seat: int | None) -> float | None:
         return self.wins(seat) / self.games if self.games else None
 
     def report(self) -> dict[str, Any]:
@@ -352,7 +364,7 @@ class Summary:
                 "score_p50": tally.percentile(50), "score_p90": tally.percentile(90)})
         first = self.win_rate(0)
         low, high = wilson(self.wins(0), n)
-        return {
+        out = {
             "ruleset": self.rules.name, "title": self.rules.title, "winner": self.rules.winner,
             "options": dict(self.sim.rulesets[0].options), "players": players,
             "seats": list(self.sim.seats), "seed": self.sim.seed, "games": n,
@@ -370,6 +382,20 @@ class Summary:
                              "games_with_change": n - self.leads.counts[0] if n else 0,
                              "note": LEAD_NOTE},
         }
+        if self.rules.house is not None:
+            out["house"] = self.house_report()
+        return out
+
+    def house_report(self) -> dict[str, Any]:
+        """The house's line: its wins (a tie with seats shared as theirs are) and totals."""
+        assert self.rules.house is not None
+        n, tally = self.games, self.house_scores
+        return {"name": self.rules.house.name, "wins": _r(self.wins(None)),
+                "win_rate": _r(self.win_rate(None)), "win_ci": _interval(wilson(
+                    self.wins(None), n)),
+                "score_mean": _r(tally.mean) if n else None,
+                "score_sd": _r(tally.sd) if n else None, "score_p10": tally.percentile(10),
+                "score_p50": tally.percentile(50), "score_p90": tally.percentile(90)}
 
 
 class Comparison:
@@ -383,6 +409,7 @@ class Comparison:
         self.win_diff = [Running() for _ in sim.seats]
         self.score_diff = [Running() for _ in sim.seats]
         self.length_diff = {name: Running() for name in self.LENGTHS}
+        self.house_diff = Running()  # the house's win share, where both have a house
 
     @property
     def games(self) -> int:
@@ -401,12 +428,16 @@ class Comparison:
         self.sides[0].add(a)
         self.sides[1].add(b)
         for seat in range(self.sim.players):
-            share_a = 1 / len(a.winners) if seat + 1 in a.winners else 0.0
-            share_b = 1 / len(b.winners) if seat + 1 in b.winners else 0.0
+            share_a = 1 / (len(a.winners) + a.house_won) if seat + 1 in a.winners else 0.0
+            share_b = 1 / (len(b.winners) + b.house_won) if seat + 1 in b.winners else 0.0
             self.win_diff[seat].add(share_a - share_b)
             self.score_diff[seat].add(a.totals[seat] - b.totals[seat])
         for name in self.LENGTHS:
             self.length_diff[name].add(getattr(a, name) - getattr(b, name))
+        if a.house_total is not None and b.house_total is not None:
+            share_a = 1 / (len(a.winners) + 1) if a.house_won else 0.0
+            share_b = 1 / (len(b.winners) + 1) if b.house_won else 0.0
+            self.house_diff.add(share_a - share_b)
 
     def report(self) -> dict[str, Any]:
         """Per seat and per game-length measure: A, B, A - B with its 95% CI, significant."""
@@ -422,7 +453,7 @@ class Comparison:
         length = {name: _difference(first["length"][name]["mean"],
                                     second["length"][name]["mean"], self.length_diff[name])
                   for name in self.LENGTHS}
-        return {"a": first["ruleset"], "b": second["ruleset"],
+        out = {"a": first["ruleset"], "b": second["ruleset"],
                 "a_title": first["title"], "b_title": second["title"],
                 "players": self.sim.players, "seats": list(self.sim.seats),
                 "seed": self.sim.seed, "games": self.games,
@@ -430,6 +461,11 @@ class Comparison:
                 "per_seat": per_seat, "length": length,
                 "note": "differences are A minus B, paired game by game (same seeds); "
                         + SHARE_NOTE}
+        if "house" in first and "house" in second:
+            out["house"] = {"win_rate": _difference(first["house"]["win_rate"],
+                                                    second["house"]["win_rate"],
+                                                    self.house_diff)}
+        return out
 
 
 def _difference(a: float | None, b: float | None, diff: Running) -> dict[str, Any]:

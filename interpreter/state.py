@@ -26,6 +26,10 @@ _PLAIN = (
     "n_cards", "next_turn", "forced", "by",
 )
 
+# Fields of a game with a house (`house:`), saved only there: its player number (-1: no
+# house), its match total, its score in each round, and whether it has won.
+_HOUSE = ("house", "house_total", "house_scores", "house_won")
+
 
 def blank_rng() -> random.Random:
     """A generator whose state is about to be set (by `seed` or `setstate`): made without
@@ -37,7 +41,7 @@ class GameState:
     """One game in play. The engine mutates it in place; copy() gives an independent one."""
 
     __slots__ = (*_PLAIN, "_rng", "_rng_shared", "version", "legal_cache", "log", "everyone",
-                 "forcing", "cut_off")
+                 "forcing", "cut_off", *_HOUSE)
 
     def __init__(self) -> None:
         self.ruleset = ""
@@ -80,11 +84,17 @@ class GameState:
         self.version = 0
         self.legal_cache: tuple[int, list[tuple[Any, ...]]] | None = None
         self.log: list[dict[str, Any]] | None = None
+        self.house = -1
+        self.house_total = 0
+        self.house_scores: list[int] = []
+        self.house_won = False
 
-    def seat_count(self, n: int) -> None:
-        """Set the number of seats (and `everyone`, the mask with every seat's bit)."""
+    def seat_count(self, n: int, house: int = -1) -> None:
+        """Set the number of seats and the house's player number (-1: none), and so
+        `everyone`, the mask with the bit of every party that can know a card."""
         self.n = n
-        self.everyone = (1 << n) - 1
+        self.house = house
+        self.everyone = (1 << n) - 1 | (1 << house if house >= 0 else 0)
 
     # ------------------------------------------------------------- the generator
     @property
@@ -138,6 +148,9 @@ class GameState:
         other._rng = self._rng  # shared until either side draws (see rng)
         other._rng_shared = self._rng_shared = True
         other.everyone = self.everyone
+        other.house, other.house_total, other.house_won = \
+            self.house, self.house_total, self.house_won
+        other.house_scores = self.house_scores[:]
         other.version = self.version
         other.legal_cache = self.legal_cache  # same version, same actions (never mutated)
         other.log = None
@@ -152,6 +165,8 @@ class GameState:
         data["format"] = FORMAT
         if self.cut_off:  # written only when true: states saved before it existed still load
             data["cut_off"] = True
+        if self.house >= 0:  # (only a game with a house has these)
+            data.update({name: getattr(self, name) for name in _HOUSE})
         return data
 
     def to_json(self) -> str:
@@ -166,7 +181,11 @@ class GameState:
         try:
             for name in _PLAIN:
                 setattr(state, name, data[name])
-            state.seat_count(int(state.n))
+            if "house" in data:
+                state.house_total = int(data["house_total"])
+                state.house_scores = [int(x) for x in data["house_scores"]]
+                state.house_won = data["house_won"] is True
+            state.seat_count(int(state.n), int(data.get("house", -1)))
             state.forcing = False
             state.cut_off = data.get("cut_off", False) is True
             version, internal, gauss = data["rng"]

@@ -42,15 +42,15 @@ def player_view(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
     zones: dict[str, Any] = {}
     for zone in rules.zones:
         if zone.groups:
-            zones[zone.name] = {str(p + 1): [zone_view(rules, s, z, zone.visibility, seat)
-                                             for z in zone.instances(p)] for p in range(s.n)}
+            zones[zone.name] = {owner: [zone_view(rules, s, z, zone.visibility, seat)
+                                        for z in zone.instances(p)] for owner, p in _owners(s)}
         elif zone.owned:
-            zones[zone.name] = {str(p + 1): zone_view(rules, s, zone.zone_of(p), zone.visibility,
-                                                      seat) for p in range(s.n)}
+            zones[zone.name] = {owner: zone_view(rules, s, zone.zone_of(p), zone.visibility, seat)
+                                for owner, p in _owners(s)}
         else:
             zones[zone.name] = zone_view(rules, s, zone.index, zone.visibility, seat)
     phase = rules.phases[s.phase]
-    return {
+    view = {
         "ruleset": rules.name,
         "seat": seat + 1,
         "players": s.n,
@@ -68,6 +68,35 @@ def player_view(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
         "over": s.over,
         "winners": [w + 1 for w in s.winners] if s.over and s.winners else [],
     }
+    if rules.house is not None:
+        view["house"] = house_view(rules, s, seat)
+    return view
+
+
+def _owners(s: GameState) -> list[tuple[str, int]]:
+    """The owners of a zone each player owns, as a view names them ('1'... and 'house'),
+    with their player numbers."""
+    owners = [(str(p + 1), p) for p in range(s.n)]
+    if s.house >= 0:
+        owners.append(("house", s.house))
+    return owners
+
+
+def house_view(rules: Ruleset, s: GameState, seat: int | None,
+               over: bool | None = None) -> dict[str, Any]:
+    """The house as `seat` may see it (None: as everyone may): its name, total, round
+    scores, player variables (one declared `visibility: owner` hidden from every seat until
+    the game is `over`), and at the end whether it won. Its zones are in the view's `zones`,
+    under the owner 'house'."""
+    assert rules.house is not None
+    over = s.over if over is None else over
+    return {"name": rules.house.name, "total": s.house_total,
+            "round_scores": list(s.house_scores),
+            "variables": {var.name: None if var.visibility == "owner" and not over
+                          else shown(rules, s, seat, var.kind, var.item_kind,
+                                     s.pvars[var.name][s.house])
+                          for var in rules.variables if var.name in s.pvars and not var.internal},
+            "winner": s.over and s.house_won}
 
 
 def _player_variables(rules: Ruleset, s: GameState, seat: int) -> dict[str, list[Any]]:
@@ -80,7 +109,7 @@ def _player_variables(rules: Ruleset, s: GameState, seat: int) -> dict[str, list
         hide = var.visibility == "owner" and not s.over
         out[var.name] = [shown(rules, s, seat, var.kind, var.item_kind, v)
                          if not hide or p == seat else None
-                         for p, v in enumerate(s.pvars[var.name])]
+                         for p, v in enumerate(s.pvars[var.name][:s.n])]
     return out
 
 
@@ -90,7 +119,7 @@ def public_variables(rules: Ruleset, s: GameState, over: bool) -> dict[str, list
     game is `over` (None until then); internal variables never."""
     return {var.name: [None if var.visibility == "owner" and not over
                        else shown(rules, s, None, var.kind, var.item_kind, v)
-                       for v in s.pvars[var.name]]
+                       for v in s.pvars[var.name][:s.n]]
             for var in rules.variables if var.name in s.pvars and not var.internal}
 
 
@@ -113,7 +142,7 @@ def shown(rules: Ruleset, s: GameState, seat: int | None, kind: str, item: str,
         seen = known == s.everyone if seat is None else known >> seat & 1
         return rules.cards.names[value] if seen else None
     if kind == "player":
-        return value + 1
+        return "house" if value == s.house else value + 1
     if kind == "rank":
         return rules.cards.rank_names[value]
     if kind == "suit":
@@ -136,12 +165,12 @@ def card_places(rules: Ruleset, s: GameState) -> dict[int, list[Any]]:
 
     for zone in rules.zones:
         if zone.groups:
-            for p in range(s.n):
+            for owner, p in _owners(s):
                 for g, z in enumerate(zone.instances(p)):
-                    note(z, zone.name, str(p + 1), g)
+                    note(z, zone.name, owner, g)
         elif zone.owned:
-            for p in range(s.n):
-                note(zone.zone_of(p), zone.name, str(p + 1), None)
+            for owner, p in _owners(s):
+                note(zone.zone_of(p), zone.name, owner, None)
         else:
             note(zone.index, zone.name, None, None)
     return places

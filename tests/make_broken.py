@@ -177,6 +177,21 @@ CASES = {
     "meld_function_undeclared": ([(37, "size(stock) > 0", "can_meld(hand[me])")],
                                  (37, "can_meld", 0),
                                  "can_meld() needs the kinds of meld declared (`melds:`)"),
+    "house_undeclared": ([(39, "hand[me]", "hand[house]")], (39, "house", 0),
+                         "this ruleset declares no house: `house` needs a top-level `house:`"),
+    "turn_to_house": ([(4, "title: Mini", "house: {name: Bank}"),
+                       (40, "set drawn += 1", "turn to house")], (40, "house", 0),
+                      "the house is not a seat and never takes a turn: `turn to` names a seat"),
+    "house_name_clash": ([(4, "title: Mini", "house: {name: Bank}"),
+                          (40, "- set drawn += 1",
+                           "- {for: house in players, do: [set drawn += 1]}")],
+                         (40, "house", 0),
+                         "'house' names the house in this ruleset (`house:`); choose another "
+                         "name"),
+    "house_with_teams": ([(4, "title: Mini", "house: {name: Bank}"),
+                          (5, "players: {min: 2, max: 4, default: 2}", "teams: 2")],
+                         (5, "2", 0), "a ruleset with a house (`house:`) cannot play in "
+                         "partnerships (`teams:`)"),
 }
 # Files cut short: name: (the last line kept, (line, token, occurrence), substring).
 CUTS = {

@@ -177,6 +177,31 @@ function drawPlayers(view) {
     panel.appendChild(vars);
     players.appendChild(panel);
   }
+  if (view.house) players.appendChild(housePanel(view));
+}
+
+// The house (a ruleset's `house:`): a party that is not a seat; its zones are under the
+// owner "house", its cards shown exactly as the view holds them.
+function housePanel(view) {
+  const house = view.house;
+  const panel = el("div", "player house");
+  panel.dataset.seat = "house";
+  const head = el("div", "player-head");
+  head.appendChild(el("span", "player-name", house.name));
+  if (house.winner) head.appendChild(el("span", "tag won", "winner"));
+  head.appendChild(el("span", "total", "total " + house.total));
+  panel.appendChild(head);
+  const zones = el("div", "player-zones");
+  for (const zone of table.zones) {
+    if (zone.owned) zones.appendChild(ownedZone(zone, view.zones[zone.name].house, "house"));
+  }
+  panel.appendChild(zones);
+  const vars = el("div", "player-vars");
+  for (const [name, value] of Object.entries(house.variables)) {
+    vars.appendChild(el("span", "var", name + ": " + shown(value)));
+  }
+  panel.appendChild(vars);
+  return panel;
 }
 
 function shown(value) {
@@ -194,16 +219,19 @@ function drawScores(view) {
   const head = el("tr");
   head.appendChild(el("th", "", "round"));
   for (let p = 1; p <= view.players; p++) head.appendChild(el("th", "", "seat " + p));
+  if (view.house) head.appendChild(el("th", "", view.house.name));
   scores.appendChild(head);
   view.round_scores.forEach((row, index) => {
     const line = el("tr");
     line.appendChild(el("td", "", String(index + 1)));
     row.forEach((score) => line.appendChild(el("td", "", String(score))));
+    if (view.house) line.appendChild(el("td", "", String(view.house.round_scores[index])));
     scores.appendChild(line);
   });
   const total = el("tr", "total-row");
   total.appendChild(el("td", "", "total"));
   view.totals.forEach((score) => total.appendChild(el("td", "", String(score))));
+  if (view.house) total.appendChild(el("td", "", String(view.house.total)));
   scores.appendChild(total);
   const vars = document.getElementById("variables");
   vars.replaceChildren();
@@ -241,8 +269,10 @@ function narrowed() {
 
 function statusText(view) {
   if (view.over) {
-    const winners = view.winners.map((w) => "seat " + w).join(", ");
-    return "Game over. " + (view.winners.length === 1 ? "Winner: " : "Tied winners: ") + winners;
+    const names = view.winners.map((w) => "seat " + w);
+    if (view.house && view.house.winner) names.unshift(view.house.name);
+    if (!names.length) return "Game over. No winner.";
+    return "Game over. " + (names.length === 1 ? "Winner: " : "Tied winners: ") + names.join(", ");
   }
   if (view.to_move === current.seat) {
     if (current.reaction) return "A chance to react: act now, or pass.";
