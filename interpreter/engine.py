@@ -32,7 +32,7 @@ from cardrules.model import Action, Ruleset
 from . import domains, runtime
 from .runtime import SIGNAL_GAME, SIGNAL_PHASE, SIGNAL_ROUND, SIGNAL_TURN
 from .state import GameState
-from .view import house_view, public_variables
+from .view import house_view, owners, public_variables
 
 END_OF_TURN = -1
 _KEPT_ESTIMATES = 100_000  # estimates an engine keeps before it starts afresh
@@ -908,14 +908,10 @@ class Engine:
                 return [names[c] if c >= 0 and (not public or s.known[c] == s.everyone)
                         else None for c in s.zones[z]]
             if zone.groups:
-                out[zone.name] = {str(p + 1): [cards(z) for z in zone.instances(p)]
-                                  for p in range(s.n)}
-                if s.house >= 0:
-                    out[zone.name]["house"] = [cards(z) for z in zone.instances(s.house)]
+                out[zone.name] = {owner: [cards(z) for z in zone.instances(p)]
+                                  for owner, p in owners(s)}
             elif zone.owned:
-                out[zone.name] = {str(p + 1): cards(zone.zone_of(p)) for p in range(s.n)}
-                if s.house >= 0:
-                    out[zone.name]["house"] = cards(zone.zone_of(s.house))
+                out[zone.name] = {owner: cards(zone.zone_of(p)) for owner, p in owners(s)}
             else:
                 out[zone.name] = cards(zone.index)
         return out

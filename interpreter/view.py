@@ -43,10 +43,10 @@ def player_view(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
     for zone in rules.zones:
         if zone.groups:
             zones[zone.name] = {owner: [zone_view(rules, s, z, zone.visibility, seat)
-                                        for z in zone.instances(p)] for owner, p in _owners(s)}
+                                        for z in zone.instances(p)] for owner, p in owners(s)}
         elif zone.owned:
             zones[zone.name] = {owner: zone_view(rules, s, zone.zone_of(p), zone.visibility, seat)
-                                for owner, p in _owners(s)}
+                                for owner, p in owners(s)}
         else:
             zones[zone.name] = zone_view(rules, s, zone.index, zone.visibility, seat)
     phase = rules.phases[s.phase]
@@ -73,7 +73,7 @@ def player_view(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
     return view
 
 
-def _owners(s: GameState) -> list[tuple[str, int]]:
+def owners(s: GameState) -> list[tuple[str, int]]:
     """The owners of a zone each player owns, as a view names them ('1'... and 'house'),
     with their player numbers."""
     owners = [(str(p + 1), p) for p in range(s.n)]
@@ -165,11 +165,11 @@ def card_places(rules: Ruleset, s: GameState) -> dict[int, list[Any]]:
 
     for zone in rules.zones:
         if zone.groups:
-            for owner, p in _owners(s):
+            for owner, p in owners(s):
                 for g, z in enumerate(zone.instances(p)):
                     note(z, zone.name, owner, g)
         elif zone.owned:
-            for owner, p in _owners(s):
+            for owner, p in owners(s):
                 note(zone.zone_of(p), zone.name, owner, None)
         else:
             note(zone.index, zone.name, None, None)
