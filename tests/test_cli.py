@@ -208,9 +208,10 @@ def assert_one_line_cause(result: Result, cause: str) -> None:
     (["run", "golf6", "-p", "2", "--seats", "random"], EXIT_USAGE,
      "1 seats named for 2 players"),
     (["run", "golf6", "--seed", "x"], EXIT_USAGE, "expected a whole number in digits 0-9, got 'x'"),
-    (["run"], EXIT_USAGE, "Missing argument 'RULESET'"),
-    (["validate"], EXIT_USAGE, "Missing argument 'FILES...'"),
-    (["frobnicate"], EXIT_USAGE, "No such command 'frobnicate'"),
+    # click's own words around the name may change between its releases; the name may not
+    (["run"], EXIT_USAGE, "'RULESET'"),
+    (["validate"], EXIT_USAGE, "'FILES...'"),
+    (["frobnicate"], EXIT_USAGE, "'frobnicate'"),
 ], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
 def test_errors_exit_non_zero_with_a_one_line_cause(args: list[str], code: int,
                                                       cause: str) -> None:
@@ -225,7 +226,8 @@ def test_malformed_yaml_is_located() -> None:
     result = CliRunner().invoke(main, ["run", str(path)])
     assert result.exit_code == EXIT_INVALID
     first = result.stderr.splitlines()[0]
-    assert first.startswith(f"{path}:4:12: malformed YAML: mapping values are not allowed")
+    # What follows "malformed YAML:" is the YAML library's own wording, which may change
+    assert first.startswith(f"{path}:4:12: malformed YAML: ")
     assert result.stderr.splitlines()[2] == "    " + " " * 11 + "^"
     assert "Traceback" not in result.output
 

@@ -10,9 +10,13 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardrules.dsl import pyast
 from cardrules.dsl.loader import check_files, load_ruleset
+from cardrules.dsl.source import flow_depth
 from cardrules.errors import GeneratorError, RulesetError
 from cardrules.interpreter import runtime
 
@@ -206,14 +210,48 @@ def test_a_billion_laughs_is_refused_at_once(tmp_path: Path) -> None:
     assert d.location is not None and d.location.line > 2
 
 
-@pytest.mark.parametrize("text", ["a: " + "[" * 100_000 + "]" * 100_000,
-                                  "a:" + "".join("\n" + " " * i + "- " for i in range(200)),
-                                  "a: " + "{b: " * 1000 + "1" + "}" * 1000])
-def test_deep_nesting_is_refused_before_the_parser_sees_it(text: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("text", "line", "column"), [
+    ("a: " + "[" * 100_000 + "]" * 100_000, 1, 54),
+    ("a:" + "".join("\n" + " " * i + "- " for i in range(200)), 52, 51),  # indentless first
+    ("a: " + "{b: " * 1000 + "1" + "}" * 1000, 1, 4 + 4 * 50),
+    ("a:\n  b: |\n    [[[[\n  c: '[[[['\n  d: \"{\\\"[\"\n  # [[[[\n  e: "
+     + "[" * 51 + "]" * 51, 7, 56),
+])
+def test_deep_nesting_is_refused_before_the_parser_sees_it(text: str, line: int, column: int,
+                                                           tmp_path: Path) -> None:
+    """The bound is the project's own, whatever the YAML library would refuse on its own,
+    and it is located where the nesting passes it (brackets in strings, comments and block
+    scalars are not nesting)."""
     path = tmp_path / "deep.yaml"
     path.write_text(text, encoding="utf-8")
     [d] = check_files([str(path)])
     assert "nested more than 50 levels deep" in d.message
+    assert d.location is not None and (d.location.line, d.location.column) == (line, column)
+
+
+_TEXTS = st.text(alphabet="ab []{}'\",:#|>-&!?\\", max_size=8)
+_NESTED = st.recursive(_TEXTS, lambda inner: st.lists(inner, max_size=3)
+                       | st.dictionaries(st.text(alphabet="ab", min_size=1, max_size=3), inner,
+                                         max_size=3), max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_NESTED, st.booleans(), st.sampled_from(["'", '"', None]))
+def test_the_flow_nesting_count_agrees_with_yaml(data: object, flow: bool,
+                                                 style: str | None) -> None:
+    """Counted on the text alone, the nesting of flow collections is what a YAML scanner
+    finds, whatever strings, comments and block scalars the file holds."""
+    text = yaml.safe_dump({"a": data, "b": "x"}, default_flow_style=flow, default_style=style,
+                          allow_unicode=True, width=30)
+    loader = yaml.SafeLoader(text)
+    depth = deepest = 0
+    for token in iter(loader.get_token, None):
+        if isinstance(token, (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken)):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif isinstance(token, (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken)):
+            depth -= 1
+    assert flow_depth(text) == deepest, text
 
 
 def test_an_expression_of_500_terms_is_refused_plainly(tmp_path: Path) -> None:
