@@ -21,9 +21,8 @@ import secrets
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
@@ -34,12 +33,15 @@ from cardrules.interpreter.bots import Bot
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.events import EventStream
+from cardrules.interpreter.external import Forfeit, forfeit
+from cardrules.interpreter.play import finish
 from cardrules.interpreter.record import HUMAN, Record, action_data, make_bots
 from cardrules.interpreter.state import GameState
-from cardrules.model import Action
+from cardrules.model import Action, Ruleset
 
 from . import parts, render
-from .params import SEAT, SEED
+from .errors import EXIT_GAME, EXIT_INTERRUPTED, reports_errors
+from .params import SEAT, SEED, parse_options, parse_programs, seat_kind
 from .render import printable, quoted
 from .screen import (
     CLEAR,
@@ -63,11 +65,9 @@ from .screen import (
     view_section,
 )
 
-EXIT_GAME, EXIT_INTERRUPTED = 3, 130
 KEPT_EVENTS = 200  # lines kept for a seat that has not decided for a long time
 EOFS_TO_STOP = 5  # a terminal that keeps sending end-of-file has gone away
 _NUMBER = re.compile(r"([0-9]+)(?:\s+(\S.*))?", re.ASCII | re.DOTALL)
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Stop(Exception):
@@ -76,16 +76,6 @@ class Stop(Exception):
     def __init__(self, code: int):
         super().__init__(code)
         self.code = code
-
-
-def reports_errors(fn: F) -> F:
-    """cli.main's error reporting, looked up when called: main imports this module at its
-    end, so this module cannot import main while it loads."""
-    @wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from .main import reports_errors as report
-        return report(fn)(*args, **kwargs)
-    return wrapper  # type: ignore[return-value]
 
 
 # ----------------------------------------------------------------------- the table
@@ -178,16 +168,17 @@ def round_ends(sink: Callable[[dict[str, Any]], None] | None = None) -> EventStr
 
 
 # ----------------------------------------------------------------- reading saves
-def read_save(path: Path) -> Table:
-    """The game saved in `path`, replayed from its start to where it was saved; GameError
-    (one line, naming the file) if it is not one, or does not replay."""
+def read_save(path: Path, programs: dict[int, str] | None = None) -> Table:
+    """The game saved in `path`, replayed from its start to where it was saved, with
+    `programs` (seat -> 'cmd:...', from the command line) in the seats programs played;
+    GameError (one line, naming the file) if it is not one, or does not replay."""
     saved = record.read(path)
     if HUMAN not in saved.seats:
         raise GameError(f"{path}: a saved game with no seat for a person")
     try:
+        kinds = saved.programs_for(programs or {})
         engine, state = record.start(saved, load_ruleset, log=round_ends())
-        table = Table(replace(saved, actions=[]), engine, state,
-                      make_bots(saved.seats, saved.seed),
+        table = Table(replace(saved, actions=[]), engine, state, make_bots(kinds, saved.seed),
                       {p: [] for p, k in enumerate(saved.seats) if k == HUMAN})
         record.replay(saved, engine, state, table.replayed)
     except GameError as exc:
@@ -265,7 +256,13 @@ class Session:
             assert seat is not None
             bot = t.bots[seat]
             if bot is not None:
-                legal = t.advance(seat, bot.choose(engine, state, legal))
+                try:
+                    legal = t.advance(seat, bot.choose(engine, state, legal))
+                except Forfeit as exc:  # a program seat's bad answer ends the game
+                    forfeit(engine, state, exc.seat)
+                    for news in t.pending.values():
+                        news.append(f"seat {exc.seat + 1} forfeits the game: {exc.reason}")
+                    break
                 self.watch_out()
                 continue
             action = self.decide(seat, legal)
@@ -530,6 +527,8 @@ def play_table(table: Table, plain: bool, save: str | None, as_json: bool = Fals
         where = f"; your last decision is saved in {session.save}" if session.save else ""
         click.echo(f"\ninterrupted{where}", err=True)
         sys.exit(EXIT_INTERRUPTED)
+    finally:
+        finish(table.engine, table.state, table.bots)  # programs told the end, and stopped
     if as_json:
         click.echo(json.dumps(table.engine.results(table.state)))
     else:
@@ -551,12 +550,10 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
     if view_seat is not None:
         raise click.BadParameter("a person sees their own seat's view; --view is for games "
                                  "of bots", param_hint="--view")
-    rules = engine.rules
+    table = Table.start(ref, options, engine, state, seats, seed, plain)
     if not as_json:
-        click.echo(printable(f"{rules.title} ({rules.name}) - {state.n} players, seed {seed}, "
-                             f"seats: {', '.join(seats)}"))
-    play_table(Table.start(ref, options, engine, state, seats, seed, plain), plain, save,
-               as_json)
+        click.echo(printable(game_line(engine.rules, table.record)))
+    play_table(table, plain, save, as_json)
 
 
 @click.command("play")
@@ -576,12 +573,11 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
 def play_cmd(ruleset: str, players: int | None, seed: int | None, options: tuple[str, ...],
              save_file: str | None, bot_kind: str, plain: bool) -> None:
     """Play RULESET yourself, in seat 1, against bots (greedy ones unless --bots says)."""
-    from .main import parse_options
     chosen = parse_options(options)
     seed = secrets.randbelow(1_000_000) if seed is None else seed
     engine = Engine(load_ruleset(ruleset, chosen))
     state = engine.new_game(players, seed, log=round_ends())
-    seats = [HUMAN] + [bot_kind] * (state.n - 1)
+    seats = [HUMAN] + [seat_kind(bot_kind, "--bots")] * (state.n - 1)
     run_with_humans(ruleset, chosen, engine, state, seats, (), seed, plain, save_file,
                     False, None)
 
@@ -591,11 +587,19 @@ def play_cmd(ruleset: str, players: int | None, seed: int | None, options: tuple
 @click.option("--save", "save_file", type=click.Path(dir_okay=False),
               help="Save to this file from now on (default: FILE itself).")
 @click.option("--plain", is_flag=True, help="Letters instead of suit symbols, no colour.")
+@click.option("--seat", "programs", multiple=True, metavar="SEAT=cmd:COMMAND",
+              help="The program to play a seat that a program played (a save never holds "
+                   "the command; repeatable).")
 @reports_errors
-def resume_cmd(file: str, save_file: str | None, plain: bool) -> None:
+def resume_cmd(file: str, save_file: str | None, plain: bool, programs: tuple[str, ...]) -> None:
     """Go on with a game saved by `play`, or `run --human` (after quit or --save)."""
-    table = read_save(Path(file))
-    rules = table.engine.rules
-    click.echo(printable(f"{rules.title} ({rules.name}) - {table.state.n} players, seed "
-                         f"{table.seed}, seats: {', '.join(table.seats)} - resumed from {file}"))
+    table = read_save(Path(file), parse_programs(programs))
+    click.echo(printable(f"{game_line(table.engine.rules, table.record)} - resumed from {file}"))
     play_table(table, plain, save_file or file)
+
+
+def game_line(rules: Ruleset, saved: Record) -> str:
+    """What a game is: its ruleset, players, seed, seats and the options it plays under."""
+    chosen = ", ".join(f"{name}={value}" for name, value in sorted(saved.options.items()))
+    return (f"{rules.title} ({rules.name}) - {saved.players} players, seed {saved.seed}, "
+            f"seats: {', '.join(saved.seats)}" + (f", options: {chosen}" if chosen else ""))

@@ -1,18 +1,15 @@
-"""The `cardrules` command: people in, exit codes out.
+"""The `cardrules` command: people in, exit codes out (cli/errors.py says which).
 
-Exit codes: 0 success; 1 an invalid rule file; 2 a usage error (click's); 3 a game
-that cannot be played as asked (player count, a rule failing during play).
-Every error is one located message; never a traceback.
+This module holds the group and the commands that play or read one ruleset (run, validate,
+show, diff); the others live in their own modules and are registered here.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterable
-from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 import yaml
@@ -20,87 +17,23 @@ import yaml
 from cardrules import __version__
 from cardrules.dsl.diff import diff as diff_rules
 from cardrules.dsl.loader import check_files, load_ruleset
-from cardrules.errors import CardrulesError, GameError, RuleRuntimeError, RulesetError
-from cardrules.interpreter.bots import BOTS, Bot, make_bot
+from cardrules.errors import GameError
+from cardrules.interpreter.bots import Bot, make_bot
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.events import EventStream
-from cardrules.interpreter.external import Forfeit, forfeit, is_command, split_seats
-from cardrules.interpreter.external import parse as parse_command
+from cardrules.interpreter.external import Forfeit, forfeit
 from cardrules.interpreter.play import finish, play
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 from cardrules.model import Action, Ruleset
 
 from . import render
-from .params import SEAT, SEED
+from .errors import EXIT_INVALID, reports_errors
+from .human import play_cmd, resume_cmd
+from .params import SEAT, SEED, parse_options, parse_seats
 from .render import printable
-
-EXIT_INVALID, EXIT_GAME = 1, 3
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def reports_errors(fn: F) -> F:
-    """Turn cardrules errors into messages on stderr and exit codes."""
-    @wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except RulesetError as exc:
-            for diagnostic in exc.diagnostics:
-                click.echo(printable(diagnostic.format()), err=True)
-            sys.exit(EXIT_INVALID)
-        except RuleRuntimeError as exc:  # a rule failed in play: where, and why
-            click.echo(printable(exc.diagnostic.format() if exc.diagnostic else f"error: {exc}"),
-                       err=True)
-            sys.exit(EXIT_GAME)
-        except GameError as exc:
-            click.echo(printable(f"error: {exc}"), err=True)
-            sys.exit(EXIT_GAME)
-        except CardrulesError as exc:  # pragma: no cover - every error has a subclass above
-            click.echo(printable(f"error: {exc}"), err=True)
-            sys.exit(EXIT_GAME)
-    return wrapper  # type: ignore[return-value]
-
-
-def parse_options(pairs: Iterable[str]) -> dict[str, str]:
-    """`--option name=value` pairs to a dict (values stay text; the ruleset types them)."""
-    out = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise click.BadParameter(f"expected NAME=VALUE, got '{pair}'", param_hint="--option")
-        out[name.strip()] = value.strip()
-    return out
-
-
-def parse_seats(text: str | None, players: int) -> list[str]:
-    """--seats: one kind per player, comma-separated (a comma inside quotes or the brackets
-    of `cmd[...]` does not separate seats)."""
-    if not text:
-        return ["random"] * players
-    kinds = split_seats(text)
-    if len(kinds) != players:
-        raise click.BadParameter(f"{len(kinds)} seats named for {players} players",
-                                 param_hint="--seats")
-    for kind in kinds:
-        if is_command(kind):
-            try:
-                parse_command(kind)
-            except GameError as exc:
-                raise click.BadParameter(str(exc), param_hint="--seats") from None
-            continue
-        name = kind.partition(":")[0]
-        if name not in BOTS and kind != "human":
-            raise click.BadParameter(f"unknown seat kind '{name}': expected one of "
-                                     + ", ".join([*BOTS, "human"]) + " (a search bot may "
-                                     "take a budget: ismcts:200), or cmd:COMMAND for a "
-                                     "program", param_hint="--seats")
-        if name in BOTS:
-            try:
-                make_bot(kind, 0, 0)  # checks the budget, if one is given
-            except GameError as exc:
-                raise click.BadParameter(str(exc), param_hint="--seats") from None
-    return kinds
+from .serve import serve_cmd
+from .simulate import compare, simulate
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -152,10 +85,6 @@ def run(ruleset: str, players: int | None, seed: int, seats: str | None,
     count = rules.default_players if players is None else players
     kinds = parse_seats(seats, count)
     people = bool(humans or save_file or "human" in kinds)
-    if people and any(is_command(kind) for kind in kinds):
-        raise click.BadParameter("a game with people in it seats only built-in bots "
-                                 "(random, greedy, ismcts), not programs (cmd:)",
-                                 param_hint="--seats")
     if reveal and people:
         raise click.BadParameter("--reveal names every card: it is for games of bots only, "
                                  "not with a person in a seat", param_hint="--reveal")
@@ -387,16 +316,6 @@ def diff(first: str, second: str) -> None:
         click.echo("no differences")
 
 
-from .simulate import compare, simulate  # noqa: E402
+for command in (play_cmd, resume_cmd, serve_cmd, simulate, compare):
+    main.add_command(command)
 
-main.add_command(simulate)
-main.add_command(compare)
-
-from .human import play_cmd, resume_cmd  # noqa: E402
-
-main.add_command(play_cmd)
-main.add_command(resume_cmd)
-
-from .serve import serve_cmd  # noqa: E402
-
-main.add_command(serve_cmd)

@@ -1,16 +1,26 @@
-"""Numbers on the command line: ASCII digits, within stated bounds.
+"""What the command line gives, read and checked for every subcommand: numbers, options,
+seat kinds.
 
 Python's int() and float() read '٣', '３', '3_000', 'nan' and 'inf'; click's INT and FLOAT
 types pass such text on. A flag value is typed by a person or a script, so these types take
 only what the help shows: an optional '-', ASCII digits, for seconds a '.' and more digits.
+
+Seat kinds come from here alone for a program (cmd:COMMAND): only the person at the command
+line may seat one, in every command alike (`--seats` when a game starts, `--seat N=cmd:...`
+when a saved game resumes); a save or a web request never names one.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 import click
+
+from cardrules.errors import GameError
+from cardrules.interpreter.bots import BOTS, check_kind
+from cardrules.interpreter.external import is_command, split_seats
 
 from .render import quoted
 
@@ -79,3 +89,63 @@ class Seconds(click.ParamType):
 
 SEED = Whole(-MAX_SEED, MAX_SEED)
 SEAT = Whole(1, 16)  # a seat number, or a number of players
+
+
+def parse_options(pairs: Iterable[str]) -> dict[str, str]:
+    """`--option name=value` pairs to a dict (values stay text; the ruleset types them)."""
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise click.BadParameter(f"expected NAME=VALUE, got '{quoted(pair, 40)}'",
+                                     param_hint="--option")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def parse_seats(text: str | None, players: int, hint: str = "--seats") -> list[str]:
+    """--seats: one kind per player, comma-separated (a comma inside quotes or the brackets
+    of `cmd[...]` does not separate seats); a person, a built-in bot or a program."""
+    if not text:
+        return ["random"] * players
+    kinds = split_seats(text)
+    if len(kinds) != players:
+        raise click.BadParameter(f"{len(kinds)} seats named for {players} players",
+                                 param_hint=hint)
+    for kind in kinds:
+        if kind != "human":
+            seat_kind(kind, hint)
+    return kinds
+
+
+def seat_kind(kind: str, hint: str) -> str:
+    """One seat kind from the command line, checked without starting anything."""
+    if not is_command(kind) and kind.partition(":")[0] not in BOTS:
+        raise click.BadParameter(f"unknown seat kind '{quoted(kind.partition(':')[0], 24)}': "
+                                 "expected one of " + ", ".join([*BOTS, "human"])
+                                 + " (a search bot may take a budget: ismcts:200), or "
+                                 "cmd:COMMAND for a program", param_hint=hint)
+    try:
+        check_kind(kind, programs=True)
+    except GameError as exc:
+        raise click.BadParameter(str(exc), param_hint=hint) from None
+    return kind
+
+
+def parse_programs(pairs: Iterable[str]) -> dict[int, str]:
+    """`--seat N=cmd:COMMAND` (repeatable): the program to play seat N of a resumed game,
+    by seat number from 1 (the result counts from 0)."""
+    out: dict[int, str] = {}
+    for pair in pairs:
+        number, sep, kind = pair.partition("=")
+        number = number.strip()
+        if not (sep and number.isascii() and number.isdigit() and len(number) <= 2
+                and 1 <= int(number) <= 64):
+            raise click.BadParameter(f"expected SEAT=cmd:COMMAND (2=cmd:python bot.py), got "
+                                     f"'{quoted(pair, 40)}'", param_hint="--seat")
+        if not is_command(kind.strip()):
+            raise click.BadParameter(f"seat {number}: a resumed game takes a program's "
+                                     "command only (cmd:COMMAND); the other seats play as "
+                                     "saved", param_hint="--seat")
+        out[int(number) - 1] = seat_kind(kind.strip(), "--seat")
+    return out

@@ -21,16 +21,17 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cardrules.errors import GameError
+from cardrules.interpreter.external import split_seats
 
 if TYPE_CHECKING:
     from cardrules.web.game import Game
     from cardrules.web.server import Hub
 
-from .human import reports_errors
-from .params import SEAT, SEED, Seconds, Whole
+from .errors import EXIT_USAGE, reports_errors
+from .human import game_line
+from .params import SEAT, SEED, Seconds, Whole, parse_options, parse_programs, parse_seats
 from .render import printable
 
-EXIT_USAGE = 2
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
@@ -58,12 +59,15 @@ def web_installed() -> bool:
               "cardrules-save, or the file resumed).")
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False),
               help="Go on with a saved game (from serve, play or run --human).")
+@click.option("--seat", "programs", multiple=True, metavar="SEAT=cmd:COMMAND",
+              help="With --resume: the program to play a seat that a program played (a save "
+                   "never holds the command; repeatable).")
 @click.option("--delay", type=Seconds(60), default=0.8, show_default=True,
               help="Seconds between bots' moves, so that people can follow them.")
 @reports_errors
 def serve_cmd(ruleset: str | None, players: int | None, seats: str | None, seed: int | None,
               options: tuple[str, ...], host: str, port: int, save_file: str | None,
-              resume_file: str | None, delay: float) -> None:
+              resume_file: str | None, delay: float, programs: tuple[str, ...] = ()) -> None:
     """Play RULESET in the browser: one link per person's seat, a lobby at /."""
     if not web_installed():
         click.echo("error: cardrules serve needs the web extra (Starlette and uvicorn): "
@@ -74,10 +78,13 @@ def serve_cmd(ruleset: str | None, players: int | None, seats: str | None, seed:
 
     if ruleset and resume_file:
         raise click.UsageError("give a RULESET to start a game, or --resume FILE, not both")
+    if programs and not resume_file:
+        raise click.UsageError("--seat names the program of a resumed game's seat: start a "
+                               "game's programs with --seats")
     hub = Hub(delay=delay, save_dir=Path.cwd())
     game = None
     if resume_file:
-        game = resumed_game(resume_file, save_file)
+        game = resumed_game(resume_file, save_file, parse_programs(programs))
     elif ruleset:
         game = new_game(ruleset, players, seats, seed, options, save_file)
     if game is not None:
@@ -91,12 +98,11 @@ def new_game(ruleset: str, players: int | None, seats: str | None, seed: int | N
     """The game the command line asks for, announced with its save file."""
     from cardrules.web.game import Game
 
-    from .main import parse_options, parse_seats
     chosen = parse_options(options)
     seed = secrets.randbelow(1_000_000) if seed is None else seed
     kinds = None
     if seats:
-        kinds = parse_seats(seats, len(seats.split(",")))
+        kinds = parse_seats(seats, len(split_seats(seats)))
     game = Game.new(ruleset, chosen, players, seed, kinds)
     rules = game.engine.rules
     if save_file:
@@ -107,18 +113,15 @@ def new_game(ruleset: str, players: int | None, seats: str | None, seed: int | N
     game.write()
     if game.save_problem:
         raise GameError(game.save_problem)
-    click.echo(printable(f"{rules.title} ({rules.name}) - {game.state.n} players, seed {seed}, "
-                         f"seats: {', '.join(game.seats)}; saved to {game.save}"))
+    click.echo(printable(f"{game_line(rules, game.record)}; saved to {game.save}"))
     return game
 
 
-def resumed_game(resume_file: str, save_file: str | None) -> Game:
+def resumed_game(resume_file: str, save_file: str | None, programs: dict[int, str]) -> Game:
     from cardrules.web.game import Game
 
-    game = Game.resume(Path(resume_file), Path(save_file) if save_file else None)
-    rules = game.engine.rules
-    click.echo(printable(f"{rules.title} ({rules.name}) - {game.state.n} players, seed "
-                         f"{game.record.seed}, seats: {', '.join(game.seats)} - resumed from "
+    game = Game.resume(Path(resume_file), Path(save_file) if save_file else None, programs)
+    click.echo(printable(f"{game_line(game.engine.rules, game.record)} - resumed from "
                          f"{resume_file} after {len(game.record.actions)} actions; saved to "
                          f"{game.save}"))
     return game

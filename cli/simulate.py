@@ -17,7 +17,6 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
-from functools import wraps
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
@@ -35,10 +34,10 @@ from cardrules.interpreter.simulate import (
 )
 from cardrules.model import Ruleset
 
-from .params import SEAT, SEED, Whole
+from .errors import EXIT_INTERRUPTED, reports_errors
+from .params import SEAT, SEED, Whole, parse_options, parse_seats
 from .render import printable_lines
 
-EXIT_INTERRUPTED = 130  # what a shell reports for a program stopped by Ctrl-C (128 + SIGINT)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -46,16 +45,6 @@ class MissingExtra(click.ClickException):
     """An optional dependency is not installed: one line saying which extra to install."""
 
     exit_code = 2
-
-
-def reports_errors(fn: F) -> F:
-    """main.reports_errors, looked up when the command runs: main imports this module at its
-    end, so importing main at the top here would make the order of imports matter."""
-    @wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from .main import reports_errors as report
-        return report(fn)(*args, **kwargs)
-    return wrapper  # type: ignore[return-value]
 
 
 def run_options(fn: F) -> F:
@@ -107,7 +96,6 @@ def simulate(ruleset: str, games: int, players: int | None, seats: str | None, s
     lead changes. Game i is dealt from a hash of the run seed and i, so any number of
     workers gives the same numbers.
     """
-    from .main import parse_options
     if as_json and csv_file:
         raise click.UsageError("--json and --csv: choose one")
     if plot_file:
@@ -174,7 +162,6 @@ def player_count(players: int | None, rulesets: Sequence[Ruleset]) -> int:
 
 def bot_seats(text: str | None, players: int) -> tuple[str, ...]:
     """--seats as for `run`, but bots only: nobody sits at a simulation's table."""
-    from .main import parse_seats
     kinds = parse_seats(text, players)
     for kind in kinds:  # a bot may carry a budget (ismcts:200), or be a program (cmd:...)
         if kind.partition(":")[0] not in BOTS and not is_command(kind):

@@ -18,6 +18,7 @@ from cardrules.model import Action
 from .domains import fill
 from .engine import Engine
 from .external import is_command, make_external
+from .external import parse as parse_command
 from .state import GameState
 
 
@@ -76,37 +77,59 @@ def split_kind(kind: str) -> tuple[str, int | float | None]:
                     "(ismcts:200) or seconds (ismcts:0.5s)")
 
 
+def check_kind(kind: str, programs: bool = False) -> None:
+    """Refuse (GameError, saying why) a seat kind that names no seat: an unknown kind, a
+    budget a kind does not take or over its bound, a program (`cmd:`) written wrongly, or
+    any program at all unless `programs` (only the person at the command line may seat a
+    program). Nothing is made or started."""
+    if is_command(kind):
+        if not programs:
+            raise GameError(f"seat kind '{kind[:40]}': a program (cmd:) can be seated only "
+                            "from the command line, by the person starting the game")
+        parse_command(kind)
+        return
+    _bot_class(kind)
+
+
+def _bot_class(kind: str) -> tuple[type, str | None, int | float | None]:
+    """The class of a built-in seat kind, the keyword its budget sets and the budget;
+    GameError if the kind or its budget is refused."""
+    name, budget = split_kind(kind)
+    cls = BOTS.get(name)
+    if cls is None:
+        raise GameError(f"unknown seat kind '{name}': expected one of "
+                        + ", ".join([*BOTS, "cmd:COMMAND"]))
+    keyword: str | None = getattr(cls, "budget", None)
+    if isinstance(budget, float):
+        keyword = "seconds" if getattr(cls, "timed", False) else None
+        if keyword is None:
+            raise GameError(f"seat kind '{name}' takes no time budget")
+    if budget is not None:
+        if keyword is None:
+            raise GameError(f"seat kind '{name}' takes no budget")
+        most = MAX_BUDGET.get(keyword)
+        if most is not None and budget > most:
+            raise GameError(f"seat kind '{kind}': at most {most:,} {keyword}")
+    return cls, keyword, budget
+
+
 def make_bot(kind: str, game_seed: int, seat: int) -> Bot:
     """A bot of the named kind for one seat, seeded from the game's seed and the seat.
 
     `kind` may carry a budget: 'ismcts:200' (iterations per decision) or 'greedy:8' (samples
     per action); 'ismcts:0.5s' gives a search bot wall time instead. Every budget but time,
     and every default, is a pure function of the seed, so the game is too. 'cmd:COMMAND' is
-    a program speaking JSON lines (interpreter/external.py).
+    a program speaking JSON lines (interpreter/external.py), started at its first decision:
+    callers seat one only when the person at the command line named it (check_kind).
     """
     # A number made from the game's seed, the seat and the kind (seeding with a number is
     # much faster than with text, and this runs for every game of a simulation).
     if is_command(kind):  # an external program (interpreter/external.py)
         return make_external(kind, zlib.crc32(f"{game_seed}/{seat}/cmd".encode())
                              + (game_seed << 32), seat)
-    name, budget = split_kind(kind)
-    cls = BOTS.get(name)
-    if cls is None:
-        raise GameError(f"unknown seat kind '{name}': expected one of "
-                        + ", ".join([*BOTS, "cmd:COMMAND"]))
-    seed = zlib.crc32(f"{game_seed}/{seat}/{name}".encode()) + (game_seed << 32)
-    keyword: str | None = getattr(cls, "budget", None)
-    if isinstance(budget, float):
-        keyword = "seconds" if getattr(cls, "timed", False) else None
-        if keyword is None:
-            raise GameError(f"seat kind '{name}' takes no time budget")
-    if budget is None:
-        bot: Bot = cls(seed)
-    elif keyword is None:
-        raise GameError(f"seat kind '{name}' takes no budget")
-    else:
-        most = MAX_BUDGET.get(keyword)
-        if most is not None and budget > most:
-            raise GameError(f"seat kind '{kind}': at most {most:,} {keyword}")
-        bot = cls(seed, **{keyword: budget})
-    return bot
+    cls, keyword, budget = _bot_class(kind)
+    seed = zlib.crc32(f"{game_seed}/{seat}/{kind.partition(':')[0]}".encode()) \
+        + (game_seed << 32)
+    if budget is None or keyword is None:
+        return cls(seed)  # type: ignore[no-any-return]
+    return cls(seed, **{keyword: budget})  # type: ignore[no-any-return]

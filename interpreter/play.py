@@ -22,12 +22,13 @@ def play(engine: Engine, state: GameState, bots: Sequence[Bot]) -> GameState:
         finish(engine, state, bots)
 
 
-def finish(engine: Engine, state: GameState, bots: Sequence[Bot]) -> None:
-    """Let each bot that runs a program tell it the game is over, and stop it."""
+def finish(engine: Engine, state: GameState, bots: Sequence[Bot | None]) -> None:
+    """Stop each bot that runs a program, telling it how the game ended if it has (a game
+    left unfinished, by a quit or a fault, only stops them)."""
     for bot in bots:
-        done = getattr(bot, "finish", None)
+        done = getattr(bot, "finish" if state.over else "stop", None)
         if done is not None:
-            done(engine, state)
+            done(engine, state) if state.over else done()
 
 
 def _play(engine: Engine, state: GameState, bots: Sequence[Bot]) -> GameState:

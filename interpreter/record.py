@@ -9,11 +9,15 @@
     engine, state = start(record)
     replay(record, engine, state)                  # every action, through Engine.apply
 
-A record holds the ruleset reference, a fingerprint of the resolved ruleset, the options,
-the number of players, the seed, each seat's kind, the actions in order (as JSON) and each
-bot's random stream. It holds no game state: a resumed game is dealt afresh from the seed
-and every action is applied again by the engine, so a record, however edited, reaches only
-positions the rules allow. A record that does not replay is refused with one line
+A record holds the ruleset reference, a fingerprint of the resolved ruleset and its options,
+the options, the number of players, the seed, each seat's kind, the actions in order (as
+JSON) and each bot's random stream. A seat a program played is recorded as `program`, never
+with its command: a save is data that anyone may have written, and only the person at the
+command line may seat a program, so resuming asks for the command again (`programs_for`).
+
+A record holds no game state: a resumed game is dealt afresh from the seed and every action
+is applied again by the engine, so a record, however edited, reaches only positions the
+rules allow. A record that does not replay is refused with one line
 (GameError). A bot's stream is kept because it only changes which legal action the bot
 picks next; its shape is checked strictly.
 
@@ -35,14 +39,17 @@ from typing import Any
 from cardrules.errors import GameError, IllegalAction, RulesetError
 from cardrules.model import Action, Ruleset
 
-from .bots import Bot, make_bot
+from .bots import Bot, check_kind, make_bot
 from .domains import Words
 from .engine import Engine
+from .external import is_command
 from .state import GameState
 
-FORMAT = "cardrules-save/2"
+FORMAT = "cardrules-save/3"
+OLDER = "cardrules-save/2"  # still resumed: its programs' commands are never read
 OLD_FORMATS = ("cardrules-save/1",)
 HUMAN = "human"  # the seat kind of a person
+PROGRAM = "program"  # what a record holds for a seat played by a program (cmd:)
 MAX_BYTES = 4 * 1024 * 1024  # far above any real game (a long grandma match: ~100 KB)
 MAX_ACTIONS = 100_000  # the longest shipped games take a few thousand
 MAX_SEED = 2**63  # seeds are at most this in size (either sign)
@@ -62,10 +69,11 @@ class Record:
     options: dict[str, str]
     players: int
     seed: int
-    seats: list[str]  # HUMAN or a bot kind ('greedy', 'ismcts:200'), per seat
+    seats: list[str]  # HUMAN, PROGRAM or a built-in bot kind ('greedy', 'ismcts:200')
     actions: list[list[Any]] = field(default_factory=list)  # action_data of each action
     bots: list[list[Any] | None] = field(default_factory=list)  # bot_stream per seat
     plain: bool = False  # the terminal showed cards in letters: it does so again
+    older: bool = False  # read from an OLDER save, whose fingerprint left the options out
 
     @classmethod
     def new(cls, ref: str, options: dict[str, str], rules: Ruleset, players: int, seed: int,
@@ -76,7 +84,8 @@ class Record:
             saved_ref = str(path.resolve()) if path.is_file() else ref
         except (OSError, ValueError):  # a name the system refuses is no file
             saved_ref = ref
-        return cls(saved_ref, fingerprint(rules), dict(options), players, seed, list(seats),
+        recorded = [PROGRAM if is_command(kind) else kind for kind in seats]
+        return cls(saved_ref, fingerprint(rules), dict(options), players, seed, recorded,
                    plain=plain)
 
     def to_data(self) -> dict[str, Any]:
@@ -86,15 +95,38 @@ class Record:
                 "seats": self.seats, "plain": self.plain, "bots": self.bots,
                 "actions": self.actions}
 
+    def programs_for(self, commands: dict[int, str]) -> list[str]:
+        """Each seat's kind to play on with: a seat recorded as a program takes its command
+        from `commands` (seat number from 0 -> 'cmd:...', given at the command line);
+        GameError, saying how to give it, if one is missing or names a seat that no program
+        played."""
+        kinds = list(self.seats)
+        for seat, command in sorted(commands.items()):
+            if not 0 <= seat < len(kinds) or kinds[seat] != PROGRAM:
+                played = "nobody" if not 0 <= seat < len(kinds) else f"'{kinds[seat]}'"
+                raise GameError(f"seat {seat + 1} was played by {played}, not a program: "
+                                "only a program's seat takes a command when a game resumes")
+            check_kind(command, programs=True)
+            kinds[seat] = command
+        missing = [p + 1 for p, kind in enumerate(kinds) if kind == PROGRAM]
+        if missing:
+            flags = " ".join(f"--seat {p}=cmd:COMMAND" for p in missing)
+            raise GameError(f"seat {missing[0]} was played by a program, and a saved game never "
+                            f"holds the command to run: name it again to resume ({flags})")
+        return kinds
+
     def keep_streams(self, bots: Sequence[Bot | None]) -> None:
         """Note each bot's random stream as it is now (before writing the record)."""
         self.bots = [bot_stream(bot) for bot in bots]
 
 
 # ----------------------------------------------------------------- fingerprints
-def fingerprint(rules: Ruleset) -> str:
-    """A fingerprint of the resolved rule file, to notice a ruleset changed since a save."""
-    text = json.dumps(rules.data, sort_keys=True, default=str)
+def fingerprint(rules: Ruleset, with_options: bool = True) -> str:
+    """A fingerprint of the resolved rule file and the options it was loaded with, to notice
+    a ruleset, or a save's options, changed since a save (OLDER saves left the options
+    out)."""
+    data: Any = {"rules": rules.data, "options": rules.options} if with_options else rules.data
+    text = json.dumps(data, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -119,7 +151,8 @@ def bot_stream(bot: Bot | None) -> list[Any] | None:
 
 
 def make_bots(seats: Sequence[str], seed: int) -> list[Bot | None]:
-    """One bot per seat that is not a person's, seeded from the game's seed and the seat."""
+    """One bot per seat that is not a person's, seeded from the game's seed and the seat
+    (`seats` as played: a program's seat with its command, see Record.programs_for)."""
     return [None if kind == HUMAN else make_bot(kind, seed, p) for p, kind in enumerate(seats)]
 
 
@@ -163,7 +196,7 @@ def loads(text: str) -> Record:
 
 def from_data(data: Any) -> Record:
     """A record from JSON data, every entry checked for its type and size."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in (FORMAT, OLDER):
         old = data.get("format") if isinstance(data, dict) else None
         if old in OLD_FORMATS:
             raise GameError(f"a game saved by an older cardrules ('{old}', which kept the "
@@ -180,7 +213,8 @@ def from_data(data: Any) -> Record:
     record = Record(_text(data["ruleset"], "ruleset"), _text(data["digest"], "digest"),
                     _options(data["options"]), _whole(data["players"], 1, 64, "players"),
                     _whole(data["seed"], -MAX_SEED, MAX_SEED, "seed"), _seats(seats),
-                    _actions(data["actions"]), [], _flag(data.get("plain", False)))
+                    _actions(data["actions"]), [], _flag(data.get("plain", False)),
+                    older=data["format"] == OLDER)
     if len(record.seats) != record.players:
         raise GameError(f"a damaged saved game ({len(record.seats)} seats for "
                         f"{record.players} players)")
@@ -219,17 +253,24 @@ def _options(value: Any) -> dict[str, str]:
 
 
 def _seats(value: Any) -> list[str]:
+    """Each seat's kind, checked without making anything: a person, a program (an OLDER
+    save's `cmd:...` is read as one, its command never kept), or a built-in bot."""
     if not isinstance(value, list) or not 1 <= len(value) <= 64:
         raise _damaged("seats")
+    kinds = []
     for kind in value:
-        if not isinstance(kind, str) or len(kind) > 100:
+        if not isinstance(kind, str) or len(kind) > MAX_TEXT:
             raise _damaged("seats")
-        if kind != HUMAN:
+        if is_command(kind):
+            kind = PROGRAM
+        elif kind not in (HUMAN, PROGRAM):
             try:
-                make_bot(kind, 0, 0)
+                check_kind(kind)
             except GameError:
-                raise GameError(f"a damaged saved game (unknown seat kind '{kind}')") from None
-    return list(value)
+                raise GameError("a damaged saved game (unknown seat kind "
+                                f"'{_short(kind)}')") from None
+        kinds.append(kind)
+    return kinds
 
 
 def _actions(value: Any) -> list[list[Any]]:
@@ -301,8 +342,9 @@ def start(record: Record, loader: Loader,
     except RulesetError as exc:
         cause = exc.diagnostics[0].message if exc.diagnostics else "invalid"
         raise GameError(f"its ruleset '{record.ruleset}' cannot be loaded: {cause}") from None
-    if fingerprint(rules) != record.digest:
-        raise GameError(f"the ruleset '{record.ruleset}' has changed since this game was saved")
+    if fingerprint(rules, with_options=not record.older) != record.digest:
+        raise GameError(f"the ruleset '{record.ruleset}' or the save's options have changed "
+                        "since this game was saved")
     if not rules.min_players <= record.players <= rules.max_players:
         raise _damaged("number of players")
     engine = Engine(rules)

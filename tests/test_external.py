@@ -130,9 +130,11 @@ def test_a_program_that_cannot_start_is_one_clear_error() -> None:
     assert "Traceback" not in result.output
 
 
-def test_people_and_programs_do_not_share_a_table() -> None:
-    result = CliRunner().invoke(main, ["run", "czech-golf", "--seats", "cmd:x,human"])
-    assert result.exit_code == 2 and "not programs (cmd:)" in result.output
+def test_people_and_programs_share_a_table_when_the_command_line_says_so() -> None:
+    """The command line seats a program beside a person as anywhere else (its save keeps no
+    command: tests/test_program_seats.py); here the program cannot start, and says so."""
+    result = CliRunner().invoke(main, ["run", "czech-golf", "--seats", "cmd:x-no-such,human"])
+    assert result.exit_code == 3 and "seat 1: cannot start 'x-no-such'" in result.output
 
 
 def test_seats_split_at_commas_outside_quotes_and_brackets() -> None:

@@ -204,7 +204,7 @@ def test_save_after_each_decision_resumes_after_the_last_one(
     assert data["seats"] == ["human", "random", "random"]
     assert data["ruleset"] == "golf6" and data["options"] == {"rounds": "2"}
     assert all(len(b[1]) == 625 for b in data["bots"][1:]) and data["bots"][0] is None
-    assert data["format"] == "cardrules-save/2" and "state" not in data
+    assert data["format"] == "cardrules-save/3" and "state" not in data
     assert len(data["actions"]) >= 5 and data["players"] == 3 and data["seed"] == 11
     child = spawn(["resume", str(save)], tmp_path)
     after = list(drive(child, start=5))
@@ -406,7 +406,8 @@ def spoiled_saves(good: dict[str, Any]) -> dict[str, object]:
     ("digits", "a number far too large"),
     ("players", "3 seats for 4 players"),
     ("ruleset", "cannot be loaded: no ruleset 'golf7'"),
-    ("digest", "the ruleset 'golf6' has changed since this game was saved"),
+    ("digest", "the ruleset 'golf6' or the save's options have changed since this game was "
+               "saved"),
     ("actions", "damaged saved game (its actions)"),
     ("action", "action 3 is not an action"),
     ("nested", "action 3 is not an action"),

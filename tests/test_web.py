@@ -192,6 +192,8 @@ def test_the_lobby_starts_a_game_and_gives_a_link_per_person(tmp_path: Path) -> 
     ({"ruleset": "golf6", "players": 2, "seats": ["human"]}, 400, "one kind for each seat"),
     ({"ruleset": "golf6", "players": 2, "seats": ["human", "wizard"]}, 400,
      "unknown seat kind 'wizard'"),
+    ({"ruleset": "golf6", "players": 2, "seats": ["human", "cmd:touch PWNED"]}, 400,
+     "a program (cmd:) can be seated only from the command line"),
     ({"ruleset": "golf6", "players": 2, "seats": ["random", "random"]}, 400,
      "at least one seat for a person"),
     ({"ruleset": "golf6", "players": 9, "seats": ["human"] * 9}, 400, "2 to 8 players"),

@@ -75,16 +75,19 @@ class Game:
                    new_tokens(kinds), save)
 
     @classmethod
-    def resume(cls, path: Path, save: Path | None = None) -> Game:
-        """The game saved in `path`, replayed to where it was (new seat tokens);
+    def resume(cls, path: Path, save: Path | None = None,
+               programs: dict[int, str] | None = None) -> Game:
+        """The game saved in `path`, replayed to where it was (new seat tokens), with
+        `programs` (seat -> 'cmd:...', from the command line) in the seats programs played;
         GameError (one line) if the save is refused."""
         saved = record.read(path)
         if HUMAN not in saved.seats:
             raise GameError(f"{path}: a saved game with no seat for a person")
         try:
+            kinds = saved.programs_for(programs or {})
             engine, state = record.start(saved, load_ruleset, log=round_ends())
             game = cls(secrets.token_hex(8), replace(saved, actions=[]), engine, state,
-                       make_bots(saved.seats, saved.seed), new_tokens(saved.seats))
+                       make_bots(kinds, saved.seed), new_tokens(saved.seats))
             record.replay(saved, engine, state, game.play)  # (not saved as it goes)
         except GameError as exc:
             raise GameError(f"{path}: {exc}") from None

@@ -37,7 +37,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardrules.dsl.loader import builtin_names, load_ruleset
 from cardrules.errors import CardrulesError, GameError, RulesetError
-from cardrules.interpreter.bots import BOTS, make_bot
+from cardrules.interpreter import bots
+from cardrules.interpreter.bots import BOTS
 from cardrules.interpreter.engine import PASS
 from cardrules.interpreter.record import HUMAN
 
@@ -343,11 +344,13 @@ def game_from_lobby(body: Any, save_dir: Path | None) -> Game:
 
 
 def check_kind(kind: Any) -> None:
+    """A seat kind a request may ask for: a person or a built-in bot, never a program (only
+    the person at the command line may seat one). Nothing is made or started."""
     if not isinstance(kind, str) or len(kind) > 40:
         raise Refused(400, "a seat is 'human' or a bot kind")
     if kind != HUMAN:
         try:
-            make_bot(kind, 0, 0)
+            bots.check_kind(kind, programs=False)
         except CardrulesError as exc:
             raise Refused(400, str(exc)) from None
 
