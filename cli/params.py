@@ -87,7 +87,24 @@ class Seconds(click.ParamType):
 
 
 
+class Address(click.ParamType):
+    """A server's address as HOST:PORT, optionally after a scheme (tcp://host:8786)."""
+
+    name = "address"
+    _FORM = re.compile(r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)"
+                       r":[0-9]{1,5}", re.ASCII)
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        text = str(value).strip()
+        if not self._FORM.fullmatch(text) or int(text.rsplit(":", 1)[1]) > 65535:
+            self.fail(f"'{quoted(text, 40)}' is not an address: expected HOST:PORT, such as "
+                      "tcp://127.0.0.1:8786", param, ctx)
+        return text
+
+
 SEED = Whole(-MAX_SEED, MAX_SEED)
+SCHEDULER = Address()
 SEAT = Whole(1, 16)  # a seat number, or a number of players
 
 

@@ -35,7 +35,7 @@ from cardrules.interpreter.simulate import (
 from cardrules.model import Ruleset
 
 from .errors import EXIT_INTERRUPTED, reports_errors
-from .params import SEAT, SEED, Whole, parse_options, parse_seats
+from .params import SCHEDULER, SEAT, SEED, Whole, parse_options, parse_seats
 from .render import printable_lines
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -64,7 +64,7 @@ def run_options(fn: F) -> F:
         click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
                      show_default=True, help="Where the games run: local processes, or a "
                                              "Dask cluster (pip install 'cardrules[cluster]')."),
-        click.option("--scheduler", metavar="ADDRESS",
+        click.option("--scheduler", metavar="ADDRESS", type=SCHEDULER,
                      help="With --backend dask: the scheduler to use (default: a local "
                           "cluster of --workers processes)."),
         click.option("--json", "as_json", is_flag=True, help="Print the results as JSON only."),
@@ -225,7 +225,7 @@ def cluster_client(backend: str, scheduler: str | None, workers: int) -> Iterato
     if scheduler:
         try:
             client = Client(scheduler, timeout=10)
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ValueError) as exc:
             raise GameError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
         with client:
             yield client

@@ -195,7 +195,14 @@ def parent_reference(child: Document) -> tuple[str, Location] | None:
 
 
 def parent_path(child: Document, ref: str) -> str:
-    """A parent reference as a loadable name: a path next to the child's file, or a name."""
-    if "/" in ref or ref.endswith((".yaml", ".yml")):
+    """A parent reference as a loadable name: a path relative to the child's file, or a
+    built-in ruleset's name. An absolute path is refused: a rule file names its parent
+    where it lies beside it, so that a file sent by someone else cannot read anywhere."""
+    if "/" in ref or "\\" in ref or ref.endswith((".yaml", ".yml")):
+        if FilePath(ref).is_absolute() or ref.startswith(("/", "\\", "~")) or \
+                (len(ref) > 1 and ref[1] == ":"):
+            raise RulesetError([Diagnostic(None, "a parent is named relative to this file "
+                                                 "(base.yaml, ../common/base.yaml) or by a "
+                                                 "built-in name, not by an absolute path")])
         return str(FilePath(child.path).parent / ref)
     return ref

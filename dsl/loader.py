@@ -87,6 +87,9 @@ def read_document(path: Path, text: str | None = None) -> Document:
     return doc
 
 
+MAX_EXTENDS = 16  # files in one chain of `extends:`, the first included
+
+
 def load_document(path: Path, chain: tuple[Path, ...] = (), text: str | None = None) -> Document:
     """A rule file's document, merged onto its parents when it `extends:` one (`text`: the
     file's text, when it has been read already)."""
@@ -95,6 +98,10 @@ def load_document(path: Path, chain: tuple[Path, ...] = (), text: str | None = N
     if reference is None:
         return doc
     name = reference[0]
+    if len(chain) + 1 >= MAX_EXTENDS:
+        raise RulesetError([doc.diagnostic(("extends",), f"more than {MAX_EXTENDS} rulesets "
+                                                         "extend one another in a chain: no "
+                                                         "house rule needs that many layers")])
     try:
         parent_file = resolve(parent_path(doc, name), builtin_only=True)
         text = parent_text(parent_file)

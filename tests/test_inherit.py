@@ -248,3 +248,30 @@ def test_a_file_name_too_long_for_the_system_is_a_plain_error(tmp_path: Path) ->
     path = write(tmp_path, "child.yaml", f"cardrules: 1\nextends: {long}\nname: child\n")
     (problem,) = check_files([str(path)])
     assert problem.location is not None and problem.location.line == 2
+
+
+def test_a_chain_of_parents_is_bounded_and_located(tmp_path: Path) -> None:
+    """A thousand files extending one another end in one located message (they ended in
+    Python's RecursionError), at the `extends:` of the file that passes the bound."""
+    write(tmp_path, "f1000.yaml", BASE)
+    for number in range(999, 0, -1):
+        write(tmp_path, f"f{number}.yaml",
+              f"cardrules: 1\nextends: f{number + 1}.yaml\nname: f{number}\n")
+    (problem,) = check_files([str(tmp_path / "f1.yaml")])
+    assert "more than 16 rulesets extend one another in a chain" in problem.message
+    assert problem.location is not None
+    assert Path(problem.location.path).name == "f16.yaml"
+    assert (problem.location.line, problem.location.column) == (2, 10)
+    write(tmp_path, "f16.yaml", BASE.replace("name: base", "name: f16"))
+    assert load_ruleset(tmp_path / "f1.yaml").name == "f1"  # 16 files in all are fine
+
+
+@pytest.mark.parametrize("parent", ["{folder}/base.yaml", "~/base.yaml", "C:\\\\base.yaml"])
+def test_a_parent_is_never_named_by_an_absolute_path(tmp_path: Path, parent: str) -> None:
+    write(tmp_path, "base.yaml", BASE)
+    path = child(tmp_path, "", parent=parent.format(folder=tmp_path))
+    (problem,) = check_files([str(path)])
+    assert "a parent is named relative to this file" in problem.message
+    assert problem.location is not None and (problem.location.line,
+                                             problem.location.column) == (2, 10)
+    assert load_ruleset(child(tmp_path / ".." / tmp_path.name, "", parent="./base.yaml"))

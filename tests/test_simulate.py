@@ -306,6 +306,10 @@ def test_bad_ruleset_is_one_clear_error(tmp_path: Path) -> None:
     (("-n", "5", "-w", "0"), ["--workers"]),
     (("-n", "5", "--json", "--csv", "x.csv"), ["--json and --csv"]),
     (("-n", "5", "--scheduler", "tcp://127.0.0.1:1"), ["--scheduler", "--backend dask"]),
+    (("-n", "5", "--backend", "dask", "--scheduler", "not a url"),
+     ["--scheduler", "'not a url' is not an address: expected HOST:PORT"]),
+    (("-n", "5", "--backend", "dask", "--scheduler", "tcp://host:99999"),
+     ["--scheduler", "is not an address"]),
     (("-n", "5", "-o", "colour=red"), []),
 ])
 def test_bad_arguments_are_clear_errors(args: tuple[str, ...], words: list[str]) -> None:
