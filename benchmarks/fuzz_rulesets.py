@@ -7,8 +7,9 @@ or loads and plays; none ends in a traceback or runs past a time limit.
 A mutant is a ruleset with one to three small edits to its text: a line deleted, doubled,
 moved or re-indented; a word swapped for another of the file's or for a hostile token
 (brackets, YAML tags and anchors, numbers of thousands of digits, letters of other scripts,
-escape sequences); a number made extreme; the file cut short. Each is validated; a valid one
-plays a short game with random bots. Prints the count of each outcome, per ruleset.
+escape sequences); a number made extreme; a byte that is not UTF-8; the file cut short.
+Each is validated; a valid one plays a short game with random bots. Prints the count of each
+outcome, per ruleset.
 tests/test_fuzz.py runs a small, fixed part of this in the suite.
 """
 
@@ -114,6 +115,13 @@ def extreme_number(lines: Lines, rng: random.Random) -> None:
         lines[i] = lines[i][:m.start()] + new + lines[i][m.end():]
 
 
+def invalid_byte(lines: Lines, rng: random.Random) -> None:
+    """A byte that is no UTF-8 (written as such by `fuzz`: a lone surrogate escape)."""
+    i = rng.randrange(len(lines))
+    at = rng.randrange(len(lines[i]) + 1)
+    lines[i] = lines[i][:at] + rng.choice(["\udce9", "\udcff", "\udcc3"]) + lines[i][at:]
+
+
 def cut_short(lines: Lines, rng: random.Random) -> None:
     text = "".join(lines)
     at = rng.randrange(len(text))
@@ -122,7 +130,7 @@ def cut_short(lines: Lines, rng: random.Random) -> None:
 
 MUTATIONS: list[Callable[[Lines, random.Random], None]] = [
     delete_line, double_line, move_line, reindent, insert_token, insert_token, cut_span,
-    swap_word, swap_word, swap_word, extreme_number, cut_short]
+    swap_word, swap_word, swap_word, extreme_number, cut_short, invalid_byte]
 
 
 def mutants(text: str, count: int, seed: int) -> Iterator[str]:
@@ -197,7 +205,7 @@ def fuzz(ruleset: Path, count: int, seed: int, folder: Path,
     """(mutant text, outcome) of each of `count` seeded mutants of `ruleset`."""
     path = folder / ruleset.name
     for text in mutants(ruleset.read_text(encoding="utf-8"), count, seed):
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text, encoding="utf-8", errors="surrogateescape")
         yield text, attempt(path, limit)
 
 

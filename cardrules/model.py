@@ -46,6 +46,8 @@ class OptionDef:
     default: Any
     choices: tuple[Any, ...] | None
     doc: str
+    low: int | None = None  # the least value a whole-number option takes (min:), if bounded
+    high: int | None = None  # the greatest (max:)
 
 
 @dataclass(frozen=True)

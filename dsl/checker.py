@@ -142,6 +142,8 @@ class _RulesetChecker(StatementChecker):
         self.decls = decls
         self.overrides = dict(overrides or {})
         self.seen = seen  # what the first reading saw stored in each variable
+        # each option's min: and max: as written, to point at when a value passes them
+        self.option_bounds: dict[str, tuple[d.Literal | None, d.Literal | None]] = {}
         self.move_infos: dict[str, MoveInfo] = {}
 
     def problem(self, pos: n.Pos, message: str) -> None:
@@ -196,13 +198,40 @@ class _RulesetChecker(StatementChecker):
             if choices is not None and default not in choices:
                 self.problem(option.default.pos, f"the default '{default}' is not one of "
                              "the choices: " + ", ".join(str(c) for c in choices))
-            defs.append(OptionDef(name, default, choices, option.doc))
+            low, high = self.option_range(option)
+            defs.append(OptionDef(name, default, choices, option.doc, low, high))
+            self.option_bounds[name] = (option.low, option.high)
             self.symbols.options[name] = default
             if choices is not None:
                 self.symbols.choices[name] = choices
         for name, value in self.overrides.items():
             self.override(defs, name, value)
         return tuple(defs)
+
+    def option_range(self, option: d.OptionDecl) -> tuple[int | None, int | None]:
+        """An option's min: and max:, checked: whole numbers, for an option whose default is
+        one, around the default, and not beside a list of choices."""
+        bounds = [b for b in (option.low, option.high) if b is not None]
+        for bound in bounds:
+            self.bounded_value(bound)
+        if not bounds:
+            return None, None
+        default = option.default.value
+        if type(default) is not int:
+            self.problem(bounds[0].pos, "min and max bound an option whose default is a whole "
+                                        "number; this one's is " + _type_word(default))
+            return None, None
+        if option.choices:
+            self.problem(bounds[0].pos, "an option has choices or a range (min, max), not both")
+            return None, None
+        low = option.low.whole if option.low is not None else None
+        high = option.high.whole if option.high is not None else None
+        if low is not None and high is not None and low > high:
+            self.problem(bounds[-1].pos, f"max {high} is below min {low}")
+        elif (low is not None and default < low) or (high is not None and default > high):
+            self.problem(option.default.pos, f"the default {default} is outside the option's "
+                                             f"range, {_range_text(low, high)}")
+        return low, high
 
     def bounded_value(self, literal: d.Literal) -> None:
         value = literal.value
@@ -221,6 +250,14 @@ class _RulesetChecker(StatementChecker):
             wanted = (", ".join(str(c) for c in option.choices) if option.choices
                       else _type_word(option.default))
             raise RulesetError([Diagnostic(None, f"option '{name}': expected {wanted}")])
+        low, high = self.option_bounds.get(name, (None, None))
+        below = option.low is not None and coerced < option.low
+        above = option.high is not None and coerced > option.high
+        bound = low if below else high if above else None
+        if bound is not None:  # said where the rule file draws the line
+            raise RulesetError([bound.pos.diagnostic(
+                f"option '{name}': {coerced} is outside its range, "
+                f"{_range_text(option.low, option.high)}")])
         self.symbols.options[name] = coerced
 
     def players(self) -> None:
@@ -737,6 +774,13 @@ def _names_cards(t: Type) -> bool:
 
 def _number(value: Any) -> int:
     return value if type(value) is int else 0
+
+
+def _range_text(low: int | None, high: int | None) -> str:
+    """'from 2 to 9', 'at least 1', 'at most 10'."""
+    if low is not None and high is not None:
+        return f"from {low} to {high}"
+    return f"at least {low}" if low is not None else f"at most {high}"
 
 
 def _type_word(value: Any) -> str:

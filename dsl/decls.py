@@ -39,6 +39,8 @@ class OptionDecl:
     default: Literal
     choices: tuple[Literal, ...] | None
     doc: str
+    low: Literal | None = None  # min:
+    high: Literal | None = None  # max:
 
 
 @dataclass(frozen=True)

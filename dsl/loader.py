@@ -20,7 +20,7 @@ from cardrules.model import Ruleset
 from .compiler import compile_document
 from .inherit import MergedDocument, merge_documents, parent_path, parent_reference
 from .schema import check_structure
-from .source import Document, parse_yaml
+from .source import MAX_BYTES, Document, parse_yaml
 
 
 def builtin_names() -> list[str]:
@@ -67,15 +67,32 @@ def resolve(ref: str, builtin_only: bool = False) -> Path:
 
 
 def read_text(path: Path) -> str:
-    """A rule file's text; RulesetError (naming the file, quoting nothing) if unreadable."""
+    """A rule file's text; RulesetError (naming the file, quoting nothing) if unreadable, or
+    located at the first byte that is not UTF-8."""
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open("rb") as file:  # at most a little over a rule file's bound: a device
+            data = file.read(MAX_BYTES * 4 + 1)  # may never end (4: UTF-8's longest character)
     except OSError as exc:
         raise RulesetError([Diagnostic(None, f"{shown_name(path)}: cannot read: "
                                              f"{exc.strerror}")]) from None
-    except UnicodeDecodeError:
-        raise RulesetError([Diagnostic(None, f"{shown_name(path)}: not a text file (UTF-8)")]) \
-            from None
+    if len(data) > MAX_BYTES * 4:
+        raise RulesetError([Diagnostic(Location(str(path), 1, 1), f"the file is larger than "
+                                       f"{MAX_BYTES * 4:,} bytes; a rule file has at most "
+                                       f"{MAX_BYTES:,} characters")])
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RulesetError([_not_utf8(str(path), data, exc.start)]) from None
+
+
+def _not_utf8(path: str, data: bytes, at: int) -> Diagnostic:
+    """Where the first byte that is not UTF-8 lies, as a line and a column of characters."""
+    start = data.rfind(b"\n", 0, at) + 1
+    line = data.count(b"\n", 0, at) + 1
+    before = data[start:at].decode("utf-8", errors="replace")
+    return Diagnostic(Location(path, line, len(before) + 1),
+                      f"not a text file (UTF-8): byte 0x{data[at]:02X} is not part of any "
+                      "character")
 
 
 def read_document(path: Path, text: str | None = None) -> Document:

@@ -202,7 +202,8 @@ class _Reader:
         default = self.literal((*path, "default"))
         assert default is not None  # required by the schema
         return d.OptionDecl(self.named((*path, "name")), default, choices,
-                            self.doc_text((*path, "doc")))
+                            self.doc_text((*path, "doc")), self.literal((*path, "min")),
+                            self.literal((*path, "max")))
 
     def deck(self) -> d.DeckDecl:
         path = ("deck",)

@@ -365,6 +365,9 @@ class _Builder:
                 "are expanded" if self.count > MAX_NODES else
                 f"nested more than {MAX_DEPTH} levels deep; no rule file needs that"))])
         self.doc.spans[path] = _span(node)
+        if not isinstance(node, yaml.ScalarNode) and node.tag not in _COLLECTION_TAGS:
+            self.errors.append(_located(self.doc, node, f"unsupported YAML tag "
+                                                        f"'{_short_tag(node.tag)}'"))
         if isinstance(node, yaml.MappingNode):
             return self.mapping(node, path, depth)
         if isinstance(node, yaml.SequenceNode):
@@ -397,12 +400,26 @@ _SCALAR_TAGS = {
 }
 
 
+_COLLECTION_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
+
+
+def _short_tag(tag: str) -> str:
+    """A tag as it was written: !!set for the YAML tag, !custom for a local one."""
+    text = "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") \
+        else tag
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _scalar(node: yaml.Node, path: Path, doc: Document, errors: list[Diagnostic]) -> Any:
     if node.tag not in _SCALAR_TAGS:
-        errors.append(_located(doc, node, f"unsupported YAML tag '{node.tag}'"))
+        errors.append(_located(doc, node, f"unsupported YAML tag '{_short_tag(node.tag)}'"))
         return None
     try:
-        return _CONSTRUCTOR.yaml_constructors[node.tag](_CONSTRUCTOR, node)
+        value = _CONSTRUCTOR.yaml_constructors[node.tag](_CONSTRUCTOR, node)
+        if isinstance(value, float):  # one rule for every number: the language has no others
+            errors.append(_located(doc, node, _not_whole(str(node.value), value)))
+            return None
+        return value
     except (ValueError, KeyError, IndexError):
         text = str(node.value)
         if len(text) > 1000 and sum(ch.isdigit() for ch in text) > 1000:  # Python will not
@@ -418,6 +435,16 @@ def _scalar(node: yaml.Node, path: Path, doc: Document, errors: list[Diagnostic]
 
 
 _TAG_NAMES = {"int": "whole number", "float": "number", "bool": "truth value (true or false)"}
+
+
+def _not_whole(text: str, value: float) -> str:
+    """Why a number written with a point, an exponent, .inf or .nan is refused."""
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    if value.is_integer() and abs(value) < 10**18:
+        fix = f"write {int(value)}"
+    else:
+        fix = f"for a text, put it in quotes: '{shown}'"
+    return f"'{shown}' is not a whole number: the numbers of a rule file are whole ({fix})"
 
 
 _CONSTRUCTOR = yaml.SafeLoader("")

@@ -305,10 +305,13 @@ def test_a_file_that_is_not_a_mapping(text: str, tmp_path: Path) -> None:
 
 
 def test_a_file_that_is_not_utf8(tmp_path: Path) -> None:
+    """Located at the first byte that is not UTF-8, counting characters on its line."""
     path = tmp_path / "latin1.yaml"
-    path.write_bytes("name: caf\u00e9\n".encode("latin-1"))
+    path.write_bytes("cardrules: 1\ntitle: \u00e9t\u00e9 caf".encode()
+                     + "\u00e9\n".encode("latin-1"))
     [d] = check_files([str(path)])
-    assert "not a text file (UTF-8)" in d.message
+    assert "not a text file (UTF-8): byte 0xE9" in d.message
+    assert d.location is not None and (d.location.line, d.location.column) == (2, 15)
 
 
 def test_yaml_tags_and_merge_keys_are_refused(tmp_path: Path) -> None:
@@ -316,6 +319,34 @@ def test_yaml_tags_and_merge_keys_are_refused(tmp_path: Path) -> None:
     [d] = check_files([str(path)])
     assert "unsupported YAML tag" in d.message
     assert (d.location.line, d.location.column) == (4, 8)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("tagged", "tag"), [
+    ("players: !!set {min: 2, max: 4, default: 2}", "!!set"),
+    ("players: !custom {min: 2, max: 4, default: 2}", "!custom"),
+    ("players: !!omap [{min: 2}, {max: 4}, {default: 2}]", "!!omap"),
+])
+def test_tags_on_mappings_and_lists_are_refused_too(tagged: str, tag: str,
+                                                    tmp_path: Path) -> None:
+    path = mini_with("players: {min: 2, max: 4, default: 2}", tagged, tmp_path)
+    [d] = check_files([str(path)])
+    assert d.message == f"unsupported YAML tag '{tag}'"
+    assert d.location is not None and (d.location.line, d.location.column) == (5, 10)
+
+
+@pytest.mark.parametrize(("written", "cause"), [
+    ("0.0", "'0.0' is not a whole number: the numbers of a rule file are whole (write 0)"),
+    ("2.5", "'2.5' is not a whole number"),
+    (".nan", "(for a text, put it in quotes: '.nan')"),
+])
+def test_a_number_written_with_a_point_is_refused_where_it_is_written(
+        written: str, cause: str, tmp_path: Path) -> None:
+    """One rule for numbers written as floats, wherever they are written (an option's
+    default of 0.0 validated on one ruleset and failed in code generation on another)."""
+    path = mini_with("default: 2}", f"default: {written}}}", tmp_path)
+    [d] = check_files([str(path)])
+    assert cause in d.message
+    assert d.location is not None and (d.location.line, d.location.column) == (5, 36)
 
 
 def test_a_diagnostic_formats_as_path_line_col_then_source_and_caret() -> None:
@@ -348,3 +379,40 @@ def test_a_file_without_a_deck_or_zones_is_told_which_key_is_missing(missing: st
     [problem] = check_files([str(path)])
     assert problem.message == f"missing required key '{missing}'"
     assert (problem.location.line, problem.location.column) == (1, 1)
+
+
+# ------------------------------------------------------------------ option ranges
+RANGED = "options:\n  - {name: depth, default: 3, min: 1, max: 5, doc: How deep.}\n"
+
+
+@pytest.mark.parametrize(("option", "cause", "at"), [
+    ("{name: depth, default: 7, min: 1, max: 5, doc: d}", "the default 7 is outside the "
+                                                          "option's range, from 1 to 5", "7"),
+    ("{name: depth, default: 3, min: 4, max: 2, doc: d}", "max 2 is below min 4", "2"),
+    ("{name: depth, default: fast, min: 1, doc: d}", "min and max bound an option whose "
+                                                     "default is a whole number", "1"),
+    ("{name: depth, default: 3, choices: [3, 4], max: 5, doc: d}",
+     "an option has choices or a range (min, max), not both", "5"),
+])
+def test_an_option_range_is_checked_where_it_is_written(option: str, cause: str, at: str,
+                                                        tmp_path: Path) -> None:
+    path = mini_with("options:\n", f"options:\n  - {option}\n", tmp_path)
+    [d] = check_files([str(path)])
+    assert cause in d.message
+    column = len("  - ") + option.index(f" {at},") + 2
+    assert d.location is not None and (d.location.line, d.location.column) == (7, column)
+
+
+@pytest.mark.parametrize(("value", "bound"), [("0", "min: 1"), ("6", "max: 5")])
+def test_a_value_outside_an_options_range_is_refused_at_its_bound(
+        value: str, bound: str, tmp_path: Path) -> None:
+    """From the command line, a save or the lobby: the value is refused, and the message
+    points at the min or max it passes."""
+    path = mini_with("options:\n", RANGED, tmp_path)
+    assert load_ruleset(path, {"depth": "5"}).options["depth"] == 5
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(path, {"depth": value})
+    [d] = caught.value.diagnostics
+    assert d.message == f"option 'depth': {value} is outside its range, from 1 to 5"
+    column = RANGED.splitlines()[1].index(bound) + len(bound)
+    assert d.location is not None and (d.location.line, d.location.column) == (7, column)

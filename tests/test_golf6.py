@@ -9,6 +9,7 @@ import random
 import re
 import statistics
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -505,9 +506,16 @@ def test_boolean_options_accept_words(value: Any) -> None:
 
 
 @pytest.mark.parametrize("rounds", ["0", "-2"])
-def test_a_match_needs_at_least_one_round(rounds: str) -> None:
-    with pytest.raises(CardrulesError, match="at least one round"):
+def test_a_match_needs_at_least_one_round(rounds: str, tmp_path: Path) -> None:
+    """golf6 bounds its option (min: 1); the language's own bound holds without it."""
+    with pytest.raises(CardrulesError, match="'rounds': -?[0-9] is outside its range, from 1"):
         golf(rounds=rounds).new_game(4, 1)
+    shipped = Path(__file__).resolve().parent.parent / "rulesets" / "golf6.yaml"
+    text = shipped.read_text(encoding="utf-8").replace("    min: 1\n    max: 10000\n", "")
+    path = tmp_path / "golf6-unbounded.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CardrulesError, match="at least one round"):
+        Engine(load_ruleset(path, {"rounds": rounds})).new_game(4, 1)
 
 
 def test_the_deal_and_the_first_turn_move_round_by_round() -> None:
