@@ -35,7 +35,7 @@ round:
 @pytest.mark.parametrize("compiled", [True, False])
 def test_an_endless_game_is_cut_off_with_no_winner(tmp_path: Path, compiled: bool) -> None:
     path = tmp_path / "golf9.yaml"
-    path.write_text(GOLF9.replace("GOLF6", str(RULESETS / "golf6.yaml")), encoding="utf-8")
+    path.write_text(GOLF9.replace("GOLF6", "golf6"), encoding="utf-8")
     rules = load_ruleset(path)
     assert rules.max_actions == 600
     engine = Engine(rules, compiled=compiled)
@@ -65,7 +65,7 @@ def test_a_variant_deletes_the_inherited_estimate(tmp_path: Path) -> None:
     """`evaluate: null` in a variant: golf6's estimate is gone, and the 3x3 grid keeps its
     bound on actions whatever the seats do."""
     path = tmp_path / "golf9.yaml"
-    text = GOLF9.replace("GOLF6", str(RULESETS / "golf6.yaml"))
+    text = GOLF9.replace("GOLF6", "golf6")
     path.write_text(text + "scoring: {evaluate: null}\n", encoding="utf-8")
     rules = load_ruleset(path)
     assert rules.evaluate is None and "evaluate" not in rules.data["scoring"]
@@ -79,7 +79,7 @@ def test_deleting_a_key_the_parent_lacks_is_an_error(tmp_path: Path) -> None:
     from cardrules.dsl.loader import check_files
 
     path = tmp_path / "golf9.yaml"
-    text = GOLF9.replace("GOLF6", str(RULESETS / "golf6.yaml"))
+    text = GOLF9.replace("GOLF6", "golf6")
     path.write_text(text + "scoring: {evalute: null}\n", encoding="utf-8")
     (problem,) = check_files([str(path)])
     assert problem.message.startswith("cannot delete 'evalute': the parent has no such key")
