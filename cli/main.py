@@ -219,8 +219,7 @@ def revealing(rules: Ruleset, plain: bool) -> Engine:
     named, and the whole table as each round ends."""
     def watch(state: GameState, seat: int, action: Action) -> None:
         if action != PASS:
-            forced = "" if engine.is_choice(state) else "  (the only move)"
-            click.echo(printable(f"  seat {seat + 1}: {engine.describe(action)}{forced}"))
+            click.echo(f"  seat {seat + 1}: {revealed_words(engine, state, action)}")
 
     def watch_round(state: GameState) -> None:
         click.echo(f"  round {state.round} over, scores: "
@@ -232,17 +231,30 @@ def revealing(rules: Ruleset, plain: bool) -> Engine:
     return engine
 
 
+def revealed_words(engine: Engine, state: GameState, action: Action) -> str:
+    """An action about to be applied, as --reveal prints it: the ruleset's words with every
+    card named, marked when the engine plays it alone (the only legal action of an
+    automatic step)."""
+    forced = "" if engine.is_choice(state) else "  (the only move)"
+    return printable(f"{engine.describe(action)}{forced}")
+
+
+def round_start_lines(engine: Engine, state: GameState, plain: bool) -> list[str]:
+    """A round as it begins, as --reveal prints it: its number, its dealer and the whole
+    table, every card named."""
+    return [f"Round {state.round}, dealer seat {state.dealer + 1}:",
+            *render.table_lines(engine.rules, engine.layout(state), plain)]
+
+
 def play_revealed(engine: Engine, state: GameState, bots: list[Bot], plain: bool) -> None:
     """Play to the end printing every action (as the engine applies it), and the whole table
     as each round begins and ends."""
-    rules = engine.rules
     legal = engine.legal_actions(state)
     round_seen = 0
     while legal:
         if state.round != round_seen:
             round_seen = state.round
-            click.echo(f"Round {state.round}, dealer seat {state.dealer + 1}:")
-            click.echo("\n".join(render.table_lines(rules, engine.layout(state), plain)))
+            click.echo("\n".join(round_start_lines(engine, state, plain)))
         seat = engine.to_move(state)
         assert seat is not None
         legal = engine.step(state, bots[seat].choose(engine, state, legal))
