@@ -11,7 +11,8 @@ A transcript holds, after a header of '#' lines (the ruleset file, the players, 
   every card named), then what the round's setup did;
 - one line for each action: '>' for a seat's decision, '=' for an action the engine played
   alone (the only legal one), then the seat, the action as JSON (a decision's is what the test
-  replays), the action's words as --reveal prints them (every card named) and, after '->', its
+  replays), the action's words as --reveal prints them (every card named), the words the
+  event log gives every seat where they differ (after '| the table reads:'), and, after '->', its
   effects as the event log records them (a card shown as ## is one not every seat knows then,
   ##x5 five of them; effects of one kind along one way in a row are one, and a run of effects
   that repeats, such as a deal round the table, is written once with its number of times);
@@ -22,8 +23,6 @@ A transcript holds, after a header of '#' lines (the ruleset file, the players, 
 The engine has no spectator's view: the table at a round's end is the public one (that of the
 event log, Engine.layout with `public`), where a card is named only if every seat knows it:
 what any seat sees of the table, less what that seat alone knows (its hand, a card it peeked at).
-The log's own words for an action are not kept: they name only the cards every seat knows,
-where the line's name every card.
 """
 
 from __future__ import annotations
@@ -66,7 +65,8 @@ Choose = Callable[[Engine, GameState, list[Action]], Action | None]
 LEGEND = [
     f"# {DECISION} a seat's decision: the seat, the action as JSON (what the test replays), "
     "its words with",
-    "#   every card named, and after '->' its effects as the event log records them (## is a",
+    "#   every card named, what the event log tells every seat where it differs ('| the table",
+    "#   reads:'), and after '->' its effects as the event log records them (## is a",
     "#   card that not every seat knows then, ##x5 five of them).",
     f"# {FORCED} the same for an action the engine played alone, the only legal one (not "
     "replayed).",
@@ -127,6 +127,7 @@ class Writer:
         self.open: str | None = None  # the line whose effects are still being logged
         self.effects: list[dict[str, Any]] = []
         self.dealing = False  # a round has begun and its table is not written yet
+        self.words = ""  # the open line's action in words, every card named
 
     def action(self, state: GameState, seat: int, action: Action) -> None:
         """An action about to be applied: the round's table first if it is the round's first."""
@@ -136,14 +137,16 @@ class Writer:
             self.lines += round_start_lines(engine, state, PLAIN)
         self.close()
         mark = DECISION if engine.is_choice(state) else FORCED
-        self.open = f"{mark} {engine.player_name(seat)}  {action_json(action)}  " \
-                    f"{revealed_words(engine, state, action)}"
+        self.words = revealed_words(engine, state, action)
+        self.open = f"{mark} {engine.player_name(seat)}  {action_json(action)}  {self.words}"
 
     def event(self, event: dict[str, Any]) -> None:
         """An event of the log: an effect joins the open line; a round's start or end, or the
         game's, finishes it. (An action's own event names its seat and move, as its line does.)"""
         kind = event.get("event")
-        if kind is None:
+        if kind == "action" and self.open is not None and event["action"] != self.words:
+            self.open += f"  | the table reads: {event['action']}"
+        elif kind is None:
             if self.open is None:  # (no rule does anything between two rounds today)
                 self.open = "  between rounds"
             self.effects.append(event)
