@@ -1,13 +1,19 @@
 """What one seat knows of a game, and samples of the rest that agree with it.
 
 A seat knows a card's identity exactly when the card's bit for that seat is set in
-`state.known`. Everything else about the layout (how many cards lie in each zone and
-slot, which are face up) is public. A *determinization* for a seat re-deals the cards it
-does not know among the places that hold cards it does not know, so that everything it
-has seen stays put and the hidden cards are consistent with what it saw.
+`state.known`, and partly when it knows the card is in one of a few zones
+(interpreter/sight.py). Everything else about the layout (how many cards lie in each zone
+and slot, which are face up) is public. A *determinization* for a seat re-deals the cards it
+does not know exactly among the places that hold such cards, each partly known card in one
+of its zones, so that everything it has seen stays put and the hidden cards are consistent
+with what it saw.
 
-Nothing here reads a card's identity except through `known`: the positions of unknown
-cards are used only as "a place holding an unknown card", never for which card it is.
+Nothing here reads a card's identity except through what the seat knows: the positions of
+unknown cards are used only as "a place holding an unknown card", never for which card it
+is. The partly known cards are placed first, each at random among the free places of its
+zones (a fresh start, then a search for an augmenting path, if that runs into a dead end);
+the others are shuffled into the places left. Where the seat knows nothing partly, that is
+one shuffle of the unknown cards, drawn from the generator as it always was.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import random
 from typing import Any
 
 from .runtime import EMPTY
+from .sight import whereabouts
 from .state import GameState
 
 
@@ -33,14 +40,20 @@ def unknown_positions(state: GameState, seat: int) -> list[tuple[int, int]]:
 def possible_locations(state: GameState, seat: int) -> dict[int, set[int]]:
     """For each card: the zones it may be in, as far as `seat` can tell.
 
-    A card the seat knows is where it is; a card it does not know may be in any zone
-    that holds a card unknown to the seat.
+    A card the seat knows is where it is; a card it knows partly is in one of its zones;
+    a card it does not know may be in any zone that holds a card unknown to the seat.
     """
     known = state.known
     hidden_zones = {z for z, _ in unknown_positions(state, seat)}
+    partly = whereabouts(state, seat)
     out: dict[int, set[int]] = {}
     for c in range(state.n_cards):
-        out[c] = {state.where[c]} if known[c] >> seat & 1 else set(hidden_zones)
+        if known[c] >> seat & 1:
+            out[c] = {state.where[c]}
+        elif c in partly:
+            out[c] = {z for z in hidden_zones if partly[c] >> z & 1}
+        else:
+            out[c] = set(hidden_zones)
     return out
 
 
@@ -58,10 +71,9 @@ def determinize_with_map(engine: Any, state: GameState, seat: int,
     det = state.copy()
     positions = unknown_positions(state, seat)
     cards = [state.zones[z][i] for z, i in positions]
-    # Shuffle the unknown cards from a fixed order (sorted), so the sample depends only on
-    # which cards are unknown, never on where they truly are.
-    drawn = sorted(cards)
-    rng.shuffle(drawn)
+    # Deal the unknown cards from a fixed order (sorted), so the sample depends only on
+    # which cards are unknown and what the seat knows of them, never on where they truly are.
+    drawn = deal_unknown(sorted(cards), positions, whereabouts(state, seat), rng)
     mapping = {c: c for c in range(state.n_cards)}
     old_known = state.known
     old_up = state.face_up
@@ -74,6 +86,8 @@ def determinize_with_map(engine: Any, state: GameState, seat: int,
     det.reseed(rng.getrandbits(64))
     det.version += 1
     det.legal_cache = None
+    # The other parties' partial knowledge was of where the true cards are: not of these.
+    det.maybe = [groups if p == seat else {} for p, groups in enumerate(det.maybe)]
     rules = getattr(engine, "rules", None)
     if rules is not None and not state.over:
         for var in rules.variables:
@@ -81,6 +95,71 @@ def determinize_with_map(engine: Any, state: GameState, seat: int,
                 values = det.pvars[var.name]
                 det.pvars[var.name] = [values[seat] for _ in values]
     return det, mapping
+
+
+def deal_unknown(cards: list[int], positions: list[tuple[int, int]], partly: dict[int, int],
+                 rng: random.Random) -> list[int]:
+    """The cards for `positions`, in their order: a random deal in which each card in
+    `partly` lies in one of the zones of its mask."""
+    constrained = [c for c in cards if c in partly]
+    if not constrained:
+        rng.shuffle(cards)
+        return cards
+    free: dict[int, list[int]] = {}  # zone -> indices into positions still free
+    for index, (z, _i) in enumerate(positions):
+        free.setdefault(z, []).append(index)
+    placed = _place_partly(constrained, partly, free, rng) or \
+        _match_partly(constrained, partly, positions, rng)
+    rest = [c for c in cards if c not in placed.values()]
+    rng.shuffle(rest)
+    out: list[int] = []
+    for index in range(len(positions)):
+        out.append(placed[index] if index in placed else rest.pop())
+    return out
+
+
+def _place_partly(cards: list[int], partly: dict[int, int], free: dict[int, list[int]],
+                  rng: random.Random) -> dict[int, int] | None:
+    """Each card at a random free place among its zones, in a random order (a card with
+    more places is no likelier to be placed first); None at a dead end."""
+    order = cards[:]
+    rng.shuffle(order)
+    taken: set[int] = set()
+    placed: dict[int, int] = {}
+    for c in order:
+        places = [i for z, indices in free.items() if partly[c] >> z & 1 for i in indices
+                  if i not in taken]
+        if not places:
+            return None
+        index = places[int(rng.random() * len(places))]
+        taken.add(index)
+        placed[index] = c
+    return placed
+
+
+def _match_partly(cards: list[int], partly: dict[int, int], positions: list[tuple[int, int]],
+                  rng: random.Random) -> dict[int, int]:
+    """A placing of every card among its zones found by augmenting paths (there is one: the
+    true deal), tried in a random order."""
+    options = {c: [i for i, (z, _i) in enumerate(positions) if partly[c] >> z & 1]
+               for c in cards}
+    for places in options.values():
+        rng.shuffle(places)
+    holder: dict[int, int] = {}  # place index -> card
+
+    def seat(c: int, seen: set[int]) -> bool:
+        for index in options[c]:
+            if index not in seen:
+                seen.add(index)
+                if index not in holder or seat(holder[index], seen):
+                    holder[index] = c
+                    return True
+        return False
+
+    for c in cards:
+        if not seat(c, set()):  # pragma: no cover - what the seat knows is always true
+            raise AssertionError("partial knowledge that no deal agrees with")
+    return holder
 
 
 def determinize(engine: Any, state: GameState, seat: int, rng: random.Random) -> GameState:

@@ -35,6 +35,8 @@ def zone_view(rules: Ruleset, s: GameState, z: int, visibility: str, seat: int,
     here = maybe.get(z) if maybe else None
     if visibility == "hidden":
         return {"count": count, "maybe": here} if here else {"count": count}
+    if visibility == "owner" and rules.board.owner[z] != seat:
+        cards = held_order(s, cards, seat)
     entries = [card_entry(rules, s, c, seat) for c in cards]
     if rules.board.trick[z]:  # a trick shows who played each card
         for c, entry in zip(cards, entries):
@@ -44,6 +46,15 @@ def zone_view(rules: Ruleset, s: GameState, z: int, visibility: str, seat: int,
     if here:
         return {"count": count, "cards": entries, "maybe": here}
     return {"count": count, "cards": entries}
+
+
+def held_order(s: GameState, cards: list[int], seat: int) -> list[int]:
+    """The cards of a zone another party holds, as `seat` may see them: those it knows in
+    the deck's order, then the others. The order in the holder's hand is the holder's: it
+    changes with which card went, which the others do not see."""
+    known = s.known
+    mine = sorted(c for c in cards if c != EMPTY and known[c] >> seat & 1)
+    return mine + [c for c in cards if c != EMPTY and not known[c] >> seat & 1]
 
 
 def maybe_by_zone(rules: Ruleset, s: GameState, seat: int) -> dict[int, list[str]]:

@@ -384,6 +384,12 @@ class Sight:
                     cards -= shown
 
 
+def unknown_in(state: GameState, cards: list[int], seat: int) -> bool:
+    """Whether a zone holds a card the seat does not know (else no card it knows only partly
+    can be there)."""
+    return any(c != EMPTY and not state.known[c] >> seat & 1 for c in cards)
+
+
 def check_knowledge(state: GameState, mine: list[set[int]], sight: Sight) -> None:
     """During play, each seat's view of every field: a face-down card shows its name exactly
     when that seat peeked at it or put it there (its own field only). A card everyone saw on
@@ -401,16 +407,19 @@ def check_knowledge(state: GameState, mine: list[set[int]], sight: Sight) -> Non
                 assert (entry["card"] is not None) == expected, (seat, owner, c)
                 if expected:
                     assert entry["card"] == names[c]
-            partly = sorted(sight.partly[seat][owner])
+            partly = sorted(sight.partly[seat][owner]) \
+                if unknown_in(state, zone(state, "field", owner), seat) else []
             assert field.get("maybe", []) == [names[c] for c in partly]
         # The own hand is always in sight; other hands show the cards seen going in.
         for owner in range(state.n):
             hand = view["zones"]["hand"][str(owner + 1)]
-            for c, entry in zip(zone(state, "hand", owner), hand["cards"]):
-                assert entry["up"] is False
-                assert (entry["card"] is not None) == \
-                    (owner == seat or c in sight.exact[seat][owner])
-            partly = sorted(sight.partly[seat][owner])
+            assert all(entry["up"] is False for entry in hand["cards"])
+            shown = sorted(names.index(e["card"]) for e in hand["cards"] if e["card"])
+            expected = zone(state, "hand", owner) if owner == seat \
+                else sight.exact[seat][owner]
+            assert shown == sorted(names.index(names[c]) for c in expected), (seat, owner)
+            partly = sorted(sight.partly[seat][owner]) \
+                if unknown_in(state, zone(state, "hand", owner), seat) else []
             assert hand.get("maybe", []) == [names[c] for c in partly], (seat, owner)
 
 

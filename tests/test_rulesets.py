@@ -101,6 +101,11 @@ def check_view(engine: Engine, state: GameState, seat: int) -> None:
                     f"hidden zone {label} shows {zview}")
                 continue
             assert zview["count"] == len(cards) - cards.count(EMPTY)
+            if zone.visibility == "owner" and rules.board.owner[z] != seat:
+                # another's hand: its order is the holder's; the seat sees what it knows
+                # first, in the deck's order
+                cards = sorted(c for c in cards if known[c] >> seat & 1) + \
+                    [c for c in cards if c != EMPTY and not known[c] >> seat & 1]
             expected = [None if c == EMPTY else {
                 "card": names[c] if known[c] >> seat & 1 else None, "up": state.face_up[c]}
                 for c in cards]

@@ -1,0 +1,365 @@
+"""Information sets, for every ruleset: what a seat sees depends only on what it observed.
+
+Two games that differ only in what a seat could not observe must look the same to that seat,
+in every word and number it is given: its view, the words it reads of every action, its own
+choices, the public event log. The tests build such pairs from the rulesets themselves, in
+three ways, each from random games at random points:
+
+- traded cards: a copy in which two cards the seat knows nothing of have traded identities
+  (each in the other's place, with what every other party knew of it); both games go on with
+  the same actions (a card an action names traded too);
+- a hidden choice: another seat's two moves that differ only in which of the face-down cards
+  of its hand they take;
+- a hidden order: a copy in which two face-down cards of another seat's hand have changed
+  places (which a random draw from that hand then tells apart); both go on alike.
+
+A pair is compared after every action while the actions stay legal in both, neither traded
+card is seen by the seat, and the rules do not set the games apart in what is public (a card
+moved in one only, a seat put out in one, a card turned up): that is, while the games are
+alike in all the seat could observe. A difference in what the seat is told is then a leak.
+
+A ruleset is covered the moment its file lands: the list is a glob.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardrules.dsl.loader import load_ruleset
+from cardrules.interpreter.bots import RandomBot
+from cardrules.interpreter.domains import fill
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.knowledge import unknown_positions
+from cardrules.interpreter.runtime import HIDDEN, OWNER
+from cardrules.interpreter.sight import whereabouts
+from cardrules.interpreter.state import GameState
+from cardrules.interpreter.told import tell
+from cardrules.interpreter.view import player_view
+from cardrules.model import Action
+
+RULESETS = sorted((Path(__file__).resolve().parent.parent / "rulesets").glob("*.yaml"))
+PAIRS = 9  # games per ruleset in which pairs are made at a random point
+DECISIONS = 2000  # decisions per ruleset whose hidden choices are tried
+FOLLOWED = 120  # actions a pair is followed for, at most
+# Actions played before a pair is made: from the deal to mid-game, and shorter for some
+# games (a short game may be over before a long lead-in ends).
+LEAD_INS = ((0, 200), (0, 25), (0, 0))
+
+
+# ------------------------------------------------------------------ what is public
+def skeleton(engine: Engine, state: GameState, seat: int) -> tuple[Any, ...]:
+    """What anyone at the table sees of a game, and `seat` of its own hands, whatever it
+    remembers: each zone's places (empty, face down, or the card where it is face up),
+    another's hand as a heap (its order is its holder's), whose turn it is,
+    who is in, the scores and the variables that hold no card. Two games whose skeletons differ
+    for a seat may look different to it: the rules set them apart."""
+    rules = engine.rules
+    board = rules.board
+    names = rules.cards.names
+    zones = []
+    for z, cards in enumerate(state.zones):
+        vis, owner = board.visibility[z], board.owner[z]
+        if vis == HIDDEN:
+            zones.append(len(cards))
+            continue
+        mine = vis == OWNER and owner == seat
+        places = tuple(None if c < 0 else (state.face_up[c], names[c] if mine or
+                                           state.face_up[c] else "?") for c in cards)
+        zones.append(tuple(sorted(places, key=repr)) if vis == OWNER and not mine
+                     else places)
+    plain = {v.name for v in rules.variables if "card" not in (v.kind, v.item_kind)}
+    variables = sorted((name, repr(value)) for name, value in {**state.vars, **state.pvars}
+                       .items() if name in plain)
+    return (tuple(zones), tuple(state.active), state.current, state.phase, state.step,
+            tuple(state.window), tuple(state.totals), repr(state.round_scores), state.over,
+            repr(state.winners), tuple(variables), state.actions)
+
+
+def seat_side(engine: Engine, state: GameState, seat: int) -> dict[str, Any]:
+    """Everything `seat` is given of a game now: its view, and its choices if it decides."""
+    side: dict[str, Any] = {"view": player_view(engine.rules, state, seat)}
+    legal = engine.legal_actions(state)
+    if legal and engine.to_move(state) == seat:
+        side["choices"] = sorted(engine.describe(a, state, seat) for a in legal)
+    return side
+
+
+def read_log(log: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """The event log as `seat` reads it: every event, an action's words the seat's own."""
+    out = []
+    for event in log:
+        event = dict(event)
+        told = event.pop("told", None)
+        if told is not None:
+            event["told"] = told[seat]
+        out.append(event)
+    return out
+
+
+def seen_by(state: GameState, seat: int, cards: tuple[int, ...]) -> bool:
+    """Whether `seat` knows any of `cards` now, exactly or partly."""
+    partly = whereabouts(state, seat)
+    return any(state.known[c] >> seat & 1 or c in partly for c in cards)
+
+
+# ------------------------------------------------------------------ following a pair
+class Pair:
+    """Two games a seat should not tell apart, played on side by side."""
+
+    def __init__(self, way: str, engine: Engine, a: GameState, b: GameState, seat: int,
+                 cards: tuple[int, ...] = (), trade: dict[int, int] | None = None) -> None:
+        self.way = way
+        self.engine, self.a, self.b, self.seat = engine, a, b, seat
+        self.cards = cards  # cards the seat must not have seen for the pair to be alike
+        self.trade = trade or {}  # how an action of game a reads in game b
+        a.log, b.log = [], []
+
+    def alike(self) -> bool:
+        """Whether the games are alike in all the seat could observe."""
+        engine, seat = self.engine, self.seat
+        return not seen_by(self.a, seat, self.cards) and not seen_by(self.b, seat, self.cards) \
+            and skeleton(engine, self.a, seat) == skeleton(engine, self.b, seat)
+
+    def check(self, words: tuple[str, str] | None = None) -> None:
+        """The seat is told the same of both games (`words`: of the last action)."""
+        engine, a, b, seat = self.engine, self.a, self.b, self.seat
+        where = (engine.rules.name, seat + 1, a.actions)
+        if words is not None:
+            assert words[0] == words[1], (where, words)
+        assert read_log(a.log or [], seat) == read_log(b.log or [], seat), where
+        assert seat_side(engine, a, seat) == seat_side(engine, b, seat), where
+        a.log, b.log = [], []
+
+    def step(self, action: Action) -> bool:
+        """Play `action` in a and its counterpart in b; whether they are still alike (and so
+        were compared)."""
+        engine, a, b = self.engine, self.a, self.b
+        mirror = traded(action, self.trade)
+        if not legal_in(engine, b, mirror):
+            return False  # the two games part: the rules tell them apart from here
+        me = engine.to_move(a)
+        assert me is not None and me == engine.to_move(b)
+        words = (tell(engine, a, me, action).seats[self.seat],
+                 tell(engine, b, me, mirror).seats[self.seat])
+        rounds = len(a.round_scores)
+        engine.apply(a, action)
+        engine.apply(b, mirror)
+        if len(a.round_scores) != rounds or not self.alike():
+            return False  # a round's end shows every card; or the rules set them apart
+        self.check(words)
+        return True
+
+    def follow(self, bot: RandomBot, rng: random.Random, counts: dict[str, int]) -> None:
+        """Play both on with the bot's actions while they stay alike, comparing after each;
+        before each, try game a's hidden choices as well. Counts what was compared."""
+        engine = self.engine
+        for _ in range(FOLLOWED):
+            legal = engine.legal_actions(self.a)
+            if not legal:
+                break
+            counts["hidden choice"] += try_hidden_choice(engine, self.a, self.seat, rng)
+            if not self.step(playing(engine, bot.choose(engine, self.a, legal), rng)):
+                break
+            counts[self.way] += 1
+
+
+def legal_in(engine: Engine, state: GameState, action: Action) -> bool:
+    legal = engine.legal_actions(state)
+    return action in legal or (action[0] in engine.open_moves
+                               and any(m[0] == action[0] for m in legal))
+
+
+def playing(engine: Engine, action: Action, rng: random.Random) -> Action:
+    """`action` with any text it leaves open written (at random)."""
+    return fill(action, rng) if action[0] in engine.open_moves else action
+
+
+def traded(value: Any, swap: dict[int, int]) -> Any:
+    """A value with the traded cards' ids exchanged (in lists and tuples, at any depth)."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return swap.get(value, value)
+    if isinstance(value, list):
+        return [traded(v, swap) for v in value]
+    if isinstance(value, tuple):
+        return tuple(traded(v, swap) for v in value)
+    return value
+
+
+# ------------------------------------------------------------------ the three ways
+def traded_cards(engine: Engine, state: GameState, seat: int,
+                 rng: random.Random) -> Pair | None:
+    """The game, and a copy in which two cards the seat knows nothing of have traded
+    identities: each lies where the other did, face up or down as that place was, known to
+    whoever knew the card there; every party's partial knowledge and every variable that
+    held one holds the other."""
+    partly = whereabouts(state, seat)
+    unseen = [state.zones[z][i] for z, i in unknown_positions(state, seat)]
+    unseen = [c for c in unseen if c not in partly]
+    if len(unseen) < 2:
+        return None
+    x, y = rng.sample(unseen, 2)
+    swap = {x: y, y: x}
+    other = state.copy()
+    zx, zy = state.where[x], state.where[y]
+    ix, iy = state.zones[zx].index(x), state.zones[zy].index(y)
+    other.zones[zx][ix], other.zones[zy][iy] = y, x
+    other.where[x], other.where[y] = zy, zx
+    for table in (other.known, other.face_up, other.by):
+        table[x], table[y] = table[y], table[x]
+    other.maybe = [{mask: frozenset(swap.get(c, c) for c in cards)
+                    for mask, cards in groups.items()} for groups in state.maybe]
+    for var in engine.rules.variables:
+        if "card" in (var.kind, var.item_kind):
+            if var.name in other.vars:
+                other.vars[var.name] = traded(other.vars[var.name], swap)
+            if var.name in other.pvars:
+                other.pvars[var.name] = [traded(v, swap) for v in other.pvars[var.name]]
+    other.legal_cache = None
+    other.version += 1
+    return Pair("traded cards", engine, state, other, seat, (x, y), swap)
+
+
+def held_by_another(engine: Engine, state: GameState, seat: int) -> list[int]:
+    """The zones another party holds (seen by it alone) with two or more face-down cards."""
+    board = engine.rules.board
+    return [z for z, cards in enumerate(state.zones)
+            if board.visibility[z] == OWNER and board.owner[z] != seat
+            and sum(1 for c in cards if c >= 0 and not state.face_up[c]) >= 2]
+
+
+def hidden_order(engine: Engine, state: GameState, seat: int,
+                 rng: random.Random) -> Pair | None:
+    """The game, and a copy in which two face-down cards of another's hand have changed
+    places in it."""
+    zones = held_by_another(engine, state, seat)
+    if not zones:
+        return None
+    z = rng.choice(zones)
+    places = [i for i, c in enumerate(state.zones[z]) if c >= 0 and not state.face_up[c]]
+    i, j = rng.sample(places, 2)
+    other = state.copy()
+    other.zones[z][i], other.zones[z][j] = other.zones[z][j], other.zones[z][i]
+    other.legal_cache = None
+    other.version += 1
+    return Pair("hidden order", engine, state, other, seat)
+
+
+def hidden_choices(engine: Engine, state: GameState, seat: int,
+                   rng: random.Random) -> list[tuple[Action, Action]]:
+    """Pairs of moves of the seat to play that differ only in which face-down card of a hand
+    it holds they take (the seat looking on being another), in a random order."""
+    mover = engine.to_move(state)
+    if mover is None or mover == seat:
+        return []
+    held = set(held_by_another(engine, state, seat))
+    alike: dict[tuple[Any, ...], list[Action]] = {}  # the rest of a move -> its variants
+    for action in engine.legal_actions(state):
+        move = engine.moves.get(action[0])
+        if move is None:
+            continue
+        for k, (value, names_card) in enumerate(zip(action[1:], move.names_cards), 1):
+            if names_card and isinstance(value, int) and value >= 0 \
+                    and state.where[value] in held:
+                rest = (*action[:k], None, *action[k + 1:], state.where[value])
+                alike.setdefault(rest, []).append(action)
+    pairs = []
+    for group in alike.values():
+        if len(group) > 1:
+            # a card the onlooker knows first: a leak would name it, or show it stay
+            group.sort(key=lambda a: not any(isinstance(v, int) and v >= 0 and
+                                             state.known[v] >> seat & 1 for v in a[1:]))
+            pairs.append((group[0], group[1 + rng.randrange(len(group) - 1)]))
+    rng.shuffle(pairs)
+    pairs.sort(key=lambda pair: not any(state.known[c] >> seat & 1 for c in chosen(*pair)))
+    return pairs
+
+
+def chosen(one: Action, two: Action) -> tuple[int, int]:
+    """The cards two hidden choices differ in."""
+    k = next(k for k, (u, v) in enumerate(zip(one, two)) if u != v)
+    return one[k], two[k]
+
+
+def try_hidden_choice(engine: Engine, state: GameState, seat: int, rng: random.Random) -> int:
+    """Compare the seat's side after two hidden choices of the seat to play, for the first
+    few such pairs until one stays alike; 1 if one was compared, else 0."""
+    return int(any(hidden_choice_alike(engine, state, seat, one, two)
+                   for one, two in hidden_choices(engine, state, seat, rng)[:4]))
+
+
+def hidden_choice_alike(engine: Engine, state: GameState, seat: int, one: Action,
+                        two: Action) -> bool:
+    """Play each of two hidden choices on a copy; if the seat cannot have seen which was
+    made, compare its side of both (True), else False."""
+    pair = Pair("hidden choice", engine, state.copy(), state.copy(), seat)
+    mover = engine.to_move(pair.a)
+    assert mover is not None
+    words = (tell(engine, pair.a, mover, one).seats[seat],
+             tell(engine, pair.b, mover, two).seats[seat])
+    rounds = len(pair.a.round_scores)
+    engine.apply(pair.a, one)
+    engine.apply(pair.b, two)
+    took_one, took_two = chosen(one, two)
+    if pair.a.known[took_one] >> seat & 1 or pair.b.known[took_two] >> seat & 1:
+        return False  # the card taken was shown to the seat (played face up): it saw which
+    if len(pair.a.round_scores) != rounds or not pair.alike():
+        return False
+    pair.check(words)
+    return True
+
+
+# ------------------------------------------------------------------------ the tests
+def positions(engine: Engine) -> list[tuple[GameState, int, random.Random]]:
+    """Random games at random points (not over), each with a seat to look on."""
+    out = []
+    for game in range(PAIRS):
+        rng = random.Random(game)
+        state = engine.new_game(None, seed=game, log=True)
+        bot = RandomBot(game)
+        for _ in range(rng.randint(*LEAD_INS[game % len(LEAD_INS)])):
+            legal = engine.legal_actions(state)
+            if not legal:
+                break
+            engine.apply(state, playing(engine, bot.choose(engine, state, legal), rng))
+        if not state.over:
+            out.append((state, rng.randrange(state.n), rng))
+    return out
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=[p.stem for p in RULESETS])
+def test_a_seat_cannot_tell_apart_games_that_differ_in_what_it_did_not_see(path: Path) -> None:
+    engine = Engine(load_ruleset(path))
+    compared = {"traded cards": 0, "hidden order": 0, "hidden choice": 0}
+    for state, seat, rng in positions(engine):
+        for make in (traded_cards, hidden_order):
+            pair = make(engine, state.copy(), seat, rng)
+            if pair is not None and pair.alike():
+                pair.check()
+                compared[pair.way] += 1
+                pair.follow(RandomBot(rng.random()), random.Random(1), compared)
+    compared["hidden choice"] += hidden_choices_in_games(engine, random.Random(path.stem))
+    assert compared["traded cards"] > 0, f"no pair of games was compared: {compared}"
+
+
+def hidden_choices_in_games(engine: Engine, rng: random.Random) -> int:
+    """Whole random games, DECISIONS decisions in all (many short games, or a few long
+    ones), every decision's hidden choices tried for a seat looking on; how many compared."""
+    compared = decisions = 0
+    while decisions < DECISIONS:
+        game = engine.new_game(None, seed=rng.randrange(2**32), log=True)
+        bot = RandomBot(rng.random())
+        while not game.over and decisions < DECISIONS:
+            legal = engine.legal_actions(game)
+            mover = engine.to_move(game)
+            assert mover is not None
+            onlooker = (mover + 1 + rng.randrange(game.n - 1)) % game.n if game.n > 1 else mover
+            compared += try_hidden_choice(engine, game, onlooker, rng)
+            engine.apply(game, playing(engine, bot.choose(engine, game, legal), rng))
+            decisions += 1
+    return compared
