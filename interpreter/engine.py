@@ -805,7 +805,7 @@ class Engine:
         if s.log is not None:  # the public log: player variables as the views show them
             event = {"event": "round_end", "round": s.round, "scores": scores,
                      "totals": list(s.totals), "zones": self.layout(s, public=True),
-                     "player_variables": public_variables(rules, s, over)}
+                     "player_variables": public_variables(rules, s, over, round_over=True)}
             if parts:
                 event["score_parts"] = parts
             if s.house >= 0:
@@ -823,7 +823,7 @@ class Engine:
     def _house_account(self, s: GameState, over: bool) -> dict[str, Any]:
         """The house's part of a round's account: its score and total, and its variables as
         every seat may see them."""
-        seen = house_view(self.rules, s, None, over)
+        seen = house_view(self.rules, s, None, over, round_over=True)
         return {"score": s.house_scores[-1], "total": s.house_total,
                 "variables": seen["variables"]}
 
