@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardrules.errors import GeneratorError
-from cardrules.interpreter import melding, runtime
+from cardrules.interpreter import melding, runtime, sight
 
 from . import pyast
 from .codegen import Generated
@@ -38,6 +38,8 @@ def runtime_names() -> dict[str, Any]:
                discard_deadwood=melding.discard_deadwood,
                best_melds=melding.best_melds, lay_downs=melding.lay_downs,
                can_lay_down=melding.can_lay_down)
+    # what the runtime's inlinable card rules call of the partial-knowledge bookkeeping
+    out.update(unseen_move=sight.unseen_move, seen_again=sight.seen_again)
     return out
 
 

@@ -29,7 +29,7 @@ from cardrules.errors import (
 )
 from cardrules.model import Action, Ruleset
 
-from . import domains, runtime
+from . import domains, runtime, sight
 from .runtime import SIGNAL_GAME, SIGNAL_PHASE, SIGNAL_ROUND, SIGNAL_TURN
 from .state import GameState
 from .view import house_view, owners, public_variables
@@ -114,6 +114,7 @@ class Engine:
         s.rng = random.Random(seed)
         s.log = log if isinstance(log, list) else [] if log else None
         s.zones = [[] for _ in range(rules.zone_count)]
+        s.watchers = [0] * rules.zone_count
         s.n_cards = rules.cards.per_deck * rules.copies[count]
         s.face_up = [False] * s.n_cards
         s.known = [0] * s.n_cards
@@ -214,28 +215,30 @@ class Engine:
         return found
 
     def describe(self, action: Action, state: GameState | None = None,
-                 seat: int | None = None) -> str:
+                 seat: int | None = None, namer: Callable[[int], str] | None = None) -> str:
         """An action in the ruleset's own words: its label with the choices filled in.
 
         With a state, a card is named only if `seat` knows it (with no seat: if everyone
         does); any other card is described by where it lies, so that a description shown
-        to a player, or written to the public log, gives nothing away.
+        to a player, or written to the public log, gives nothing away. `namer` (a card ->
+        its words) decides instead, where the words are told after the action
+        (interpreter/told.py).
         """
         if action == PASS:
             return PASS_TEXT
         move = self.moves.get(action[0]) if action else None
         if move is None:
             return repr(action)
-        values = {p: self.value_text(kind, v, state, seat)
+        values = {p: self.value_text(kind, v, state, seat, namer)
                   for p, kind, v in zip(move.params, move.kinds, action[1:])}
         return move.render(values)
 
     def value_text(self, kind: str, value: Any, state: GameState | None = None,
-                   seat: int | None = None) -> str:
+                   seat: int | None = None, namer: Callable[[int], str] | None = None) -> str:
         """A move parameter's value in words, by its type."""
         cards = self.rules.cards
         if kind == "card":
-            return self.name_of(value, state, seat)
+            return namer(value) if namer is not None else self.name_of(value, state, seat)
         if kind == "player":
             return self.player_name(value)
         if kind == "rank":
@@ -247,8 +250,8 @@ class Engine:
         if kind == "words" and state is not None and seat is None:
             return "(written, not shown)"  # a typed value stays its writer's, in public
         if isinstance(value, (list, tuple)):  # a list of cards, or of groups of cards
-            inner = [self.value_text("card" if isinstance(v, int) else kind, v, state, seat)
-                     for v in value]
+            inner = [self.value_text("card" if isinstance(v, int) else kind, v, state, seat,
+                                     namer) for v in value]
             return " ".join(inner) if all(isinstance(v, int) for v in value) \
                 else " | ".join(inner)
         return str(value)
@@ -538,9 +541,14 @@ class Engine:
         return RuleRuntimeError(diagnostic.message, diagnostic)
 
     def _log_action(self, state: GameState, me: int, action: Action) -> None:
+        """Log an action before it is applied, in the words the table and each seat read
+        of it (interpreter/told.py, which imports this module)."""
+        from .told import tell
+
         assert state.log is not None
+        told = tell(self, state, me, action)
         state.log.append({"event": "action", "seat": me + 1, "move": action[0],
-                          "action": self.describe(action, state)})
+                          "action": told.public, "told": list(told.seats)})
 
     def _check(self, state: GameState, action: Any) -> Action:
         """The legal action `action` stands for, or IllegalAction (nothing is changed).
@@ -737,6 +745,7 @@ class Engine:
         s.zones[home].extend(back)
         for c in back:
             s.where[c], s.face_up[c], s.known[c], s.by[c] = home, False, 0, None
+        sight.forget_cards(s, back)
 
     def _start_round(self, s: GameState) -> None:
         rules = self.rules
@@ -754,6 +763,7 @@ class Engine:
             s.face_up[:] = [False] * s.n_cards
             s.known[:] = [0] * s.n_cards
             s.by[:] = [None] * s.n_cards
+            sight.forget_all(s, len(s.zones))
         s.stop_before = None
         s.next_turn = None
         s.signal = 0

@@ -22,10 +22,10 @@ from typing import Any, TypeAlias, TypeVar
 from cardrules.errors import RuleFault
 
 from .domains import Words
-from .state import GameState
+from .sight import parties, seen_again, shuffled_unseen, unseen_move
+from .state import EMPTY, GameState
 
 HIDDEN, OWNER, PUBLIC = 0, 1, 2  # a zone's visibility
-EMPTY = -1  # an empty grid slot
 MOST_NUMBERS = 10_000  # the longest list numbers(a, b) makes
 MOST_LETTERS = 1_000  # the longest text words(letters, a, b) stands for
 
@@ -342,8 +342,10 @@ def leave(b: Board, s: GameState, c: int, src: int) -> None:
 def arrive(b: Board, s: GameState, c: int, src: int, z: int, face: bool | None,
            by: int) -> None:
     """Card c, just taken from zone src by seat `by`, lands on zone z (a grid: its first
-    empty slot), turned face up or down (None: as it was); then who knows which card it is;
-    a trick zone notes who played it."""
+    empty slot), turned face up or down (None: as it was); then who knows which card it is
+    (and what those who could not tell which card moved may still know: sight.py); a trick
+    zone notes who played it."""
+    was = s.known[c]
     dest_trick: Fact = b.trick[z]
     if dest_trick:
         s.by[c] = by
@@ -366,6 +368,13 @@ def arrive(b: Board, s: GameState, c: int, src: int, z: int, face: bool | None,
             s.known[c] = s.everyone
     elif dest_vis == OWNER:
         s.known[c] |= 1 << b.owner[z]
+        others = s.known[c] & ~(1 << b.owner[z])
+        if others:  # they know it in a hand they do not see: a move out of it may hide it
+            s.watchers[z] |= others
+    if s.everyone & ~s.known[c] & (was | s.watchers[src]):
+        unseen_move(s, c, src, z, was, src_vis == OWNER and not up, b.owner[src])
+    if s.known[c] & ~was & s.watchers[src]:
+        seen_again(s, c, s.known[c] & ~was)
     if s.log is not None:
         log_move(b, s, c, src, z)
 
@@ -402,9 +411,18 @@ def flip_card(b: Board, s: GameState, c: int, face: bool) -> None:
     becomes known to all. The log records what the table sees: a card turned face down
     where only its owner, or nobody, sees it is not an event for the others."""
     s.face_up[c] = face
-    if face and b.visibility[s.where[c]] != HIDDEN:
+    z = s.where[c]
+    vis = b.visibility[z]
+    if face and vis != HIDDEN:
+        gained = s.everyone & ~s.known[c]
         s.known[c] = s.everyone
-    if s.log is not None and (face or b.visibility[s.where[c]] == PUBLIC):
+        if gained & s.watchers[z]:
+            seen_again(s, c, gained)
+    elif not face and vis == OWNER:
+        others = s.known[c] & ~(1 << b.owner[z])
+        if others:  # known, but now unseen in a hand: a move out of it may hide it
+            s.watchers[z] |= others
+    if s.log is not None and (face or vis == PUBLIC):
         log_flip(b, s, c)
 
 
@@ -420,6 +438,8 @@ def swap(b: Board, s: GameState, c: int, d: int) -> None:
     known as if it had moved there."""
     zc = s.where[c]
     zd = s.where[d]
+    was_c = s.known[c]
+    was_d = s.known[d]
     lc = s.zones[zc]
     ld = s.zones[zd]
     at_c = lc.index(c)  # both places first: the two may lie in one zone
@@ -428,17 +448,19 @@ def swap(b: Board, s: GameState, c: int, d: int) -> None:
     ld[at_d] = c
     s.where[c] = zd
     s.where[d] = zc
-    known_after_move(b, s, c, zc, zd)
-    known_after_move(b, s, d, zd, zc)
+    known_after_move(b, s, c, zc, zd, was_c)
+    known_after_move(b, s, d, zd, zc, was_d)
     if s.log is not None:
         log_swap(b, s, c, d, zc, zd)
 
 
 @inlinable
-def known_after_move(b: Board, s: GameState, c: int, src: int, z: int) -> None:
-    """Who knows card c after it went from zone src to zone z, as it lies now."""
+def known_after_move(b: Board, s: GameState, c: int, src: int, z: int, was: int) -> None:
+    """Who knows card c after it went from zone src to zone z, as it lies now (`was`: who
+    knew it before; for those who could not tell it was c that moved, see sight.py)."""
     up = s.face_up[c]
-    if b.visibility[src] == OWNER and not up:
+    src_vis = b.visibility[src]
+    if src_vis == OWNER and not up:
         s.known[c] &= 1 << b.owner[src]
     vis = b.visibility[z]
     if vis == PUBLIC:
@@ -446,6 +468,13 @@ def known_after_move(b: Board, s: GameState, c: int, src: int, z: int) -> None:
             s.known[c] = s.everyone
     elif vis == OWNER:
         s.known[c] |= 1 << b.owner[z]
+        others = s.known[c] & ~(1 << b.owner[z])
+        if others:
+            s.watchers[z] |= others
+    if s.everyone & ~s.known[c] & (was | s.watchers[src]):
+        unseen_move(s, c, src, z, was, src_vis == OWNER and not up, b.owner[src])
+    if s.known[c] & ~was & s.watchers[src]:
+        seen_again(s, c, s.known[c] & ~was)
 
 
 def shuffle(b: Board, s: GameState, z: int) -> None:
@@ -455,11 +484,17 @@ def shuffle(b: Board, s: GameState, z: int) -> None:
     shuffled(s.rng, cards)
     known, vis = s.known, b.visibility[z]
     shows = vis == OWNER or (vis == PUBLIC and any(s.face_up[c] for c in cards if c != EMPTY))
+    knew: dict[int, list[int]] = {}  # party -> the cards it knew here and sees no longer
     for c in cards:
         if c != EMPTY:
+            was = known[c]
             known[c] = 0
             if shows:
-                known_after_move(b, s, c, z, z)
+                known_after_move(b, s, c, z, z, 0)
+            for p in parties(was & ~known[c]):
+                knew.setdefault(p, []).append(c)
+    if knew:
+        shuffled_unseen(s, z, knew)
     if s.log is not None:
         s.log.append({"effect": "shuffle", "zone": _zone_label(b, z)})
 
@@ -479,9 +514,23 @@ def shuffled(rng: random.Random, cards: list[int]) -> None:
 
 def peek(b: Board, s: GameState, c: int, who: int) -> None:
     """Let seat `who` learn a card without turning it."""
+    gained = 1 << who & ~s.known[c]
     s.known[c] |= 1 << who
+    learnt(b, s, c, gained)
     if s.log is not None:
         s.log.append({"effect": "peek", "seat": who + 1, "zone": b.names[s.where[c]]})
+
+
+def learnt(b: Board, s: GameState, c: int, gained: int) -> None:
+    """The parties in `gained` have just learnt card c where it lies: what they knew of it
+    partly is moot, and where it lies unseen in another's hand they must keep track of it."""
+    z = s.where[c]
+    if gained & s.watchers[z]:
+        seen_again(s, c, gained & s.watchers[z])
+    if b.visibility[z] == OWNER and not s.face_up[c]:
+        others = s.known[c] & ~(1 << b.owner[z])
+        if others:
+            s.watchers[z] |= others
 
 
 def peek_all(b: Board, s: GameState, cards: Iterable[int], who: int) -> None:
@@ -492,7 +541,9 @@ def peek_all(b: Board, s: GameState, cards: Iterable[int], who: int) -> None:
 def reveal(b: Board, s: GameState, cards: Iterable[int]) -> None:
     """Show cards to everyone without turning them: all players now know them."""
     for c in list(cards):
+        gained = s.everyone & ~s.known[c]
         s.known[c] = s.everyone
+        learnt(b, s, c, gained)
         if s.log is not None:
             _log(b, s, "reveal", c, s.where[c], s.where[c])
 

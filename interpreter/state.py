@@ -3,8 +3,10 @@
 A state round-trips through JSON (`to_json` / `from_json`). Cards are integers;
 zones are lists of cards (the last card of a stack is its top; a grid's slots are
 in reading order, -1 marking an empty slot). Per card: `face_up`, and `known`, a
-bitmask of the seats that know its identity. The random generator is part of the
-state, so a saved game continues exactly as it would have.
+bitmask of the parties (seats, and the house) that know which card lies in its place.
+Per party, `maybe`: the cards it knows only partly, each with the zones it may be in
+(interpreter/sight.py). The random generator is part of the state, so a saved game
+continues exactly as it would have.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from cardrules.errors import GameError
 
 FORMAT = "cardrules-state/1"
+EMPTY = -1  # an empty slot of a grid
 
 # Fields that are plain JSON values, saved and loaded as they are.
 _PLAIN = (
@@ -41,7 +44,7 @@ class GameState:
     """One game in play. The engine mutates it in place; copy() gives an independent one."""
 
     __slots__ = (*_PLAIN, "_rng", "_rng_shared", "version", "legal_cache", "log", "everyone",
-                 "forcing", "cut_off", *_HOUSE)
+                 "forcing", "cut_off", "maybe", "watchers", *_HOUSE)
 
     def __init__(self) -> None:
         self.ruleset = ""
@@ -56,6 +59,10 @@ class GameState:
         self.where: list[int] = []
         self.face_up: list[bool] = []
         self.known: list[int] = []
+        # per party: zones mask -> cards that may be in those zones (sight.py); never changed
+        # in place, so that copies may share them
+        self.maybe: list[dict[int, frozenset[int]]] = []
+        self.watchers: list[int] = []  # per zone: the parties a move out of it may mislead
         self.vars: dict[str, Any] = {}
         self.pvars: dict[str, list[Any]] = {}
         self.totals: list[int] = []
@@ -95,6 +102,7 @@ class GameState:
         self.n = n
         self.house = house
         self.everyone = (1 << n) - 1 | (1 << house if house >= 0 else 0)
+        self.maybe = [{} for _ in range(max(n, house + 1))]
 
     # ------------------------------------------------------------- the generator
     @property
@@ -128,6 +136,8 @@ class GameState:
         other.where = self.where[:]
         other.face_up = self.face_up[:]
         other.known = self.known[:]
+        other.maybe = self.maybe[:]  # (each party's dict is replaced, never changed)
+        other.watchers = self.watchers[:]
         other.vars = self.vars.copy()
         other.pvars = {k: v[:] for k, v in self.pvars.items()}
         other.totals = self.totals[:]
@@ -167,6 +177,10 @@ class GameState:
             data["cut_off"] = True
         if self.house >= 0:  # (only a game with a house has these)
             data.update({name: getattr(self, name) for name in _HOUSE})
+        if any(self.maybe):  # (only where some party knows a card partly)
+            data["maybe"] = [[[mask, sorted(cards)] for mask, cards in m.items()]
+                             for m in self.maybe]
+            data["watchers"] = list(self.watchers)
         return data
 
     def to_json(self) -> str:
@@ -186,6 +200,10 @@ class GameState:
                 state.house_scores = [int(x) for x in data["house_scores"]]
                 state.house_won = data["house_won"] is True
             state.seat_count(int(state.n), int(data.get("house", -1)))
+            state.watchers = [int(w) for w in data.get("watchers", [0] * len(state.zones))]
+            if "maybe" in data:
+                state.maybe = [{int(mask): frozenset(int(c) for c in cards)
+                                for mask, cards in m} for m in data["maybe"]]
             state.forcing = False
             state.cut_off = data.get("cut_off", False) is True
             version, internal, gauss = data["rng"]

@@ -1,8 +1,10 @@
 """A player's view: what one seat may see of a game, computed from the state.
 
 A card's identity appears exactly when that seat knows it (its bit in `known`);
-otherwise the card is a back (`None`). Hidden zones show only their count. Card
-ids never appear in a view, only names, so nothing can be decoded from it.
+otherwise the card is a back (`None`). Hidden zones show only their count. A card the seat
+knows only partly (it is in one of a few zones: interpreter/sight.py) is listed under
+`maybe` in each zone it may be in. Card ids never appear in a view, only names, so nothing
+can be decoded from it.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 from cardrules.model import Ruleset, VariableDef
 
 from .runtime import EMPTY
+from .sight import parties, whereabouts
 from .state import GameState
 
 
@@ -23,32 +26,49 @@ def card_entry(rules: Ruleset, s: GameState, c: int, seat: int) -> dict[str, Any
     return {"card": shown, "up": s.face_up[c]}
 
 
-def zone_view(rules: Ruleset, s: GameState, z: int, visibility: str, seat: int) -> dict[str, Any]:
+def zone_view(rules: Ruleset, s: GameState, z: int, visibility: str, seat: int,
+              maybe: dict[int, list[str]] | None = None) -> dict[str, Any]:
+    """One zone as `seat` sees it: its count, its cards (unless hidden), who played each
+    card of a trick, and the cards it knows may be here (`maybe`: zone -> card names)."""
     cards = s.zones[z]
     count = sum(1 for c in cards if c != EMPTY)
+    here = maybe.get(z) if maybe else None
     if visibility == "hidden":
-        return {"count": count}
+        return {"count": count, "maybe": here} if here else {"count": count}
     entries = [card_entry(rules, s, c, seat) for c in cards]
     if rules.board.trick[z]:  # a trick shows who played each card
         for c, entry in zip(cards, entries):
             if entry is not None:
                 by = s.by[c]
                 entry["by"] = by + 1 if by is not None else None
+    if here:
+        return {"count": count, "cards": entries, "maybe": here}
     return {"count": count, "cards": entries}
+
+
+def maybe_by_zone(rules: Ruleset, s: GameState, seat: int) -> dict[int, list[str]]:
+    """For each zone, the cards `seat` knows only partly and that may lie there, by name in
+    the deck's order."""
+    out: dict[int, list[str]] = {}
+    for c, mask in whereabouts(s, seat).items():
+        for z in parties(mask):
+            out.setdefault(z, []).append(rules.cards.names[c])
+    return out
 
 
 def player_view(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
     """Everything `seat` (0-based) may see now, as JSON-ready data; seats shown from 1."""
     zones: dict[str, Any] = {}
+    maybe = maybe_by_zone(rules, s, seat)
     for zone in rules.zones:
         if zone.groups:
-            zones[zone.name] = {owner: [zone_view(rules, s, z, zone.visibility, seat)
+            zones[zone.name] = {owner: [zone_view(rules, s, z, zone.visibility, seat, maybe)
                                         for z in zone.instances(p)] for owner, p in owners(s)}
         elif zone.owned:
-            zones[zone.name] = {owner: zone_view(rules, s, zone.zone_of(p), zone.visibility, seat)
-                                for owner, p in owners(s)}
+            zones[zone.name] = {owner: zone_view(rules, s, zone.zone_of(p), zone.visibility,
+                                                 seat, maybe) for owner, p in owners(s)}
         else:
-            zones[zone.name] = zone_view(rules, s, zone.index, zone.visibility, seat)
+            zones[zone.name] = zone_view(rules, s, zone.index, zone.visibility, seat, maybe)
     phase = rules.phases[s.phase]
     view = {
         "ruleset": rules.name,

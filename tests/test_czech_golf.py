@@ -25,6 +25,7 @@ from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.play import play_game
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
+from cardrules.model import Action
 
 RULESET = "czech-golf"
 RULE_FILE = str(Path(__file__).resolve().parent.parent / "rulesets" / "czech-golf.yaml")
@@ -353,27 +354,64 @@ def test_no_move_ever_puts_the_discard_straight_into_the_field() -> None:
 
 
 # ------------------------------------------------------------------ knowledge
-def check_knowledge(state: GameState, mine: list[set[int]], public: set[int]) -> None:
+class Sight:
+    """What each seat should know of the others' hands, kept from the actions alone: the
+    cards it saw taken from the discard pile into a hand (`exact`), and those it has lost
+    track of since that hand put a card face down into its field (`partly`: each in the
+    hand or the field)."""
+
+    def __init__(self, players: int) -> None:
+        self.exact = [[set() for _ in range(players)] for _ in range(players)]
+        self.partly = [[set() for _ in range(players)] for _ in range(players)]
+
+    def before(self, state: GameState, action: Action) -> None:
+        me = state.current
+        if action == ("take_discard",):
+            for seat in range(state.n):
+                self.exact[seat][me].add(zone(state, "discard")[-1])
+        if action[0] == "place":  # which hand card went is seen by its owner alone
+            for seat in range(state.n):
+                if seat != me:
+                    self.partly[seat][me] |= self.exact[seat][me]
+                    self.exact[seat][me] = set()
+
+    def after(self, state: GameState) -> None:
+        """Cards shown on the discard pile are known wherever they went before."""
+        shown = set(zone(state, "discard"))
+        for rows in (self.exact, self.partly):
+            for row in rows:
+                for cards in row:
+                    cards -= shown
+
+
+def check_knowledge(state: GameState, mine: list[set[int]], sight: Sight) -> None:
     """During play, each seat's view of every field: a face-down card shows its name exactly
     when that seat peeked at it or put it there (its own field only). A card everyone saw on
-    the discard pile is known in its taker's hand, but once it goes face down from the hand
-    into the field, the others cannot tell which card it was."""
+    the discard pile is known in its taker's hand, but once a card goes face down from that
+    hand into the field, the others cannot tell which card it was: the cards they knew there
+    are then listed as maybe in the hand, maybe in the field."""
+    names = RULES.cards.names
     for seat in range(state.n):
         view = player_view(RULES, state, seat)
         for owner in range(state.n):
-            shown = view["zones"]["field"][str(owner + 1)]["cards"]
-            for c, entry in zip(zone(state, "field", owner), shown):
+            field = view["zones"]["field"][str(owner + 1)]
+            for c, entry in zip(zone(state, "field", owner), field["cards"]):
                 assert entry["up"] is False  # nothing in a field is turned up during play
                 expected = owner == seat and c in mine[seat]
                 assert (entry["card"] is not None) == expected, (seat, owner, c)
                 if expected:
-                    assert entry["card"] == RULES.cards.names[c]
-        # The own hand is always in sight; other hands show only cards seen in public.
+                    assert entry["card"] == names[c]
+            partly = sorted(sight.partly[seat][owner])
+            assert field.get("maybe", []) == [names[c] for c in partly]
+        # The own hand is always in sight; other hands show the cards seen going in.
         for owner in range(state.n):
-            shown = view["zones"]["hand"][str(owner + 1)]["cards"]
-            for c, entry in zip(zone(state, "hand", owner), shown):
+            hand = view["zones"]["hand"][str(owner + 1)]
+            for c, entry in zip(zone(state, "hand", owner), hand["cards"]):
                 assert entry["up"] is False
-                assert (entry["card"] is not None) == (owner == seat or c in public)
+                assert (entry["card"] is not None) == \
+                    (owner == seat or c in sight.exact[seat][owner])
+            partly = sorted(sight.partly[seat][owner])
+            assert hand.get("maybe", []) == [names[c] for c in partly], (seat, owner)
 
 
 @settings(max_examples=30, deadline=None, database=None)
@@ -384,18 +422,19 @@ def test_a_player_knows_only_the_field_cards_peeked_at_or_put_there(
     state = DEFAULT.new_game(players, seed)
     rng = random.Random(seed)
     mine: list[set[int]] = [set() for _ in range(players)]
-    public: set[int] = set(zone(state, "discard"))
-    check_knowledge(state, mine, public)
+    sight = Sight(players)
+    check_knowledge(state, mine, sight)
     while not state.over:
         assert state.actions < MAX_ACTIONS, "the game does not end"
         me = state.current
         action = rarely_knock(rng, DEFAULT.legal_actions(state), knock_chance)
         if action[0] in ("peek", "place"):
             mine[me].add(action[1])
+        sight.before(state, action)
         DEFAULT.apply(state, action)
-        public |= set(zone(state, "discard"))
+        sight.after(state)
         if not state.over:
-            check_knowledge(state, mine, public)
+            check_knowledge(state, mine, sight)
             if action[0] == "peek":
                 assert sum(state.known[c] >> me & 1 for c in zone(state, "field", me)) \
                     == len(mine[me] & set(zone(state, "field", me)))
@@ -412,12 +451,12 @@ def test_the_knowledge_check_can_fail() -> None:
     state = started()
     mine: list[set[int]] = [set(), set()]
     with pytest.raises(AssertionError):  # seat 1 peeked, but the check is told nothing
-        check_knowledge(state, mine, set())
+        check_knowledge(state, mine, Sight(2))
     opponent_card = zone(state, "field", 1)[0]
     state.known[opponent_card] |= 1  # a leak: seat 1 learns a card of seat 2's field
     mine = [{c for c in zone(state, "field", s) if state.known[c] >> s & 1} for s in (0, 1)]
     with pytest.raises(AssertionError):
-        check_knowledge(state, mine, set(zone(state, "discard")))
+        check_knowledge(state, mine, Sight(2))
 
 
 # -------------------------------------------------------------- the game's end

@@ -391,12 +391,13 @@ def test_swap_puts_the_new_card_face_up_and_discards_the_old_one() -> None:
 
 def test_descriptions_name_only_cards_the_reader_knows() -> None:
     """A described action names a card only to a seat that knows it (the public log: only
-    if everyone does); otherwise it says where the card lies."""
+    if everyone does); otherwise it says where the card lies. The log tells an action once
+    it is done: a card turned up is said where it lay, then what it was."""
     engine = golf()
     names = engine.rules.cards.names
     state = engine.new_game(3, 17, log=True)
     bot = RandomBot(17)
-    named = hidden = 0
+    named = hidden = revealed = 0
     while not state.over and state.actions < 150:
         legal = engine.legal_actions(state)
         me = state.current
@@ -413,12 +414,17 @@ def test_descriptions_name_only_cards_the_reader_knows() -> None:
                     named += bool(shown)
                     hidden += not shown
         action = bot.choose(engine, state, legal)
-        public = engine.describe(action, state)  # as the log must write it
+        public = engine.describe(action, state)
+        shown = [names[c] for c in action[1:] if isinstance(c, int) and c >= 0
+                 and state.known[c] != everyone]
         engine.apply(state, action)
         assert state.log is not None
         event = [e for e in state.log if e.get("event") == "action"][-1]
+        if action[0] in ("reveal", "swap") and shown:  # the card named is turned face up
+            public += f" - it was {' '.join(shown)}"
+            revealed += 1
         assert (event["seat"], event["action"]) == (me + 1, public)
-    assert named > 50 and hidden > 50
+    assert named > 50 and hidden > 50 and revealed > 5
 
 
 # ------------------------------------------------------------------ options

@@ -89,10 +89,13 @@ def check_view(engine: Engine, state: GameState, seat: int) -> None:
     names = rules.cards.names
     known = state.known
     assert view["seat"] == seat + 1
+    maybe: dict[str, set[int]] = {}  # a card's name -> the zones where it may be
     for zone in rules.zones:
         hidden = zone.visibility == "hidden"
         for label, z, zview in zone_instances(state, zone, view):
             cards = state.zones[z]
+            for name in zview.pop("maybe", []):
+                maybe.setdefault(name, set()).add(z)
             if hidden:
                 assert zview == {"count": len(cards) - cards.count(EMPTY)}, (
                     f"hidden zone {label} shows {zview}")
@@ -108,6 +111,10 @@ def check_view(engine: Engine, state: GameState, seat: int) -> None:
                         entry["by"] = by + 1 if by is not None else None
             assert zview["cards"] == expected, (
                 f"seat {seat + 1} sees {label} as {zview['cards']}, but knows {expected}")
+    for name, zones in maybe.items():  # a card known partly is in one of its zones
+        assert any(names[c] == name and not known[c] >> seat & 1 and state.where[c] in zones
+                   for c in range(state.n_cards)), (
+            f"seat {seat + 1} is told {name} may be in zones {sorted(zones)}, but it is not")
     for var in rules.variables:
         if getattr(var, "visibility", "public") == "owner" and not state.over \
                 and var.name in state.pvars:

@@ -31,6 +31,7 @@ from cardrules.interpreter.bots import make_bot  # noqa: E402
 from cardrules.interpreter.domains import Words, is_open, matches  # noqa: E402
 from cardrules.interpreter.engine import Engine  # noqa: E402
 from cardrules.interpreter.play import play_game  # noqa: E402
+from cardrules.interpreter.sight import whereabouts  # noqa: E402
 from cardrules.interpreter.state import GameState  # noqa: E402
 from cardrules.model import Action  # noqa: E402
 from cardrules.web import server  # noqa: E402
@@ -104,10 +105,12 @@ def card_names(rules_names: tuple[str, ...], data: Any) -> set[str]:
 
 
 def known(state: GameState, names: tuple[str, ...], seat: int | None) -> set[str]:
-    """The names of the cards `seat` knows now (None: that every seat knows)."""
+    """The names of the cards `seat` knows now, exactly or partly (None: that every seat
+    knows exactly)."""
     if seat is None:
         return {names[c] for c in range(state.n_cards) if state.known[c] == state.everyone}
-    return {names[c] for c in range(state.n_cards) if state.known[c] >> seat & 1}
+    return {names[c] for c in range(state.n_cards) if state.known[c] >> seat & 1} \
+        | {names[c] for c in whereabouts(state, seat)}
 
 
 def check_payloads(client: TestClient | None, game: Game) -> None:

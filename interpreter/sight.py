@@ -1,0 +1,159 @@
+"""What a party keeps knowing when it loses sight of a card: the places it may be in.
+
+A party (a seat, or the house) knows a card *exactly* when its bit is set in
+`state.known[card]`: it knows which card lies in that place. It may also know a card
+*partly*: that the card is in one of a few zones, not in which place. That happens when it
+sees a card move without seeing which one moved (seat 1 puts a card from its hand face down
+into its field; seat 3 takes a card at random from seat 2's hand: every card the party
+believed might be in the zone the card left may now be in the zone it entered, and the
+cards it knew exactly there become cards it knows partly), and when a zone whose cards it
+knew is shuffled (it knows they are there, not where).
+
+Partial knowledge is kept per party as `state.maybe[party]`: a dict from a bitmask of zone
+indices to the frozenset of cards that may be in any of those zones. Cards that became
+uncertain together share one entry, so a move touches a few entries, not every card (a
+reshuffled stock of thirty cards the table had seen is one entry). The knowledge is sound
+(each card is in one of its zones) and made only of what the party observed: which zone a
+card left and which it entered, never which card it was. So two games that differ only in
+cards a party has not seen update its knowledge alike.
+
+`state.watchers[zone]` holds the parties that know something of the cards in a zone that a
+move out of it could disturb: cards they know exactly while they cannot see them in
+another's hand, and cards they know partly. A move out of a zone nobody watches costs one
+look-up, the common case (a draw from a stock nobody has seen).
+
+A clue of a cooperative game ("this card is red") would add what a party knows of the card
+in a place, where this module keeps where a card is; the samplers (interpreter/knowledge.py)
+take constraints of both kinds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from .state import EMPTY, GameState
+
+Groups = dict[int, frozenset[int]]  # zones mask -> the cards that may be in those zones
+
+
+def parties(mask: int) -> Iterator[int]:
+    """The numbers whose bits are set in `mask` (parties, or zones), lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def unseen_move(s: GameState, c: int, src: int, z: int, was: int, held: bool,
+                holder: int) -> None:
+    """Card c went from zone src to zone z; the parties that do not know it now saw a card
+    go, not which. `was`: who knew c before; `held`: src is a zone whose holder (`holder`)
+    alone sees its face-down cards, so the others cannot tell which of them went (out of any
+    other zone a party sees which place the card left, and still knows what lies in the
+    others)."""
+    unaware = s.everyone & ~s.known[c]
+    bits = 1 << src | 1 << z
+    for p in parties(unaware & (was | s.watchers[src])):
+        lost = [c] if was >> p & 1 else []  # it knew c was there: now there, or in z
+        if held and holder != p:
+            lost += _lose_track(s, p, src)
+        groups = _spread(s.maybe[p], src, bits)
+        if lost:
+            groups = _joined(_without(groups, lost), bits, lost)
+        s.maybe[p] = groups
+        s.watchers[src] |= 1 << p
+        s.watchers[z] |= 1 << p
+
+
+def _lose_track(s: GameState, p: int, src: int) -> list[int]:
+    """Party p can no longer tell apart the face-down cards it knew in zone src: they are
+    no longer known to it exactly (returned, to be known partly)."""
+    known, up = s.known, s.face_up
+    keep = ~(1 << p)
+    lost = [d for d in s.zones[src] if d != EMPTY and known[d] >> p & 1 and not up[d]]
+    for d in lost:
+        known[d] &= keep
+    return lost
+
+
+def _spread(groups: Groups, src: int, bits: int) -> Groups:
+    """Every group that may be in zone src may now be in the zones of `bits` too."""
+    out: Groups = {}
+    for mask, cards in groups.items():
+        if mask >> src & 1:
+            mask |= bits
+        out[mask] = out[mask] | cards if mask in out else cards
+    return out
+
+
+def _without(groups: Groups, cards: Iterable[int]) -> Groups:
+    """The groups less some cards (a group left empty is dropped)."""
+    gone = frozenset(cards)
+    out: Groups = {}
+    for mask, members in groups.items():
+        rest = members - gone
+        if rest:
+            out[mask] = rest
+    return out
+
+
+def _joined(groups: Groups, mask: int, cards: Iterable[int]) -> Groups:
+    out = dict(groups)
+    out[mask] = out.get(mask, frozenset()) | frozenset(cards)
+    return out
+
+
+def seen_again(s: GameState, c: int, gained: int) -> None:
+    """The parties in `gained` know card c exactly again: what they knew partly is moot."""
+    for p in parties(gained):
+        if s.maybe[p]:
+            s.maybe[p] = _without(s.maybe[p], (c,))
+
+
+def shuffled_unseen(s: GameState, z: int, knew: dict[int, list[int]]) -> None:
+    """Zone z was shuffled: each party in `knew` (party -> the cards it knew exactly there,
+    and sees no longer) knows they are in z, not where."""
+    bit = 1 << z
+    for p, cards in knew.items():
+        s.maybe[p] = _joined(_without(s.maybe[p], cards), bit, cards)
+        s.watchers[z] |= 1 << p
+
+
+def forget_all(s: GameState, zones: int) -> None:
+    """A fresh start of what every party knows partly (a new round, all cards gathered)."""
+    s.maybe = [{} for _ in s.maybe]
+    s.watchers = [0] * zones
+
+
+def forget_cards(s: GameState, cards: list[int]) -> None:
+    """The cards gathered back to the deck at a round's start are no one's partly known
+    cards any more (those a zone keeps from round to round are still where they were)."""
+    for p, groups in enumerate(s.maybe):
+        if groups:
+            s.maybe[p] = _without(groups, cards)
+
+
+def whereabouts(s: GameState, p: int) -> dict[int, int]:
+    """Party p's partly known cards, each with the mask of zones it may be in, those zones
+    left out that hold no card p does not know exactly (the card, which p does not know
+    exactly, cannot lie there)."""
+    groups = s.maybe[p] if 0 <= p < len(s.maybe) else {}
+    if not groups:
+        return {}
+    open_zones = 0
+    known = s.known
+    for z, cards in enumerate(s.zones):
+        if any(c != EMPTY and not known[c] >> p & 1 for c in cards):
+            open_zones |= 1 << z
+    found = {c: mask & open_zones for mask, cards in groups.items() for c in cards}
+    return dict(sorted(found.items()))
+
+
+def public_whereabouts(s: GameState) -> dict[int, int]:
+    """What every party knows partly, and alike: a card every seat and the house know to
+    lie in the same zones (what the table as a whole may say of it)."""
+    seats = [whereabouts(s, p) for p in parties(s.everyone)]
+    if not seats or not seats[0]:
+        return {}
+    first = seats[0]
+    return {c: mask for c, mask in first.items() if all(w.get(c) == mask for w in seats[1:])}
