@@ -61,6 +61,7 @@ class Engine:
         self.rules = ruleset
         self.watch = watch
         self.watch_round = watch_round
+        self._unwatched: Engine | None = None
         self.compiled = compiled and all(m.handle is not None for p in ruleset.phases
                                          for s in p.steps for m in s.moves)
         self.board: runtime.Board = ruleset.board
@@ -96,6 +97,16 @@ class Engine:
                     self._flow[move.name] = (move.run, jump, target)
         self.step = self._make_compiled_step() if self.compiled else self._make_step()
         self._estimates: dict[Any, int] = {}
+
+    def unwatched(self) -> Engine:
+        """This engine if nothing watches it, else one of the same rules that tells no
+        watcher (made once): for playing what is not the watched game, such as a search's
+        samples or a look ahead at what an action will do."""
+        if self.watch is None and self.watch_round is None:
+            return self
+        if self._unwatched is None:
+            self._unwatched = Engine(self.rules, compiled=self.compiled)
+        return self._unwatched
 
     # ------------------------------------------------------------------ start
     def new_game(self, players: int | None = None, seed: int = 0,
