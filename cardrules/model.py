@@ -96,6 +96,7 @@ class VariableDef:
     kind: str = "any"  # the type of its values: card, player, number, rank, list...
     item_kind: str = ""  # for a list: the type of its items
     internal: bool = False  # the rules' own bookkeeping: never shown to players
+    secret_until: str = "game_end"  # with visibility owner: shown to all at round_end or game_end
 
 
 @dataclass(frozen=True)

@@ -233,10 +233,47 @@ def revealing(rules: Ruleset, plain: bool) -> Engine:
 
 def revealed_words(engine: Engine, state: GameState, action: Action) -> str:
     """An action about to be applied, as --reveal prints it: the ruleset's words with every
-    card named, marked when the engine plays it alone (the only legal action of an
-    automatic step)."""
+    card named, those its choices name and, after them in brackets, those it moves without
+    naming them ("Take the top card of the stock (QS)"); marked when the engine plays it
+    alone (the only legal action of an automatic step)."""
+    named = set(chosen_cards(engine, action))
+    unnamed = [c for c in moved_cards(engine, state, action) if c not in named]
+    cards = engine.rules.cards.names
+    moved = f" ({', '.join(cards[c] for c in unnamed)})" if unnamed else ""
     forced = "" if engine.is_choice(state) else "  (the only move)"
-    return printable(f"{engine.describe(action)}{forced}")
+    return printable(f"{engine.describe(action)}{moved}{forced}")
+
+
+def chosen_cards(engine: Engine, action: Action) -> list[int]:
+    """The cards an action's choices name (a card, or a list or layout of cards)."""
+    move = engine.moves.get(action[0]) if action else None
+    if move is None:
+        return []
+    out: list[int] = []
+    pending = [value for names_cards, value in zip(move.names_cards, action[1:]) if names_cards]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, (list, tuple)):
+            pending.extend(value)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            out.append(value)
+    return out
+
+
+def moved_cards(engine: Engine, state: GameState, action: Action) -> list[int]:
+    """The cards that `action`'s move carries into another zone by its own statements (not
+    the triggers or the round's end that may follow), in the deck's order: worked out by
+    running the move on a copy of the game, which draws what the game will draw. None if
+    the move cannot be carried out there (the game will say why)."""
+    move = engine.moves.get(action[0]) if action else None
+    if move is None:
+        return []
+    copy = state.copy()  # (a copy keeps no event log and tells no watcher)
+    try:
+        move.run(copy, state.window[0] if state.window else state.current, action)
+    except Exception:  # noqa: BLE001 - the game itself reports what fails
+        return []
+    return [c for c, (was, now) in enumerate(zip(state.where, copy.where)) if was != now]
 
 
 def round_start_lines(engine: Engine, state: GameState, plain: bool) -> list[str]:

@@ -526,8 +526,23 @@ class _RulesetChecker(StatementChecker):
                 if self.seen is not None else True
             self.symbols.variables[name] = VariableInfo(spec.scope, t, nullable)
             out.append(ir.Variable(name, spec.scope, t, initial, spec.visibility, spec.doc,
-                                   spec.internal))
+                                   spec.internal, self.secret_until(spec)))
         return tuple(out)
+
+    def secret_until(self, spec: d.VariableDecl) -> str:
+        """Until when a variable kept with `visibility: owner` stays secret: `game_end` (the
+        default) or `round_end`. A round-end reveal fits only a value that lasts one round: a
+        `player` variable would be shown at a round's end and then hidden again."""
+        until = spec.secret_until
+        if until is None:
+            return "game_end"
+        if spec.visibility != "owner":
+            self.problem(until.pos, "`secret_until` says until when a secret stays secret: it "
+                         "needs `visibility: owner`")
+        elif until.name == "round_end" and spec.scope != "player_round":
+            self.problem(until.pos, "`secret_until: round_end` is for a variable of scope "
+                         f"player_round, whose value lasts one round (this one is {spec.scope})")
+        return until.name
 
     def variable_type(self, spec: d.VariableDecl, initial: ir.Expr) -> Type:
         declared = spec.declared_type

@@ -171,7 +171,8 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, sites: list[A
         zone_count=len(board.names), board=board,
         variables=tuple(VariableDef(v.name, v.scope, ns[f"init_{v.name}"], v.doc,
                                     v.visibility, v.type.name,
-                                    v.type.item.name if v.type.item else "", v.internal)
+                                    v.type.item.name if v.type.item else "", v.internal,
+                                    v.secret_until)
                         for v in program.variables),
         phases=phases, setup=ns["setup"], round_end=ns["round_end"],
         after_move=ns.get("after_move"), after_turn=ns.get("after_turn"),

@@ -105,6 +105,7 @@ class VariableDecl:
     visibility: str
     doc: str
     internal: bool = False
+    secret_until: Named | None = None  # `round_end` or `game_end`, where it is written
 
 
 @dataclass(frozen=True)

@@ -388,6 +388,7 @@ class Variable:
     visibility: str
     doc: str
     internal: bool = False
+    secret_until: str = "game_end"  # with visibility owner: round_end or game_end
 
 
 @dataclass(frozen=True)

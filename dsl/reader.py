@@ -257,10 +257,11 @@ class _Reader:
         path = ("variables", i)
         spec = self._get(path)
         declared = self.named((*path, "type")) if "type" in spec else None
+        until = self.named((*path, "secret_until")) if "secret_until" in spec else None
         return d.VariableDecl(self.named((*path, "name")), spec["scope"],
                               self.expr((*path, "initial")), declared,
                               spec.get("visibility", "public"), self.doc_text((*path, "doc")),
-                              bool(spec.get("internal", False)))
+                              bool(spec.get("internal", False)), until)
 
     def function(self, i: int) -> d.FunctionDecl:
         path = ("functions", i)

@@ -61,6 +61,7 @@ class Engine:
         self.rules = ruleset
         self.watch = watch
         self.watch_round = watch_round
+        self._unwatched: Engine | None = None
         self.compiled = compiled and all(m.handle is not None for p in ruleset.phases
                                          for s in p.steps for m in s.moves)
         self.board: runtime.Board = ruleset.board
@@ -96,6 +97,16 @@ class Engine:
                     self._flow[move.name] = (move.run, jump, target)
         self.step = self._make_compiled_step() if self.compiled else self._make_step()
         self._estimates: dict[Any, int] = {}
+
+    def unwatched(self) -> Engine:
+        """This engine if nothing watches it, else one of the same rules that tells no
+        watcher (made once): for playing what is not the watched game, such as a search's
+        samples or a look ahead at what an action will do."""
+        if self.watch is None and self.watch_round is None:
+            return self
+        if self._unwatched is None:
+            self._unwatched = Engine(self.rules, compiled=self.compiled)
+        return self._unwatched
 
     # ------------------------------------------------------------------ start
     def new_game(self, players: int | None = None, seed: int = 0,
@@ -815,7 +826,7 @@ class Engine:
         if s.log is not None:  # the public log: player variables as the views show them
             event = {"event": "round_end", "round": s.round, "scores": scores,
                      "totals": list(s.totals), "zones": self.layout(s, public=True),
-                     "player_variables": public_variables(rules, s, over)}
+                     "player_variables": public_variables(rules, s, over, round_over=True)}
             if parts:
                 event["score_parts"] = parts
             if s.house >= 0:
@@ -833,7 +844,7 @@ class Engine:
     def _house_account(self, s: GameState, over: bool) -> dict[str, Any]:
         """The house's part of a round's account: its score and total, and its variables as
         every seat may see them."""
-        seen = house_view(self.rules, s, None, over)
+        seen = house_view(self.rules, s, None, over, round_over=True)
         return {"score": s.house_scores[-1], "total": s.house_total,
                 "variables": seen["variables"]}
 

@@ -198,6 +198,9 @@ class GreedyBot:
         rng = self.rng
         if len(legal) == 1 and not domains.is_open(legal[0]):
             return legal[0]
+        # Samples are played by an engine that tells no watcher (a transcript, --reveal):
+        # their actions are imagined, not the game's. Being copies, they keep no event log.
+        engine = engine.unwatched()
         seat = _mover(state)
         candidates = self._candidates(legal)
         totals = [0.0] * len(candidates)
@@ -403,6 +406,9 @@ class IsmctsBot:
         rng = self.rng
         if len(legal) == 1 and not domains.is_open(legal[0]):
             return legal[0]
+        # Samples are played by an engine that tells no watcher (a transcript, --reveal):
+        # their actions are imagined, not the game's. Being copies, they keep no event log.
+        engine = engine.unwatched()
         seat = _mover(state)
         root = _Node(seat)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardrules.model import Ruleset
+from cardrules.model import Ruleset, VariableDef
 
 from .runtime import EMPTY
 from .sight import parties, whereabouts
@@ -113,17 +113,26 @@ def owners(s: GameState) -> list[tuple[str, int]]:
     return owners
 
 
+def secret(var: VariableDef, over: bool, round_over: bool = False) -> bool:
+    """Whether a player variable's values are still kept from the other seats: one declared
+    `visibility: owner` is, until the game is `over`, or, with `secret_until: round_end`,
+    until its round is over (`round_over`: the round's account is being written)."""
+    if var.visibility != "owner" or over:
+        return False
+    return not (round_over and var.secret_until == "round_end")
+
+
 def house_view(rules: Ruleset, s: GameState, seat: int | None,
-               over: bool | None = None) -> dict[str, Any]:
+               over: bool | None = None, round_over: bool = False) -> dict[str, Any]:
     """The house as `seat` may see it (None: as everyone may): its name, total, round
-    scores, player variables (one declared `visibility: owner` hidden from every seat until
-    the game is `over`), and at the end whether it won. Its zones are in the view's `zones`,
-    under the owner 'house'."""
+    scores, player variables (one declared `visibility: owner` hidden from every seat while
+    `secret`), and at the end whether it won. Its zones are in the view's `zones`, under the
+    owner 'house'."""
     assert rules.house is not None
     over = s.over if over is None else over
     return {"name": rules.house.name, "total": s.house_total,
             "round_scores": list(s.house_scores),
-            "variables": {var.name: None if var.visibility == "owner" and not over
+            "variables": {var.name: None if secret(var, over, round_over)
                           else shown(rules, s, seat, var.kind, var.item_kind,
                                      s.pvars[var.name][s.house])
                           for var in rules.variables if var.name in s.pvars and not var.internal},
@@ -132,23 +141,25 @@ def house_view(rules: Ruleset, s: GameState, seat: int | None,
 
 def _player_variables(rules: Ruleset, s: GameState, seat: int) -> dict[str, list[Any]]:
     """Player variables; one declared `visibility: owner` shows only its owner's value
-    (None for the others) until the game is over."""
+    (None for the others) while it is `secret`: the view is of a round in play."""
     out = {}
     for var in rules.variables:
         if var.name not in s.pvars or var.internal:
             continue
-        hide = var.visibility == "owner" and not s.over
+        hide = secret(var, s.over)
         out[var.name] = [shown(rules, s, seat, var.kind, var.item_kind, v)
                          if not hide or p == seat else None
                          for p, v in enumerate(s.pvars[var.name][:s.n])]
     return out
 
 
-def public_variables(rules: Ruleset, s: GameState, over: bool) -> dict[str, list[Any]]:
+def public_variables(rules: Ruleset, s: GameState, over: bool,
+                     round_over: bool = False) -> dict[str, list[Any]]:
     """Player variables as every seat may see them (the public event log): a card named only
-    if everyone knows it, and a variable declared `visibility: owner` shown only once the
-    game is `over` (None until then); internal variables never."""
-    return {var.name: [None if var.visibility == "owner" and not over
+    if everyone knows it, and a variable declared `visibility: owner` shown only once it is
+    no longer `secret` (the game `over`, or with `secret_until: round_end` the round, when
+    `round_over`; None until then); internal variables never."""
+    return {var.name: [None if secret(var, over, round_over)
                        else shown(rules, s, None, var.kind, var.item_kind, v)
                        for v in s.pvars[var.name][:s.n]]
             for var in rules.variables if var.name in s.pvars and not var.internal}

@@ -192,6 +192,24 @@ CASES = {
                           (5, "players: {min: 2, max: 4, default: 2}", "teams: 2")],
                          (5, "2", 0), "a ruleset with a house (`house:`) cannot play in "
                          "partnerships (`teams:`)"),
+    "secret_until_not_secret": ([(22, "- name: drawn",
+                                  "- {name: drawn, scope: round, initial: 0, "
+                                  "secret_until: round_end}"),
+                                 (23, "  scope: round", "# scope and initial: above"),
+                                 (24, "  initial: 0", "#")],
+                                (22, "round_end", 0),
+                                "`secret_until` says until when a secret stays secret: it "
+                                "needs `visibility: owner`"),
+    "secret_until_round_end_on_player": ([(22, "- name: drawn",
+                                           "- {name: guess, scope: player, initial: 0, "
+                                           "visibility: owner, secret_until: round_end}"),
+                                          (23, "  scope: round",
+                                           "- {name: drawn, scope: round, initial: 0}"),
+                                          (24, "  initial: 0", "#")],
+                                         (22, "round_end", 0),
+                                         "`secret_until: round_end` is for a variable of scope "
+                                         "player_round, whose value lasts one round (this one "
+                                         "is player)"),
 }
 # Files cut short: name: (the last line kept, (line, token, occurrence), substring).
 CUTS = {

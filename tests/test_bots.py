@@ -546,3 +546,28 @@ def test_ismcts_searches_moves_whose_parameter_is_a_list_of_numbers(tmp_path: Pa
     legal = engine.legal_actions(state)
     for seed in range(3):
         assert IsmctsBot(seed, iterations=40).choose(engine, state, legal) == ("pick", [3, 4])
+
+
+@pytest.mark.parametrize("bot", [GreedyBot(1), IsmctsBot(1, iterations=30)],
+                         ids=["greedy", "ismcts"])
+@pytest.mark.parametrize("name", ["golf6", "geohash"])
+def test_a_search_tells_no_watcher_and_logs_nothing(bot: object, name: str) -> None:
+    """The samples a search plays are not the game: an engine's watchers hear only of the
+    actions the game itself applies, and the game's event log gets nothing from a search."""
+    heard: list[tuple[object, ...]] = []
+    rounds: list[int] = []
+    engine = Engine(load_ruleset(name), watch=lambda s, seat, a: heard.append(a),
+                    watch_round=lambda s: rounds.append(s.round))
+    state = engine.new_game(None, 3, log=True)
+    assert state.log is not None
+    for _ in range(6):
+        legal = engine.legal_actions(state)
+        if not legal:
+            break
+        logged = len(state.log)
+        action = bot.choose(engine, state, legal)  # type: ignore[attr-defined]
+        assert heard == [] and rounds == [] and len(state.log) == logged
+        engine.apply(state, action)
+        assert heard == [action]
+        heard.clear()
+        rounds.clear()  # (a round the game itself ended)

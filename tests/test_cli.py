@@ -306,6 +306,57 @@ def test_run_reveal_names_every_card_of_the_deal_and_marks_forced_plays() -> Non
     assert len(plays) == 4 + 52  # four bids, thirteen tricks
 
 
+def test_run_reveal_with_search_bots_prints_only_the_games_actions(tmp_path: Path) -> None:
+    """A search tries actions on samples of the game with the same engine: none of them may
+    reach the transcript. The same game played without --reveal logs its actions: the
+    transcript has one line per logged action, by the same seat, in the same order."""
+    game = ["run", "golf6", "-p", "2", "--seats", "greedy,ismcts:20", "-o", "rounds=1",
+            "--plain"]
+    shown = cli(*game, "--reveal")
+    assert shown.exit_code == 0, shown.output
+    lines = [line for line in shown.stdout.splitlines() if re.match(r"  seat \d: ", line)]
+    log = tmp_path / "game.jsonl"
+    played = cli(*game, "--log", str(log))
+    assert played.exit_code == 0, played.output
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    actions = [e for e in events if e.get("event") == "action"]
+    assert [int(line.split()[1].rstrip(":")) for line in lines] == [a["seat"] for a in actions]
+    assert shown.stdout.split("Standings")[1] == played.stdout.split("Standings")[1]
+
+
+def test_run_reveal_names_the_cards_an_action_moves() -> None:
+    """The card drawn into holding and the card put into the grid are named, as are those
+    the choices name; every action line of a golf6 round names a card."""
+    result = cli("run", "golf6", "-p", "2", "-o", "rounds=1", "--reveal", "--plain")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stdout.splitlines() if re.match(r"  seat \d: ", line)]
+    card = r"(?:10|[2-9JQKA])[CDHS]|Jk"
+    takes = [line for line in lines if "Take the top card" in line]
+    assert takes and all(re.search(rf"\(({card})\)$", line) for line in takes)
+    puts = [line for line in lines if "Put the card in place of" in line]
+    assert puts and all(re.search(rf"in place of ({card}) \(({card})\)$", line)
+                        for line in puts)
+    assert all(re.search(card, line) for line in lines)
+
+
+def test_reveal_words_name_the_card_drawn_and_the_card_put_in_place() -> None:
+    from cardrules.cli.main import revealed_words
+    engine = Engine(load_ruleset("golf6"))
+    state = engine.new_game(2, 4)
+    names = engine.rules.cards.names
+    while state.phase == 0:  # each turns two cards face up
+        engine.apply(state, engine.legal_actions(state)[0])
+    top = state.zones[engine.rules.zone("stock").index][-1]
+    assert revealed_words(engine, state, ("take_stock",)) == \
+        f"Take the top card of the stock ({names[top]})"
+    engine.apply(state, ("take_stock",))
+    me = state.current
+    slot = state.zones[engine.rules.zone("grid").zone_of(me)][0]
+    swap = next(a for a in engine.legal_actions(state) if a[0] == "swap" and a[1] == slot)
+    assert revealed_words(engine, state, swap) == \
+        f"Put the card in place of {names[slot]} ({names[top]})"
+
+
 @pytest.mark.parametrize("extra", [["--view", "1"], ["--json"], ["--human", "1"],
                                    ["--seats", "human,random,random,random"]])
 def test_run_reveal_refuses_a_view_json_or_a_person(extra: list[str]) -> None:

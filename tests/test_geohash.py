@@ -258,20 +258,24 @@ def test_everyone_may_pass_a_reaction_window() -> None:
     assert not state.over
 
 
-FORFEIT_OFF = {"declaring_turn_forfeited": "false"}
+THIS_TURN = {"declaring_forfeits": "declaring_turn"}
+THIS_AND_NEXT = {"declaring_forfeits": "declaring_turn_and_next"}
 
 
-@pytest.mark.parametrize(("options", "missed"), [({}, 0), (FORFEIT_OFF, 1)])
-def test_declaring_one_card_costs_one_turn(options: dict[str, str], missed: int) -> None:
-    """By default the declaring turn is the forfeited one: the declarer plays again on their
-    next turn; with the option off, the next turn is missed as well."""
+@pytest.mark.parametrize(("options", "missed", "ends_turn"),
+                         [({}, 1, False), (THIS_TURN, 0, True), (THIS_AND_NEXT, 1, True)])
+def test_declaring_one_card_costs_one_turn(options: dict[str, str], missed: int,
+                                           ends_turn: bool) -> None:
+    """By default a declaration takes an ask's place and the declarer misses the next turn;
+    `declaring_turn` ends the declaring turn, the one forfeited; `declaring_turn_and_next`
+    ends it and misses the next one too."""
     eng = engine(**options)
     state = eng.new_game(3, 4)
     me = state.current
     eng.apply(state, next(a for a in eng.legal_actions(state) if a[0] == "declare"))
     while state.window:
         eng.apply(state, PASS)
-    assert state.current != me
+    assert (state.current != me) == ends_turn
     assert state.pvars["missed"][me] == missed
 
 
@@ -285,17 +289,70 @@ def wrong_pair(eng: Engine, state: GameState) -> tuple[object, ...]:
                 and a[1] in mine)
 
 
-@pytest.mark.parametrize(("options", "missed"), [({}, 1), (FORFEIT_OFF, 2)])
-def test_a_wrong_two_card_declaration_costs_two_turns(options: dict[str, str],
-                                                      missed: int) -> None:
+@pytest.mark.parametrize(("options", "missed", "ends_turn"),
+                         [({}, 2, False), (THIS_TURN, 1, True), (THIS_AND_NEXT, 2, True)])
+def test_a_wrong_two_card_declaration_costs_two_turns(options: dict[str, str], missed: int,
+                                                      ends_turn: bool) -> None:
     eng = engine(**options)
     state = eng.new_game(3, 4)
     me = state.current
     eng.apply(state, wrong_pair(eng, state))
     while state.window:
         eng.apply(state, PASS)
-    assert not state.over and state.current != me
+    assert not state.over and (state.current != me) == ends_turn
     assert state.pvars["missed"][me] == missed
+
+
+def turn_order(eng: Engine, state: GameState, first: list[str], count: int) -> list[int]:
+    """The seats whose actions make a game's first turns: the turn's first seat plays the
+    moves named in `first` (a `declare` or `declare_two` is a wrong one), then everyone asks
+    and passes; one entry per action, until `count` actions are taken."""
+    seats = []
+    plan = list(first)
+    while len(seats) < count and not state.over:
+        legal = eng.legal_actions(state)
+        if state.window:
+            eng.apply(state, PASS)
+            continue
+        name = plan.pop(0) if plan else "ask"
+        if name == "declare_two":
+            action = wrong_pair(eng, state)
+        else:
+            action = next(a for a in legal if a[0] == name)
+        seats.append(state.current)
+        eng.apply(state, action)
+    return seats
+
+
+@pytest.mark.parametrize("first", [["ask", "declare"], ["declare", "ask"]])
+def test_a_declaration_costs_the_declarers_next_turn_whenever_it_is_made(
+        first: list[str]) -> None:
+    """Declared after the turn's first ask or instead of it, one card costs the declarer's
+    next turn and nothing more: the turn's two actions, then two turns of each other seat."""
+    eng = engine()
+    state = eng.new_game(3, 4)
+    a = state.current
+    b, c = (a + 1) % 3, (a + 2) % 3
+    assert turn_order(eng, state, first, 12) == [a, a, b, b, c, c, b, b, c, c, a, a]
+
+
+def test_a_wrong_pair_costs_the_declarers_next_two_turns() -> None:
+    eng = engine()
+    state = eng.new_game(3, 4)
+    a = state.current
+    b, c = (a + 1) % 3, (a + 2) % 3
+    order = turn_order(eng, state, ["ask", "declare_two"], 14)
+    assert order == [a, a, b, b, c, c, b, b, c, c, b, b, c, c]
+
+
+def test_the_declaring_turn_is_the_forfeited_one_under_declaring_turn() -> None:
+    """Today's other reading: a declaration after the first ask ends the turn, and that turn
+    is all it costs."""
+    eng = engine(**THIS_TURN)
+    state = eng.new_game(3, 4)
+    a = state.current
+    b, c = (a + 1) % 3, (a + 2) % 3
+    assert turn_order(eng, state, ["ask", "declare"], 8) == [a, a, b, b, c, c, a, a]
 
 
 def test_a_deal_that_leaves_two_cards_opens_asking_from_the_start() -> None:
@@ -319,7 +376,7 @@ def test_a_game_stopped_by_the_turn_limit_has_no_winner() -> None:
 
 
 def test_declaring_one_card_costs_the_next_turn() -> None:
-    eng = engine(declaring_turn_forfeited="false")
+    eng = engine(**THIS_AND_NEXT)
     state = eng.new_game(3, 4)
     me = state.current
     eng.apply(state, next(a for a in eng.legal_actions(state) if a[0] == "declare"))

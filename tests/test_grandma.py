@@ -156,10 +156,49 @@ def test_scoring_cards_left_in_hand() -> None:
     assert sum(eng.rules.score(state, 1)) == 0
 
 
-def test_six_rounds_by_default_and_seven_as_an_option() -> None:
-    assert len(play_game(engine(), 3, seed=2).round_scores) == 6
-    seven = Engine(load_ruleset("grandma", options={"seventh_round": "true"}))
-    assert len(play_game(seven, 3, seed=2).round_scores) == 7
+@pytest.mark.parametrize(("options", "rounds"), [
+    ({}, 7), ({"last_goal": "either"}, 6), ({"last_goal": "either_twice"}, 7)])
+def test_seven_rounds_by_default_and_six_as_an_option(options: dict[str, str],
+                                                       rounds: int) -> None:
+    assert len(play_game(engine(**options), 3, seed=2).round_scores) == rounds
+
+
+STAIRS = ["3H", "4H", "5H", "6H", "7S", "8S", "9S", "10S", "3C", "4C", "5C", "6C", "KD"]
+TRIOS = ["3H", "3S", "3C", "5H", "5S", "5C", "8D", "8S", "8C", "JH", "JS", "JC", "KD"]
+
+
+def last_rounds_goals(round_: int, **options: str) -> tuple[str, list[str], list[str]]:
+    """In the given round: the goal shown, and which lay-down moves a hand of three
+    staircases and a hand of four trios are offered."""
+    eng = engine(**options)
+    state = eng.new_game(2, 2)  # a seed whose deals leave these cards to be had
+    while state.round < round_:  # end rounds at once: the first seat goes out
+        eng.apply(state, ("take_stock",))
+        give(state, state.current, ["KD"])
+        eng.apply(state, next(a for a in eng.legal_actions(state) if a[0] == "discard"))
+    assert state.round == round_
+    eng.apply(state, ("take_stock",))
+    offered = []
+    for hand in (STAIRS, TRIOS):
+        give(state, state.current, hand)
+        offered.append(sorted({a[0] for a in eng.legal_actions(state)
+                               if a[0].startswith("lay_down")}))
+    return state.vars["goal"], offered[0], offered[1]
+
+
+def test_the_last_goal_line_is_the_sixth_and_seventh_rounds_by_default() -> None:
+    """The line "4 trios or 3 staircases" read as two rounds, in the order written."""
+    assert last_rounds_goals(5)[0] == "a trio and 2 staircases"
+    assert last_rounds_goals(6) == ("4 trios", [], ["lay_down"])
+    assert last_rounds_goals(7) == ("3 staircases", ["lay_down"], [])
+
+
+@pytest.mark.parametrize("last_goal", ["either", "either_twice"])
+def test_the_last_goal_line_as_a_choice(last_goal: str) -> None:
+    either = ("4 trios or 3 staircases", ["lay_down_stairs"], ["lay_down"])
+    assert last_rounds_goals(6, last_goal=last_goal) == either
+    if last_goal == "either_twice":
+        assert last_rounds_goals(7, last_goal=last_goal) == either
 
 
 def test_play_passes_to_the_right_from_the_dealers_right() -> None:
@@ -199,7 +238,7 @@ def test_every_layout_offered_is_valid_melds_from_the_hand(seed: int, round_: in
 def test_random_rounds_always_end() -> None:
     for seed in range(6):
         state = play_game(engine(), 2 + seed % 3, seed=seed)
-        assert state.over and len(state.round_scores) == 6
+        assert state.over and len(state.round_scores) == 7
 
 
 def act_step(eng: Engine, seed: int = 1) -> GameState:

@@ -1,5 +1,5 @@
 """Precognition: predictions from an open domain, the row's U/D/S string, longest match,
-playoffs among the tied, and predictions kept secret until the end."""
+playoffs among the tied, and predictions kept secret until each deal's end."""
 
 from __future__ import annotations
 
@@ -116,15 +116,44 @@ def test_predictions_stay_secret_until_the_game_is_over() -> None:
     assert all(p for p in seen)
 
 
-def test_the_public_log_keeps_predictions_secret_until_the_game_is_over() -> None:
-    """The event log is public: a round's end there shows what every seat's view shows."""
+def test_the_public_log_shows_each_deals_predictions_when_that_deal_ends() -> None:
+    """The event log is public: each round's end shows every prediction of that deal, a
+    tied deal's too, since the lists are revealed once the row is finished."""
     finished = play_game(engine(), 3, seed=1, log=True)
     assert finished.log is not None
     ends = [e["player_variables"]["prediction"] for e in finished.log
             if e.get("event") == "round_end"]
     assert len(ends) > 1  # a playoff: rounds ended mid-match
-    assert all(p is None for seen in ends[:-1] for p in seen)
-    assert all(ends[-1])
+    assert all(p is not None for seen in ends for p in seen)  # (a seat out of a playoff: '')
+    assert all(ends[0]) and sum(1 for p in ends[1] if p) >= 2  # those who predicted
+
+
+def test_predictions_stay_secret_from_the_others_while_the_row_is_built() -> None:
+    eng = engine()
+    state = at_prediction()
+    for text in ("UDU", "S", "DD"):
+        eng.apply(state, ("predict", text))
+    eng.apply(state, eng.legal_actions(state)[0])  # the first card of the row
+    assert state.phase == 1
+    for seat, text in enumerate(("UDU", "S", "DD")):
+        seen = player_view(eng.rules, state, seat)["player_variables"]["prediction"]
+        assert seen == [text if p == seat else None for p in range(3)]
+
+
+def test_a_tied_deals_predictions_are_shown_in_its_account() -> None:
+    """`cardrules run --view` prints each round's account: after a tied deal, every seat's
+    prediction, the viewer's own too, and no '?'."""
+    from click.testing import CliRunner
+
+    from cardrules.cli.main import main
+    result = CliRunner().invoke(main, ["run", "precognition", "-s", "1", "--plain",
+                                       "--view", "1"], catch_exceptions=False)
+    assert result.exit_code == 0
+    accounts = result.output.split("\nRound 1\n")[1]
+    first = accounts.split("\n  row:")[0].splitlines()
+    assert [line.split()[:2] for line in first] == [["seat", "1"], ["seat", "2"],
+                                                     ["seat", "3"]]
+    assert all("prediction: ?" not in line and "prediction: " in line for line in first)
 
 
 @settings(max_examples=40, deadline=None, database=None)
