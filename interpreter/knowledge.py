@@ -87,7 +87,10 @@ def determinize_with_map(engine: Any, state: GameState, seat: int,
     det.version += 1
     det.legal_cache = None
     # The other parties' partial knowledge was of where the true cards are: not of these.
+    # A sample is searched, never shown: it keeps none from here on (what every party
+    # knows exactly still follows the rules, as a rule may ask it).
     det.maybe = [groups if p == seat else {} for p, groups in enumerate(det.maybe)]
+    det.sight = False
     rules = getattr(engine, "rules", None)
     if rules is not None and not state.over:
         for var in rules.variables:

@@ -371,10 +371,11 @@ def arrive(b: Board, s: GameState, c: int, src: int, z: int, face: bool | None,
         others = s.known[c] & ~(1 << b.owner[z])
         if others:  # they know it in a hand they do not see: a move out of it may hide it
             s.watchers[z] |= others
-    if s.everyone & ~s.known[c] & (was | s.watchers[src]):
-        unseen_move(s, c, src, z, was, src_vis == OWNER and not up, b.owner[src])
-    if s.known[c] & ~was & s.watchers[src]:
-        seen_again(s, c, s.known[c] & ~was)
+    if s.sight:  # (a search's sample of the game keeps no partial knowledge)
+        if s.everyone & ~s.known[c] & (was | s.watchers[src]):
+            unseen_move(s, c, src, z, was, src_vis == OWNER and not up, b.owner[src])
+        if s.known[c] & ~was & s.watchers[src]:
+            seen_again(s, c, s.known[c] & ~was)
     if s.log is not None:
         log_move(b, s, c, src, z)
 
@@ -471,10 +472,11 @@ def known_after_move(b: Board, s: GameState, c: int, src: int, z: int, was: int)
         others = s.known[c] & ~(1 << b.owner[z])
         if others:
             s.watchers[z] |= others
-    if s.everyone & ~s.known[c] & (was | s.watchers[src]):
-        unseen_move(s, c, src, z, was, src_vis == OWNER and not up, b.owner[src])
-    if s.known[c] & ~was & s.watchers[src]:
-        seen_again(s, c, s.known[c] & ~was)
+    if s.sight:  # (a search's sample of the game keeps no partial knowledge)
+        if s.everyone & ~s.known[c] & (was | s.watchers[src]):
+            unseen_move(s, c, src, z, was, src_vis == OWNER and not up, b.owner[src])
+        if s.known[c] & ~was & s.watchers[src]:
+            seen_again(s, c, s.known[c] & ~was)
 
 
 def shuffle(b: Board, s: GameState, z: int) -> None:
@@ -491,8 +493,9 @@ def shuffle(b: Board, s: GameState, z: int) -> None:
             known[c] = 0
             if shows:
                 known_after_move(b, s, c, z, z, 0)
-            for p in parties(was & ~known[c]):
-                knew.setdefault(p, []).append(c)
+            if s.sight:
+                for p in parties(was & ~known[c]):
+                    knew.setdefault(p, []).append(c)
     if knew:
         shuffled_unseen(s, z, knew)
     if s.log is not None:
