@@ -22,6 +22,7 @@ from cardrules.errors import IllegalAction
 from cardrules.interpreter.domains import Words
 from cardrules.interpreter.knowledge import determinize
 from cardrules.interpreter.state import GameState
+from cardrules.interpreter.told import known_after
 from cardrules.interpreter.view import player_view
 
 from . import table as tables
@@ -239,10 +240,12 @@ class Match:
             self.state = s = s.copy()
             self._shared = False
         seat, facts = self.decision().seat, self._card_facts(action)
+        # A card is told to the seats that know it once the move is done (one laid face up
+        # is seen by all; one a seat knew but lost sight of, is not), by its place before
+        # the action to the others (interpreter/told.py).
+        after = known_after(self.table.engine, s, seat, action)
+        facts = tuple((c, after.get(c, known), place) for c, known, place in facts)
         self.table.engine.apply(s, action)
-        # A card is told to the seats that knew it before or know it after the action (one
-        # laid face up is seen by all), by its place before the action to the others.
-        facts = tuple((c, known | s.known[c], place) for c, known, place in facts)
         self.records.append(Record(seat, action, facts))
         self.actions += 1
         self.made[seat, action[0]] = self.made.get((seat, action[0]), 0) + 1

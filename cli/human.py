@@ -31,12 +31,13 @@ from cardrules.errors import GameError, IllegalAction
 from cardrules.interpreter import record
 from cardrules.interpreter.bots import Bot
 from cardrules.interpreter.domains import Words, is_open
-from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.events import EventStream
 from cardrules.interpreter.external import Forfeit, forfeit
 from cardrules.interpreter.play import finish
 from cardrules.interpreter.record import HUMAN, Record, action_data, make_bots
 from cardrules.interpreter.state import GameState
+from cardrules.interpreter.told import tell
 from cardrules.model import Action, Ruleset
 
 from . import parts, render
@@ -53,13 +54,10 @@ from .screen import (
     collapsed,
     decision_screen,
     help_lines,
-    known_before,
     matching,
     numbered,
     open_prompt,
     paint,
-    public_line,
-    revealed,
     round_line,
     rules_lines,
     view_section,
@@ -120,18 +118,15 @@ class Table:
         """Apply `seat`'s action, note it in the record, and tell every other person at the
         table what they may know of it (and the scores, when it ends a round)."""
         engine, state = self.engine, self.state
-        line = public_line(engine, state, seat, action)
-        before = known_before(engine, state, action)
+        told = tell(engine, state, seat, action) if action != PASS else None
         rounds = len(state.round_scores)
         own = outcome_before(engine, state, seat, action) if seat in self.pending else None
         engine.apply(state, action)
         self.record.actions.append(action_data(action))
         legal = engine.legal_actions(state)
-        if line is not None and len(state.round_scores) == rounds:
-            line += revealed(engine, before, state, action)
         for human, news in self.pending.items():
-            if line is not None and human != seat:
-                news.append(line)
+            if told is not None and human != seat:  # in the words that seat may read
+                news.append(f"seat {seat + 1}: {told.seats[human]}")
             if own is not None and human == seat:
                 news.append(own.after(engine, state, len(state.round_scores) > rounds))
             if len(state.round_scores) > rounds:

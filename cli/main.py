@@ -24,6 +24,7 @@ from cardrules.interpreter.events import EventStream
 from cardrules.interpreter.external import Forfeit, forfeit
 from cardrules.interpreter.play import finish, play
 from cardrules.interpreter.state import GameState
+from cardrules.interpreter.told import applied, tell
 from cardrules.interpreter.view import player_view
 from cardrules.model import Action, Ruleset
 
@@ -179,8 +180,9 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
         decider = engine.to_move(state)
         assert decider is not None
         action = bots[decider].choose(engine, state, legal)
-        if decider == seat:
-            click.echo(printable(f"  seat {seat + 1}: {engine.describe(action, state, seat)}"))
+        if action != PASS:  # every action the seat sees happen, in the words it may read
+            words = tell(engine, state, decider, action).seats[seat]
+            click.echo(printable(f"  seat {decider + 1}: {words}"))
         legal = engine.step(state, action)
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
 
@@ -200,6 +202,8 @@ class LogFile:
 
     def write(self, event: dict[str, Any]) -> None:
         if self.problem is None:
+            if "told" in event:  # each seat's own words are its own: the log is the table's
+                event = {k: v for k, v in event.items() if k != "told"}
             try:
                 self.out.write(json.dumps(event) + "\n")
             except OSError as exc:
@@ -265,15 +269,10 @@ def moved_cards(engine: Engine, state: GameState, action: Action) -> list[int]:
     the triggers or the round's end that may follow), in the deck's order: worked out by
     running the move on a copy of the game, which draws what the game will draw. None if
     the move cannot be carried out there (the game will say why)."""
-    move = engine.moves.get(action[0]) if action else None
-    if move is None:
+    after = applied(engine, state, state.window[0] if state.window else state.current, action)
+    if after is None:
         return []
-    copy = state.copy()  # (a copy keeps no event log and tells no watcher)
-    try:
-        move.run(copy, state.window[0] if state.window else state.current, action)
-    except Exception:  # noqa: BLE001 - the game itself reports what fails
-        return []
-    return [c for c, (was, now) in enumerate(zip(state.where, copy.where)) if was != now]
+    return [c for c, (was, now) in enumerate(zip(state.where, after.where)) if was != now]
 
 
 def round_start_lines(engine: Engine, state: GameState, plain: bool) -> list[str]:

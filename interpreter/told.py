@@ -58,20 +58,29 @@ def tell(engine: Engine, state: GameState, me: int, action: Action) -> Told:
 
 
 def known_after(engine: Engine, state: GameState, me: int, action: Action) -> dict[int, int]:
-    """For each card `action` names, who knows it once the move's own effects are done (the
-    move applied to a copy of the game; what follows it, a round's end and a new deal, is
-    not). If the move cannot be carried out, who knows it now."""
+    """For each card `action` names, who knows it once the move's own effects are done. If
+    the move cannot be carried out, who knows it now."""
     cards = list(_cards_of(engine, action))
-    move = engine.moves.get(action[0])
-    if move is None or not cards:
+    if not cards:
         return {}
-    copy = state.copy()
-    copy.log = None
+    after = applied(engine, state, me, action) or state
+    return {c: after.known[c] for c in cards}
+
+
+def applied(engine: Engine, state: GameState, me: int, action: Action) -> GameState | None:
+    """The game once `me`'s action's move has done its own effects, on a copy (what follows
+    the move, its triggers, a round's end and a new deal, is not done; the copy draws from
+    the generator what the game will draw). None if the move cannot be carried out there:
+    the game itself will say why."""
+    move = engine.moves.get(action[0]) if action and action != PASS else None
+    if move is None:
+        return None
+    copy = state.copy()  # (a copy keeps no event log and tells no watcher)
     try:
         move.run(copy, me, action)
-    except Exception:  # noqa: BLE001 - the move itself will fail, and be reported, in play
-        copy = state
-    return {c: copy.known[c] for c in cards}
+    except Exception:  # noqa: BLE001 - the move will fail, and be reported, in play
+        return None
+    return copy
 
 
 def _bit(known: Any, seat: int) -> Callable[[int], bool]:

@@ -39,6 +39,7 @@ from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.record import find_action
 from cardrules.interpreter.state import GameState
+from cardrules.interpreter.told import applied
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))
@@ -580,14 +581,15 @@ def check_screens(path: Path, players: int, seed: int, budget: int) -> int:
         public = set(known(state, names, mask=state.everyone))
         own = set(known(state, names, seat=watched))  # what the seat knew, and learns
         before = len(news)
-        legal = table.advance(seat, table.bots[seat].choose(engine, state, legal))
+        action = table.bots[seat].choose(engine, state, legal)
+        moved = applied(engine, state, seat, action)  # (the move done, before a round ends)
+        if moved is not None:
+            own |= set(known(moved, names, seat=watched))
+        legal = table.advance(seat, action)
         public |= set(known(state, names, mask=state.everyone))
         own |= set(known(state, names, seat=watched))
-        for line in news[before:]:  # named only if everyone knew it before or after
-            if seat == watched and line.startswith("you: "):  # the seat's own action
-                assert set(named(line, every)) <= own | public, (path.name, seed, line)
-                continue
-            assert set(named(line, every)) <= public, (path.name, seed, line)
+        for line in news[before:]:  # named only if the seat knew it before or after
+            assert set(named(line, every)) <= own | public, (path.name, seed, line)
     return checked
 
 
