@@ -8,7 +8,8 @@ SEED_PARTS chance outcomes of SEED_BASE values each: the deal and every later sh
 draw come from the state's own generator, seeded with it.
 
 Each seat also keeps its recall of the game: every action as it saw it (a card named only
-if the seat knew it then, by its place otherwise; a text only by its writer).
+if the seat knows it once the move is done, by its place before otherwise, a card in
+another's hand by the hand alone; a text only by its writer).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 from cardrules.errors import IllegalAction
 from cardrules.interpreter.domains import Words
 from cardrules.interpreter.knowledge import determinize
+from cardrules.interpreter.runtime import OWNER
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.told import known_after
 from cardrules.interpreter.view import player_view
@@ -37,7 +39,7 @@ Action = tuple[Any, ...]
 @dataclass(frozen=True)
 class Record:
     """One applied action as the table saw it: who, what, and per card it names, which seats
-    knew the card before or after and where it lay before (for the others)."""
+    know the card once the move is done and where it lay before (for the others)."""
 
     seat: int
     action: Action
@@ -239,14 +241,10 @@ class Match:
         if self._shared:  # copy on write: the first to play on a shared state copies it
             self.state = s = s.copy()
             self._shared = False
-        seat, facts = self.decision().seat, self._card_facts(action)
-        # A card is told to the seats that know it once the move is done (one laid face up
-        # is seen by all; one a seat knew but lost sight of, is not), by its place before
-        # the action to the others (interpreter/told.py).
-        after = known_after(self.table.engine, s, seat, action)
-        facts = tuple((c, after.get(c, known), place) for c, known, place in facts)
+        record = self.record_of(self.decision().seat, action)
         self.table.engine.apply(s, action)
-        self.records.append(Record(seat, action, facts))
+        self.records.append(record)
+        seat = record.seat
         self.actions += 1
         self.made[seat, action[0]] = self.made.get((seat, action[0]), 0) + 1
         self._forget()
@@ -287,6 +285,21 @@ class Match:
             return place(z, zones[z].index(c))
         return card
 
+    def record_of(self, seat: int, action: Action) -> Record:
+        """`seat`'s action, about to be applied, as the recall will tell it: a card named to
+        the seats that know it once the move is done (one laid face up is seen by all; one a
+        seat knew but lost sight of, is not), by its place before the action to the others
+        (interpreter/told.py)."""
+        assert self.state is not None
+        after = known_after(self.table.engine, self.state, seat, action)
+        facts = tuple((c, after.get(c, known), place)
+                      for c, known, place in self._card_facts(action))
+        return Record(seat, action, facts)
+
+    def recall_line(self, record: Record, viewer: int) -> str:
+        """One action of the recall, as `viewer` reads it."""
+        return self._told(record, viewer)
+
     def _card_facts(self, action: Action) -> tuple[tuple[int, int, str], ...]:
         move = self.table.engine.moves.get(action[0])
         if move is None or not any(move.names_cards):
@@ -294,12 +307,16 @@ class Match:
         s = self.state
         assert s is not None
         out = []
+        held = self.table.rules.board.visibility
         for cards, value in zip(move.names_cards, action[1:]):
             if cards:
                 for c in _flat(value):
                     z = s.where[c]
-                    place = self.table.places[z].slot_label(s.zones[z].index(c))
-                    out.append((c, s.known[c], place))
+                    place = self.table.places[z]
+                    # a hand's order is its holder's: the others are told the hand alone
+                    where = place.label if held[z] == OWNER else \
+                        place.slot_label(s.zones[z].index(c))
+                    out.append((c, s.known[c], where))
         return tuple(out)
 
     def returns(self) -> list[float]:

@@ -8,10 +8,15 @@ place a card can lie in (a zone's slot, as the action table numbers them) has a 
 
     card_zone      names x (zones + 1)  how many copies of each card the seat knows in each
                                         zone; the last column, how many it does not know
+    card_maybe     names x zones        of those it does not know, how many it knows may
+                                        lie in each zone (a card it lost sight of: in the
+                                        hand it was in, or the zone a card went to)
     card_known_by  names x seats        of those it knows, how many each seat knows too
     zone_sizes     zones                cards in each zone / cards
     slots          places x 4           each place: holds a card, face up, known to the
-                                        seat, and then which card: (name's index + 1) / names
+                                        seat, and then which card: (name's index + 1) / names;
+                                        another's hand in no order of its holder's (the cards
+                                        the seat knows first, in the deck's order)
     seats          seats x 3            the seat itself, the seat to move, the dealer
     totals         seats                the totals so far (as scored, not scaled)
     round          2                    the round, the rounds at most
@@ -35,6 +40,9 @@ from typing import Any
 
 import numpy as np
 
+from cardrules.interpreter.runtime import OWNER
+from cardrules.interpreter.sight import parties as zone_numbers
+from cardrules.interpreter.sight import whereabouts
 from cardrules.interpreter.view import player_view
 
 from . import table as tables
@@ -75,7 +83,8 @@ class Layout:
         self.places = sum(place.capacity for place in table.places)
         k = len(distinct)
         pieces: list[tuple[str, tuple[int, ...]]] = [
-            ("card_zone", (k, z + 1)), ("card_known_by", (k, p)), ("zone_sizes", (z,)),
+            ("card_zone", (k, z + 1)), ("card_maybe", (k, z)), ("card_known_by", (k, p)),
+            ("zone_sizes", (z,)),
         ]
         if self.places:
             pieces.append(("slots", (self.places, 4)))
@@ -137,9 +146,13 @@ class Layout:
         bits = (board.known[seen, None] >> np.arange(p)) & 1
         known_by.flat[:] = np.bincount((names[:, None] * p + np.arange(p)).ravel(),
                                        weights=bits.ravel(), minlength=k * p)
+        card_maybe = parts["card_maybe"]
+        for c, mask in whereabouts(match.state, seat).items():
+            for z in zone_numbers(mask):
+                card_maybe[self.name_of[c], z] += 1.0
         parts["zone_sizes"][:] = board.sizes
         if self.places:
-            slots, cards = parts["slots"], board.slot_cards
+            slots, cards = parts["slots"], board.seen_slots(seat, mine)
             held = cards >= 0
             some = np.maximum(cards, 0)  # a card id for every slot; only held ones are read
             told = held & (mine[some] == 1)
@@ -199,10 +212,28 @@ class Board:
         self.sizes = np.array([(len(cards) - cards.count(EMPTY)) / n for cards in s.zones],
                               dtype=np.float32)
         slots: list[int] = []
-        for place, cards in zip(match.table.places, s.zones):
+        self.held: list[tuple[int, int, int]] = []  # (start, end, holder) of others' hands
+        visibility, owner = match.table.rules.board.visibility, match.table.rules.board.owner
+        for z, (place, cards) in enumerate(zip(match.table.places, s.zones)):
             held = cards[:place.capacity]
+            if visibility[z] == OWNER:
+                self.held.append((len(slots), len(slots) + len(held), owner[z]))
             slots += list(held) + [EMPTY] * (place.capacity - len(held))
         self.slot_cards = np.array(slots, dtype=np.int64)
+
+    def seen_slots(self, seat: int, mine: np.ndarray) -> np.ndarray:
+        """Each place's card, another's hands in no order of its holder's: the cards `seat`
+        knows (`mine`, per card) first, in the deck's order, then the others."""
+        cards = self.slot_cards
+        if not any(holder != seat for _, _, holder in self.held):
+            return cards
+        cards = cards.copy()
+        for start, end, holder in self.held:
+            if holder != seat and end > start:
+                part = cards[start:end]
+                known = np.sort(part[mine[part] == 1])
+                cards[start:end] = np.concatenate([known, part[mine[part] == 0]])
+        return cards
 
 
 def _number(value: Any) -> float:

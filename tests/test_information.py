@@ -41,6 +41,14 @@ from cardrules.interpreter.told import tell
 from cardrules.interpreter.view import player_view
 from cardrules.model import Action
 
+try:  # the research adapters' observations too, where numpy is installed
+    from cardrules.adapters.match import Match
+    from cardrules.adapters.observe import Layout, observation_text, tensor_of
+    from cardrules.adapters.table import Table
+    ADAPTERS = True
+except ImportError:  # pragma: no cover - the test extra installs numpy
+    ADAPTERS = False
+
 RULESETS = sorted((Path(__file__).resolve().parent.parent / "rulesets").glob("*.yaml"))
 PAIRS = 9  # games per ruleset in which pairs are made at a random point
 DECISIONS = 2000  # decisions per ruleset whose hidden choices are tried
@@ -80,12 +88,45 @@ def skeleton(engine: Engine, state: GameState, seat: int) -> tuple[Any, ...]:
 
 
 def seat_side(engine: Engine, state: GameState, seat: int) -> dict[str, Any]:
-    """Everything `seat` is given of a game now: its view, and its choices if it decides."""
+    """Everything `seat` is given of a game now: its view, and its choices if it decides;
+    and what the research adapters observe for it (its observation as text and as a tensor,
+    the ids it may choose)."""
     side: dict[str, Any] = {"view": player_view(engine.rules, state, seat)}
     legal = engine.legal_actions(state)
     if legal and engine.to_move(state) == seat:
         side["choices"] = sorted(engine.describe(a, state, seat) for a in legal)
+    if ADAPTERS:
+        match = adapter_match(engine, state)
+        side["observation"] = observation_text(match, seat)
+        side["tensor"] = tensor_of(Layout.of(match.table, False), match, seat).tobytes()
+        if match.to_move() == seat:
+            side["ids"] = match.legal()
     return side
+
+
+def adapter_match(engine: Engine, state: GameState) -> Any:
+    """A research adapters' Match of the game as it stands (its table made once)."""
+    key = (engine.rules.name, state.n)
+    table = TABLES.get(key)
+    if table is None:
+        path = next(p for p in RULESETS if p.stem == engine.rules.name)
+        table = TABLES[key] = Table(str(path), (), state.n)
+    match = Match(table)
+    match.state = state
+    return match
+
+
+TABLES: dict[tuple[str, int], Any] = {}
+
+
+def told_to(engine: Engine, state: GameState, me: int, action: Action, seat: int) -> str:
+    """`me`'s action, about to be applied, as `seat` is told it: in words, and as the
+    adapters' recall tells it."""
+    words = tell(engine, state, me, action).seats[seat]
+    if ADAPTERS:
+        match = adapter_match(engine, state)
+        words += " | " + match.recall_line(match.record_of(me, action), seat)
+    return words
 
 
 def read_log(log: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
@@ -143,8 +184,8 @@ class Pair:
             return False  # the two games part: the rules tell them apart from here
         me = engine.to_move(a)
         assert me is not None and me == engine.to_move(b)
-        words = (tell(engine, a, me, action).seats[self.seat],
-                 tell(engine, b, me, mirror).seats[self.seat])
+        words = (told_to(engine, a, me, action, self.seat), told_to(engine, b, me, mirror,
+                                                                     self.seat))
         rounds = len(a.round_scores)
         engine.apply(a, action)
         engine.apply(b, mirror)
@@ -242,7 +283,9 @@ def hidden_order(engine: Engine, state: GameState, seat: int,
         return None
     z = rng.choice(zones)
     places = [i for i, c in enumerate(state.zones[z]) if c >= 0 and not state.face_up[c]]
-    i, j = rng.sample(places, 2)
+    known = [i for i in places if state.known[state.zones[z][i]] >> seat & 1]
+    i = rng.choice(known or places)  # a card the seat knows there, if any: a leak shows it
+    j = rng.choice([k for k in places if k != i])
     other = state.copy()
     other.zones[z][i], other.zones[z][j] = other.zones[z][j], other.zones[z][i]
     other.legal_cache = None
@@ -300,8 +343,8 @@ def hidden_choice_alike(engine: Engine, state: GameState, seat: int, one: Action
     pair = Pair("hidden choice", engine, state.copy(), state.copy(), seat)
     mover = engine.to_move(pair.a)
     assert mover is not None
-    words = (tell(engine, pair.a, mover, one).seats[seat],
-             tell(engine, pair.b, mover, two).seats[seat])
+    words = (told_to(engine, pair.a, mover, one, seat), told_to(engine, pair.b, mover, two,
+                                                                  seat))
     rounds = len(pair.a.round_scores)
     engine.apply(pair.a, one)
     engine.apply(pair.b, two)
