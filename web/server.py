@@ -419,6 +419,7 @@ def make_app(hub: Hub) -> Starlette:
             game = served.game
             if not game.state.over:
                 finish(game.engine, game.state, game.bots)  # programs stop with the server
+            served.lane.close()  # (the shared pool among them: closing twice is harmless)
         hub.pool.close()
 
     routes = [
