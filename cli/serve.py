@@ -6,7 +6,9 @@
     cardrules serve                                    # only the lobby: start games there
 
 The server (web/, installed with the `web` extra) listens on 127.0.0.1 unless --host says
-otherwise, and prints one link per person's seat; a link's token is the seat's only key.
+otherwise, and prints one link per person's seat; a link's token is the seat's only key. The
+command line's game takes any seat kind (programs, time budgets); the lobby's only the built-in
+bots within caps, and its games are saved in --save-dir.
 """
 
 from __future__ import annotations
@@ -166,6 +168,8 @@ def run(hub: Hub, game: Game | None, listener: socket.socket, host: str) -> None
         for link in links(game, base):
             click.echo(f"seat {link['seat']}: {link['url']}")
     click.echo(f"lobby: {base}  (Ctrl-C stops the server)")
+    if hub.save_dir is not None:
+        click.echo(f"games started from the lobby are saved in {hub.save_dir}")
     # Open pages keep their event streams open: on Ctrl-C, wait for them a second only.
     # log_config=None: the server's warnings go through Python's logging as it is set up,
     # rather than uvicorn re-configuring (and closing) every handler of the process.

@@ -178,12 +178,12 @@ def test_the_lobby_starts_a_game_whose_links_open(browser: Any) -> None:
         page.select_option('select[name="seat2"]', "random")  # 3 players
         assert page.is_hidden('input[name="seat2-budget"]')  # random takes no budget
         page.select_option('select[name="seat3"]', "ismcts")
-        page.fill('input[name="seat3-budget"]', "20")
-        assert page.get_attribute('input[name="seat3-budget"]', "max") == "100"
-        assert "ismcts up to 100 iterations" in page.inner_text("#budgets")
+        page.fill('input[name="seat3-budget"]', "5")
+        assert page.get_attribute('input[name="seat3-budget"]', "max") == "10"
+        assert "ismcts up to 10 iterations" in page.inner_text("#budgets")
         page.click("#start")
         page.wait_for_selector("#links a", timeout=WAIT)
-        assert next(iter(hub.games.values())).seats == ["human", "random", "ismcts:20"]
+        assert next(iter(hub.games.values())).seats == ["human", "random", "ismcts:5"]
         urls = page.eval_on_selector_all("#links a", "nodes => nodes.map(n => n.href)")
         assert len(urls) == 1 and urls[0].startswith(serving.base + "seat/")  # one person
         page.goto(urls[0])
@@ -229,7 +229,8 @@ def test_a_page_of_another_site_cannot_start_move_or_read(browser: Any) -> None:
                         {method: "POST", mode: "no-cors", body: move,
                          headers: {"Content-Type": "text/plain"}});
           await attempt("json game", "api/games",
-                        {method: "POST", body: game, headers: {"Content-Type": "application/json"}});
+                        {method: "POST", body: game,
+                         headers: {"Content-Type": "application/json"}});
           await attempt("read", "api/seat/" + token, {});
           return out;
         }""", [victim.base, token])

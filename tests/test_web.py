@@ -597,10 +597,10 @@ def test_the_lobby_offers_the_built_in_bots_with_their_caps() -> None:
 
 
 @pytest.mark.parametrize(("kind", "cause"), [
-    ("ismcts:101", "the lobby allows at most 100 iterations a decision"),
+    ("ismcts:11", "the lobby allows at most 10 iterations a decision"),
     ("greedy:33", "the lobby allows at most 32 samples a decision"),
     ("ismcts:0.5s", "the lobby takes budgets in work, not time: ismcts:N, N iterations a "
-                    "decision, up to 100"),
+                    "decision, up to 10"),
     ("ismcts:3600s", "not time"),
     ("random:5", "seat kind 'random' takes no budget"),
     ("greedy:0", "a whole number from 1"),
@@ -616,7 +616,7 @@ def test_the_lobby_refuses_a_bot_over_its_cap(kind: Any, cause: str) -> None:
 
 def test_the_lobby_takes_a_bot_at_its_cap() -> None:
     with served() as (client, hub):
-        for kind in ("ismcts:100", "greedy:32", "greedy:1", "ismcts"):
+        for kind in ("ismcts:10", "greedy:32", "greedy:1", "ismcts"):
             answer = client.post("/api/games", json={**GOLF_GAME, "seats": ["human", kind]})
             assert answer.status_code == 200, answer.text
             assert hub.games[answer.json()["game"]].seats == ["human", kind]

@@ -71,8 +71,9 @@ MAX_LOBBY_SAVES = 1000  # saved games the save folder may hold before the lobby 
 SAVE_SUFFIX = ".cardrules-save"
 # The largest budget a lobby request may give a bot, in work per decision (never seconds:
 # a game stays the same game for the same seed). At these, one decision on grandma, the
-# slowest shipped ruleset for the search bots, takes under a second (README, serve).
-LOBBY_BUDGETS = {"greedy": 32, "ismcts": 100}
+# slowest shipped ruleset for the search bots, takes under a second (README, serve); an
+# ismcts iteration costs about 15 times more there than on golf6.
+LOBBY_BUDGETS = {"greedy": 32, "ismcts": 10}
 LOCAL_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 FOREIGN = ("refused: this request comes from a page of another site; use this server's own "
            "pages")
