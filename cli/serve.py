@@ -6,7 +6,9 @@
     cardrules serve                                    # only the lobby: start games there
 
 The server (web/, installed with the `web` extra) listens on 127.0.0.1 unless --host says
-otherwise, and prints one link per person's seat; a link's token is the seat's only key.
+otherwise, and prints one link per person's seat; a link's token is the seat's only key. The
+command line's game takes any seat kind (programs, time budgets); the lobby's only the built-in
+bots within caps, and its games are saved in --save-dir.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from .params import SEAT, SEED, Seconds, Whole, parse_options, parse_programs, p
 from .render import printable
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+SAVE_DIR = "cardrules-saves"  # in the current folder: where the lobby's games are saved
 
 
 def web_installed() -> bool:
@@ -64,31 +67,35 @@ def web_installed() -> bool:
                    "never holds the command; repeatable).")
 @click.option("--delay", type=Seconds(60), default=0.8, show_default=True,
               help="Seconds between bots' moves, so that people can follow them.")
+@click.option("--save-dir", type=click.Path(file_okay=False), default=SAVE_DIR,
+              show_default=True, help="Folder for the games started from the lobby (made at "
+              "the first one saved).")
 @reports_errors
 def serve_cmd(ruleset: str | None, players: int | None, seats: str | None, seed: int | None,
               options: tuple[str, ...], host: str, port: int, save_file: str | None,
-              resume_file: str | None, delay: float, programs: tuple[str, ...] = ()) -> None:
+              resume_file: str | None, delay: float, programs: tuple[str, ...] = (),
+              save_dir: str = "") -> None:
     """Play RULESET in the browser: one link per person's seat, a lobby at /."""
     if not web_installed():
         click.echo("error: cardrules serve needs the web extra (Starlette and uvicorn): "
                    "pip install 'cardrules[web]' (in a checkout: pip install '.[web]')",
                    err=True)
         sys.exit(EXIT_USAGE)
-    from cardrules.web.server import Hub
+    from cardrules.web.server import Hub, allowed_hosts
 
     if ruleset and resume_file:
         raise click.UsageError("give a RULESET to start a game, or --resume FILE, not both")
     if programs and not resume_file:
         raise click.UsageError("--seat names the program of a resumed game's seat: start a "
                                "game's programs with --seats")
-    hub = Hub(delay=delay, save_dir=Path.cwd())
+    hub = Hub(delay=delay, save_dir=Path(save_dir or SAVE_DIR), hosts=allowed_hosts(host))
     game = None
     if resume_file:
         game = resumed_game(resume_file, save_file, parse_programs(programs))
     elif ruleset:
         game = new_game(ruleset, players, seats, seed, options, save_file)
     if game is not None:
-        hub.add(game)
+        hub.add(game, pinned=True)  # the person's own: any seat kind, kept to the end
     with listen(host, port) as listener:
         run(hub, game, listener, host)
 
@@ -161,6 +168,8 @@ def run(hub: Hub, game: Game | None, listener: socket.socket, host: str) -> None
         for link in links(game, base):
             click.echo(f"seat {link['seat']}: {link['url']}")
     click.echo(f"lobby: {base}  (Ctrl-C stops the server)")
+    if hub.save_dir is not None:
+        click.echo(f"games started from the lobby are saved in {hub.save_dir}")
     # Open pages keep their event streams open: on Ctrl-C, wait for them a second only.
     # log_config=None: the server's warnings go through Python's logging as it is set up,
     # rather than uvicorn re-configuring (and closing) every handler of the process.

@@ -175,9 +175,15 @@ def test_the_lobby_starts_a_game_whose_links_open(browser: Any) -> None:
         page = browser.new_page()
         page.goto(serving.base)
         page.select_option("#ruleset", "precognition")
-        page.select_option('select[name="seat2"]', "random")  # 3 players: seat 3 random
+        page.select_option('select[name="seat2"]', "random")  # 3 players
+        assert page.is_hidden('input[name="seat2-budget"]')  # random takes no budget
+        page.select_option('select[name="seat3"]', "ismcts")
+        page.fill('input[name="seat3-budget"]', "5")
+        assert page.get_attribute('input[name="seat3-budget"]', "max") == "10"
+        assert "ismcts up to 10 iterations" in page.inner_text("#budgets")
         page.click("#start")
         page.wait_for_selector("#links a", timeout=WAIT)
+        assert next(iter(hub.games.values())).seats == ["human", "random", "ismcts:5"]
         urls = page.eval_on_selector_all("#links a", "nodes => nodes.map(n => n.href)")
         assert len(urls) == 1 and urls[0].startswith(serving.base + "seat/")  # one person
         page.goto(urls[0])
@@ -194,3 +200,42 @@ def test_the_lobby_starts_a_game_whose_links_open(browser: Any) -> None:
         assert hub.games and next(iter(hub.games.values())).record.actions[0] == \
             ["predict", "UD"]
         page.close()
+
+
+def test_a_page_of_another_site_cannot_start_move_or_read(browser: Any) -> None:
+    """A page served elsewhere (here: another port, another origin) tries what a hostile
+    site would, in a real browser: a text/plain post (no preflight), a JSON post, reading
+    the API. (Its own server's CSP would stop it first; it is lifted to test this one.)"""
+    game = Game.new("golf6", {}, 2, 1, None)
+    target = Hub(delay=0)
+    target.add(game)
+    with Serving(target) as victim, Serving(Hub(delay=0)) as other:
+        context = browser.new_context(bypass_csp=True)
+        page = context.new_page()
+        page.goto(other.base + "static/common.js")  # any page of the other origin
+        token = game.tokens[0]
+        tried = page.evaluate("""async ([base, token]) => {
+          const out = {};
+          const attempt = async (name, url, init) => {
+            try { const r = await fetch(base + url, init); out[name] = r.type + " " + r.status; }
+            catch (e) { out[name] = "refused by the browser"; }
+          };
+          const move = JSON.stringify({version: 0, index: 0});
+          const game = JSON.stringify({ruleset: "golf6", players: 2, seats: ["human", "human"]});
+          await attempt("plain game", "api/games",
+                        {method: "POST", mode: "no-cors", body: game,
+                         headers: {"Content-Type": "text/plain"}});
+          await attempt("plain move", "api/seat/" + token + "/move",
+                        {method: "POST", mode: "no-cors", body: move,
+                         headers: {"Content-Type": "text/plain"}});
+          await attempt("json game", "api/games",
+                        {method: "POST", body: game,
+                         headers: {"Content-Type": "application/json"}});
+          await attempt("read", "api/seat/" + token, {});
+          return out;
+        }""", [victim.base, token])
+        context.close()
+    # The posts are sent (no preflight) and refused by the server; their answers, like
+    # every other, may be read only by the server's own pages (Cross-Origin-Resource-Policy).
+    assert set(tried.values()) == {"refused by the browser"}, tried
+    assert list(target.games) == [game.id] and game.version == 0

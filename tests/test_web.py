@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,10 +27,12 @@ from starlette.testclient import TestClient  # noqa: E402
 from cardrules.cli import serve as serve_cli  # noqa: E402
 from cardrules.cli.main import main  # noqa: E402
 from cardrules.dsl.loader import builtin_names, load_ruleset  # noqa: E402
+from cardrules.errors import GameError  # noqa: E402
 from cardrules.interpreter import record  # noqa: E402
 from cardrules.interpreter.bots import make_bot  # noqa: E402
 from cardrules.interpreter.domains import Words, is_open, matches  # noqa: E402
 from cardrules.interpreter.engine import Engine  # noqa: E402
+from cardrules.interpreter.external import Forfeit  # noqa: E402
 from cardrules.interpreter.play import play_game  # noqa: E402
 from cardrules.interpreter.sight import whereabouts  # noqa: E402
 from cardrules.interpreter.state import GameState  # noqa: E402
@@ -45,12 +48,13 @@ ACTIONS = 30  # actions of each shipped ruleset played over the wire, every payl
 
 
 @contextmanager
-def served(*games: Game, delay: float = 0.0,
-           save_dir: Path | None = None) -> Iterator[tuple[TestClient, Hub]]:
-    hub = Hub(delay=delay, save_dir=save_dir)
+def served(*games: Game, delay: float = 0.0, save_dir: Path | None = None,
+           base_url: str = "http://testserver",
+           **settings: Any) -> Iterator[tuple[TestClient, Hub]]:
+    hub = Hub(delay=delay, save_dir=save_dir, **settings)
     for game in games:
         hub.add(game)
-    with TestClient(make_app(hub)) as client:
+    with TestClient(make_app(hub), base_url=base_url) as client:
         yield client, hub
 
 
@@ -179,13 +183,13 @@ def test_the_lobby_starts_a_game_and_gives_a_link_per_person(tmp_path: Path) -> 
         assert all(link["url"].startswith("http://testserver/seat/") for link in data["links"])
         game = hub.games[data["game"]]
         assert game.record.options == {"rounds": "2", "discard_taken_card": "false"}
-        assert data["save"] == str(tmp_path / "golf6-7.cardrules-save")
-        assert record.read(Path(data["save"])).seats == ["human", "greedy", "human"]
+        assert data["save"] == "golf6-7.cardrules-save"  # its name: no folder is told
+        assert record.read(tmp_path / data["save"]).seats == ["human", "greedy", "human"]
         token = data["links"][1]["url"].rsplit("/", 1)[1]
         assert client.get(f"/api/seat/{token}").json()["seat"] == 3
         again = client.post("/api/games", json={
             "ruleset": "golf6", "players": 2, "seats": ["human", "human"], "seed": 7})
-        assert again.json()["save"] == str(tmp_path / "golf6-7-2.cardrules-save")
+        assert again.json()["save"] == "golf6-7-2.cardrules-save"
 
 
 @pytest.mark.parametrize(("body", "status", "cause"), [
@@ -223,7 +227,8 @@ def test_a_body_without_a_length_is_limited_too() -> None:
     game = Game.new("golf6", {}, 2, 1, None)
     with served(game) as (client, _):
         chunks = (b"x" * 4096 for _ in range(8))
-        answer = client.post(f"{seat_url(game, 0)}/move", content=chunks)
+        answer = client.post(f"{seat_url(game, 0)}/move", content=chunks,
+                             headers={"content-type": "application/json"})
         assert answer.status_code == 413
 
 
@@ -506,3 +511,366 @@ def test_serve_refuses_a_busy_port_and_says_how_to_install_the_web_extra(
     monkeypatch.setattr(serve_cli, "web_installed", lambda: False)
     code, _, err = cli("serve", "golf6")
     assert code == 2 and "pip install 'cardrules[web]'" in err
+
+
+# ------------------------------------------------------------------ other sites
+GOLF_GAME = {"ruleset": "golf6", "players": 2, "seats": ["human", "human"], "seed": 3}
+FOREIGN = {"origin": "https://cards.example"}
+
+
+def test_a_page_of_another_site_can_neither_start_nor_move_nor_read() -> None:
+    game = Game.new("golf6", {}, 2, 1, None)
+    with served(game) as (client, hub):
+        me = seat_url(game, 0)
+        for headers in (FOREIGN, {"origin": "null"}, {"sec-fetch-site": "cross-site"},
+                        {"sec-fetch-site": "same-site"},
+                        {"origin": "http://testserver.example"}):
+            answer = client.post("/api/games", json=GOLF_GAME, headers=headers)
+            assert answer.status_code == 403, (headers, answer.text)
+            assert "another site" in answer.json()["error"]
+            answer = client.post(f"{me}/move", json={"version": 0, "index": 0},
+                                 headers=headers)
+            assert answer.status_code == 403, (headers, answer.text)
+            for url in ("/api/rulesets", me, f"{me}/events"):
+                assert client.get(url, headers=headers).status_code == 403, (headers, url)
+            # A seat's link opens from anywhere (it is sent by chat or mail): only the API
+            # it calls is the server's own.
+            assert client.get(f"/seat/{game.tokens[0]}", headers=headers).status_code == 200
+        assert list(hub.games) == [game.id] and game.version == 0
+        # A form or a text/plain post needs no permission from the browser: refused too.
+        for content_type in ("text/plain", "application/x-www-form-urlencoded",
+                             "multipart/form-data; boundary=x", None):
+            headers = {"content-type": content_type} if content_type else {}
+            for url, body in (("/api/games", json.dumps(GOLF_GAME)),
+                              (f"{me}/move", '{"version": 0, "index": 0}')):
+                answer = client.post(url, content=body, headers=headers)
+                assert answer.status_code == 415, (content_type, answer.text)
+                assert "Content-Type: application/json" in answer.json()["error"]
+                answer = client.post(url, content=body, headers={**headers, **FOREIGN})
+                assert answer.status_code == 403
+        assert list(hub.games) == [game.id] and game.version == 0
+        # No answer lets another site read it: no CORS header, even to a preflight.
+        preflight = client.options("/api/games", headers={
+            **FOREIGN, "access-control-request-method": "POST",
+            "access-control-request-headers": "content-type"})
+        assert preflight.status_code == 403
+        for answer in (preflight, client.get("/api/rulesets", headers=FOREIGN),
+                       client.get(me)):
+            assert not any(h.startswith("access-control-") for h in answer.headers)
+        # The server's own pages: same origin, or typed into the address bar.
+        same = {"origin": "http://testserver", "sec-fetch-site": "same-origin"}
+        assert client.get(me, headers={"sec-fetch-site": "none"}).status_code == 200
+        answer = client.post(f"{me}/move", json={"version": 0, "index": 0}, headers=same)
+        assert answer.status_code == 200 and game.version == 1
+        answer = client.post("/api/games", json=GOLF_GAME,
+                             headers={"content-type": "application/json; charset=utf-8",
+                                      **same})
+        assert answer.status_code == 200 and len(hub.games) == 2
+
+
+def test_the_server_answers_only_to_its_own_names() -> None:
+    """A site whose name is pointed at 127.0.0.1 (DNS rebinding) is its own origin: the
+    Host it sends is refused."""
+    game = Game.new("golf6", {}, 2, 1, None)
+    hosts = server.allowed_hosts("127.0.0.1")
+    assert hosts == {"127.0.0.1", "localhost", "::1"}
+    assert server.allowed_hosts("0.0.0.0") is None and server.allowed_hosts("::") is None
+    assert server.allowed_hosts("192.168.1.5") == hosts | {"192.168.1.5"}
+    with served(game, base_url="http://cards.example:8000", hosts=hosts) as (client, hub):
+        for url in ("/", "/api/rulesets", seat_url(game, 0)):
+            answer = client.get(url, headers={"origin": "http://cards.example:8000"})
+            assert answer.status_code == 400
+            assert answer.json()["error"] == ("this server answers only to requests for "
+                                              "127.0.0.1, ::1, localhost")
+        assert client.post("/api/games", json=GOLF_GAME).status_code == 400
+        assert list(hub.games) == [game.id]
+        for host in ("localhost:8000", "127.0.0.1:8000", "[::1]:8000", "LOCALHOST"):
+            assert client.get(seat_url(game, 0), headers={"host": host}).status_code == 200
+
+
+# ------------------------------------------------------------------- the lobby's bots
+def test_the_lobby_offers_the_built_in_bots_with_their_caps() -> None:
+    with served() as (client, _):
+        data = client.get("/api/rulesets").json()
+    assert data["kinds"] == ["human", "random", "greedy", "ismcts"]
+    assert data["bots"] == [
+        {"kind": "random", "budget": None, "max": None},
+        {"kind": "greedy", "budget": "samples", "max": server.LOBBY_BUDGETS["greedy"]},
+        {"kind": "ismcts", "budget": "iterations", "max": server.LOBBY_BUDGETS["ismcts"]}]
+
+
+@pytest.mark.parametrize(("kind", "cause"), [
+    ("ismcts:11", "the lobby allows at most 10 iterations a decision"),
+    ("greedy:33", "the lobby allows at most 32 samples a decision"),
+    ("ismcts:0.5s", "the lobby takes budgets in work, not time: ismcts:N, N iterations a "
+                    "decision, up to 10"),
+    ("ismcts:3600s", "not time"),
+    ("random:5", "seat kind 'random' takes no budget"),
+    ("greedy:0", "a whole number from 1"),
+    ("cmd[timeout=1]:python bot.py", "only from the command line"),
+    (7, "a seat is 'human' or a bot kind"),
+])
+def test_the_lobby_refuses_a_bot_over_its_cap(kind: Any, cause: str) -> None:
+    with served() as (client, hub):
+        answer = client.post("/api/games", json={**GOLF_GAME, "seats": ["human", kind]})
+        assert answer.status_code == 400 and cause in answer.json()["error"], answer.text
+        assert not hub.games
+
+
+def test_the_lobby_takes_a_bot_at_its_cap() -> None:
+    with served() as (client, hub):
+        for kind in ("ismcts:10", "greedy:32", "greedy:1", "ismcts"):
+            answer = client.post("/api/games", json={**GOLF_GAME, "seats": ["human", kind]})
+            assert answer.status_code == 200, answer.text
+            assert hub.games[answer.json()["game"]].seats == ["human", kind]
+
+
+# -------------------------------------------------------------------- bots think apart
+class Blocking:
+    """A bot that thinks until the test lets it go: it holds a worker as long as needed."""
+
+    name = "blocking"
+
+    def __init__(self, release: threading.Event, started: threading.Semaphore):
+        self.release = release
+        self.started = started
+
+    def choose(self, engine: Engine, state: GameState, legal: list[Action]) -> Action:
+        self.started.release()
+        assert self.release.wait(30), "the test never let the bot go"
+        return legal[0]
+
+
+def bot_game(seed: int, bot: Any = None) -> Game:
+    """golf6 for a bot (seat 1, first to move) and a person; `bot` in place of random."""
+    game = Game.new("golf6", {"rounds": "1"}, 2, seed, ["random", "human"])
+    if bot is not None:
+        game.bots[0] = bot
+    return game
+
+
+def test_a_request_is_answered_while_every_bot_worker_is_busy() -> None:
+    release, started = threading.Event(), threading.Semaphore(0)
+    stuck = [bot_game(seed, Blocking(release, started)) for seed in range(3)]
+    waiting = bot_game(7)  # a random bot: short, but every worker is taken
+    people = Game.new("golf6", {}, 2, 8, None)
+    try:
+        with served(*stuck, waiting, people, workers=2) as (client, hub):
+            for _ in range(2):
+                assert started.acquire(timeout=10), "the bots never started thinking"
+            assert hub.pool.busy == 2 and not hub.pool.jobs.empty()
+            assert client.get("/api/rulesets").status_code == 200
+            answer = client.post(f"{seat_url(people, 0)}/move", json={"version": 0, "index": 0})
+            assert answer.status_code == 200 and people.version == 1
+            # A person's request to a game whose bot is thinking is answered at once too.
+            answer = client.post(f"{seat_url(stuck[0], 1)}/move",
+                                 json={"version": 0, "index": 0})
+            assert answer.status_code == 409 and "seat 1's move" in answer.json()["error"]
+            assert [g.version for g in (*stuck, waiting)] == [0, 0, 0, 0]
+            release.set()
+            for game in (*stuck, waiting):
+                payload = wait_for(client, seat_url(game, 1), lambda p: p["version"] >= 2)
+                assert payload["version"] >= 2
+    finally:
+        release.set()
+
+
+def test_the_command_lines_game_thinks_apart_from_the_lobbys() -> None:
+    """However long the command line's seats think (ismcts:3600s, a program), the lobby's
+    games go on: its game has a thread of its own."""
+    release, started = threading.Event(), threading.Semaphore(0)
+    own = bot_game(1, Blocking(release, started))
+    lobby = bot_game(2)
+    try:
+        with served(workers=1) as (client, hub):
+            hub.add(own, pinned=True)
+            assert started.acquire(timeout=10)
+            hub.add(lobby)
+            payload = wait_for(client, seat_url(lobby, 1), lambda p: p["version"] >= 2)
+            assert payload["version"] >= 2 and own.version == 0
+    finally:
+        release.set()
+
+
+class Forfeiting:
+    """A program seat that answers badly: it forfeits, and is stopped when the game ends."""
+
+    name = "program"
+
+    def __init__(self) -> None:
+        self.finished: list[bool] = []
+
+    def choose(self, engine: Engine, state: GameState, legal: list[Action]) -> Action:
+        raise Forfeit(0, "cannot start the program: no file /home/someone/bots/mine.py")
+
+    def finish(self, engine: Engine, state: GameState) -> None:
+        self.finished.append(state.over)
+
+    def stop(self) -> None:
+        self.finished.append(False)
+
+
+def test_a_program_that_forfeits_ends_its_game_and_is_stopped() -> None:
+    program = Forfeiting()
+    game = bot_game(4, program)
+    with served(game) as (client, _):
+        with client.stream("GET", f"{seat_url(game, 1)}/events") as stream:
+            seen = events(stream)
+            first = next(seen)
+            after = first if first["results"] else next(seen)
+        assert after["results"]["over"] and after["results"]["forfeited"] == [1]
+        assert after["results"]["winners"] == [2] and after["choices"] == []
+        assert after["news"][-1] == ("seat 1 forfeits the game: cannot start the program: "
+                                     "no file mine.py")
+        wait_for(client, seat_url(game, 1), lambda p: program.finished)
+        assert program.finished == [True]
+        answer = client.post(f"{seat_url(game, 1)}/move", json={"version": 1, "index": 0})
+        assert answer.status_code == 409 and answer.json()["error"] == "the game is over"
+
+
+# ---------------------------------------------------------------- games are freed
+class Clock:
+    """The time the server sees, moved on by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_abandoned_games_are_freed_and_their_places_taken(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server, "MAX_GAMES", 5)
+    clock = Clock()
+    with served(clock=clock) as (client, hub):
+        started = [client.post("/api/games", json=GOLF_GAME).json() for _ in range(5)]
+        full = client.post("/api/games", json=GOLF_GAME)
+        assert full.status_code == 503
+        assert full.json()["error"] == ("this server already plays 5 games: try again when "
+                                        "one has ended")
+        watched = started[0]["links"][0]["url"].rsplit("/", 1)[1]
+        asked = started[1]["links"][0]["url"].rsplit("/", 1)[1]
+        with client.stream("GET", f"/api/seat/{watched}/events") as stream:
+            page = events(stream)  # (kept: a stream read no more is closed)
+            next(page)  # a page is open on this game
+            clock.now += server.ABANDONED_AFTER - 1
+            assert client.get(f"/api/seat/{asked}").status_code == 200  # a request: kept
+            assert client.post("/api/games", json=GOLF_GAME).status_code == 503
+            clock.now += 1
+            again = client.post("/api/games", json=GOLF_GAME)
+            assert again.status_code == 200  # three abandoned games were freed
+            assert set(hub.games) == {started[0]["game"], started[1]["game"],
+                                      again.json()["game"]}
+            clock.now += 10 * server.ABANDONED_AFTER
+            assert hub.sweep() == [started[1]["game"], again.json()["game"]]
+        assert client.get(f"/api/seat/{watched}").status_code == 200  # the page went now
+        for link in started[2]["links"]:
+            assert client.get(link["url"]).status_code == 404
+        clock.now += server.ABANDONED_AFTER
+        assert hub.sweep() == [started[0]["game"]] and not hub.games
+
+
+def test_a_finished_game_is_kept_a_while_for_its_pages(tmp_path: Path) -> None:
+    clock = Clock()
+    game = Game.new("golf6-quick", {"rounds": "1"}, 2, 5, None)
+    own = Game.new("golf6", {}, 2, 6, None)
+    with served(game, clock=clock, save_dir=tmp_path) as (client, hub):
+        hub.add(own, pinned=True)  # the command line's: kept while the server runs
+        with client.stream("GET", f"{seat_url(game, 0)}/events") as stream:
+            page = events(stream)
+            next(page)
+            play_over_the_api(client, game, 5, limit=10_000, check=False)
+            assert game.state.over
+            clock.now += server.KEEP_FINISHED - 1
+            assert hub.sweep() == []
+            assert client.get(seat_url(game, 1)).json()["results"]["over"]
+            clock.now += 1
+            assert hub.sweep() == [game.id]  # though a page is still open
+        assert client.get(seat_url(game, 0)).status_code == 404
+        clock.now += 100 * server.ABANDONED_AFTER
+        assert hub.sweep() == [] and list(hub.games) == [own.id]
+
+
+# ---------------------------------------------------------------------- saves
+def test_a_save_is_written_only_for_a_game_accepted(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    saves = tmp_path / "saves"
+    monkeypatch.setattr(server, "MAX_GAMES", 2)
+    with served(save_dir=saves) as (client, hub):
+        assert client.get("/api/rulesets").status_code == 200 and not saves.exists()
+        assert client.post("/api/games", json={**GOLF_GAME, "seats": ["human", "robot"]}) \
+            .status_code == 400
+        assert not saves.exists()
+        first = client.post("/api/games", json=GOLF_GAME).json()
+        assert first["save"] == "golf6-3.cardrules-save"
+        assert [p.name for p in saves.iterdir()] == [first["save"]]
+        hub.add(Game.new("golf6", {}, 2, 4, None))
+        refused = client.post("/api/games", json={**GOLF_GAME, "seed": 9})
+        assert refused.status_code == 503
+        assert [p.name for p in saves.iterdir()] == [first["save"]]
+
+
+def test_the_lobby_stops_at_its_bound_on_saves(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server, "MAX_LOBBY_SAVES", 2)
+    with served(save_dir=tmp_path) as (client, hub):
+        for seed in (1, 2):
+            assert client.post("/api/games", json={**GOLF_GAME, "seed": seed}) \
+                .status_code == 200
+        refused = client.post("/api/games", json={**GOLF_GAME, "seed": 3})
+        assert refused.status_code == 503 and refused.json()["error"] == (
+            "the server's save folder holds 2 saved games, as many as it takes: the person "
+            "running the server may move or delete old saves")
+        assert len(hub.games) == 2 and len(list(tmp_path.iterdir())) == 2
+        (tmp_path / "golf6-1.cardrules-save").unlink()
+        assert client.post("/api/games", json={**GOLF_GAME, "seed": 3}).status_code == 200
+
+
+def test_a_save_folder_that_cannot_be_made_is_said_and_the_game_goes_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    with served(save_dir=blocked / "saves") as (client, hub):
+        answer = client.post("/api/games", json=GOLF_GAME)
+        assert answer.status_code == 200 and answer.json()["save"] is None
+        assert len(hub.games) == 1
+    assert "warning: cannot save the game to" in capsys.readouterr().err
+
+
+def test_no_text_sent_to_a_page_names_a_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    install = str(Path(server.__file__).parent.parent)
+    assert server.public(f"{install}/rulesets/golf6.yaml:12:3: unknown zone 'x'") == \
+        "golf6.yaml:12:3: unknown zone 'x'"
+    assert server.public("cannot save the game to C:\\Users\\me\\g.cardrules-save: full") == \
+        "cannot save the game to g.cardrules-save: full"
+    assert server.public("'/home/me/bot.py' ended; 1/2 and U/D stay") == \
+        "'bot.py' ended; 1/2 and U/D stay"
+    game = Game.new("golf6", {}, 2, 1, None)
+
+    def failing(seat: int, action: Action) -> None:
+        raise GameError(f"{install}/rulesets/golf6.yaml:40:9: division by zero")
+
+    monkeypatch.setattr(game, "play", failing)
+    with served(game) as (client, _):
+        answer = client.post(f"{seat_url(game, 0)}/move", json={"version": 0, "index": 0})
+    assert answer.status_code == 500
+    assert answer.json()["error"] == "the game cannot go on: golf6.yaml:40:9: division by zero"
+
+
+def test_serve_saves_the_lobbys_games_in_its_save_folder(
+        tmp_path: Path, no_serving: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli("serve", "--port", "0")
+    assert code == 0, err
+    hub = no_serving[0].state.hub
+    assert hub.save_dir == Path("cardrules-saves") and not (tmp_path / "cardrules-saves").exists()
+    assert hub.hosts == {"127.0.0.1", "localhost", "::1"}
+    code, out, err = cli("serve", "golf6", "-p", "2", "--seats", "human,ismcts:0.5s", "--seed", "2",
+                         "--save-dir", "elsewhere", "--port", "0", "--host", "0.0.0.0")
+    assert code == 0, err
+    hub = no_serving[1].state.hub
+    assert hub.save_dir == Path("elsewhere") and hub.hosts is None
+    (served_game,) = hub.served.values()
+    assert served_game.pinned and served_game.game.seats == ["human", "ismcts:0.5s"]
+    assert (tmp_path / "golf6-2.cardrules-save").is_file() and not (tmp_path / "elsewhere").exists()

@@ -24,6 +24,7 @@ from cardrules.interpreter import record
 from cardrules.interpreter.bots import Bot
 from cardrules.interpreter.domains import Words
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.external import forfeit
 from cardrules.interpreter.record import HUMAN, Record, action_data, make_bots
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action
@@ -56,6 +57,7 @@ class Game:
     version: int = 0  # counts the actions applied here: a page's choices belong to one
     save_problem: str | None = None
     unreported: bool = False
+    forfeited: list[int] = field(default_factory=list)  # seats whose program forfeited
 
     # ---------------------------------------------------------------- starting
     @classmethod
@@ -157,6 +159,14 @@ class Game:
             self.news.append(round_line(state))
         del self.news[:-NEWS_KEPT]
         self.write()
+
+    def forfeit(self, seat: int, reason: str) -> None:
+        """End the game because `seat`'s program forfeits it (`reason`: why, as its pages
+        are told). Not an action: the save stays as it was, at the last action."""
+        forfeit(self.engine, self.state, seat)
+        self.forfeited.append(seat)
+        self.news.append(f"seat {seat + 1} forfeits the game: {reason}")
+        self.version += 1  # the pages' choices are gone
 
     def round_layout(self) -> list[str]:
         """The round just scored as everyone may see it (the public log's last round)."""

@@ -70,10 +70,18 @@ def seat_payload(game: Game, seat: int, full: bool = False) -> dict[str, Any]:
         "reaction": PASS in mine,
         "choices": [choice(engine, game, seat, index, action, places)
                     for index, action in enumerate(mine)],
-        "results": engine.results(state) if state.over else None,
+        "results": results(game) if state.over else None,
     }
     if full:
         out["table"] = table_info(engine)
+    return out
+
+
+def results(game: Game) -> dict[str, Any]:
+    """How the game ended: the engine's results, and the seats that forfeited, if any."""
+    out = game.engine.results(game.state)
+    if game.forfeited:
+        out["forfeited"] = [seat + 1 for seat in game.forfeited]
     return out
 
 

@@ -3,32 +3,44 @@
 Routes (a seat is named by its token alone):
 
     GET  /                          the lobby: pick a ruleset and seats, start a game
-    GET  /api/rulesets              the built-in rulesets, their options and seat kinds
+    GET  /api/rulesets              the built-in rulesets, their options, seat kinds and caps
     POST /api/games                 start a game; answers with the link of each person's seat
     GET  /seat/{token}              a seat's page
     GET  /api/seat/{token}          what the seat may see now (JSON)
     GET  /api/seat/{token}/events   the same, again after every change (server-sent events)
     POST /api/seat/{token}/move     {"version", "index", "texts"}: make one of its choices
 
+The server is a program on the person's machine, reachable by any page their browser
+opens: a request that changes something must be JSON from the server's own pages, and no
+API answer is given to another site (Guard). A request to the lobby seats only people and
+the built-in bots, within caps counted in work (LOBBY_BUDGETS).
+
 Bots play as soon as it is their move, `delay` seconds apart so that people can follow;
-a bot's pass in a reaction window is not waited for. Each game is saved after every action.
+a bot's pass in a reaction window is not waited for. They think in a bounded pool of
+threads (web/pool.py): the lobby's games share BOT_WORKERS of them, the command line's
+game has one of its own. Finished and abandoned games are freed (Hub.sweep). Each game is
+saved after every action, a lobby game into the save folder (at most MAX_LOBBY_SAVES).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import re
 import secrets
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -40,126 +52,259 @@ from cardrules.errors import CardrulesError, GameError, RulesetError
 from cardrules.interpreter import bots
 from cardrules.interpreter.bots import BOTS
 from cardrules.interpreter.engine import PASS
+from cardrules.interpreter.external import Forfeit
+from cardrules.interpreter.play import finish
 from cardrules.interpreter.record import HUMAN
 
 from .game import Game, Refused, apply_move
 from .payload import seat_payload
+from .pool import Pool
 
 MAX_BODY = 16 * 1024  # a move or a new game is a few hundred bytes
-MAX_GAMES = 50  # games one server keeps (each a few hundred KB at most)
+MAX_GAMES = 50  # games one server keeps at once (each a few hundred KB at most)
 KEEP_ALIVE = 15.0  # seconds between comments on a quiet event stream
+BOT_WORKERS = 2  # threads the lobby's games think in (see docs/language-design.md)
+KEEP_FINISHED = 10 * 60.0  # seconds a finished game is kept, for its pages to read the end
+ABANDONED_AFTER = 30 * 60.0  # seconds with no page open and no request: a game is abandoned
+SWEEP_EVERY = 60.0  # seconds between looks for games to free
+MAX_LOBBY_SAVES = 1000  # saved games the save folder may hold before the lobby refuses more
+SAVE_SUFFIX = ".cardrules-save"
+# The largest budget a lobby request may give a bot, in work per decision (never seconds:
+# a game stays the same game for the same seed). At these, one decision on grandma, the
+# slowest shipped ruleset for the search bots, takes under a second (README, serve); an
+# ismcts iteration costs about 15 times more there than on golf6.
+LOBBY_BUDGETS = {"greedy": 32, "ismcts": 10}
+LOCAL_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+FOREIGN = ("refused: this request comes from a page of another site; use this server's own "
+           "pages")
 STATIC = resources.files("cardrules.web").joinpath("static")
 SECURITY_HEADERS = [
     (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
      b"frame-ancestors 'none'; base-uri 'none'; form-action 'none'"),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),  # seat links hold tokens
+    (b"cross-origin-resource-policy", b"same-origin"),
     (b"cache-control", b"no-store"),
 ]
 
 
 # ---------------------------------------------------------------------- the games
 @dataclass
+class Served:
+    """A game as the server keeps it: what wakes its pages, who thinks for its bots, and
+    when it was last asked for."""
+
+    game: Game
+    lane: Pool  # where its bots think
+    seen: float  # the clock's time of the last request naming it
+    pinned: bool = False  # the command line's game: kept until the server stops
+    ended: float | None = None  # the clock's time it was first seen over
+    watchers: int = 0  # pages with an event stream open
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    runner: asyncio.Task[None] | None = None
+
+
+@dataclass
 class Hub:
-    """Every game this server plays, the bots' pace, and where new games are saved."""
+    """Every game this server plays, the bots' pace and pool, and where lobby games are
+    saved. `clock` (seconds) tells when games are abandoned; tests set it."""
 
     delay: float = 0.8
     save_dir: Path | None = None  # None: games started from the lobby are not saved
-    games: dict[str, Game] = field(default_factory=dict)
-    changed: dict[str, asyncio.Event] = field(default_factory=dict)
-    locks: dict[str, asyncio.Lock] = field(default_factory=dict)
-    runners: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    hosts: Collection[str] | None = None  # the names it answers to; None: any
+    clock: Callable[[], float] = time.monotonic
+    workers: int = BOT_WORKERS
+    served: dict[str, Served] = field(default_factory=dict)
     loop: asyncio.AbstractEventLoop | None = None  # the server's, while it runs
     closing: bool = False  # the server is stopping: event streams end
+    offer: dict[str, Any] | None = None  # what the lobby offers, made once
 
-    def add(self, game: Game) -> None:
-        """Serve `game`; its bots start playing once the server runs."""
-        if len(self.games) >= MAX_GAMES:
-            raise Refused(503, f"this server already plays {MAX_GAMES} games")
-        self.games[game.id] = game
-        self.changed[game.id] = asyncio.Event()
-        self.locks[game.id] = asyncio.Lock()
+    def __post_init__(self) -> None:
+        self.pool = Pool(self.workers, "bots")
+
+    @property
+    def games(self) -> dict[str, Game]:
+        return {key: served.game for key, served in self.served.items()}
+
+    def add(self, game: Game, pinned: bool = False) -> Served:
+        """Serve `game`; its bots start playing once the server runs. A `pinned` game (the
+        command line's) is never freed and thinks in a thread of its own, as its seats may
+        take any time (programs, time budgets); the lobby's games share the pool."""
+        self.sweep()
+        if len(self.served) >= MAX_GAMES:
+            raise Refused(503, f"this server already plays {MAX_GAMES} games: try again when "
+                          "one has ended")
+        lane = Pool(1, f"game-{game.id}") if pinned else self.pool
+        now = self.clock()
+        served = Served(game, lane, seen=now, pinned=pinned,
+                        ended=now if game.state.over else None)
+        self.served[game.id] = served
         if self.loop is None:
-            return  # the server starts its bots when it starts
+            return served  # the server starts its bots when it starts
         try:
             asyncio.get_running_loop()
         except RuntimeError:  # added from another thread (a test's, say)
-            self.loop.call_soon_threadsafe(self.start, game)
+            self.loop.call_soon_threadsafe(self.start, served)
         else:
-            self.start(game)
+            self.start(served)
+        return served
 
-    def find(self, token: str) -> tuple[Game, int]:
-        """The game and seat of a token; Refused (404) if it is nobody's."""
+    def find(self, token: str) -> tuple[Served, int]:
+        """The game and seat of a token (noting that the game was asked for); Refused (404)
+        if it is nobody's."""
         found = None
-        for game in self.games.values():
-            seat = game.seat_of(token)
+        for served in self.served.values():
+            seat = served.game.seat_of(token)
             if seat is not None:
-                found = (game, seat)
+                found = (served, seat)
         if found is None:
             raise Refused(404, "no seat has this link: ask for the link of your seat")
+        found[0].seen = self.clock()
         return found
 
-    def start(self, game: Game) -> None:
+    def start(self, served: Served) -> None:
         """Start the task that plays the game's bots (in the server's event loop)."""
-        self.runners[game.id] = asyncio.create_task(self.run_bots(game))
+        if served.game.id in self.served:
+            served.runner = asyncio.create_task(self.run_bots(served))
 
     def close(self) -> None:
         """Let every page's event stream end, and the bots stop (the server is stopping:
         it would otherwise wait for the pages to go)."""
         self.closing = True
-        for game in list(self.games.values()):
-            self.notify(game)
+        for served in list(self.served.values()):
+            self.notify(served)
 
-    def changed_by_action(self, game: Game) -> None:
-        """After an action: wake the pages, and say once if the game can no longer be
-        saved."""
-        self.notify(game)
+    # ------------------------------------------------------------- freeing games
+    def sweep(self) -> list[str]:
+        """Free every game finished more than KEEP_FINISHED ago, and every game abandoned:
+        no page open and no request for ABANDONED_AFTER. The command line's game stays.
+        Returns the games freed."""
+        now = self.clock()
+        gone = [key for key, served in self.served.items() if not served.pinned and (
+            (served.ended is not None and now - served.ended >= KEEP_FINISHED)
+            or (served.watchers == 0 and now - served.seen >= ABANDONED_AFTER))]
+        for key in gone:
+            self.free(key)
+        return gone
+
+    def free(self, key: str) -> None:
+        """Forget a game: its bots stop, its pages' streams end, its links answer 404 (its
+        save file, if any, stays: the person can resume it)."""
+        served = self.served.pop(key, None)
+        if served is None:
+            return
+        if served.runner is not None:
+            served.runner.cancel()
+        self.notify(served)
+        if served.lane is not self.pool:
+            served.lane.close()
+        game = served.game
+        if not game.state.over:
+            finish(game.engine, game.state, game.bots)  # stops any program (none in lobby)
+
+    async def sweeping(self) -> None:
+        """Free games as they finish or are abandoned, every SWEEP_EVERY seconds."""
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            self.sweep()
+
+    # ------------------------------------------------------------------ changes
+    def changed_by_action(self, served: Served) -> None:
+        """After an action: wake the pages, note when the game ended, and say once if the
+        game can no longer be saved."""
+        game = served.game
+        if game.state.over and served.ended is None:
+            served.ended = self.clock()
+        self.notify(served)
         if game.unreported:
             game.unreported = False
             print(f"warning: {game.save_problem}", file=sys.stderr)
 
-    def notify(self, game: Game) -> None:
-        """Wake every page (and the bots) waiting for `game` to change."""
-        event = self.changed.get(game.id)
-        if event is not None:
-            event.set()
-            self.changed[game.id] = asyncio.Event()
+    def notify(self, served: Served) -> None:
+        """Wake every page (and the bots) waiting for the game to change."""
+        served.changed.set()
+        served.changed = asyncio.Event()
 
-    async def wait(self, game: Game, version: int, timeout: float) -> None:
-        """Until `game` has moved past `version`, or `timeout` seconds."""
-        event = self.changed[game.id]
-        if game.version == version:
+    async def wait(self, served: Served, version: int | None, timeout: float) -> None:
+        """Until the game has moved past `version`, or `timeout` seconds."""
+        event = served.changed
+        if served.game.version == version:
             with suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), timeout)
 
-    async def run_bots(self, game: Game) -> None:
+    # ---------------------------------------------------------------- the bots
+    async def run_bots(self, served: Served) -> None:
         """Make the bots' moves as they come up, until the game is over (or a rule fails:
-        said on stderr, and the game stops there)."""
+        said on stderr and on the pages, and the game stops there); then stop any
+        program seated in it."""
+        game = served.game
         try:
-            await self.play_bots(game)
+            await self.play_bots(served)
         except CardrulesError as exc:
             print(f"error: game {game.id} ({game.engine.rules.name}) cannot go on: {exc}",
                   file=sys.stderr)
+            game.news.append(public(f"the game cannot go on: {exc}"))
+            self.notify(served)
+        if game.state.over and any(hasattr(bot, "finish") for bot in game.bots):
+            await served.lane.run(finish, game.engine, game.state, game.bots)  # may block
 
-    async def play_bots(self, game: Game) -> None:
+    async def play_bots(self, served: Served) -> None:
+        game = served.game
         while not game.state.over and not self.closing:
             bot = game.bot_to_move()
             if bot is None:
-                await self.wait(game, game.version, KEEP_ALIVE)
+                await self.wait(served, game.version, KEEP_ALIVE)
                 continue
             began = time.monotonic()
-            async with self.locks[game.id]:
-                seat = game.to_move()
-                assert seat is not None
-                # Search bots take a while: think in a thread, the server answers meanwhile
-                # (nothing else can change the game: it is this bot's move).
-                action = await asyncio.to_thread(bot.choose, game.engine, game.state,
-                                                 game.legal())
+            version, seat, legal = game.version, game.to_move(), game.legal()
+            assert seat is not None
+            # Nobody else may move meanwhile (it is this bot's move): no lock while it
+            # thinks, so that a person's request to this game is answered at once.
+            try:
+                action = await served.lane.run(bot.choose, game.engine, game.state, legal)
+            except Forfeit as exc:  # a program seat answered badly: the game ends there
+                async with served.lock:
+                    game.forfeit(exc.seat, public(exc.reason))
+                self.changed_by_action(served)
+                return
             if action != PASS:
                 await asyncio.sleep(max(0.0, self.delay - (time.monotonic() - began)))
-            async with self.locks[game.id]:
+            async with served.lock:
+                if game.version != version:  # cannot happen, but never play a stale choice
+                    continue
                 game.play(seat, action)
-            self.changed_by_action(game)
+            self.changed_by_action(served)
+
+    # ------------------------------------------------------------------ saves
+    def check_saves(self) -> None:
+        """Refused (503) if the save folder already holds MAX_LOBBY_SAVES saved games."""
+        if self.save_dir is None:
+            return
+        try:
+            with os.scandir(self.save_dir) as entries:
+                held = sum(1 for entry in entries if entry.name.endswith(SAVE_SUFFIX))
+        except OSError:
+            return  # not made yet (or unreadable: saving will say why)
+        if held >= MAX_LOBBY_SAVES:
+            raise Refused(503, f"the server's save folder holds {MAX_LOBBY_SAVES} saved games, "
+                          "as many as it takes: the person running the server may move or "
+                          "delete old saves")
+
+    def save(self, game: Game) -> str | None:
+        """Save a game the lobby started (and accepted) into the save folder, made at the
+        first save; the file's name, or None if it is not saved."""
+        if self.save_dir is None:
+            return None
+        with suppress(OSError):  # a folder that cannot be made: the write below says why
+            self.save_dir.mkdir(parents=True, exist_ok=True)
+        game.save = free_path(self.save_dir, f"{game.engine.rules.name}-{game.record.seed}")
+        game.write()
+        if game.save_problem is not None:
+            game.unreported = False
+            print(f"warning: {game.save_problem}", file=sys.stderr)
+            return None
+        return game.save.name
 
 
 # --------------------------------------------------------------------- requests
@@ -179,8 +324,19 @@ async def read_json(request: Request) -> Any:
         raise Refused(400, "the request is not JSON") from None
 
 
+# An absolute file path (POSIX or Windows), its last part captured: install paths and the
+# person's folders are not for pages (a rule's fault names its file, a program's its own).
+_ABSOLUTE = re.compile(r"(?<![\w.~])(?:[A-Za-z]:)?[/\\](?:[^\s'\"`:,;()\[\]{}<>/\\]+[/\\])*"
+                       r"([^\s'\"`:,;()\[\]{}<>/\\]*)")
+
+
+def public(text: str) -> str:
+    """`text` as a page may be told it: every absolute file path cut to its file's name."""
+    return _ABSOLUTE.sub(r"\1", text)
+
+
 def refusal(refused: Refused) -> JSONResponse:
-    return JSONResponse({"error": refused.reason}, status_code=refused.status)
+    return JSONResponse({"error": public(refused.reason)}, status_code=refused.status)
 
 
 def page(name: str) -> FileResponse:
@@ -194,18 +350,22 @@ def make_app(hub: Hub) -> Starlette:
         return page("lobby.html")
 
     async def rulesets(request: Request) -> Response:
-        return JSONResponse({"rulesets": [ruleset_info(name) for name in builtin_names()],
-                             "kinds": [HUMAN, *BOTS]})
+        if hub.offer is None:  # loading every ruleset takes a while: not in the event loop
+            hub.offer = await asyncio.to_thread(lobby_offer)
+        return JSONResponse(hub.offer)
 
     async def new_game(request: Request) -> Response:
         try:
-            game = game_from_lobby(await read_json(request), hub.save_dir)
-            hub.add(game)
+            body = await read_json(request)
+            hub.check_saves()
+            # Loading a ruleset and dealing take a while: not in the event loop.
+            game = await asyncio.to_thread(game_from_lobby, body)
+            hub.add(game)  # accepted: only now is it saved
         except Refused as refused:
             return refusal(refused)
         base = str(request.base_url)
         return JSONResponse({"game": game.id, "links": links(game, base),
-                             "save": str(game.save) if game.save else None})
+                             "save": hub.save(game)})
 
     async def seat_page(request: Request) -> Response:
         try:
@@ -217,42 +377,51 @@ def make_app(hub: Hub) -> Starlette:
 
     async def seat_state(request: Request) -> Response:
         try:
-            game, seat = hub.find(request.path_params["token"])
+            served, seat = hub.find(request.path_params["token"])
         except Refused as refused:
             return refusal(refused)
-        return JSONResponse(seat_payload(game, seat, full=True))
+        return JSONResponse(seat_payload(served.game, seat, full=True))
 
     async def seat_events(request: Request) -> Response:
         try:
-            game, seat = hub.find(request.path_params["token"])
+            served, seat = hub.find(request.path_params["token"])
         except Refused as refused:
             return refusal(refused)
-        return StreamingResponse(events(hub, game, seat), media_type="text/event-stream")
+        return StreamingResponse(events(hub, served, seat), media_type="text/event-stream")
 
     async def seat_move(request: Request) -> Response:
         try:
-            game, seat = hub.find(request.path_params["token"])
+            served, seat = hub.find(request.path_params["token"])
             body = await read_json(request)
             if not isinstance(body, dict):
                 raise Refused(400, "expected {\"version\", \"index\", \"texts\"}")
-            async with hub.locks[game.id]:
+            game = served.game
+            async with served.lock:
                 action = game.choose(seat, body.get("version"), body.get("index"),
                                      body.get("texts"))
                 apply_move(game, seat, action)
         except Refused as refused:
             return refusal(refused)
-        hub.changed_by_action(game)
+        hub.changed_by_action(served)
         return JSONResponse({"version": game.version})
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
-        for game in hub.games.values():
-            hub.start(game)
+        for served in hub.served.values():
+            hub.start(served)
+        sweeper = asyncio.create_task(hub.sweeping())
         yield
         hub.loop = None
-        for task in hub.runners.values():
-            task.cancel()
+        sweeper.cancel()
+        for served in hub.served.values():
+            if served.runner is not None:
+                served.runner.cancel()
+            game = served.game
+            if not game.state.over:
+                finish(game.engine, game.state, game.bots)  # programs stop with the server
+            served.lane.close()  # (the shared pool among them: closing twice is harmless)
+        hub.pool.close()
 
     routes = [
         Route("/", lobby),
@@ -265,22 +434,103 @@ def make_app(hub: Hub) -> Starlette:
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    app.add_middleware(Guard, hosts=hub.hosts)
     app.add_middleware(SecurityHeaders)
     return app
 
 
-async def events(hub: Hub, game: Game, seat: int) -> AsyncIterator[str]:
+async def events(hub: Hub, served: Served, seat: int) -> AsyncIterator[str]:
     """The seat's payload now and after every change (the first with the table's
-    declarations, as a page that connects or reconnects needs them)."""
+    declarations, as a page that connects or reconnects needs them), while the game is
+    served. An open stream keeps the game from being abandoned."""
+    game = served.game
     version = None
-    while not hub.closing:
-        if game.version != version:
-            payload = seat_payload(game, seat, full=version is None)
-            version = game.version
-            yield f"data: {json.dumps(payload, separators=(',', ':'))}\n\n"
-        else:
-            yield ": still here\n\n"
-        await hub.wait(game, version, KEEP_ALIVE)
+    served.watchers += 1
+    try:
+        while not hub.closing and hub.served.get(game.id) is served:
+            if game.version != version:
+                payload = seat_payload(game, seat, full=version is None)
+                version = game.version
+                yield f"data: {json.dumps(payload, separators=(',', ':'))}\n\n"
+            else:
+                yield ": still here\n\n"
+            await hub.wait(served, version, KEEP_ALIVE)
+    finally:
+        served.watchers -= 1
+        served.seen = hub.clock()
+
+
+# -------------------------------------------------------------- other sites
+class Guard:
+    """Refuses, before any route sees it, a request that a page of another site may have
+    sent through the person's browser: one for a name the server does not answer to (a
+    site whose name was pointed at this machine), an API request from another site
+    (Origin or Sec-Fetch-Site), and a request that changes something without a JSON body
+    (a form or text/plain post needs no permission from the browser; JSON does)."""
+
+    def __init__(self, app: ASGIApp, hosts: Collection[str] | None = None):
+        self.app = app
+        self.hosts = None if hosts is None else {name.lower() for name in hosts}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            refused = self.problem(scope)
+            if refused is not None:
+                await refusal(refused)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def problem(self, scope: Scope) -> Refused | None:
+        """Why the request is refused, or None."""
+        headers = Headers(scope=scope)
+        host = headers.get("host", "")
+        if self.hosts is not None and host_name(host) not in self.hosts:
+            return Refused(400, "this server answers only to requests for "
+                           + ", ".join(sorted(self.hosts)))
+        changes = scope["method"] not in ("GET", "HEAD")
+        if changes or scope["path"].startswith("/api/"):
+            site = headers.get("sec-fetch-site")
+            if site is not None and site not in ("same-origin", "none"):
+                return Refused(403, FOREIGN)
+            origin = headers.get("origin")
+            if origin is not None and not same_origin(origin, host):
+                return Refused(403, FOREIGN)
+        if changes:
+            media = headers.get("content-type", "").partition(";")[0].strip().lower()
+            if media != "application/json":
+                return Refused(415, "a request that changes something sends JSON "
+                               "(Content-Type: application/json)")
+        return None
+
+
+def host_name(host: str) -> str:
+    """The name in a Host header, without its port or an IPv6 address's brackets."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].partition("]")[0]
+    return host.rpartition(":")[0] if host.count(":") == 1 else host
+
+
+def same_origin(origin: str, host: str) -> bool:
+    """Whether an Origin header names the server itself, as the request's Host does (the
+    scheme is not compared: a proxy in front may speak https for it)."""
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.netloc) \
+        and parts.netloc.lower() == host.strip().lower()
+
+
+def allowed_hosts(listening: str) -> frozenset[str] | None:
+    """The names a server listening on `listening` answers to: this machine's own, and
+    the address it was given; None (any) for every address (0.0.0.0, ::), as the names
+    others reach it by are not known."""
+    name = host_name(listening) if listening.startswith("[") else listening.lower()
+    if name in ("", "0.0.0.0", "::"):
+        return None
+    return LOCAL_NAMES | {name}
 
 
 class SecurityHeaders:
@@ -298,6 +548,20 @@ class SecurityHeaders:
 
 
 # ------------------------------------------------------------------- the lobby
+def lobby_offer() -> dict[str, Any]:
+    """What the lobby offers: the built-in rulesets, the seat kinds, and each bot's budget
+    (what its number counts, and the most a request may ask for)."""
+    return {"rulesets": [ruleset_info(name) for name in builtin_names()],
+            "kinds": [HUMAN, *BOTS],
+            "bots": [bot_info(name) for name in BOTS]}
+
+
+def bot_info(name: str) -> dict[str, Any]:
+    """A built-in bot kind as the lobby offers it: its budget's unit and cap, if any."""
+    unit = getattr(BOTS[name], "budget", None)
+    return {"kind": name, "budget": unit, "max": LOBBY_BUDGETS.get(name) if unit else None}
+
+
 def ruleset_info(name: str) -> dict[str, Any]:
     """A built-in ruleset as the lobby offers it."""
     rules = load_ruleset(name)
@@ -310,8 +574,9 @@ def ruleset_info(name: str) -> dict[str, Any]:
                          "doc": " ".join(o.doc.split())} for o in rules.option_defs]}
 
 
-def game_from_lobby(body: Any, save_dir: Path | None) -> Game:
-    """A new game as the lobby asks for it; Refused with the reason if it cannot be."""
+def game_from_lobby(body: Any) -> Game:
+    """A new game as the lobby asks for it (not saved yet); Refused with the reason if it
+    cannot be."""
     if not isinstance(body, dict):
         raise Refused(400, "expected a ruleset, players, seats and options")
     name, players, seats = body.get("ruleset"), body.get("players"), body.get("seats")
@@ -331,36 +596,43 @@ def game_from_lobby(body: Any, save_dir: Path | None) -> Game:
         check_kind(kind)
     chosen = {k: json.dumps(v) if isinstance(v, bool) else str(v) for k, v in options.items()}
     try:
-        game = Game.new(name, chosen, players, seed, seats)
+        return Game.new(name, chosen, players, seed, seats)
     except RulesetError as exc:
         problem = exc.diagnostics[0].message if exc.diagnostics else "invalid options"
         raise Refused(400, problem) from None
     except GameError as exc:
         raise Refused(400, str(exc)) from None
-    if save_dir is not None:
-        game.save = free_path(save_dir, f"{game.engine.rules.name}-{seed}")
-        game.write()
-    return game
 
 
 def check_kind(kind: Any) -> None:
     """A seat kind a request may ask for: a person or a built-in bot, never a program (only
-    the person at the command line may seat one). Nothing is made or started."""
+    the person at the command line may seat one), with a budget in work no larger than
+    the lobby's cap. Nothing is made or started."""
     if not isinstance(kind, str) or len(kind) > 40:
         raise Refused(400, "a seat is 'human' or a bot kind")
-    if kind != HUMAN:
-        try:
-            bots.check_kind(kind, programs=False)
-        except CardrulesError as exc:
-            raise Refused(400, str(exc)) from None
+    if kind == HUMAN:
+        return
+    try:
+        bots.check_kind(kind, programs=False)
+        name, budget = bots.split_kind(kind)
+    except CardrulesError as exc:
+        raise Refused(400, str(exc)) from None
+    most = LOBBY_BUDGETS.get(name)
+    unit = getattr(BOTS[name], "budget", None)
+    if isinstance(budget, float):
+        raise Refused(400, f"seat kind '{kind}': the lobby takes budgets in work, not time: "
+                      f"{name}:N, N {unit} a decision, up to {most}")
+    if budget is not None and most is not None and budget > most:
+        raise Refused(400, f"seat kind '{kind}': the lobby allows at most {most} {unit} a "
+                      "decision")
 
 
 def free_path(folder: Path, stem: str) -> Path:
     """A save file in `folder` named after `stem` that no file has yet."""
-    path = folder / f"{stem}.cardrules-save"
+    path = folder / f"{stem}{SAVE_SUFFIX}"
     number = 2
     while path.exists():
-        path = folder / f"{stem}-{number}.cardrules-save"
+        path = folder / f"{stem}-{number}{SAVE_SUFFIX}"
         number += 1
     return path
 

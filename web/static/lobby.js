@@ -4,10 +4,33 @@
 
 let rulesets = [];
 let kinds = [];
+let budgets = {};  // bot kind -> {budget: what its number counts, max: the most allowed}
 
 function chosen() {
   const name = document.getElementById("ruleset").value;
   return rulesets.find((r) => r.name === name);
+}
+
+// The number a seat's bot may be given (its budget a decision), shown for the bots that
+// take one, within the server's cap.
+function budgetInput(select) {
+  const input = el("input");
+  input.type = "number";
+  input.min = "1";
+  input.placeholder = "default";
+  input.className = "budget";
+  input.name = select.name + "-budget";
+  const update = () => {
+    const offer = budgets[select.value];
+    input.hidden = !(offer && offer.budget);
+    if (!input.hidden) {
+      input.max = String(offer.max);
+      input.title = offer.budget + " a decision, up to " + offer.max;
+    }
+  };
+  select.addEventListener("change", update);
+  update();
+  return input;
 }
 
 function drawSeats() {
@@ -26,8 +49,25 @@ function drawSeats() {
     }
     select.value = before[seat - 1] || (seat === 1 ? "human" : "random");
     label.appendChild(select);
+    label.appendChild(budgetInput(select));
     box.appendChild(label);
   }
+}
+
+// A seat's kind as the server takes it: "ismcts:50" when a budget is written.
+function seatKind(select) {
+  const input = select.parentNode.querySelector("input.budget");
+  const budget = input && !input.hidden ? input.value.trim() : "";
+  return budget === "" ? select.value : select.value + ":" + budget;
+}
+
+function drawBudgets() {
+  const parts = [];
+  for (const [kind, offer] of Object.entries(budgets)) {
+    if (offer.budget) parts.push(kind + " up to " + offer.max + " " + offer.budget);
+  }
+  document.getElementById("budgets").textContent = parts.length ?
+    "A bot's number is its budget a decision (empty: its default): " + parts.join(", ") + "." : "";
 }
 
 function optionInput(option) {
@@ -84,7 +124,7 @@ async function start(event) {
   const body = {
     ruleset: chosen().name,
     players: Number(document.getElementById("players").value),
-    seats: Array.from(document.querySelectorAll("#seats select")).map((s) => s.value),
+    seats: Array.from(document.querySelectorAll("#seats select")).map(seatKind),
     options: options,
     seed: seed === "" ? null : Number(seed),
   };
@@ -106,8 +146,8 @@ async function start(event) {
     item.appendChild(a);
     list.appendChild(item);
   }
-  document.getElementById("saved").textContent =
-    result.data.save ? "Saved as it goes to " + result.data.save : "";
+  document.getElementById("saved").textContent = result.data.save ?
+    "Saved as it goes, as " + result.data.save + " in the server's save folder." : "";
   document.getElementById("started").hidden = false;
 }
 
@@ -116,6 +156,9 @@ async function load() {
   const data = await response.json();
   rulesets = data.rulesets;
   kinds = data.kinds;
+  budgets = {};
+  for (const bot of data.bots || []) budgets[bot.kind] = bot;
+  drawBudgets();
   const select = document.getElementById("ruleset");
   for (const rules of rulesets) {
     const option = el("option", "", rules.title + " (" + rules.name + ")");

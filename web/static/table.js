@@ -271,8 +271,10 @@ function statusText(view) {
   if (view.over) {
     const names = view.winners.map((w) => "seat " + w);
     if (view.house && view.house.winner) names.unshift(view.house.name);
-    if (!names.length) return "Game over. No winner.";
-    return "Game over. " + (names.length === 1 ? "Winner: " : "Tied winners: ") + names.join(", ");
+    const forfeited = (current.results && current.results.forfeited) || [];
+    const over = "Game over" + forfeited.map((s) => ", seat " + s + " forfeited").join("") + ". ";
+    if (!names.length) return over + "No winner.";
+    return over + (names.length === 1 ? "Winner: " : "Tied winners: ") + names.join(", ");
   }
   if (view.to_move === current.seat) {
     if (current.reaction) return "A chance to react: act now, or pass.";
