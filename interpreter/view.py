@@ -13,7 +13,7 @@ from typing import Any
 
 from cardrules.model import Ruleset, VariableDef
 
-from .runtime import EMPTY
+from .runtime import EMPTY, OWNER
 from .sight import parties, whereabouts
 from .state import GameState
 
@@ -35,7 +35,7 @@ def zone_view(rules: Ruleset, s: GameState, z: int, visibility: str, seat: int,
     here = maybe.get(z) if maybe else None
     if visibility == "hidden":
         return {"count": count, "maybe": here} if here else {"count": count}
-    if visibility == "owner" and rules.board.owner[z] != seat:
+    if rules.board.visibility[z] == OWNER and rules.board.owner[z] != seat:
         cards = held_order(s, cards, seat)
     entries = [card_entry(rules, s, c, seat) for c in cards]
     if rules.board.trick[z]:  # a trick shows who played each card
@@ -194,14 +194,19 @@ def shown(rules: Ruleset, s: GameState, seat: int | None, kind: str, item: str,
     return value
 
 
-def card_places(rules: Ruleset, s: GameState) -> dict[int, list[Any]]:
-    """Where each card lies, as a path into a player view's `zones`: [zone name, owner
-    ('1'... or None), group (or None), slot]. A page uses it to find the card a legal
-    action names among those it draws; it tells where cards are, never what they are."""
+def card_places(rules: Ruleset, s: GameState, seat: int) -> dict[int, list[Any]]:
+    """Where each card lies, as a path into `seat`'s player view's `zones`: [zone name,
+    owner ('1'... or None), group (or None), slot]. A page uses it to find the card a legal
+    action names among those it draws; it tells where cards are, never what they are (in
+    another's hand, the slot of the view's own order)."""
     places: dict[int, list[Any]] = {}
+    board = rules.board
 
     def note(z: int, name: str, owner: str | None, group: int | None) -> None:
-        for slot, c in enumerate(s.zones[z]):
+        cards = s.zones[z]
+        if board.visibility[z] == OWNER and board.owner[z] != seat:
+            cards = held_order(s, cards, seat)
+        for slot, c in enumerate(cards):
             if c != EMPTY:
                 places[c] = [name, owner, group, slot]
 

@@ -2,8 +2,9 @@
 
 Two games that differ only in what a seat could not observe must look the same to that seat,
 in every word and number it is given: its view, the words it reads of every action, its own
-choices, the public event log. The tests build such pairs from the rulesets themselves, in
-three ways, each from random games at random points:
+choices, the public event log, what its page in the browser is sent, and what the research
+adapters observe for it (text, tensor, recall, the ids it may choose). The tests build such
+pairs from the rulesets themselves, in three ways, each from random games at random points:
 
 - traded cards: a copy in which two cards the seat knows nothing of have traded identities
   (each in the other's place, with what every other party knew of it); both games go on with
@@ -48,6 +49,14 @@ try:  # the research adapters' observations too, where numpy is installed
     ADAPTERS = True
 except ImportError:  # pragma: no cover - the test extra installs numpy
     ADAPTERS = False
+try:  # and what a seat's page in the browser is sent, where the web extra is installed
+    from cardrules.interpreter.record import Record
+    from cardrules.web.game import Game
+    from cardrules.web.payload import seat_payload
+    WEB = True
+    PAGE_RECORD = Record("ruleset", "digest", {}, 1, 0, ["human"])  # (never read here)
+except ImportError:  # pragma: no cover - the test extra installs the web extra
+    WEB = False
 
 RULESETS = sorted((Path(__file__).resolve().parent.parent / "rulesets").glob("*.yaml"))
 PAIRS = 9  # games per ruleset in which pairs are made at a random point
@@ -101,6 +110,9 @@ def seat_side(engine: Engine, state: GameState, seat: int) -> dict[str, Any]:
         side["tensor"] = tensor_of(Layout.of(match.table, False), match, seat).tobytes()
         if match.to_move() == seat:
             side["ids"] = match.legal()
+    if WEB:
+        page = Game("game", PAGE_RECORD, engine, state, [None] * state.n, [None] * state.n)
+        side["page"] = seat_payload(page, seat, full=True)
     return side
 
 

@@ -36,6 +36,7 @@ from cardrules.interpreter.external import Forfeit  # noqa: E402
 from cardrules.interpreter.play import play_game  # noqa: E402
 from cardrules.interpreter.sight import whereabouts  # noqa: E402
 from cardrules.interpreter.state import GameState  # noqa: E402
+from cardrules.interpreter.told import applied  # noqa: E402
 from cardrules.model import Action  # noqa: E402
 from cardrules.web import server  # noqa: E402
 from cardrules.web.game import Game  # noqa: E402
@@ -309,14 +310,20 @@ def play_over_the_api(client: TestClient, game: Game, seed: int, limit: int,
         assert seat is not None
         legal = game.legal()
         action = choosers[seat].choose(game.engine, game.state, legal)
-        public = known(game.state, names, None)
+        moved = applied(game.engine, game.state, seat, action) or game.state
+        # each seat's news names what the seat knew before the action or once it is done
+        told = [known(game.state, names, p) | known(moved, names, p)
+                for p in range(game.state.n)]
         news = len(game.news)
         answer = client.post(f"{seat_url(game, seat)}/move",
                              json={"version": game.version, **request_for(legal, action)})
         assert answer.status_code == 200, answer.text
         if check:
-            public |= known(game.state, names, None)
-            assert card_names(names, game.news[news:]) <= public, game.news[news:]
+            for p in range(game.state.n):
+                lines = [line if isinstance(line, str) else line[p]
+                         for line in game.news[news:]]
+                assert card_names(names, lines) <= told[p] | known(game.state, names, p), \
+                    lines
         played += 1
     if check and game.state.over:
         check_payloads(client, game)

@@ -1,4 +1,4 @@
-"""One game served to browsers: its seats and their tokens, the public news, and moves.
+"""One game served to browsers: its seats and their tokens, the news, and moves.
 
 A seat is known by its token alone (secrets.token_urlsafe, compared with
 secrets.compare_digest). What a seat is sent is built in web/payload.py from player_view
@@ -17,16 +17,17 @@ from typing import Any
 
 from cardrules.cli import render
 from cardrules.cli.human import fitted, round_ends
-from cardrules.cli.screen import known_before, public_line, revealed, round_line
+from cardrules.cli.screen import round_line
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import GameError, IllegalAction
 from cardrules.interpreter import record
 from cardrules.interpreter.bots import Bot
 from cardrules.interpreter.domains import Words
-from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.external import forfeit
 from cardrules.interpreter.record import HUMAN, Record, action_data, make_bots
 from cardrules.interpreter.state import GameState
+from cardrules.interpreter.told import tell
 from cardrules.model import Action
 
 NEWS_KEPT = 200  # public lines kept; a page shows the latest of them
@@ -53,7 +54,9 @@ class Game:
     bots: list[Bot | None]
     tokens: list[str | None]  # per seat: a person's token, None for a bot
     save: Path | None = None
-    news: list[str] = field(default_factory=list)
+    # what happened: a line every seat reads alike, or one per seat (an action in the words
+    # each seat may read: interpreter/told.py)
+    news: list[str | tuple[str, ...]] = field(default_factory=list)
     version: int = 0  # counts the actions applied here: a page's choices belong to one
     save_problem: str | None = None
     unreported: bool = False
@@ -142,18 +145,15 @@ class Game:
 
     def play(self, seat: int, action: Action) -> None:
         """Apply `seat`'s action (IllegalAction: nothing changes), note it in the record
-        and the public news, and save the game."""
+        and in each seat's news, and save the game."""
         engine, state = self.engine, self.state
-        line = public_line(engine, state, seat, action)
-        before = known_before(engine, state, action)
+        told = tell(engine, state, seat, action) if action != PASS else None
         rounds = len(state.round_scores)
         engine.apply(state, action)
         self.record.actions.append(action_data(action))
         self.version += 1
-        if line is not None and len(state.round_scores) == rounds:
-            line += revealed(engine, before, state, action)
-        if line is not None:
-            self.news.append(line)
+        if told is not None:
+            self.news.append(tuple(f"seat {seat + 1}: {words}" for words in told.seats))
         if len(state.round_scores) > rounds:
             self.news.extend(self.round_layout())
             self.news.append(round_line(state))

@@ -59,14 +59,15 @@ def seat_payload(game: Game, seat: int, full: bool = False) -> dict[str, Any]:
     legal = game.legal()
     mover = engine.to_move(state)
     mine = legal if mover == seat else []
-    places = card_places(engine.rules, state) if mine else {}
+    places = card_places(engine.rules, state, seat) if mine else {}
     out: dict[str, Any] = {
         "game": game.id,
         "version": game.version,
         "seat": seat + 1,
         "seats": [{"seat": p + 1, "kind": kind} for p, kind in enumerate(game.seats)],
         "view": player_view(engine.rules, state, seat),
-        "news": game.news[-NEWS_SHOWN:],
+        "news": [line if isinstance(line, str) else line[seat]
+                 for line in game.news[-NEWS_SHOWN:]],
         "reaction": PASS in mine,
         "choices": [choice(engine, game, seat, index, action, places)
                     for index, action in enumerate(mine)],
