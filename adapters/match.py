@@ -24,8 +24,8 @@ from cardrules.interpreter.domains import Words
 from cardrules.interpreter.knowledge import determinize
 from cardrules.interpreter.runtime import OWNER
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.told import known_after
 from cardrules.interpreter.view import player_view
+from cardrules.interpreter.words import known_after
 
 from . import table as tables
 from .table import AdapterError, Table
@@ -291,7 +291,7 @@ class Match:
         seat knew but lost sight of, is not), by its place before the action to the others
         (interpreter/told.py)."""
         assert self.state is not None
-        after = known_after(self.table.engine, self.state, seat, action)
+        after = known_after(self.table.rules, self.state, seat, action)
         facts = tuple((c, after.get(c, known), place)
                       for c, known, place in self._card_facts(action))
         return Record(seat, action, facts)
@@ -357,7 +357,7 @@ class Match:
                 elif kind == "words":
                     words.append(repr(value) if viewer == record.seat else "(written)")
                 else:
-                    words.append(engine.value_text(kind, value))
+                    words.append(engine.words.value_text(kind, value))
         return " ".join(words)
 
     # --------------------------------------------------------------- copies

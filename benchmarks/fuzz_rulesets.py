@@ -187,7 +187,7 @@ def _attempt(path: Path) -> Outcome:
             if not legal:
                 break
             for action in legal[:10]:
-                engine.describe(action, state)
+                engine.words.describe(action, state)
             legal = engine.step(state, bot.choose(engine, state, legal))
         engine.results(state)
     except RuleRuntimeError as exc:

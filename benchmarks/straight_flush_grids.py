@@ -18,6 +18,7 @@ import math
 import sys
 
 from cardrules.dsl.loader import load_ruleset
+from cardrules.interpreter import flow
 from cardrules.interpreter.engine import Engine
 
 
@@ -59,7 +60,7 @@ def wins_outright(eng: Engine, grid: list[int], other: list[int]) -> bool:
             state.where[c] = z
     state.legal_cache = None
     state.signal |= 4  # as `end round` would
-    eng._end_round(state)  # noqa: SLF001 - the end of a round is what is measured
+    flow.end_round(eng.flow, state)
     return state.over and state.winners == [0]
 
 

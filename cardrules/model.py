@@ -21,6 +21,8 @@ from cardrules.errors import Diagnostic, Location, RuleFault
 
 Action = tuple[Any, ...]
 StateFn = Callable[..., Any]
+PASS: Action = ("pass",)  # the answer of a seat that lets a reaction window go by
+PASS_TEXT = "Pass: let this chance go by"  # how a pass reads, in every listing and log
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,24 @@ class Site:
 
 
 @dataclass(frozen=True)
+class FlowFacts:
+    """What the turn flow knows of a ruleset before any game: per phase and step, the
+    flow's facts. The engine's flow reads them at every action; the code generator
+    specialises the same flow with them (interpreter/flow.py)."""
+
+    repeat: tuple[tuple[int, ...], ...]  # per phase, per step: how many times it is played
+    automatic: tuple[tuple[bool, ...], ...]  # per phase, per step: a single action is forced
+    each_once: tuple[bool, ...]  # per phase: every seat in plays one turn, then it ends
+    skipping: tuple[bool, ...]  # per phase: a seat may miss its turn (`skip_turn`)
+    after_move: bool  # the ruleset has triggers after a move,
+    after_turn: bool  # after a turn,
+    before_turn: bool  # before a turn,
+    reactions: bool  # and a reaction window after every action
+    turn_to: bool  # some rule names the next seat (`turn to`)
+    direction: int  # +1 clockwise (seat order), -1 counterclockwise
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A loaded, checked, compiled ruleset."""
 
@@ -202,6 +222,7 @@ class Ruleset:
     code_name: str = ""  # the file name the generated code was compiled under
     line_sites: dict[int, int] = field(repr=False, default_factory=dict)  # line -> site
     house: HouseDef | None = None  # the party that is not a seat, if the ruleset has one
+    flow: FlowFacts | None = None  # the turn flow's facts (the compiler always gives them)
 
     @property
     def owners(self) -> int:

@@ -37,7 +37,7 @@ from cardrules.interpreter.external import Forfeit, forfeit
 from cardrules.interpreter.play import finish
 from cardrules.interpreter.record import HUMAN, Record, action_data, make_bots
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.told import tell
+from cardrules.interpreter.words import tell
 from cardrules.model import Action, Ruleset
 
 from . import parts, render
@@ -118,7 +118,7 @@ class Table:
         """Apply `seat`'s action, note it in the record, and tell every other person at the
         table what they may know of it (and the scores, when it ends a round)."""
         engine, state = self.engine, self.state
-        told = tell(engine, state, seat, action) if action != PASS else None
+        told = tell(engine.words, state, seat, action) if action != PASS else None
         rounds = len(state.round_scores)
         own = outcome_before(engine, state, seat, action) if seat in self.pending else None
         engine.apply(state, action)
@@ -479,7 +479,7 @@ class Outcome:
 
 def outcome_before(engine: Engine, state: GameState, seat: int, action: Action) -> Outcome:
     """The seat's side of an action it is about to take (see Outcome)."""
-    text = engine.describe(action, state, seat)
+    text = engine.words.describe(action, state, seat)
     return Outcome(seat, text, list(state.known), [len(z) for z in state.zones])
 
 

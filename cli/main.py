@@ -24,8 +24,8 @@ from cardrules.interpreter.events import EventStream
 from cardrules.interpreter.external import Forfeit, forfeit
 from cardrules.interpreter.play import finish, play
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.told import applied, tell
-from cardrules.interpreter.view import player_view
+from cardrules.interpreter.view import player_view, table_layout
+from cardrules.interpreter.words import applied, tell
 from cardrules.model import Action, Ruleset
 
 from . import render
@@ -181,7 +181,7 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
         assert decider is not None
         action = bots[decider].choose(engine, state, legal)
         if action != PASS:  # every action the seat sees happen, in the words it may read
-            words = tell(engine, state, decider, action).seats[seat]
+            words = tell(engine.words, state, decider, action).seats[seat]
             click.echo(printable(f"  seat {decider + 1}: {words}"))
         legal = engine.step(state, action)
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
@@ -229,7 +229,7 @@ def revealing(rules: Ruleset, plain: bool) -> Engine:
         click.echo(f"  round {state.round} over, scores: "
                    + "  ".join(f"seat {p + 1}: {score}"
                                for p, score in enumerate(state.round_scores[-1])))
-        click.echo("\n".join(render.table_lines(rules, engine.layout(state), plain)))
+        click.echo("\n".join(render.table_lines(rules, table_layout(rules, state), plain)))
 
     engine = Engine(rules, watch=watch, watch_round=watch_round)
     return engine
@@ -245,7 +245,7 @@ def revealed_words(engine: Engine, state: GameState, action: Action) -> str:
     cards = engine.rules.cards.names
     moved = f" ({', '.join(cards[c] for c in unnamed)})" if unnamed else ""
     forced = "" if engine.is_choice(state) else "  (the only move)"
-    return printable(f"{engine.describe(action)}{moved}{forced}")
+    return printable(f"{engine.words.describe(action)}{moved}{forced}")
 
 
 def chosen_cards(engine: Engine, action: Action) -> list[int]:
@@ -269,7 +269,8 @@ def moved_cards(engine: Engine, state: GameState, action: Action) -> list[int]:
     the triggers or the round's end that may follow), in the deck's order: worked out by
     running the move on a copy of the game, which draws what the game will draw. None if
     the move cannot be carried out there (the game will say why)."""
-    after = applied(engine, state, state.window[0] if state.window else state.current, action)
+    after = applied(engine.rules, state,
+                    state.window[0] if state.window else state.current, action)
     if after is None:
         return []
     return [c for c, (was, now) in enumerate(zip(state.where, after.where)) if was != now]
@@ -279,7 +280,7 @@ def round_start_lines(engine: Engine, state: GameState, plain: bool) -> list[str
     """A round as it begins, as --reveal prints it: its number, its dealer and the whole
     table, every card named."""
     return [f"Round {state.round}, dealer seat {state.dealer + 1}:",
-            *render.table_lines(engine.rules, engine.layout(state), plain)]
+            *render.table_lines(engine.rules, table_layout(engine.rules, state), plain)]
 
 
 def play_revealed(engine: Engine, state: GameState, bots: list[Bot], plain: bool) -> None:

@@ -145,7 +145,7 @@ class Narrowing:
         kind = move.kinds[index - 1]
         if value is None:
             return "(no more)"
-        return self.engine.value_text(kind, value, self.state, self.seat)
+        return self.engine.words.value_text(kind, value, self.state, self.seat)
 
     def lines(self) -> list[str]:
         """The numbered values of the next part."""

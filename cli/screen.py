@@ -106,7 +106,7 @@ def numbered(legal: Sequence[Action]) -> dict[int, Action]:
 def choice_text(engine: Engine, action: Action, state: GameState, seat: int) -> str:
     """An action as `seat` may read it, in the ruleset's words (card names as rules write
     them); an action with text still to write says so."""
-    text = engine.describe(action, state, seat)
+    text = engine.words.describe(action, state, seat)
     return text + " (you write it next)" if is_open(action) else text
 
 
@@ -176,8 +176,8 @@ def public_line(engine: Engine, state: GameState, seat: int, action: Action) -> 
     if action == PASS:
         return None
     if action[0] in engine.open_moves:
-        return f"seat {seat + 1}: {engine.describe_move(action[0])} (written, not shown)"
-    return f"seat {seat + 1}: {engine.describe(action, state, None)}"
+        return f"seat {seat + 1}: {engine.words.describe_move(action[0])} (written, not shown)"
+    return f"seat {seat + 1}: {engine.words.describe(action, state, None)}"
 
 
 def revealed(engine: Engine, before: Sequence[int], state: GameState, action: Action) -> str:
@@ -285,7 +285,7 @@ def help_lines(engine: Engine, state: GameState, seat: int, legal: Sequence[Acti
         move = engine.moves.get(action[0])
         if move is not None and move.doc and move.name not in seen:
             seen.add(move.name)
-            lines += textwrap.wrap(f"{engine.describe_move(move.name)}: {move.doc}", 88,
+            lines += textwrap.wrap(f"{engine.words.describe_move(move.name)}: {move.doc}", 88,
                                    initial_indent="  ", subsequent_indent="    ")
     lines.append("Commands: help (this), rules (the game's summary and options), "
                  "quit (save the game and stop).")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardrules.errors import GeneratorError
-from cardrules.interpreter import melding, runtime, sight
+from cardrules.interpreter import flow, melding, runtime, sight
 
 from . import pyast
 from .codegen import Generated
@@ -40,6 +40,8 @@ def runtime_names() -> dict[str, Any]:
                can_lay_down=melding.can_lay_down)
     # what the runtime's inlinable card rules call of the partial-knowledge bookkeeping
     out.update(unseen_move=sight.unseen_move, seen_again=sight.seen_again)
+    # and the turn flow, which the move handlers specialise and call (interpreter/flow.py)
+    out.update({name: getattr(flow, name) for name in flow.EXPORTED})
     return out
 
 

@@ -1,129 +1,104 @@
 """The turn flow, compiled: one handler per move that applies it and takes the game on.
 
-The engine's generic `step` interprets the flow at every action: which step comes next, whether
-the turn ends, who plays next, which triggers run. All of that is known for each move before any
-game (its phase and step, its `then`, the step's repeat count, the phase's way of passing turns,
-which triggers the ruleset has), so the generator writes it out per move:
+The turn flow is written once, in interpreter/flow.py, and the engine plays every action
+through it. Each move's handler here is that same flow specialised for the move, as the card
+rules are (inline.py): what is known of the move before any game (its phase and step, where
+its `then` leads, the phase's way of passing turns, which triggers the ruleset has: the
+ruleset's `FlowFacts`, and each step's listing function) is put in, and the branches it
+decides are dropped:
 
-    def h_swap(S, me, A, E, listing):
+    def h_swap(S, me, A, F, listing):
         ...the move's own rules...
         S.version += 1
         S.actions += 1
         if S.signal:                       # a rule ended the turn, phase, round or game
-            return E.signalled(S, me, listing)
+            return signalled(F, S, me, listing)
         S.turns += 1                       # the last step: the turn ends
-        after_turn(S, me)
         ...who plays next, and that seat's legal actions
 
-What is rare (a signal, the round's or the phase's end, turns missed, reaction windows) is
-handed to the engine (`E`), which keeps the one generic implementation of it; the engine's
-interpreted flow stays as the reference the compiled one is tested against, action by action.
+What is rare (a signal, a phase's or a round's end, turns missed, reaction windows) stays a
+call to the flow's own functions, which generated code is handed with the `Flow` (`F`).
 """
 
 from __future__ import annotations
 
 import ast
 
+from cardrules.model import FlowFacts
+
 from . import ir, pyast
 from .codegen import Generator, local
+from .inline import Ref
 
-_END_ROUND_OR_GAME = 4 | 8
-_END_PHASE = 2
+FLOW = ("F", "S", "me", "listing")  # the names the flow's functions are handed
+
+
+def flow_facts(program: ir.Program, direction: int) -> FlowFacts:
+    """What the turn flow knows of a program before any game (interpreter/flow.py reads the
+    same facts at run time, from the Ruleset)."""
+    phases = program.phases
+    triggers = program.triggers
+    return FlowFacts(
+        repeat=tuple(tuple(step.repeat for step in phase.steps) for phase in phases),
+        automatic=tuple(tuple(step.automatic for step in phase.steps) for phase in phases),
+        each_once=tuple(phase.turns == "each_once" for phase in phases),
+        skipping=tuple(phase.skip_turn is not None for phase in phases),
+        after_move=bool(triggers.get("after_move")),
+        after_turn=bool(triggers.get("after_turn")),
+        before_turn=bool(triggers.get("before_turn")),
+        reactions=program.reactions is not None,
+        turn_to=_uses_turn_to(program),
+        direction=direction)
+
+
+def legal_name(index: int, step: ir.Step) -> str:
+    """The name of a step's listing function in the generated module."""
+    return f"legal_{index}_{step.name}"
 
 
 class FlowGenerator:
     """Adds the move handlers to a Generator's module."""
 
-    def __init__(self, gen: Generator):
+    def __init__(self, gen: Generator, facts: FlowFacts):
         self.gen = gen
+        self.facts = facts
         program = gen.checked.program
         self.program = program
-        self.has_reactions = program.reactions is not None
-        self.after_move = bool(program.triggers.get("after_move"))
-        self.after_turn = bool(program.triggers.get("after_turn"))
-        self.before_turn = bool(program.triggers.get("before_turn"))
-        self.turn_to = _uses_turn_to(program)
+        # What the handlers know of the `Flow` they are handed: its facts, and each step's
+        # listing function by its name in this module.
+        self.known = {"F": {"facts": facts,
+                            "legal": tuple(tuple(Ref(legal_name(i, step)) for step in p.steps)
+                                           for i, p in enumerate(program.phases))}}
 
     def generate(self) -> None:
         for index, phase in enumerate(self.program.phases):
             for number, step in enumerate(phase.steps):
                 for move in step.moves:
-                    self.handler(index, phase, number, move)
+                    self.handler(index, number, move)
 
-    # --------------------------------------------------------------- handlers
-    def handler(self, index: int, phase: ir.Phase, number: int, move: ir.Move) -> None:
+    def handler(self, index: int, number: int, move: ir.Move) -> None:
+        """`h_MOVE(S, me, A, F, listing)`: the move's rules, then the flow after it."""
         gen = self.gen
         unpack = [pyast.assign(local(p.name), pyast.subscript(pyast.name("A"), pyast.const(i)))
                   for i, p in enumerate(move.params, 1)]
         body = unpack + gen.block(move.body)
-        flow = pyast.stmts("S.version += 1\nS.actions += 1")
-        if self.after_move:
-            flow += pyast.stmts("after_move(S, me)")
-        flow += pyast.stmts("if S.signal:\n    return E.signalled(S, me, listing)")
-        flow += self.transition(index, phase, number, move)
+        args = {name: pyast.name(name) for name in FLOW}
+        where = {"phase": index, "step": number, "then": move.then}
+        if "move_made" in gen.inliner.defs:
+            flow = gen.inliner.statements("move_made", {**args, **where}, self.fact_locals(),
+                                          self.known)
+        else:  # (the flow's source cannot be read: it is called instead, the same rules)
+            flow = [ast.Return(pyast.call("move_made", *args.values(),
+                                          *map(pyast.const, where.values())))]
         gen.tag(flow, gen.site(move.pos))
-        gen.add_function(f"h_{move.name}", ["S", "me", "A", "E", "listing"], body + flow,
+        gen.add_function(f"h_{move.name}", ["S", "me", "A", "F", "listing"], body + flow,
                          move.pos)
 
-    def transition(self, index: int, phase: ir.Phase, number: int,
-                   move: ir.Move) -> list[ast.stmt]:
-        """What follows the move: a jump, the step again, the next step, or the turn's end
-        (the engine's generic flow, in the same order)."""
-        steps = phase.steps
-        if move.then is not None:
-            return self.enter_step(index, phase, move.then)
-        out: list[ast.stmt] = []
-        if steps[number].repeat > 1:
-            out.append(pyast.if_(pyast.expr("S.reps > 1"),
-                                 pyast.stmts("S.reps -= 1") + self.listing(index, number)))
-        if number + 1 < len(steps):
-            return out + self.enter_step(index, phase, number + 1)
-        return out + self.end_turn(index, phase)
-
-    def enter_step(self, index: int, phase: ir.Phase, number: int) -> list[ast.stmt]:
-        return pyast.stmts("S.step = _0\nS.reps = _1", pyast.const(number),
-                           pyast.const(phase.steps[number].repeat)) + self.listing(index, number)
-
-    def end_turn(self, index: int, phase: ir.Phase) -> list[ast.stmt]:
-        """The engine's end of a turn, for this phase: who plays next, or the phase's or the
-        round's end."""
-        out = pyast.stmts("S.turns += 1")
-        if self.after_turn:
-            out += pyast.stmts("after_turn(S, me)\nif S.signal & _0:\n"
-                               "    return E.round_done(S, me, listing)",
-                               pyast.const(_END_ROUND_OR_GAME))
-        if self.turn_to:  # a rule may have named the next seat
-            out += pyast.stmts("nxt = E.next_seat(S, me)")
-        else:
-            out += pyast.stmts("nxt = (me + STEP) % S.n\nif not S.active[nxt]:\n"
-                               "    nxt = next_seat(S, me, STEP)")
-        if phase.skip_turn is not None:
-            out += pyast.stmts("nxt = E.skip_turns(S, nxt)")
-        if phase.turns == "each_once":
-            out += pyast.stmts("S.turns_in_phase += 1\nif S.turns_in_phase >= sum(S.active):\n"
-                               "    S.signal |= _0", pyast.const(_END_PHASE))
-        out += pyast.stmts(
-            "if S.signal & _0:\n    return E.phase_done(S, me, listing)\n"
-            "if nxt == S.stop_before:\n    return E.round_done(S, me, listing)\n"
-            "S.current = nxt\nS.step = 0\nS.reps = _1", pyast.const(_END_PHASE),
-            pyast.const(phase.steps[0].repeat))
-        if self.before_turn:  # the new turn's triggers may change anything: the engine goes on
-            return out + pyast.stmts("E.begin_turn(S)\nreturn E.tail(S, me, listing)")
-        if self.has_reactions:  # the engine lists the next seat's actions after the window
-            return out + self.listing(index, 0)
-        # The actor's `me` is spent: the listing is the next seat's.
-        return out + pyast.stmts("me = nxt") + self.listing(index, 0)
-
-    def listing(self, index: int, number: int) -> list[ast.stmt]:
-        """The legal actions of step `number` for seat `me`, kept in the state and returned."""
-        step = self.program.phases[index].steps[number]
-        if self.has_reactions or step.automatic:  # a reaction window, or a forced action,
-            return pyast.stmts("return E.tail(S, me, listing)")  # first: the engine's tail
-        fn = pyast.name(f"legal_{index}_{step.name}")
-        return pyast.stmts(
-            "if not listing:\n    S.legal_cache = None\n    return []\n"
-            "out = _legal(S, me)\nif not out:\n    E.stuck(S)\n"
-            "S.legal_cache = (S.version, out)\nreturn out", legal=fn)
+    def fact_locals(self) -> dict[str, bool]:
+        """The flow's `Fact` locals, by name (interpreter/flow.py)."""
+        facts = self.facts
+        return {"triggered": facts.after_move, "after": facts.after_turn,
+                "named": facts.turn_to, "begins": facts.before_turn}
 
 
 def _uses_turn_to(program: ir.Program) -> bool:

@@ -13,9 +13,10 @@ from functools import cache
 from typing import Any
 
 from cardrules.errors import Diagnostic, Location, RulesetError
-from cardrules.interpreter import runtime
+from cardrules.interpreter import flow, runtime
 from cardrules.interpreter.melding import MeldRules
 from cardrules.model import (
+    FlowFacts,
     MoveDef,
     PhaseDef,
     Ruleset,
@@ -29,6 +30,7 @@ from . import nodes as n
 from .binding import Bound, bind
 from .checker import Checked, check
 from .codegen import VISIBILITY, Generator
+from .codegen_flow import FlowGenerator, flow_facts
 from .inline import Inliner
 from .reader import read
 from .source import Document
@@ -36,8 +38,8 @@ from .source import Document
 
 @cache
 def inliner() -> Inliner:
-    """The specialiser of the runtime's card rules (its source is read once)."""
-    return Inliner(runtime, runtime.INLINABLE)
+    """The specialiser of the runtime's card rules and turn flow (its source is read once)."""
+    return Inliner(runtime, {**runtime.INLINABLE, **flow.INLINABLE})
 
 
 def compile_document(doc: Document, options: dict[str, Any] | None = None,
@@ -45,12 +47,16 @@ def compile_document(doc: Document, options: dict[str, Any] | None = None,
     """Compile a structurally valid document; RulesetError with every problem found.
     `inline=False` calls the runtime's card rules instead of specialising them."""
     checked = check_document(doc, options)
-    generated = Generator(checked, inliner() if inline else _NO_INLINING).generate()
+    generator = Generator(checked, inliner() if inline else _NO_INLINING)
+    generator.rules()
+    facts = flow_facts(checked.program, checked.direction)
+    FlowGenerator(generator, facts).generate()
+    generated = generator.module()
     house = checked.house.index if checked.house is not None else -1
     board = make_board(checked.zones, checked.max_players + (house >= 0), checked.cards.names,
                        house)
     bound = bind(generated, checked.decls.name.name, tables(checked, board))
-    return assemble(checked, board, bound, generated.sites, doc)
+    return assemble(checked, board, bound, generated.sites, doc, facts)
 
 
 def check_document(doc: Document, options: dict[str, Any] | None = None) -> Checked:
@@ -152,7 +158,7 @@ def location(pos: n.Pos) -> Location:
 
 
 def assemble(checked: Checked, board: runtime.Board, bound: Bound, sites: list[Any],
-             doc: Document) -> Ruleset:
+             doc: Document, facts: FlowFacts) -> Ruleset:
     ns = bound.namespace
     program = checked.program
     phases = tuple(_phase(checked, p, i, ns) for i, p in enumerate(program.phases))
@@ -184,7 +190,7 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, sites: list[A
         until=ns.get("until"), reactions=reactions, moves=moves, python=bound.source,
         data=doc.data, sites=tuple(sites), evaluate_key=ns.get("evaluate_key"),
         code_name=bound.code_name, house=checked.house,
-        line_sites=bound.line_sites)
+        line_sites=bound.line_sites, flow=facts)
 
 
 def _phase(checked: Checked, phase: ir.Phase, index: int, ns: dict[str, Any]) -> PhaseDef:

@@ -1,11 +1,14 @@
-"""Specialising the runtime's own card rules in place: one definition, two uses.
+"""Specialising the runtime's own card rules and turn flow in place: one definition, two uses.
 
-A function the runtime marks `@inlinable` is an ordinary Python function the engine calls.
-Where the code generator knows facts before the game (the destination is a stack, a
-public zone; the card is turned face up), it asks for the function's body with those
-facts put in: parameters and `Fact` locals become constants, the branches they decide
-are dropped, other locals get fresh names, and inlinable calls inside are specialised in
-turn. What comes out is the same rule, minus the decisions already taken.
+A function the runtime marks `@inlinable` (interpreter/runtime.py, interpreter/flow.py) is an
+ordinary Python function the engine calls. Where the code generator knows facts before the
+game (the destination is a stack, a public zone; the card is turned face up; the move's step
+is the last of its phase), it asks for the function's body with those facts put in:
+parameters and `Fact` locals become constants, a known table's entries at constant places
+become their values (`F.facts.repeat[0][1]`: `Known`), the branches they decide are dropped,
+other locals get fresh names, and inlinable calls inside are specialised in turn (a `return`
+of one, a tail call, becomes its body's own returns). What comes out is the same rule, minus
+the decisions already taken.
 
 The body is read from the runtime's source. Where the source cannot be read (a
 distribution without .py files), `available` is false and the generator calls the
@@ -26,6 +29,21 @@ from . import pyast
 Value = ast.expr | bool | int | str | None
 
 
+class Ref:
+    """A known table's entry that is a function of the generated module, by its name."""
+
+    def __init__(self, name: str):
+        self.name = pyast.checked_name(name)
+
+
+class _Known:
+    """A value of a known table held while its entries are looked up (never written out:
+    one left in generated code is refused by the generator's wall)."""
+
+    def __init__(self, value: Any):
+        self.value = value
+
+
 def _simple(node: ast.expr) -> bool:
     """Whether an argument may be copied into every place its parameter is used."""
     return isinstance(node, (ast.Name, ast.Constant))
@@ -44,9 +62,13 @@ class Inliner:
             self.defs = {}
         self.counts = {k: _assignment_counts(v) for k, v in self.defs.items()}
         self.available = bool(self.defs)
-        # Module-level numbers (EMPTY, PUBLIC...) are written as their values.
+        # Module-level numbers (EMPTY, PUBLIC...) are written as their values, those of
+        # each function's own module.
         self.constants = {k: v for k, v in vars(module).items()
                           if type(v) is int and k.isupper()}
+        for fn in functions.values():
+            self.constants.update({k: v for k, v in getattr(fn, "__globals__", {}).items()
+                                   if type(v) is int and k.isupper()})
 
     @staticmethod
     def _definition(fn: Callable[..., Any]) -> ast.FunctionDef:
@@ -64,15 +86,19 @@ class Inliner:
 
     # ------------------------------------------------------------------ entry
     def statements(self, fn_name: str, args: dict[str, Value],
-                   facts: dict[str, Any] | None = None) -> list[ast.stmt]:
-        """The body of procedure `fn_name` specialised for `args` (nodes or known values)
-        and `facts` (values of its `Fact` locals, and of its callees')."""
-        return _without_dead_stores(self._inline(fn_name, args, facts or {}, _Fresh()))
+                   facts: dict[str, Any] | None = None,
+                   known: dict[str, dict[str, Any]] | None = None) -> list[ast.stmt]:
+        """The body of procedure `fn_name` specialised for `args` (nodes or known values),
+        `facts` (values of its `Fact` locals, and of its callees') and `known` (a parameter's
+        name -> values of its attributes, looked up where the code reads them)."""
+        return _without_dead_stores(self._inline(fn_name, args, facts or {}, _Fresh(),
+                                                 known or {}))
 
     def _inline(self, fn_name: str, args: dict[str, Value], facts: dict[str, Any],
-                fresh: _Fresh) -> list[ast.stmt]:
+                fresh: _Fresh, known: dict[str, dict[str, Any]] | None = None,
+                ) -> list[ast.stmt]:
         prologue, env = self._bind(fn_name, args, fresh)
-        spec = _Specialiser(self, env, facts, self.counts[fn_name], fresh)
+        spec = _Specialiser(self, env, facts, self.counts[fn_name], fresh, known or {})
         return prologue + spec.block(pyast.clone(self.defs[fn_name].body))
 
     def expression(self, fn_name: str, args: dict[str, Value]) -> ast.expr:
@@ -83,7 +109,7 @@ class Inliner:
         assert not prologue, "an inlined expression takes arguments without calls only"
         body = self.defs[fn_name].body
         assert len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value
-        spec = _Specialiser(self, env, {}, {}, fresh)
+        spec = _Specialiser(self, env, {}, {}, fresh, {})
         return spec.expression(pyast.clone(body[0].value))
 
     # ---------------------------------------------------------------- helpers
@@ -140,13 +166,15 @@ class _Specialiser:
     """Rewrites one copy of a function body for one set of arguments and facts."""
 
     def __init__(self, inliner: Inliner, env: dict[str, ast.expr], facts: dict[str, Any],
-                 counts: dict[str, int], fresh: _Fresh):
+                 counts: dict[str, int], fresh: _Fresh, known: dict[str, dict[str, Any]]):
         self.inliner = inliner
         self.fresh = fresh
         self.env = env  # parameter or local -> what stands for it now
         self.facts = facts
         self.counts = counts
         self.renamed: set[str] = set()  # locals that have a fresh name here
+        # a parameter's name, as the caller's code names it -> its known attributes
+        self.known = {_root(env.get(p, pyast.name(p))): values for p, values in known.items()}
 
     # ------------------------------------------------------------ statements
     def block(self, body: list[ast.stmt]) -> list[ast.stmt]:
@@ -165,9 +193,11 @@ class _Specialiser:
             return self._if(stmt)
         if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name) and not stmt.orelse:
             return self._for(stmt)
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+        if isinstance(stmt, (ast.Expr, ast.Return)) and isinstance(stmt.value, ast.Call) \
                 and isinstance(stmt.value.func, ast.Name) \
                 and stmt.value.func.id in self.inliner.defs:
+            # a call of an inlinable procedure, or a tail call of an inlinable function
+            # (whose own returns then return from here)
             return self._call(stmt.value)
         return [self._rewrite(stmt)]
 
@@ -222,7 +252,8 @@ class _Specialiser:
         callee = node.func.id
         params = self.inliner.params(callee)
         args = {p: self.expression(a) for p, a in zip(params, node.args)}
-        return self.inliner._inline(callee, dict(args), self.facts, self.fresh)
+        known = {p: self.known[_root(a)] for p, a in args.items() if _root(a) in self.known}
+        return self.inliner._inline(callee, dict(args), self.facts, self.fresh, known)
 
     def _rewrite(self, stmt: ast.stmt) -> ast.stmt:
         rewritten = _Names(self).visit(stmt)
@@ -259,7 +290,36 @@ class _Names(ast.NodeTransformer):
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
         node = super().generic_visit(node)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id in self.spec.known \
+                and node.attr in self.spec.known[node.value.id]:
+            return _value(self.spec.known[node.value.id][node.attr])
         return _fold(node) if isinstance(node, ast.expr) else node
+
+
+def _root(node: Any) -> str:
+    """The name an argument is written as (known tables follow a parameter by it)."""
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _value(value: Any) -> ast.expr:
+    """A known value in generated code: a plain value as itself, a function by its name,
+    anything else held (`_Known`) until an entry of it is looked up."""
+    if isinstance(value, Ref):
+        return pyast.name(value.name)
+    if value is None or isinstance(value, (bool, int, str)):
+        return pyast.const(value)
+    return ast.Constant(_Known(value))  # type: ignore[arg-type]
+
+
+def _held(node: ast.AST) -> Any:
+    """The value a folded node holds (a `_Known`, or a plain constant), or a marker."""
+    if isinstance(node, ast.Constant):
+        return node.value.value if isinstance(node.value, _Known) else node.value
+    return _MISSING
+
+
+_MISSING = object()
 
 
 # ------------------------------------------------------------------- folding
@@ -270,7 +330,22 @@ _COMPARE = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b,
 
 
 def _fold(node: ast.AST) -> ast.AST:
-    """One node with constant operands replaced by its value (children already folded)."""
+    """One node with constant operands replaced by its value (children already folded):
+    also a known value's attribute or entry, its length, a sum or difference."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Constant) \
+            and isinstance(node.value.value, _Known):
+        return _value(getattr(node.value.value.value, node.attr))
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Constant) \
+            and isinstance(node.value.value, _Known) and isinstance(node.slice, ast.Constant) \
+            and type(node.slice.value) is int:
+        return _value(node.value.value.value[node.slice.value])
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
+            and len(node.args) == 1 and isinstance(_held(node.args[0]), tuple):
+        return pyast.const(len(_held(node.args[0])))
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)) \
+            and type(_held(node.left)) is int and type(_held(node.right)) is int:
+        left, right = _held(node.left), _held(node.right)
+        return pyast.const(left + right if isinstance(node.op, ast.Add) else left - right)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) \
             and isinstance(node.operand, ast.Constant):
         return pyast.const(not node.operand.value)

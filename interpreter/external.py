@@ -304,7 +304,7 @@ def describe_legal(engine: Engine, state: GameState, seat: int, legal: list[Acti
     """The legal actions as `seat` may be told them, sorted by move and description, and the
     engine's actions in the same order."""
     order = {name: i for i, name in enumerate(engine.moves)}
-    told = [(order.get(a[0], len(order)), engine.describe(a, state, seat), a) for a in legal]
+    told = [(order.get(a[0], len(order)), engine.words.describe(a, state, seat), a) for a in legal]
     told.sort(key=lambda t: (t[0], t[1]))
     entries = []
     for index, (_, text, action) in enumerate(told):
@@ -339,7 +339,7 @@ def args_of(engine: Engine, state: GameState, seat: int, action: Action) -> list
         elif cards:
             out.append(card(value))
         elif kind in ("player", "rank", "suit", "colour"):
-            out.append(engine.value_text(kind, value))
+            out.append(engine.words.value_text(kind, value))
         else:
             out.append(value)
     return out

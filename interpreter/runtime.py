@@ -34,9 +34,10 @@ INLINABLE: dict[str, Callable[..., Any]] = {}
 
 
 def inlinable(fn: F) -> F:
-    """Mark a runtime function the code generator may specialise in place (dsl/inline.py):
-    a procedure, or a function whose body is one `return` of an expression."""
-    INLINABLE[fn.__name__] = fn
+    """Mark a function the code generator may specialise in place (dsl/inline.py): a
+    procedure, a function whose body is one `return` of an expression, or (the turn flow)
+    one whose every path returns. It is listed in its own module's INLINABLE."""
+    fn.__globals__.setdefault("INLINABLE", {})[fn.__name__] = fn  # type: ignore[attr-defined]
     return fn
 
 

@@ -54,15 +54,18 @@ def unseen_move(s: GameState, c: int, src: int, z: int, was: int, held: bool,
     unaware = s.everyone & ~s.known[c]
     bits = 1 << src | 1 << z
     for p in parties(unaware & (was | s.watchers[src])):
-        lost = [c] if was >> p & 1 else []  # it knew c was there: now there, or in z
-        if held and holder != p:
-            lost += _lose_track(s, p, src)
-        groups = _spread(s.maybe[p], src, bits)
+        lost = _lose_track(s, p, src) if held and holder != p else []
+        if was >> p & 1:  # it knew c was there: now there, or in z
+            lost.append(c)
+        groups = before = s.maybe[p]
+        if any(mask >> src & 1 for mask in groups):
+            groups = _spread(groups, src, bits)
         if lost:
-            groups = _joined(_without(groups, lost), bits, lost)
-        s.maybe[p] = groups
-        s.watchers[src] |= 1 << p
-        s.watchers[z] |= 1 << p
+            groups = _joined(_without(groups, lost) if groups else groups, bits, lost)
+        if groups is not before:  # (most calls change nothing: a card it never saw went)
+            s.maybe[p] = groups
+            s.watchers[src] |= 1 << p
+            s.watchers[z] |= 1 << p
 
 
 def _lose_track(s: GameState, p: int, src: int) -> list[int]:

@@ -194,6 +194,25 @@ def shown(rules: Ruleset, s: GameState, seat: int | None, kind: str, item: str,
     return value
 
 
+def table_layout(rules: Ruleset, s: GameState, public: bool = False) -> dict[str, Any]:
+    """Every zone's cards by name, face up or not: the whole truth; with `public`, only the
+    cards everyone knows are named (the others are None), as the event log shows."""
+    names = rules.cards.names
+    out: dict[str, Any] = {}
+    for zone in rules.zones:
+        def cards(z: int) -> list[str | None]:
+            return [names[c] if c >= 0 and (not public or s.known[c] == s.everyone)
+                    else None for c in s.zones[z]]
+        if zone.groups:
+            out[zone.name] = {owner: [cards(z) for z in zone.instances(p)]
+                              for owner, p in owners(s)}
+        elif zone.owned:
+            out[zone.name] = {owner: cards(zone.zone_of(p)) for owner, p in owners(s)}
+        else:
+            out[zone.name] = cards(zone.index)
+    return out
+
+
 def card_places(rules: Ruleset, s: GameState, seat: int) -> dict[int, list[Any]]:
     """Where each card lies, as a path into `seat`'s player view's `zones`: [zone name,
     owner ('1'... or None), group (or None), slot]. A page uses it to find the card a legal

@@ -86,7 +86,7 @@ def test_the_wall_refuses_what_the_generator_never_writes(source: str) -> None:
 
 
 GENERATED_NAME = re.compile(r"(v|f|m|h|init|legal|list|skip|on_skip|after|before|first|when|A|T"
-                            r"|ACT)_\w+|_[it]\d+_?\w*|S|B|Z|E|me|A|p|out|got|nxt|listing|LISTED"
+                            r"|ACT)_\w+|_[it]\d+_?\w*|S|B|Z|F|me|A|p|out|got|nxt|listing|LISTED"
                             r"|STEP|TEAMS|MELDS|_loop|round_first"
                             r"|N_RANKS|RANKS|SUITS|COLOURS|setup|round_end|score|evaluate(_key)?|until")
 

@@ -174,7 +174,7 @@ def test_a_program_is_told_only_what_its_seat_knows(name: str) -> None:
                     for item in (card if isinstance(card, list) else [card]):
                         if isinstance(item, str) and item in names:
                             assert item in known
-            assert entry["text"] == engine.describe(action, state, seat)
+            assert entry["text"] == engine.words.describe(action, state, seat)
         message = json.dumps({"view": player_view(engine.rules, state, seat), "legal": entries})
         assert '"seed"' not in message
         action = rng.choice(legal)

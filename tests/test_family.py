@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from cardrules.cli.render import round_summary
 from cardrules.dsl.loader import load_ruleset
+from cardrules.interpreter import flow
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.play import play_game
 from cardrules.interpreter.state import GameState
@@ -138,7 +139,7 @@ def test_bonus_replaces_the_total_when_asked() -> None:
 def finish_round(eng: Engine, state: GameState) -> None:
     """End the current round through the engine's own flow and scoring."""
     state.signal |= 4  # as `end round` would
-    eng._end_round(state)  # noqa: SLF001 - the end of a round is what is tested here
+    flow.end_round(eng.flow, state)
 
 
 def test_a_total_of_exactly_150_drops_back_to_zero() -> None:

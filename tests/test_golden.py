@@ -138,7 +138,7 @@ class Writer:
         self.close()
         mark = DECISION if engine.is_choice(state) else FORCED
         self.words = revealed_words(engine, state, action)
-        self.open = f"{mark} {engine.player_name(seat)}  {action_json(action)}  {self.words}"
+        self.open = f"{mark} {engine.words.player_name(seat)}  {action_json(action)}  {self.words}"
 
     def event(self, event: dict[str, Any]) -> None:
         """An event of the log: an effect joins the open line; a round's start or end, or the

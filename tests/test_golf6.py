@@ -405,7 +405,7 @@ def test_descriptions_name_only_cards_the_reader_knows() -> None:
         for action in legal:
             cards = [a for a in action[1:] if isinstance(a, int)]
             for reader in (me, None):
-                text = engine.describe(action, state, reader)
+                text = engine.words.describe(action, state, reader)
                 for c in cards:
                     knows = (state.known[c] >> me & 1 if reader is not None
                              else state.known[c] == everyone)
@@ -414,7 +414,7 @@ def test_descriptions_name_only_cards_the_reader_knows() -> None:
                     named += bool(shown)
                     hidden += not shown
         action = bot.choose(engine, state, legal)
-        public = engine.describe(action, state)
+        public = engine.words.describe(action, state)
         shown = [names[c] for c in action[1:] if isinstance(c, int) and c >= 0
                  and state.known[c] != everyone]
         engine.apply(state, action)

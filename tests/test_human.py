@@ -39,7 +39,7 @@ from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.record import find_action
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.told import applied
+from cardrules.interpreter.words import applied
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))
@@ -582,7 +582,7 @@ def check_screens(path: Path, players: int, seed: int, budget: int) -> int:
         own = set(known(state, names, seat=watched))  # what the seat knew, and learns
         before = len(news)
         action = table.bots[seat].choose(engine, state, legal)
-        moved = applied(engine, state, seat, action)  # (the move done, before a round ends)
+        moved = applied(engine.rules, state, seat, action)  # (the move done, before a round ends)
         if moved is not None:
             own |= set(known(moved, names, seat=watched))
         legal = table.advance(seat, action)

@@ -38,8 +38,8 @@ from cardrules.interpreter.knowledge import unknown_positions
 from cardrules.interpreter.runtime import HIDDEN, OWNER
 from cardrules.interpreter.sight import whereabouts
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.told import tell
 from cardrules.interpreter.view import player_view
+from cardrules.interpreter.words import tell
 from cardrules.model import Action
 
 try:  # the research adapters' observations too, where numpy is installed
@@ -103,7 +103,7 @@ def seat_side(engine: Engine, state: GameState, seat: int) -> dict[str, Any]:
     side: dict[str, Any] = {"view": player_view(engine.rules, state, seat)}
     legal = engine.legal_actions(state)
     if legal and engine.to_move(state) == seat:
-        side["choices"] = sorted(engine.describe(a, state, seat) for a in legal)
+        side["choices"] = sorted(engine.words.describe(a, state, seat) for a in legal)
     if ADAPTERS:
         match = adapter_match(engine, state)
         side["observation"] = observation_text(match, seat)
@@ -134,7 +134,7 @@ TABLES: dict[tuple[str, int], Any] = {}
 def told_to(engine: Engine, state: GameState, me: int, action: Action, seat: int) -> str:
     """`me`'s action, about to be applied, as `seat` is told it: in words, and as the
     adapters' recall tells it."""
-    words = tell(engine, state, me, action).seats[seat]
+    words = tell(engine.words, state, me, action).seats[seat]
     if ADAPTERS:
         match = adapter_match(engine, state)
         words += " | " + match.recall_line(match.record_of(me, action), seat)

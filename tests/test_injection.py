@@ -133,7 +133,7 @@ def attempt(data: dict[str, Any], where: Path, sentinel: Path) -> None:
                 if not legal:
                     break
                 for action in legal[:20]:
-                    engine.describe(action, state)
+                    engine.words.describe(action, state)
                 legal = engine.step(state, bot.choose(engine, state, legal))
         except CardrulesError as exc:  # a rule that fails in play: refused, located
             assert "please report" not in str(exc), str(exc)

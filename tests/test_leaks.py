@@ -15,8 +15,8 @@ from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.knowledge import determinize
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.told import tell
 from cardrules.interpreter.view import player_view
+from cardrules.interpreter.words import tell
 from cardrules.model import Action
 
 
@@ -69,7 +69,7 @@ def test_a_taken_card_put_face_down_is_not_named_to_the_other_seat() -> None:
     for action in (with_taken, with_other):
         game = state.copy()
         game.log = []
-        told.append(tell(engine, game, me, action).seats[other])
+        told.append(tell(engine.words, game, me, action).seats[other])
         engine.apply(game, action)
         after.append(seen(engine, game, other, me))
         assert name not in game.log[0]["action"] and name not in game.log[0]["told"][other]

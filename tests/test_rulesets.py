@@ -267,7 +267,7 @@ def play_checked(engine: Engine, players: int, seed: int) -> GameState:
         acted = engine.to_move(state)
         assert acted is not None
         action = bots[acted].choose(engine, state, legal)
-        label = engine.describe(action)
+        label = engine.words.describe(action)
         assert isinstance(label, str) and label and "{" not in label, label
         engine.apply(state, action)
         legal = check_after_action(engine, state, acted)

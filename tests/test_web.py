@@ -36,7 +36,7 @@ from cardrules.interpreter.external import Forfeit  # noqa: E402
 from cardrules.interpreter.play import play_game  # noqa: E402
 from cardrules.interpreter.sight import whereabouts  # noqa: E402
 from cardrules.interpreter.state import GameState  # noqa: E402
-from cardrules.interpreter.told import applied  # noqa: E402
+from cardrules.interpreter.words import applied  # noqa: E402
 from cardrules.model import Action  # noqa: E402
 from cardrules.web import server  # noqa: E402
 from cardrules.web.game import Game  # noqa: E402
@@ -310,7 +310,7 @@ def play_over_the_api(client: TestClient, game: Game, seed: int, limit: int,
         assert seat is not None
         legal = game.legal()
         action = choosers[seat].choose(game.engine, game.state, legal)
-        moved = applied(game.engine, game.state, seat, action) or game.state
+        moved = applied(game.engine.rules, game.state, seat, action) or game.state
         # each seat's news names what the seat knew before the action or once it is done
         told = [known(game.state, names, p) | known(moved, names, p)
                 for p in range(game.state.n)]

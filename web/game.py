@@ -27,7 +27,7 @@ from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.external import forfeit
 from cardrules.interpreter.record import HUMAN, Record, action_data, make_bots
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.told import tell
+from cardrules.interpreter.words import tell
 from cardrules.model import Action
 
 NEWS_KEPT = 200  # public lines kept; a page shows the latest of them
@@ -147,7 +147,7 @@ class Game:
         """Apply `seat`'s action (IllegalAction: nothing changes), note it in the record
         and in each seat's news, and save the game."""
         engine, state = self.engine, self.state
-        told = tell(engine, state, seat, action) if action != PASS else None
+        told = tell(engine.words, state, seat, action) if action != PASS else None
         rounds = len(state.round_scores)
         engine.apply(state, action)
         self.record.actions.append(action_data(action))

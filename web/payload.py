@@ -46,9 +46,9 @@ def faces(engine: Engine) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for c, name in enumerate(cards.names):
         if name not in out:
-            out[name] = {"rank": engine.value_text("rank", cards.rank[c]),
-                         "suit": engine.value_text("suit", cards.suit[c]),
-                         "colour": engine.value_text("colour", cards.colour[c]),
+            out[name] = {"rank": engine.words.value_text("rank", cards.rank[c]),
+                         "suit": engine.words.value_text("suit", cards.suit[c]),
+                         "colour": engine.words.value_text("colour", cards.colour[c]),
                          "joker": bool(cards.joker[c])}
     return out
 
@@ -91,7 +91,7 @@ def choice(engine: Engine, game: Game, seat: int, index: int, action: Action,
     """One legal action as `seat` may read it, with the places of the cards it names and
     what is still to be written for it."""
     state = game.state
-    words = engine.describe(action, state, seat) if is_open(action) \
+    words = engine.words.describe(action, state, seat) if is_open(action) \
         else choice_text(engine, action, state, seat)
     move = engine.moves.get(action[0])
     texts = []

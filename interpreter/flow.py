@@ -1,0 +1,475 @@
+"""The turn flow, written once: what follows a move, how a turn, a phase and a round end.
+
+The engine plays every action through these functions. The code generator specialises the
+common ones (`@inlinable`: a move made, the next step, a turn's end) for each move, as it
+specialises the card rules (interpreter/runtime.py, dsl/inline.py): what it knows of the
+move before any game (its step, where it leads, the phase's way of passing turns, which
+triggers the ruleset has: `FlowFacts`, and each step's listing function) is put in, and the
+branches it decides are dropped. What is rare (a rule's signal, a phase's or a round's end,
+turns missed, reaction windows, forced moves) stays a call to the functions below, which the
+engine's own path calls as well. One definition, two uses: the compiled flow and the
+interpreted one cannot drift apart.
+
+Generated code meets the flow through one declared interface: the `Flow` it is handed (`F`:
+the ruleset's facts, its listing functions, its triggers) and the functions of `EXPORTED`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from cardrules.errors import CardrulesError, RuleFault, RuleRuntimeError
+from cardrules.model import PASS, Action, FlowFacts, Ruleset
+
+from . import domains, rounds
+from .runtime import (
+    SIGNAL_GAME,
+    SIGNAL_PHASE,
+    SIGNAL_ROUND,
+    SIGNAL_TURN,
+    Fact,
+    inlinable,
+    next_seat,
+    others,
+)
+from .state import GameState
+from .words import Words, tell
+
+INLINABLE: dict[str, Callable[..., Any]] = {}  # filled by @inlinable below
+
+# What each generated function of a ruleset does, for a fault's message.
+_ROLES = {"setup": "in the round's setup", "round_end": "at the round's end",
+          "after_setup": "in a trigger after the setup", "after_move": "in a trigger after a move",
+          "after_turn": "in a trigger after a turn", "after_round": "in a trigger after a round",
+          "score": "in the scoring", "evaluate": "in the evaluation", "until": "in `until`"}
+ENDS_ROUND = SIGNAL_ROUND | SIGNAL_GAME
+
+
+class Flow:
+    """One ruleset's turn flow: its facts known before any game, its listing functions and
+    triggers, and what the flow asks of the game around it. The interface generated code is
+    handed (`F`)."""
+
+    def __init__(self, rules: Ruleset, words: Words) -> None:
+        self.rules = rules
+        self.words = words
+        assert rules.flow is not None  # (the compiler always gives them)
+        self.facts: FlowFacts = rules.flow
+        # each step's legal actions: fn(S, me) -> list of actions
+        self.legal = tuple(tuple(step.legal for step in phase.steps) for phase in rules.phases)
+        # the triggers, fn(S, me), or None (called only where the facts say there are some)
+        self.after_move: Any = rules.after_move
+        self.after_turn: Any = rules.after_turn
+        self.before_turn: Any = rules.before_turn
+        # zone indices whose cards stay from one round to the next (`keep: true`)
+        self.kept = frozenset(z for zone in rules.zones if zone.keep
+                              for seat in range(rules.owners if zone.owned else 1)
+                              for z in zone.instances(seat))
+        # Set by the engine: play one action (a forced one) and return the next legal ones;
+        # tell of each round just scored (None: nobody listens).
+        self.play: Callable[[GameState, Action], list[Action]] = _unset
+        self.watch_round: Callable[[GameState], None] | None = None
+
+    # ------------------------------------------------------------ calling rules
+    def call(self, fn: Any, s: GameState, *args: Any) -> Any:
+        """Call a rule function outside a move (setup, scoring...), locating its failures."""
+        try:
+            return fn(s, *args)
+        except CardrulesError as exc:
+            if not isinstance(exc, RuleFault):
+                raise
+            raise self.fault(exc, _role(fn)) from None
+        except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
+            raise self.fault(exc, _role(fn)) from exc
+
+    def listed(self, legal: Any, s: GameState, seat: int, what: str) -> list[Action]:
+        """The legal actions `legal` lists for `seat`, its failures located (a `when` or a
+        `choose` domain that cannot be worked out)."""
+        try:
+            return legal(s, seat)  # type: ignore[no-any-return]
+        except CardrulesError as exc:
+            if not isinstance(exc, RuleFault):
+                raise
+            raise self.fault(exc, f"listing the moves of {what} (seat {seat + 1})") from None
+        except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
+            raise self.fault(exc, f"listing the moves of {what} (seat {seat + 1})") from exc
+
+    def fault(self, exc: BaseException, context: str) -> RuleRuntimeError:
+        """`exc`, raised by generated code, as a located RuleRuntimeError."""
+        diagnostic = self.rules.locate(exc, context)
+        return RuleRuntimeError(diagnostic.message, diagnostic)
+
+    def log_action(self, s: GameState, me: int, action: Action) -> None:
+        """Log an action before it is applied, in the words the table and each seat read
+        of it (interpreter/words.py)."""
+        assert s.log is not None
+        told = tell(self.words, s, me, action)
+        s.log.append({"event": "action", "seat": me + 1, "move": action[0],
+                      "action": told.public, "told": list(told.seats)})
+
+
+def _unset(s: GameState, action: Action) -> list[Action]:  # pragma: no cover - set at once
+    raise AssertionError("the engine sets Flow.play")
+
+
+def _role(fn: Any) -> str:
+    name = getattr(fn, "__name__", "")
+    if name.startswith("init_"):
+        return f"the initial value of '{name[5:]}'"
+    if name.startswith(("skip_", "on_skip_")):
+        return "when a turn is missed"
+    return _ROLES.get(name, "in a rule")
+
+
+# ------------------------------------------------------------- the common path
+@inlinable
+def move_made(F: Flow, S: GameState, me: int, listing: bool, phase: int, step: int,
+              then: int | None) -> list[Action]:
+    """What follows a move of `step` of `phase` (`then`: the step its `then` names, or
+    None): its triggers, then a rule's signal, the step again, the next step or the turn's
+    end, and the next decision's legal actions."""
+    S.version += 1
+    S.actions += 1
+    triggered: Fact = F.facts.after_move
+    if triggered:
+        F.after_move(S, me)
+    if S.signal:
+        return signalled(F, S, me, listing)
+    if then is not None:
+        return next_step(F, S, me, listing, phase, then)
+    if F.facts.repeat[phase][step] > 1 and S.reps > 1:
+        S.reps -= 1
+        return decision(F, S, me, listing, phase, step)
+    if step + 1 < len(F.facts.repeat[phase]):
+        return next_step(F, S, me, listing, phase, step + 1)
+    return turn_over(F, S, me, listing, phase)
+
+
+@inlinable
+def next_step(F: Flow, S: GameState, me: int, listing: bool, phase: int,
+              step: int) -> list[Action]:
+    """Step `step` of `phase` begins: its count of repeats, and its legal actions."""
+    S.step = step
+    S.reps = F.facts.repeat[phase][step]
+    return decision(F, S, me, listing, phase, step)
+
+
+@inlinable
+def decision(F: Flow, S: GameState, me: int, listing: bool, phase: int,
+             step: int) -> list[Action]:
+    """The legal actions of the seat to play in step `step` of `phase`, kept in the state
+    (a reaction window to `me`'s action first, or a forced action, where the ruleset has
+    them: `tail`)."""
+    if F.facts.reactions or F.facts.automatic[phase][step]:
+        return tail(F, S, me, listing)
+    if not listing:
+        S.legal_cache = None
+        return []
+    out = F.legal[phase][step](S, S.current)
+    if not out:
+        stuck(F, S)
+    S.legal_cache = (S.version, out)
+    return out
+
+
+@inlinable
+def turn_over(F: Flow, S: GameState, me: int, listing: bool, phase: int) -> list[Action]:
+    """`me`'s turn in `phase` ends: the triggers after it, who plays next (the seat a rule
+    named, else the next one in), turns missed, the phase's or the round's end, and the next
+    seat's first decision."""
+    S.turns += 1
+    after: Fact = F.facts.after_turn
+    if after:
+        F.after_turn(S, me)
+        if S.signal & ENDS_ROUND:
+            return round_over(F, S, me, listing)
+    named: Fact = F.facts.turn_to
+    if named:
+        nxt = whose_turn(F, S, me)
+    else:
+        nxt = (me + F.facts.direction) % S.n
+        if not S.active[nxt]:
+            nxt = next_seat(S, me, F.facts.direction)
+    if F.facts.skipping[phase]:
+        nxt = skip_turns(F, S, nxt)
+    if F.facts.each_once[phase]:
+        S.turns_in_phase += 1
+        if S.turns_in_phase >= sum(S.active):
+            S.signal |= SIGNAL_PHASE
+    if S.signal & SIGNAL_PHASE:
+        return phase_over(F, S, me, listing)
+    if nxt == S.stop_before:
+        return round_over(F, S, me, listing)
+    S.current = nxt
+    S.step = 0
+    S.reps = F.facts.repeat[phase][0]
+    begins: Fact = F.facts.before_turn
+    if begins:
+        begin_turn(F, S)
+        return tail(F, S, me, listing)
+    return decision(F, S, me, listing, phase, 0)
+
+
+# ------------------------------------------------------------------ rounds
+def new_round(F: Flow, s: GameState) -> None:
+    """A round is dealt and its first phase begins."""
+    rounds.deal(F, s)
+    if not enter_phase(F, s, 0):
+        raise RuleRuntimeError(f"{F.rules.path}: round {s.round}: no phase is played (every "
+                               "phase's `when` is false)")
+
+
+def end_round(F: Flow, s: GameState) -> None:
+    """The round ends and is scored; the next one is dealt unless the game is over."""
+    if not rounds.score(F, s):
+        new_round(F, s)
+
+
+# ------------------------------------------------------------------ the rest
+def signalled(F: Flow, s: GameState, me: int, listing: bool) -> list[Action]:
+    """A rule said `end turn`, `end phase`, `end round`, `end game` or `win`."""
+    on_signal(F, s, me)
+    return tail(F, s, me, listing)
+
+
+def on_signal(F: Flow, s: GameState, me: int) -> None:
+    if s.signal & ENDS_ROUND:
+        end_round(F, s)
+    elif s.signal & SIGNAL_PHASE:
+        next_phase(F, s)
+    else:
+        end_turn(F, s, me)
+
+
+def round_over(F: Flow, s: GameState, me: int, listing: bool) -> list[Action]:
+    end_round(F, s)
+    return tail(F, s, me, listing)
+
+
+def phase_over(F: Flow, s: GameState, me: int, listing: bool) -> list[Action]:
+    next_phase(F, s)
+    return tail(F, s, me, listing)
+
+
+def end_turn(F: Flow, s: GameState, me: int, begin: bool = True) -> None:
+    """`me`'s turn ends after a rule's signal (or before it is played, `begin` False, when a
+    trigger before the turn ended it): as `turn_over`, the next decision left unlisted."""
+    s.turns += 1
+    s.signal &= ~SIGNAL_TURN
+    if F.after_turn is not None:
+        F.after_turn(s, me)
+        if s.signal & ENDS_ROUND:
+            end_round(F, s)
+            return
+    nxt = whose_turn(F, s, me)
+    if F.facts.skipping[s.phase]:
+        nxt = skip_turns(F, s, nxt)
+    if F.facts.each_once[s.phase]:
+        s.turns_in_phase += 1
+        if s.turns_in_phase >= sum(s.active):
+            s.signal |= SIGNAL_PHASE
+    if s.signal & SIGNAL_PHASE:
+        next_phase(F, s)
+    elif nxt == s.stop_before:
+        end_round(F, s)
+    else:
+        s.current = nxt
+        s.step = 0
+        s.reps = F.facts.repeat[s.phase][0]
+        if begin:
+            begin_turn(F, s)
+
+
+def whose_turn(F: Flow, s: GameState, me: int) -> int:
+    """Who plays after the turn that ends: the seat a rule named (`turn to`), else the
+    next in play order (either way, the next one still in)."""
+    direction = F.facts.direction
+    if s.next_turn is not None:
+        named, s.next_turn = s.next_turn, None
+        return named if s.active[named] else next_seat(s, named, direction)
+    nxt = (s.current + direction) % s.n
+    return nxt if s.active[nxt] else next_seat(s, s.current, direction)
+
+
+def skip_turns(F: Flow, s: GameState, seat: int) -> int:
+    """The next seat that does not miss its turn (the phase's `skip_turn`)."""
+    phase = F.rules.phases[s.phase]
+    assert phase.skip_turn is not None and phase.on_skip is not None
+    for _ in range(4 * s.n + 4):
+        if not F.call(phase.skip_turn, s, seat):
+            return seat
+        F.call(phase.on_skip, s, seat)
+        s.turns += 1
+        if s.log is not None:
+            s.log.append({"event": "skip", "seat": seat + 1})
+        seat = next_seat(s, seat, F.facts.direction)
+    message = (f"phase '{phase.name}': every player keeps missing turns (does on_skip "
+               "change what skip_turn tests?)")
+    site = phase.skip_site
+    if site is None or site.location is None:
+        raise RuleRuntimeError(f"{F.rules.path}: {message}")
+    raise RuleRuntimeError(message, replace(site, message=message))
+
+
+def begin_turn(F: Flow, s: GameState) -> None:
+    """A turn begins (s.current's): the triggers `before: turn` run. One that ends the
+    turn at once hands it on, and the next seat's turn begins in turn."""
+    if F.before_turn is None:
+        return
+    for _ in range(4 * s.n + 4):
+        F.call(F.before_turn, s, s.current)
+        if not s.signal:
+            return
+        if s.signal & ENDS_ROUND:
+            end_round(F, s)
+            return
+        if s.signal & SIGNAL_PHASE:
+            next_phase(F, s)
+            return
+        where = (s.round, s.phase)
+        end_turn(F, s, s.current, begin=False)  # the turn ends before it is played
+        if s.over or (s.round, s.phase) != where:
+            return
+    raise RuleRuntimeError(f"{F.rules.path}: every player's turn ends as it begins "
+                           "(a trigger before each turn keeps saying `end turn`)")
+
+
+def next_phase(F: Flow, s: GameState) -> None:
+    s.signal &= ~(SIGNAL_PHASE | SIGNAL_TURN)
+    if not enter_phase(F, s, s.phase + 1):
+        end_round(F, s)
+
+
+def enter_phase(F: Flow, s: GameState, index: int) -> bool:
+    """Begin the first phase from `index` on whose `when` holds; False if none is left."""
+    phases = F.rules.phases
+    while index < len(phases) and phases[index].when is not None \
+            and not F.call(phases[index].when, s, s.first):
+        index += 1
+    if index >= len(phases):
+        return False
+    phase = phases[index]
+    s.phase = index
+    s.turns_in_phase = 0
+    first = s.first if phase.first is None else \
+        rounds.a_seat(F, F.call(phase.first, s, s.first), s, f"phase '{phase.name}': first")
+    s.current = first if s.active[first] else next_seat(s, first, F.facts.direction)
+    s.step = 0
+    s.reps = F.facts.repeat[index][0]
+    begin_turn(F, s)
+    return True
+
+
+# ------------------------------------------------------- the next decision
+def tail(F: Flow, s: GameState, me: int, listing: bool) -> list[Action]:
+    """After an action of `me` and the flow it set off: the next decision's legal actions
+    (a reaction window first, where the ruleset has one), or [] once the game is over."""
+    if s.over:
+        return []
+    reactions = F.facts.reactions
+    if not listing:  # advance(): listed when asked for
+        if reactions:
+            open_window(F, s, me, False)
+        s.legal_cache = None
+        return []
+    if reactions and open_window(F, s, me):
+        return s.legal_cache[1]  # type: ignore[index]
+    return decide(F, s)
+
+
+def decide(F: Flow, s: GameState) -> list[Action]:
+    """Work out the legal actions of the decision the game now waits for (playing it at
+    once, where the step is `automatic` and it has a single action)."""
+    step = F.rules.phases[s.phase].steps[s.step]
+    legal: list[Action] = F.listed(step.legal, s, s.current, f"step '{step.name}'")
+    if not legal:
+        raise RuleRuntimeError(
+            f"{step.location}: seat {s.current + 1} has no legal move in step "
+            f"'{step.name}' of phase '{F.rules.phases[s.phase].name}'")
+    s.legal_cache = (s.version, legal)
+    if len(legal) == 1 and step.automatic and not s.forcing:
+        return forced(F, s, legal)
+    return legal
+
+
+def stuck(F: Flow, s: GameState) -> None:
+    """Raise the error of a step where the seat to move has no legal action."""
+    decide(F, s)
+
+
+def forced(F: Flow, s: GameState, legal: list[Action]) -> list[Action]:
+    """Play single legal actions of automatic steps until a decision is left (or the
+    game's end); each counts as forced, not as a decision of its seat."""
+    s.forcing = True
+    try:
+        while len(legal) == 1 and not s.over and not s.window \
+                and F.facts.automatic[s.phase][s.step] and not domains.is_open(legal[0]):
+            s.forced += 1
+            legal = F.play(s, legal[0])
+    finally:
+        s.forcing = False
+    return legal
+
+
+# ------------------------------------------------------------ reaction windows
+def open_window(F: Flow, s: GameState, actor: int, listing: bool = True) -> bool:
+    """After an action, offer the reaction moves to every seat still in, in play order
+    from the one after the actor (the actor last). False if nobody has one (without
+    `listing`, whether anybody is asked; the seats with none are passed over later)."""
+    seats = others(s, actor, F.facts.direction)
+    s.window = seats + [actor] if s.active[actor] else seats
+    return next_reaction(F, s) if listing else bool(s.window)
+
+
+def next_reaction(F: Flow, s: GameState) -> bool:
+    """Move the window on to the next seat that has a reaction; False when it is shut."""
+    reactions = F.rules.reactions
+    assert reactions is not None
+    while s.window:
+        seat = s.window[0]
+        legal = F.listed(reactions.legal, s, seat, "the reactions") if s.active[seat] else []
+        if legal:
+            s.legal_cache = (s.version, [*legal, PASS])
+            return True
+        s.window.pop(0)
+    return False
+
+
+def react(F: Flow, s: GameState, action: Action, listing: bool,
+          located: Callable[[Exception, Action, int], Exception]) -> list[Action]:
+    """Apply one seat's answer in a reaction window, then ask the next seat, or go on
+    (`located`: how a failure of the move is reported)."""
+    seat = s.window.pop(0)
+    if s.log is not None:
+        F.log_action(s, seat, action)
+    s.version += 1
+    s.actions += 1
+    if action != PASS:
+        try:
+            F.rules.moves[action[0]].run(s, seat, action)
+            if F.after_move is not None:
+                F.after_move(s, seat)
+        except CardrulesError as exc:
+            raise located(exc, action, seat) from None
+        except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
+            raise located(exc, action, seat) from exc
+        if s.signal:
+            s.window = []
+            on_signal(F, s, s.current)
+    if s.over:
+        return []
+    if not listing:  # advance(): listed when asked for
+        s.legal_cache = None
+        return []
+    if s.window and next_reaction(F, s):
+        assert s.legal_cache is not None
+        return s.legal_cache[1]
+    s.window = []
+    return decide(F, s)
+
+
+# What generated code may call of the flow (dsl/binding.py binds these names, no others).
+EXPORTED = ("move_made", "next_step", "decision", "turn_over", "signalled", "round_over",
+            "phase_over", "whose_turn", "skip_turns", "begin_turn", "tail", "stuck")

@@ -1,0 +1,231 @@
+"""The ruleset's own words: actions, cards and places, and an action as each party saw it.
+
+`Words(rules).describe(action, state, seat)` is an action's label with its choices filled in,
+a card named only if `seat` knows it (no seat: if every seat does), any other card told by
+where it lies ("the face-down card of seat 2's grid at row 1, column 3", "an unseen card from
+seat 3's hand").
+
+`tell(words, state, me, action)` is an action about to be applied as every seat, and the
+table, will read it once it is done: a card is named to a seat that knew it before and still
+knows it once the move's own effects are done; any other is told by the place it lay in, and
+a card the action showed the seat is added after (" - it was 7D"). So a card everyone knew in
+a hand, put face down into a field, is not named to the others: they cannot tell which card of
+the hand it was. What the action does is worked out on a copy of the game, its move made there
+first (`applied`), so the words are known when the action is logged, before its effects. Text a
+seat wrote into an open parameter (a secret prediction) is its own: the others read that
+something was written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from cardrules.model import PASS, PASS_TEXT, Action, Ruleset
+
+from .state import GameState
+
+CARD_KINDS = ("red", "black", "none")  # colours, by number
+
+
+class Words:
+    """The words of one ruleset's actions, cards and places."""
+
+    def __init__(self, rules: Ruleset):
+        self.rules = rules
+        self.moves = rules.moves
+        self.board = rules.board
+        self.open_moves = frozenset(m.name for m in rules.moves.values() if "words" in m.kinds)
+        # Zones whose order tells their unseen cards apart (piles), by name, for place_of.
+        self._stacked = {z.name: z.layout == "stack" for z in rules.zones}
+
+    def describe(self, action: Action, state: GameState | None = None,
+                 seat: int | None = None, namer: Callable[[int], str] | None = None) -> str:
+        """An action in the ruleset's own words: its label with the choices filled in.
+
+        With a state, a card is named only if `seat` knows it (with no seat: if everyone
+        does); any other card is described by where it lies, so that a description shown
+        to a player, or written to the public log, gives nothing away. `namer` (a card ->
+        its words) decides instead, where the words are told after the action (`tell`).
+        """
+        if action == PASS:
+            return PASS_TEXT
+        move = self.moves.get(action[0]) if action else None
+        if move is None:
+            return repr(action)
+        values = {p: self.value_text(kind, v, state, seat, namer)
+                  for p, kind, v in zip(move.params, move.kinds, action[1:])}
+        return move.render(values)
+
+    def describe_move(self, name: str) -> str:
+        """A move's label up to its first choice ('Predict' for 'Predict {prediction}')."""
+        move = self.moves.get(name)
+        if move is None:
+            return name
+        first = move.label_parts[0] if move.label_parts else ("param", "")
+        return (first[1].strip() if first[0] == "text" else "") or move.name
+
+    def value_text(self, kind: str, value: Any, state: GameState | None = None,
+                   seat: int | None = None, namer: Callable[[int], str] | None = None) -> str:
+        """A move parameter's value in words, by its type."""
+        cards = self.rules.cards
+        if kind == "card":
+            return namer(value) if namer is not None else self.name_of(value, state, seat)
+        if kind == "player":
+            return self.player_name(value)
+        if kind == "rank":
+            return cards.rank_names[value]
+        if kind == "suit":
+            return cards.suit_names[value]
+        if kind == "colour":
+            return CARD_KINDS[value]
+        if kind == "words" and state is not None and seat is None:
+            return "(written, not shown)"  # a typed value stays its writer's, in public
+        if isinstance(value, (list, tuple)):  # a list of cards, or of groups of cards
+            inner = [self.value_text("card" if isinstance(v, int) else kind, v, state, seat,
+                                     namer) for v in value]
+            return " ".join(inner) if all(isinstance(v, int) for v in value) \
+                else " | ".join(inner)
+        return str(value)
+
+    def player_name(self, p: int) -> str:
+        """A player in words: 'seat 2', or the house's name."""
+        house = self.rules.house
+        if house is not None and p == house.index:
+            return house.name
+        return f"seat {p + 1}"
+
+    def name_of(self, value: int, state: GameState | None = None,
+                seat: int | None = None) -> str:
+        """A card's name, or its place if the seat does not know it."""
+        if state is not None:
+            known = state.known[value]
+            if not (known == state.everyone if seat is None else known >> seat & 1):
+                return self.place_of(state, value, seat)
+        return self.rules.cards.names[value]
+
+    def place_of(self, state: GameState, card: int, seat: int | None = None) -> str:
+        """Where a card lies, in plain words, from `seat`'s side (None: the table's): 'the
+        face-down card of seat 2's grid at row 1, column 3', 'an unseen card from seat 3's
+        hand', 'the unseen card 2 from the top of the stock'."""
+        z = state.where[card]
+        board = self.board
+        owner, name = board.owner[z], board.names[z]
+        if owner < 0:
+            zone = f"the {name}"
+        elif owner == state.house:
+            zone = f"{self.player_name(owner)}'s {name}"
+        else:
+            zone = f"your {name}" if owner == seat else f"seat {owner + 1}'s {name}"
+        cards = state.zones[z]
+        index = cards.index(card)
+        if board.grid[z]:
+            width = board.width[z]
+            return f"the face-down card of {zone} at row {index // width + 1}, " \
+                   f"column {index % width + 1}"
+        if self._stacked.get(name, True):  # a pile: where in it is what tells cards apart
+            depth = len(cards) - index
+            return f"the unseen top card of {zone}" if depth == 1 \
+                else f"the unseen card {depth} from the top of {zone}"
+        return f"an unseen card from {zone}"
+
+
+# --------------------------------------------------------- an action as it was seen
+@dataclass(frozen=True)
+class Told:
+    """An action's words: for the table, and for each seat (seats[0] for seat 1)."""
+
+    public: str
+    seats: tuple[str, ...]
+
+
+def tell(words: Words, state: GameState, me: int, action: Action) -> Told:
+    """`me`'s action in every seat's words and in the table's, `state` being the game before
+    the action is applied (it is not changed)."""
+    if action == PASS:
+        text = words.describe(action)
+        return Told(text, (text,) * state.n)
+    move = words.moves.get(action[0])
+    if move is not None and action[0] in words.open_moves:
+        public = f"{words.describe_move(action[0])} (written, not shown)"
+        return Told(public, tuple(words.describe(action, state, me) if p == me else public
+                                  for p in range(state.n)))
+    cards = cards_of(words.rules, action)
+    if move is None or not cards:
+        public = words.describe(action, state, None)
+        return Told(public, (public,) * state.n)
+    after = known_after(words.rules, state, me, action)
+    everyone = state.everyone
+    public = _words(words, state, action, None, cards,
+                    lambda c: state.known[c] == everyone, lambda c: after[c] == everyone)
+    seats = tuple(_words(words, state, action, p, cards, _bit(state.known, p), _bit(after, p))
+                  for p in range(state.n))
+    return Told(public, seats)
+
+
+def known_after(rules: Ruleset, state: GameState, me: int, action: Action) -> dict[int, int]:
+    """For each card `action` names, who knows it once the move's own effects are done. If
+    the move cannot be carried out, who knows it now."""
+    cards = cards_of(rules, action)
+    if not cards:
+        return {}
+    after = applied(rules, state, me, action) or state
+    return {c: after.known[c] for c in cards}
+
+
+def applied(rules: Ruleset, state: GameState, me: int, action: Action) -> GameState | None:
+    """The game once `me`'s action's move has done its own effects, on a copy (what follows
+    the move, its triggers, a round's end and a new deal, is not done; the copy draws from
+    the generator what the game will draw). None if the move cannot be carried out there:
+    the game itself will say why."""
+    move = rules.moves.get(action[0]) if action and action != PASS else None
+    if move is None:
+        return None
+    copy = state.copy()  # (a copy keeps no event log and tells no watcher)
+    try:
+        move.run(copy, me, action)
+    except Exception:  # noqa: BLE001 - the move will fail, and be reported, in play
+        return None
+    return copy
+
+
+def cards_of(rules: Ruleset, action: Action) -> list[int]:
+    """The cards an action names (a card, or a list or layout of cards), in order, each once."""
+    move = rules.moves.get(action[0]) if action else None
+    if move is None:
+        return []
+    out: list[int] = []
+    for names_cards, value in zip(move.names_cards, action[1:]):
+        if names_cards:
+            for c in _flat(value):
+                if c not in out:
+                    out.append(c)
+    return out
+
+
+def _bit(known: Any, seat: int) -> Callable[[int], bool]:
+    return lambda c: bool(known[c] >> seat & 1)
+
+
+def _words(words: Words, state: GameState, action: Action, seat: int | None,
+           cards: list[int], knew: Callable[[int], bool], knows: Callable[[int], bool]) -> str:
+    """The action's words for `seat` (None: the table), and the cards it showed them."""
+    names = words.rules.cards.names
+
+    def namer(c: int) -> str:
+        return names[c] if knew(c) and knows(c) else words.place_of(state, c, seat)
+
+    text = words.describe(action, state, seat, namer)
+    shown = [names[c] for c in cards if not knew(c) and knows(c)]
+    return f"{text} - it was {' '.join(shown)}" if shown else text
+
+
+def _flat(value: Any) -> list[int]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [c for v in value for c in _flat(v)]
+    return []
