@@ -133,7 +133,7 @@ def time_declared(rules: melding.MeldRules, hands: list[list[int]],
     """Per built-in: mean ms, worst ms and mean result size (a number, or a list's length)."""
     out = {}
     for name in DECLARED:
-        fn = getattr(melding, "deadwood_of" if name == "deadwood" else name)
+        fn = getattr(melding, name)
         times, sizes = [], []
         for hand in hands:
             best = math.inf

@@ -14,10 +14,11 @@ import builtins
 import hashlib
 import linecache
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from cardrules.errors import GeneratorError
-from cardrules.interpreter import flow, melding, runtime, sight
+from cardrules.interpreter import effects, flow, melding, runtime, sight
 
 from . import pyast
 from .codegen import Generated
@@ -28,20 +29,23 @@ SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
     "next")}
 
 
+# The modules generated code calls into, each with its declared EXPORTED names: the runtime's
+# reading, the card rules that change a game, what parties keep knowing, the meld search and
+# the turn flow.
+RUNTIME_MODULES = (runtime, effects, sight, melding, flow)
+
+
+@cache
 def runtime_names() -> dict[str, Any]:
-    """What generated code may call: the runtime's functions and its number constants."""
-    out = {k: v for k, v in vars(runtime).items()
-           if not k.startswith("_") and (callable(v) and getattr(v, "__module__", "") ==
-                                         runtime.__name__ or (type(v) is int and k.isupper()))}
-    out.update(is_meld=melding.is_meld, melds_in=melding.melds_in, can_meld=melding.can_meld,
-               meld_layouts=melding.meld_layouts, deadwood=melding.deadwood_of,
-               discard_deadwood=melding.discard_deadwood,
-               best_melds=melding.best_melds, lay_downs=melding.lay_downs,
-               can_lay_down=melding.can_lay_down)
-    # what the runtime's inlinable card rules call of the partial-knowledge bookkeeping
-    out.update(unseen_move=sight.unseen_move, seen_again=sight.seen_again)
-    # and the turn flow, which the move handlers specialise and call (interpreter/flow.py)
-    out.update({name: getattr(flow, name) for name in flow.EXPORTED})
+    """What generated code may call or read: every name the runtime modules declare, and
+    nothing else (no two modules may declare one name)."""
+    out: dict[str, Any] = {}
+    for module in RUNTIME_MODULES:
+        for name in module.EXPORTED:
+            if name in out:
+                raise GeneratorError(f"{module.__name__} and another runtime module both "
+                                     f"export '{name}'")
+            out[name] = getattr(module, name)
     return out
 
 

@@ -44,14 +44,50 @@ _COMPARE = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), "<=": ast.LtE(), "
 
 
 @dataclass
+class Manifest:
+    """Every function the generator wrote, by what it does: the assembler reads the module's
+    functions from here (it never rebuilds a name), and so do the tests."""
+
+    functions: dict[str, str] = field(default_factory=dict)  # a rule file's function ->
+    initial: dict[str, str] = field(default_factory=dict)  # a variable -> its initial value
+    legal: dict[tuple[int, str], str] = field(default_factory=dict)  # (phase, step) -> list
+    reactions: str | None = None  # the reaction window's listing
+    moves: dict[str, str] = field(default_factory=dict)  # a move -> its own rules
+    handlers: dict[str, str] = field(default_factory=dict)  # a move -> rules, then the flow
+    skip: dict[int, str] = field(default_factory=dict)  # a phase -> does a seat miss a turn
+    on_skip: dict[int, str] = field(default_factory=dict)  # a phase -> what a miss does
+    first: dict[int, str] = field(default_factory=dict)  # a phase -> who plays first
+    when: dict[int, str] = field(default_factory=dict)  # a phase -> is it played
+    triggers: dict[str, str] = field(default_factory=dict)  # a kind -> its triggers
+    setup: str = ""
+    round_end: str = ""
+    round_first: str | None = None
+    score: str = ""
+    evaluate: str | None = None
+    evaluate_key: str | None = None
+    until: str | None = None
+    helpers: list[str] = field(default_factory=list)  # functions only the others call
+
+    def names(self) -> set[str]:
+        """The name of every function the module defines."""
+        out = {*self.functions.values(), *self.initial.values(), *self.legal.values(),
+               *self.moves.values(), *self.handlers.values(), *self.skip.values(),
+               *self.on_skip.values(), *self.first.values(), *self.when.values(),
+               *self.triggers.values(), *self.helpers, self.setup, self.round_end, self.score}
+        return out | {n for n in (self.reactions, self.round_first, self.evaluate,
+                                  self.evaluate_key, self.until) if n is not None}
+
+
+@dataclass
 class Generated:
-    """The module's syntax tree, its constants, and where its code came from."""
+    """The module's syntax tree, its constants, what each function does, and where its code
+    came from."""
 
     module: ast.Module
     constants: dict[str, Any]
     sites: list[Site]
     statement_sites: dict[int, int]  # id of a generated statement -> its site
-    names: dict[str, str] = field(default_factory=dict)  # role -> function name
+    manifest: Manifest
 
 
 def local(name: str) -> str:
@@ -73,7 +109,7 @@ class Generator:
         self.statement_sites: dict[int, int] = {}
         self.constants: dict[str, Any] = {}
         self.functions: list[ast.stmt] = []
-        self.names: dict[str, str] = {}
+        self.manifest = Manifest()
         self._site_now: int | None = None  # the site of the statement being written
         self._iterable = 0  # > 0 while writing a comprehension's iterable
         self._temp = 0
@@ -83,40 +119,49 @@ class Generator:
         """Every function of the rules: user functions, variables' initial values, each
         step's legal actions and each move's own rules, setup, triggers, scoring (the move
         handlers, the rules and the flow after them, are codegen_flow.py's)."""
-        program = self.checked.program
+        program, made = self.checked.program, self.manifest
         for fn in program.functions:
             self.function_def(fn)
         for var in program.variables:
-            self.expression_function(f"init_{var.name}", ["S"], var.initial)
+            made.initial[var.name] = self.expression_function(f"init_{var.name}", ["S"],
+                                                              var.initial)
         for index, phase in enumerate(program.phases):
             for step in phase.steps:
-                self.step_functions(step, f"{index}_{step.name}")
+                made.legal[index, step.name] = self.step_functions(step, f"{index}_{step.name}")
             if phase.skip_turn is not None:
-                self.expression_function(f"skip_{index}", ["S", "me"], phase.skip_turn)
-                self.statement_function(f"on_skip_{index}", phase.on_skip, phase.skip_turn.pos)
+                made.skip[index] = self.expression_function(f"skip_{index}", ["S", "me"],
+                                                            phase.skip_turn)
+                made.on_skip[index] = self.statement_function(f"on_skip_{index}", phase.on_skip,
+                                                              phase.skip_turn.pos)
             if phase.first is not None:
-                self.expression_function(f"first_{index}", ["S", "me"], phase.first)
+                made.first[index] = self.expression_function(f"first_{index}", ["S", "me"],
+                                                             phase.first)
             if phase.when is not None:
-                self.expression_function(f"when_{index}", ["S", "me"], phase.when)
+                made.when[index] = self.expression_function(f"when_{index}", ["S", "me"],
+                                                            phase.when)
         if program.reactions is not None:
-            self.step_functions(program.reactions, "reactions")
-        self.statement_function("setup", program.setup, self.checked.decls.name.pos)
+            made.reactions = self.step_functions(program.reactions, "reactions")
+        made.setup = self.statement_function("setup", program.setup,
+                                             self.checked.decls.name.pos)
         if program.round_first is not None:
-            self.expression_function("round_first", ["S", "me"], program.round_first)
-        self.statement_function("round_end", program.round_end, self.checked.decls.name.pos)
+            made.round_first = self.expression_function("round_first", ["S", "me"],
+                                                        program.round_first)
+        made.round_end = self.statement_function("round_end", program.round_end,
+                                                 self.checked.decls.name.pos)
         for kind, triggers in program.triggers.items():
             if triggers:
                 self.trigger_function(kind, triggers)
         self.score_functions(program)
         if program.until is not None:
-            self.expression_function("until", ["S"], program.until)
+            made.until = self.expression_function("until", ["S"], program.until)
 
     def module(self) -> Generated:
         """The module of every function written, with what it knows of them."""
         doc = ast.Expr(pyast.const(f"Generated by cardrules from the ruleset "
                                    f"'{self.checked.decls.name.name}'."))
         module = ast.Module([doc, *self.functions], [])
-        return Generated(module, self.constants, self.sites, self.statement_sites, self.names)
+        return Generated(module, self.constants, self.sites, self.statement_sites,
+                         self.manifest)
 
     # ----------------------------------------------------------------- sites
     def site(self, pos: n.Pos) -> int:
@@ -169,7 +214,8 @@ class Generator:
 
     def function_def(self, fn: ir.Function) -> None:
         params = ["S", *(local(p) for p, _ in fn.params)]
-        self.expression_function(f"f_{fn.name}", params, fn.value)
+        self.manifest.functions[fn.name] = self.expression_function(f"f_{fn.name}", params,
+                                                                    fn.value)
 
     def expression_function(self, fn_name: str, params: list[str], value: ir.Expr,
                             prologue: list[ast.stmt] | None = None) -> str:
@@ -179,7 +225,6 @@ class Generator:
 
     def statement_function(self, fn_name: str, stmts: tuple[ir.Stmt, ...],
                            pos: n.Pos) -> str:
-        self.names[fn_name] = fn_name
         return self.add_function(fn_name, ["S", "me"], self.block(stmts), pos)
 
     def trigger_function(self, kind: str, triggers: tuple[ir.Trigger, ...]) -> None:
@@ -193,7 +238,7 @@ class Generator:
                 body.extend(self.tag([pyast.if_(test, inner)], self.site(trigger.when.pos)))
         pos = triggers[0].when.pos if triggers[0].when is not None else \
             self.checked.decls.name.pos
-        self.names[kind] = self.add_function(kind, ["S", "me"], body, pos)
+        self.manifest.triggers[kind] = self.add_function(kind, ["S", "me"], body, pos)
 
     def score_functions(self, program: ir.Program) -> None:
         bind = pyast.stmts("me = p\nv_p = p")
@@ -201,9 +246,10 @@ class Generator:
         pos = program.scores[0].value.pos if program.scores else self.checked.decls.name.pos
         body = [*bind, ast.Return(ast.Tuple(values, ast.Load()))]
         self.tag(body, self.site(pos))
-        self.add_function("score", ["S", "p"], body, pos)
+        self.manifest.score = self.add_function("score", ["S", "p"], body, pos)
         if program.evaluate is not None:
-            self.expression_function("evaluate", ["S", "p"], program.evaluate, bind)
+            self.manifest.evaluate = self.expression_function("evaluate", ["S", "p"],
+                                                              program.evaluate, bind)
             self.estimate_key(program.evaluate)
 
     def estimate_key(self, estimate: ir.Expr) -> None:
@@ -220,10 +266,12 @@ class Generator:
                                     "for _c in _z]))", z=cards, c=card))
         body: list[ast.stmt] = [ast.Return(ast.Tuple(parts, ast.Load()))]
         self.tag(body, self.site(estimate.pos))
-        self.add_function("evaluate_key", ["S", "p"], body, estimate.pos)
+        self.manifest.evaluate_key = self.add_function("evaluate_key", ["S", "p"], body,
+                                                       estimate.pos)
 
     # ----------------------------------------------------------------- steps
-    def step_functions(self, step: ir.Step, key: str) -> None:
+    def step_functions(self, step: ir.Step, key: str) -> str:
+        """A step's listing function (and each of its moves' rules); its name."""
         body: list[ast.stmt] = [pyast.assign("out", ast.List([], ast.Load()))]
         for move in step.moves:
             body.extend(self.listing(move))
@@ -233,14 +281,13 @@ class Generator:
         if not _reads_state(body):
             # The same actions in every state (choices from ranks() and the like, filtered
             # by conditions on the choices alone): listed once, on first use, then copied.
-            self.add_function(f"list_{key}", [], body, step.pos)
+            self.manifest.helpers.append(self.add_function(f"list_{key}", [], body, step.pos))
             self.constants["LISTED"] = {}
             body = pyast.stmts(
                 "got = LISTED.get(_key)\nif got is None:\n    got = LISTED[_key] = _list()\n"
                 "return list(got)", key=pyast.const(fn_name), list=pyast.name(f"list_{key}"))
             self.tag(body, self.site(step.pos))
-        self.add_function(fn_name, ["S", "me"], body, step.pos)
-        self.names[f"legal {key}"] = fn_name
+        return self.add_function(fn_name, ["S", "me"], body, step.pos)
 
     def listing(self, move: ir.Move) -> list[ast.stmt]:
         """The statements that append a move's legal actions to `out`."""
@@ -289,8 +336,8 @@ class Generator:
     def move_function(self, move: ir.Move) -> None:
         unpack = [pyast.assign(local(p.name), pyast.subscript(pyast.name("A"), pyast.const(i)))
                   for i, p in enumerate(move.params, 1)]
-        self.add_function(f"m_{move.name}", ["S", "me", "A"], unpack + self.block(move.body),
-                          move.pos)
+        self.manifest.moves[move.name] = self.add_function(
+            f"m_{move.name}", ["S", "me", "A"], unpack + self.block(move.body), move.pos)
 
     # ------------------------------------------------------------ statements
     def block(self, stmts: tuple[ir.Stmt, ...]) -> list[ast.stmt]:

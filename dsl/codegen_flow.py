@@ -51,11 +51,6 @@ def flow_facts(program: ir.Program, direction: int) -> FlowFacts:
         direction=direction)
 
 
-def legal_name(index: int, step: ir.Step) -> str:
-    """The name of a step's listing function in the generated module."""
-    return f"legal_{index}_{step.name}"
-
-
 class FlowGenerator:
     """Adds the move handlers to a Generator's module."""
 
@@ -67,7 +62,8 @@ class FlowGenerator:
         # What the handlers know of the `Flow` they are handed: its facts, and each step's
         # listing function by its name in this module.
         self.known = {"F": {"facts": facts,
-                            "legal": tuple(tuple(Ref(legal_name(i, step)) for step in p.steps)
+                            "legal": tuple(tuple(Ref(gen.manifest.legal[i, step.name])
+                                                 for step in p.steps)
                                            for i, p in enumerate(program.phases))}}
 
     def generate(self) -> None:
@@ -91,8 +87,8 @@ class FlowGenerator:
             flow = [ast.Return(pyast.call("move_made", *args.values(),
                                           *map(pyast.const, where.values())))]
         gen.tag(flow, gen.site(move.pos))
-        gen.add_function(f"h_{move.name}", ["S", "me", "A", "F", "listing"], body + flow,
-                         move.pos)
+        gen.manifest.handlers[move.name] = gen.add_function(
+            f"h_{move.name}", ["S", "me", "A", "F", "listing"], body + flow, move.pos)
 
     def fact_locals(self) -> dict[str, bool]:
         """The flow's `Fact` locals, by name (interpreter/flow.py)."""

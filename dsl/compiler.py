@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from cardrules.errors import Diagnostic, Location, RulesetError
-from cardrules.interpreter import flow, runtime
+from cardrules.interpreter import effects, flow, runtime
 from cardrules.interpreter.melding import MeldRules
 from cardrules.model import (
     FlowFacts,
@@ -29,7 +29,7 @@ from . import ir
 from . import nodes as n
 from .binding import Bound, bind
 from .checker import Checked, check
-from .codegen import VISIBILITY, Generator
+from .codegen import VISIBILITY, Generated, Generator, Manifest
 from .codegen_flow import FlowGenerator, flow_facts
 from .inline import Inliner
 from .reader import read
@@ -39,7 +39,7 @@ from .source import Document
 @cache
 def inliner() -> Inliner:
     """The specialiser of the runtime's card rules and turn flow (its source is read once)."""
-    return Inliner(runtime, {**runtime.INLINABLE, **flow.INLINABLE})
+    return Inliner(runtime, {**runtime.INLINABLE, **effects.INLINABLE, **flow.INLINABLE})
 
 
 def compile_document(doc: Document, options: dict[str, Any] | None = None,
@@ -47,16 +47,26 @@ def compile_document(doc: Document, options: dict[str, Any] | None = None,
     """Compile a structurally valid document; RulesetError with every problem found.
     `inline=False` calls the runtime's card rules instead of specialising them."""
     checked = check_document(doc, options)
+    facts = flow_facts(checked.program, checked.direction)
+    generated = generate(checked, facts, inline)
+    board = board_of(checked)
+    bound = bind(generated, checked.decls.name.name, tables(checked, board))
+    return assemble(checked, board, bound, generated, doc, facts)
+
+
+def generate(checked: Checked, facts: FlowFacts, inline: bool = True) -> Generated:
+    """The module of a checked program: its rules' functions, then each move's handler."""
     generator = Generator(checked, inliner() if inline else _NO_INLINING)
     generator.rules()
-    facts = flow_facts(checked.program, checked.direction)
     FlowGenerator(generator, facts).generate()
-    generated = generator.module()
+    return generator.module()
+
+
+def board_of(checked: Checked) -> runtime.Board:
+    """The zones of a checked program, every instance by index (see make_board)."""
     house = checked.house.index if checked.house is not None else -1
-    board = make_board(checked.zones, checked.max_players + (house >= 0), checked.cards.names,
-                       house)
-    bound = bind(generated, checked.decls.name.name, tables(checked, board))
-    return assemble(checked, board, bound, generated.sites, doc, facts)
+    return make_board(checked.zones, checked.max_players + (house >= 0), checked.cards.names,
+                      house)
 
 
 def check_document(doc: Document, options: dict[str, Any] | None = None) -> Checked:
@@ -157,12 +167,15 @@ def location(pos: n.Pos) -> Location:
     return found
 
 
-def assemble(checked: Checked, board: runtime.Board, bound: Bound, sites: list[Any],
+def assemble(checked: Checked, board: runtime.Board, bound: Bound, generated: Generated,
              doc: Document, facts: FlowFacts) -> Ruleset:
-    ns = bound.namespace
+    """The Ruleset: the checked declarations, and each generated function as the generator's
+    manifest names it."""
+    fn = _Functions(bound.namespace, generated.manifest)
+    made = generated.manifest
     program = checked.program
-    phases = tuple(_phase(checked, p, i, ns) for i, p in enumerate(program.phases))
-    reactions = _step(checked, program.reactions, "reactions", [], ns) \
+    phases = tuple(_phase(checked, p, i, fn) for i, p in enumerate(program.phases))
+    reactions = _step(checked, program.reactions, made.reactions, fn) \
         if program.reactions is not None else None
     moves = {m.name: m for p in phases for s in p.steps for m in s.moves}
     if reactions is not None:
@@ -175,46 +188,60 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, sites: list[A
         options=checked.options, option_defs=checked.option_defs, cards=checked.cards,
         copies=checked.copies, home_zone=checked.home_zone, zones=checked.zones,
         zone_count=len(board.names), board=board,
-        variables=tuple(VariableDef(v.name, v.scope, ns[f"init_{v.name}"], v.doc,
+        variables=tuple(VariableDef(v.name, v.scope, fn(made.initial[v.name]), v.doc,
                                     v.visibility, v.type.name,
                                     v.type.item.name if v.type.item else "", v.internal,
                                     v.secret_until)
                         for v in program.variables),
-        phases=phases, setup=ns["setup"], round_end=ns["round_end"],
-        after_move=ns.get("after_move"), after_turn=ns.get("after_turn"),
-        after_round=ns.get("after_round"), after_setup=ns.get("after_setup"),
-        before_turn=ns.get("before_turn"), round_first=ns.get("round_first"),
+        phases=phases, setup=fn(made.setup), round_end=fn(made.round_end),
+        after_move=fn(made.triggers.get("after_move")),
+        after_turn=fn(made.triggers.get("after_turn")),
+        after_round=fn(made.triggers.get("after_round")),
+        after_setup=fn(made.triggers.get("after_setup")),
+        before_turn=fn(made.triggers.get("before_turn")), round_first=fn(made.round_first),
         teams=checked.teams, score_by=checked.score_by, max_actions=checked.max_actions,
-        score=ns["score"], score_names=tuple(s.name for s in program.scores),
-        evaluate=ns.get("evaluate"), winner=decls.scoring.winner, rounds=checked.rounds,
-        until=ns.get("until"), reactions=reactions, moves=moves, python=bound.source,
-        data=doc.data, sites=tuple(sites), evaluate_key=ns.get("evaluate_key"),
+        score=fn(made.score), score_names=tuple(s.name for s in program.scores),
+        evaluate=fn(made.evaluate), winner=decls.scoring.winner, rounds=checked.rounds,
+        until=fn(made.until), reactions=reactions, moves=moves, python=bound.source,
+        data=doc.data, sites=tuple(generated.sites), evaluate_key=fn(made.evaluate_key),
         code_name=bound.code_name, house=checked.house,
         line_sites=bound.line_sites, flow=facts)
 
 
-def _phase(checked: Checked, phase: ir.Phase, index: int, ns: dict[str, Any]) -> PhaseDef:
-    names = [s.name for s in phase.steps]
-    steps = tuple(_step(checked, s, f"{index}_{s.name}", names, ns) for s in phase.steps)
+class _Functions:
+    """The bound module's functions, looked up by the names the manifest gives."""
+
+    def __init__(self, namespace: dict[str, Any], manifest: Manifest):
+        self.namespace = namespace
+        self.manifest = manifest
+
+    def __call__(self, name: str | None) -> Any:
+        """The function of that name, or None where the generator wrote none."""
+        return None if name is None else self.namespace[name]
+
+
+def _phase(checked: Checked, phase: ir.Phase, index: int, fn: _Functions) -> PhaseDef:
+    made = fn.manifest
+    steps = tuple(_step(checked, s, made.legal[index, s.name], fn) for s in phase.steps)
     site = phase.skip_turn.pos.diagnostic("") if phase.skip_turn is not None else None
-    return PhaseDef(phase.name, phase.turns, steps, ns.get(f"skip_{index}"),
-                    ns.get(f"on_skip_{index}"), ns.get(f"first_{index}"),
-                    ns.get(f"when_{index}"), skip_site=site)
+    return PhaseDef(phase.name, phase.turns, steps, fn(made.skip.get(index)),
+                    fn(made.on_skip.get(index)), fn(made.first.get(index)),
+                    fn(made.when.get(index)), skip_site=site)
 
 
-def _step(checked: Checked, step: ir.Step, key: str, names: list[str],
-          ns: dict[str, Any]) -> StepDef:
-    moves = tuple(_move(checked, m, ns) for m in step.moves)
-    return StepDef(step.name, step.repeat, moves, ns[f"legal_{key}"], location(step.pos),
+def _step(checked: Checked, step: ir.Step, legal: str | None, fn: _Functions) -> StepDef:
+    moves = tuple(_move(checked, m, fn) for m in step.moves)
+    return StepDef(step.name, step.repeat, moves, fn(legal), location(step.pos),
                    step.automatic)
 
 
-def _move(checked: Checked, move: ir.Move, ns: dict[str, Any]) -> MoveDef:
+def _move(checked: Checked, move: ir.Move, fn: _Functions) -> MoveDef:
     info = checked.moves[move.name]
     parts = tuple(("param", p.name) if isinstance(p, n.Placeholder) else ("text", p)
                   for p in move.label.parts)
     text = "".join(f"{{{p.name}}}" if isinstance(p, n.Placeholder) else p
                    for p in move.label.parts)
+    made = fn.manifest
     return MoveDef(move.name, text, tuple(p.name for p in move.params), info.kinds,
-                   ns[f"m_{move.name}"], move.then, location(move.pos), move.doc,
-                   info.names_cards, parts, ns.get(f"h_{move.name}"))
+                   fn(made.moves[move.name]), move.then, location(move.pos), move.doc,
+                   info.names_cards, parts, fn(made.handlers.get(move.name)))

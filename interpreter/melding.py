@@ -362,8 +362,8 @@ def meld_layouts(rules: MeldRules, cards: Sequence[int], site: int
                                                    reverse=True)]
 
 
-def deadwood_of(rules: MeldRules, cards: Sequence[int], site: int,
-                what: str = "deadwood") -> int:
+def deadwood(rules: MeldRules, cards: Sequence[int], site: int,
+             what: str = "deadwood") -> int:
     """The least total value of the cards left out of melds, over every layout."""
     search = _Search(rules, _hand(rules, cards, what, site, pool=True))
     return search.least(search.start)
@@ -579,3 +579,8 @@ def _run_order(rules: MeldRules, kind: MeldKind, meld: list[int]) -> list[int]:
         if set(ranks) == set(at) and len(set(ranks)) == len(ranks):
             return [at[r] for r in ranks]
     return meld
+
+
+# What generated code may call of this module: the meld built-ins (dsl/binding.py binds these).
+EXPORTED = ("is_meld", "melds_in", "can_meld", "meld_layouts", "deadwood", "discard_deadwood",
+            "best_melds", "lay_downs", "can_lay_down")

@@ -160,3 +160,7 @@ def public_whereabouts(s: GameState) -> dict[int, int]:
         return {}
     first = seats[0]
     return {c: mask for c, mask in first.items() if all(w.get(c) == mask for w in seats[1:])}
+
+
+# What the card rules' inlined code calls of this module (dsl/binding.py binds these names).
+EXPORTED = ("unseen_move", "seen_again")

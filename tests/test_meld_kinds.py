@@ -17,7 +17,7 @@ from cardrules.interpreter.melding import (
     MeldRules,
     best_melds,
     can_meld,
-    deadwood_of,
+    deadwood,
     discard_deadwood,
     is_meld,
     meld_layouts,
@@ -85,7 +85,7 @@ def test_least_deadwood_agrees_with_trying_every_layout() -> None:
     rng = random.Random(7)
     for _ in range(150):
         hand = rng.sample(range(52), rng.choice((7, 10, 11)))
-        assert deadwood_of(GIN, hand, 0) == oracle_deadwood(hand), hand
+        assert deadwood(GIN, hand, 0) == oracle_deadwood(hand), hand
 
 
 def test_best_melds_leave_exactly_the_least_deadwood() -> None:
@@ -97,7 +97,7 @@ def test_best_melds_leave_exactly_the_least_deadwood() -> None:
         assert len(laid) == len(set(laid)) and set(laid) <= set(hand)
         assert all(is_meld(GIN, m, 0) for m in melds)
         left = sum(min(c % 13 + 1, 10) for c in hand if c not in laid)
-        assert left == deadwood_of(GIN, hand, 0)
+        assert left == deadwood(GIN, hand, 0)
 
 
 def test_discard_deadwood_is_the_least_over_every_discard() -> None:
@@ -105,7 +105,7 @@ def test_discard_deadwood_is_the_least_over_every_discard() -> None:
     for _ in range(60):
         hand = rng.sample(range(52), 11)
         assert discard_deadwood(GIN, hand, 0) == min(
-            deadwood_of(GIN, [c for c in hand if c != gone], 0) for gone in hand)
+            deadwood(GIN, [c for c in hand if c != gone], 0) for gone in hand)
     with pytest.raises(RuleFault, match="no cards"):
         discard_deadwood(GIN, [], 3)
 
@@ -159,7 +159,7 @@ def test_every_layout_and_none() -> None:
 
 def test_a_search_too_large_is_a_located_fault() -> None:
     with pytest.raises(RuleFault, match="at most 24"):
-        deadwood_of(GIN, list(range(MOST_MELD_CARDS + 1)), 5)
+        deadwood(GIN, list(range(MOST_MELD_CARDS + 1)), 5)
 
 
 # --------------------------------------------------------- in a ruleset

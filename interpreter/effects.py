@@ -1,0 +1,370 @@
+"""The card rules that change a game: moving, turning, swapping, dealing, shuffling, showing
+cards, and what each party knows of a card afterwards (with interpreter/sight.py); the
+signals a rule gives the flow (`win`, `eliminate`, `end round before`); the event log of it.
+
+Each effect keeps the state's invariants: every card in exactly one zone, `where` pointing at
+it, and knowledge updated as a person at the table would learn. The code generator calls
+these functions, or, for those on every action's path (`@inlinable`), specialises their own
+definition where a zone's layout or visibility is known before the game (dsl/inline.py); it
+never writes a rule of its own. The functions generated code may call are listed in
+`EXPORTED`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from cardrules.errors import RuleFault
+
+from .runtime import (
+    EMPTY,
+    HIDDEN,
+    OWNER,
+    PUBLIC,
+    SIGNAL_GAME,
+    SIGNAL_TURN,
+    Board,
+    Fact,
+    empty,
+    inlinable,
+    next_seat,
+    others,
+    present,
+    top,
+    zone_label,
+)
+from .sight import parties, seen_again, shuffled_unseen, unseen_move
+from .state import GameState
+
+INLINABLE: dict[str, Callable[..., Any]] = {}  # filled by @inlinable below
+
+
+# -------------------------------------------------------------------- effects
+def put(b: Board, s: GameState, c: int, z: int) -> None:
+    """Card c goes to grid z: its first empty slot, else after its last card."""
+    cards = s.zones[z]
+    if EMPTY in cards:
+        cards[cards.index(EMPTY)] = c
+    elif len(cards) < b.slots[z]:
+        cards.append(c)
+    else:
+        raise RuleFault(f"zone '{zone_label(b, z)}' is full: all {b.slots[z]} places "
+                        "hold a card")
+    s.where[c] = z
+
+
+@inlinable
+def leave(b: Board, s: GameState, c: int, src: int) -> None:
+    """Card c leaves zone src; a grid keeps an empty slot where it lay."""
+    cards = s.zones[src]
+    src_grid: Fact = b.grid[src]
+    if src_grid:
+        cards[cards.index(c)] = EMPTY
+    elif cards[-1] == c:
+        cards.pop()
+    else:
+        cards.remove(c)
+
+
+@inlinable
+def arrive(b: Board, s: GameState, c: int, src: int, z: int, face: bool | None,
+           by: int) -> None:
+    """Card c, just taken from zone src by seat `by`, lands on zone z (a grid: its first
+    empty slot), turned face up or down (None: as it was); then who knows which card it is
+    (and what those who could not tell which card moved may still know: sight.py); a trick
+    zone notes who played it."""
+    was = s.known[c]
+    dest_trick: Fact = b.trick[z]
+    if dest_trick:
+        s.by[c] = by
+    dest_grid: Fact = b.grid[z]
+    if dest_grid:
+        put(b, s, c, z)
+    else:
+        s.zones[z].append(c)
+        s.where[c] = z
+    if face is not None:
+        s.face_up[c] = face
+    up = s.face_up[c] if face is None else face
+    src_vis: Fact = b.visibility[src]
+    if src_vis == OWNER and not up:
+        # A card leaving a hand face down: only the hand's owner can tell which it was.
+        s.known[c] &= 1 << b.owner[src]
+    dest_vis: Fact = b.visibility[z]
+    if dest_vis == PUBLIC:
+        if up:
+            s.known[c] = s.everyone
+    elif dest_vis == OWNER:
+        s.known[c] |= 1 << b.owner[z]
+        others = s.known[c] & ~(1 << b.owner[z])
+        if others:  # they know it in a hand they do not see: a move out of it may hide it
+            s.watchers[z] |= others
+    if s.sight:  # (a search's sample of the game keeps no partial knowledge)
+        if s.everyone & ~s.known[c] & (was | s.watchers[src]):
+            unseen_move(s, c, src, z, was, src_vis == OWNER and not up, b.owner[src])
+        if s.known[c] & ~was & s.watchers[src]:
+            seen_again(s, c, s.known[c] & ~was)
+    if s.log is not None:
+        log_move(b, s, c, src, z)
+
+
+@inlinable
+def move_card(b: Board, s: GameState, c: int, z: int, face: bool | None, by: int) -> None:
+    """Move card c, wherever it lies, to zone z."""
+    src = s.where[c]
+    leave(b, s, c, src)
+    arrive(b, s, c, src, z, face, by)
+
+
+@inlinable
+def move_top(b: Board, s: GameState, src: int, z: int, face: bool | None, by: int) -> None:
+    """Move the top card of zone src (not a grid) to zone z."""
+    cards = s.zones[src]
+    if not cards:
+        empty(b, src)
+    c = cards.pop()
+    arrive(b, s, c, src, z, face, by)
+
+
+@inlinable
+def move_all(b: Board, s: GameState, cards: Iterable[int], z: int, face: bool | None,
+             by: int) -> None:
+    """Move several cards, in order, to zone z."""
+    for c in list(cards):
+        move_card(b, s, c, z, face, by)
+
+
+@inlinable
+def flip_card(b: Board, s: GameState, c: int, face: bool) -> None:
+    """Turn a card face up or down where it lies; a card turned up where others can see it
+    becomes known to all. The log records what the table sees: a card turned face down
+    where only its owner, or nobody, sees it is not an event for the others."""
+    s.face_up[c] = face
+    z = s.where[c]
+    vis = b.visibility[z]
+    if face and vis != HIDDEN:
+        gained = s.everyone & ~s.known[c]
+        s.known[c] = s.everyone
+        if gained & s.watchers[z]:
+            seen_again(s, c, gained)
+    elif not face and vis == OWNER:
+        others = s.known[c] & ~(1 << b.owner[z])
+        if others:  # known, but now unseen in a hand: a move out of it may hide it
+            s.watchers[z] |= others
+    if s.log is not None and (face or vis == PUBLIC):
+        log_flip(b, s, c)
+
+
+@inlinable
+def flip_all(b: Board, s: GameState, cards: Iterable[int], face: bool) -> None:
+    for c in list(cards):
+        flip_card(b, s, c, face)
+
+
+@inlinable
+def swap(b: Board, s: GameState, c: int, d: int) -> None:
+    """Exchange the places of two cards (each takes the other's zone and slot); each is then
+    known as if it had moved there."""
+    zc = s.where[c]
+    zd = s.where[d]
+    was_c = s.known[c]
+    was_d = s.known[d]
+    lc = s.zones[zc]
+    ld = s.zones[zd]
+    at_c = lc.index(c)  # both places first: the two may lie in one zone
+    at_d = ld.index(d)
+    lc[at_c] = d
+    ld[at_d] = c
+    s.where[c] = zd
+    s.where[d] = zc
+    known_after_move(b, s, c, zc, zd, was_c)
+    known_after_move(b, s, d, zd, zc, was_d)
+    if s.log is not None:
+        log_swap(b, s, c, d, zc, zd)
+
+
+@inlinable
+def known_after_move(b: Board, s: GameState, c: int, src: int, z: int, was: int) -> None:
+    """Who knows card c after it went from zone src to zone z, as it lies now (`was`: who
+    knew it before; for those who could not tell it was c that moved, see sight.py)."""
+    up = s.face_up[c]
+    src_vis = b.visibility[src]
+    if src_vis == OWNER and not up:
+        s.known[c] &= 1 << b.owner[src]
+    vis = b.visibility[z]
+    if vis == PUBLIC:
+        if up:
+            s.known[c] = s.everyone
+    elif vis == OWNER:
+        s.known[c] |= 1 << b.owner[z]
+        others = s.known[c] & ~(1 << b.owner[z])
+        if others:
+            s.watchers[z] |= others
+    if s.sight:  # (a search's sample of the game keeps no partial knowledge)
+        if s.everyone & ~s.known[c] & (was | s.watchers[src]):
+            unseen_move(s, c, src, z, was, src_vis == OWNER and not up, b.owner[src])
+        if s.known[c] & ~was & s.watchers[src]:
+            seen_again(s, c, s.known[c] & ~was)
+
+
+def shuffle(b: Board, s: GameState, z: int) -> None:
+    """Shuffle a zone with the game's generator; nobody knows the shuffled order, except
+    what the zone itself shows (a public zone's face-up cards, an owner's own hand)."""
+    cards = s.zones[z]
+    shuffled(s.rng, cards)
+    known, vis = s.known, b.visibility[z]
+    shows = vis == OWNER or (vis == PUBLIC and any(s.face_up[c] for c in cards if c != EMPTY))
+    knew: dict[int, list[int]] = {}  # party -> the cards it knew here and sees no longer
+    for c in cards:
+        if c != EMPTY:
+            was = known[c]
+            known[c] = 0
+            if shows:
+                known_after_move(b, s, c, z, z, 0)
+            if s.sight:
+                for p in parties(was & ~known[c]):
+                    knew.setdefault(p, []).append(c)
+    if knew:
+        shuffled_unseen(s, z, knew)
+    if s.log is not None:
+        s.log.append({"effect": "shuffle", "zone": zone_label(b, z)})
+
+
+def shuffled(rng: random.Random, cards: list[int]) -> None:
+    """Shuffle in place exactly as rng.shuffle(cards) does (the same draws from the
+    generator, so the same order), without a Python call for each card."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        bound = i + 1
+        width = bound.bit_length()
+        j = getrandbits(width)
+        while j >= bound:
+            j = getrandbits(width)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def peek(b: Board, s: GameState, c: int, who: int) -> None:
+    """Let seat `who` learn a card without turning it."""
+    gained = 1 << who & ~s.known[c]
+    s.known[c] |= 1 << who
+    learnt(b, s, c, gained)
+    if s.log is not None:
+        s.log.append({"effect": "peek", "seat": who + 1, "zone": b.names[s.where[c]]})
+
+
+def learnt(b: Board, s: GameState, c: int, gained: int) -> None:
+    """The parties in `gained` have just learnt card c where it lies: what they knew of it
+    partly is moot, and where it lies unseen in another's hand they must keep track of it."""
+    z = s.where[c]
+    if gained & s.watchers[z]:
+        seen_again(s, c, gained & s.watchers[z])
+    if b.visibility[z] == OWNER and not s.face_up[c]:
+        others = s.known[c] & ~(1 << b.owner[z])
+        if others:
+            s.watchers[z] |= others
+
+
+def peek_all(b: Board, s: GameState, cards: Iterable[int], who: int) -> None:
+    for c in list(cards):
+        peek(b, s, c, who)
+
+
+def reveal(b: Board, s: GameState, cards: Iterable[int]) -> None:
+    """Show cards to everyone without turning them: all players now know them."""
+    for c in list(cards):
+        gained = s.everyone & ~s.known[c]
+        s.known[c] = s.everyone
+        learnt(b, s, c, gained)
+        if s.log is not None:
+            _log(b, s, "reveal", c, s.where[c], s.where[c])
+
+
+@inlinable
+def deal(b: Board, s: GameState, count: int | None, src: int, base: int, face: bool | None,
+         step: int, after: int | None, by: int) -> None:
+    """Deal `count` cards to each seat in play, one at a time round the table, starting with
+    the first player (or the seat after `after`); with no count, deal every card."""
+    seats = deal_order(s, step, after)
+    src_grid: Fact = b.grid[src]
+    if count is None:
+        cards = present(s.zones[src]) if src_grid else list(s.zones[src])
+        cards.reverse()
+        for i in range(len(cards)):
+            move_card(b, s, cards[i], base + seats[i % len(seats)], face, by)
+    elif src_grid:
+        for _ in range(count):
+            for p in seats:
+                move_card(b, s, top(b, s, src), base + p, face, by)
+    else:
+        for _ in range(count):
+            for p in seats:
+                move_top(b, s, src, base + p, face, by)
+
+
+def deal_order(s: GameState, step: int, after: int | None) -> list[int]:
+    """The seats still in, in the order cards are dealt to them."""
+    first = s.first if after is None else next_seat(s, after, step)
+    seats = ([first] if s.active[first] else []) + others(s, first, step)
+    if not seats:
+        raise RuleFault("no player is left to deal to")
+    return seats
+
+
+# ----------------------------------------------------------------------- flow
+def end_round_before(s: GameState, p: int) -> None:
+    """Schedule the round's end for just before seat p's next turn (first call wins)."""
+    if s.stop_before is None:
+        s.stop_before = p
+
+
+def win(s: GameState, p: int) -> None:
+    """Seat p wins the whole match at once (with any other seat that wins at that moment);
+    the house too, kept apart from the seats that win."""
+    if s.winners is None:
+        s.winners = []
+    if p >= s.n:
+        s.house_won = True
+    elif p not in s.winners:  # several wins at one moment share the victory
+        s.winners.append(p)
+    s.signal |= SIGNAL_GAME
+
+
+def eliminate(s: GameState, p: int) -> None:
+    """Seat p is out of the game: turns pass it by; its cards stay where they are."""
+    s.active[p] = False
+    if p == s.current:
+        s.signal |= SIGNAL_TURN  # an eliminated player's turn ends at once
+    if s.log is not None:
+        s.log.append({"effect": "eliminate", "seat": p + 1})
+
+
+# ------------------------------------------------------------------------ log
+def log_move(b: Board, s: GameState, c: int, src: int, dest: int) -> None:
+    _log(b, s, "move", c, src, dest)
+
+
+def log_swap(b: Board, s: GameState, c: int, d: int, zc: int, zd: int) -> None:
+    _log(b, s, "swap", c, zc, zd)
+    _log(b, s, "swap", d, zd, zc)
+
+
+def log_flip(b: Board, s: GameState, c: int) -> None:
+    _log(b, s, "flip up" if s.face_up[c] else "flip down", c, s.where[c], s.where[c])
+
+
+def _log(b: Board, s: GameState, kind: str, c: int, src: int, dest: int) -> None:
+    assert s.log is not None
+    public = s.known[c] == s.everyone
+    entry: dict[str, Any] = {"effect": kind, "card": b.card_names[c] if public else None,
+                             "from": zone_label(b, src), "to": zone_label(b, dest)}
+    s.log.append(entry)
+
+
+# What generated code may call of this module (dsl/binding.py binds these names).
+EXPORTED = (
+    "put", "leave", "arrive", "move_card", "move_top", "move_all", "flip_card", "flip_all",
+    "swap", "known_after_move", "shuffle", "peek", "peek_all", "reveal", "deal",
+    "deal_order", "end_round_before", "win", "eliminate", "log_move", "log_swap", "log_flip",
+)
