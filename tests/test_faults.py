@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from cardrules.cli.main import main
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import RuleFault, RuleRuntimeError
-from cardrules.interpreter import runtime
+from cardrules.interpreter import effects, runtime
 from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.search import GreedyBot, IsmctsBot
@@ -222,7 +222,7 @@ def test_the_runtime_shuffles_exactly_as_python_does() -> None:
             a, b = list(range(size)), list(range(size))
             first, second = random.Random(seed), random.Random(seed)
             first.shuffle(a)
-            runtime.shuffled(second, b)
+            effects.shuffled(second, b)
             assert a == b and first.getstate() == second.getstate()
 
 
