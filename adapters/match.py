@@ -21,7 +21,7 @@ from typing import Any
 
 from cardrules.errors import IllegalAction
 from cardrules.interpreter.domains import Words
-from cardrules.interpreter.knowledge import determinize
+from cardrules.interpreter.players.knowledge import determinize
 from cardrules.interpreter.runtime import OWNER
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view

@@ -17,9 +17,9 @@ import sys
 import time
 
 from cardrules.dsl.loader import load_ruleset
-from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.play import play_game
+from cardrules.interpreter.players.bots import make_bot
+from cardrules.interpreter.sessions.play import play_game
 
 GAMES = {"golf6": 4, "czech-golf": 4, "geohash": 4, "precognition": 3, "grandma": 3}
 

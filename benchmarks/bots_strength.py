@@ -30,9 +30,9 @@ from collections import Counter
 from typing import Any
 
 from cardrules.dsl.loader import load_ruleset
-from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.simulate import wilson
+from cardrules.interpreter.players.bots import make_bot
+from cardrules.interpreter.sessions.simulate import wilson
 
 # The best bot found for each ruleset, at its default budget, and the table size.
 BEST: dict[str, tuple[str, int]] = {

@@ -31,8 +31,8 @@ from types import FrameType
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import CardrulesError, RuleRuntimeError, RulesetError
-from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.players.bots import make_bot
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 LOCATED = re.compile(r"[^\n]+:\d+:\d+: \S")

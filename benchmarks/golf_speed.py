@@ -26,7 +26,7 @@ from types import ModuleType
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.play import play_game
+from cardrules.interpreter.sessions.play import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_REFERENCE = ROOT.parent / "shared" / "bench" / "golf_handcoded.py"

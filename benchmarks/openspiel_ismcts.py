@@ -31,9 +31,9 @@ import time
 from typing import Any
 
 from cardrules.dsl.loader import load_ruleset
-from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.simulate import wilson
+from cardrules.interpreter.players.bots import make_bot
+from cardrules.interpreter.sessions.simulate import wilson
 
 TABLES = {"golf6": 4, "czech-golf": 4}
 CARDRULES_BOTS = ("greedy", "ismcts")

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.play import play_game
+from cardrules.interpreter.sessions.play import play_game
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.play import play_game
+from cardrules.interpreter.sessions.play import play_game
 
 RULESET = Path(__file__).resolve().parent / "data" / "high-card.yaml"
 

@@ -23,7 +23,7 @@ import time
 from contextlib import closing
 
 from cardrules.dsl.loader import RulesetRef, load_ruleset
-from cardrules.interpreter.simulate import Simulation, Summary, stream
+from cardrules.interpreter.sessions.simulate import Simulation, Summary, stream
 
 RULESET, PLAYERS = "golf6", 4
 

@@ -156,6 +156,36 @@ class Site:
 
 
 @dataclass(frozen=True)
+class Board:
+    """Per zone index: its name, owner seat (-1 if shared), visibility, and grid shape."""
+
+    names: tuple[str, ...]
+    owner: tuple[int, ...]
+    visibility: tuple[int, ...]
+    grid: tuple[bool, ...]
+    slots: tuple[int, ...]
+    width: tuple[int, ...]
+    card_names: tuple[str, ...]
+    trick: tuple[bool, ...] = ()  # a zone of `layout: trick`: cards remember who played them
+    house: int = -1  # the house's player number (the owner of its zones), or -1
+
+
+ACE_PLACES = ("low", "high", "both", "wrap")  # where a run's ace may stand
+
+
+@dataclass(frozen=True)
+class MeldKind:
+    """One kind of meld a ruleset declares."""
+
+    name: str
+    run: bool  # a run in one suit, else a set of one rank
+    least: int
+    most: int  # the longest such meld (0: no limit but the hand)
+    wilds: int  # the most wild cards in one (-1: any number)
+    ace: str = "low"  # runs: where the ace may stand (ACE_PLACES)
+
+
+@dataclass(frozen=True)
 class FlowFacts:
     """What the turn flow knows of a ruleset before any game: per phase and step, the
     flow's facts. The engine's flow reads them at every action; the code generator
@@ -192,7 +222,7 @@ class Ruleset:
     home_zone: int
     zones: tuple[ZoneDef, ...]
     zone_count: int
-    board: Any  # interpreter.runtime.Board
+    board: Board
     variables: tuple[VariableDef, ...]
     phases: tuple[PhaseDef, ...]
     setup: StateFn

@@ -8,7 +8,7 @@ A person sees only their seat's view (cli/screen.py) and picks one of the legal 
 number; an action with an open parameter (a prediction to write) asks for the text and
 checks it before the engine sees it. Nothing typed ever changes the game unless it is a
 legal action. A saved game is a record of the game's start and every action since
-(interpreter/record.py): resuming deals the game again and replays each action through the
+(interpreter/sessions/record.py): resuming deals the game again and replays each action through the
 engine, then sets every bot's random stream, so a resumed game goes on exactly as it would
 have, and a save, however edited, reaches only positions the rules allow.
 """
@@ -28,14 +28,14 @@ import click
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import GameError, IllegalAction
-from cardrules.interpreter import record
-from cardrules.interpreter.bots import Bot
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import PASS, Engine
-from cardrules.interpreter.events import EventStream
-from cardrules.interpreter.external import Forfeit, forfeit
-from cardrules.interpreter.play import finish
-from cardrules.interpreter.record import HUMAN, Record, action_data, make_bots
+from cardrules.interpreter.players.bots import Bot
+from cardrules.interpreter.players.external import Forfeit, forfeit
+from cardrules.interpreter.sessions import record
+from cardrules.interpreter.sessions.events import EventStream
+from cardrules.interpreter.sessions.play import finish
+from cardrules.interpreter.sessions.record import HUMAN, Record, action_data, make_bots
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.words import tell
 from cardrules.model import Action, Ruleset

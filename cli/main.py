@@ -18,11 +18,11 @@ from cardrules import __version__
 from cardrules.dsl.diff import diff as diff_rules
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import GameError
-from cardrules.interpreter.bots import Bot, make_bot
 from cardrules.interpreter.engine import PASS, Engine
-from cardrules.interpreter.events import EventStream
-from cardrules.interpreter.external import Forfeit, forfeit
-from cardrules.interpreter.play import finish, play
+from cardrules.interpreter.players.bots import Bot, make_bot
+from cardrules.interpreter.players.external import Forfeit, forfeit
+from cardrules.interpreter.sessions.events import EventStream
+from cardrules.interpreter.sessions.play import finish, play
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view, table_layout
 from cardrules.interpreter.words import applied, tell

@@ -19,8 +19,8 @@ from typing import Any
 import click
 
 from cardrules.errors import GameError
-from cardrules.interpreter.bots import BOTS, check_kind
-from cardrules.interpreter.external import is_command, split_seats
+from cardrules.interpreter.players.bots import BOTS, check_kind
+from cardrules.interpreter.players.external import is_command, split_seats
 
 from .render import quoted
 

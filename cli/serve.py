@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cardrules.errors import GameError
-from cardrules.interpreter.external import split_seats
+from cardrules.interpreter.players.external import split_seats
 
 if TYPE_CHECKING:
     from cardrules.web.game import Game

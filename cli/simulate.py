@@ -1,6 +1,6 @@
 """`cardrules simulate` and `cardrules compare`: many games with bots, as statistics.
 
-The games are played by cardrules.interpreter.simulate; this module reads the command line,
+The games are played by cardrules.interpreter.sessions.simulate; this module reads the command line,
 shows progress, and prints the numbers as a table, JSON or CSV (the same numbers in each),
 and optionally a plot. Ctrl-C stops a run: what was summed up so far is printed, marked as
 partial, and the command exits with 130.
@@ -24,9 +24,9 @@ import click
 
 from cardrules.dsl.loader import RulesetRef, load_ruleset
 from cardrules.errors import GameError
-from cardrules.interpreter.bots import BOTS
-from cardrules.interpreter.external import is_command
-from cardrules.interpreter.simulate import (
+from cardrules.interpreter.players.bots import BOTS
+from cardrules.interpreter.players.external import is_command
+from cardrules.interpreter.sessions.simulate import (
     Comparison,
     Simulation,
     Summary,

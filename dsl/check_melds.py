@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from cardrules.errors import Diagnostic
-from cardrules.interpreter.melding import ACE_PLACES, MeldKind
+from cardrules.model import ACE_PLACES, MeldKind
 
 from . import decls as d
 from . import limits

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardrules.errors import Diagnostic, RulesetError
-from cardrules.interpreter.melding import MeldKind
-from cardrules.model import CardTable, HouseDef, OptionDef, ZoneDef
+from cardrules.model import CardTable, HouseDef, MeldKind, OptionDef, ZoneDef
 
 from . import decls as d
 from . import ir, limits

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from cardrules.errors import Diagnostic
-from cardrules.interpreter.melding import ACE_PLACES
+from cardrules.model import ACE_PLACES
 
 from . import decls as d
 from . import nodes as n

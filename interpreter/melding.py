@@ -29,24 +29,12 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from cardrules.errors import RuleFault
+from cardrules.model import MeldKind
 
 MOST_MELD_CARDS = 24  # the most cards a meld search takes at once
 MOST_LAYOUTS = 10_000  # the most layouts meld_layouts gives
 
 Key = tuple[int, ...]  # counts per type
-ACE_PLACES = ("low", "high", "both", "wrap")
-
-
-@dataclass(frozen=True)
-class MeldKind:
-    """One kind of meld a ruleset declares."""
-
-    name: str
-    run: bool  # a run in one suit, else a set of one rank
-    least: int
-    most: int  # the longest such meld (0: no limit but the hand)
-    wilds: int  # the most wild cards in one (-1: any number)
-    ace: str = "low"  # runs: where the ace may stand (ACE_PLACES)
 
 
 @dataclass(frozen=True, eq=False)

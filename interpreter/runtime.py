@@ -15,10 +15,10 @@ plain message; `site` numbers the rule text it came from, so the engine can poin
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeVar
 
 from cardrules.errors import RuleFault
+from cardrules.model import Board
 
 from .domains import Words
 from .state import EMPTY, GameState
@@ -46,21 +46,6 @@ def inlinable(fn: F) -> F:
 # local is an ordinary one (and, to type checkers, of any type); the generator replaces it
 # by the value it knows and keeps only the branches that value takes.
 Fact: TypeAlias = Any
-
-
-@dataclass(frozen=True)
-class Board:
-    """Per zone index: its name, owner seat (-1 if shared), visibility, and grid shape."""
-
-    names: tuple[str, ...]
-    owner: tuple[int, ...]
-    visibility: tuple[int, ...]
-    grid: tuple[bool, ...]
-    slots: tuple[int, ...]
-    width: tuple[int, ...]
-    card_names: tuple[str, ...]
-    trick: tuple[bool, ...] = ()  # a zone of `layout: trick`: cards remember who played them
-    house: int = -1  # the house's player number (the owner of its zones), or -1
 
 
 # -------------------------------------------------------------------- checks

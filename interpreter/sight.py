@@ -23,7 +23,7 @@ another's hand, and cards they know partly. A move out of a zone nobody watches 
 look-up, the common case (a draw from a stock nobody has seen).
 
 A clue of a cooperative game ("this card is red") would add what a party knows of the card
-in a place, where this module keeps where a card is; the samplers (interpreter/knowledge.py)
+in a place, where this module keeps where a card is; the samplers (interpreter/players/knowledge.py)
 take constraints of both kinds.
 """
 

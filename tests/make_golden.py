@@ -13,8 +13,8 @@ import sys
 from test_golden import GOLDEN, ROOT, SEED, Choose, play  # run from tests/, beside the test
 
 from cardrules.dsl.loader import load_ruleset
-from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.players.bots import make_bot
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action
 

@@ -10,15 +10,15 @@ import pytest
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter import domains
-from cardrules.interpreter.bots import BOTS, RandomBot, make_bot
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.knowledge import (
+from cardrules.interpreter.players.bots import BOTS, RandomBot, make_bot
+from cardrules.interpreter.players.knowledge import (
     determinize,
     determinize_with_map,
     possible_locations,
     unknown_positions,
 )
-from cardrules.interpreter.search import GreedyBot, IsmctsBot, rewards
+from cardrules.interpreter.players.search import GreedyBot, IsmctsBot, rewards
 from cardrules.interpreter.state import GameState
 
 EMPTY = -1
@@ -313,7 +313,7 @@ def test_ismcts_beats_random_at_precognition() -> None:
 
 def test_a_seat_kind_may_carry_a_budget() -> None:
     from cardrules.errors import GameError
-    from cardrules.interpreter.bots import make_bot
+    from cardrules.interpreter.players.bots import make_bot
 
     bot = make_bot("ismcts:25", 7, 0)
     assert bot.iterations == 25  # type: ignore[attr-defined]
@@ -329,7 +329,7 @@ def test_a_seat_kind_may_carry_a_budget() -> None:
 
 
 def test_bots_value_a_position_by_the_rulesets_evaluation() -> None:
-    from cardrules.interpreter.search import seat_values
+    from cardrules.interpreter.players.search import seat_values
 
     engine = Engine(load_ruleset("golf6"))
     state = engine.new_game(2, 5)

@@ -21,7 +21,7 @@ from click.testing import CliRunner, Result
 from cardrules.cli.main import main
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.play import play_game
+from cardrules.interpreter.sessions.play import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLF6 = ROOT / "rulesets" / "golf6.yaml"

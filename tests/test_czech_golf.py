@@ -22,7 +22,7 @@ from cardrules.cli.main import main as cli
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import GameError, IllegalAction
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.play import play_game
+from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 from cardrules.model import Action

@@ -17,8 +17,8 @@ import pytest
 from cardrules.dsl import builtins
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.dsl.parser import grammar_text
-from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.players.bots import make_bot
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "grammar.md"

@@ -14,7 +14,7 @@ import pytest
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import CardrulesError, Diagnostic, RulesetError
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.play import play_game
+from cardrules.interpreter.sessions.play import play_game
 
 TESTS = Path(__file__).resolve().parent
 BASE = TESTS / "data" / "mini.yaml"

@@ -1,4 +1,4 @@
-"""External bots (interpreter/external.py): a program in a seat, speaking JSON lines.
+"""External bots (interpreter/players/external.py): a program in a seat, speaking JSON lines.
 
 The example bot of the README and docs/bots.md plays a whole game of every shipped ruleset;
 programs that answer garbage, an illegal index or nothing at all are handled as the seat
@@ -20,14 +20,14 @@ from cardrules.cli.main import main
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import GameError
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.external import (
+from cardrules.interpreter.players.external import (
     describe_legal,
     is_command,
     parse,
     read_choice,
     split_seats,
 )
-from cardrules.interpreter.play import play_game
+from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.view import player_view
 
 ROOT = Path(__file__).resolve().parent.parent

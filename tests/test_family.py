@@ -18,7 +18,7 @@ from cardrules.cli.render import round_summary
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter import flow
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.play import play_game
+from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]

@@ -19,9 +19,9 @@ from cardrules.cli.main import main
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import RuleFault, RuleRuntimeError
 from cardrules.interpreter import effects, runtime
-from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.search import GreedyBot, IsmctsBot
+from cardrules.interpreter.players.bots import make_bot
+from cardrules.interpreter.players.search import GreedyBot, IsmctsBot
 
 BASE = """\
 cardrules: 1

@@ -16,7 +16,7 @@ import pytest
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter import domains
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.search import sample_fill
+from cardrules.interpreter.players.search import sample_fill
 
 RULESETS = sorted((Path(__file__).resolve().parent.parent / "rulesets").glob("*.yaml"))
 LIMIT = 3000  # actions per game, enough for whole matches of every shipped ruleset

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import PASS, Engine
-from cardrules.interpreter.play import play_game
+from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
 
 

@@ -44,7 +44,7 @@ from cardrules.dsl.loader import load_document, load_ruleset, resolve
 from cardrules.dsl.schema import check_structure
 from cardrules.errors import IllegalAction
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.events import EventStream
+from cardrules.interpreter.sessions.events import EventStream
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action, Ruleset
 

@@ -16,9 +16,9 @@ import pytest
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import CardrulesError, IllegalAction, RulesetError
-from cardrules.interpreter.bots import RandomBot
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.play import play_game
+from cardrules.interpreter.players.bots import RandomBot
+from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
 
 EMPTY = -1

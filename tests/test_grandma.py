@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from cardrules.cli.render import view_lines
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.play import play_game
+from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 

@@ -15,7 +15,7 @@ from cardrules.cli.render import standings
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import CardrulesError, RulesetError
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.simulate import Simulation, Summary, play_record
+from cardrules.interpreter.sessions.simulate import Simulation, Summary, play_record
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 
@@ -243,8 +243,8 @@ def blackjack(tmp_path: Path) -> Path:
 
 
 def test_blackjack_seeded_games_won_by_the_house_and_by_a_seat(tmp_path: Path) -> None:
-    from cardrules.interpreter.bots import make_bot
-    from cardrules.interpreter.play import play
+    from cardrules.interpreter.players.bots import make_bot
+    from cardrules.interpreter.sessions.play import play
 
     rules = load_ruleset(blackjack(tmp_path))
     engine = Engine(rules)

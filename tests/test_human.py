@@ -35,9 +35,9 @@ from cardrules.cli.screen import (
 )
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import GameError, IllegalAction
-from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.record import find_action
+from cardrules.interpreter.players.bots import make_bot
+from cardrules.interpreter.sessions.record import find_action
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.words import applied
 

@@ -31,10 +31,10 @@ from typing import Any
 import pytest
 
 from cardrules.dsl.loader import load_ruleset
-from cardrules.interpreter.bots import RandomBot
 from cardrules.interpreter.domains import fill
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.knowledge import unknown_positions
+from cardrules.interpreter.players.bots import RandomBot
+from cardrules.interpreter.players.knowledge import unknown_positions
 from cardrules.interpreter.runtime import HIDDEN, OWNER
 from cardrules.interpreter.sight import whereabouts
 from cardrules.interpreter.state import GameState
@@ -50,7 +50,7 @@ try:  # the research adapters' observations too, where numpy is installed
 except ImportError:  # pragma: no cover - the test extra installs numpy
     ADAPTERS = False
 try:  # and what a seat's page in the browser is sent, where the web extra is installed
-    from cardrules.interpreter.record import Record
+    from cardrules.interpreter.sessions.record import Record
     from cardrules.web.game import Game
     from cardrules.web.payload import seat_payload
     WEB = True

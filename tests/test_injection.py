@@ -25,9 +25,9 @@ from hypothesis import strategies as st
 from cardrules.cli.main import main
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import CardrulesError, RulesetError
-from cardrules.interpreter import record
-from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.players.bots import make_bot
+from cardrules.interpreter.sessions import record
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = yaml.safe_load((ROOT / "tests" / "data" / "mini.yaml").read_text(encoding="utf-8"))

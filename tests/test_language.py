@@ -7,7 +7,7 @@ from pathlib import Path
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.play import play_game
+from cardrules.interpreter.sessions.play import play_game
 
 DATA = Path(__file__).resolve().parent / "data"
 

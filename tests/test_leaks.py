@@ -13,7 +13,7 @@ from typing import Any
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.knowledge import determinize
+from cardrules.interpreter.players.knowledge import determinize
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 from cardrules.interpreter.words import tell

@@ -8,9 +8,9 @@ import pytest
 
 from cardrules.dsl import limits
 from cardrules.dsl.loader import load_ruleset
-from cardrules.interpreter.bots import make_bot
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.play import play
+from cardrules.interpreter.players.bots import make_bot
+from cardrules.interpreter.sessions.play import play
 from cardrules.interpreter.state import GameState
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"

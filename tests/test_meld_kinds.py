@@ -23,7 +23,7 @@ from cardrules.interpreter.melding import (
     meld_layouts,
     melds_in,
 )
-from cardrules.interpreter.play import play_game
+from cardrules.interpreter.sessions.play import play_game
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = "CDHS"

@@ -14,8 +14,8 @@ from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import IllegalAction
 from cardrules.interpreter import domains
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.play import play_game
 from cardrules.interpreter.runtime import changes
+from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 

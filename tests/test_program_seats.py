@@ -20,9 +20,9 @@ from click.testing import CliRunner
 from cardrules.cli.main import main
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import GameError
-from cardrules.interpreter import record
-from cardrules.interpreter.bots import check_kind
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.players.bots import check_kind
+from cardrules.interpreter.sessions import record
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "shortest_bot.py"

@@ -1,4 +1,4 @@
-"""Saved games as replay records (interpreter/record.py), on every shipped ruleset.
+"""Saved games as replay records (interpreter/sessions/record.py), on every shipped ruleset.
 
 A game is played some way with bots, its record written and read back, replayed from the
 seed, and played on: it must go on exactly as the game that never stopped.
@@ -13,11 +13,11 @@ import pytest
 
 from cardrules.dsl.loader import builtin_names, load_ruleset
 from cardrules.errors import GameError, IllegalAction
-from cardrules.interpreter import record
-from cardrules.interpreter.bots import Bot
 from cardrules.interpreter.domains import Words
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.record import HUMAN, Record, action_data, find_action, make_bots
+from cardrules.interpreter.players.bots import Bot
+from cardrules.interpreter.sessions import record
+from cardrules.interpreter.sessions.record import HUMAN, Record, action_data, find_action, make_bots
 from cardrules.interpreter.state import GameState
 
 BEFORE, AFTER = 60, 40  # actions before the save, and after it

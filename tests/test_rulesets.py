@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import IllegalAction
-from cardrules.interpreter.bots import RandomBot, make_bot
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.play import play_game
+from cardrules.interpreter.players.bots import RandomBot, make_bot
+from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 

@@ -24,9 +24,9 @@ from click.testing import CliRunner, Result
 from cardrules.cli.main import main
 from cardrules.cli.simulate import Progress
 from cardrules.dsl.loader import RulesetRef, load_ruleset
-from cardrules.interpreter import simulate as sim_module
-from cardrules.interpreter.bots import BOTS
-from cardrules.interpreter.simulate import (
+from cardrules.interpreter.players.bots import BOTS
+from cardrules.interpreter.sessions import simulate as sim_module
+from cardrules.interpreter.sessions.simulate import (
     Running,
     Simulation,
     Summary,

@@ -126,7 +126,7 @@ def test_the_two_of_clubs_may_lead() -> None:
 
 def test_a_match_is_played_to_the_target_by_partnership() -> None:
     engine = Engine(load_ruleset("spades", {"target": "100"}))
-    from cardrules.interpreter.play import play_game
+    from cardrules.interpreter.sessions.play import play_game
 
     state = play_game(engine, 4, 3, seats=["greedy:1"] * 4)
     assert state.totals[0] == state.totals[2] and state.totals[1] == state.totals[3]

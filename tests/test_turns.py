@@ -13,7 +13,7 @@ import pytest
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import RuleRuntimeError
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.play import play_game
+from cardrules.interpreter.sessions.play import play_game
 
 BASE = """\
 cardrules: 1

@@ -28,12 +28,12 @@ from cardrules.cli import serve as serve_cli  # noqa: E402
 from cardrules.cli.main import main  # noqa: E402
 from cardrules.dsl.loader import builtin_names, load_ruleset  # noqa: E402
 from cardrules.errors import GameError  # noqa: E402
-from cardrules.interpreter import record  # noqa: E402
-from cardrules.interpreter.bots import make_bot  # noqa: E402
 from cardrules.interpreter.domains import Words, is_open, matches  # noqa: E402
 from cardrules.interpreter.engine import Engine  # noqa: E402
-from cardrules.interpreter.external import Forfeit  # noqa: E402
-from cardrules.interpreter.play import play_game  # noqa: E402
+from cardrules.interpreter.players.bots import make_bot  # noqa: E402
+from cardrules.interpreter.players.external import Forfeit  # noqa: E402
+from cardrules.interpreter.sessions import record  # noqa: E402
+from cardrules.interpreter.sessions.play import play_game  # noqa: E402
 from cardrules.interpreter.sight import whereabouts  # noqa: E402
 from cardrules.interpreter.state import GameState  # noqa: E402
 from cardrules.interpreter.words import applied  # noqa: E402

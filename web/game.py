@@ -4,7 +4,7 @@ A seat is known by its token alone (secrets.token_urlsafe, compared with
 secrets.compare_digest). What a seat is sent is built in web/payload.py from player_view
 and that seat's own legal actions; a move is an index into those actions, so no card's
 number ever leaves the server. Every action is applied by the engine, noted in the game's
-record (interpreter/record.py) and saved, so the game can be resumed at any point.
+record (interpreter/sessions/record.py) and saved, so the game can be resumed at any point.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from cardrules.cli.human import fitted, round_ends
 from cardrules.cli.screen import round_line
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import GameError, IllegalAction
-from cardrules.interpreter import record
-from cardrules.interpreter.bots import Bot
 from cardrules.interpreter.domains import Words
 from cardrules.interpreter.engine import PASS, Engine
-from cardrules.interpreter.external import forfeit
-from cardrules.interpreter.record import HUMAN, Record, action_data, make_bots
+from cardrules.interpreter.players.bots import Bot
+from cardrules.interpreter.players.external import forfeit
+from cardrules.interpreter.sessions import record
+from cardrules.interpreter.sessions.record import HUMAN, Record, action_data, make_bots
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.words import tell
 from cardrules.model import Action

@@ -49,12 +49,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardrules.dsl.loader import builtin_names, load_ruleset
 from cardrules.errors import CardrulesError, GameError, RulesetError
-from cardrules.interpreter import bots
-from cardrules.interpreter.bots import BOTS
 from cardrules.interpreter.engine import PASS
-from cardrules.interpreter.external import Forfeit
-from cardrules.interpreter.play import finish
-from cardrules.interpreter.record import HUMAN
+from cardrules.interpreter.players import bots
+from cardrules.interpreter.players.bots import BOTS
+from cardrules.interpreter.players.external import Forfeit
+from cardrules.interpreter.sessions.play import finish
+from cardrules.interpreter.sessions.record import HUMAN
 
 from .game import Game, Refused, apply_move
 from .payload import seat_payload

@@ -34,8 +34,8 @@ from typing import Any, NamedTuple, Protocol
 from cardrules.errors import CardrulesError, GameError
 from cardrules.model import Ruleset
 
-from .bots import make_bot
-from .engine import Engine
+from ..engine import Engine
+from ..players.bots import make_bot
 from .play import play
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975: two-sided 95%

@@ -15,11 +15,11 @@ from typing import Any, Protocol
 from cardrules.errors import GameError
 from cardrules.model import Action
 
-from .domains import fill
-from .engine import Engine
+from ..domains import fill
+from ..engine import Engine
+from ..state import GameState
 from .external import is_command, make_external
 from .external import parse as parse_command
-from .state import GameState
 
 
 class Bot(Protocol):
@@ -119,12 +119,12 @@ def make_bot(kind: str, game_seed: int, seat: int) -> Bot:
     `kind` may carry a budget: 'ismcts:200' (iterations per decision) or 'greedy:8' (samples
     per action); 'ismcts:0.5s' gives a search bot wall time instead. Every budget but time,
     and every default, is a pure function of the seed, so the game is too. 'cmd:COMMAND' is
-    a program speaking JSON lines (interpreter/external.py), started at its first decision:
+    a program speaking JSON lines (interpreter/players/external.py), started at its first decision:
     callers seat one only when the person at the command line named it (check_kind).
     """
     # A number made from the game's seed, the seat and the kind (seeding with a number is
     # much faster than with text, and this runs for every game of a simulation).
-    if is_command(kind):  # an external program (interpreter/external.py)
+    if is_command(kind):  # an external program (interpreter/players/external.py)
         return make_external(kind, zlib.crc32(f"{game_seed}/{seat}/cmd".encode())
                              + (game_seed << 32), seat)
     cls, keyword, budget = _bot_class(kind)

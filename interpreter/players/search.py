@@ -16,10 +16,10 @@ from typing import Any
 
 from cardrules.errors import IllegalAction, RuleRuntimeError
 
-from . import domains
-from .engine import Engine
+from .. import domains
+from ..engine import Engine
+from ..state import GameState
 from .knowledge import determinize_with_map
-from .state import GameState
 
 Action = tuple[Any, ...]
 

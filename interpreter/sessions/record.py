@@ -39,11 +39,11 @@ from typing import Any
 from cardrules.errors import GameError, IllegalAction, RulesetError
 from cardrules.model import Action, Ruleset
 
-from .bots import Bot, check_kind, make_bot
-from .domains import Words
-from .engine import Engine
-from .external import is_command
-from .state import GameState
+from ..domains import Words
+from ..engine import Engine
+from ..players.bots import Bot, check_kind, make_bot
+from ..players.external import is_command
+from ..state import GameState
 
 FORMAT = "cardrules-save/3"
 OLDER = "cardrules-save/2"  # still resumed: its programs' commands are never read

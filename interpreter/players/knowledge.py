@@ -21,9 +21,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .runtime import EMPTY
-from .sight import whereabouts
-from .state import GameState
+from ..runtime import EMPTY
+from ..sight import whereabouts
+from ..state import GameState
 
 
 def unknown_positions(state: GameState, seat: int) -> list[tuple[int, int]]:

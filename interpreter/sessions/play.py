@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .bots import Bot, RandomBot, make_bot
-from .engine import Engine
-from .external import Forfeit, forfeit
-from .state import GameState
+from ..engine import Engine
+from ..players.bots import Bot, RandomBot, make_bot
+from ..players.external import Forfeit, forfeit
+from ..state import GameState
 
 
 def play(engine: Engine, state: GameState, bots: Sequence[Bot]) -> GameState:
     """Play `state` to its end with one bot per seat; return the finished state. A seat
-    whose program forfeits (interpreter/external.py) ends the game there, lost."""
+    whose program forfeits (interpreter/players/external.py) ends the game there, lost."""
     try:
         return _play(engine, state, bots)
     except Forfeit as exc:

@@ -41,10 +41,10 @@ from typing import Any
 from cardrules.errors import GameError
 from cardrules.model import Action
 
-from .domains import Words, fill
-from .engine import Engine
-from .state import GameState
-from .view import player_view
+from ..domains import Words, fill
+from ..engine import Engine
+from ..state import GameState
+from ..view import player_view
 
 PROTOCOL = "cardrules-bot/1"
 DEFAULT_TIMEOUT = 5.0
