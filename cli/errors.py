@@ -16,8 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from cardrules.errors import CardrulesError, GameError, RuleRuntimeError, RulesetError
-
-from .render import printable
+from cardrules.present.render import printable
 
 EXIT_INVALID, EXIT_USAGE, EXIT_GAME = 1, 2, 3
 EXIT_INTERRUPTED = 130  # what a shell reports for a program stopped by Ctrl-C (128 + SIGINT)

@@ -19,10 +19,9 @@ import json
 import re
 import secrets
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -33,17 +32,19 @@ from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import Bot
 from cardrules.interpreter.players.external import Forfeit, forfeit
 from cardrules.interpreter.sessions import record
-from cardrules.interpreter.sessions.events import EventStream
+from cardrules.interpreter.sessions.events import round_ends
 from cardrules.interpreter.sessions.play import finish
 from cardrules.interpreter.sessions.record import HUMAN, Record, action_data, make_bots
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.words import tell
 from cardrules.model import Action, Ruleset
+from cardrules.present import render
+from cardrules.present.lines import fitted, round_line, rules_lines
+from cardrules.present.render import printable, quoted
 
-from . import parts, render
+from . import parts
 from .errors import EXIT_GAME, EXIT_INTERRUPTED, reports_errors
 from .params import SEAT, SEED, parse_options, parse_programs, seat_kind
-from .render import printable, quoted
 from .screen import (
     CLEAR,
     RULE,
@@ -58,8 +59,6 @@ from .screen import (
     numbered,
     open_prompt,
     paint,
-    round_line,
-    rules_lines,
     view_section,
 )
 
@@ -156,10 +155,6 @@ class Table:
         record.write(path, self.record)
 
 
-def round_ends(sink: Callable[[dict[str, Any]], None] | None = None) -> EventStream:
-    """The event log a table keeps: the last round's end, for the round's account (and
-    every event handed to `sink`, a log file's writer, as it comes)."""
-    return EventStream(sink, kinds=("round_end",), keep=1)
 
 
 # ----------------------------------------------------------------- reading saves
@@ -494,17 +489,6 @@ def where(engine: Engine, state: GameState, card: int, seat: int) -> str:
     return f"in your {name}" if owner == seat else f"in seat {owner + 1}'s {name}"
 
 
-def fitted(domain: Words, value: str) -> str:
-    """Letters typed in the other case are taken when the alphabet has one case only (so a
-    refusal names only the letters that are wrong in either case)."""
-    alphabet = domain.alphabet
-    if domain.problem(value) is None:
-        return value
-    if alphabet == alphabet.upper():
-        return value.upper()
-    if alphabet == alphabet.lower():
-        return value.lower()
-    return value
 
 
 # ---------------------------------------------------------------------- commands

@@ -27,12 +27,12 @@ from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view, table_layout
 from cardrules.interpreter.words import applied, tell
 from cardrules.model import Action, Ruleset
+from cardrules.present import render
+from cardrules.present.render import printable
 
-from . import render
 from .errors import EXIT_INVALID, reports_errors
 from .human import play_cmd, resume_cmd
 from .params import SEAT, SEED, parse_options, parse_seats
-from .render import printable
 from .serve import serve_cmd
 from .simulate import compare, simulate
 

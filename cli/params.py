@@ -21,8 +21,7 @@ import click
 from cardrules.errors import GameError
 from cardrules.interpreter.players.bots import BOTS, check_kind
 from cardrules.interpreter.players.external import is_command, split_seats
-
-from .render import quoted
+from cardrules.present.render import quoted
 
 MAX_SEED = 2**63 - 1  # a saved game keeps a seed of at most this size, either sign
 _WHOLE = re.compile(r"-?[0-9]+", re.ASCII)

@@ -17,16 +17,17 @@ import re
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 from cardrules.model import Action, Ruleset
+from cardrules.present import render
+from cardrules.present.lines import choice_text, shown_value, situation
+from cardrules.present.render import printable
 
-from . import parts, render
-from .render import printable
+from . import parts
 
 # A long list of choices shows this many, and says how to see the others.
 SHOWN_CHOICES = 30
@@ -103,11 +104,6 @@ def numbered(legal: Sequence[Action]) -> dict[int, Action]:
     return out
 
 
-def choice_text(engine: Engine, action: Action, state: GameState, seat: int) -> str:
-    """An action as `seat` may read it, in the ruleset's words (card names as rules write
-    them); an action with text still to write says so."""
-    text = engine.words.describe(action, state, seat)
-    return text + " (you write it next)" if is_open(action) else text
 
 
 def choice_lines(engine: Engine, state: GameState, seat: int, choices: Mapping[int, Action],
@@ -166,46 +162,12 @@ def matching(engine: Engine, state: GameState, seat: int, choices: Mapping[int, 
 
 
 # ------------------------------------------------------------------- the screen
-def public_line(engine: Engine, state: GameState, seat: int, action: Action) -> str | None:
-    """What everyone may know of `seat`'s action, said before it is applied (so the cards
-    it names are named only if everyone knows them then); None for a pass.
-
-    Text written into an open parameter (a secret prediction) is not shown: the engine
-    cannot yet say which typed values the others may read.
-    """
-    if action == PASS:
-        return None
-    if action[0] in engine.open_moves:
-        return f"seat {seat + 1}: {engine.words.describe_move(action[0])} (written, not shown)"
-    return f"seat {seat + 1}: {engine.words.describe(action, state, None)}"
 
 
-def revealed(engine: Engine, before: Sequence[int], state: GameState, action: Action) -> str:
-    """What a public line adds once the action is applied: the cards it named by their
-    place that everyone may see now (' - it was Q♣'); '' if none."""
-    move = engine.moves.get(action[0])
-    if move is None:
-        return ""
-    named = [engine.rules.cards.names[c] for c, kind, was in
-             zip(action[1:], move.kinds, before) if kind == "card"
-             and was != state.everyone and state.known[c] == state.everyone]
-    return f" - it was {' '.join(named)}" if named else ""
 
 
-def known_before(engine: Engine, state: GameState, action: Action) -> list[int]:
-    """Who knows each card parameter of `action` now (0 for a parameter not a card)."""
-    move = engine.moves.get(action[0])
-    kinds = move.kinds if move is not None else ()
-    return [state.known[v] if kind == "card" and isinstance(v, int) else 0
-            for v, kind in zip(action[1:], kinds)]
 
 
-def round_line(state: GameState) -> str:
-    """The public result of the round just scored."""
-    scores = state.round_scores[-1]
-    return (f"round {len(state.round_scores)} over: scores "
-            + ", ".join(f"seat {p + 1}: {s}" for p, s in enumerate(scores))
-            + "; totals " + ", ".join(f"seat {p + 1}: {t}" for p, t in enumerate(state.totals)))
 
 
 def view_section(rules: Ruleset, state: GameState, seat: int, style: Style) -> list[str]:
@@ -215,16 +177,10 @@ def view_section(rules: Ruleset, state: GameState, seat: int, style: Style) -> l
     lines = render.view_lines(rules, view, style.plain)
     for name, values in view["player_variables"].items():
         lines.append(f"  {name}: " + "   ".join(
-            f"seat {p + 1}: {_value(v)}" for p, v in enumerate(values)))
+            f"seat {p + 1}: {shown_value(v)}" for p, v in enumerate(values)))
     return lines
 
 
-def _value(value: Any) -> str:
-    if value is None:
-        return "?"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value) if value != "" else "-"
 
 
 def decision_screen(engine: Engine, state: GameState, seat: int, legal: Sequence[Action],
@@ -246,13 +202,6 @@ def decision_screen(engine: Engine, state: GameState, seat: int, legal: Sequence
     return [paint(printable(line), style) for line in lines]
 
 
-def situation(engine: Engine, state: GameState, seat: int) -> str:
-    """Whose decision this is and where in the turn it comes."""
-    phase = engine.rules.phases[state.phase]
-    if state.window:
-        return (f"A chance to react (seat {state.current + 1}'s turn): act now, "
-                "or Enter (or 0) to pass. Choose:")
-    return f"Your turn ({phase.name}: {phase.steps[state.step].name}). Choose:"
 
 
 def help_lines(engine: Engine, state: GameState, seat: int, legal: Sequence[Action]) -> list[str]:
@@ -292,21 +241,6 @@ def help_lines(engine: Engine, state: GameState, seat: int, legal: Sequence[Acti
     return render.printable_lines(lines)
 
 
-def rules_lines(rules: Ruleset) -> list[str]:
-    """The ruleset's summary and its options, with the values in force."""
-    lines = [f"{rules.title} ({rules.name})"]
-    lines += textwrap.wrap(" ".join(rules.summary.split()), 88, initial_indent="  ",
-                           subsequent_indent="  ")
-    if rules.option_defs:
-        lines.append("Options (set with --option NAME=VALUE when starting a game):")
-    for option in rules.option_defs:
-        value = rules.options.get(option.name, option.default)
-        lines.append(f"  {option.name} = {_value(value)}"
-                     + (f"  (one of: {', '.join(map(str, option.choices))})"
-                        if option.choices else ""))
-        lines += textwrap.wrap(" ".join(option.doc.split()), 88, initial_indent="      ",
-                               subsequent_indent="      ")
-    return render.printable_lines(lines)
 
 
 def open_prompt(engine: Engine, action: Action, index: int) -> tuple[str, str]:

@@ -29,10 +29,11 @@ if TYPE_CHECKING:
     from cardrules.web.game import Game
     from cardrules.web.server import Hub
 
+from cardrules.present.render import printable
+
 from .errors import EXIT_USAGE, reports_errors
 from .human import game_line
 from .params import SEAT, SEED, Seconds, Whole, parse_options, parse_programs, parse_seats
-from .render import printable
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 SAVE_DIR = "cardrules-saves"  # in the current folder: where the lobby's games are saved

@@ -33,10 +33,10 @@ from cardrules.interpreter.sessions.simulate import (
     stream,
 )
 from cardrules.model import Ruleset
+from cardrules.present.render import printable_lines
 
 from .errors import EXIT_INTERRUPTED, reports_errors
 from .params import SCHEDULER, SEAT, SEED, Whole, parse_options, parse_seats
-from .render import printable_lines
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -1,4 +1,4 @@
-"""Stage 7: the generated module compiled and bound to the runtime, once per ruleset.
+"""Stage 6: the generated module compiled and bound to the runtime, once per ruleset.
 
 This is the one place generated code is run: `bind(generated, ...)` writes the checked
 syntax tree out as source, compiles it under a file name of its own (registered with

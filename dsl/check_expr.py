@@ -1,4 +1,4 @@
-"""Stage 5 for expressions: the meaning check, from syntax nodes to the checked tree.
+"""Stage 4 for expressions: the meaning check, from syntax nodes to the checked tree.
 
 Every `check_<rule>` method checks one node (names, arities, types; each problem becomes a
 located diagnostic) and returns its checked form (ir.py), with options and literals folded

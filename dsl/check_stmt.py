@@ -1,4 +1,4 @@
-"""Stage 5 for statements: each `check_<rule>` checks one statement of a `do:` list and
+"""Stage 4 for statements: each `check_<rule>` checks one statement of a `do:` list and
 returns its checked form (ir.py); expressions inside are checked by ExpressionChecker."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Stage 5 for a whole ruleset: its declarations checked, in the order they depend on each
+"""Stage 4 for a whole ruleset: its declarations checked, in the order they depend on each
 other (options, players, deck, zones, variables, functions, the round's flow, triggers,
 scoring), into the checked program the generator compiles.
 

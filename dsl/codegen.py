@@ -1,4 +1,4 @@
-"""Stage 6: the checked program to one Python module of plain functions.
+"""Stage 5: the checked program to one Python module of plain functions.
 
 The generator trusts the checked tree (ir.py): it looks nothing up and checks no type.
 It builds Python syntax trees (pyast.py), so rule text reaches the code only as literal

@@ -26,6 +26,7 @@ RULESETS = sorted((ROOT / "rulesets").glob("*.yaml"))
 
 
 # --------------------------------------------------------------- the module graph
+# (every module's layer: tests/test_layers.py)
 def imports_of(folder: str) -> dict[str, set[str]]:
     """For each module of a folder, the cardrules packages it imports."""
     out: dict[str, set[str]] = {}
@@ -43,17 +44,6 @@ def imports_of(folder: str) -> dict[str, set[str]]:
                     found.add(parts[1])
         out[f"{folder}/{path.name}"] = found
     return out
-
-
-@pytest.mark.parametrize(("folder", "allowed"), [
-    ("interpreter", {"errors", "model", "interpreter"}),
-    ("dsl", {"errors", "model", "interpreter", "dsl"}),
-])
-def test_the_stages_import_one_way(folder: str, allowed: set[str]) -> None:
-    """Base (errors, model) <- interpreter <- dsl <- front doors (cli, web)."""
-    wrong = {module: sorted(found - allowed) for module, found in imports_of(folder).items()
-             if found - allowed and not module.endswith("__main__.py")}
-    assert not wrong, wrong
 
 
 def test_the_base_modules_import_no_stage() -> None:

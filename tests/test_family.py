@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardrules.cli.render import round_summary
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter import flow
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
+from cardrules.present.render import round_summary
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUITS = "CDHS"

@@ -37,7 +37,6 @@ from typing import Any
 
 import pytest
 
-from cardrules.cli import render
 from cardrules.cli.main import revealed_words, round_start_lines
 from cardrules.dsl.compiler import compile_document
 from cardrules.dsl.loader import load_document, load_ruleset, resolve
@@ -47,6 +46,7 @@ from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.sessions.events import EventStream
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action, Ruleset
+from cardrules.present import render
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

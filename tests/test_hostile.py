@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cardrules.cli.main import main
-from cardrules.cli.render import printable
+from cardrules.present.render import printable
 
 MINI = Path(__file__).resolve().parent / "data" / "mini.yaml"
 EXIT_USAGE, EXIT_INVALID, EXIT_GAME = 2, 1, 3

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from cardrules.cli.render import standings
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import CardrulesError, RulesetError
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.sessions.simulate import Simulation, Summary, play_record
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
+from cardrules.present.render import standings
 
 ROOT = Path(__file__).resolve().parent.parent
 

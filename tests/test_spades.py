@@ -135,7 +135,7 @@ def test_a_match_is_played_to_the_target_by_partnership() -> None:
 
 
 def test_standings_rank_partners_together_and_name_the_winning_team() -> None:
-    from cardrules.cli.render import standings
+    from cardrules.present.render import standings
     results = {"rounds": 2, "totals": [120, 310, 120, 310], "round_scores": [[60, 150, 60, 150],
                                                                           [60, 160, 60, 160]],
                "winners": [2, 4]}

@@ -15,9 +15,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from cardrules.cli import render
-from cardrules.cli.human import fitted, round_ends
-from cardrules.cli.screen import round_line
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import GameError, IllegalAction
 from cardrules.interpreter.domains import Words
@@ -25,10 +22,13 @@ from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import Bot
 from cardrules.interpreter.players.external import forfeit
 from cardrules.interpreter.sessions import record
+from cardrules.interpreter.sessions.events import round_ends
 from cardrules.interpreter.sessions.record import HUMAN, Record, action_data, make_bots
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.words import tell
 from cardrules.model import Action
+from cardrules.present import render
+from cardrules.present.lines import fitted, round_line
 
 NEWS_KEPT = 200  # public lines kept; a page shows the latest of them
 MAX_TEXT = 1000  # the longest text a person may type into a move

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardrules.cli.screen import choice_text
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.view import card_places, player_view
 from cardrules.model import Action
+from cardrules.present.lines import choice_text
 
 from .game import Game
 

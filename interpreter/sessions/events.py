@@ -36,3 +36,9 @@ class EventStream(list[Event]):
             super().append(event)
             if len(self) > self.keep:
                 del self[0]
+
+
+def round_ends(sink: Callable[[Event], None] | None = None) -> EventStream:
+    """The event log a game played by people keeps: the last round's end, for the round's
+    account (and every event handed to `sink`, a log file's writer, as it comes)."""
+    return EventStream(sink, kinds=("round_end",), keep=1)
