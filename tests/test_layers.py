@@ -14,9 +14,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DESIGN = ROOT / "docs" / "language-design.md"
 # Where each import package of cardrules lives in the repository.
-PACKAGES = {"cardrules": "cardrules", "cardrules.dsl": "dsl", "cardrules.interpreter": "interpreter",
-            "cardrules.present": "present", "cardrules.cli": "cli", "cardrules.web": "web",
-            "cardrules.adapters": "adapters", "cardrules.rulesets": "rulesets"}
+PACKAGES = {"cardrules": "cardrules", "cardrules.dsl": "dsl",
+            "cardrules.interpreter": "interpreter", "cardrules.present": "present",
+            "cardrules.cli": "cli", "cardrules.web": "web", "cardrules.adapters": "adapters",
+            "cardrules.rulesets": "rulesets"}
 
 
 def layers() -> list[tuple[str, list[str]]]:
