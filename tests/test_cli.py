@@ -164,7 +164,7 @@ def test_validate_a_broken_file_shows_place_line_and_caret() -> None:
     assert result.stderr.splitlines() == [
         f"{path}:37:22: unknown function 'sise': did you mean 'size'?",
         f"    {source}",
-        "    " + " " * 21 + "^",
+        "    " + " " * 21 + "^" * len("sise(stock)"),
         "1 problem found",
     ]
 
