@@ -428,3 +428,13 @@ def test_a_value_outside_an_options_range_is_refused_at_its_bound(
     assert d.message == f"option 'depth': {value} is outside its range, from 1 to 5"
     column = RANGED.splitlines()[1].index(bound) + len(bound)
     assert d.location is not None and (d.location.line, d.location.column) == (7, column)
+
+
+@pytest.mark.parametrize("path", [*BROKEN, *sorted((TESTS.parent / "rulesets").glob("*.yaml"))],
+                         ids=lambda p: p.stem)
+def test_a_text_checked_for_a_path_gives_what_validate_gives_for_the_file(path: Path) -> None:
+    """An editor's unsaved text is checked by the same stages as the file (check_text), without
+    generating code: the same diagnostics, in the same order."""
+    from cardrules.dsl.loader import check_text
+
+    assert check_text(str(path), path.read_text(encoding="utf-8")) == check_files([str(path)])
