@@ -31,6 +31,7 @@ from cardrules.model import Action, Ruleset
 from . import render
 from .errors import EXIT_INVALID, reports_errors
 from .human import play_cmd, resume_cmd
+from .lsp import lsp_cmd
 from .params import SEAT, SEED, parse_options, parse_seats
 from .render import printable
 from .serve import serve_cmd
@@ -364,6 +365,6 @@ def diff(first: str, second: str) -> None:
         click.echo("no differences")
 
 
-for command in (play_cmd, resume_cmd, serve_cmd, simulate, compare):
+for command in (play_cmd, resume_cmd, serve_cmd, simulate, compare, lsp_cmd):
     main.add_command(command)
 
