@@ -312,16 +312,19 @@ def complete(text: str, line: int, column: int, known: Analysis | None) -> list[
     lines = text.split("\n")
     current = lines[line - 1] if 0 < line <= len(lines) else ""
     before = current[:column - 1]
-    keys = key_path(lines, line - 1, before)
-    if not _in_flow(before) and re.fullmatch(r"\s*(?:-\s+)*[A-Za-z_]*", before):
+    inner, entry, quoted = _scan(before)
+    keys = key_path(lines, line - 1, before) + inner
+    if quoted:
+        return rule_text_items(before, keys, known, line)
+    if re.fullmatch(r"\s*[A-Za-z_]*", entry):
         items: list[Item] = []
         if any("properties" in node for node in schema_keys.node_at(keys)):
             items += key_items(keys, lines)
-        if schema_keys.is_rule_text(keys):
+        if schema_keys.is_rule_text(keys) or not items:
             items += rule_text_items(before, keys, known, line)
         return items
-    value = re.match(r"^\s*(?:-\s+)*([a-z_]+):\s+(.*)$", before)
-    if value is not None and not _in_flow(before):
+    value = re.match(r"^\s*([a-z_]+):\s+(.*)$", entry)
+    if value is not None:
         key, written = value.group(1), value.group(2)
         plain = value_items([*keys, key], written, known, line)
         if plain is not None:
@@ -330,10 +333,30 @@ def complete(text: str, line: int, column: int, known: Analysis | None) -> list[
     return rule_text_items(before, keys, known, line)
 
 
-def _in_flow(before: str) -> bool:
-    """Whether the cursor is inside a flow collection or a quoted text ([..., {..., "...)."""
-    return before.count("[") > before.count("]") or before.count("{") > before.count("}") \
-        or before.count('"') % 2 == 1 or before.count("'") % 2 == 1
+def _scan(before: str) -> tuple[list[str], str, bool]:
+    """Read a line up to the cursor: the keys of the flow collections ({..., [...) open
+    there (ITEM for a list's item), the text of the entry the cursor is in, and whether a
+    quoted text is open."""
+    levels: list[list[str]] = []
+    lead = re.match(r"^\s*(?:-\s+)*", before)
+    key, start, quote = "", lead.end() if lead else 0, ""
+    for at, char in enumerate(before):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "[{":
+            levels.append(([key] if key else []) + ([schema_keys.ITEM] if char == "[" else []))
+            key, start = "", at + 1
+        elif char in "]}":
+            if levels:
+                levels.pop()
+            key = ""
+        elif char == "," and levels:
+            key, start = "", at + 1
+        elif char == ":" and before[at + 1:at + 2] in (" ", ""):
+            key = before[start:at].strip()
+    return [k for level in levels for k in level], before[start:], bool(quote)
 
 
 def key_path(lines: list[str], row: int, before: str) -> list[str]:
