@@ -414,3 +414,37 @@ async def test_a_hostile_file_gets_the_compilers_refusal(client: LanguageClient,
     assert want and any(message in d.message for d in want), [d.message for d in want]
     assert [d.message for d in got] == [d.message for d in want]
     closed(client, path)
+
+
+# ----------------------------------------------------------------- neovim
+async def test_neovim_shows_validates_diagnostics_and_a_hover(tmp_path: Path) -> None:
+    """A real editor, headless: Neovim starts `cardrules lsp` for a file with three mistakes
+    (tests/data/nvim_lsp.lua) and receives validate's diagnostics, ranges included, and a
+    built-in's hover."""
+    import os
+    import shutil
+    import subprocess
+
+    nvim = shutil.which("nvim")
+    if nvim is None:
+        pytest.skip("Neovim is not installed (apt-get install neovim)")
+    text = MINI.read_text(encoding="utf-8")
+    for old, new in (("top(stock) to hand[me]", "top(stok) to hand[me]"),
+                     ("then: drop", "then: dorp"), ("c.points", "c.pionts")):
+        text = text.replace(old, new)
+    path = tmp_path / "house-rules.yaml"
+    path.write_text(text, encoding="utf-8")
+    out = tmp_path / "received.txt"
+    line, column = find(path, "top(stok)")
+    env = {**os.environ, "OUT": str(out), "CARDRULES_LSP": f"{sys.executable} -m cardrules lsp",
+           "HOVER_LINE": str(line), "HOVER_COLUMN": str(column)}
+    await asyncio.to_thread(
+        subprocess.run, [nvim, "--headless", "--clean", "-u",
+                         str(TESTS / "data" / "nvim_lsp.lua"), str(path)],
+        env=env, cwd=tmp_path, timeout=60, check=True, stdin=subprocess.DEVNULL,
+        capture_output=True)
+    received = out.read_text(encoding="utf-8").splitlines()
+    want = [f"diagnostic {a}:{b}-{c}:{d} {m}" for a, b, c, d, m in
+            (expected(found) for found in check_files([str(path)]))]
+    assert [r for r in received if r.startswith("diagnostic")] == want and len(want) == 3
+    assert any(r.startswith("hover ") and "top(zone) -> card" in r for r in received)
