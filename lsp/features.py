@@ -411,6 +411,13 @@ def value_items(keys: list[str], written: str, known: Analysis | None,
         return [Item(name, "ruleset", "built-in ruleset") for name in builtin_names()]
     if last == "then" and schema_keys.ITEM in keys and "moves" in keys:
         return [Item(s.name, "step", "step") for s in _steps_near(known, line)]
+    listed = _LISTS.get(keys[-3]) if len(keys) >= 3 and keys[-2] == schema_keys.ITEM else None
+    if listed and (last in ("insert_before", "insert_after") or
+                   (last == "name" and known is not None and known.parents)):
+        # an entry placed among, or merged into, the entries of a list (`extends:`)
+        names = [s.name for s in known.index.globals(listed)] \
+            if known is not None and known.index is not None else []
+        return [Item(name, listed, f"{listed} {name}") for name in dict.fromkeys(names)]
     values = schema_keys.values_at(keys)
     if values:
         return [Item(v, "value", "/".join(k for k in keys if k != schema_keys.ITEM)) for v in
@@ -418,6 +425,11 @@ def value_items(keys: list[str], written: str, known: Analysis | None,
     if written.startswith(("[", "{")) or schema_keys.is_rule_text(keys):
         return None  # rule text, or a flow list of it
     return []
+
+
+_LISTS = {"phases": "phase", "steps": "step", "moves": "move", "zones": "zone",
+          "variables": "variable", "options": "option", "functions": "function",
+          "triggers": "trigger"}
 
 
 def _steps_near(known: Analysis | None, line: int) -> list[Symbol]:

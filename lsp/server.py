@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from lsprotocol import types as t
@@ -60,6 +61,8 @@ class RulesServer(LanguageServer):
         super().__init__("cardrules", __version__)
         self.files: dict[str, _File] = {}
         self.delay = DELAY
+        # one check at a time, off the event loop: the editor's requests are answered meanwhile
+        self.checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardrules-check")
 
     # ------------------------------------------------------------ analysis
     def path_of(self, uri: str) -> str:
@@ -70,25 +73,32 @@ class RulesServer(LanguageServer):
                                                                    "untitled.yaml")
 
     async def current(self, uri: str) -> Analysis:
-        """The analysis of the document's text as it is now."""
+        """The analysis of the document's text as it is now (made now if the last one is of
+        another text; published by the check that the change scheduled)."""
         text = self.workspace.get_text_document(uri).source
         state = self.files.setdefault(uri, _File())
-        if state.latest is None or state.latest.text != text:
-            await self.check(uri, text)
-        assert state.latest is not None
-        return state.latest
+        if state.latest is not None and state.latest.text == text:
+            return state.latest
+        return await self.analysed(uri, text)
+
+    async def analysed(self, uri: str, text: str) -> Analysis:
+        """A text's analysis, made in the checking thread; kept if the text is still the
+        document's."""
+        loop = asyncio.get_running_loop()
+        found = await loop.run_in_executor(self.checker, analyse, self.path_of(uri), text)
+        state = self.files.setdefault(uri, _File())
+        if self.workspace.get_text_document(uri).source == text:
+            state.latest = found
+            if found.readable:
+                state.readable = found
+        return found
 
     async def check(self, uri: str, text: str) -> None:
-        """Analyse a text in a worker thread, keep it, and publish what it found."""
-        loop = asyncio.get_running_loop()
-        found = await loop.run_in_executor(None, analyse, self.path_of(uri), text)
-        state = self.files.setdefault(uri, _File())
-        if self.workspace.get_text_document(uri).source != text:
-            return  # the text changed meanwhile: its own check follows
-        state.latest = found
-        if found.readable:
-            state.readable = found
-        self.publish(uri, found)
+        """Analyse a text and publish what it found, unless it changed meanwhile (its own
+        check follows)."""
+        found = await self.analysed(uri, text)
+        if self.workspace.get_text_document(uri).source == text:
+            self.publish(uri, found)
 
     def schedule(self, uri: str, delay: float) -> None:
         """Check the document after `delay` seconds of quiet (a new change starts again)."""

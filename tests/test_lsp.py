@@ -384,12 +384,19 @@ async def test_a_file_with_a_parent(client: LanguageClient, tmp_path: Path) -> N
 
 
 async def test_a_builtin_parent(client: LanguageClient, tmp_path: Path) -> None:
+    """A house rule on a built-in ruleset: valid; the entries it may change or place itself
+    among are the parent's; a name the parent declares is defined in the parent's file."""
     child = tmp_path / "mine.yaml"
-    text = "cardrules: 1\nextends: golf6\nname: mine\nplayers: {default: 3}\n"
+    text = ("cardrules: 1\nextends: golf6\nname: mine\noptions:\n  - name: rounds\n"
+            "    default: 4\n  - name: fast\n    default: false\n"
+            "    insert_after: stock_runs_out\n    doc: Unused.\n")
     assert await opened(client, child, text) == []
-    answer = await client.text_document_hover_async(t.HoverParams(
-        **where(child, 4, 3)))  # type: ignore[arg-type]
-    assert answer is None or "players" in str(answer.contents)
+    options = {"rounds", "stock_runs_out", "joker_pair_cancels"}
+    assert options <= await labels(client, child, 5, len("  - name: ") + 1)
+    assert options <= await labels(client, child, 9, len("    insert_after: ") + 1)
+    found = await client.text_document_definition_async(t.DefinitionParams(
+        **where(child, 2, 10)))  # type: ignore[arg-type]
+    assert isinstance(found, list) and found[0].uri.endswith("/rulesets/golf6.yaml")
     closed(client, child)
 
 
