@@ -32,22 +32,35 @@ class Location:
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """One problem in a rule file, with where it is and what to do about it."""
+    """One problem in a rule file, with where it is and what to do about it. `end`, when
+    known, is where the offending text ends: the place just past its last character."""
 
     location: Location | None
     message: str
     source_line: str | None = None
+    end: Location | None = None
 
     def format(self) -> str:
-        """`path:line:col: message`, then the source line and a caret under the column."""
+        """`path:line:col: message`, then the source line and a caret under the column, or
+        carets under the whole offending text where its end is known."""
         if self.location is None:
             return self.message
         head = f"{self.location}: {self.message}"
         if not self.source_line:
             return head
         line = self.source_line.rstrip("\n").expandtabs(1)
-        caret = " " * (max(self.location.column, 1) - 1) + "^"
+        column = max(self.location.column, 1)
+        caret = " " * (column - 1) + "^" * self.width(len(line))
         return f"{head}\n    {line}\n    {caret}"
+
+    def width(self, line_length: int) -> int:
+        """How many characters of the first line the offending text covers (at least one):
+        to its end, or to the line's end when it goes on to the next lines."""
+        start, end = self.location, self.end
+        if start is None or end is None or (end.line, end.column) <= (start.line, start.column):
+            return 1
+        last = end.column if end.line == start.line else line_length + 1
+        return max(min(last, line_length + 1) - max(start.column, 1), 1)
 
 
 class CardrulesError(Exception):

@@ -32,6 +32,7 @@ from cardrules.present.render import printable
 
 from .errors import EXIT_INVALID, reports_errors
 from .human import play_cmd, resume_cmd
+from .lsp import lsp_cmd
 from .params import SEAT, SEED, parse_options, parse_seats
 from .serve import serve_cmd
 from .simulate import compare, simulate
@@ -365,6 +366,6 @@ def diff(first: str, second: str) -> None:
         click.echo("no differences")
 
 
-for command in (play_cmd, resume_cmd, serve_cmd, simulate, compare):
+for command in (play_cmd, resume_cmd, serve_cmd, simulate, compare, lsp_cmd):
     main.add_command(command)
 

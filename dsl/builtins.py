@@ -264,7 +264,8 @@ NAMES: dict[str, BuiltinName] = {b.name: b for b in (
     BuiltinName("me", PLAYER, "me", "The player acting now (in scoring: see p)."),
     BuiltinName("current", PLAYER, "S.current", "The player whose turn it is."),
     BuiltinName("dealer", PLAYER, "S.dealer", "This round's dealer."),
-    BuiltinName("first", PLAYER, "S.first", "The player who starts this round's play."),
+    BuiltinName("first", PLAYER, "S.first", "The player who starts this round's play "
+                                            "(`round.first`, else the one after the dealer)."),
     BuiltinName("players", PLAYERS, "players(S)", "The players still in the game, in seat order."),
     BuiltinName("others", PLAYERS, "others(S, me, STEP)",
                 "The other players still in the game, in play order after me."),
@@ -313,3 +314,75 @@ HOUSE_PLAYER_ATTRIBUTES: dict[str, str] = {
 HOUSE_FUNCTIONS: dict[str, Emitter] = {
     "next_player": _t("next_seat(S, a_seat(S, _0, 'next_player needs a seat', _site), STEP)"),
 }
+
+
+@dataclass(frozen=True)
+class Construct:
+    """A construct of the rule text: its grammar rule (dsl/grammar.lark), how it is written
+    and what it does, in a sentence (what an editor shows on hovering over it)."""
+
+    name: str
+    syntax: str
+    doc: str
+
+
+CONSTRUCTS: dict[str, Construct] = {c.name: c for c in (
+    Construct("move", "move CARDS to ZONE [face up | face down]",
+              "Moves a card, a list of cards or a zone's cards onto the top of a zone, one by "
+              "one."),
+    Construct("deal", "deal N from ZONE to each ZONE [after PLAYER] [face up | face down]",
+              "Deals N cards (or all) one at a time round the players still in, to each one's "
+              "zone of that name."),
+    Construct("shuffle", "shuffle ZONE",
+              "Puts a zone's cards in random order; everyone forgets which card is which."),
+    Construct("flip", "flip CARDS face up | face down",
+              "Turns cards face up or face down where they lie."),
+    Construct("swap", "swap CARD with CARD",
+              "Two cards exchange places, each taking the other's zone and position."),
+    Construct("set", "set NAME = VALUE  (or +=, -=; p.NAME for a player's)",
+              "Gives a game, round or player variable a new value, or adds to it or takes from "
+              "it."),
+    Construct("let", "let NAME = VALUE",
+              "Names a value for the rest of the statement list it is in."),
+    Construct("peek", "peek CARDS",
+              "The acting player learns cards without turning them."),
+    Construct("end_turn", "end turn",
+              "The turn ends when the current action is done."),
+    Construct("turn_to", "turn to PLAYER",
+              "When the current turn ends, the next turn is this player's."),
+    Construct("end_round", "end round [before turn of PLAYER]",
+              "The round ends when the current action is done, or before the named player's "
+              "next turn."),
+    Construct("end_phase", "end phase",
+              "The phase ends when the current action is done."),
+    Construct("end_game", "end game",
+              "The round ends when the current action is done, and then the match."),
+    Construct("win", "win PLAYER",
+              "The player wins the match, which ends with this round."),
+    Construct("eliminate", "eliminate PLAYER",
+              "The player is out of the game for the rest of the match."),
+    Construct("reveal", "reveal CARDS",
+              "Every player learns the cards without their being turned."),
+    Construct("conditional", "if TEST then VALUE else VALUE",
+              "The first value if the test is true, else the second."),
+    Construct("disjunction", "A or B", "True when either side is true."),
+    Construct("conjunction", "A and B", "True when both sides are true."),
+    Construct("negation", "not A", "True when A is false."),
+    Construct("comparison", "A == B, A != B, A < B, A <= B, A > B, A >= B",
+              "Compares two values: numbers, and ranks or suits in the deck's order, can be "
+              "ordered."),
+    Construct("membership", "X in LIST", "Whether X is one of the list's items (or a zone's "
+                                         "cards)."),
+    Construct("non_membership", "X not in LIST", "Whether X is none of the list's items."),
+    Construct("arithmetic", "A + B, A - B, A * B, A / B, A % B",
+              "Whole-number arithmetic (/ rounds down); + also joins two lists."),
+    Construct("minus", "-A", "The number with its sign changed."),
+    Construct("index", "LIST[I], ZONE[PLAYER]",
+              "An item of a list, counted from 0, or a player's zone (a group's: ZONE[P][I])."),
+    Construct("list_literal", "[A, B, ...]", "A list of the values written."),
+    Construct("domain", "LIST [where CONDITION]",
+              "What a move's parameter is chosen from: the items for which the condition "
+              "holds."),
+    Construct("for_clause", "NAME in LIST",
+              "The head of a `for:` block: its statements run once for each item, named NAME."),
+)}

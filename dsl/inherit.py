@@ -51,9 +51,9 @@ class MergedDocument(Document):
         return doc.where_in(orig, offset)
 
     def diagnostic(self, path: Path, message: str, key: bool = False,
-                   offset: int | None = None) -> Diagnostic:
+                   offset: int | None = None, end: int | None = None) -> Diagnostic:
         doc, orig = self._origin(path)
-        return doc.diagnostic(orig, message, key=key, offset=offset)
+        return doc.diagnostic(orig, message, key=key, offset=offset, end=end)
 
 
 def merge_documents(parent: Document, child: Document) -> MergedDocument:

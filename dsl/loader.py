@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -17,7 +17,7 @@ from typing import Any
 from cardrules.errors import Diagnostic, Location, RulesetError
 from cardrules.model import Ruleset
 
-from .compiler import compile_document
+from .compiler import check_document, compile_document
 from .inherit import MergedDocument, merge_documents, parent_path, parent_reference
 from .schema import check_structure
 from .source import MAX_BYTES, Document, parse_yaml
@@ -203,8 +203,22 @@ def _sources(doc: Document) -> tuple[tuple[str, str], ...]:
 
 def check_file(path: str) -> Iterator[Diagnostic]:
     """Yield every problem in one rule file (none if it is valid)."""
+    yield from _check(lambda: load_document(Path(path) if is_file(Path(path)) else resolve(path)))
+
+
+def check_text(path: str, text: str) -> list[Diagnostic]:
+    """Every problem in `text` read as the rule file at `path`, which need not be saved (an
+    editor's buffer): its parents are read from beside `path`, as they would be for the file.
+    The stages stop after the meaning check, where every diagnostic comes from: no code is
+    generated, so nothing is run."""
+    return list(_check(lambda: load_document(Path(path), text=text), generate=False))
+
+
+def _check(load: Callable[[], Document], generate: bool = True) -> Iterator[Diagnostic]:
+    """The problems the stages find in the document `load` reads, each stage stopping the
+    next; with `generate`, the ruleset is compiled to the end, as the game would load it."""
     try:
-        doc = load_document(Path(path) if is_file(Path(path)) else resolve(path))
+        doc = load()
     except RulesetError as exc:
         yield from exc.diagnostics
         return
@@ -213,7 +227,10 @@ def check_file(path: str) -> Iterator[Diagnostic]:
         yield from problems
         return
     try:
-        compile_document(doc)
+        if generate:
+            compile_document(doc)
+        else:
+            check_document(doc)
     except RulesetError as exc:
         yield from exc.diagnostics
 

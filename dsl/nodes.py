@@ -44,11 +44,13 @@ class Pos:
         return value[self.offset:self.end]
 
     def diagnostic(self, message: str) -> Diagnostic:
-        """A diagnostic pointing at the start of this stretch of rule text."""
+        """A diagnostic pointing at the start of this stretch of rule text, and reaching to
+        its end where that is known."""
         origin = self.origin
         if origin.key:
             return origin.doc.diagnostic(origin.path, message, key=True)
-        return origin.doc.diagnostic(origin.path, message, offset=self.offset)
+        end = self.end if self.end > self.offset else None
+        return origin.doc.diagnostic(origin.path, message, offset=self.offset, end=end)
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,7 @@ def _diagnose(text: str, kind: str, origin: n.Origin, exc: UnexpectedInput) -> D
         # Lark's lexer, finding no word it can take here, read the rest as label text.
         where = exc.token.start_pos or 0
         return doc.diagnostic(origin.path, _unexpected_characters(text, where, kind, exc),
-                              offset=where)
+                              offset=where, end=_word_end(text, where))
     if isinstance(exc, UnexpectedToken):
         found = exc.token
         what = f"'{found.value}'"
@@ -143,12 +143,19 @@ def _diagnose(text: str, kind: str, origin: n.Origin, exc: UnexpectedInput) -> D
             expected += " (set gives a value with a single =)"
         elif found.value == "=":
             expected += " (to compare, write ==)"
-        return doc.diagnostic(origin.path, f"unexpected {what}: {expected}", offset=offset)
+        return doc.diagnostic(origin.path, f"unexpected {what}: {expected}", offset=offset,
+                              end=offset + len(str(found.value)))
     if isinstance(exc, UnexpectedCharacters):
         where = exc.pos_in_stream or 0
         return doc.diagnostic(origin.path, _unexpected_characters(text, where, kind, exc),
-                              offset=where)
+                              offset=where, end=_word_end(text, where))
     return doc.diagnostic(origin.path, f"cannot parse this {kind}")  # pragma: no cover
+
+
+def _word_end(text: str, where: int) -> int:
+    """The end of the word that starts at `where`, or of its one character if none does."""
+    word = _WORD.match(text, where)
+    return word.end() if word is not None else min(where + 1, len(text))
 
 
 def _unexpected_characters(text: str, where: int, kind: str, exc: UnexpectedInput) -> str:

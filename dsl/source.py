@@ -32,6 +32,8 @@ class Span:
     line: int  # 1-based
     column: int  # 1-based
     style: str | None  # None for plain scalars, '"', "'", '|' or '>'
+    end_line: int = 0  # where a scalar's text ends (just past it); 0 for a collection,
+    end_column: int = 0  # whose end is no place a message should stretch to
 
 
 @dataclass
@@ -65,6 +67,14 @@ class Document:
         if span is None:
             return Location(self.path, 1, 1)
         return Location(self.path, span.line, span.column)
+
+    def where_end(self, path: Path, key: bool = False) -> Location | None:
+        """Where the scalar at `path` (or its key) ends, just past its text; None for a
+        collection, or for a node that is not written."""
+        span = (self.key_spans if key else self.spans).get(tuple(path))
+        if span is None or not span.end_line:
+            return None
+        return Location(self.path, span.end_line, span.end_column)
 
     def where_in(self, path: Path, offset: int) -> Location:
         """The location of character `offset` of the scalar string at `path`."""
@@ -128,10 +138,23 @@ class Document:
         return node
 
     def diagnostic(self, path: Path, message: str, key: bool = False,
-                   offset: int | None = None) -> Diagnostic:
-        """A diagnostic pointing at the node at `path` (or a character inside it)."""
+                   offset: int | None = None, end: int | None = None) -> Diagnostic:
+        """A diagnostic pointing at the node at `path` (or a character inside it). It
+        stretches to `end` (an offset in the scalar, past the offending text) when given,
+        else over the whole node when that is a scalar pointed at as a whole."""
         loc = self.where_in(path, offset) if offset is not None else self.where(path, key)
-        return Diagnostic(loc, message, self.source_line(loc.line))
+        if end is not None and offset is not None and end > offset:
+            last: Location | None = self.where_in(path, end)
+        elif offset is None:
+            last = self.where_end(path, key) if self._written(path, key) else None
+        else:
+            last = None
+        return Diagnostic(loc, message, self.source_line(loc.line), last)
+
+    def _written(self, path: Path, key: bool) -> bool:
+        """Whether the node at `path` (or its key) is written in this file itself, not
+        stood in for by a parent's place."""
+        return tuple(path) in (self.key_spans if key else self.spans)
 
 
 MAX_BYTES = 1_000_000  # a rule file is a page or two; a megabyte is no rule file
@@ -344,8 +367,11 @@ def _too_deep(path: str, line: int, column: int, source: str | None) -> None:
 
 
 def _span(node: yaml.Node) -> Span:
-    style = getattr(node, "style", None) if isinstance(node, yaml.ScalarNode) else None
-    return Span(node.start_mark.line + 1, node.start_mark.column + 1, style or None)
+    if not isinstance(node, yaml.ScalarNode):
+        return Span(node.start_mark.line + 1, node.start_mark.column + 1, None)
+    end = node.end_mark
+    return Span(node.start_mark.line + 1, node.start_mark.column + 1, node.style or None,
+                end.line + 1, end.column + 1)
 
 
 class _Builder:
@@ -453,4 +479,5 @@ _CONSTRUCTOR = yaml.SafeLoader("")
 def _located(doc: Document, node: yaml.Node, message: str) -> Diagnostic:
     span = _span(node)
     loc = Location(doc.path, span.line, span.column)
-    return Diagnostic(loc, message, doc.source_line(span.line))
+    end = Location(doc.path, span.end_line, span.end_column) if span.end_line else None
+    return Diagnostic(loc, message, doc.source_line(span.line), end)

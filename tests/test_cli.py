@@ -164,7 +164,7 @@ def test_validate_a_broken_file_shows_place_line_and_caret() -> None:
     assert result.stderr.splitlines() == [
         f"{path}:37:22: unknown function 'sise': did you mean 'size'?",
         f"    {source}",
-        "    " + " " * 21 + "^",
+        "    " + " " * 21 + "^" * len("sise(stock)"),
         "1 problem found",
     ]
 
@@ -380,3 +380,13 @@ def test_a_match_played_until_a_condition_gives_its_round_count_as_a_bound() -> 
     assert re.search(r"^Round 1 \(at most \d+\) - seat 1's view", played_off.stdout, re.M)
     fixed = cli("run", "golf6", "--view", "1", "--plain")
     assert re.search(r"^Round 1 of 9 - seat 1's view", fixed.stdout, re.M)
+
+
+def test_lsp_without_its_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardrules.cli import lsp
+
+    monkeypatch.setattr(lsp, "lsp_installed", lambda: False)
+    result = cli("lsp")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "cardrules lsp needs the lsp extra (pygls): pip install 'cardrules[lsp]'" in \
+        result.stderr

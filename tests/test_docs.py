@@ -97,6 +97,7 @@ def builtin_names() -> dict[str, list[str]]:
         "NAMES": sorted(builtins.NAMES),
         "CARD_ATTRIBUTES": sorted(builtins.CARD_ATTRIBUTES),
         "PLAYER_ATTRIBUTES": sorted(builtins.PLAYER_ATTRIBUTES),
+        "CONSTRUCTS": sorted(builtins.CONSTRUCTS),
     }
 
 
@@ -105,6 +106,29 @@ def test_every_builtin_is_documented() -> None:
                for name in names if not in_code(name)]
     assert not missing, _missing_report("built-ins of dsl/builtins.py (inside backticks)",
                                         missing)
+
+
+def test_every_builtin_doc_is_the_registrys() -> None:
+    """The doc columns of the built-ins' tables are the registry's text, word for word: an
+    editor's hover shows the registry's, and so says what this reference says."""
+    docs = {**{f"FUNCTIONS.{k}": v.doc for k, v in builtins.FUNCTIONS.items()},
+            **{f"AGGREGATES.{k}": v.doc for k, v in builtins.AGGREGATES.items()},
+            **{f"NAMES.{k}": v.doc for k, v in builtins.NAMES.items()},
+            **{f"CARD_ATTRIBUTES.{k}": v[2] for k, v in builtins.CARD_ATTRIBUTES.items()},
+            **{f"PLAYER_ATTRIBUTES.{k}": v[2] for k, v in builtins.PLAYER_ATTRIBUTES.items()}}
+    missing = sorted(name for name, doc in docs.items() if doc not in doc_text())
+    assert not missing, _missing_report("built-in docs of dsl/builtins.py (word for word)",
+                                        missing)
+
+
+def test_every_construct_is_a_grammar_rule_and_every_statement_has_one() -> None:
+    rules = set(grammar_rule_names())
+    assert set(builtins.CONSTRUCTS) <= rules, set(builtins.CONSTRUCTS) - rules
+    statement = re.search(r"^statement:(.*?)^\n", _strip_comments(grammar_text()),
+                          re.MULTILINE | re.DOTALL)
+    assert statement is not None
+    kinds = re.findall(r"[a-z_]+", statement.group(1))
+    assert kinds and set(kinds) <= set(builtins.CONSTRUCTS), set(kinds) - set(builtins.CONSTRUCTS)
 
 
 # ------------------------------------------------------------------- schema

@@ -95,11 +95,11 @@ def test_broken_file_gives_its_expected_diagnostic(path: Path) -> None:
     assert message in first.message
     assert first.location.path == str(path)
     source = path.read_text(encoding="utf-8").splitlines()[line - 1]
-    assert first.format().splitlines() == [
-        f"{path}:{line}:{column}: {first.message}",
-        f"    {source}",
-        "    " + " " * (column - 1) + "^",
-    ]
+    head, shown, caret = first.format().splitlines()
+    assert (head, shown) == (f"{path}:{line}:{column}: {first.message}", f"    {source}")
+    # a caret under the column, and under the rest of the offending text where its end is known
+    width = first.end.column - column if first.end and first.end.line == line else 1
+    assert caret == "    " + " " * (column - 1) + "^" * max(width, 1)
 
 
 @pytest.mark.parametrize("path", broken_params(CASCADES))
@@ -355,6 +355,18 @@ def test_a_diagnostic_formats_as_path_line_col_then_source_and_caret() -> None:
     d = Diagnostic(Location("x.yaml", 3, 5), "boom", "abcdefgh\n")
     assert d.format() == "x.yaml:3:5: boom\n    abcdefgh\n        ^"
     assert Diagnostic(None, "plain").format() == "plain"
+    # with its end known, the carets underline the offending text, on its first line only
+    ranged = Diagnostic(Location("x.yaml", 3, 5), "boom", "abcdefgh\n", Location("x.yaml", 3, 8))
+    assert ranged.format().splitlines()[2] == "        ^^^"
+    longer = Diagnostic(Location("x.yaml", 3, 5), "boom", "abcdefgh\n", Location("x.yaml", 5, 2))
+    assert longer.format().splitlines()[2] == "        ^^^^"
+
+
+def test_a_broken_file_underlines_the_offending_text() -> None:
+    [d] = check_files([str(TESTS / "broken" / "unknown_name_did_you_mean.yaml")])
+    assert d.location is not None and d.end is not None
+    assert (d.location.line, d.location.column, d.end.line, d.end.column) == (39, 28, 39, 32)
+    assert d.format().splitlines()[2] == "    " + " " * 27 + "^^^^"  # stok
 
 
 @pytest.mark.parametrize(("old", "new", "message"), [
@@ -416,3 +428,13 @@ def test_a_value_outside_an_options_range_is_refused_at_its_bound(
     assert d.message == f"option 'depth': {value} is outside its range, from 1 to 5"
     column = RANGED.splitlines()[1].index(bound) + len(bound)
     assert d.location is not None and (d.location.line, d.location.column) == (7, column)
+
+
+@pytest.mark.parametrize("path", [*BROKEN, *sorted((TESTS.parent / "rulesets").glob("*.yaml"))],
+                         ids=lambda p: p.stem)
+def test_a_text_checked_for_a_path_gives_what_validate_gives_for_the_file(path: Path) -> None:
+    """An editor's unsaved text is checked by the same stages as the file (check_text), without
+    generating code: the same diagnostics, in the same order."""
+    from cardrules.dsl.loader import check_text
+
+    assert check_text(str(path), path.read_text(encoding="utf-8")) == check_files([str(path)])

@@ -1,0 +1,106 @@
+"""One look at a rule file's text, as the compiler sees it: its diagnostics (exactly what
+`cardrules validate` prints for the file), and what it names (lsp/index.py).
+
+The diagnostics come from `check_text`, the loader's check of a text given for a path; the
+names from the reader's declarations of the same text, which it builds even when the meaning
+check finds problems. Nothing is compiled to code and nothing is run; the only files read are
+the ones the loader reads, the parents named by `extends:`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardrules.dsl.compiler import check_document
+from cardrules.dsl.loader import check_text, load_document
+from cardrules.dsl.reader import read
+from cardrules.dsl.schema import check_structure
+from cardrules.dsl.source import Document
+from cardrules.errors import Diagnostic, Location, RulesetError
+
+from .index import Index, build_index
+
+
+@dataclass
+class Analysis:
+    """What the compiler's stages found in one text of a rule file."""
+
+    path: str
+    text: str
+    diagnostics: list[Diagnostic]
+    doc: Document | None = None  # the file's document, merged onto its parents
+    index: Index | None = None  # its names, when its structure could be read
+    own: Document | None = None  # the file's own document, before any merge
+    parents: list[str] = field(default_factory=list)  # the files it extends
+    texts: dict[str, str] = field(default_factory=dict)  # the text of each of those files
+
+    @property
+    def readable(self) -> bool:
+        """Whether its names could be read (its YAML and structure are sound)."""
+        return self.index is not None
+
+
+def analyse(path: str, text: str) -> Analysis:
+    """Check a text as the rule file at `path`, and read what it names. A failure the
+    compiler does not describe (a bug of cardrules) becomes a diagnostic at the file's top
+    rather than an editor's lost server."""
+    try:
+        return _analyse(path, text)
+    except RecursionError:
+        problem = "this file is too deeply nested to check"
+    except Exception as exc:  # noqa: BLE001 - an editor must keep its server
+        problem = f"cardrules could not check this file ({type(exc).__name__}): please report it"
+    return Analysis(path, text, [Diagnostic(Location(path, 1, 1), problem)])
+
+
+def _analyse(path: str, text: str) -> Analysis:
+    found = Analysis(path, text, check_text(path, text))
+    try:
+        doc = load_document(Path(path), text=text)
+    except RulesetError:
+        return found
+    found.doc = doc
+    found.own = _own(doc)
+    found.parents = _parents(doc)
+    found.texts = _texts(doc)
+    if list(check_structure(doc)):
+        return found
+    decls, _ = read(doc)
+    checked = None
+    if not found.diagnostics:
+        try:
+            checked = check_document(doc)
+        except RulesetError:
+            checked = None
+    found.index = build_index(decls, checked)
+    return found
+
+
+def _own(doc: Document) -> Document:
+    """The document of the file itself, whether or not it was merged onto a parent."""
+    origins = getattr(doc, "origins", None)
+    if origins is None:
+        return doc
+    own: Document = origins[()][0]
+    return own
+
+
+def _texts(doc: Document) -> dict[str, str]:
+    """The text of every file a merged document was read from, by path."""
+    origins = getattr(doc, "origins", None)
+    if origins is None:
+        return {doc.path: doc.text}
+    return {source.path: source.text for source, _ in origins.values()}
+
+
+def _parents(doc: Document) -> list[str]:
+    """The paths of the files a merged document was read from, other than its own."""
+    origins = getattr(doc, "origins", None)
+    if origins is None:
+        return []
+    paths: list[str] = []
+    for source, _ in origins.values():
+        if source.path != doc.path and source.path not in paths:
+            paths.append(source.path)
+    return paths

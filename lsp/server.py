@@ -1,0 +1,339 @@
+"""The language server: LSP over stdio (pygls), answering from lsp/analysis.py.
+
+A text is checked a moment after the last keystroke (DELAY), in a worker thread, so that the
+editor never waits on the compiler; a request (hover, completion...) uses the analysis of the
+text as it is, made on the spot if the last one is out of date. Diagnostics in a file that
+this one extends are published for that file, and pointed at from this file's `extends:`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from lsprotocol import types as t
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+from pygls.workspace.position_codec import PositionCodec, ServerTextPosition
+
+from cardrules import __version__
+from cardrules.errors import Diagnostic, Location
+
+from . import features
+from .analysis import Analysis, analyse
+from .index import Place
+
+DELAY = 0.3  # seconds of quiet after a change before the text is checked
+SOURCE = "cardrules"
+_SYMBOL_KINDS = {"phase": t.SymbolKind.Namespace, "step": t.SymbolKind.Event,
+                 "move": t.SymbolKind.Method, "function": t.SymbolKind.Function,
+                 "zone": t.SymbolKind.Array, "variable": t.SymbolKind.Variable,
+                 "option": t.SymbolKind.Constant, "trigger": t.SymbolKind.Event}
+_COMPLETION_KINDS = {"key": t.CompletionItemKind.Property, "value": t.CompletionItemKind.Value,
+                     "ruleset": t.CompletionItemKind.File, "step": t.CompletionItemKind.Event,
+                     "function": t.CompletionItemKind.Function,
+                     "name": t.CompletionItemKind.Variable,
+                     "keyword": t.CompletionItemKind.Keyword,
+                     "zone": t.CompletionItemKind.Field,
+                     "variable": t.CompletionItemKind.Variable,
+                     "option": t.CompletionItemKind.Constant,
+                     "parameter": t.CompletionItemKind.Variable,
+                     "local": t.CompletionItemKind.Variable,
+                     "attribute": t.CompletionItemKind.Property}
+
+
+@dataclass
+class _File:
+    """What the server keeps of one open document."""
+
+    latest: Analysis | None = None  # of the text as it was last checked
+    readable: Analysis | None = None  # the last whose names could be read (for completion)
+    pending: asyncio.Task[None] | None = None
+    published: dict[str, list[t.Diagnostic]] = field(default_factory=dict)  # by file URI
+
+
+class RulesServer(LanguageServer):
+    """The server, with what it keeps of each open rule file."""
+
+    def __init__(self) -> None:
+        super().__init__("cardrules", __version__)
+        self.files: dict[str, _File] = {}
+        self.delay = DELAY
+        # one check at a time, off the event loop: the editor's requests are answered meanwhile
+        self.checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardrules-check")
+
+    # ------------------------------------------------------------ analysis
+    def path_of(self, uri: str) -> str:
+        """The file a document stands for: its own path, or for a document that has none
+        (an unsaved buffer), a name in the current folder."""
+        path = to_fs_path(uri) if uri.startswith("file:") else None
+        return os.path.abspath(path) if path else os.path.abspath(uri.rsplit("/", 1)[-1] or
+                                                                   "untitled.yaml")
+
+    async def current(self, uri: str) -> Analysis:
+        """The analysis of the document's text as it is now (made now if the last one is of
+        another text; published by the check that the change scheduled)."""
+        text = self.workspace.get_text_document(uri).source
+        state = self.files.setdefault(uri, _File())
+        if state.latest is not None and state.latest.text == text:
+            return state.latest
+        return await self.analysed(uri, text)
+
+    async def analysed(self, uri: str, text: str) -> Analysis:
+        """A text's analysis, made in the checking thread; kept if the text is still the
+        document's."""
+        loop = asyncio.get_running_loop()
+        found = await loop.run_in_executor(self.checker, analyse, self.path_of(uri), text)
+        state = self.files.setdefault(uri, _File())
+        if self.workspace.get_text_document(uri).source == text:
+            state.latest = found
+            if found.readable:
+                state.readable = found
+        return found
+
+    async def check(self, uri: str, text: str) -> None:
+        """Analyse a text and publish what it found, unless it changed meanwhile (its own
+        check follows)."""
+        found = await self.analysed(uri, text)
+        if self.workspace.get_text_document(uri).source == text:
+            self.publish(uri, found)
+
+    def schedule(self, uri: str, delay: float) -> None:
+        """Check the document after `delay` seconds of quiet (a new change starts again)."""
+        state = self.files.setdefault(uri, _File())
+        if state.pending is not None:
+            state.pending.cancel()
+
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            await self.check(uri, self.workspace.get_text_document(uri).source)
+
+        state.pending = asyncio.ensure_future(later())
+
+    # --------------------------------------------------------- diagnostics
+    def publish(self, uri: str, found: Analysis) -> None:
+        """Publish a file's diagnostics: its own, and those located in the files it extends
+        (for those files, and pointed at from this one's `extends:`)."""
+        by_file: dict[str, list[t.Diagnostic]] = {uri: []}
+        for diagnostic in found.diagnostics:
+            where = diagnostic.location
+            target = uri if where is None or where.path == found.path else \
+                from_fs_path(os.path.abspath(where.path)) or uri
+            converted = self.convert(diagnostic, found)
+            by_file.setdefault(target, []).append(converted)
+            if target != uri:
+                by_file[uri].append(self.inherited(diagnostic, converted, target, found))
+        state = self.files.setdefault(uri, _File())
+        for other in set(state.published) - set(by_file):
+            by_file[other] = []  # a parent's problem that is gone
+        state.published = {k: v for k, v in by_file.items() if v or k == uri}
+        for target in by_file:
+            self.send(target)
+
+    def send(self, target: str) -> None:
+        """Publish every diagnostic for a file that any open document found in it."""
+        merged: list[t.Diagnostic] = []
+        for state in self.files.values():
+            for item in state.published.get(target, []):
+                if item not in merged:
+                    merged.append(item)
+        self.text_document_publish_diagnostics(
+            t.PublishDiagnosticsParams(uri=target, diagnostics=merged))
+
+    def convert(self, diagnostic: Diagnostic, found: Analysis) -> t.Diagnostic:
+        """A diagnostic as the editor takes it: its range from where it starts to where the
+        offending text ends (to the end of the word at its start, where that is not known)."""
+        where = diagnostic.location or Location(found.path, 1, 1)
+        lines = found.texts.get(where.path, "").split("\n") if where.path != found.path \
+            else found.text.split("\n")
+        end = diagnostic.end or _word_end(lines, where)
+        return t.Diagnostic(range=self.range_of(Place(where, end), lines),
+                            message=diagnostic.message, severity=t.DiagnosticSeverity.Error,
+                            source=SOURCE)
+
+    def inherited(self, diagnostic: Diagnostic, converted: t.Diagnostic, target: str,
+                  found: Analysis) -> t.Diagnostic:
+        """A diagnostic of a parent's text, shown at this file's `extends:`: the parent's
+        place, the message, and a link to it."""
+        own = found.own
+        span = own.spans.get(("extends",)) if own is not None else None
+        start = Location(found.path, span.line, span.column) if span else Location(
+            found.path, 1, 1)
+        end = Location(found.path, span.end_line, span.end_column) \
+            if span and span.end_line else _word_end(found.text.split("\n"), start)
+        place = diagnostic.location
+        head = f"{os.path.basename(place.path)}:{place.line}:{place.column}: " if place else ""
+        return t.Diagnostic(
+            range=self.range_of(Place(start, end), found.text.split("\n")),
+            message=f"in the parent ruleset, {head}{diagnostic.message}",
+            severity=t.DiagnosticSeverity.Error, source=SOURCE,
+            related_information=[t.DiagnosticRelatedInformation(
+                location=t.Location(uri=target, range=converted.range),
+                message=diagnostic.message)])
+
+    # ---------------------------------------------------------- positions
+    @property
+    def codec(self) -> PositionCodec:
+        return self.workspace.position_codec
+
+    def range_of(self, place: Place, lines: list[str]) -> t.Range:
+        """A place of a file (1-based, in characters) as an editor's range."""
+        return t.Range(start=self.position_of(place.start, lines),
+                       end=self.position_of(place.end, lines))
+
+    def position_of(self, where: Location, lines: list[str]) -> t.Position:
+        line = max(where.line - 1, 0)
+        character = max(where.column - 1, 0)
+        if line < len(lines):
+            character = min(character, len(lines[line]))
+        return self.codec.position_to_client_units(lines, ServerTextPosition(line, character))
+
+    def place_in(self, found: Analysis, position: t.Position) -> tuple[int, int]:
+        """An editor's position in a document as a 1-based line and column of characters."""
+        lines = found.text.split("\n")
+        server = self.codec.position_from_client_units(lines, position)
+        return server.line + 1, server.character + 1
+
+    def location_of(self, place: Place, found: Analysis) -> t.Location:
+        path = os.path.abspath(place.path)
+        # (a file whose text the analysis did not keep is one named by `extends:`, whose
+        # place is its start, which needs no text to be shown)
+        lines = (found.text if place.path == found.path else
+                 found.texts.get(place.path, "")).split("\n")
+        return t.Location(uri=from_fs_path(path) or path, range=self.range_of(place, lines))
+
+
+def _word_end(lines: list[str], where: Location) -> Location:
+    """The end of the word (or the one character) at a place: a range an editor can show."""
+    if not 0 < where.line <= len(lines):
+        return where
+    text = lines[where.line - 1]
+    end = where.column - 1
+    while end < len(text) and (text[end].isalnum() or text[end] == "_"):
+        end += 1
+    if end == where.column - 1 and end < len(text):
+        end += 1
+    return Location(where.path, where.line, end + 1)
+
+
+# ------------------------------------------------------------------ features
+def make_server() -> RulesServer:
+    """The server with every feature registered."""
+    server = RulesServer()
+
+    @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
+    async def did_open(ls: RulesServer, params: t.DidOpenTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri, 0)
+
+    @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(ls: RulesServer, params: t.DidChangeTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri, ls.delay)
+
+    @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
+    async def did_save(ls: RulesServer, params: t.DidSaveTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri, 0)
+
+    @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
+    async def did_close(ls: RulesServer, params: t.DidCloseTextDocumentParams) -> None:
+        state = ls.files.pop(params.text_document.uri, None)
+        if state is None:
+            return
+        if state.pending is not None:
+            state.pending.cancel()
+        for target in state.published:
+            ls.send(target)
+
+    @server.feature(t.TEXT_DOCUMENT_HOVER)
+    async def hover(ls: RulesServer, params: t.HoverParams) -> t.Hover | None:
+        found = await ls.current(params.text_document.uri)
+        answer = features.hover(found, *ls.place_in(found, params.position))
+        if answer is None:
+            return None
+        text, place = answer
+        return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text),
+                       range=ls.location_of(place, found).range)
+
+    @server.feature(t.TEXT_DOCUMENT_COMPLETION,
+                    t.CompletionOptions(trigger_characters=[".", "'", " ", "["]))
+    async def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
+        uri = params.text_document.uri
+        text = ls.workspace.get_text_document(uri).source
+        state = ls.files.setdefault(uri, _File())
+        known = state.readable
+        if known is None:
+            known = await ls.current(uri)
+        lines = text.split("\n")
+        server = ls.codec.position_from_client_units(lines, params.position)
+        items = features.complete(text, server.line + 1, server.character + 1, known)
+        unique = list({item.label: item for item in reversed(items)}.values())[::-1]
+        return t.CompletionList(is_incomplete=False, items=[_item(i) for i in unique])
+
+    @server.feature(t.TEXT_DOCUMENT_DEFINITION)
+    async def definition(ls: RulesServer, params: t.DefinitionParams) -> list[t.Location]:
+        found = await ls.current(params.text_document.uri)
+        places = features.definition(found, *ls.place_in(found, params.position))
+        return [ls.location_of(p, found) for p in places]
+
+    @server.feature(t.TEXT_DOCUMENT_REFERENCES)
+    async def references(ls: RulesServer, params: t.ReferenceParams) -> list[t.Location]:
+        found = await ls.current(params.text_document.uri)
+        places = features.references(found, *ls.place_in(found, params.position),
+                                     params.context.include_declaration)
+        return [ls.location_of(p, found) for p in places]
+
+    @server.feature(t.TEXT_DOCUMENT_PREPARE_RENAME)
+    async def prepare_rename(ls: RulesServer, params: t.PrepareRenameParams
+                             ) -> t.PrepareRenamePlaceholder | None:
+        found = await ls.current(params.text_document.uri)
+        try:
+            symbol, place = features.renamable(found, *ls.place_in(found, params.position))
+        except features.RenameRefused:
+            return None
+        return t.PrepareRenamePlaceholder(range=ls.location_of(place, found).range,
+                                          placeholder=symbol.name)
+
+    @server.feature(t.TEXT_DOCUMENT_RENAME)
+    async def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit:
+        from pygls.exceptions import JsonRpcInvalidRequest
+
+        found = await ls.current(params.text_document.uri)
+        try:
+            places = features.rename(found, *ls.place_in(found, params.position),
+                                     params.new_name)
+        except features.RenameRefused as refused:
+            raise JsonRpcInvalidRequest(str(refused)) from None
+        edits = [t.TextEdit(range=ls.location_of(p, found).range, new_text=params.new_name)
+                 for p in places]
+        return t.WorkspaceEdit(changes={params.text_document.uri: edits})
+
+    @server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    async def symbols(ls: RulesServer, params: t.DocumentSymbolParams
+                      ) -> list[t.DocumentSymbol]:
+        found = await ls.current(params.text_document.uri)
+        return [_symbol(entry, ls, found) for entry in features.outline(found)]
+
+    return server
+
+
+def _item(item: features.Item) -> t.CompletionItem:
+    doc = t.MarkupContent(kind=t.MarkupKind.Markdown, value=item.doc) if item.doc else None
+    return t.CompletionItem(label=item.label, detail=item.detail or None, documentation=doc,
+                            kind=_COMPLETION_KINDS.get(item.kind, t.CompletionItemKind.Text))
+
+
+def _symbol(entry: features.Outline, ls: RulesServer, found: Analysis) -> t.DocumentSymbol:
+    return t.DocumentSymbol(
+        name=entry.name, detail=entry.detail or None,
+        kind=_SYMBOL_KINDS.get(entry.kind, t.SymbolKind.Object),
+        range=ls.location_of(entry.body, found).range,
+        selection_range=ls.location_of(entry.place, found).range,
+        children=[_symbol(child, ls, found) for child in entry.children])
+
+
+def serve(delay: float = DELAY) -> None:
+    """Run the server on standard input and output until the editor stops it."""
+    server = make_server()
+    server.delay = delay
+    server.start_io()

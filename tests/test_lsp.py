@@ -1,0 +1,457 @@
+"""`cardrules lsp` end to end: a real LSP client (pytest-lsp) drives the real server over stdio.
+
+The diagnostics must be what `validate` prints, at the same places, with the offending text's
+range; hover, completion, definitions, references, rename and the outline are asked of the
+shipped rulesets; a hostile file gets the compiler's own refusal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pygls", reason="the language server needs the lsp extra (pygls)")
+pytest.importorskip("pytest_lsp", reason="these tests drive the server with pytest-lsp")
+
+import pytest_lsp  # noqa: E402
+from lsprotocol import types as t  # noqa: E402
+from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
+
+from cardrules.dsl.loader import check_files, check_text  # noqa: E402
+from cardrules.errors import Diagnostic  # noqa: E402
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+RULESETS = ROOT / "rulesets"
+BROKEN = TESTS / "broken"
+MINI = TESTS / "data" / "mini.yaml"
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_lsp.fixture(
+    scope="module",
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "cardrules", "lsp",
+                                              "--delay", "0.05"]),
+)
+async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
+    params = t.InitializeParams(capabilities=pytest_lsp.client_capabilities("neovim"))
+    await lsp_client.initialize_session(params)
+    yield
+    await lsp_client.shutdown_session()
+
+
+# ------------------------------------------------------------------- helpers
+async def published(client: LanguageClient, uri: str, wait: float = 20) -> list[t.Diagnostic]:
+    """The diagnostics the server publishes next for a document."""
+    for _ in range(int(wait / 0.02)):
+        if uri in client.diagnostics:
+            return list(client.diagnostics.pop(uri))
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"no diagnostics published for {uri}")
+
+
+async def opened(client: LanguageClient, path: Path, text: str | None = None
+                 ) -> list[t.Diagnostic]:
+    """Open a document (its file's text, or `text`) and wait for its diagnostics."""
+    uri = path.as_uri()
+    client.diagnostics.pop(uri, None)
+    client.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(
+        uri=uri, language_id="yaml", version=1,
+        text=path.read_text(encoding="utf-8") if text is None else text)))
+    return await published(client, uri)
+
+
+async def changed(client: LanguageClient, path: Path, text: str, version: int
+                  ) -> list[t.Diagnostic]:
+    """Replace a document's whole text, as typing would, and wait for its diagnostics."""
+    uri = path.as_uri()
+    client.diagnostics.pop(uri, None)
+    client.text_document_did_change(t.DidChangeTextDocumentParams(
+        text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[t.TextDocumentContentChangeWholeDocument(text=text)]))
+    return await published(client, uri)
+
+
+def closed(client: LanguageClient, path: Path) -> None:
+    client.text_document_did_close(t.DidCloseTextDocumentParams(
+        t.TextDocumentIdentifier(uri=path.as_uri())))
+
+
+def where(path: Path, line: int, column: int) -> dict[str, object]:
+    """A document and a position in it, from a 1-based line and column."""
+    return {"text_document": t.TextDocumentIdentifier(uri=path.as_uri()),
+            "position": t.Position(line=line - 1, character=column - 1)}
+
+
+def find(path: Path, needle: str, nth: int = 0) -> tuple[int, int]:
+    """The 1-based line and column of the nth occurrence of a text in a file."""
+    seen = 0
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        at = line.find(needle)
+        while at >= 0:
+            if seen == nth:
+                return number, at + 1
+            seen += 1
+            at = line.find(needle, at + 1)
+    raise AssertionError(f"{needle!r} not in {path}")
+
+
+def as_validate(diagnostic: t.Diagnostic) -> tuple[int, int, int, int, str]:
+    r = diagnostic.range
+    return (r.start.line + 1, r.start.character + 1, r.end.line + 1, r.end.character + 1,
+            diagnostic.message)
+
+
+def expected(found: Diagnostic) -> tuple[int, int, int, int, str]:
+    start = found.location
+    assert start is not None
+    end = found.end
+    if end is None:  # the server stretches a place with no known end over its word
+        line = found.source_line or ""
+        stop = start.column - 1
+        while stop < len(line) and (line[stop].isalnum() or line[stop] == "_"):
+            stop += 1
+        stop = stop + 1 if stop == start.column - 1 and stop < len(line) else stop
+        return (start.line, start.column, start.line, stop + 1, found.message)
+    return (start.line, start.column, end.line, end.column, found.message)
+
+
+# ------------------------------------------------------------- diagnostics
+@pytest.mark.parametrize("name", sorted(p.stem for p in RULESETS.glob("*.yaml")))
+async def test_a_shipped_ruleset_has_no_diagnostics(client: LanguageClient, name: str) -> None:
+    path = RULESETS / f"{name}.yaml"
+    assert await opened(client, path) == []
+    closed(client, path)
+
+
+TYPICAL = ["malformed_yaml", "duplicate_key", "unknown_top_key", "wrong_enum",
+           "missing_required_key", "unknown_zone_move", "unknown_name_did_you_mean",
+           "unknown_function", "wrong_arity", "type_error_and", "incomplete_expression",
+           "single_equals", "bad_statement", "unknown_rank", "then_unknown_step",
+           "set_unknown_variable", "block_scalar", "double_quoted_escapes"]
+
+
+async def test_each_typical_mistake_gets_validates_diagnostics(client: LanguageClient,
+                                                               tmp_path: Path) -> None:
+    """A valid file, then a dozen and more mistakes typed into it one after another: each
+    gets exactly the diagnostics `validate` prints for it, at its places and ranges."""
+    path = tmp_path / "mini.yaml"
+    path.write_text(MINI.read_text(encoding="utf-8"), encoding="utf-8")
+    assert await opened(client, path) == []
+    for version, name in enumerate(TYPICAL, 2):
+        broken = BROKEN / f"{name}.yaml"
+        got = await changed(client, path, broken.read_text(encoding="utf-8"), version)
+        want = check_files([str(broken)])
+        assert [as_validate(d) for d in got] == [expected(d) for d in want], name
+        assert all(d.severity == t.DiagnosticSeverity.Error and d.source == "cardrules"
+                   for d in got)
+    assert await changed(client, path, MINI.read_text(encoding="utf-8"), 99) == []
+    closed(client, path)
+
+
+async def test_an_expression_is_underlined_whole(client: LanguageClient) -> None:
+    path = BROKEN / "unknown_name_did_you_mean.yaml"
+    [found] = await opened(client, path)
+    line, column = find(path, "top(stok)")
+    column += len("top(")
+    assert as_validate(found)[:4] == (line, column, line, column + 4)
+    closed(client, path)
+
+
+# ----------------------------------------------------------------- hover
+GOLF6 = RULESETS / "golf6.yaml"
+GRANDMA = RULESETS / "grandma.yaml"
+
+
+async def hover_text(client: LanguageClient, path: Path, needle: str, nth: int = 0,
+                     shift: int = 0) -> str:
+    line, column = find(path, needle, nth)
+    answer = await client.text_document_hover_async(t.HoverParams(
+        **where(path, line, column + shift)))  # type: ignore[arg-type]
+    assert answer is not None, needle
+    contents = answer.contents
+    assert isinstance(contents, t.MarkupContent)
+    return contents.value
+
+
+async def test_hover_on_golf6(client: LanguageClient) -> None:
+    await opened(client, GOLF6)
+    top = await hover_text(client, GOLF6, "top(stock)")
+    assert "top(zone) -> card" in top and "The top card of a zone (the one placed last)." in top
+    move = await hover_text(client, GOLF6, "move top(stock)")
+    assert "move CARDS to ZONE" in move
+    took = await hover_text(client, GOLF6, "took_discard", 1)
+    assert "variable took_discard: true or false" in took and "scope round" in took
+    cancels = await hover_text(client, GOLF6, "cancels(col)")
+    assert "function cancels(col: list of cards) -> true or false" in cancels
+    zone = await hover_text(client, GOLF6, "holding[me]")
+    assert "zone holding" in zone and "each player's" in zone
+    option = await hover_text(client, GOLF6, "stock_runs_out ==")
+    assert "option stock_runs_out" in option and "choices reshuffle, end_round" in option
+    points = await hover_text(client, GOLF6, "c.points", shift=2)
+    assert "value table points" in points
+    key = await hover_text(client, GOLF6, "summary:")
+    assert "The rules in a few lines" in key
+    closed(client, GOLF6)
+
+
+async def test_hover_on_grandma(client: LanguageClient) -> None:
+    await opened(client, GRANDMA)
+    rank = await hover_text(client, GRANDMA, "'2'")
+    assert "Rank 2 of this deck" in rank
+    trio = await hover_text(client, GRANDMA, "'trio'", 1)
+    assert "Meld kind trio (a set)" in trio
+    aggregate = await hover_text(client, GRANDMA, "sum(size(m)")
+    assert "sum(" in aggregate and "The sum of a number for each item." in aggregate
+    param = await hover_text(client, GRANDMA, "layout))")
+    assert "parameter layout" in param
+    closed(client, GRANDMA)
+
+
+# ------------------------------------------------------------ completion
+async def labels(client: LanguageClient, path: Path, line: int, column: int) -> set[str]:
+    answer = await client.text_document_completion_async(t.CompletionParams(
+        **where(path, line, column)))  # type: ignore[arg-type]
+    assert isinstance(answer, t.CompletionList)
+    return {item.label for item in answer.items}
+
+
+async def test_completion_on_golf6(client: LanguageClient, tmp_path: Path) -> None:
+    text = GOLF6.read_text(encoding="utf-8")
+    path = tmp_path / "golf6.yaml"
+    path.write_text(text, encoding="utf-8")
+    await opened(client, path)
+    line, column = find(path, "size(discard) > 0")
+    names = await labels(client, path, line, column + 5)
+    assert {"stock", "discard", "took_discard", "stock_runs_out", "cancels", "top", "sum",
+            "me"} <= names
+    assert "grid" in names and "holding" in names
+    line, column = find(path, "c.points for c in col")
+    assert {"points", "rank", "face_up", "total"} <= await labels(client, path, line,
+                                                                  column + 2)
+    line, column = find(path, "visibility: owner")
+    assert await labels(client, path, line, column + len("visibility: ")) == {
+        "public", "owner", "hidden"}
+    # a new line at the top level: the keys the file has not written
+    lines = text.split("\n")
+    lines.insert(3, "")
+    await changed(client, path, "\n".join(lines), 2)
+    keys = await labels(client, path, 4, 1)
+    assert "teams" in keys and "extends" in keys and "zones" not in keys
+    # a new move: `then:` offers the phase's steps; a statement's start, the statements
+    lines = text.split("\n")
+    line, _ = find(path, "- name: take_discard")
+    indent = " " * (len(lines[line - 1]) - len(lines[line - 1].lstrip()))
+    lines[line - 1:line - 1] = [f"{indent}- name: extra", f"{indent}  then: ",
+                                f"{indent}  do:", f"{indent}    - "]
+    await changed(client, path, "\n".join(lines), 3)
+    assert {"draw", "place"} <= await labels(client, path, line + 1, len(indent) + 9)
+    starts = await labels(client, path, line + 3, len(indent) + 7)
+    assert {"move", "deal", "shuffle", "set"} <= starts
+    closed(client, path)
+
+
+async def test_completion_inside_a_text_offers_the_decks_names(client: LanguageClient
+                                                               ) -> None:
+    await opened(client, GRANDMA)
+    line, column = find(GRANDMA, "'2'")
+    names = await labels(client, GRANDMA, line, column + 1)
+    assert {"A", "K", "hearts", "spades", "red"} <= names
+    closed(client, GRANDMA)
+
+
+# ------------------------------------------- definitions, references, rename
+async def test_definition_and_references_on_golf6(client: LanguageClient) -> None:
+    await opened(client, GOLF6)
+    line, column = find(GOLF6, "cancels(col)")
+    found = await client.text_document_definition_async(t.DefinitionParams(
+        **where(GOLF6, line, column)))  # type: ignore[arg-type]
+    assert isinstance(found, list) and len(found) == 1
+    declared, _ = find(GOLF6, "- name: cancels")
+    assert found[0].uri == GOLF6.as_uri() and found[0].range.start.line + 1 == declared
+    line, column = find(GOLF6, "took_discard", 2)
+    refs = await client.text_document_references_async(t.ReferenceParams(
+        context=t.ReferenceContext(include_declaration=True),
+        **where(GOLF6, line, column)))  # type: ignore[arg-type]
+    assert refs is not None
+    text = GOLF6.read_text(encoding="utf-8")
+    assert len(refs) == text.count("took_discard")
+    closed(client, GOLF6)
+
+
+async def rename(client: LanguageClient, path: Path, needle: str, new: str, nth: int = 0
+                 ) -> tuple[str, int]:
+    """Rename the name at a text: the file's text with the edits made, and their number."""
+    line, column = find(path, needle, nth)
+    edit = await client.text_document_rename_async(t.RenameParams(
+        new_name=new, **where(path, line, column)))  # type: ignore[arg-type]
+    assert edit is not None and edit.changes is not None
+    lines = path.read_text(encoding="utf-8").split("\n")
+    for change in sorted(edit.changes[path.as_uri()], key=lambda e: (
+            e.range.start.line, e.range.start.character), reverse=True):
+        start, end = change.range.start, change.range.end
+        assert start.line == end.line
+        row = lines[start.line]
+        lines[start.line] = row[:start.character] + change.new_text + row[end.character:]
+    return "\n".join(lines), len(edit.changes[path.as_uri()])
+
+
+@pytest.mark.parametrize(("ruleset", "needle", "new"), [
+    ("golf6", "took_discard", "from_discard"),
+    ("golf6", "holding", "in_hand"),
+    ("golf6", "cancels(col)", "cancel_out"),
+    ("grandma", "goal_melds()", "goal_kinds"),
+    ("grandma", "trios_laid", "sets_laid"),
+])
+async def test_rename_leaves_a_valid_file(client: LanguageClient, tmp_path: Path,
+                                          ruleset: str, needle: str, new: str) -> None:
+    path = tmp_path / f"{ruleset}.yaml"
+    original = (RULESETS / f"{ruleset}.yaml").read_text(encoding="utf-8")
+    path.write_text(original, encoding="utf-8")
+    await opened(client, path)
+    renamed, edits = await rename(client, path, needle, new)
+    old = needle.split("(")[0]
+    assert edits >= 2 and _uses(renamed, new) == _uses(original, new) + edits
+    assert _uses(renamed, old) == _uses(original, old) - edits  # (what is left: comments)
+    assert check_text(str(path), renamed) == []
+    closed(client, path)
+
+
+def _uses(text: str, name: str) -> int:
+    """How often a name is written as a whole word."""
+    import re
+
+    return len(re.findall(rf"(?<![\w]){re.escape(name)}(?![\w])", text))
+
+
+async def test_rename_refuses_a_name_that_is_taken_or_not_a_name(client: LanguageClient
+                                                                  ) -> None:
+    await opened(client, GOLF6)
+    line, column = find(GOLF6, "took_discard", 1)
+    for bad in ("stock", "Not A Name", "move"):
+        with pytest.raises(Exception, match="already names|not a valid name"):
+            await client.text_document_rename_async(t.RenameParams(
+                new_name=bad, **where(GOLF6, line, column)))  # type: ignore[arg-type]
+    closed(client, GOLF6)
+
+
+async def test_outline_of_golf6(client: LanguageClient) -> None:
+    await opened(client, GOLF6)
+    found = await client.text_document_document_symbol_async(t.DocumentSymbolParams(
+        text_document=t.TextDocumentIdentifier(uri=GOLF6.as_uri())))
+    assert found is not None
+    by_name = {s.name: s for s in found if isinstance(s, t.DocumentSymbol)}
+    assert {"reveal", "play", "cancels", "grid_points", "stock", "took_discard"} <= set(by_name)
+    play = by_name["play"]
+    assert [s.name for s in play.children or []] == ["draw", "place"]
+    draw = (play.children or [])[0]
+    assert {"take_stock", "take_discard"} <= {s.name for s in draw.children or []}
+    assert play.range.start.line < draw.range.start.line <= play.range.end.line
+    closed(client, GOLF6)
+
+
+# ---------------------------------------------------------------- extends
+async def test_a_file_with_a_parent(client: LanguageClient, tmp_path: Path) -> None:
+    """A child that makes its parent's text wrong: the problem is published for the parent's
+    file as `validate` prints it, and pointed at from the child's `extends:`; go to
+    definition on `extends:` opens the parent."""
+    base = tmp_path / "base.yaml"
+    base.write_text(MINI.read_text(encoding="utf-8"), encoding="utf-8")
+    child = tmp_path / "child.yaml"
+    child.write_text("cardrules: 1\nextends: base.yaml\nname: child\n"
+                     "options:\n  - {name: mode, choices: [fast, slower]}\n", encoding="utf-8")
+    got = await opened(client, child)
+    want = check_files([str(child)])
+    assert want and all(d.location and d.location.path == str(base) for d in want)
+    parent = await published(client, base.as_uri())
+    assert [as_validate(d) for d in parent] == [expected(d) for d in want]
+    assert len(got) == len(want) and all(d.range.start.line == 1 for d in got)
+    assert got[0].related_information and \
+        got[0].related_information[0].location.uri == base.as_uri()
+    found = await client.text_document_definition_async(t.DefinitionParams(
+        **where(child, 2, 10)))  # type: ignore[arg-type]
+    assert isinstance(found, list) and found[0].uri == base.resolve().as_uri()
+    # mended, the child clears the parent's diagnostics too
+    child_text = child.read_text(encoding="utf-8").replace("slower", "slow")
+    assert await changed(client, child, child_text, 2) == []
+    assert await published(client, base.as_uri()) == []
+    closed(client, child)
+
+
+async def test_a_builtin_parent(client: LanguageClient, tmp_path: Path) -> None:
+    """A house rule on a built-in ruleset: valid; the entries it may change or place itself
+    among are the parent's; a name the parent declares is defined in the parent's file."""
+    child = tmp_path / "mine.yaml"
+    text = ("cardrules: 1\nextends: golf6\nname: mine\noptions:\n  - name: rounds\n"
+            "    default: 4\n  - name: fast\n    default: false\n"
+            "    insert_after: stock_runs_out\n    doc: Unused.\n")
+    assert await opened(client, child, text) == []
+    options = {"rounds", "stock_runs_out", "joker_pair_cancels"}
+    assert options <= await labels(client, child, 5, len("  - name: ") + 1)
+    assert options <= await labels(client, child, 9, len("    insert_after: ") + 1)
+    found = await client.text_document_definition_async(t.DefinitionParams(
+        **where(child, 2, 10)))  # type: ignore[arg-type]
+    assert isinstance(found, list) and found[0].uri.endswith("/rulesets/golf6.yaml")
+    closed(client, child)
+
+
+# ---------------------------------------------------------------- hostile
+@pytest.mark.parametrize(("kind", "text", "message"), [
+    ("deep", "cardrules: 1\nname: deep\nround: " + "[" * 60 + "]" * 60 + "\n",
+     "nested more than 50 levels deep"),
+    ("aliases", "cardrules: 1\nname: bomb\na: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 10) + "]\n"
+        for i in range(8)), "more than 100,000 values"),
+    ("huge", "cardrules: 1\nname: huge\n" + "# x\n" * 260_000, "a rule file has at most"),
+    ("deep rule text", MINI.read_text(encoding="utf-8").replace(
+        "size(stock) == 0", "not " * 150 + "size(stock) == 0"),
+     "nested more than 100 levels"),
+])
+async def test_a_hostile_file_gets_the_compilers_refusal(client: LanguageClient,
+                                                         tmp_path: Path, kind: str, text: str,
+                                                         message: str) -> None:
+    path = tmp_path / "hostile.yaml"
+    got = await opened(client, path, text)
+    want = check_text(str(path), text)
+    assert want and any(message in d.message for d in want), [d.message for d in want]
+    assert [d.message for d in got] == [d.message for d in want]
+    closed(client, path)
+
+
+# ----------------------------------------------------------------- neovim
+async def test_neovim_shows_validates_diagnostics_and_a_hover(tmp_path: Path) -> None:
+    """A real editor, headless: Neovim starts `cardrules lsp` for a file with three mistakes
+    (tests/data/nvim_lsp.lua) and receives validate's diagnostics, ranges included, and a
+    built-in's hover."""
+    import os
+    import shutil
+    import subprocess
+
+    nvim = shutil.which("nvim")
+    if nvim is None:
+        pytest.skip("Neovim is not installed (apt-get install neovim)")
+    text = MINI.read_text(encoding="utf-8")
+    for old, new in (("top(stock) to hand[me]", "top(stok) to hand[me]"),
+                     ("then: drop", "then: dorp"), ("c.points", "c.pionts")):
+        text = text.replace(old, new)
+    path = tmp_path / "house-rules.yaml"
+    path.write_text(text, encoding="utf-8")
+    out = tmp_path / "received.txt"
+    line, column = find(path, "top(stok)")
+    env = {**os.environ, "OUT": str(out), "CARDRULES_LSP": f"{sys.executable} -m cardrules lsp",
+           "HOVER_LINE": str(line), "HOVER_COLUMN": str(column)}
+    await asyncio.to_thread(
+        subprocess.run, [nvim, "--headless", "--clean", "-u",
+                         str(TESTS / "data" / "nvim_lsp.lua"), str(path)],
+        env=env, cwd=tmp_path, timeout=60, check=True, stdin=subprocess.DEVNULL,
+        capture_output=True)
+    received = out.read_text(encoding="utf-8").splitlines()
+    want = [f"diagnostic {a}:{b}-{c}:{d} {m}" for a, b, c, d, m in
+            (expected(found) for found in check_files([str(path)]))]
+    assert [r for r in received if r.startswith("diagnostic")] == want and len(want) == 3
+    assert any(r.startswith("hover ") and "top(zone) -> card" in r for r in received)
