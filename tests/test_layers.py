@@ -17,7 +17,7 @@ DESIGN = ROOT / "docs" / "language-design.md"
 PACKAGES = {"cardrules": "cardrules", "cardrules.dsl": "dsl",
             "cardrules.interpreter": "interpreter", "cardrules.present": "present",
             "cardrules.cli": "cli", "cardrules.web": "web", "cardrules.adapters": "adapters",
-            "cardrules.rulesets": "rulesets"}
+            "cardrules.lsp": "lsp", "cardrules.rulesets": "rulesets"}
 
 
 def layers() -> list[tuple[str, list[str]]]:
