@@ -50,10 +50,10 @@ from .match import Match
 from .table import Table
 
 EMPTY = -1
-_LAYOUTS: dict[Any, Layout] = {}
+_PLANS: dict[Any, TensorPlan] = {}
 
 
-class Layout:
+class TensorPlan:
     """The pieces of the tensor for one Table, with their shapes."""
 
     def __init__(self, table: Table, recall: bool):
@@ -116,13 +116,13 @@ class Layout:
         return tensor
 
     @staticmethod
-    def of(table: Table, recall: bool) -> Layout:
-        """The Layout of a Table, made once."""
+    def of(table: Table, recall: bool) -> TensorPlan:
+        """The TensorPlan of a Table, made once."""
         key = (table.key, recall)
-        layout = _LAYOUTS.get(key)
-        if layout is None or layout.table is not table:
-            layout = _LAYOUTS[key] = Layout(table, recall)
-        return layout
+        plan = _PLANS.get(key)
+        if plan is None or plan.table is not table:
+            plan = _PLANS[key] = TensorPlan(table, recall)
+        return plan
 
     def views(self, tensor: np.ndarray) -> dict[str, np.ndarray]:
         """Named views into a flat tensor of `size` floats, one per piece."""
@@ -246,26 +246,26 @@ def _number(value: Any) -> float:
     return 0.0
 
 
-def tensor_of(layout: Layout, match: Match, seat: int) -> np.ndarray:
+def tensor_of(plan: TensorPlan, match: Match, seat: int) -> np.ndarray:
     """The flat tensor of what `seat` sees of `match` (kept until the match changes: do not
     write into it)."""
     if match.state is None:  # also how OpenSpiel learns the shape, on a new game each time
-        return layout.dealing(seat)
+        return plan.dealing(seat)
     mine = bool(match.prefix) and match.to_move() == seat
-    key = ("tensor", layout.recall, seat, tuple(match.prefix) if mine else ())
-    return match.memo(key, lambda: _tensor(layout, match, seat))
+    key = ("tensor", plan.recall, seat, tuple(match.prefix) if mine else ())
+    return match.memo(key, lambda: _tensor(plan, match, seat))
 
 
-def _tensor(layout: Layout, match: Match, seat: int) -> np.ndarray:
-    tensor = np.zeros(layout.size, np.float32)
-    if layout.recall:  # the observation's tensor, then the moves made
-        observed = tensor_of(Layout.of(layout.table, False), match, seat)
+def _tensor(plan: TensorPlan, match: Match, seat: int) -> np.ndarray:
+    tensor = np.zeros(plan.size, np.float32)
+    if plan.recall:  # the observation's tensor, then the moves made
+        observed = tensor_of(TensorPlan.of(plan.table, False), match, seat)
         tensor[:observed.size] = observed
-        made = layout.views(tensor)["moves_made"]
+        made = plan.views(tensor)["moves_made"]
         for (who, move), count in match.made.items():
-            made[who, layout.move_index[move]] = count
+            made[who, plan.move_index[move]] = count
     else:
-        layout.fill(match, seat, layout.views(tensor))
+        plan.fill(match, seat, plan.views(tensor))
     tensor.flags.writeable = False
     return tensor
 

@@ -48,7 +48,7 @@ import pyspiel
 from cardrules.interpreter.domains import fill
 
 from .match import SEED_BASE, SEED_PARTS, Match
-from .observe import Layout, information_text, observation_text, tensor_of, truth_text
+from .observe import TensorPlan, information_text, observation_text, tensor_of, truth_text
 from .table import AdapterError, Table, option_pairs, table
 
 SHORT_NAME = "cardrules"
@@ -180,12 +180,12 @@ class Observer:
                                    "and that player's private information) only")
             recall = bool(iig_obs_type.perfect_recall)
         self.recall = recall
-        self.layout = Layout.of(table, recall)
-        self.tensor = np.zeros(self.layout.size, np.float32)
-        self.dict = self.layout.views(self.tensor)
+        self.plan = TensorPlan.of(table, recall)
+        self.tensor = np.zeros(self.plan.size, np.float32)
+        self.dict = self.plan.views(self.tensor)
 
     def set_from(self, state: CardrulesState, player: int) -> None:
-        self.tensor[:] = tensor_of(self.layout, state.match, player)
+        self.tensor[:] = tensor_of(self.plan, state.match, player)
 
     def string_from(self, state: CardrulesState, player: int) -> str:
         if self.recall:

@@ -32,7 +32,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .match import Match
-from .observe import Layout, information_text, observation_text, tensor_of, truth_text
+from .observe import TensorPlan, information_text, observation_text, tensor_of, truth_text
 from .table import AdapterError, option_pairs, table
 
 
@@ -48,13 +48,13 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise AdapterError(f"render_mode: expected 'ansi' or none, not {render_mode!r}")
         self.table = table(ruleset, option_pairs(options), players)
-        self.layout = Layout.of(self.table, False)
+        self.plan = TensorPlan.of(self.table, False)
         self.render_mode = render_mode
         count = len(self.table.actions)
         self.possible_agents = [f"player_{p}" for p in range(self.table.players)]
         self.agents: list[str] = []
         self._observation_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (self.layout.size,), np.float32),
+            "observation": spaces.Box(-np.inf, np.inf, (self.plan.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (count,), np.int8),
         })
         self._action_space = spaces.Discrete(count)
@@ -86,7 +86,7 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
         mask = np.zeros(len(self.table.actions), np.int8)
         if match.to_move() == seat:
             mask[match.legal()] = 1
-        return {"observation": tensor_of(self.layout, match, seat).copy(), "action_mask": mask}
+        return {"observation": tensor_of(self.plan, match, seat).copy(), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

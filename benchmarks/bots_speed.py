@@ -46,7 +46,7 @@ def decisions_per_second(name: str, players: int, kind: str, games: int,
                 decisions += 1
             else:
                 action = bots[seat].choose(engine, state, legal)
-            legal = engine.step(state, action)
+            legal = engine.play(state, action)
     return decisions / spent if spent else 0.0, decisions
 
 

@@ -63,7 +63,7 @@ def one_game(job: tuple[str, int, str, int]) -> dict[str, Any]:
         mover = engine.to_move(state)
         assert mover is not None
         if mover != seat:
-            legal = engine.step(state, bots[mover].choose(engine, state, legal))
+            legal = engine.play(state, bots[mover].choose(engine, state, legal))
             continue
         start = time.perf_counter()
         action = bots[seat].choose(engine, state, legal)
@@ -71,7 +71,7 @@ def one_game(job: tuple[str, int, str, int]) -> dict[str, Any]:
             times.append(time.perf_counter() - start)
         offered.update({a[0] for a in legal})
         taken[action[0]] += 1
-        legal = engine.step(state, action)
+        legal = engine.play(state, action)
         if state.over and seat in (state.winners or []):
             won[action[0]] += 1
         elif not state.active[seat]:

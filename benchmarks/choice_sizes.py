@@ -35,7 +35,7 @@ def sizes(name: str, players: int, games: int, seed: int, move: str) -> list[int
             # mostly anything but the move measured and accusations, so that games last
             calm = [a for a in legal if a != PASS and not str(a[0]).startswith(("accuse", move))]
             action = PASS if state.window else rng.choice(calm or legal)
-            legal = eng.step(state, action)
+            legal = eng.play(state, action)
             steps += 1
     return seen
 

@@ -188,7 +188,7 @@ def _attempt(path: Path) -> Outcome:
                 break
             for action in legal[:10]:
                 engine.words.describe(action, state)
-            legal = engine.step(state, bot.choose(engine, state, legal))
+            legal = engine.play(state, bot.choose(engine, state, legal))
         engine.results(state)
     except RuleRuntimeError as exc:
         text = exc.diagnostic.format() if exc.diagnostic else str(exc)

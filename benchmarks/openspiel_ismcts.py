@@ -70,7 +70,7 @@ def cardrules_game(job: tuple[str, str, int, int]) -> dict[str, Any]:
             actions += 1
         else:
             action = bots[mover].choose(engine, state, legal)
-        legal = engine.step(state, action)
+        legal = engine.play(state, action)
     return {"game": game, "won": share(state.winners or [], seat), "seconds": thinking,
             "actions": actions}
 

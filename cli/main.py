@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import click
-import yaml
 
 from cardrules import __version__
 from cardrules.dsl.diff import diff as diff_rules
-from cardrules.dsl.loader import check_files, load_ruleset
+from cardrules.dsl.loader import STAGES, check_files, load_ruleset, stage_text
 from cardrules.errors import GameError
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import Bot, make_bot
@@ -24,7 +23,7 @@ from cardrules.interpreter.players.external import Forfeit, forfeit
 from cardrules.interpreter.sessions.events import EventStream
 from cardrules.interpreter.sessions.play import finish, play
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.view import player_view, table_layout
+from cardrules.interpreter.view import player_view, table_cards
 from cardrules.interpreter.words import applied, tell
 from cardrules.model import Action, Ruleset
 from cardrules.present import render
@@ -184,7 +183,7 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
         if action != PASS:  # every action the seat sees happen, in the words it may read
             words = tell(engine.words, state, decider, action).seats[seat]
             click.echo(printable(f"  seat {decider + 1}: {words}"))
-        legal = engine.step(state, action)
+        legal = engine.play(state, action)
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
 
 
@@ -230,7 +229,7 @@ def revealing(rules: Ruleset, plain: bool) -> Engine:
         click.echo(f"  round {state.round} over, scores: "
                    + "  ".join(f"seat {p + 1}: {score}"
                                for p, score in enumerate(state.round_scores[-1])))
-        click.echo("\n".join(render.table_lines(rules, table_layout(rules, state), plain)))
+        click.echo("\n".join(render.table_lines(rules, table_cards(rules, state), plain)))
 
     engine = Engine(rules, watch=watch, watch_round=watch_round)
     return engine
@@ -281,7 +280,7 @@ def round_start_lines(engine: Engine, state: GameState, plain: bool) -> list[str
     """A round as it begins, as --reveal prints it: its number, its dealer and the whole
     table, every card named."""
     return [f"Round {state.round}, dealer seat {state.dealer + 1}:",
-            *render.table_lines(engine.rules, table_layout(engine.rules, state), plain)]
+            *render.table_lines(engine.rules, table_cards(engine.rules, state), plain)]
 
 
 def play_revealed(engine: Engine, state: GameState, bots: list[Bot], plain: bool) -> None:
@@ -295,7 +294,7 @@ def play_revealed(engine: Engine, state: GameState, bots: list[Bot], plain: bool
             click.echo("\n".join(round_start_lines(engine, state, plain)))
         seat = engine.to_move(state)
         assert seat is not None
-        legal = engine.step(state, bots[seat].choose(engine, state, legal))
+        legal = engine.play(state, bots[seat].choose(engine, state, legal))
     finish(engine, state, bots)
 
 
@@ -318,38 +317,20 @@ def validate(files: tuple[str, ...]) -> None:
 @click.argument("ruleset")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="Set one of the ruleset's options (shown with its new default).")
+@click.option("--stage", type=click.Choice(STAGES), default="yaml", show_default=True,
+              help="What to print: the rule file resolved (yaml), the syntax tree read from "
+                   "its rule text (nodes), the checked program (ir) or the Python code it "
+                   "compiles to (python).")
 @click.option("--python", "as_python", is_flag=True,
-              help="Print the Python code the ruleset compiles to instead (for authors and "
-                   "bug reports).")
+              help="Short for --stage python (for authors and bug reports).")
 @reports_errors
-def show(ruleset: str, options: tuple[str, ...], as_python: bool) -> None:
-    """Print RULESET fully resolved (its parents merged in) as YAML, or its compiled code."""
-    rules = load_ruleset(ruleset, parse_options(options))
-    if as_python:
-        click.echo(rules.python, nl=False)
-        return
-    click.echo(resolved_yaml(rules.data, rules.options), nl=False)
+def show(ruleset: str, options: tuple[str, ...], stage: str, as_python: bool) -> None:
+    """Print RULESET fully resolved (its parents merged in) as YAML, or what a stage of the
+    compiler makes of it."""
+    click.echo(stage_text(ruleset, "python" if as_python else stage, parse_options(options)),
+               nl=False)
 
 
-def resolved_yaml(data: dict[str, Any], options: dict[str, Any]) -> str:
-    """The resolved rule file as YAML, with option defaults set to the values in force."""
-    out = dict(data)
-    if "options" in out:
-        out["options"] = [{**o, "default": options.get(o["name"], o["default"])}
-                          for o in out["options"]]
-    return yaml.dump(out, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=100)
-
-
-class _BlockDumper(yaml.SafeDumper):
-    """Writes texts of several lines as literal blocks, as people write them."""
-
-
-def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    style = "|" if "\n" in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_BlockDumper.add_representer(str, _text)
 
 
 @main.command()

@@ -148,7 +148,7 @@ _register(
             example="grid[me] where not knows(me, card)"),
     Builtin("next_player", (PLAYER,), PLAYER,
             "The next player still in the game after the given one, in play order.",
-            _t("next_seat(S, _0, STEP)"), example="next_player(dealer)"),
+            _t("next_seat(S, _0, DIRECTION)"), example="next_player(dealer)"),
     Builtin("seat", (INT,), PLAYER,
             "The player in the given seat, counted from 1 (a fault if there is no such seat).",
             _t("seat_of(S, _0, _site)"), example="first: seat(1)"),
@@ -267,7 +267,7 @@ NAMES: dict[str, BuiltinName] = {b.name: b for b in (
     BuiltinName("first", PLAYER, "S.first", "The player who starts this round's play "
                                             "(`round.first`, else the one after the dealer)."),
     BuiltinName("players", PLAYERS, "players(S)", "The players still in the game, in seat order."),
-    BuiltinName("others", PLAYERS, "others(S, me, STEP)",
+    BuiltinName("others", PLAYERS, "others(S, me, DIRECTION)",
                 "The other players still in the game, in play order after me."),
     BuiltinName("player_count", INT, "S.n", "How many players the game started with."),
     BuiltinName("round", INT, "S.round", "The number of the round being played, from 1."),
@@ -312,7 +312,7 @@ HOUSE_PLAYER_ATTRIBUTES: dict[str, str] = {
 }
 # ... and the built-in functions that need a seat there, not the house.
 HOUSE_FUNCTIONS: dict[str, Emitter] = {
-    "next_player": _t("next_seat(S, a_seat(S, _0, 'next_player needs a seat', _site), STEP)"),
+    "next_player": _t("next_seat(S, a_seat(S, _0, 'next_player needs a seat', _site), DIRECTION)"),
 }
 
 
@@ -327,10 +327,10 @@ class Construct:
 
 
 CONSTRUCTS: dict[str, Construct] = {c.name: c for c in (
-    Construct("move", "move CARDS to ZONE [face up | face down]",
+    Construct("move_cards", "move CARDS to ZONE [face up | face down]",
               "Moves a card, a list of cards or a zone's cards onto the top of a zone, one by "
               "one."),
-    Construct("deal", "deal N from ZONE to each ZONE [after PLAYER] [face up | face down]",
+    Construct("deal_cards", "deal N from ZONE to each ZONE [after PLAYER] [face up | face down]",
               "Deals N cards (or all) one at a time round the players still in, to each one's "
               "zone of that name."),
     Construct("shuffle", "shuffle ZONE",

@@ -29,7 +29,7 @@ from .builtins import (
     PLAYER_ATTRIBUTES,
     TEAM_FUNCTIONS,
 )
-from .names import did_you_mean
+from .names import did_you_mean, rule_name
 from .typesys import (
     ANY,
     BOOL,
@@ -167,7 +167,7 @@ class ExpressionChecker:
 
     # ----------------------------------------------------------- expressions
     def check(self, node: n.Expr) -> ir.Expr:
-        method = getattr(self, "check_" + snake_case(type(node).__name__))
+        method = getattr(self, "check_" + rule_name(type(node)))
         return method(node)  # type: ignore[no-any-return]
 
     def condition(self, node: n.Expr) -> ir.Expr:
@@ -277,7 +277,7 @@ class ExpressionChecker:
         if coll is None or isinstance(base, ir.ZoneRef):
             return self.error(node.pos, f"cannot index {base.type}")
         item = coll.item or ANY
-        return ir.At(self.needed(base, node.pos, "the list"),
+        return ir.Index(self.needed(base, node.pos, "the list"),
                      self.needed(key, node.pos, "the index"), type=item, pos=node.pos)
 
     def zone_ref(self, name: str, node: n.Index) -> ir.Expr:
@@ -458,7 +458,7 @@ class ExpressionChecker:
         for code, item in zip(items, node.items):
             if not comparable(item_type, code.type):
                 return self.error(item.pos, f"a list mixes {item_type} and {code.type}")
-        return ir.ListOf(tuple(items), type=list_of(item_type), pos=node.pos)
+        return ir.ListLiteral(tuple(items), type=list_of(item_type), pos=node.pos)
 
     def check_minus(self, node: n.Minus) -> ir.Expr:
         operand = self.expect(self.check(node.operand), INT, node.operand.pos,
@@ -467,7 +467,7 @@ class ExpressionChecker:
             return BAD
         if known(operand):
             return ir.Const(-operand.value, type=INT, pos=node.pos)  # type: ignore[attr-defined]
-        return ir.Neg(self.needed(operand, node.pos, "the number"), type=INT, pos=node.pos)
+        return ir.Minus(self.needed(operand, node.pos, "the number"), type=INT, pos=node.pos)
 
     def check_arithmetic(self, node: n.Arithmetic) -> ir.Expr:
         left, right = self.check(node.left), self.check(node.right)
@@ -482,8 +482,8 @@ class ExpressionChecker:
         if known(left) and known(right) and not (node.op in "/%" and right.value == 0):  # type: ignore[attr-defined]
             value = _ARITHMETIC[node.op](left.value, right.value)  # type: ignore[attr-defined]
             return ir.Const(value, type=INT, pos=node.pos)
-        return ir.Arith(node.op, self.needed(left, node.span, "the number"),
-                        self.needed(right, node.span, "the number"), type=INT, pos=node.span)
+        return ir.Arithmetic(node.op, self.needed(left, node.span, "the number"),
+                             self.needed(right, node.span, "the number"), type=INT, pos=node.span)
 
     def joined_lists(self, node: n.Arithmetic, left: ir.Expr, right: ir.Expr) -> ir.Expr:
         """`a + b` of two lists (a zone counts as its cards): one list, a's items first."""
@@ -523,7 +523,7 @@ class ExpressionChecker:
         if ordering:
             left = self.needed(left, node.span, "what is compared")
             right = self.needed(right, node.span, "what is compared")
-        return ir.Compare(node.op, left, right, type=BOOL, pos=node.span)
+        return ir.Comparison(node.op, left, right, type=BOOL, pos=node.span)
 
     def check_choice(self, node: n.Comparison, left: ir.Expr, right: ir.Expr) -> None:
         """`option == 'text'` with a text the option can never hold is a typo."""
@@ -552,7 +552,7 @@ class ExpressionChecker:
         assert coll.type.item is not None
         if not comparable(item.type, coll.type.item):
             return self.error(node.pos, f"{item.type} is never in {coll.type}")
-        return ir.Member(item, coll, node.negated, type=BOOL, pos=node.pos)
+        return ir.Membership(item, coll, node.negated, type=BOOL, pos=node.pos)
 
     def check_negation(self, node: n.Negation) -> ir.Expr:
         operand = self.expect(self.check(node.operand), BOOL, node.operand.pos,
@@ -561,9 +561,9 @@ class ExpressionChecker:
             return BAD
         if known(operand):
             return ir.Const(not operand.value, type=BOOL, pos=node.pos)  # type: ignore[attr-defined]
-        return ir.Not(self.needed(operand, node.pos, "the condition"), type=BOOL, pos=node.pos)
+        return ir.Negation(self.needed(operand, node.pos, "the condition"), type=BOOL, pos=node.pos)
 
-    def _logic(self, node: n.Conjunction | n.Disjunction, op: str) -> ir.Expr:
+    def _junction(self, node: n.Conjunction | n.Disjunction, op: str) -> ir.Expr:
         left = self.expect(self.check(node.left), BOOL, node.left.pos, f"each side of '{op}'")
         right = self.expect(self.check(node.right), BOOL, node.right.pos,
                             f"each side of '{op}'")
@@ -571,19 +571,20 @@ class ExpressionChecker:
             return BAD
         left = self.needed(left, node.left.pos, "the condition")
         right = self.needed(right, node.right.pos, "the condition")
+        kind = ir.Conjunction if op == "and" else ir.Disjunction
         if known(left):  # `and`/`or` with a side known at load time folds away
             decides = (op == "and") != bool(left.value)  # type: ignore[attr-defined]
             return ir.Const(bool(left.value), type=BOOL, pos=node.pos) if decides else right  # type: ignore[attr-defined]
         if known(right):
             decides = (op == "and") != bool(right.value)  # type: ignore[attr-defined]
-            return ir.Logic(op, left, right, type=BOOL, pos=node.pos) if decides else left
-        return ir.Logic(op, left, right, type=BOOL, pos=node.pos)
+            return kind(left, right, type=BOOL, pos=node.pos) if decides else left
+        return kind(left, right, type=BOOL, pos=node.pos)
 
     def check_conjunction(self, node: n.Conjunction) -> ir.Expr:
-        return self._logic(node, "and")
+        return self._junction(node, "and")
 
     def check_disjunction(self, node: n.Disjunction) -> ir.Expr:
-        return self._logic(node, "or")
+        return self._junction(node, "or")
 
     def check_conditional(self, node: n.Conditional) -> ir.Expr:
         test = self.expect(self.check(node.test), BOOL, node.test.pos, "the test after 'if'")
@@ -596,7 +597,7 @@ class ExpressionChecker:
         if known(test):
             return then if test.value else other  # type: ignore[attr-defined]
         t = other.type if then.type == NONE else then.type
-        return ir.IfElse(self.needed(test, node.test.pos, "the test"), then, other, type=t,
+        return ir.Conditional(self.needed(test, node.test.pos, "the test"), then, other, type=t,
                          pos=node.pos, nullable=then.nullable or other.nullable)
 
 
@@ -609,16 +610,6 @@ _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a,
 def _may_be_none(value: ir.Expr, other: ir.Expr) -> bool:
     """`x == none` where x may hold none (a variable first none, say): a real question."""
     return value.nullable and other.type == NONE
-
-
-def snake_case(name: str) -> str:
-    """`EndRound` -> `end_round`: a node class's name as its grammar rule's."""
-    out = []
-    for i, ch in enumerate(name):
-        if ch.isupper() and i:
-            out.append("_")
-        out.append(ch.lower())
-    return "".join(out)
 
 
 def type_of_value(value: Any) -> Type:
@@ -641,11 +632,11 @@ RETIRED = {"goal_layouts": "lay_downs(cards, goal)", "meets_goal": "can_lay_down
 def _written_texts(code: ir.Expr, functions: dict[str, FunctionInfo]) -> Iterator[ir.Const]:
     """The texts a list expression writes out as its items: in list literals, both branches
     of `if`, joined lists and the bodies of the ruleset's functions it calls."""
-    if isinstance(code, ir.ListOf):
+    if isinstance(code, ir.ListLiteral):
         for item in code.items:
             if isinstance(item, ir.Const) and isinstance(item.value, str):
                 yield item
-    elif isinstance(code, ir.IfElse):
+    elif isinstance(code, ir.Conditional):
         yield from _written_texts(code.then, functions)
         yield from _written_texts(code.otherwise, functions)
     elif isinstance(code, ir.Join):

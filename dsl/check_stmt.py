@@ -6,8 +6,8 @@ from __future__ import annotations
 from . import ir, limits
 from . import nodes as n
 from .builtins import NAMES
-from .check_expr import BAD, ExpressionChecker, known, snake_case
-from .names import did_you_mean
+from .check_expr import BAD, ExpressionChecker, known
+from .names import did_you_mean, rule_name
 from .typesys import CARD, CARDS, COLOUR, INT, NONE, PLAYER, RANK, SUIT, accepts, comparable
 
 
@@ -20,7 +20,7 @@ class StatementChecker(ExpressionChecker):
         out: list[ir.Stmt] = []
         try:
             for stmt in stmts:
-                method = getattr(self, "check_" + snake_case(type(stmt).__name__))
+                method = getattr(self, "check_" + rule_name(type(stmt)))
                 checked = method(stmt)
                 if isinstance(checked, tuple):
                     out.extend(checked)
@@ -53,7 +53,7 @@ class StatementChecker(ExpressionChecker):
         return self.error(node.pos, f"{what} must be a card or cards, but this is "
                                     f"{code.type}"), False
 
-    def check_move(self, stmt: n.Move) -> ir.Stmt | None:
+    def check_move_cards(self, stmt: n.MoveCards) -> ir.Stmt | None:
         cards, many = self._one_or_many(stmt.cards, "what is moved", stmt.pos)
         dest = self._zone_target(stmt.to, "where cards move to")
         if cards is BAD or dest is BAD:
@@ -72,7 +72,7 @@ class StatementChecker(ExpressionChecker):
                 return zone
         return None
 
-    def check_deal(self, stmt: n.Deal) -> ir.Stmt | None:
+    def check_deal_cards(self, stmt: n.DealCards) -> ir.Stmt | None:
         count = None
         if stmt.count is not None:
             count = self.expect(self.check(stmt.count), INT, stmt.count.pos,
@@ -160,7 +160,7 @@ class StatementChecker(ExpressionChecker):
             return None
         if stmt.op != "=":
             target = self.needed(target, stmt.pos, "the number")
-        return ir.Assign(target, stmt.op, value, pos=stmt.pos)
+        return ir.Set(target, stmt.op, value, pos=stmt.pos)
 
     def record(self, stmt: n.Set, target: ir.Expr, value: ir.Expr) -> None:
         """On the first reading, note what is stored in the variable."""

@@ -31,7 +31,7 @@ from .check_expr import (
 )
 from .check_melds import meld_kinds
 from .check_stmt import StatementChecker
-from .fold import Env, NotStatic, evaluate
+from .fold import Env, NotStatic, value_at_load
 from .names import did_you_mean
 from .typesys import (
     ANY,
@@ -337,7 +337,7 @@ class _RulesetChecker(StatementChecker):
         if code is BAD:
             return None
         try:
-            return evaluate(code, Env())
+            return value_at_load(code, Env())
         except NotStatic as exc:
             self.problem(exc.node.pos, f"{what} may only use numbers, texts and options")
             return None
@@ -402,7 +402,7 @@ class _RulesetChecker(StatementChecker):
             return out
         for count in sizes:
             try:
-                value = evaluate(code, Env(player_count=count))
+                value = value_at_load(code, Env(player_count=count))
             except NotStatic as exc:
                 self.problem(exc.node.pos, "the deck count may only use numbers, options and "
                                            "player_count")
@@ -451,7 +451,7 @@ class _RulesetChecker(StatementChecker):
         if code is BAD:
             return (False,) * count
         try:
-            return tuple(bool(evaluate(code, Env(locals={"card": c}, cards=cards)))
+            return tuple(bool(value_at_load(code, Env(locals={"card": c}, cards=cards)))
                          for c in range(count))
         except NotStatic as exc:
             self.problem(exc.node.pos, "the wild condition may only use the card's own "
@@ -766,7 +766,7 @@ class _RulesetChecker(StatementChecker):
             return ir.Const(default, type=INT, pos=pos), rounds, until
         for count in sizes:
             try:
-                value = evaluate(code, Env(player_count=count))
+                value = value_at_load(code, Env(player_count=count))
             except NotStatic as exc:
                 self.problem(exc.node.pos, "the number of rounds may only use numbers, "
                                            "options and player_count")

@@ -260,7 +260,7 @@ class Generator:
             return
         parts: list[ast.expr] = []
         for zone in zones:
-            cards = pyast.subscript(Z, _plus(zone.index, pyast.name("p")))
+            cards = pyast.subscript(Z, _plus(zone, pyast.name("p")))
             card = pyast.name(self.temp())
             parts.append(pyast.expr("(tuple(_z), tuple([S.face_up[_c] if _c >= 0 else None "
                                     "for _c in _z]))", z=cards, c=card))
@@ -382,7 +382,8 @@ class Generator:
         after = self.expr(stmt.after) if stmt.after is not None else pyast.const(None)
         facts = self.zone_facts(stmt.source.zone, "src") | self.zone_facts(stmt.zone, "dest")
         return self.card_rule("deal", facts, count=count, src=self.zone_index(stmt.source),
-                              base=stmt.zone.index, face=stmt.face, step=pyast.name("STEP"),
+                              base=_zone(stmt.zone), face=stmt.face,
+                              direction=pyast.name("DIRECTION"),
                               after=after, by=ME)
 
     def stmt_Shuffle(self, stmt: ir.Shuffle) -> list[ast.stmt]:
@@ -406,7 +407,7 @@ class Generator:
             cards = ast.List([cards], ast.Load())
         return [pyast.expr_stmt(pyast.call("reveal", B, S, cards))]
 
-    def stmt_Assign(self, stmt: ir.Assign) -> list[ast.stmt]:
+    def stmt_Set(self, stmt: ir.Set) -> list[ast.stmt]:
         target = self.expr(stmt.target)
         value = self.expr(stmt.value)
         if stmt.op == "=":
@@ -484,13 +485,13 @@ class Generator:
         """The index of the zone a reference names, folded where it is known."""
         zone = ref.zone
         if ref.owner is None:
-            return pyast.const(zone.index)
+            return _zone(zone)
         owner = self.expr(ref.owner)
         if ref.group is None:
-            return _plus(zone.index, owner)
+            return _plus(zone, owner)
         groups = pyast.const(zone.groups)
         group = pyast.call("group", self.expr(ref.group), groups, self.site_const(ref.pos))
-        first = _plus(zone.index, ast.BinOp(owner, ast.Mult(), groups))
+        first = _plus(zone, ast.BinOp(owner, ast.Mult(), groups))
         return ast.BinOp(first, ast.Add(), group)
 
     def expr_ZoneRef(self, node: ir.ZoneRef) -> ast.expr:
@@ -590,23 +591,23 @@ class Generator:
         fn = "sum" if node.function == "count" else node.function
         return pyast.call(fn, pyast.call("entries", lookup.value, source))
 
-    def expr_ListOf(self, node: ir.ListOf) -> ast.expr:
+    def expr_ListLiteral(self, node: ir.ListLiteral) -> ast.expr:
         return ast.List([self.expr(i) for i in node.items], ast.Load())
 
     def expr_Join(self, node: ir.Join) -> ast.expr:
         return ast.List([ast.Starred(self.expr(node.left), ast.Load()),
                          ast.Starred(self.expr(node.right), ast.Load())], ast.Load())
 
-    def expr_At(self, node: ir.At) -> ast.expr:
+    def expr_Index(self, node: ir.Index) -> ast.expr:
         item = node.type.name
         noun = item if item in ("card", "player") else ""
         return pyast.call("at", self.expr(node.subject), self.expr(node.index),
                           pyast.const(noun), self.site_const(node.pos))
 
-    def expr_Neg(self, node: ir.Neg) -> ast.expr:
+    def expr_Minus(self, node: ir.Minus) -> ast.expr:
         return ast.UnaryOp(ast.USub(), self.expr(node.operand))
 
-    def expr_Arith(self, node: ir.Arith) -> ast.expr:
+    def expr_Arithmetic(self, node: ir.Arithmetic) -> ast.expr:
         left, right = self.expr(node.left), self.expr(node.right)
         if node.op in _ARITH:
             return ast.BinOp(left, _ARITH[node.op], right)
@@ -615,24 +616,26 @@ class Generator:
         helper = "divide" if node.op == "/" else "modulo"
         return pyast.call(helper, left, right, self.site_const(node.pos))
 
-    def expr_Compare(self, node: ir.Compare) -> ast.expr:
+    def expr_Comparison(self, node: ir.Comparison) -> ast.expr:
         op: ast.cmpop = _COMPARE[node.op]
         if NONE in (node.left.type, node.right.type) and node.op in ("==", "!="):
             op = ast.Is() if node.op == "==" else ast.IsNot()
         return ast.Compare(self.expr(node.left), [op], [self.expr(node.right)])
 
-    def expr_Member(self, node: ir.Member) -> ast.expr:
+    def expr_Membership(self, node: ir.Membership) -> ast.expr:
         op = ast.NotIn() if node.negated else ast.In()
         return ast.Compare(self.expr(node.item), [op], [self.expr(node.collection)])
 
-    def expr_Not(self, node: ir.Not) -> ast.expr:
+    def expr_Negation(self, node: ir.Negation) -> ast.expr:
         return ast.UnaryOp(ast.Not(), self.expr(node.operand))
 
-    def expr_Logic(self, node: ir.Logic) -> ast.expr:
-        op = ast.And() if node.op == "and" else ast.Or()
-        return ast.BoolOp(op, [self.expr(node.left), self.expr(node.right)])
+    def expr_Conjunction(self, node: ir.Conjunction) -> ast.expr:
+        return ast.BoolOp(ast.And(), [self.expr(node.left), self.expr(node.right)])
 
-    def expr_IfElse(self, node: ir.IfElse) -> ast.expr:
+    def expr_Disjunction(self, node: ir.Disjunction) -> ast.expr:
+        return ast.BoolOp(ast.Or(), [self.expr(node.left), self.expr(node.right)])
+
+    def expr_Conditional(self, node: ir.Conditional) -> ast.expr:
         return ast.IfExp(self.expr(node.test), self.expr(node.then), self.expr(node.otherwise))
 
     def expr_Need(self, node: ir.Need) -> ast.expr:
@@ -640,10 +643,16 @@ class Generator:
                           self.site_const(node.pos))
 
 
-def _plus(index: int, owner: ast.expr) -> ast.expr:
+def _zone(zone: ZoneDef, offset: int = 0) -> ast.expr:
+    """A zone's index (plus `offset`: a seat's own, a group's) as a number a listing names."""
+    return pyast.zone_index(zone.index + offset, zone.name, zone.index)
+
+
+def _plus(zone: ZoneDef, owner: ast.expr) -> ast.expr:
+    """The index of `owner`'s own zone of a kind (the first zone's is the seat itself)."""
     if isinstance(owner, ast.Constant) and type(owner.value) is int:
-        return pyast.const(index + owner.value)
-    return owner if index == 0 else ast.BinOp(pyast.const(index), ast.Add(), owner)
+        return _zone(zone, owner.value)
+    return owner if zone.index == 0 else ast.BinOp(_zone(zone), ast.Add(), owner)
 
 
 def _reads_state(body: list[ast.stmt]) -> bool:

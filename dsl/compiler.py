@@ -32,6 +32,7 @@ from .checker import Checked, check
 from .codegen import VISIBILITY, Generated, Generator, Manifest
 from .codegen_flow import FlowGenerator, flow_facts
 from .inline import Inliner
+from .listing import listing
 from .reader import read
 from .source import Document
 
@@ -136,7 +137,7 @@ def tables(checked: Checked, board: runtime.Board) -> dict[str, Any]:
     """The values generated code reads by name: the board, the card tables, the deck."""
     cards = checked.cards
     out: dict[str, Any] = {
-        "B": board, "STEP": checked.direction, "N_RANKS": len(cards.rank_names) - 1,
+        "B": board, "DIRECTION": checked.direction, "N_RANKS": len(cards.rank_names) - 1,
         "TEAMS": checked.teams or 1,
         "HOUSE": checked.house.index if checked.house is not None else -1,
         "RANKS": list(range(len(cards.rank_names) - 1)),
@@ -202,7 +203,7 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, generated: Ge
         teams=checked.teams, score_by=checked.score_by, max_actions=checked.max_actions,
         score=fn(made.score), score_names=tuple(s.name for s in program.scores),
         evaluate=fn(made.evaluate), winner=decls.scoring.winner, rounds=checked.rounds,
-        until=fn(made.until), reactions=reactions, moves=moves, python=bound.source,
+        until=fn(made.until), reactions=reactions, moves=moves, python=listing(generated),
         data=doc.data, sites=tuple(generated.sites), evaluate_key=fn(made.evaluate_key),
         code_name=bound.code_name, house=checked.house,
         line_sites=bound.line_sites, flow=facts)

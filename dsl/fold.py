@@ -2,7 +2,7 @@
 
 The deck's size depends on the table size (`copies`), which cards are wild on each card's
 own attributes (`wild`), a step's repeat count and the number of rounds on the options.
-`evaluate(expr, env)` computes such an expression from the checked tree alone, for the
+`value_at_load(expr, env)` computes such an expression from the checked tree alone, for the
 names `env` binds; anything else (a zone, a variable, a card's face) raises NotStatic
 naming the part that cannot be known yet. No code is generated or run for this.
 """
@@ -35,7 +35,7 @@ class Env:
     cards: CardTable | None = None
 
 
-def evaluate(expr: ir.Expr, env: Env) -> Any:
+def value_at_load(expr: ir.Expr, env: Env) -> Any:
     """The value of `expr` where only `env` is known; NotStatic if it needs more."""
     handler = _HANDLERS.get(type(expr))
     if handler is None:
@@ -63,7 +63,7 @@ _CARD_TABLES = ("rank", "suit", "colour", "number", "is_joker")
 
 
 def _card_attr(e: ir.CardAttr, env: Env) -> Any:
-    card = evaluate(e.card, env)
+    card = value_at_load(e.card, env)
     table = env.cards
     if table is None:
         raise NotStatic(e)
@@ -74,12 +74,12 @@ def _card_attr(e: ir.CardAttr, env: Env) -> Any:
     return getattr(table, "joker" if e.name == "is_joker" else e.name)[card]
 
 
-def _neg(e: ir.Neg, env: Env) -> Any:
-    return -evaluate(e.operand, env)
+def _minus(e: ir.Minus, env: Env) -> Any:
+    return -value_at_load(e.operand, env)
 
 
-def _arith(e: ir.Arith, env: Env) -> Any:
-    a, b = evaluate(e.left, env), evaluate(e.right, env)
+def _arithmetic(e: ir.Arithmetic, env: Env) -> Any:
+    a, b = value_at_load(e.left, env), value_at_load(e.right, env)
     if e.op in "/%" and b == 0:
         raise NotStatic(e)  # the checker reports the division by zero
     return _OPS[e.op](a, b)
@@ -93,37 +93,37 @@ _OPS: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
-def _compare(e: ir.Compare, env: Env) -> Any:
-    return _OPS[e.op](evaluate(e.left, env), evaluate(e.right, env))
+def _comparison(e: ir.Comparison, env: Env) -> Any:
+    return _OPS[e.op](value_at_load(e.left, env), value_at_load(e.right, env))
 
 
-def _not(e: ir.Not, env: Env) -> Any:
-    return not evaluate(e.operand, env)
+def _negation(e: ir.Negation, env: Env) -> Any:
+    return not value_at_load(e.operand, env)
 
 
-def _logic(e: ir.Logic, env: Env) -> Any:
-    left = evaluate(e.left, env)
-    if (e.op == "and") != bool(left):
+def _junction(e: ir.Conjunction | ir.Disjunction, env: Env) -> Any:
+    left = value_at_load(e.left, env)
+    if isinstance(e, ir.Conjunction) != bool(left):
         return bool(left)
-    return bool(evaluate(e.right, env))
+    return bool(value_at_load(e.right, env))
 
 
-def _if_else(e: ir.IfElse, env: Env) -> Any:
-    return evaluate(e.then if evaluate(e.test, env) else e.otherwise, env)
+def _conditional(e: ir.Conditional, env: Env) -> Any:
+    return value_at_load(e.then if value_at_load(e.test, env) else e.otherwise, env)
 
 
-def _member(e: ir.Member, env: Env) -> Any:
-    found = evaluate(e.item, env) in evaluate(e.collection, env)
+def _membership(e: ir.Membership, env: Env) -> Any:
+    found = value_at_load(e.item, env) in value_at_load(e.collection, env)
     return not found if e.negated else found
 
 
-def _list_of(e: ir.ListOf, env: Env) -> Any:
-    return [evaluate(item, env) for item in e.items]
+def _list_literal(e: ir.ListLiteral, env: Env) -> Any:
+    return [value_at_load(item, env) for item in e.items]
 
 
 def _call(e: ir.Call, env: Env) -> Any:
     if e.function in ("abs", "min", "max"):
-        values = [evaluate(a, env) for a in e.args]
+        values = [value_at_load(a, env) for a in e.args]
         if e.function == "abs":
             return abs(values[0])
         return min(values) if e.function == "min" else max(values)
@@ -131,7 +131,7 @@ def _call(e: ir.Call, env: Env) -> Any:
 
 
 def _need(e: ir.Need, env: Env) -> Any:
-    value = evaluate(e.operand, env)
+    value = value_at_load(e.operand, env)
     if value is None:
         raise NotStatic(e)
     return value
@@ -139,7 +139,9 @@ def _need(e: ir.Need, env: Env) -> Any:
 
 _HANDLERS: dict[type, Callable[[Any, Env], Any]] = {
     ir.Const: _const, ir.Local: _local, ir.StateName: _state_name, ir.CardAttr: _card_attr,
-    ir.Neg: _neg, ir.Arith: _arith, ir.Compare: _compare, ir.Not: _not, ir.Logic: _logic,
-    ir.IfElse: _if_else, ir.Member: _member, ir.ListOf: _list_of, ir.Call: _call,
+    ir.Minus: _minus, ir.Arithmetic: _arithmetic, ir.Comparison: _comparison,
+    ir.Negation: _negation, ir.Conjunction: _junction, ir.Disjunction: _junction,
+    ir.Conditional: _conditional, ir.Membership: _membership, ir.ListLiteral: _list_literal,
+    ir.Call: _call,
     ir.Need: _need,
 }

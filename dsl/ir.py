@@ -123,7 +123,7 @@ class Aggregate(Expr):
 
 
 @dataclass(frozen=True)
-class ListOf(Expr):
+class ListLiteral(Expr):
     items: tuple[Expr, ...]
 
 
@@ -136,7 +136,7 @@ class Join(Expr):
 
 
 @dataclass(frozen=True)
-class At(Expr):
+class Index(Expr):
     """list[index], counted from 0 and checked."""
 
     subject: Expr
@@ -144,45 +144,54 @@ class At(Expr):
 
 
 @dataclass(frozen=True)
-class Neg(Expr):
+class Minus(Expr):
     operand: Expr
 
 
 @dataclass(frozen=True)
-class Arith(Expr):
+class Arithmetic(Expr):
     op: str  # + - * / %  (/ rounds down)
     left: Expr
     right: Expr
 
 
 @dataclass(frozen=True)
-class Compare(Expr):
+class Comparison(Expr):
     op: str
     left: Expr
     right: Expr
 
 
 @dataclass(frozen=True)
-class Member(Expr):
+class Membership(Expr):
     item: Expr
     collection: Expr
     negated: bool
 
 
 @dataclass(frozen=True)
-class Not(Expr):
+class Negation(Expr):
     operand: Expr
 
 
 @dataclass(frozen=True)
-class Logic(Expr):
-    op: str  # and | or
+class Conjunction(Expr):
+    """left and right (right only read if left holds)."""
+
     left: Expr
     right: Expr
 
 
 @dataclass(frozen=True)
-class IfElse(Expr):
+class Disjunction(Expr):
+    """left or right (right only read if left does not hold)."""
+
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Conditional(Expr):
     test: Expr
     then: Expr
     otherwise: Expr
@@ -242,7 +251,7 @@ class Swap(Stmt):
 
 
 @dataclass(frozen=True)
-class Assign(Stmt):
+class Set(Stmt):
     """`set`: `target` is a GameVar, a PlayerVar or a PlayerAttr 'total'."""
 
     target: Expr

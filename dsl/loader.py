@@ -18,7 +18,9 @@ from cardrules.errors import Diagnostic, Location, RulesetError
 from cardrules.model import Ruleset
 
 from .compiler import check_document, compile_document
+from .dump import dump, resolved_yaml
 from .inherit import MergedDocument, merge_documents, parent_path, parent_reference
+from .reader import read
 from .schema import check_structure
 from .source import MAX_BYTES, Document, parse_yaml
 
@@ -187,6 +189,32 @@ def load_ruleset(ref: str | Path, options: dict[str, Any] | None = None) -> Rule
     if len(_COMPILED) > _KEEP:
         _COMPILED.popitem(last=False)
     return rules
+
+
+STAGES = ("yaml", "nodes", "ir", "python")  # what `cardrules show --stage` prints
+
+
+def stage_text(ref: str | Path, stage: str, options: dict[str, Any] | None = None) -> str:
+    """What a stage of the compiler makes of a ruleset, as text to read (docs/
+    language-design.md, the stages): `nodes` the syntax tree the reader builds from the rule
+    text, `ir` the checked program for these options, `python` the generated module headed by
+    its rule text; `yaml` is the document the loader resolved (parents merged in). Every stage
+    before the one asked for runs, and its problems are raised as they would be on loading."""
+    if stage not in STAGES:
+        raise ValueError(f"no stage {stage!r}")
+    if stage in ("yaml", "python"):
+        rules = load_ruleset(ref, options)
+        return rules.python if stage == "python" else resolved_yaml(rules.data, rules.options)
+    doc = load_document(resolve(str(ref)))
+    problems = list(check_structure(doc))
+    if problems:
+        raise RulesetError(problems)
+    if stage == "nodes":
+        decls, problems = read(doc)
+        if problems:
+            raise RulesetError(problems)
+        return dump(decls)
+    return dump(check_document(doc, options).program)
 
 
 _KEEP = 32

@@ -1,4 +1,4 @@
-"""Small helpers about names: suggestions for misspellings."""
+"""Small helpers about names: suggestions for misspellings, and a construct's one stem."""
 
 from __future__ import annotations
 
@@ -21,3 +21,14 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """`: did you mean 'x'?` when a candidate is close, else an empty string."""
     hint = suggest(name, candidates)
     return f": did you mean '{hint}'?" if hint else ""
+
+
+def rule_name(node_class: type) -> str:
+    """The grammar rule a syntax-tree class is built from (`MoveCards` -> `move_cards`): a
+    construct keeps this one stem at every stage (docs/language-design.md, the glossary)."""
+    out = []
+    for i, ch in enumerate(node_class.__name__):
+        if ch.isupper() and i:
+            out.append("_")
+        out.append(ch.lower())
+    return "".join(out)

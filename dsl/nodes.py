@@ -182,14 +182,14 @@ class Stmt(Node):
 
 
 @dataclass(frozen=True)
-class Move(Stmt):
+class MoveCards(Stmt):
     cards: Expr
     to: Expr
     face_up: bool | None
 
 
 @dataclass(frozen=True)
-class Deal(Stmt):
+class DealCards(Stmt):
     count: Expr | None  # None: deal them all, one at a time round the table
     source: Expr
     zone: str

@@ -295,13 +295,13 @@ class _Builder:
     def _facing(self, facing: Tree | None) -> bool | None:
         return None if facing is None else str(facing.children[0]) == "up"
 
-    def rule_move(self, t: Tree, cards: Tree, to: Tree, facing: Tree | None) -> n.Stmt:
-        return n.Move(self.build(cards), self.build(to), self._facing(facing), pos=self.pos(t))
+    def rule_move_cards(self, t: Tree, cards: Tree, to: Tree, facing: Tree | None) -> n.Stmt:
+        return n.MoveCards(self.build(cards), self.build(to), self._facing(facing), pos=self.pos(t))
 
-    def rule_deal(self, t: Tree, count: Tree, source: Tree, zone: Token, after: Tree | None,
+    def rule_deal_cards(self, t: Tree, count: Tree, source: Tree, zone: Token, after: Tree | None,
                   facing: Tree | None) -> n.Stmt:
         amount = None if count.data == "deal_all" else self.build(count.children[0])
-        return n.Deal(amount, self.build(source), str(zone), self.pos(zone),
+        return n.DealCards(amount, self.build(source), str(zone), self.pos(zone),
                       self._facing(facing), self.build(after) if after is not None else None,
                       pos=self.pos(t))
 

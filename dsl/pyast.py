@@ -56,6 +56,24 @@ def const(value: Any) -> ast.expr:
     return ast.Constant(value)
 
 
+class ZoneIndex(ast.Constant):
+    """A zone's index in generated code: the number the code runs with, and the zone it names
+    (`zone`: its name and its first index), for a listing to write by name."""
+
+    _fields = ("value", "kind", "zone")
+    zone: tuple[str, int]
+
+
+ZoneIndex.__name__ = ZoneIndex.__qualname__ = "Constant"  # written out as the number it is
+
+
+def zone_index(index: int, zone: str, base: int) -> ast.Constant:
+    """The index `index` of zone `zone`, whose first index is `base`."""
+    node = ZoneIndex(index)
+    node.zone = (checked_name(zone), base)
+    return node
+
+
 def attr(value: ast.expr, attribute: str) -> ast.Attribute:
     return ast.Attribute(value, checked_name(attribute), ast.Load())
 

@@ -283,10 +283,10 @@ def reveal(b: Board, s: GameState, cards: Iterable[int]) -> None:
 
 @inlinable
 def deal(b: Board, s: GameState, count: int | None, src: int, base: int, face: bool | None,
-         step: int, after: int | None, by: int) -> None:
+         direction: int, after: int | None, by: int) -> None:
     """Deal `count` cards to each seat in play, one at a time round the table, starting with
     the first player (or the seat after `after`); with no count, deal every card."""
-    seats = deal_order(s, step, after)
+    seats = deal_order(s, direction, after)
     src_grid: Fact = b.grid[src]
     if count is None:
         cards = present(s.zones[src]) if src_grid else list(s.zones[src])
@@ -303,10 +303,10 @@ def deal(b: Board, s: GameState, count: int | None, src: int, base: int, face: b
                 move_top(b, s, src, base + p, face, by)
 
 
-def deal_order(s: GameState, step: int, after: int | None) -> list[int]:
+def deal_order(s: GameState, direction: int, after: int | None) -> list[int]:
     """The seats still in, in the order cards are dealt to them."""
-    first = s.first if after is None else next_seat(s, after, step)
-    seats = ([first] if s.active[first] else []) + others(s, first, step)
+    first = s.first if after is None else next_seat(s, after, direction)
+    seats = ([first] if s.active[first] else []) + others(s, first, direction)
     if not seats:
         raise RuleFault("no player is left to deal to")
     return seats

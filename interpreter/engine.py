@@ -64,8 +64,8 @@ class Engine:
             move.name: (move.run, p, i, move.then)
             for p, phase in enumerate(ruleset.phases) for i, step in enumerate(phase.steps)
             for move in step.moves}
-        self.step = self._make_step()
-        self.flow.play = self.step
+        self.play = self._make_play()
+        self.flow.play = self.play
         self._estimates: dict[Any, int] = {}
 
     def unwatched(self) -> Engine:
@@ -186,7 +186,7 @@ class Engine:
     # ------------------------------------------------------------------ apply
     def apply(self, state: GameState, action: Action) -> GameState:
         """Apply a legal action; raise IllegalAction (state unchanged) for any other."""
-        self.step(state, action)
+        self.play(state, action)
         return state
 
     def advance(self, state: GameState, action: Action) -> None:
@@ -194,10 +194,10 @@ class Engine:
         unlisted until `legal_actions` is asked (search that only values the position
         reached saves the listing). Ask `legal_actions` before `to_move`: a reaction window
         is opened, but seats with nothing to react with are passed over only then."""
-        self.step(state, action, False)
+        self.play(state, action, False)
 
-    def _make_step(self) -> Callable[..., list[Action]]:
-        """Build `step(state, action) -> the next legal actions` ([] once the game is over):
+    def _make_play(self) -> Callable[..., list[Action]]:
+        """Build `play(state, action) -> the next legal actions` ([] once the game is over):
         `apply` for drivers that loop over actions, with what it looks up bound once.
 
         It runs for every action of every game, so it is written for speed. After the checks
@@ -211,7 +211,7 @@ class Engine:
             if self.compiled else {}
         places, move_made, react = self._places, flow.move_made, flow.react
 
-        def step(state: GameState, action: Action, listing: bool = True) -> list[Action]:
+        def play(state: GameState, action: Action, listing: bool = True) -> list[Action]:
             # Fast path: the very tuple the engine listed (as a bot returns it). Anything
             # else, even an equal-looking value (8.0 for card 8), goes through check().
             cache: Any = state.legal_cache  # None (TypeError below) or (version, actions)
@@ -246,7 +246,7 @@ class Engine:
             except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
                 raise located(exc, action, me) from exc
 
-        return step
+        return play
 
     def _located(self, exc: Exception, action: Action, seat: int) -> Exception:
         """A failure while an action was applied, pointing at the rule text that failed."""

@@ -16,7 +16,7 @@ from cardrules.model import Action
 from . import sight
 from .runtime import SIGNAL_GAME, next_seat
 from .state import GameState
-from .view import house_view, public_variables, table_layout
+from .view import house_view, public_variables, table_cards
 
 if TYPE_CHECKING:
     from .flow import Flow
@@ -125,7 +125,7 @@ def score(F: Flow, s: GameState) -> bool:
         or sum(s.active) == 0 or (rules.until is not None and F.call(rules.until, s))
     if s.log is not None:  # the public log: player variables as the views show them
         event = {"event": "round_end", "round": s.round, "scores": scores,
-                 "totals": list(s.totals), "zones": table_layout(rules, s, public=True),
+                 "totals": list(s.totals), "zones": table_cards(rules, s, public=True),
                  "player_variables": public_variables(rules, s, over, round_over=True)}
         if parts:
             event["score_parts"] = parts

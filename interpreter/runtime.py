@@ -162,17 +162,17 @@ def players(s: GameState) -> list[int]:
     return [p for p in range(s.n) if s.active[p]]
 
 
-def others(s: GameState, me: int, step: int) -> list[int]:
+def others(s: GameState, me: int, direction: int) -> list[int]:
     """The other seats still in the game, in play order starting after `me`."""
     n = s.n
-    return [q for q in ((me + step * k) % n for k in range(1, n)) if s.active[q]]
+    return [q for q in ((me + direction * k) % n for k in range(1, n)) if s.active[q]]
 
 
-def next_seat(s: GameState, p: int, step: int) -> int:
+def next_seat(s: GameState, p: int, direction: int) -> int:
     """The next seat still in the game after `p`, in play order."""
     n = s.n
     for k in range(1, n + 1):
-        q = (p + step * k) % n
+        q = (p + direction * k) % n
         if s.active[q]:
             return q
     return p

@@ -194,7 +194,7 @@ def shown(rules: Ruleset, s: GameState, seat: int | None, kind: str, item: str,
     return value
 
 
-def table_layout(rules: Ruleset, s: GameState, public: bool = False) -> dict[str, Any]:
+def table_cards(rules: Ruleset, s: GameState, public: bool = False) -> dict[str, Any]:
     """Every zone's cards by name, face up or not: the whole truth; with `public`, only the
     cards everyone knows are named (the others are None), as the event log shows."""
     names = rules.cards.names

@@ -27,6 +27,7 @@ from cardrules.dsl.builtins import (
 )
 from cardrules.dsl.cards import STANDARD_RANKS, STANDARD_SUITS
 from cardrules.dsl.checker import Checked
+from cardrules.dsl.names import rule_name
 from cardrules.dsl.typesys import Type
 from cardrules.errors import Location
 
@@ -355,7 +356,7 @@ class _Builder:
                       target.kind == "variable" else None,
                       ("player attribute", stmt.name) if stmt.name in PLAYER_ATTRIBUTES
                       else None)
-        elif isinstance(stmt, n.Deal):
+        elif isinstance(stmt, n.DealCards):
             self.name_ref(stmt.zone_pos, stmt.zone, {})
         for value in _children(stmt):
             self.expr(value, scope)
@@ -482,10 +483,6 @@ def _children(node: Any) -> Iterator[Any]:
             yield from (v for v in value if isinstance(v, n.Node))
 
 
-_RULES = {n.EndTurn: "end_turn", n.TurnTo: "turn_to", n.EndRound: "end_round",
-          n.EndPhase: "end_phase", n.EndGame: "end_game", n.ListLiteral: "list_literal"}
-
-
 def _rule_name(node: n.Node) -> str | None:
     """The grammar rule a syntax node was built from, where the registry has a construct of
     that name (the block statements come from YAML keys, not from a rule)."""
@@ -493,7 +490,7 @@ def _rule_name(node: n.Node) -> str | None:
         return None
     if isinstance(node, n.Membership):
         return "non_membership" if node.negated else "membership"
-    return _RULES.get(type(node), type(node).__name__.lower())
+    return rule_name(type(node))
 
 
 def _word_between(whole: n.Pos, left: n.Pos, right: n.Pos, word: str) -> n.Pos | None:

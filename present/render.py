@@ -66,7 +66,7 @@ def zone_text(zone: ZoneDef, names: Sequence[str | None], plain: bool = False) -
 
 
 def table_lines(rules: Ruleset, layout: dict[str, Any], plain: bool = False) -> list[str]:
-    """The whole table, every card named (Engine.layout): shared zones, then each seat's."""
+    """The whole table, every card named (view.table_cards): shared zones, then each seat's."""
     lines = [f"    {zone.name}: {zone_text(zone, layout[zone.name], plain)}"
              for zone in rules.zones if not zone.owned]
     seats = sorted({seat for zone in rules.zones if zone.owned for seat in layout[zone.name]},

@@ -13,7 +13,7 @@ np = pytest.importorskip("numpy", reason="the adapters need numpy (an optional e
 
 from cardrules.adapters import table as tables  # noqa: E402
 from cardrules.adapters.match import Decision, Match  # noqa: E402
-from cardrules.adapters.observe import Layout, information_text, tensor_of  # noqa: E402
+from cardrules.adapters.observe import TensorPlan, information_text, tensor_of  # noqa: E402
 from cardrules.adapters.table import AdapterError, option_pairs, table  # noqa: E402
 from cardrules.errors import IllegalAction  # noqa: E402
 
@@ -97,7 +97,7 @@ def test_the_ids_offered_are_the_prefixes_of_whole_legal_actions(name: str) -> N
 
 def test_a_layout_of_groups_is_chosen_card_by_card() -> None:
     """grandma's lay_down: the move, each group's cards by their places, `end` after each
-    group and after the list; the engine gets the very layout."""
+    group and after the list; the engine gets the very plan."""
     rng = random.Random(5)
     for seed in range(40):
         match = started("grandma", seed)
@@ -147,7 +147,7 @@ def test_a_resample_looks_the_same_to_the_seat(name: str) -> None:
     card alike)."""
     rng = random.Random(11)
     match = started(name, 7)
-    observation, information = Layout.of(match.table, False), Layout.of(match.table, True)
+    observation, information = TensorPlan.of(match.table, False), TensorPlan.of(match.table, True)
     for _ in range(8):
         play_randomly(match, rng, rng.randint(1, 25))
         if match.is_over():
@@ -158,9 +158,9 @@ def test_a_resample_looks_the_same_to_the_seat(name: str) -> None:
             sample = match.resample(seat, random.Random(k))
             assert sample.legal() == match.legal()
             assert information_text(sample, seat) == information_text(match, seat)
-            for layout in (observation, information):
-                assert np.array_equal(tensor_of(layout, sample, seat),
-                                      tensor_of(layout, match, seat))
+            for plan in (observation, information):
+                assert np.array_equal(tensor_of(plan, sample, seat),
+                                      tensor_of(plan, match, seat))
 
 
 def test_recall_names_a_card_only_to_the_seats_that_saw_it() -> None:

@@ -42,7 +42,7 @@ def random_position(engine: Engine, seed: int, max_actions: int) -> GameState:
         action = legal[rng.randrange(len(legal))]
         if domains.is_open(action):
             action = domains.fill(action, rng)
-        legal = engine.step(state, action)
+        legal = engine.play(state, action)
     return state
 
 
@@ -146,7 +146,7 @@ def test_secret_variables_of_others_are_not_read() -> None:
     legal = engine.legal_actions(state)
     rng = random.Random(1)
     while state.phase == 0:
-        legal = engine.step(state, domains.fill(legal[0], rng))
+        legal = engine.play(state, domains.fill(legal[0], rng))
     assert len(set(state.pvars["prediction"])) > 1
     det = determinize(engine, state, 1, random.Random(0))
     assert det.pvars["prediction"] == [state.pvars["prediction"][1]] * state.n
@@ -188,7 +188,7 @@ def play_some(name: str, kinds: list[str], seed: int, max_decisions: int,
             break
         seat = engine.to_move(state)
         assert seat is not None
-        legal = engine.step(state, bots[seat].choose(engine, state, legal))
+        legal = engine.play(state, bots[seat].choose(engine, state, legal))
     return [b.choices for b in bots]
 
 
@@ -224,7 +224,7 @@ def test_the_default_budget_is_deterministic() -> None:
             seat = engine.to_move(state)
             assert seat is not None
             choices.append(bots[seat].choose(engine, state, legal))
-            legal = engine.step(state, choices[-1])
+            legal = engine.play(state, choices[-1])
         runs.append(choices)
     assert runs[0] == runs[1] and len(runs[0]) >= 8
 
@@ -296,7 +296,7 @@ def duel(name: str, make: object, games: int) -> int:
         bots = [make(seed)] + [RandomBot(seed * 10 + p) for p in range(1, state.n)]  # type: ignore[operator]
         legal = engine.legal_actions(state)
         while legal:
-            legal = engine.step(state, bots[engine.to_move(state)].choose(engine, state, legal))
+            legal = engine.play(state, bots[engine.to_move(state)].choose(engine, state, legal))
         wins += 0 in state.winners
     return wins
 
@@ -403,7 +403,7 @@ def test_greedy_lays_off_when_it_can_in_grandma() -> None:
             if any(a[0] == "lay_off" for a in legal):
                 offered += 1
                 taken += GreedyBot(seed, samples=2).choose(engine, state, legal)[0] == "lay_off"
-            legal = engine.step(state, bots[seat].choose(engine, state, legal))
+            legal = engine.play(state, bots[seat].choose(engine, state, legal))
         if offered >= 30:
             break
     assert offered >= 30
@@ -418,14 +418,14 @@ def test_greedy_follows_through_to_the_end_of_its_turn() -> None:
         state = engine.new_game(2, seed)
         legal = engine.legal_actions(state)
         while any(a[0] == "reveal" for a in legal):
-            legal = engine.step(state, legal[0])
+            legal = engine.play(state, legal[0])
         seat = state.current
         bot = GreedyBot(seed)
         identity = {c: c for c in range(state.n_cards)}
         own = {a: a for a in legal}
         value, decisive, won = bot._try(engine, state, own, ("take_discard",), identity, seat)
         after = state.copy()
-        follow_ups = engine.step(after, ("take_discard",))
+        follow_ups = engine.play(after, ("take_discard",))
         assert follow_ups and engine.to_move(after) == seat
         best = max(GreedyBot._value(engine, step_to(engine, after, a), seat)
                    for a in follow_ups)
@@ -435,7 +435,7 @@ def test_greedy_follows_through_to_the_end_of_its_turn() -> None:
 
 def step_to(engine: Engine, state: GameState, action: tuple[object, ...]) -> GameState:
     out = state.copy()
-    engine.step(out, action)
+    engine.play(out, action)
     return out
 
 

@@ -258,7 +258,7 @@ def test_players_who_all_keep_missing_turns_are_a_fault_at_skip_turn(tmp_path: P
     engine = Engine(load_ruleset(path))
     state = engine.new_game(2, seed=1)  # (the first turn is nobody's to miss)
     with pytest.raises(RuleRuntimeError) as info:
-        engine.step(state, ("go",))
+        engine.play(state, ("go",))
     d = info.value.diagnostic
     assert d is not None and d.location is not None, str(info.value)
     assert "every player keeps missing turns" in d.message

@@ -42,8 +42,8 @@ def test_the_compiled_flow_plays_as_the_generic_flow(path: Path) -> None:
             if domains.is_open(action):
                 action = sample_fill(action, rng)
             listing = rng.random() < 0.9  # advance() as the search bots use it, now and then
-            legal_a = compiled.step(a, action, listing)
-            legal_b = generic.step(b, action, listing)
+            legal_a = compiled.play(a, action, listing)
+            legal_b = generic.play(b, action, listing)
             if not listing:
                 legal_a, legal_b = compiled.legal_actions(a), generic.legal_actions(b)
             assert a.to_dict() == b.to_dict()

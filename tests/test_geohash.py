@@ -81,7 +81,7 @@ def test_the_hidden_cards_partners_are_never_paired_away(seed: int, players: int
         # mostly ask and pass, so that games last: accusations come rarely
         asks = [a for a in legal if a[0] != "accuse"]
         action = rng.choice(asks) if asks and rng.random() < 0.97 else rng.choice(legal)
-        legal = eng.step(state, action)
+        legal = eng.play(state, action)
         assert hidden_partners_never_paired(state)
         steps += 1
         assert steps < 20000
@@ -370,7 +370,7 @@ def test_a_game_stopped_by_the_turn_limit_has_no_winner() -> None:
     state = eng.new_game(4, 8)
     legal = eng.legal_actions(state)
     while legal:  # only ask and pass: nobody accuses
-        legal = eng.step(state, PASS if state.window else next(a for a in legal if a[0] == "ask"))
+        legal = eng.play(state, PASS if state.window else next(a for a in legal if a[0] == "ask"))
     assert state.over and state.winners == []
     assert eng.results(state)["winners"] == []
 

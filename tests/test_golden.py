@@ -21,7 +21,7 @@ A transcript holds, after a header of '#' lines (the ruleset file, the players, 
 - the standings, and the results as JSON.
 
 The engine has no spectator's view: the table at a round's end is the public one (that of the
-event log, Engine.layout with `public`), where a card is named only if every seat knows it:
+event log, view.table_cards with `public`), where a card is named only if every seat knows it:
 what any seat sees of the table, less what that seat alone knows (its hand, a card it peeked at).
 """
 
@@ -91,7 +91,7 @@ def play(rules: Ruleset, ruleset_file: str, players: int, seed: int, choose: Cho
         action = choose(engine, state, legal)
         if action is None:
             break
-        legal = engine.step(state, action)
+        legal = engine.play(state, action)
     writer.close()
     return "\n".join(header(rules, ruleset_file, players, seed) + writer.lines
                      + ending(engine, state)) + "\n"

@@ -44,7 +44,7 @@ from cardrules.model import Action
 
 try:  # the research adapters' observations too, where numpy is installed
     from cardrules.adapters.match import Match
-    from cardrules.adapters.observe import Layout, observation_text, tensor_of
+    from cardrules.adapters.observe import TensorPlan, observation_text, tensor_of
     from cardrules.adapters.table import Table
     ADAPTERS = True
 except ImportError:  # pragma: no cover - the test extra installs numpy
@@ -107,7 +107,7 @@ def seat_side(engine: Engine, state: GameState, seat: int) -> dict[str, Any]:
     if ADAPTERS:
         match = adapter_match(engine, state)
         side["observation"] = observation_text(match, seat)
-        side["tensor"] = tensor_of(Layout.of(match.table, False), match, seat).tobytes()
+        side["tensor"] = tensor_of(TensorPlan.of(match.table, False), match, seat).tobytes()
         if match.to_move() == seat:
             side["ids"] = match.legal()
     if WEB:

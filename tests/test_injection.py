@@ -134,7 +134,7 @@ def attempt(data: dict[str, Any], where: Path, sentinel: Path) -> None:
                     break
                 for action in legal[:20]:
                     engine.words.describe(action, state)
-                legal = engine.step(state, bot.choose(engine, state, legal))
+                legal = engine.play(state, bot.choose(engine, state, legal))
         except CardrulesError as exc:  # a rule that fails in play: refused, located
             assert "please report" not in str(exc), str(exc)
     assert not sentinel.exists(), f"rule text ran Python: {where.read_text()}"

@@ -238,7 +238,7 @@ class GreedyBot:
 
     @staticmethod
     def _own_actions(engine: Engine, det: GameState) -> dict[Any, Action]:
-        """A sample's own action tuples by key, so that step() takes its fast path."""
+        """A sample's own action tuples by key, so that play() takes its fast path."""
         return {_key(a): a for a in engine.legal_actions(det)}
 
     def _try(self, engine: Engine, det: GameState, own: dict[Any, Action], action: Action,
@@ -286,7 +286,7 @@ class GreedyBot:
                 if not legal or len(sample.round_scores) != rounds:
                     break
                 action = legal[int(self.rng.random() * len(legal))]
-                legal = engine.step(sample, sample_fill(action, self.rng)
+                legal = engine.play(sample, sample_fill(action, self.rng)
                                     if domains.is_open(action) else action)
         return sample, value
 
@@ -449,7 +449,7 @@ class IsmctsBot:
         det, mapping = determinize_with_map(engine, state, seat, rng)
         back = {new: old for old, new in mapping.items()}
         start_rounds = len(det.round_scores)
-        step = engine.step
+        play = engine.play
         node = root
         path = [root]
         steps = listed = 0
@@ -469,7 +469,7 @@ class IsmctsBot:
                 child = _Node(mover)
                 child.avail = 1
                 node.children[k] = child
-                legal = step(det, _translate(engine, avail[k], mapping))
+                legal = play(det, _translate(engine, avail[k], mapping))
                 steps += 1
                 listed += len(legal)
                 path.append(child)
@@ -483,7 +483,7 @@ class IsmctsBot:
                     best_k, best_score = k, score
             node = node.children[best_k]
             path.append(node)
-            legal = step(det, _translate(engine, avail[best_k], mapping))
+            legal = play(det, _translate(engine, avail[best_k], mapping))
             steps += 1
             listed += len(legal)
         # Random playout to the round's end.
@@ -491,7 +491,7 @@ class IsmctsBot:
             action = legal[int(rng.random() * len(legal))]
             if domains.is_open(action):
                 action = sample_fill(action, rng)
-            legal = step(det, action)
+            legal = play(det, action)
             steps += 1
             listed += len(legal)
         result = rewards(engine, det, len(det.round_scores) == start_rounds)

@@ -32,7 +32,7 @@ def finish(engine: Engine, state: GameState, bots: Sequence[Bot | None]) -> None
 
 
 def _play(engine: Engine, state: GameState, bots: Sequence[Bot]) -> GameState:
-    step = engine.step
+    step = engine.play
     legal = engine.legal_actions(state)
     if engine.rules.reactions is None and not engine.open_moves \
             and all(type(bot) is RandomBot for bot in bots):
