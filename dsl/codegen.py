@@ -22,18 +22,10 @@ from cardrules.model import Site, ZoneDef
 
 from . import ir, pyast
 from . import nodes as n
-from .builtins import (
-    CARD_ATTRIBUTES,
-    FUNCTIONS,
-    HOUSE_FUNCTIONS,
-    HOUSE_PLAYER_ATTRIBUTES,
-    NAMES,
-    PLAYER_ATTRIBUTES,
-)
 from .checker import Checked
+from .codegen_expr import ME, B, ExpressionWriter, S, Z, local, seat_zone, zone_const
 from .inline import Inliner
 from .reads import seat_zones
-from .typesys import NONE
 
 VISIBILITY = {"hidden": runtime.HIDDEN, "owner": runtime.OWNER, "public": runtime.PUBLIC}
 _SIGNALS = {"turn": runtime.SIGNAL_TURN, "phase": runtime.SIGNAL_PHASE,
@@ -90,29 +82,17 @@ class Generated:
     manifest: Manifest
 
 
-def local(name: str) -> str:
-    """The Python name of a rule-level local (parameters, lets, loop variables)."""
-    return "v_" + name
 
 
-S, B, Z, ME = (pyast.name(x) for x in ("S", "B", "Z", "me"))
-
-
-class Generator:
-    """Writes one ruleset's module."""
+class Generator(ExpressionWriter):
+    """Writes one ruleset's module: its functions, their statements (the expressions are
+    ExpressionWriter's, dsl/codegen_expr.py)."""
 
     def __init__(self, checked: Checked, inliner: Inliner):
-        self.checked = checked
-        self.inliner = inliner
-        self.sites: list[Site] = []
-        self._site_keys: dict[tuple[Any, ...], int] = {}
-        self.statement_sites: dict[int, int] = {}
-        self.constants: dict[str, Any] = {}
+        super().__init__(checked, inliner)
         self.functions: list[ast.stmt] = []
         self.manifest = Manifest()
-        self._site_now: int | None = None  # the site of the statement being written
-        self._iterable = 0  # > 0 while writing a comprehension's iterable
-        self._temp = 0
+
 
     # ---------------------------------------------------------------- module
     def rules(self) -> None:
@@ -162,44 +142,6 @@ class Generator:
         module = ast.Module([doc, *self.functions], [])
         return Generated(module, self.constants, self.sites, self.statement_sites,
                          self.manifest)
-
-    # ----------------------------------------------------------------- sites
-    def site(self, pos: n.Pos) -> int:
-        """The number of the rule text at `pos` (made the first time it is asked for)."""
-        origin = pos.origin
-        key = (id(origin.doc), origin.path, origin.key, pos.offset, pos.end)
-        found = self._site_keys.get(key)
-        if found is not None:
-            return found
-        if origin.doc is None:
-            site = Site(None, None, "")
-        else:
-            diagnostic = pos.diagnostic("")
-            site = Site(diagnostic.location, diagnostic.source_line, pos.text.strip())
-        self.sites.append(site)
-        self._site_keys[key] = len(self.sites) - 1
-        return len(self.sites) - 1
-
-    def site_const(self, pos: n.Pos) -> ast.expr:
-        return pyast.const(self.site(pos))
-
-    def tag(self, statements: list[ast.stmt], site: int) -> list[ast.stmt]:
-        """Remember `site` for these statements and every statement inside them that has
-        none of its own yet."""
-        stack = list(statements)
-        while stack:
-            node = stack.pop()
-            if id(node) in self.statement_sites:
-                continue  # tagged, with everything inside it
-            self.statement_sites[id(node)] = site
-            for part in ("body", "orelse"):
-                stack.extend(x for x in getattr(node, part, ()) if isinstance(x, ast.stmt))
-        return statements
-
-    def temp(self) -> str:
-        """A fresh local of the generated code (for a value read twice)."""
-        self._temp += 1
-        return f"_t{self._temp}"
 
     # ------------------------------------------------------------- functions
     def add_function(self, fn_name: str, params: list[str], body: list[ast.stmt],
@@ -260,7 +202,7 @@ class Generator:
             return
         parts: list[ast.expr] = []
         for zone in zones:
-            cards = pyast.subscript(Z, _plus(zone, pyast.name("p")))
+            cards = pyast.subscript(Z, seat_zone(zone, pyast.name("p")))
             card = pyast.name(self.temp())
             parts.append(pyast.expr("(tuple(_z), tuple([S.face_up[_c] if _c >= 0 else None "
                                     "for _c in _z]))", z=cards, c=card))
@@ -382,7 +324,7 @@ class Generator:
         after = self.expr(stmt.after) if stmt.after is not None else pyast.const(None)
         facts = self.zone_facts(stmt.source.zone, "src") | self.zone_facts(stmt.zone, "dest")
         return self.card_rule("deal", facts, count=count, src=self.zone_index(stmt.source),
-                              base=_zone(stmt.zone), face=stmt.face,
+                              base=zone_const(stmt.zone), face=stmt.face,
                               direction=pyast.name("DIRECTION"),
                               after=after, by=ME)
 
@@ -466,193 +408,6 @@ class Generator:
         inner = [leave, *body] if stmt.test_first else [*body, leave]
         return [ast.For(pyast.store("_loop"), pyast.call("range", pyast.const(stmt.limit)),
                         inner, [])]
-
-    # ----------------------------------------------------------- expressions
-    def expr(self, node: ir.Expr) -> ast.expr:
-        method = getattr(self, "expr_" + type(node).__name__)
-        return method(node)  # type: ignore[no-any-return]
-
-    def expr_Const(self, node: ir.Const) -> ast.expr:
-        return pyast.const(node.value)
-
-    def expr_Local(self, node: ir.Local) -> ast.expr:
-        return pyast.name(local(node.name))
-
-    def expr_StateName(self, node: ir.StateName) -> ast.expr:
-        return NAMES[node.name].emit()
-
-    def zone_index(self, ref: ir.ZoneRef) -> ast.expr:
-        """The index of the zone a reference names, folded where it is known."""
-        zone = ref.zone
-        if ref.owner is None:
-            return _zone(zone)
-        owner = self.expr(ref.owner)
-        if ref.group is None:
-            return _plus(zone, owner)
-        groups = pyast.const(zone.groups)
-        group = pyast.call("group", self.expr(ref.group), groups, self.site_const(ref.pos))
-        first = _plus(zone, ast.BinOp(owner, ast.Mult(), groups))
-        return ast.BinOp(first, ast.Add(), group)
-
-    def expr_ZoneRef(self, node: ir.ZoneRef) -> ast.expr:
-        return self.zone_index(node)
-
-    def expr_ZoneCards(self, node: ir.ZoneCards) -> ast.expr:
-        cards = pyast.subscript(Z, self.zone_index(node.ref))
-        if node.ref.zone.layout != "grid":
-            return cards
-        if self._iterable:  # Python allows no := in a comprehension's iterable
-            return pyast.call("present", cards)
-        # A grid without an empty slot is its own list of cards; only a gap needs present().
-        grid = self.temp()
-        return pyast.expr("_g if -1 not in (_g := _cards) else present(_g)", pyast.name(grid),
-                          cards=cards, g=pyast.name(grid))
-
-    def expr_GameVar(self, node: ir.GameVar) -> ast.expr:
-        return pyast.subscript(pyast.attr(S, "vars"), pyast.const(node.name))
-
-    def expr_PlayerVar(self, node: ir.PlayerVar) -> ast.expr:
-        table = pyast.subscript(pyast.attr(S, "pvars"), pyast.const(node.name))
-        return pyast.subscript(table, self.expr(node.player))
-
-    def expr_PlayerAttr(self, node: ir.PlayerAttr) -> ast.expr:
-        template = PLAYER_ATTRIBUTES[node.name][1]
-        if self.checked.house is not None:
-            template = HOUSE_PLAYER_ATTRIBUTES.get(node.name, template)
-        return pyast.expr(template, self.expr(node.player))
-
-    def expr_CardAttr(self, node: ir.CardAttr) -> ast.expr:
-        card = self.expr(node.card)
-        if node.table:
-            return pyast.subscript(pyast.name("T_" + node.name), card)
-        return pyast.expr(CARD_ATTRIBUTES[node.name][1], card)
-
-    def expr_Call(self, node: ir.Call) -> ast.expr:
-        if node.function == "top":
-            zone = node.args[0]
-            assert isinstance(zone, ir.ZoneRef)
-            if zone.zone.layout != "grid":
-                index = self.zone_index(zone)
-                if self.inliner.available:
-                    return self.inliner.expression("top_of_stack", {"b": B, "s": S, "z": index})
-                return pyast.call("top_of_stack", B, S, index)
-        args = [self.expr(a) for a in node.args]
-        if self.checked.house is not None and node.function in HOUSE_FUNCTIONS:
-            return HOUSE_FUNCTIONS[node.function](args, self.site_const(node.pos))
-        return FUNCTIONS[node.function].emit(args, self.site_const(node.pos))
-
-    def expr_UserCall(self, node: ir.UserCall) -> ast.expr:
-        return pyast.call(f"f_{node.function}", S, *(self.expr(a) for a in node.args))
-
-    def expr_Aggregate(self, node: ir.Aggregate) -> ast.expr:
-        var = local(node.variable)
-        element = node.element
-        mapped = self.mapped(node, self.expr(node.source))
-        if mapped is not None:
-            return mapped
-        self._iterable += 1
-        try:
-            source = self.expr(node.source)
-        finally:
-            self._iterable -= 1
-        element_code = self.expr(element)
-        conds = [self.expr(node.condition)] if node.condition is not None else []
-        name = node.function
-        if name == "count":
-            conds.append(element_code)
-            element_code = pyast.const(1)
-        comp = ast.comprehension(pyast.store(var), source, conds, 0)
-        if name == "select":
-            return ast.ListComp(element_code, [comp])
-        if name in ("first", "all", "any"):  # these stop at the item that decides
-            generator = ast.GeneratorExp(element_code, [comp])
-            if name == "first":
-                return pyast.call("next", generator, pyast.const(None))
-            return pyast.call(name, generator)
-        # Every item is needed: a list is made faster than a generator is run.
-        items = ast.ListComp(element_code, [comp])
-        if name in ("min", "max"):
-            helper = "least" if name == "min" else "most"
-            return pyast.call(helper, items, self.site_const(node.pos))
-        return pyast.call("sum", items)
-
-    def mapped(self, node: ir.Aggregate, source: ast.expr) -> ast.expr | None:
-        """`sum(c.points for c in col)`: a table mapped over the items, with no Python frame
-        per item (a table of truth values counts its true entries)."""
-        element = node.element
-        if node.condition is not None or node.function not in ("sum", "count", "all", "any") \
-                or not isinstance(element, ir.CardAttr) \
-                or not isinstance(element.card, ir.Local) or element.card.name != node.variable:
-            return None
-        template = ("T_" + element.name + "[_0]") if element.table else \
-            CARD_ATTRIBUTES[element.name][1]
-        lookup = pyast.expr(template, pyast.name("_item"))
-        assert isinstance(lookup, ast.Subscript)  # every card attribute is a table lookup
-        fn = "sum" if node.function == "count" else node.function
-        return pyast.call(fn, pyast.call("entries", lookup.value, source))
-
-    def expr_ListLiteral(self, node: ir.ListLiteral) -> ast.expr:
-        return ast.List([self.expr(i) for i in node.items], ast.Load())
-
-    def expr_Join(self, node: ir.Join) -> ast.expr:
-        return ast.List([ast.Starred(self.expr(node.left), ast.Load()),
-                         ast.Starred(self.expr(node.right), ast.Load())], ast.Load())
-
-    def expr_Index(self, node: ir.Index) -> ast.expr:
-        item = node.type.name
-        noun = item if item in ("card", "player") else ""
-        return pyast.call("at", self.expr(node.subject), self.expr(node.index),
-                          pyast.const(noun), self.site_const(node.pos))
-
-    def expr_Minus(self, node: ir.Minus) -> ast.expr:
-        return ast.UnaryOp(ast.USub(), self.expr(node.operand))
-
-    def expr_Arithmetic(self, node: ir.Arithmetic) -> ast.expr:
-        left, right = self.expr(node.left), self.expr(node.right)
-        if node.op in _ARITH:
-            return ast.BinOp(left, _ARITH[node.op], right)
-        if isinstance(node.right, ir.Const) and node.right.value:  # never zero: plain
-            return ast.BinOp(left, ast.FloorDiv() if node.op == "/" else ast.Mod(), right)
-        helper = "divide" if node.op == "/" else "modulo"
-        return pyast.call(helper, left, right, self.site_const(node.pos))
-
-    def expr_Comparison(self, node: ir.Comparison) -> ast.expr:
-        op: ast.cmpop = _COMPARE[node.op]
-        if NONE in (node.left.type, node.right.type) and node.op in ("==", "!="):
-            op = ast.Is() if node.op == "==" else ast.IsNot()
-        return ast.Compare(self.expr(node.left), [op], [self.expr(node.right)])
-
-    def expr_Membership(self, node: ir.Membership) -> ast.expr:
-        op = ast.NotIn() if node.negated else ast.In()
-        return ast.Compare(self.expr(node.item), [op], [self.expr(node.collection)])
-
-    def expr_Negation(self, node: ir.Negation) -> ast.expr:
-        return ast.UnaryOp(ast.Not(), self.expr(node.operand))
-
-    def expr_Conjunction(self, node: ir.Conjunction) -> ast.expr:
-        return ast.BoolOp(ast.And(), [self.expr(node.left), self.expr(node.right)])
-
-    def expr_Disjunction(self, node: ir.Disjunction) -> ast.expr:
-        return ast.BoolOp(ast.Or(), [self.expr(node.left), self.expr(node.right)])
-
-    def expr_Conditional(self, node: ir.Conditional) -> ast.expr:
-        return ast.IfExp(self.expr(node.test), self.expr(node.then), self.expr(node.otherwise))
-
-    def expr_Need(self, node: ir.Need) -> ast.expr:
-        return pyast.call("need", self.expr(node.operand), pyast.const(node.what),
-                          self.site_const(node.pos))
-
-
-def _zone(zone: ZoneDef, offset: int = 0) -> ast.expr:
-    """A zone's index (plus `offset`: a seat's own, a group's) as a number a listing names."""
-    return pyast.zone_index(zone.index + offset, zone.name, zone.index)
-
-
-def _plus(zone: ZoneDef, owner: ast.expr) -> ast.expr:
-    """The index of `owner`'s own zone of a kind (the first zone's is the seat itself)."""
-    if isinstance(owner, ast.Constant) and type(owner.value) is int:
-        return _zone(zone, owner.value)
-    return owner if zone.index == 0 else ast.BinOp(_zone(zone), ast.Add(), owner)
 
 
 def _reads_state(body: list[ast.stmt]) -> bool:

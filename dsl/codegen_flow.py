@@ -27,7 +27,8 @@ import ast
 from cardrules.model import FlowFacts
 
 from . import ir, pyast
-from .codegen import Generator, local
+from .codegen import Generator
+from .codegen_expr import local
 from .inline import Ref
 
 FLOW = ("F", "S", "me", "listing")  # the names the flow's functions are handed

@@ -24,7 +24,7 @@ from cardrules.errors import CardrulesError, GameError, IllegalAction, RuleFault
 from cardrules.model import PASS, PASS_TEXT, Action, Ruleset
 
 from . import domains, flow, rounds
-from .flow import Flow
+from .interface import Flow
 from .state import GameState
 from .words import Words
 

@@ -8,18 +8,16 @@ through the flow's `call`, so a failure points at the rule text.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardrules.errors import RuleRuntimeError
 from cardrules.model import Action
 
 from . import sight
+from .interface import Flow
 from .runtime import SIGNAL_GAME, next_seat
 from .state import GameState
 from .view import house_view, public_variables, table_cards
-
-if TYPE_CHECKING:
-    from .flow import Flow
 
 
 def game_variables(F: Flow, s: GameState) -> None:

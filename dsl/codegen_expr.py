@@ -1,0 +1,286 @@
+"""Stage 5, expressions: the part of the generator that writes each checked expression as a
+Python expression (`expr_<construct>`, one per node of ir.py), with what every part of the
+generator shares: the numbered rule text (`sites`) each piece of code comes from, fresh
+temporaries, and zone indices written so that a listing can name them.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from cardrules.interpreter import runtime
+from cardrules.model import Site, ZoneDef
+
+from . import ir, pyast
+from . import nodes as n
+from .builtins import (
+    CARD_ATTRIBUTES,
+    FUNCTIONS,
+    HOUSE_FUNCTIONS,
+    HOUSE_PLAYER_ATTRIBUTES,
+    NAMES,
+    PLAYER_ATTRIBUTES,
+)
+from .checker import Checked
+from .inline import Inliner
+from .typesys import NONE
+
+VISIBILITY = {"hidden": runtime.HIDDEN, "owner": runtime.OWNER, "public": runtime.PUBLIC}
+_SIGNALS = {"turn": runtime.SIGNAL_TURN, "phase": runtime.SIGNAL_PHASE,
+            "round": runtime.SIGNAL_ROUND, "game": runtime.SIGNAL_GAME}
+_ARITH = {"+": ast.Add(), "-": ast.Sub(), "*": ast.Mult()}
+_COMPARE = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), "<=": ast.LtE(), ">": ast.Gt(),
+            ">=": ast.GtE()}
+
+
+
+def local(name: str) -> str:
+    """The Python name of a rule-level local (parameters, lets, loop variables)."""
+    return "v_" + name
+
+
+S, B, Z, ME = (pyast.name(x) for x in ("S", "B", "Z", "me"))
+
+class ExpressionWriter:
+    """Writes expressions, numbering the rule text they come from; the Generator
+    (dsl/codegen.py) builds the module's functions and statements on it."""
+
+    def __init__(self, checked: Checked, inliner: Inliner):
+        self.checked = checked
+        self.inliner = inliner
+        self.sites: list[Site] = []
+        self._site_keys: dict[tuple[Any, ...], int] = {}
+        self.statement_sites: dict[int, int] = {}
+        self.constants: dict[str, Any] = {}
+        self._site_now: int | None = None  # the site of the statement being written
+        self._iterable = 0  # > 0 while writing a comprehension's iterable
+        self._temp = 0
+
+    # ----------------------------------------------------------------- sites
+    def site(self, pos: n.Pos) -> int:
+        """The number of the rule text at `pos` (made the first time it is asked for)."""
+        origin = pos.origin
+        key = (id(origin.doc), origin.path, origin.key, pos.offset, pos.end)
+        found = self._site_keys.get(key)
+        if found is not None:
+            return found
+        if origin.doc is None:
+            site = Site(None, None, "")
+        else:
+            diagnostic = pos.diagnostic("")
+            site = Site(diagnostic.location, diagnostic.source_line, pos.text.strip())
+        self.sites.append(site)
+        self._site_keys[key] = len(self.sites) - 1
+        return len(self.sites) - 1
+
+    def site_const(self, pos: n.Pos) -> ast.expr:
+        return pyast.const(self.site(pos))
+
+    def tag(self, statements: list[ast.stmt], site: int) -> list[ast.stmt]:
+        """Remember `site` for these statements and every statement inside them that has
+        none of its own yet."""
+        stack = list(statements)
+        while stack:
+            node = stack.pop()
+            if id(node) in self.statement_sites:
+                continue  # tagged, with everything inside it
+            self.statement_sites[id(node)] = site
+            for part in ("body", "orelse"):
+                stack.extend(x for x in getattr(node, part, ()) if isinstance(x, ast.stmt))
+        return statements
+
+    def temp(self) -> str:
+        """A fresh local of the generated code (for a value read twice)."""
+        self._temp += 1
+        return f"_t{self._temp}"
+
+
+    # ----------------------------------------------------------- expressions
+    def expr(self, node: ir.Expr) -> ast.expr:
+        method = getattr(self, "expr_" + type(node).__name__)
+        return method(node)  # type: ignore[no-any-return]
+
+    def expr_Const(self, node: ir.Const) -> ast.expr:
+        return pyast.const(node.value)
+
+    def expr_Local(self, node: ir.Local) -> ast.expr:
+        return pyast.name(local(node.name))
+
+    def expr_StateName(self, node: ir.StateName) -> ast.expr:
+        return NAMES[node.name].emit()
+
+    def zone_index(self, ref: ir.ZoneRef) -> ast.expr:
+        """The index of the zone a reference names, folded where it is known."""
+        zone = ref.zone
+        if ref.owner is None:
+            return zone_const(zone)
+        owner = self.expr(ref.owner)
+        if ref.group is None:
+            return seat_zone(zone, owner)
+        groups = pyast.const(zone.groups)
+        group = pyast.call("group", self.expr(ref.group), groups, self.site_const(ref.pos))
+        first = seat_zone(zone, ast.BinOp(owner, ast.Mult(), groups))
+        return ast.BinOp(first, ast.Add(), group)
+
+    def expr_ZoneRef(self, node: ir.ZoneRef) -> ast.expr:
+        return self.zone_index(node)
+
+    def expr_ZoneCards(self, node: ir.ZoneCards) -> ast.expr:
+        cards = pyast.subscript(Z, self.zone_index(node.ref))
+        if node.ref.zone.layout != "grid":
+            return cards
+        if self._iterable:  # Python allows no := in a comprehension's iterable
+            return pyast.call("present", cards)
+        # A grid without an empty slot is its own list of cards; only a gap needs present().
+        grid = self.temp()
+        return pyast.expr("_g if -1 not in (_g := _cards) else present(_g)", pyast.name(grid),
+                          cards=cards, g=pyast.name(grid))
+
+    def expr_GameVar(self, node: ir.GameVar) -> ast.expr:
+        return pyast.subscript(pyast.attr(S, "vars"), pyast.const(node.name))
+
+    def expr_PlayerVar(self, node: ir.PlayerVar) -> ast.expr:
+        table = pyast.subscript(pyast.attr(S, "pvars"), pyast.const(node.name))
+        return pyast.subscript(table, self.expr(node.player))
+
+    def expr_PlayerAttr(self, node: ir.PlayerAttr) -> ast.expr:
+        template = PLAYER_ATTRIBUTES[node.name][1]
+        if self.checked.house is not None:
+            template = HOUSE_PLAYER_ATTRIBUTES.get(node.name, template)
+        return pyast.expr(template, self.expr(node.player))
+
+    def expr_CardAttr(self, node: ir.CardAttr) -> ast.expr:
+        card = self.expr(node.card)
+        if node.table:
+            return pyast.subscript(pyast.name("T_" + node.name), card)
+        return pyast.expr(CARD_ATTRIBUTES[node.name][1], card)
+
+    def expr_Call(self, node: ir.Call) -> ast.expr:
+        if node.function == "top":
+            zone = node.args[0]
+            assert isinstance(zone, ir.ZoneRef)
+            if zone.zone.layout != "grid":
+                index = self.zone_index(zone)
+                if self.inliner.available:
+                    return self.inliner.expression("top_of_stack", {"b": B, "s": S, "z": index})
+                return pyast.call("top_of_stack", B, S, index)
+        args = [self.expr(a) for a in node.args]
+        if self.checked.house is not None and node.function in HOUSE_FUNCTIONS:
+            return HOUSE_FUNCTIONS[node.function](args, self.site_const(node.pos))
+        return FUNCTIONS[node.function].emit(args, self.site_const(node.pos))
+
+    def expr_UserCall(self, node: ir.UserCall) -> ast.expr:
+        return pyast.call(f"f_{node.function}", S, *(self.expr(a) for a in node.args))
+
+    def expr_Aggregate(self, node: ir.Aggregate) -> ast.expr:
+        var = local(node.variable)
+        element = node.element
+        mapped = self.mapped(node, self.expr(node.source))
+        if mapped is not None:
+            return mapped
+        self._iterable += 1
+        try:
+            source = self.expr(node.source)
+        finally:
+            self._iterable -= 1
+        element_code = self.expr(element)
+        conds = [self.expr(node.condition)] if node.condition is not None else []
+        name = node.function
+        if name == "count":
+            conds.append(element_code)
+            element_code = pyast.const(1)
+        comp = ast.comprehension(pyast.store(var), source, conds, 0)
+        if name == "select":
+            return ast.ListComp(element_code, [comp])
+        if name in ("first", "all", "any"):  # these stop at the item that decides
+            generator = ast.GeneratorExp(element_code, [comp])
+            if name == "first":
+                return pyast.call("next", generator, pyast.const(None))
+            return pyast.call(name, generator)
+        # Every item is needed: a list is made faster than a generator is run.
+        items = ast.ListComp(element_code, [comp])
+        if name in ("min", "max"):
+            helper = "least" if name == "min" else "most"
+            return pyast.call(helper, items, self.site_const(node.pos))
+        return pyast.call("sum", items)
+
+    def mapped(self, node: ir.Aggregate, source: ast.expr) -> ast.expr | None:
+        """`sum(c.points for c in col)`: a table mapped over the items, with no Python frame
+        per item (a table of truth values counts its true entries)."""
+        element = node.element
+        if node.condition is not None or node.function not in ("sum", "count", "all", "any") \
+                or not isinstance(element, ir.CardAttr) \
+                or not isinstance(element.card, ir.Local) or element.card.name != node.variable:
+            return None
+        template = ("T_" + element.name + "[_0]") if element.table else \
+            CARD_ATTRIBUTES[element.name][1]
+        lookup = pyast.expr(template, pyast.name("_item"))
+        assert isinstance(lookup, ast.Subscript)  # every card attribute is a table lookup
+        fn = "sum" if node.function == "count" else node.function
+        return pyast.call(fn, pyast.call("entries", lookup.value, source))
+
+    def expr_ListLiteral(self, node: ir.ListLiteral) -> ast.expr:
+        return ast.List([self.expr(i) for i in node.items], ast.Load())
+
+    def expr_Join(self, node: ir.Join) -> ast.expr:
+        return ast.List([ast.Starred(self.expr(node.left), ast.Load()),
+                         ast.Starred(self.expr(node.right), ast.Load())], ast.Load())
+
+    def expr_Index(self, node: ir.Index) -> ast.expr:
+        item = node.type.name
+        noun = item if item in ("card", "player") else ""
+        return pyast.call("at", self.expr(node.subject), self.expr(node.index),
+                          pyast.const(noun), self.site_const(node.pos))
+
+    def expr_Minus(self, node: ir.Minus) -> ast.expr:
+        return ast.UnaryOp(ast.USub(), self.expr(node.operand))
+
+    def expr_Arithmetic(self, node: ir.Arithmetic) -> ast.expr:
+        left, right = self.expr(node.left), self.expr(node.right)
+        if node.op in _ARITH:
+            return ast.BinOp(left, _ARITH[node.op], right)
+        if isinstance(node.right, ir.Const) and node.right.value:  # never zero: plain
+            return ast.BinOp(left, ast.FloorDiv() if node.op == "/" else ast.Mod(), right)
+        helper = "divide" if node.op == "/" else "modulo"
+        return pyast.call(helper, left, right, self.site_const(node.pos))
+
+    def expr_Comparison(self, node: ir.Comparison) -> ast.expr:
+        op: ast.cmpop = _COMPARE[node.op]
+        if NONE in (node.left.type, node.right.type) and node.op in ("==", "!="):
+            op = ast.Is() if node.op == "==" else ast.IsNot()
+        return ast.Compare(self.expr(node.left), [op], [self.expr(node.right)])
+
+    def expr_Membership(self, node: ir.Membership) -> ast.expr:
+        op = ast.NotIn() if node.negated else ast.In()
+        return ast.Compare(self.expr(node.item), [op], [self.expr(node.collection)])
+
+    def expr_Negation(self, node: ir.Negation) -> ast.expr:
+        return ast.UnaryOp(ast.Not(), self.expr(node.operand))
+
+    def expr_Conjunction(self, node: ir.Conjunction) -> ast.expr:
+        return ast.BoolOp(ast.And(), [self.expr(node.left), self.expr(node.right)])
+
+    def expr_Disjunction(self, node: ir.Disjunction) -> ast.expr:
+        return ast.BoolOp(ast.Or(), [self.expr(node.left), self.expr(node.right)])
+
+    def expr_Conditional(self, node: ir.Conditional) -> ast.expr:
+        return ast.IfExp(self.expr(node.test), self.expr(node.then), self.expr(node.otherwise))
+
+    def expr_Need(self, node: ir.Need) -> ast.expr:
+        return pyast.call("need", self.expr(node.operand), pyast.const(node.what),
+                          self.site_const(node.pos))
+
+
+
+def zone_const(zone: ZoneDef, offset: int = 0) -> ast.expr:
+    """A zone's index (plus `offset`: a seat's own, a group's) as a number a listing names."""
+    return pyast.zone_index(zone.index + offset, zone.name, zone.index)
+
+
+def seat_zone(zone: ZoneDef, owner: ast.expr) -> ast.expr:
+    """The index of `owner`'s own zone of a kind (the first zone's is the seat itself)."""
+    if isinstance(owner, ast.Constant) and type(owner.value) is int:
+        return zone_const(zone, owner.value)
+    return owner if zone.index == 0 else ast.BinOp(zone_const(zone), ast.Add(), owner)
+
