@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""Time complete 4-player, 9-round golf6 matches: the interpreter against a hand-written Golf.
+"""Time complete 4-player, 9-round golf6 matches: cardrules against a hand-written Golf.
 
     python benchmarks/golf_speed.py [--games 400] [--reference PATH]
 
-Both play uniformly random moves at the same decision points. The reference is a
-hand-coded Python Golf driven through a legal_actions()/apply_action() API
-(its `--style api`), the fair yardstick for an interpreter. Both run in this one
-process, in alternating batches, so machine noise hits them alike. It prints
-matches per second, the ratio, and checks that both play the same game: mean
-play-phase turns per round and mean round score per player must agree within
-noise.
+All play uniformly random moves at the same decision points. cardrules plays them twice:
+on its playout kernel (interpreter/kernel.py: what simulations, `compare` and the bots'
+searches run on) and on its engine (what serves people: knowledge, logs, checked actions).
+The reference is a hand-coded Python Golf driven through a legal_actions()/apply_action()
+API (its `--style api`), the fair yardstick for an interpreter. All run in this one
+process, in alternating batches, so machine noise hits them alike. It prints matches per
+second, the ratios, and checks that they play the same game: mean play-phase turns per
+round and mean round score per player must agree within noise.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from types import ModuleType
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.kernel import Kernel
 from cardrules.interpreter.sessions.play import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,7 +73,7 @@ def agree(name: str, a: list[float], b: list[float]) -> bool:
     ma, mb = statistics.fmean(a), statistics.fmean(b)
     se = math.sqrt(statistics.variance(a) / len(a) + statistics.variance(b) / len(b))
     ok = abs(ma - mb) <= 4 * se
-    print(f"  {name:<32} interpreter {ma:7.2f}   reference {mb:7.2f}   "
+    print(f"  {name:<40} cardrules {ma:7.2f}   reference {mb:7.2f}   "
           f"difference {ma - mb:+.2f} (4 s.e. = {4 * se:.2f})  {'agree' if ok else 'DIFFER'}")
     return ok
 
@@ -86,33 +88,38 @@ def main(argv: list[str] | None = None) -> int:
         print(f"reference program not found: {args.reference}", file=sys.stderr)
         return 2
     ref = load_reference(args.reference)
-    engine = Engine(load_ruleset("golf6"))
+    rules = load_ruleset("golf6")
+    players = {"kernel": Kernel(rules), "engine": Engine(rules)}
     per_batch = max(args.games // args.batches, 1)
     rng = random.Random(1)
-    t_int = t_ref = 0.0
-    turns_int: list[float] = []
-    turns_ref: list[float] = []
-    score_int: list[float] = []
-    score_ref: list[float] = []
-    play_game(engine, PLAYERS, 0)  # warm up: compile caches, allocate
+    seconds = {"kernel": 0.0, "engine": 0.0, "reference": 0.0}
+    turns: dict[str, list[float]] = {name: [] for name in seconds}
+    scores: dict[str, list[float]] = {name: [] for name in seconds}
+    for player in players.values():
+        play_game(player, PLAYERS, 0)  # warm up: compile, allocate
     for b in range(args.batches):
-        dt, t, s = interpreter_batch(engine, range(b * per_batch, (b + 1) * per_batch))
-        t_int += dt
-        turns_int += t
-        score_int += s
+        for name, player in players.items():
+            dt, t, s = interpreter_batch(player, range(b * per_batch, (b + 1) * per_batch))
+            seconds[name] += dt
+            turns[name] += t
+            scores[name] += s
         dt, t, s = reference_batch(ref, rng, per_batch)
-        t_ref += dt
-        turns_ref += t
-        score_ref += s
+        seconds["reference"] += dt
+        turns["reference"] += t
+        scores["reference"] += s
     games = per_batch * args.batches
-    rate_int, rate_ref = games / t_int, games / t_ref
+    rate = {name: games / spent for name, spent in seconds.items()}
     print(f"golf6, {PLAYERS} players, {ROUNDS} rounds, {games} matches each, uniform random play")
-    print(f"  interpreter (cardrules)          {rate_int:8.1f} matches/s")
-    print(f"  hand-written, --style api        {rate_ref:8.1f} matches/s")
-    print(f"  ratio interpreter / hand-written {rate_int / rate_ref:8.3f}")
+    print(f"  cardrules kernel                 {rate['kernel']:8.1f} matches/s")
+    print(f"  cardrules engine                 {rate['engine']:8.1f} matches/s")
+    print(f"  hand-written, --style api        {rate['reference']:8.1f} matches/s")
+    print(f"  ratio kernel / hand-written      {rate['kernel'] / rate['reference']:8.3f}")
+    print(f"  ratio engine / hand-written      {rate['engine'] / rate['reference']:8.3f}")
     print("same game?")
-    ok = agree("play-phase turns per round", turns_int, turns_ref)
-    ok &= agree("round score per player", score_int, score_ref)
+    ok = True
+    for name in ("kernel", "engine"):
+        ok &= agree(f"{name}: play-phase turns per round", turns[name], turns["reference"])
+        ok &= agree(f"{name}: round score per player", scores[name], scores["reference"])
     return 0 if ok else 1
 
 

@@ -201,6 +201,9 @@ class FlowFacts:
     reactions: bool  # and a reaction window after every action
     turn_to: bool  # some rule names the next seat (`turn to`)
     direction: int  # +1 clockwise (seat order), -1 counterclockwise
+    # the engine keeps each decision's legal actions with the state's version (for its fast
+    # path and its callers); a playout kernel, whose driver holds them, does not
+    caching: bool = True
 
 
 @dataclass(frozen=True)
@@ -253,6 +256,11 @@ class Ruleset:
     line_sites: dict[int, int] = field(repr=False, default_factory=dict)  # line -> site
     house: HouseDef | None = None  # the party that is not a seat, if the ruleset has one
     flow: FlowFacts | None = None  # the turn flow's facts (the compiler always gives them)
+    # The same rules compiled for a playout kernel (interpreter/kernel.py): no log, no cache
+    # of legal actions, and no record of who knows each card unless a rule asks; compiled
+    # the first time it is asked for. None for a kernel's own rules.
+    kernel: Callable[[], Ruleset] | None = field(repr=False, default=None, compare=False)
+    knowing: bool = True  # the code keeps who knows each card (a kernel's: where rules ask)
 
     @property
     def owners(self) -> int:

@@ -88,10 +88,14 @@ class Generator(ExpressionWriter):
     """Writes one ruleset's module: its functions, their statements (the expressions are
     ExpressionWriter's, dsl/codegen_expr.py)."""
 
-    def __init__(self, checked: Checked, inliner: Inliner):
+    def __init__(self, checked: Checked, inliner: Inliner, effects: dict[str, Any] | None = None):
+        """`effects`: what the card rules may take as known wherever they are specialised
+        (the `Fact` locals of interpreter/effects.py): the engine's code keeps who knows each
+        card (`knowing`), a playout kernel's may not, and never logs (`logging`)."""
         super().__init__(checked, inliner)
         self.functions: list[ast.stmt] = []
         self.manifest = Manifest()
+        self.effects = {"knowing": True} if effects is None else effects
 
 
     # ---------------------------------------------------------------- module
@@ -245,10 +249,21 @@ class Generator(ExpressionWriter):
         else:
             self.constants[f"A_{move.name}"] = (move.name,)
             action = pyast.name(f"A_{move.name}")
-        inner: list[ast.stmt] = [pyast.expr_stmt(pyast.call(pyast.attr(pyast.name("out"),
-                                                                       "append"), action))]
-        for param in reversed(move.params):
-            inner = self.parameter(param, inner)
+        out = pyast.name("out")
+        if len(move.params) == 1 and not move.params[0].open:
+            # one parameter: the actions of its values as one list (faster than appending)
+            param = move.params[0]
+            test = [self.expr(param.where)] if param.where is not None else []
+            source = self.temp()  # (a comprehension's source may not assign: `:=`)
+            made = ast.ListComp(action, [ast.comprehension(
+                pyast.store(local(param.name)), pyast.name(source), test, 0)])
+            inner: list[ast.stmt] = [
+                pyast.assign(source, self.expr(param.source)),
+                pyast.expr_stmt(pyast.call(pyast.attr(out, "extend"), made))]
+        else:
+            inner = [pyast.expr_stmt(pyast.call(pyast.attr(out, "append"), action))]
+            for param in reversed(move.params):
+                inner = self.parameter(param, inner)
         if move.when is not None:
             inner = [pyast.if_(self.expr(move.when), inner)]
         return self.tag(inner, self.site(move.when.pos if move.when is not None else move.pos))
@@ -315,7 +330,8 @@ class Generator(ExpressionWriter):
     def card_rule(self, fn_name: str, facts: dict[str, Any], **args: Any) -> list[ast.stmt]:
         """A runtime card rule: specialised in place where its source is at hand."""
         if self.inliner.available:
-            return self.inliner.statements(fn_name, {"b": B, "s": S, **args}, facts)
+            return self.inliner.statements(fn_name, {"b": B, "s": S, **args},
+                                           {**self.effects, **facts})
         values = [a if isinstance(a, ast.expr) else pyast.const(a) for a in args.values()]
         return [pyast.expr_stmt(pyast.call(fn_name, B, S, *values))]
 

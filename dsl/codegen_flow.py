@@ -95,7 +95,7 @@ class FlowGenerator:
         """The flow's `Fact` locals, by name (interpreter/flow.py)."""
         facts = self.facts
         return {"triggered": facts.after_move, "after": facts.after_turn,
-                "named": facts.turn_to, "begins": facts.before_turn}
+                "named": facts.turn_to, "begins": facts.before_turn, "caching": facts.caching}
 
 
 def _uses_turn_to(program: ir.Program) -> bool:

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -34,6 +35,7 @@ from .codegen_flow import FlowGenerator, flow_facts
 from .inline import Inliner
 from .listing import listing
 from .reader import read
+from .reads import reads_knowledge
 from .source import Document
 
 
@@ -52,12 +54,38 @@ def compile_document(doc: Document, options: dict[str, Any] | None = None,
     generated = generate(checked, facts, inline)
     board = board_of(checked)
     bound = bind(generated, checked.decls.name.name, tables(checked, board))
-    return assemble(checked, board, bound, generated, doc, facts)
+    rules = assemble(checked, board, bound, generated, doc, facts)
+    return replace(rules, kernel=_Kernel(checked, board, doc, facts, inline))
 
 
-def generate(checked: Checked, facts: FlowFacts, inline: bool = True) -> Generated:
-    """The module of a checked program: its rules' functions, then each move's handler."""
-    generator = Generator(checked, inliner() if inline else _NO_INLINING)
+class _Kernel:
+    """The rules compiled again for a playout kernel, the first time they are asked for: the
+    same checked program, generator and inlined card rules and turn flow, specialised with
+    other facts (no log, no cache of legal actions, and who knows each card kept only where
+    a rule asks)."""
+
+    def __init__(self, checked: Checked, board: runtime.Board, doc: Document,
+                 facts: FlowFacts, inline: bool):
+        self.args = (checked, board, doc, facts, inline)
+        self.made: Ruleset | None = None
+
+    def __call__(self) -> Ruleset:
+        if self.made is None:
+            checked, board, doc, facts, inline = self.args
+            facts = replace(facts, caching=False)
+            effects = {"knowing": reads_knowledge(checked.program), "logging": False}
+            generated = generate(checked, facts, inline, effects)
+            bound = bind(generated, f"{checked.decls.name.name} kernel", tables(checked, board))
+            self.made = replace(assemble(checked, board, bound, generated, doc, facts),
+                                knowing=effects["knowing"])
+        return self.made
+
+
+def generate(checked: Checked, facts: FlowFacts, inline: bool = True,
+             effects: dict[str, Any] | None = None) -> Generated:
+    """The module of a checked program: its rules' functions, then each move's handler
+    (`effects`: what the card rules take as known, Generator's)."""
+    generator = Generator(checked, inliner() if inline else _NO_INLINING, effects)
     generator.rules()
     FlowGenerator(generator, facts).generate()
     return generator.module()

@@ -1,4 +1,5 @@
-"""What a checked expression reads of a game: for values worth remembering between states.
+"""What checked rules read of a game: who knows which card (`reads_knowledge`: a playout
+kernel keeps that only for rules that ask), and what an estimate reads (`seat_zones`).
 
 A player's mid-round estimate (`scoring.evaluate`) is asked for again and again by the search
 bots, on states that differ in other seats' cards. When the estimate reads nothing but the
@@ -23,6 +24,26 @@ PURE = frozenset({
     "ranks", "suits", "colours", "lay_downs", "can_lay_down", "is_meld", "melds_in", "can_meld",
     "meld_layouts", "deadwood", "discard_deadwood", "best_melds",
 })
+
+
+# Built-ins whose value depends on who knows which card.
+KNOWLEDGE = frozenset({"knows"})
+
+
+def reads_knowledge(program: ir.Program) -> bool:
+    """Whether any rule of the program asks who knows a card."""
+    stack: list[object] = [program]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ir.Call) and node.function in KNOWLEDGE:
+            return True
+        if isinstance(node, (tuple, list)):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+        elif hasattr(node, "__dataclass_fields__") and not isinstance(node, (ZoneDef, type)):
+            stack.extend(getattr(node, f.name) for f in fields(node))  # type: ignore[arg-type]
+    return False
 
 
 class _Unknown(Exception):

@@ -75,7 +75,9 @@ def arrive(b: Board, s: GameState, c: int, src: int, z: int, face: bool | None,
     empty slot), turned face up or down (None: as it was); then who knows which card it is
     (and what those who could not tell which card moved may still know: sight.py); a trick
     zone notes who played it."""
-    was = s.known[c]
+    knowing: Fact = s.knowing
+    if knowing:
+        was = s.known[c]
     dest_trick: Fact = b.trick[z]
     if dest_trick:
         s.by[c] = by
@@ -87,26 +89,28 @@ def arrive(b: Board, s: GameState, c: int, src: int, z: int, face: bool | None,
         s.where[c] = z
     if face is not None:
         s.face_up[c] = face
-    up = s.face_up[c] if face is None else face
-    src_vis: Fact = b.visibility[src]
-    if src_vis == OWNER and not up:
-        # A card leaving a hand face down: only the hand's owner can tell which it was.
-        s.known[c] &= 1 << b.owner[src]
-    dest_vis: Fact = b.visibility[z]
-    if dest_vis == PUBLIC:
-        if up:
-            s.known[c] = s.everyone
-    elif dest_vis == OWNER:
-        s.known[c] |= 1 << b.owner[z]
-        others = s.known[c] & ~(1 << b.owner[z])
-        if others:  # they know it in a hand they do not see: a move out of it may hide it
-            s.watchers[z] |= others
-    if s.sight:  # (a search's sample of the game keeps no partial knowledge)
-        if s.everyone & ~s.known[c] & (was | s.watchers[src]):
-            unseen_move(s, c, src, z, was, src_vis == OWNER and not up, b.owner[src])
-        if s.known[c] & ~was & s.watchers[src]:
-            seen_again(s, c, s.known[c] & ~was)
-    if s.log is not None:
+    logging: Fact = s.log is not None
+    if knowing:
+        up = s.face_up[c] if face is None else face
+        src_vis: Fact = b.visibility[src]
+        if src_vis == OWNER and not up:
+            # A card leaving a hand face down: only the hand's owner can tell which it was.
+            s.known[c] &= 1 << b.owner[src]
+        dest_vis: Fact = b.visibility[z]
+        if dest_vis == PUBLIC:
+            if up:
+                s.known[c] = s.everyone
+        elif dest_vis == OWNER:
+            s.known[c] |= 1 << b.owner[z]
+            others = s.known[c] & ~(1 << b.owner[z])
+            if others:  # they know it in a hand they do not see: a move out of it may hide it
+                s.watchers[z] |= others
+        if s.sight:  # (a search's sample of the game keeps no partial knowledge)
+            if s.everyone & ~s.known[c] & (was | s.watchers[src]):
+                unseen_move(s, c, src, z, was, src_vis == OWNER and not up, b.owner[src])
+            if s.known[c] & ~was & s.watchers[src]:
+                seen_again(s, c, s.known[c] & ~was)
+    if logging:
         log_move(b, s, c, src, z)
 
 
@@ -142,18 +146,22 @@ def flip_card(b: Board, s: GameState, c: int, face: bool) -> None:
     becomes known to all. The log records what the table sees: a card turned face down
     where only its owner, or nobody, sees it is not an event for the others."""
     s.face_up[c] = face
-    z = s.where[c]
-    vis = b.visibility[z]
-    if face and vis != HIDDEN:
-        gained = s.everyone & ~s.known[c]
-        s.known[c] = s.everyone
-        if gained & s.watchers[z]:
-            seen_again(s, c, gained)
-    elif not face and vis == OWNER:
-        others = s.known[c] & ~(1 << b.owner[z])
-        if others:  # known, but now unseen in a hand: a move out of it may hide it
-            s.watchers[z] |= others
-    if s.log is not None and (face or vis == PUBLIC):
+    knowing: Fact = s.knowing
+    logging: Fact = s.log is not None
+    if knowing or logging:
+        z = s.where[c]
+        vis = b.visibility[z]
+    if knowing:
+        if face and vis != HIDDEN:
+            gained = s.everyone & ~s.known[c]
+            s.known[c] = s.everyone
+            if gained & s.watchers[z]:
+                seen_again(s, c, gained)
+        elif not face and vis == OWNER:
+            others = s.known[c] & ~(1 << b.owner[z])
+            if others:  # known, but now unseen in a hand: a move out of it may hide it
+                s.watchers[z] |= others
+    if logging and (face or vis == PUBLIC):
         log_flip(b, s, c)
 
 
@@ -169,8 +177,6 @@ def swap(b: Board, s: GameState, c: int, d: int) -> None:
     known as if it had moved there."""
     zc = s.where[c]
     zd = s.where[d]
-    was_c = s.known[c]
-    was_d = s.known[d]
     lc = s.zones[zc]
     ld = s.zones[zd]
     at_c = lc.index(c)  # both places first: the two may lie in one zone
@@ -179,9 +185,14 @@ def swap(b: Board, s: GameState, c: int, d: int) -> None:
     ld[at_d] = c
     s.where[c] = zd
     s.where[d] = zc
-    known_after_move(b, s, c, zc, zd, was_c)
-    known_after_move(b, s, d, zd, zc, was_d)
-    if s.log is not None:
+    knowing: Fact = s.knowing
+    if knowing:
+        was_c = s.known[c]
+        was_d = s.known[d]
+        known_after_move(b, s, c, zc, zd, was_c)
+        known_after_move(b, s, d, zd, zc, was_d)
+    logging: Fact = s.log is not None
+    if logging:
         log_swap(b, s, c, d, zc, zd)
 
 
@@ -214,6 +225,10 @@ def shuffle(b: Board, s: GameState, z: int) -> None:
     what the zone itself shows (a public zone's face-up cards, an owner's own hand)."""
     cards = s.zones[z]
     shuffled(s.rng, cards)
+    if s.log is not None:
+        s.log.append({"effect": "shuffle", "zone": zone_label(b, z)})
+    if not s.knowing:
+        return
     known, vis = s.known, b.visibility[z]
     shows = vis == OWNER or (vis == PUBLIC and any(s.face_up[c] for c in cards if c != EMPTY))
     knew: dict[int, list[int]] = {}  # party -> the cards it knew here and sees no longer
@@ -228,8 +243,6 @@ def shuffle(b: Board, s: GameState, z: int) -> None:
                     knew.setdefault(p, []).append(c)
     if knew:
         shuffled_unseen(s, z, knew)
-    if s.log is not None:
-        s.log.append({"effect": "shuffle", "zone": zone_label(b, z)})
 
 
 def shuffled(rng: random.Random, cards: list[int]) -> None:
@@ -247,6 +260,8 @@ def shuffled(rng: random.Random, cards: list[int]) -> None:
 
 def peek(b: Board, s: GameState, c: int, who: int) -> None:
     """Let seat `who` learn a card without turning it."""
+    if not s.knowing:
+        return
     gained = 1 << who & ~s.known[c]
     s.known[c] |= 1 << who
     learnt(b, s, c, gained)
@@ -273,6 +288,8 @@ def peek_all(b: Board, s: GameState, cards: Iterable[int], who: int) -> None:
 
 def reveal(b: Board, s: GameState, cards: Iterable[int]) -> None:
     """Show cards to everyone without turning them: all players now know them."""
+    if not s.knowing:
+        return
     for c in list(cards):
         gained = s.everyone & ~s.known[c]
         s.known[c] = s.everyone

@@ -36,6 +36,8 @@ _KEPT_ESTIMATES = 100_000  # estimates an engine keeps before it starts afresh
 class Engine:
     """Plays games of one ruleset. Stateless itself: every game lives in its GameState."""
 
+    sight = True  # its games keep what each party knows partly (interpreter/sight.py)
+
     def __init__(self, ruleset: Ruleset, compiled: bool = True,
                  watch: Callable[[GameState, int, Action], None] | None = None,
                  watch_round: Callable[[GameState], None] | None = None):
@@ -89,6 +91,7 @@ class Engine:
             raise GameError(f"{rules.name} is for {rules.min_players} to {rules.max_players} "
                             f"players, not {count}")
         s = GameState()
+        s.knowing, s.sight = rules.knowing, self.sight
         s.ruleset, s.seed = rules.name, seed
         s.seat_count(count, rules.house.index if rules.house is not None else -1)
         s.rng = random.Random(seed)

@@ -50,7 +50,9 @@ def move_made(F: Flow, S: GameState, me: int, listing: bool, phase: int, step: i
     """What follows a move of `step` of `phase` (`then`: the step its `then` names, or
     None): its triggers, then a rule's signal, the step again, the next step or the turn's
     end, and the next decision's legal actions."""
-    S.version += 1
+    caching: Fact = F.facts.caching
+    if caching:
+        S.version += 1
     S.actions += 1
     triggered: Fact = F.facts.after_move
     if triggered:
@@ -84,13 +86,16 @@ def decision(F: Flow, S: GameState, me: int, listing: bool, phase: int,
     them: `tail`)."""
     if F.facts.reactions or F.facts.automatic[phase][step]:
         return tail(F, S, me, listing)
+    caching: Fact = F.facts.caching
     if not listing:
-        S.legal_cache = None
+        if caching:
+            S.legal_cache = None
         return []
     out = F.legal[phase][step](S, S.current)
     if not out:
         stuck(F, S)
-    S.legal_cache = (S.version, out)
+    if caching:
+        S.legal_cache = (S.version, out)
     return out
 
 

@@ -44,7 +44,7 @@ class GameState:
     """One game in play. The engine mutates it in place; copy() gives an independent one."""
 
     __slots__ = (*_PLAIN, "_rng", "_rng_shared", "version", "legal_cache", "log", "everyone",
-                 "forcing", "cut_off", "maybe", "watchers", "sight", *_HOUSE)
+                 "forcing", "cut_off", "maybe", "watchers", "sight", "knowing", *_HOUSE)
 
     def __init__(self) -> None:
         self.ruleset = ""
@@ -65,6 +65,9 @@ class GameState:
         self.watchers: list[int] = []  # per zone: the parties a move out of it may mislead
         # whether partial knowledge is kept (a search's sample of a game needs none)
         self.sight = True
+        # whether who knows each card is kept at all (a playout kernel's game, whose rules
+        # never ask, keeps none: interpreter/kernel.py)
+        self.knowing = True
         self.vars: dict[str, Any] = {}
         self.pvars: dict[str, list[Any]] = {}
         self.totals: list[int] = []
@@ -141,6 +144,7 @@ class GameState:
         other.maybe = self.maybe[:]  # (each party's dict is replaced, never changed)
         other.watchers = self.watchers[:]
         other.sight = self.sight
+        other.knowing = self.knowing
         other.vars = self.vars.copy()
         other.pvars = {k: v[:] for k, v in self.pvars.items()}
         other.totals = self.totals[:]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..engine import Engine
+from ..kernel import Kernel
 from ..players.bots import Bot, RandomBot, make_bot
 from ..players.external import Forfeit, forfeit
 from ..state import GameState
@@ -39,6 +40,9 @@ def _play(engine: Engine, state: GameState, bots: Sequence[Bot]) -> GameState:
         # Simulations of random seats spend most of their time here: the same choices as
         # RandomBot.choose, from the same streams, without a call per action.
         randoms = [bot.uniform for bot in bots]  # type: ignore[attr-defined]
+        if isinstance(engine, Kernel) and engine.compiled:
+            engine.play_randomly(state, randoms)
+            return state
         while legal:
             legal = step(state, legal[int(randoms[state.current]() * len(legal))])
         return state
