@@ -32,6 +32,22 @@ from . import flow, rounds
 from .engine import Engine
 from .state import GameState
 
+_KEPT = 16  # kernels kept for the engines that asked (kernel_for)
+_KERNELS: dict[int, tuple[Ruleset, Kernel]] = {}
+
+
+def kernel_for(engine: Engine) -> Kernel:
+    """The kernel of an engine's rules (made once per Ruleset, kept for the last few): what
+    a search plays its imagined games on. A kernel is its own."""
+    if isinstance(engine, Kernel):
+        return engine
+    found = _KERNELS.get(id(engine.rules))
+    if found is None or found[0] is not engine.rules:
+        if len(_KERNELS) >= _KEPT:
+            _KERNELS.pop(next(iter(_KERNELS)))
+        found = _KERNELS[id(engine.rules)] = (engine.rules, Kernel(engine.rules))
+    return found[1]
+
 
 class Kernel(Engine):
     """Plays games of one ruleset on its kernel compilation."""
@@ -49,6 +65,15 @@ class Kernel(Engine):
 
     def unwatched(self) -> Kernel:
         return self
+
+    def adopt(self, state: GameState) -> GameState:
+        """A game of the engine (a search's sample of it, say), made one of this kernel's:
+        from here on it keeps what this kernel keeps. Returns the same state."""
+        state.knowing = self.rules.knowing
+        state.sight = False
+        state.log = None
+        state.legal_cache = None
+        return state
 
     # ------------------------------------------------------------------ query
     def legal_actions(self, state: GameState) -> list[Action]:

@@ -18,6 +18,7 @@ from cardrules.errors import IllegalAction, RuleRuntimeError
 
 from .. import domains
 from ..engine import Engine
+from ..kernel import Kernel, kernel_for
 from ..state import GameState
 from .knowledge import determinize_with_map
 
@@ -198,9 +199,10 @@ class GreedyBot:
         rng = self.rng
         if len(legal) == 1 and not domains.is_open(legal[0]):
             return legal[0]
-        # Samples are played by an engine that tells no watcher (a transcript, --reveal):
-        # their actions are imagined, not the game's. Being copies, they keep no event log.
-        engine = engine.unwatched()
+        # Samples are made by an engine that tells no watcher (a transcript, --reveal), and
+        # played on its kernel: their actions are imagined, not the game's.
+        sampler = engine.unwatched()
+        engine = kernel_for(sampler)
         seat = _mover(state)
         candidates = self._candidates(legal)
         totals = [0.0] * len(candidates)
@@ -208,7 +210,8 @@ class GreedyBot:
         won = [0] * len(candidates)  # samples in which the candidate won the game (or shared it)
         alive = list(range(len(candidates)))
         for _ in range(self.samples):
-            det, mapping = determinize_with_map(engine, state, seat, rng)
+            det, mapping = determinize_with_map(sampler, state, seat, rng)
+            engine.adopt(det)
             own = self._own_actions(engine, det)
             for i in alive:
                 value, ends, wins = self._try(engine, det, own, candidates[i], mapping, seat)
@@ -309,11 +312,12 @@ class GreedyBot:
         assert best is not None, "a decision always has a legal action"
         return best[2], best[1]
 
-    def _sure(self, engine: Engine, state: GameState, action: Action, seat: int) -> bool:
+    def _sure(self, engine: Kernel, state: GameState, action: Action, seat: int) -> bool:
         """Whether a decisive action wins in at least `sure` of `confirm` fresh samples."""
         wins = 0
         for _ in range(self.confirm):
             det, mapping = determinize_with_map(engine, state, seat, self.rng)
+            engine.adopt(det)
             try:
                 sample, _ = self._play(engine, det, self._own_actions(engine, det), action,
                                        mapping, seat)
@@ -406,9 +410,10 @@ class IsmctsBot:
         rng = self.rng
         if len(legal) == 1 and not domains.is_open(legal[0]):
             return legal[0]
-        # Samples are played by an engine that tells no watcher (a transcript, --reveal):
-        # their actions are imagined, not the game's. Being copies, they keep no event log.
-        engine = engine.unwatched()
+        # Samples are made by an engine that tells no watcher (a transcript, --reveal), and
+        # played on its kernel: their actions are imagined, not the game's.
+        sampler = engine.unwatched()
+        engine = kernel_for(sampler)
         seat = _mover(state)
         root = _Node(seat)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -424,7 +429,7 @@ class IsmctsBot:
             elif done > 0 and self._spent >= self.work:
                 break
             done += 1
-            self._iterate(engine, state, seat, root)
+            self._iterate(sampler, engine, state, seat, root)
         # The most visited of the root's moves that are legal in the real game.
         real = {_key(a): a for a in legal if not domains.is_open(a)}
         best: Action | None = None
@@ -444,9 +449,11 @@ class IsmctsBot:
                 best = sample_fill(best, rng)
         return best
 
-    def _iterate(self, engine: Engine, state: GameState, seat: int, root: _Node) -> None:
+    def _iterate(self, sampler: Engine, engine: Kernel, state: GameState, seat: int,
+                 root: _Node) -> None:
         rng = self.rng
-        det, mapping = determinize_with_map(engine, state, seat, rng)
+        det, mapping = determinize_with_map(sampler, state, seat, rng)
+        engine.adopt(det)
         back = {new: old for old, new in mapping.items()}
         start_rounds = len(det.round_scores)
         play = engine.play
