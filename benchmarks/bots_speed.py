@@ -7,14 +7,20 @@ default budgets, in each of the five games, one bot seat among random ones.
 
 Only the bot's own decisions are timed (the random seats' moves are not), one process, the
 bot's seat turning from game to game. Prints decisions/s for each bot and game; --match times
-whole 4-player golf6 matches with greedy in every seat, in seconds a match.
+whole 4-player golf6 matches with greedy in every seat, in seconds a match, and as how many
+random matches of the hand-written Golf (../shared/bench/golf_handcoded.py) take that long,
+timed in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import random
 import sys
 import time
+from pathlib import Path
+from types import ModuleType
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
@@ -69,11 +75,33 @@ def main(argv: list[str] | None = None) -> int:
               f"({rates[0][1]}, {rates[1][1]})")
     if args.match:
         engine = Engine(load_ruleset("golf6"))
+        play_game(engine, 4, 99, seats=["greedy"] * 4)  # warm up: compile, allocate
         t0 = time.perf_counter()
         for seed in range(3):
             play_game(engine, 4, seed, seats=["greedy"] * 4)
-        print(f"golf6, 4 greedy seats: {(time.perf_counter() - t0) / 3:.2f} s a match")
+        match = (time.perf_counter() - t0) / 3
+        line = f"golf6, 4 greedy seats: {match:.2f} s a match"
+        if REFERENCE.is_file():
+            ref = _reference()
+            rng = random.Random(1)
+            t0 = time.perf_counter()
+            for _ in range(200):
+                ref.play_match(rng, 4, 9, False, ref.play_round_api)
+            hand = (time.perf_counter() - t0) / 200
+            line += f" (the time of {match / hand:,.0f} hand-written random matches)"
+        print(line)
     return 0
+
+
+REFERENCE = Path(__file__).resolve().parent.parent.parent / "shared" / "bench" / "golf_handcoded.py"
+
+
+def _reference() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("golf_handcoded", REFERENCE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 if __name__ == "__main__":

@@ -53,9 +53,10 @@ def deal(F: Flow, s: GameState) -> None:
         home.extend(range(s.n_cards))
         s.where[:] = [rules.home_zone] * s.n_cards
         s.face_up[:] = [False] * s.n_cards
-        s.known[:] = [0] * s.n_cards
         s.by[:] = [None] * s.n_cards
-        sight.forget_all(s, len(s.zones))
+        if s.knowing:
+            s.known[:] = [0] * s.n_cards
+            sight.forget_all(s, len(s.zones))
     s.stop_before = None
     s.next_turn = None
     s.signal = 0
@@ -90,8 +91,11 @@ def _gather(F: Flow, s: GameState) -> None:
     back = [c for c in range(s.n_cards) if s.where[c] not in kept]
     s.zones[home].extend(back)
     for c in back:
-        s.where[c], s.face_up[c], s.known[c], s.by[c] = home, False, 0, None
-    sight.forget_cards(s, back)
+        s.where[c], s.face_up[c], s.by[c] = home, False, None
+    if s.knowing:
+        for c in back:
+            s.known[c] = 0
+        sight.forget_cards(s, back)
 
 
 def a_seat(F: Flow, p: int, s: GameState, what: str) -> int:

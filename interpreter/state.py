@@ -140,9 +140,12 @@ class GameState:
         other.zones = [z[:] for z in self.zones]
         other.where = self.where[:]
         other.face_up = self.face_up[:]
-        other.known = self.known[:]
-        other.maybe = self.maybe[:]  # (each party's dict is replaced, never changed)
-        other.watchers = self.watchers[:]
+        if self.knowing:
+            other.known = self.known[:]
+            other.maybe = self.maybe[:]  # (each party's dict is replaced, never changed)
+            other.watchers = self.watchers[:]
+        else:  # a kernel's game keeps no knowledge: what it holds is never read or changed
+            other.known, other.maybe, other.watchers = self.known, self.maybe, self.watchers
         other.sight = self.sight
         other.knowing = self.knowing
         other.vars = self.vars.copy()

@@ -32,6 +32,7 @@ class RandomBot:
     """Picks uniformly among the legal actions."""
 
     name = "random"
+    blind = True  # decides without reading what its seat knows: it can sit at a kernel's game
 
     def __init__(self, seed: Any):
         self.rng = random.Random(seed)
@@ -111,6 +112,14 @@ def _bot_class(kind: str) -> tuple[type, str | None, int | float | None]:
         if most is not None and budget > most:
             raise GameError(f"seat kind '{kind}': at most {most:,} {keyword}")
     return cls, keyword, budget
+
+
+def plays_blind(kind: str) -> bool:
+    """Whether a seat of this kind decides without reading what its seat knows (a random
+    seat): a game of such seats alone can be played on the ruleset's kernel."""
+    if is_command(kind):
+        return False
+    return bool(getattr(_bot_class(kind)[0], "blind", False))
 
 
 def make_bot(kind: str, game_seed: int, seat: int) -> Bot:

@@ -35,7 +35,8 @@ from cardrules.errors import CardrulesError, GameError
 from cardrules.model import Ruleset
 
 from ..engine import Engine
-from ..players.bots import make_bot
+from ..kernel import Kernel, kernel_for
+from ..players.bots import make_bot, plays_blind
 from .play import play
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975: two-sided 95%
@@ -128,19 +129,24 @@ def play_record(engine: Engine, sim: Simulation, index: int) -> GameRecord:
 
 
 # Each process loads a ruleset once and keeps its engine (a worker is handed many chunks).
-_ENGINES: dict[RulesetSource, Engine] = {}
+_ENGINES: dict[tuple[RulesetSource, bool], Engine] = {}
 
 
-def engine_for(ref: RulesetSource) -> Engine:
-    engine = _ENGINES.get(ref)
+def engine_for(ref: RulesetSource, kernel: bool = False) -> Engine:
+    """The ruleset's engine, or (`kernel`) its playout kernel, made once per process."""
+    engine = _ENGINES.get((ref, kernel))
     if engine is None:
-        engine = _ENGINES[ref] = Engine(ref.load())
+        rules = ref.load()
+        engine = _ENGINES[ref, kernel] = Kernel(rules) if kernel else Engine(rules)
     return engine
 
 
 def play_span(sim: Simulation, span: tuple[int, int]) -> list[Records]:
-    """Games span[0] to span[1] - 1, each played with every ruleset of `sim`."""
-    engines = [engine_for(ref) for ref in sim.rulesets]
+    """Games span[0] to span[1] - 1, each played with every ruleset of `sim`: on the rules'
+    kernel where every seat plays blind (random seats), else on the engine (whose searches
+    play on the kernel in turn); the games are the same either way."""
+    kernel = all(plays_blind(kind) for kind in sim.seats)
+    engines = [engine_for(ref, kernel) for ref in sim.rulesets]
     return [tuple(play_record(engine, sim, index) for engine in engines)
             for index in range(*span)]
 
@@ -174,8 +180,11 @@ def stream(sim: Simulation, workers: int = 1, client: Any = None) -> Iterator[Re
         # One game at a time, so that a stop (Ctrl-C) loses no finished game.
         batches = (play_span(sim, (game, game + 1)) for game in range(sim.games))
     else:
-        for ref in sim.rulesets:
-            engine_for(ref)  # forked workers inherit it, instead of each loading it
+        kernel = all(plays_blind(kind) for kind in sim.seats)
+        for ref in sim.rulesets:  # forked workers inherit them, instead of each loading them
+            engine = engine_for(ref, kernel)
+            if not kernel:  # (whose searches play on the kernel)
+                kernel_for(engine)
         batches = _pool_batches(sim, chunks, min(workers, count))
     for batch in batches:
         yield from batch
