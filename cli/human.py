@@ -35,7 +35,7 @@ from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.events import EventStream
 from cardrules.interpreter.external import Forfeit, forfeit
 from cardrules.interpreter.play import finish
-from cardrules.interpreter.record import HUMAN, Record, action_data, make_bots
+from cardrules.interpreter.record import HUMAN, Record, action_data, dealt_from, make_bots
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.told import tell
 from cardrules.model import Action, Ruleset
@@ -90,7 +90,8 @@ class Table:
     @classmethod
     def start(cls, ref: str, options: dict[str, str], engine: Engine, state: GameState,
               seats: list[str], seed: int, plain: bool = False) -> Table:
-        record = Record.new(ref, options, engine.rules, state.n, seed, seats, plain)
+        record = Record.new(ref, options, engine.rules, state.n, seed, seats, plain,
+                            deal=dealt_from(state))
         return cls(record, engine, state, make_bots(seats, seed),
                    {p: [] for p, k in enumerate(seats) if k == HUMAN})
 

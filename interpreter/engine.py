@@ -29,7 +29,9 @@ from cardrules.errors import (
 )
 from cardrules.model import Action, Ruleset
 
+from . import deal as dealing
 from . import domains, runtime, sight
+from .deal import Deal, Probe
 from .runtime import SIGNAL_GAME, SIGNAL_PHASE, SIGNAL_ROUND, SIGNAL_TURN
 from .state import GameState
 from .view import house_view, owners, public_variables
@@ -110,9 +112,13 @@ class Engine:
 
     # ------------------------------------------------------------------ start
     def new_game(self, players: int | None = None, seed: int = 0,
-                 log: bool | list[dict[str, Any]] = False) -> GameState:
+                 log: bool | list[dict[str, Any]] = False,
+                 deal: Deal | Probe | None = None) -> GameState:
         """A new game at its first decision, dealt from `seed`; `log` keeps an event log (a
-        list of one's own, such as an events.EventStream, is used as the log)."""
+        list of one's own, such as an events.EventStream, is used as the log); `deal` a
+        given deal (interpreter/deal.py), whose stated orders its shuffles take."""
+        if isinstance(deal, Deal) and deal.zones:
+            return dealing.from_zones(self, players, seed, log, deal)
         rules = self.rules
         count = rules.default_players if players is None else players
         if not rules.min_players <= count <= rules.max_players:
@@ -144,6 +150,7 @@ class Engine:
                 s.pvars[var.name] = [self._call(var.initial, s) for _ in range(count)]
                 if house >= 0:
                     self._house_value(var.initial, s, var.name)
+        s.deal = deal
         self._start_round(s)
         return s
 

@@ -21,6 +21,7 @@ from typing import Any, TypeAlias, TypeVar
 
 from cardrules.errors import RuleFault
 
+from .deal import stack
 from .domains import Words
 from .sight import parties, seen_again, shuffled_unseen, unseen_move
 from .state import EMPTY, GameState
@@ -483,7 +484,10 @@ def shuffle(b: Board, s: GameState, z: int) -> None:
     """Shuffle a zone with the game's generator; nobody knows the shuffled order, except
     what the zone itself shows (a public zone's face-up cards, an owner's own hand)."""
     cards = s.zones[z]
-    shuffled(s.rng, cards)
+    if s.deal is None:
+        shuffled(s.rng, cards)
+    else:  # a given deal: the order it states for this shuffle (interpreter/deal.py)
+        stack(b, s, z, shuffled)
     known, vis = s.known, b.visibility[z]
     shows = vis == OWNER or (vis == PUBLIC and any(s.face_up[c] for c in cards if c != EMPTY))
     knew: dict[int, list[int]] = {}  # party -> the cards it knew here and sees no longer
