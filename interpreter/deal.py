@@ -93,11 +93,16 @@ def parse_deal(text: str, name: str, rules: Ruleset, players: int) -> Deal:
 
 def deal_from_data(data: Any, rules: Ruleset, players: int, what: str) -> Deal:
     """A stacked deck kept as JSON data (a save's `deal`), checked as a file's would be."""
-    doc = Document(what, "", {"shuffles": data})
-    reader = _DealReader(doc, rules, players)
+    return parse_deal_data({"shuffles": data}, rules, players, what)
+
+
+def parse_deal_data(data: Any, rules: Ruleset, players: int, what: str = "the deal") -> Deal:
+    """A deal given as data (a deal file's, already read: a program's), checked as a file's
+    would be; GameError with the first problem."""
+    reader = _DealReader(Document(what, "", data), rules, players)
     deal = reader.read()
     if reader.errors:
-        raise GameError(reader.errors[0].message)
+        raise GameError(f"{what}: {reader.errors[0].message}")
     return deal
 
 
