@@ -36,11 +36,10 @@ from typing import Any
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import CardrulesError
-from cardrules.model import Action, Ruleset
-
-from cardrules.interpreter.deal import Deal, parse_deal_data
+from cardrules.interpreter.deal import parse_deal_data
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.state import GameState
+from cardrules.model import Action, Ruleset
 
 KINDS = ("seat", "legal", "forced", "end", "returns", "error")
 
@@ -187,38 +186,47 @@ MATCHED: dict[str, Matched] = {
 class Lockstep:
     """One matched game's engines, ready to play games side by side."""
 
-    def __init__(self, match: Matched) -> None:
+    def __init__(self, match: Matched, options: dict[str, str] | None = None,
+                 params: dict[str, Any] | None = None) -> None:
+        """`options` added to the match's, and `params` given to OpenSpiel's game, for a
+        variant both have (gin's knock_card)."""
         import pyspiel
 
         self.match = match
-        self.rules = load_ruleset(match.ruleset, match.options)
+        self.rules = load_ruleset(match.ruleset, {**match.options, **(options or {})})
         self.applied: list[tuple[int, Action]] = []
         self.engine = Engine(self.rules, watch=self._watched)
-        self.game = pyspiel.load_game(match.game)
+        self.game = pyspiel.load_game(match.game, params or {})
         deck = self.rules.cards.names[:self.rules.cards.per_deck]
         self.names = {match.card(n): n for n in deck}
 
     def _watched(self, state: GameState, seat: int, action: Action) -> None:
         self.applied.append((seat, action))
 
-    def play(self, seed: int, tally: Tally) -> None:
+    def play(self, seed: int, tally: Tally, order: Sequence[int] | None = None,
+             opening: Sequence[int] = ()) -> None:
         """One game from `seed` (its deal and its players' picks); its decisions and its
-        first difference, if any, go to `tally`."""
+        first difference, if any, go to `tally`. `order`: OpenSpiel's chance outcomes, the
+        deck in the order it deals it (default: drawn from the seed); `opening`: OpenSpiel
+        actions the players make first, before picking for themselves."""
         rng = random.Random(seed)
-        order = sorted(self.names)
-        rng.shuffle(order)
+        if order is None:
+            drawn = sorted(self.names)
+            rng.shuffle(drawn)
+            order = drawn
         outcomes = [self.names[c] for c in order]
         tally.games += 1
         history: list[int] = []
         try:
-            kind, note = self._play(seed, rng, order, outcomes, history, tally)
+            kind, note = self._play(seed, rng, list(order), outcomes, history, tally,
+                                    list(opening))
         except CardrulesError as exc:
             kind, note = "error", str(exc)
         if kind:
             tally.add(kind, f"game seed {seed}: {note}; OpenSpiel actions {history}")
 
     def _play(self, seed: int, rng: random.Random, order: list[int], outcomes: list[str],
-              history: list[int], tally: Tally) -> tuple[str, str]:
+              history: list[int], tally: Tally, opening: list[int]) -> tuple[str, str]:
         deal = parse_deal_data({"zones": self.match.zones(outcomes)}, self.rules,
                                self.game.num_players())
         theirs = self.game.new_initial_state()
@@ -237,7 +245,9 @@ class Lockstep:
             tally.decisions += 1
             if sorted(ids) != wanted:
                 return "legal", self._differ(ids, wanted, theirs)
-            pick = self.match.choose(theirs, wanted, rng)
+            pick = opening.pop(0) if opening else self.match.choose(theirs, wanted, rng)
+            if pick not in wanted:
+                raise ValueError(f"an opening action {pick} that is not legal")
             history.append(pick)
             self.applied.clear()
             self.engine.apply(ours, legal[ids.index(pick)])

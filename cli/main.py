@@ -15,11 +15,12 @@ import click
 import yaml
 
 from cardrules import __version__
+from cardrules.dsl.deal_file import read_deal
 from cardrules.dsl.diff import diff as diff_rules
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import GameError
 from cardrules.interpreter.bots import Bot, make_bot
-from cardrules.interpreter.deal import Deal, read_deal
+from cardrules.interpreter.deal import Deal
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.events import EventStream
 from cardrules.interpreter.external import Forfeit, forfeit

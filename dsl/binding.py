@@ -36,7 +36,8 @@ def runtime_names() -> dict[str, Any]:
     out.update(is_meld=melding.is_meld, melds_in=melding.melds_in, can_meld=melding.can_meld,
                meld_layouts=melding.meld_layouts, deadwood=melding.deadwood_of,
                discard_deadwood=melding.discard_deadwood,
-               best_melds=melding.best_melds, lay_downs=melding.lay_downs,
+               best_melds=melding.best_melds, left_out=melding.left_out,
+               lay_downs=melding.lay_downs,
                can_lay_down=melding.can_lay_down)
     # what the runtime's inlinable card rules call of the partial-knowledge bookkeeping
     out.update(unseen_move=sight.unseen_move, seen_again=sight.seen_again)

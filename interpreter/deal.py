@@ -7,13 +7,13 @@ round's setup); it is turned into a stacked deck by playing the setup once with 
 that keep their order (a probe), which tells where each place of each shuffle's order ends
 up, so the same rules play from it with nothing special about the deal.
 
-    deal = read_deal(Path("hand.yaml"), rules, players=2)
+    deal = read_deal(Path("hand.yaml"), rules, players=2)   # cardrules.dsl.deal_file
     state = engine.new_game(2, seed=1, deal=deal)
 
-A deal file is YAML (or JSON) written by a person, so everything in it is checked and every
-problem is reported where it was written (RulesetError, located); a stated order that does
-not hold the cards the zone holds when it is shuffled is a GameError naming the order's
-place in the file.
+A deal file is YAML (or JSON) written by a person, so everything in it is checked (here, by
+DealReader) and every problem is reported where it was written (dsl/deal_file.py reads the
+file); a stated order that does not hold the cards the zone holds when it is shuffled is a
+GameError naming the order's place in the file.
 
 Cards are named as the deck names them (AS, 10H, JK); in a game of several decks each name
 stands for any of its copies, which are interchangeable.
@@ -24,12 +24,11 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from cardrules.dsl.source import MAX_BYTES, Document, parse_yaml
-from cardrules.errors import Diagnostic, GameError, RulesetError
+from cardrules.errors import Diagnostic, GameError
 from cardrules.model import Ruleset
 
 from .state import EMPTY, GameState
@@ -65,29 +64,19 @@ class Probe:
 
 
 # ------------------------------------------------------------------ reading
-def read_deal(path: Path, rules: Ruleset, players: int) -> Deal:
-    """The deal in file `path` for this ruleset and table size, every entry checked."""
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            raise GameError(f"{path}: too large for a deal file (at most "
-                            f"{MAX_BYTES // 1000} KB)")
-        with path.open("rb") as file:  # at most that much: a device may never end
-            raw = file.read(MAX_BYTES + 1)
-        text = raw.decode("utf-8")
-    except OSError as exc:
-        raise GameError(f"{path}: cannot read the deal: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise GameError(f"{path}: not a deal file (not UTF-8 text)") from None
-    return parse_deal(text, str(path), rules, players)
+Locate = Callable[[tuple[str | int, ...], str, bool], Diagnostic]
 
 
-def parse_deal(text: str, name: str, rules: Ruleset, players: int) -> Deal:
-    """A deal from the text of a deal file called `name` (for messages)."""
-    doc = parse_yaml(text, name)
-    reader = _DealReader(doc, rules, players)
+def parse_deal_data(data: Any, rules: Ruleset, players: int, what: str = "the deal") -> Deal:
+    """A deal given as data (a program's, or a save's), checked as a file's would be;
+    GameError with the first problem."""
+    def locate(path: tuple[str | int, ...], message: str, key: bool) -> Diagnostic:
+        return Diagnostic(None, message)
+
+    reader = DealReader(data, rules, players, locate, what)
     deal = reader.read()
     if reader.errors:
-        raise RulesetError(reader.errors)
+        raise GameError(f"{what}: {reader.errors[0].message}")
     return deal
 
 
@@ -96,31 +85,24 @@ def deal_from_data(data: Any, rules: Ruleset, players: int, what: str) -> Deal:
     return parse_deal_data({"shuffles": data}, rules, players, what)
 
 
-def parse_deal_data(data: Any, rules: Ruleset, players: int, what: str = "the deal") -> Deal:
-    """A deal given as data (a deal file's, already read: a program's), checked as a file's
-    would be; GameError with the first problem."""
-    reader = _DealReader(Document(what, "", data), rules, players)
-    deal = reader.read()
-    if reader.errors:
-        raise GameError(f"{what}: {reader.errors[0].message}")
-    return deal
+class DealReader:
+    """Checks a deal's data, gathering every problem, each located by `locate(path,
+    message, key)` (a deal file's reader points into the file: dsl/deal_file.py)."""
 
-
-class _DealReader:
-    """Checks a deal file's data, gathering every problem, located."""
-
-    def __init__(self, doc: Document, rules: Ruleset, players: int) -> None:
-        self.doc, self.rules, self.players = doc, rules, players
+    def __init__(self, data: Any, rules: Ruleset, players: int, locate: Locate,
+                 what: str = "the deal") -> None:
+        self.data, self.rules, self.players, self.locate = data, rules, players, locate
+        self.what = what
         self.errors: list[Diagnostic] = []
         per_deck = rules.cards.per_deck
         self.copies = Counter(rules.cards.names[:per_deck * rules.copies[players]])
         self.upper = {n.upper(): n for n in self.copies}
 
     def problem(self, path: tuple[str | int, ...], message: str, key: bool = False) -> None:
-        self.errors.append(self.doc.diagnostic(path, message, key))
+        self.errors.append(self.locate(path, message, key))
 
     def read(self) -> Deal:
-        data = self.doc.data
+        data = self.data
         if not isinstance(data, dict):
             self.problem((), "a deal file holds a mapping: 'shuffles:' (the order of each "
                              "shuffle, top card first) or 'zones:' (the cards of each zone)")
@@ -234,7 +216,8 @@ class _DealReader:
         return names
 
     def place(self, path: tuple[str | int, ...], what: str) -> str:
-        return f"{self.doc.where(path)} ({what})"
+        where = self.locate(path, "", False).location
+        return f"{where if where is not None else self.what} ({what})"
 
 
 # ------------------------------------------------------------------ dealing
