@@ -69,6 +69,7 @@ class Tally:
     decisions: int = 0
     differences: Counter[str] = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)
+    moves: Counter[str] = field(default_factory=Counter)  # the ruleset's moves made, by name
 
     def add(self, kind: str, note: str) -> None:
         self.differences[kind] += 1
@@ -151,13 +152,24 @@ def spades_zones(outcomes: list[str]) -> dict[str, list[str]]:
 
 
 # ------------------------------------------------------------------ biased players
+_GIN_UTILS: list[Any] = []
+
+
 def gin_choose(state: Any, legal: list[int], rng: random.Random) -> int:
     """Knock whenever it may (at the wall too), lay off and meld nearly always, take the
-    upcard half the time; otherwise uniform."""
+    upcard half the time, and mostly discard the card that leaves the least deadwood (by
+    OpenSpiel's own count), so that hands come near a knock often; otherwise uniform."""
     cards = [a for a in legal if a < 52]
     melds = [a for a in legal if a >= 56]
     if 55 in legal and rng.random() < 0.7:
         return 55
+    hand = list(state.hands()[state.current_player()])
+    if len(hand) == 11 and cards and 54 not in legal and rng.random() < 0.8:
+        if not _GIN_UTILS:
+            import pyspiel
+            _GIN_UTILS.append(pyspiel.gin_rummy.GinRummyUtils(13, 4, 10))
+        least = _GIN_UTILS[0].min_deadwood
+        return min(cards, key=lambda c: (least([h for h in hand if h != c]), rng.random()))
     if 54 in legal and (cards or melds) and 52 not in legal and rng.random() < 0.85:
         return rng.choice(cards or melds)
     if 52 in legal and 53 in legal:
@@ -250,6 +262,7 @@ class Lockstep:
                 raise ValueError(f"an opening action {pick} that is not legal")
             history.append(pick)
             self.applied.clear()
+            tally.moves[legal[ids.index(pick)][0]] += 1
             self.engine.apply(ours, legal[ids.index(pick)])
             theirs.apply_action(pick)
             self._chance(theirs, drawn)
