@@ -21,6 +21,7 @@ stands for any of its copies, which are interchangeable.
 
 from __future__ import annotations
 
+import difflib
 import random
 import re
 from collections import Counter
@@ -166,8 +167,11 @@ class DealReader:
         match = _ZONE_NAME.match(text)
         names = [z.name for z in self.rules.zones]
         if match is None or match.group(1) not in names:
-            hint = f"; the zones are {', '.join(names)}" if len(names) <= 12 else ""
-            self.problem(path, f"no zone '{text}'{hint}", key=True)
+            base = match.group(1) if match is not None else text
+            close = difflib.get_close_matches(base, names, n=1)
+            hint = f": did you mean '{close[0]}'?" if close else \
+                f"; the zones are {', '.join(names)}" if len(names) <= 12 else ""
+            self.problem(path, f"no zone '{base}'{hint}", key=True)
             return None
         zone = self.rules.zone(match.group(1))
         owner, stack = match.group(2), zone.layout == "stack"
