@@ -42,10 +42,9 @@ _KEYS = ("shuffles", "zones")
 @dataclass(frozen=True)
 class Deal:
     """A stacked deck (`shuffles`: each shuffle's order as card names, top first) or the
-    cards of zones when the game starts (`zones`: zone index, names in the zone's own
-    order, a stack's top last as the engine keeps it, and whether it is a stack, which may
-    name its top cards alone). `where` holds, for messages, where
-    each order (or zone) was written."""
+    cards of zones when the game starts (`zones`: zone index, names in the zone's own order,
+    a stack's top last as the engine keeps it, and whether it is a stack, which may name its
+    top cards alone). `where` holds, for messages, where each order (or zone) was written."""
 
     shuffles: tuple[tuple[str, ...], ...] = ()
     zones: tuple[tuple[int, tuple[str, ...], bool], ...] = ()
