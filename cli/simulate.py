@@ -186,7 +186,7 @@ def play_all(sim: Simulation, workers: int | None, backend: str, scheduler: str 
     # Processes here (or a local cluster's): at most one per CPU. A cluster elsewhere
     # plays on as many as it has.
     local = capped(workers, cpus, f"this machine has {plural(cpus, 'CPU')}")
-    progress = Progress(sim.games, label)
+    progress = Progress(sim.games, label, unit="games" if sim.rotations == 1 else "deals")
     try:
         with cluster_client(backend, scheduler, local) as client:
             if client is not None:
@@ -265,10 +265,11 @@ class Progress:
 
     WIDTH = 30
 
-    def __init__(self, total: int, label: str, stream: IO[str] | None = None) -> None:
+    def __init__(self, total: int, label: str, stream: IO[str] | None = None,
+                 unit: str = "games") -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = self.stream.isatty()
-        self.total, self.label = total, label
+        self.total, self.label, self.unit = total, label, unit
         self.started = self.shown = time.monotonic()
         self.drawn = 0  # the length of the line on screen
 
@@ -280,7 +281,7 @@ class Progress:
         filled = self.WIDTH * done // self.total
         rate = done / max(now - self.started, 1e-9)
         line = (f"{self.label} [{'#' * filled}{'.' * (self.WIDTH - filled)}] "
-                f"{100 * done // self.total:3d}% {done}/{self.total} games, {rate:.0f}/s")
+                f"{100 * done // self.total:3d}% {done}/{self.total} {self.unit}, {rate:.0f}/s")
         self.stream.write("\r" + line.ljust(self.drawn))
         self.stream.flush()
         self.drawn = len(line)
