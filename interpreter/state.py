@@ -219,7 +219,7 @@ class GameState:
             state.forcing = False
             state.cut_off = data.get("cut_off", False) is True
             if "deal" in data:
-                from .deal import Deal  # (the deal module reads rule-file text: loaded late)
+                from .deal import Deal  # (deal.py imports this module: imported here)
                 state.deal = Deal(shuffles=tuple(tuple(str(n) for n in order)
                                                  for order in data["deal"]))
                 state.dealt = int(data["dealt"])
