@@ -34,7 +34,13 @@ from cardrules.interpreter.players.external import Forfeit, forfeit
 from cardrules.interpreter.sessions import record
 from cardrules.interpreter.sessions.events import round_ends
 from cardrules.interpreter.sessions.play import finish
-from cardrules.interpreter.sessions.record import HUMAN, Record, action_data, make_bots
+from cardrules.interpreter.sessions.record import (
+    HUMAN,
+    Record,
+    action_data,
+    dealt_from,
+    make_bots,
+)
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.words import tell
 from cardrules.model import Action, Ruleset
@@ -89,7 +95,8 @@ class Table:
     @classmethod
     def start(cls, ref: str, options: dict[str, str], engine: Engine, state: GameState,
               seats: list[str], seed: int, plain: bool = False) -> Table:
-        record = Record.new(ref, options, engine.rules, state.n, seed, seats, plain)
+        record = Record.new(ref, options, engine.rules, state.n, seed, seats, plain,
+                            deal=dealt_from(state))
         return cls(record, engine, state, make_bots(seats, seed),
                    {p: [] for p, k in enumerate(seats) if k == HUMAN})
 

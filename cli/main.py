@@ -14,9 +14,11 @@ from typing import Any
 import click
 
 from cardrules import __version__
+from cardrules.dsl.deal_file import read_deal
 from cardrules.dsl.diff import diff as diff_rules
 from cardrules.dsl.loader import STAGES, check_files, load_ruleset, stage_text
 from cardrules.errors import GameError
+from cardrules.interpreter.deal import Deal
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import Bot, make_bot
 from cardrules.interpreter.players.external import Forfeit, forfeit
@@ -72,11 +74,14 @@ def file_name(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
 @click.option("--reveal", is_flag=True,
               help="Print every action with every card named, and the whole table at each "
                    "round's start and end: a full-information transcript, for rule authors.")
+@click.option("--deal", "deal_file", type=click.Path(dir_okay=False), callback=file_name,
+              help="Deal the cards this file states (YAML or JSON): the order of each "
+                   "shuffle, or the cards of each zone at the start (docs/grammar.md).")
 @reports_errors
 def run(ruleset: str, players: int | None, seed: int, seats: str | None,
         options: tuple[str, ...], log_file: str | None, plain: bool, as_json: bool,
         view_seat: int | None, humans: tuple[int, ...] = (), save_file: str | None = None,
-        reveal: bool = False) -> None:
+        reveal: bool = False, deal_file: str | None = None) -> None:
     """Play a whole match of RULESET (a file, or a built-in name such as golf6) with bots."""
     if as_json and view_seat is not None:
         raise click.UsageError("--json prints the results alone and --view shows the game as "
@@ -94,25 +99,28 @@ def run(ruleset: str, players: int | None, seed: int, seats: str | None,
     if reveal and (view_seat is not None or as_json):
         raise click.BadParameter("--reveal shows everything: it goes with neither --view nor "
                                  "--json", param_hint="--reveal")
+    deal = read_deal(Path(deal_file), rules, count) if deal_file else None
     log = LogFile(Path(log_file)) if log_file else None
     try:
         if people:  # cli/human.py; the last round's end is kept for the round's account
             from .human import round_ends, run_with_humans
             state = engine.new_game(count, seed,
-                                    log=round_ends(log.write if log is not None else None))
+                                    log=round_ends(log.write if log is not None else None),
+                                    deal=deal)
             run_with_humans(ruleset, parse_options(options), engine, state, kinds, humans,
                             seed, plain, save_file, as_json, view_seat)
         else:
             if reveal:
                 engine = revealing(rules, plain)
-            play_bots(engine, count, seed, kinds, log, plain, as_json, view_seat, reveal)
+            play_bots(engine, count, seed, kinds, log, plain, as_json, view_seat, reveal, deal)
     finally:
         if log is not None:
             log.close()
 
 
 def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogFile | None,
-              plain: bool, as_json: bool, view_seat: int | None, reveal: bool = False) -> None:
+              plain: bool, as_json: bool, view_seat: int | None, reveal: bool = False,
+              deal: Deal | None = None) -> None:
     """`run` with bots in every seat: each round's account printed as the round ends (and
     the event log written as it goes), so a game of any length keeps no history. With
     `reveal`, the engine prints every action and the whole table instead."""
@@ -130,7 +138,7 @@ def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogF
                 broken.append(exc)
 
     sink = shown if not as_json else log.write if log is not None else None
-    state = engine.new_game(count, seed, log=EventStream(sink) if sink else False)
+    state = engine.new_game(count, seed, log=EventStream(sink) if sink else False, deal=deal)
     if not as_json:  # (no round has ended yet)
         click.echo(printable(f"{rules.title} ({rules.name}) - {count} players, seed {seed}, "
                              f"seats: {', '.join(kinds)}"))

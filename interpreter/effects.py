@@ -18,6 +18,7 @@ from typing import Any
 
 from cardrules.errors import RuleFault
 
+from .deal import stack
 from .runtime import (
     EMPTY,
     HIDDEN,
@@ -224,7 +225,10 @@ def shuffle(b: Board, s: GameState, z: int) -> None:
     """Shuffle a zone with the game's generator; nobody knows the shuffled order, except
     what the zone itself shows (a public zone's face-up cards, an owner's own hand)."""
     cards = s.zones[z]
-    shuffled(s.rng, cards)
+    if s.deal is None:
+        shuffled(s.rng, cards)
+    else:  # a given deal: the order it states for this shuffle (interpreter/deal.py)
+        stack(b, s, z, shuffled)
     if s.log is not None:
         s.log.append({"effect": "shuffle", "zone": zone_label(b, z)})
     if not s.knowing:
