@@ -253,7 +253,8 @@ class Generator(ExpressionWriter):
         if len(move.params) == 1 and not move.params[0].open:
             # one parameter: the actions of its values as one list (faster than appending)
             param = move.params[0]
-            test = [self.expr(param.where)] if param.where is not None else []
+            test = [self.expr(param.where)] if param.where is not None \
+                and not (isinstance(param.where, ir.Const) and param.where.value is True) else []
             source = self.temp()  # (a comprehension's source may not assign: `:=`)
             made = ast.ListComp(action, [ast.comprehension(
                 pyast.store(local(param.name)), pyast.name(source), test, 0)])
