@@ -303,9 +303,10 @@ def play_revealed(engine: Engine, state: GameState, bots: list[Bot], plain: bool
 @reports_errors
 def validate(files: tuple[str, ...]) -> None:
     """Check rule files; print every problem as file:line:col: message."""
-    problems = check_files(files)
-    for diagnostic in problems:
+    found = check_files(files, hints=True)
+    for diagnostic in found:
         click.echo(printable(diagnostic.format()), err=True)
+    problems = [d for d in found if not d.hint]
     if problems:
         count = len(problems)
         click.echo(f"{count} problem{'s' if count != 1 else ''} found", err=True)

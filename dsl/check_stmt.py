@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import ir, limits
 from . import nodes as n
-from .builtins import NAMES
+from .builtins import SETTLED_NAMES
 from .check_expr import BAD, ExpressionChecker, known
 from .names import did_you_mean, rule_name
 from .typesys import CARD, CARDS, COLOUR, INT, NONE, PLAYER, RANK, SUIT, accepts, comparable
@@ -201,7 +201,8 @@ class StatementChecker(ExpressionChecker):
     def check_let(self, stmt: n.Let) -> ir.Stmt | None:
         if self.clash(stmt.name, stmt.pos):
             return None
-        if (stmt.name in NAMES and stmt.name != "house") or stmt.name in self.symbols.zones:
+        if (stmt.name in SETTLED_NAMES and stmt.name != "house") \
+                or stmt.name in self.symbols.zones:
             self.error(stmt.pos, f"'{stmt.name}' is already a name of the language or a zone; "
                                  "choose another")
             return None
