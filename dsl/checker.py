@@ -161,6 +161,7 @@ class _RulesetChecker(TableChecker):
         rounds_ir, rounds, until = self.match_length()
         self.has_me = False
         round_first = self.player(decls.round_first, "who starts the round")
+        self.pending_turns()
         if self.diagnostics or self.assignments is not None:
             return None
         program = ir.Program(functions, variables, setup, phases, round_end, reactions,
