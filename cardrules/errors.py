@@ -39,13 +39,15 @@ class Diagnostic:
     message: str
     source_line: str | None = None
     end: Location | None = None
+    hint: bool = False  # a note that does not make the file invalid
 
     def format(self) -> str:
         """`path:line:col: message`, then the source line and a caret under the column, or
-        carets under the whole offending text where its end is known."""
+        carets under the whole offending text where its end is known; a hint says so."""
+        message = f"hint: {self.message}" if self.hint else self.message
         if self.location is None:
-            return self.message
-        head = f"{self.location}: {self.message}"
+            return message
+        head = f"{self.location}: {message}"
         if not self.source_line:
             return head
         line = self.source_line.rstrip("\n").expandtabs(1)

@@ -31,7 +31,7 @@ from cardrules.model import Action, Ruleset
 from cardrules.present import render
 from cardrules.present.render import printable
 
-from .errors import EXIT_INVALID, reports_errors
+from .errors import EXIT_INVALID, reports_errors, say
 from .human import play_cmd, resume_cmd
 from .lsp import lsp_cmd
 from .params import SEAT, SEED, parse_options, parse_seats
@@ -231,13 +231,13 @@ def revealing(rules: Ruleset, plain: bool) -> Engine:
     named, and the whole table as each round ends."""
     def watch(state: GameState, seat: int, action: Action) -> None:
         if action != PASS:
-            click.echo(f"  seat {seat + 1}: {revealed_words(engine, state, action)}")
+            say(f"  seat {seat + 1}: {revealed_words(engine, state, action)}")
 
     def watch_round(state: GameState) -> None:
-        click.echo(f"  round {state.round} over, scores: "
-                   + "  ".join(f"seat {p + 1}: {score}"
-                               for p, score in enumerate(state.round_scores[-1])))
-        click.echo("\n".join(render.table_lines(rules, table_cards(rules, state), plain)))
+        say(f"  round {state.round} over, scores: "
+            + "  ".join(f"seat {p + 1}: {score}"
+                        for p, score in enumerate(state.round_scores[-1])))
+        say("\n".join(render.table_lines(rules, table_cards(rules, state), plain)))
 
     engine = Engine(rules, watch=watch, watch_round=watch_round)
     return engine
@@ -299,7 +299,7 @@ def play_revealed(engine: Engine, state: GameState, bots: list[Bot], plain: bool
     while legal:
         if state.round != round_seen:
             round_seen = state.round
-            click.echo("\n".join(round_start_lines(engine, state, plain)))
+            say("\n".join(round_start_lines(engine, state, plain)))
         seat = engine.to_move(state)
         assert seat is not None
         legal = engine.play(state, bots[seat].choose(engine, state, legal))
@@ -311,9 +311,10 @@ def play_revealed(engine: Engine, state: GameState, bots: list[Bot], plain: bool
 @reports_errors
 def validate(files: tuple[str, ...]) -> None:
     """Check rule files; print every problem as file:line:col: message."""
-    problems = check_files(files)
-    for diagnostic in problems:
+    found = check_files(files, hints=True)
+    for diagnostic in found:
         click.echo(printable(diagnostic.format()), err=True)
+    problems = [d for d in found if not d.hint]
     if problems:
         count = len(problems)
         click.echo(f"{count} problem{'s' if count != 1 else ''} found", err=True)

@@ -307,6 +307,18 @@ PLAYER_ATTRIBUTES: dict[str, tuple[Type, str, str]] = {
               "The player's score in the last round that ended (0 before any has)."),
 }
 
+# How the namespace grows (docs/language-design.md, "How the built-ins grow"): a rule file's
+# own names win over built-ins, so that a built-in added later never changes what a file
+# means nor stops it validating. These are the only exceptions: the names language 1 let win
+# over a file's own from the start (a zone, variable or option named `round` was never read,
+# a player variable named `total` neither, and no value table could be named `rank`), kept so
+# that every file plays as it always did. Nothing is ever added to them.
+SETTLED_NAMES = frozenset({"me", "current", "dealer", "first", "players", "others",
+                           "player_count", "round", "turns", "house", "round_ending"})
+SETTLED_CARD_ATTRIBUTES = frozenset({"rank", "suit", "colour", "number", "is_joker", "is_wild",
+                                     "face_up", "played_by", "joker", "wild"})
+SETTLED_PLAYER_ATTRIBUTES = frozenset({"seat", "total", "active", "team", "score"})
+
 # In a ruleset with a house (`house:`), the player attributes whose seat-only code would
 # misread the house (whose player number follows the seats'): (template) by name.
 HOUSE_PLAYER_ATTRIBUTES: dict[str, str] = {

@@ -27,6 +27,9 @@ from .builtins import (
     NAMES,
     NULLABLE_ATTRIBUTES,
     PLAYER_ATTRIBUTES,
+    SETTLED_CARD_ATTRIBUTES,
+    SETTLED_NAMES,
+    SETTLED_PLAYER_ATTRIBUTES,
     TEAM_FUNCTIONS,
 )
 from .names import did_you_mean, rule_name
@@ -117,6 +120,21 @@ class ExpressionChecker:
         self.assignments = assignments  # set on the first reading only
         self.scope: dict[str, tuple[Type, bool]] = {}  # local -> (type, may be none)
         self.has_me = True
+        self.hints: list[Diagnostic] = []  # notes that do not make the file invalid
+
+    def hint(self, pos: n.Pos, message: str) -> None:
+        """Note something the author may not mean, without refusing the file."""
+        self.hints.append(replace(pos.diagnostic(message), hint=True))
+
+    def declares(self, name: str) -> bool:
+        """Whether the rule file names a zone, variable or option so."""
+        s = self.symbols
+        return name in s.zones or name in s.variables or name in s.options
+
+    def builtin_name(self, name: str) -> bool:
+        """Whether a bare name is the built-in one: a rule file's own zone, variable or option
+        of the same name wins, except over the names language 1 let win from the start."""
+        return name in NAMES and (name in SETTLED_NAMES or not self.declares(name))
 
     # ------------------------------------------------------------ diagnostics
     def error(self, pos: n.Pos, message: str) -> ir.Expr:
@@ -217,7 +235,7 @@ class ExpressionChecker:
             return ir.Local(name, type=t, pos=node.pos, nullable=nullable)
         if name == "house" and self.symbols.house is None:
             return self.no_house(node)
-        if name in NAMES:
+        if self.builtin_name(name):
             if name in ("me", "others") and not self.has_me:
                 return self.error(node.pos, f"'{name}' has no meaning here: no player is acting")
             return ir.StateName(name, type=NAMES[name].type, pos=node.pos)
@@ -321,6 +339,8 @@ class ExpressionChecker:
     def card_attribute(self, subject: ir.Expr, node: n.Attribute) -> ir.Expr:
         name = node.name
         card = self.needed(subject, node.pos, "the card")
+        if name in self.symbols.value_tables and name not in SETTLED_CARD_ATTRIBUTES:
+            return ir.CardAttr(card, name, True, type=INT, pos=node.pos)  # the file's own
         if name in CARD_ATTRIBUTES:
             return ir.CardAttr(card, name, type=CARD_ATTRIBUTES[name][0], pos=node.pos,
                                nullable=name in NULLABLE_ATTRIBUTES)
@@ -333,6 +353,11 @@ class ExpressionChecker:
     def player_attribute(self, subject: ir.Expr, node: n.Attribute) -> ir.Expr:
         name = node.name
         player = self.needed(subject, node.pos, "the player")
+        var = self.symbols.variables.get(name)
+        if var is not None and var.scope in _PLAYER_SCOPES \
+                and name not in SETTLED_PLAYER_ATTRIBUTES:  # the file's own wins
+            return ir.PlayerVar(player, name, type=var.type, pos=node.pos,
+                                nullable=var.nullable)
         if name in PLAYER_ATTRIBUTES:
             if name == "team" and not self.symbols.teams:
                 return self.error(node.name_pos, "this ruleset declares no teams (`teams:`)")
@@ -347,11 +372,11 @@ class ExpressionChecker:
                                          + did_you_mean(name, names))
 
     def check_call(self, node: n.Call) -> ir.Expr:
+        if node.function in self.symbols.functions:  # the file's own, over any built-in
+            return self.user_call(node)
         if node.function in AGGREGATES and node.function not in FUNCTIONS:
             return self.error(node.pos, f"{node.function}(...) takes a generator: "
                                         f"{node.function}(x.points for x in hand[p])")
-        if node.function in self.symbols.functions:
-            return self.user_call(node)
         fn = FUNCTIONS.get(node.function)
         if fn is None and node.function in RETIRED:
             return self.error(node.pos, f"{node.function}() is no longer a built-in: declare "

@@ -3,9 +3,11 @@ returns its checked form (ir.py); expressions inside are checked by ExpressionCh
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import ir, limits
 from . import nodes as n
-from .builtins import NAMES
+from .builtins import SETTLED_NAMES
 from .check_expr import BAD, ExpressionChecker, known
 from .names import did_you_mean, rule_name
 from .typesys import CARD, CARDS, COLOUR, INT, NONE, PLAYER, RANK, SUIT, accepts, comparable
@@ -13,6 +15,11 @@ from .typesys import CARD, CARDS, COLOUR, INT, NONE, PLAYER, RANK, SUIT, accepts
 
 class StatementChecker(ExpressionChecker):
     """Checks expressions and statements against a ruleset's symbols."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.turns_named: list[n.Pos] = []  # where a `turn to` is written
+        self.phases_ended = False  # whether some statement is `end phase`
 
     def statements(self, stmts: tuple[n.Stmt, ...]) -> tuple[ir.Stmt, ...]:
         """A list of statements, checked; a `let` is seen by the statements after it."""
@@ -201,7 +208,8 @@ class StatementChecker(ExpressionChecker):
     def check_let(self, stmt: n.Let) -> ir.Stmt | None:
         if self.clash(stmt.name, stmt.pos):
             return None
-        if (stmt.name in NAMES and stmt.name != "house") or stmt.name in self.symbols.zones:
+        if (stmt.name in SETTLED_NAMES and stmt.name != "house") \
+                or stmt.name in self.symbols.zones:
             self.error(stmt.pos, f"'{stmt.name}' is already a name of the language or a zone; "
                                  "choose another")
             return None
@@ -232,6 +240,7 @@ class StatementChecker(ExpressionChecker):
         if who is BAD or self.the_house(who, "is not a seat and never takes a turn: `turn to` "
                                              "names a seat"):
             return None
+        self.turns_named.append(stmt.pos)
         return ir.TurnTo(self.needed(who, stmt.pos, "the player"), pos=stmt.pos)
 
     def the_house(self, who: ir.Expr, message: str) -> bool:
@@ -242,7 +251,17 @@ class StatementChecker(ExpressionChecker):
         return False
 
     def check_end_phase(self, stmt: n.EndPhase) -> ir.Stmt:
+        self.phases_ended = True
         return ir.Signal("phase", pos=stmt.pos)
+
+    def pending_turns(self) -> None:
+        """Where a rule names the next turn and another ends the phase, a hint: a `turn to`
+        still pending when its phase ends is dropped (the next phase has its own first)."""
+        if self.phases_ended:
+            for pos in self.turns_named:
+                self.hint(pos, "a `turn to` still pending when its phase ends is dropped: the "
+                               "next phase begins with its `first` (a phase's first:, else the "
+                               "round's)")
 
     def check_end_game(self, stmt: n.EndGame) -> ir.Stmt:
         return ir.Signal("game", pos=stmt.pos)

@@ -15,7 +15,7 @@ from cardrules.model import CardTable, HouseDef, MeldKind, OptionDef, ZoneDef
 from . import decls as d
 from . import limits
 from . import nodes as n
-from .builtins import CARD_ATTRIBUTES
+from .builtins import CARD_ATTRIBUTES, NAMES, SETTLED_CARD_ATTRIBUTES, SETTLED_NAMES
 from .cards import STANDARD_RANKS, STANDARD_SUITS, card_table
 from .check_expr import (
     BAD,
@@ -76,6 +76,7 @@ class TableChecker(StatementChecker):
             defs.append(OptionDef(name, default, choices, option.doc, low, high))
             self.option_bounds[name] = (option.low, option.high)
             self.symbols.options[name] = default
+            self.settled_name(name, option.name.pos, "option")
             if choices is not None:
                 self.symbols.choices[name] = choices
         for name, value in self.overrides.items():
@@ -296,10 +297,13 @@ class TableChecker(StatementChecker):
         wanted = list(ranks) + (["joker"] if jokers else [])
         for spec in self.decls.values:
             name = spec.name.name
-            if name in CARD_ATTRIBUTES or name in ("joker", "wild"):
+            if name in SETTLED_CARD_ATTRIBUTES:
                 self.problem(spec.name.pos, f"a value table cannot be named '{name}': cards "
                                             "already have an attribute of that name")
                 continue
+            if name in CARD_ATTRIBUTES:
+                self.hint(spec.name.pos, f"'{name}' is also a built-in card attribute: in this "
+                                         f"file c.{name} reads this table")
             given = {rank.name: number.value for rank, number in spec.entries}
             for rank, number in spec.entries:
                 if rank.name not in wanted:
@@ -353,6 +357,8 @@ class TableChecker(StatementChecker):
         for spec in specs:
             name = spec.name.name
             self.clash(name, spec.name.pos)
+            if not spec.owned:
+                self.settled_name(name, spec.name.pos, "zone")
             if name in seen:
                 self.problem(spec.name.pos, f"zone '{name}' is declared twice")
             seen.add(name)
@@ -370,6 +376,17 @@ class TableChecker(StatementChecker):
                          + did_you_mean(name, self.symbols.zones))
             return tuple(out), 0
         return tuple(out), zone.index
+
+    def settled_name(self, name: str, pos: n.Pos, what: str) -> None:
+        """A hint where a zone or an option shares its name with a built-in name: which of
+        the two a bare name reads."""
+        if name == "house":
+            return  # (the house has its own rule: `clash`)
+        if name in SETTLED_NAMES:
+            self.hint(pos, f"'{name}' is a built-in name, which a bare '{name}' reads: this "
+                           f"{what} is never read; choose another name")
+        elif name in NAMES:
+            self.hint(pos, f"'{name}' is also a built-in name: in this file it is this {what}")
 
     def side(self, literal: d.Literal | None) -> int:
         return self.size(literal, limits.MAX_GRID_SIDE, "rows or columns") or 1

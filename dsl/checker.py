@@ -10,7 +10,7 @@ reading of the rules notes every `set`, and the real check runs with those types
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cardrules.errors import Diagnostic
@@ -19,7 +19,14 @@ from cardrules.model import CardTable, HouseDef, MeldKind, OptionDef, ZoneDef
 from . import decls as d
 from . import ir, limits
 from . import nodes as n
-from .builtins import AGGREGATES, FUNCTIONS
+from .builtins import (
+    AGGREGATES,
+    FUNCTIONS,
+    NAMES,
+    PLAYER_ATTRIBUTES,
+    SETTLED_NAMES,
+    SETTLED_PLAYER_ATTRIBUTES,
+)
 from .check_expr import (
     BAD,
     Assignments,
@@ -87,6 +94,7 @@ class Checked:
     meld_value: str = "number"  # what deadwood counts by
     max_actions: int = limits.DEFAULT_ACTIONS  # a game ends, with no winner, after this many
     house: HouseDef | None = None  # the party that is not a seat (`house:`)
+    hints: tuple[Diagnostic, ...] = ()  # notes for the author that make nothing invalid
 
 
 def check(decls: d.RulesetDecl, options: dict[str, Any] | None = None
@@ -99,6 +107,8 @@ def check(decls: d.RulesetDecl, options: dict[str, Any] | None = None
     second = _RulesetChecker(decls, options, None, seen)
     checked = second.run()
     found = sorted(second.diagnostics, key=_order)
+    if checked is not None:
+        checked = replace(checked, hints=tuple(sorted(second.hints, key=_order)))
     return (checked if not found else None), found
 
 
@@ -151,6 +161,7 @@ class _RulesetChecker(TableChecker):
         rounds_ir, rounds, until = self.match_length()
         self.has_me = False
         round_first = self.player(decls.round_first, "who starts the round")
+        self.pending_turns()
         if self.diagnostics or self.assignments is not None:
             return None
         program = ir.Program(functions, variables, setup, phases, round_end, reactions,
@@ -174,6 +185,7 @@ class _RulesetChecker(TableChecker):
             if name in self.symbols.variables or name in self.symbols.zones:
                 self.problem(spec.name.pos, f"the name '{name}' is already taken")
                 continue
+            self.shadowing(spec, name)
             initial = self.check(spec.initial) if spec.initial is not None else BAD
             t = self.variable_type(spec, initial)
             nullable = initial.type == NONE or name in self.seen.nullable \
@@ -182,6 +194,22 @@ class _RulesetChecker(TableChecker):
             out.append(ir.Variable(name, spec.scope, t, initial, spec.visibility, spec.doc,
                                    spec.internal, self.secret_until(spec)))
         return tuple(out)
+
+    def shadowing(self, spec: d.VariableDecl, name: str) -> None:
+        """A hint where a variable and a built-in share a name: which one the rules read."""
+        player = spec.scope in ("player", "player_round")
+        if player and name in SETTLED_PLAYER_ATTRIBUTES:
+            self.hint(spec.name.pos, f"'{name}' is a built-in player attribute, which p.{name} "
+                                     "reads: this variable is never read; choose another name")
+        elif player and name in PLAYER_ATTRIBUTES:
+            self.hint(spec.name.pos, f"'{name}' is also a built-in player attribute: in this "
+                                     f"file p.{name} is this variable")
+        elif not player and name in SETTLED_NAMES:
+            self.hint(spec.name.pos, f"'{name}' is a built-in name, which a bare '{name}' "
+                                     "reads: this variable is never read; choose another name")
+        elif not player and name in NAMES:
+            self.hint(spec.name.pos, f"'{name}' is also a built-in name: in this file it is "
+                                     "this variable")
 
     def secret_until(self, spec: d.VariableDecl) -> str:
         """Until when a variable kept with `visibility: owner` stays secret: `game_end` (the
@@ -225,9 +253,12 @@ class _RulesetChecker(TableChecker):
         self.has_me = False
         for spec in self.decls.functions:
             name = spec.name.name
-            if name in FUNCTIONS or name in AGGREGATES or name in self.symbols.functions:
+            if name in self.symbols.functions:
                 self.problem(spec.name.pos, f"'{name}' is already a function")
                 continue
+            if name in FUNCTIONS or name in AGGREGATES:
+                self.hint(spec.name.pos, f"'{name}' is also a built-in function: in this file "
+                                         f"{name}(...) calls this one")
             params = {p.name: TYPE_NAMES[kind] for p, kind in spec.params}
             if any([self.clash(p.name, p.pos) for p, _ in spec.params]):
                 continue

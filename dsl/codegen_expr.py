@@ -23,7 +23,7 @@ from .builtins import (
     PLAYER_ATTRIBUTES,
 )
 from .checker import Checked
-from .inline import Inliner
+from .inline import Inliner, pure
 from .reads import loop_invariant
 from .typesys import NONE
 
@@ -183,7 +183,8 @@ class ExpressionWriter:
             assert isinstance(zone, ir.ZoneRef)
             if zone.zone.layout != "grid":
                 index = self.zone_index(zone)
-                if self.inliner.available:
+                # (a group's index checks its number with a call, made once: by the call)
+                if self.inliner.available and pure(index):
                     return self.inliner.expression("top_of_stack", {"b": B, "s": S, "z": index})
                 return pyast.call("top_of_stack", B, S, index)
         args = [self.expr(a) for a in node.args]

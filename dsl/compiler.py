@@ -49,7 +49,11 @@ def compile_document(doc: Document, options: dict[str, Any] | None = None,
                      inline: bool = True) -> Ruleset:
     """Compile a structurally valid document; RulesetError with every problem found.
     `inline=False` calls the runtime's card rules instead of specialising them."""
-    checked = check_document(doc, options)
+    return compile_checked(check_document(doc, options), doc, inline)
+
+
+def compile_checked(checked: Checked, doc: Document, inline: bool = True) -> Ruleset:
+    """The stages after the meaning check, for a document already checked."""
     facts = flow_facts(checked.program, checked.direction)
     generated = generate(checked, facts, inline)
     board = board_of(checked)

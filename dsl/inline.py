@@ -126,7 +126,7 @@ class Inliner:
         for param in params:
             value = args[param]
             node = value if isinstance(value, ast.expr) else pyast.const(value)
-            if not (_simple(node) or (duplicate_pure and _pure(node))):
+            if not (_simple(node) or (duplicate_pure and pure(node))):
                 # evaluated once, where the call would have been
                 temp = fresh(param)
                 prologue.append(pyast.assign(temp, node))
@@ -233,7 +233,7 @@ class _Specialiser:
             return self.block(stmt.body if test.value else stmt.orelse)
         body, orelse = self.block(stmt.body), self.block(stmt.orelse)
         if not body and not orelse:
-            return [ast.Expr(test)] if not _pure(test) else []
+            return [ast.Expr(test)] if not pure(test) else []
         if not body:
             return [pyast.if_(_negate(test), orelse)]
         return [pyast.if_(test, body, orelse)]
@@ -370,7 +370,7 @@ def _fold_boolop(node: ast.BoolOp) -> ast.expr:
     for value in node.values:
         if isinstance(value, ast.Constant):
             if bool(value.value) == decisive:
-                if all(_pure(k) for k in kept):
+                if all(pure(k) for k in kept):
                     return pyast.const(decisive)
                 return ast.BoolOp(node.op, [*kept, pyast.const(decisive)])
             continue  # a neutral constant: drop it
@@ -386,9 +386,12 @@ def _negate(test: ast.expr) -> ast.expr:
     return ast.UnaryOp(ast.Not(), test)
 
 
-def _pure(node: ast.expr) -> bool:
-    """Whether evaluating `node` cannot change anything (no call in it)."""
+def pure(node: ast.expr) -> bool:
+    """Whether evaluating `node` cannot change anything (no call in it): an argument that
+    `Inliner.expression` may take."""
     return not any(isinstance(n, ast.Call) for n in ast.walk(node))
+
+
 
 
 def _without_dead_stores(body: list[ast.stmt]) -> list[ast.stmt]:
@@ -400,7 +403,7 @@ def _without_dead_stores(body: list[ast.stmt]) -> list[ast.stmt]:
         dead = [stmt for stmt in ast.walk(ast.Module(body, [])) if isinstance(stmt, ast.Assign)
                 and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
                 and stmt.targets[0].id.startswith("_i") and stmt.targets[0].id not in loads
-                and _pure(stmt.value)]
+                and pure(stmt.value)]
         if not dead:
             return body
         body = _Drop({id(stmt) for stmt in dead}).run(body)

@@ -17,7 +17,7 @@ from typing import Any
 from cardrules.errors import Diagnostic, Location, RulesetError
 from cardrules.model import Ruleset
 
-from .compiler import check_document, compile_document
+from .compiler import check_document, compile_checked, compile_document
 from .dump import dump, resolved_yaml
 from .inherit import MergedDocument, merge_documents, parent_path, parent_reference
 from .reader import read
@@ -229,9 +229,11 @@ def _sources(doc: Document) -> tuple[tuple[str, str], ...]:
     return ((doc.path, doc.text),)
 
 
-def check_file(path: str) -> Iterator[Diagnostic]:
-    """Yield every problem in one rule file (none if it is valid)."""
-    yield from _check(lambda: load_document(Path(path) if is_file(Path(path)) else resolve(path)))
+def check_file(path: str, hints: bool = False) -> Iterator[Diagnostic]:
+    """Yield every problem in one rule file (none if it is valid); with `hints`, a valid
+    file's hints too (notes that make nothing invalid, such as a name hiding a built-in)."""
+    yield from _check(lambda: load_document(Path(path) if is_file(Path(path)) else resolve(path)),
+                      hints=hints)
 
 
 def check_text(path: str, text: str) -> list[Diagnostic]:
@@ -242,9 +244,11 @@ def check_text(path: str, text: str) -> list[Diagnostic]:
     return list(_check(lambda: load_document(Path(path), text=text), generate=False))
 
 
-def _check(load: Callable[[], Document], generate: bool = True) -> Iterator[Diagnostic]:
+def _check(load: Callable[[], Document], generate: bool = True,
+           hints: bool = False) -> Iterator[Diagnostic]:
     """The problems the stages find in the document `load` reads, each stage stopping the
-    next; with `generate`, the ruleset is compiled to the end, as the game would load it."""
+    next; with `generate`, the ruleset is compiled to the end, as the game would load it;
+    with `hints`, a valid file's hints follow."""
     try:
         doc = load()
     except RulesetError as exc:
@@ -255,14 +259,16 @@ def _check(load: Callable[[], Document], generate: bool = True) -> Iterator[Diag
         yield from problems
         return
     try:
+        checked = check_document(doc)
         if generate:
-            compile_document(doc)
-        else:
-            check_document(doc)
+            compile_checked(checked, doc)
     except RulesetError as exc:
         yield from exc.diagnostics
+        return
+    if hints:
+        yield from checked.hints
 
 
-def check_files(paths: Iterable[str]) -> list[Diagnostic]:
-    """Every problem in every file given."""
-    return [d for p in paths for d in check_file(p)]
+def check_files(paths: Iterable[str], hints: bool = False) -> list[Diagnostic]:
+    """Every problem in every file given (with `hints`, and every valid file's hints)."""
+    return [d for p in paths for d in check_file(p, hints)]

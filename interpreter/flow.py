@@ -278,6 +278,7 @@ def enter_phase(F: Flow, s: GameState, index: int) -> bool:
     phase = phases[index]
     s.phase = index
     s.turns_in_phase = 0
+    s.next_turn = None  # a `turn to` still pending is the old phase's: this one has its first
     first = s.first if phase.first is None else \
         rounds.a_seat(F, F.call(phase.first, s, s.first), s, f"phase '{phase.name}': first")
     s.current = first if s.active[first] else next_seat(s, first, F.facts.direction)

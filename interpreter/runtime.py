@@ -57,8 +57,9 @@ def need(value: Any, what: str, site: int) -> Any:
 
 
 def at(items: Sequence[Any], index: int, noun: str, site: int) -> Any:
-    """items[index], counting from 0; past either end is a fault, never a wrap-around."""
-    if not 0 <= index < len(items):
+    """items[index], counting from 0, or from the end for a negative index (-1: the last);
+    past either end is a fault, never a wrap-around."""
+    if not -len(items) <= index < len(items):
         size = f"{len(items)}-{noun} list" if noun else f"list of {len(items)}"
         where = "before the start" if index < 0 else "past the end"
         raise RuleFault(f"index {index} is {where} of a {size}", site)

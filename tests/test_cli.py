@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from cardrules.cli.errors import EXIT_CLOSED
 from cardrules.cli.main import main
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
@@ -291,6 +292,25 @@ def test_console_script_error_has_no_traceback() -> None:
     assert done.returncode == EXIT_GAME
     assert done.stdout == ""
     assert done.stderr == "error: golf6 is for 2 to 8 players, not 9\n"
+
+
+@pytest.mark.parametrize("args", [["run", "spades", "--reveal"], ["run", "golf6", "--view", "1"],
+                                  ["run", "golf6", "--log", os.devnull]],
+                         ids=["reveal", "view", "log"])
+def test_a_closed_output_ends_the_command_quietly(args: list[str]) -> None:
+    # `cardrules run ... | head`: the reader takes a line and closes the pipe; whatever the
+    # command was doing then (a move under way, printed by a watcher), it ends without a word
+    for seed in ("1", "2"):
+        process = subprocess.Popen([console_script(), *args, "--seed", seed],
+                                   stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE)
+        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout.readline()
+        process.stdout.close()  # as `head -1` does
+        with process.stderr:
+            error = process.stderr.read().decode()
+        assert process.wait(timeout=120) == EXIT_CLOSED, error
+        assert error == ""
 
 
 def test_run_reveal_names_every_card_of_the_deal_and_marks_forced_plays() -> None:

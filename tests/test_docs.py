@@ -246,3 +246,102 @@ def test_the_cookbook_rummy_scores_deadwood_and_knocks_at_ten(tmp_path: Path) ->
         engine.apply(state, bots[seat].choose(engine, state, engine.legal_actions(state)))
     assert len(state.round_scores) == 3 and not state.cut_off
     assert all(min(scores) <= 10 for scores in state.round_scores)  # the knocker's deadwood
+
+
+# ------------------------------------------------------------- stated values
+# Examples that state a value or an outcome are written in one marked form, a fenced block of
+# kind `values`, one example a line: `EXPRESSION => VALUE`, or `=> fault: WORDS` for a rule
+# that stops the game. Each is worked out here in a game, so the reference cannot drift.
+_VALUES = re.compile(r"^```values\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+_STATED = re.compile(r"`([^`\n]+)` (?:is|gives) (-?[0-9]+\b|`[^`\n]+`)")
+VALUES_GAME = """\
+cardrules: 1
+name: values
+deck: {zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: row, visibility: public, layout: row}
+  - {name: hand, owner: each, visibility: owner}
+variables:
+  - {name: v, scope: game, initial: "VALUE"}
+round:
+  phases: [{name: p, turns: rotate, steps: [{name: s, moves: [{name: m, do: [end game]}]}]}]
+"""
+
+
+def stated_values() -> list[tuple[str, str]]:
+    """(expression, what it is said to give) for every line of every `values` block."""
+    out = []
+    for block in _VALUES.findall(doc_text()):
+        for line in block.splitlines():
+            if line.strip() and not line.lstrip().startswith("#"):
+                expression, _, value = line.partition("=>")
+                assert value, f"a line of a values block without '=>': {line}"
+                out.append((expression.strip(), value.strip()))
+    return out
+
+
+def _written(value: Any) -> str:
+    """A value as rule text writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, str):
+        return f"'{value}'"
+    if isinstance(value, list):
+        return "[" + ", ".join(_written(v) for v in value) + "]"
+    return str(value)
+
+
+@pytest.mark.parametrize(("expression", "stated"), stated_values())
+def test_every_stated_value_is_what_the_language_gives(expression: str, stated: str,
+                                                       tmp_path: Path) -> None:
+    from cardrules.errors import RuleRuntimeError
+
+    path = tmp_path / "values.yaml"
+    path.write_text(VALUES_GAME.replace("VALUE", expression.replace('"', '\\"')),
+                    encoding="utf-8")
+    assert check_files([str(path)]) == [], expression
+    engine = Engine(load_ruleset(path))
+    if stated.startswith("fault:"):
+        with pytest.raises(RuleRuntimeError) as fault:
+            engine.new_game(2, 1)
+        assert stated.removeprefix("fault:").strip() in str(fault.value), expression
+    else:
+        assert _written(engine.new_game(2, 1).vars["v"]) == stated, expression
+
+
+def test_the_reference_states_values_only_in_its_marked_form() -> None:
+    """A value stated in the prose (`7 / 2` is 3) of an expression of literals alone is one
+    that a `values` block states, and so is checked."""
+    from cardrules.dsl import nodes as n
+    from cardrules.dsl.parser import ParseFailure, parse
+    from cardrules.dsl.source import Document
+
+    checked = {expression for expression, _ in stated_values()}
+    unchecked = []
+    for expression, _ in _STATED.findall(_FENCE.sub("", doc_text())):
+        origin = n.Origin(Document("reference", expression, {"e": expression}), ("e",))
+        try:
+            tree = parse(expression, "expression", origin)
+        except ParseFailure:
+            continue
+        if not _names_in(tree) and expression not in checked:
+            unchecked.append(expression)
+    assert not unchecked, f"values stated in prose, not in a `values` block: {unchecked}"
+
+
+def _names_in(node: Any) -> bool:
+    """Whether a syntax tree reads a name (anything but literals and built-in functions)."""
+    from dataclasses import fields
+
+    from cardrules.dsl import nodes as n
+
+    if isinstance(node, n.Name):
+        return True
+    if isinstance(node, n.Node):
+        return any(_names_in(getattr(node, f.name)) for f in fields(node))
+    if isinstance(node, tuple):
+        return any(_names_in(item) for item in node)
+    return False

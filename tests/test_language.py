@@ -106,3 +106,21 @@ def test_ranks_and_suits_are_ordered_as_the_deck_lists_them(tmp_path: Path) -> N
         path.write_text(ORDERED.replace("suit >= 'hearts'", wrong), encoding="utf-8")
         (problem,) = check_files([str(path)])
         assert "only numbers, ranks and suits can be ordered" in problem.message
+
+
+def test_the_top_of_a_group_reads_as_any_zone_s_in_a_function() -> None:
+    # `top(pile[p][i - 1])` in a function: the group's number is checked by a call, so the
+    # top card is read by a call of the runtime (it once ended validate in a traceback)
+    from cardrules.dsl.loader import check_files
+
+    path = DATA / "group_top.yaml"
+    assert check_files([str(path)]) == []
+    for inline in (True, False):
+        from cardrules.dsl.compiler import compile_document
+        from cardrules.dsl.loader import load_document
+
+        engine = Engine(compile_document(load_document(path), inline=inline))
+        state = play_game(engine, 2, seed=4)
+        pile = state.zones[engine.rules.zone("pile").zone_of(0)]
+        suits = {engine.rules.cards.suit[c] for c in pile}
+        assert state.over and len(suits) == 1 and len(pile) >= 1

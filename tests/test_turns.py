@@ -252,3 +252,26 @@ def test_a_ruleset_where_no_phase_is_ever_played_says_so(tmp_path: Path) -> None
     path = ruleset(tmp_path, extra='      when: "false and round > 0"')
     with pytest.raises(RuleRuntimeError, match="no phase is played"):
         Engine(load_ruleset(path)).new_game(4, 1)
+
+
+def test_a_turn_to_pending_when_its_phase_ends_is_dropped() -> None:
+    # `turn to` then `end phase` in one move: the each_once phase after it gives every seat
+    # one turn from the round's first (it once gave the named seat two and the dealer none),
+    # and validate says what happens to the pending turn
+    from pathlib import Path
+
+    from cardrules.dsl.loader import check_files, load_ruleset
+    from cardrules.interpreter.engine import Engine
+
+    path = Path(__file__).resolve().parent / "data" / "pending_turn.yaml"
+    (hint,) = check_files([str(path)], hints=True)
+    assert hint.hint and "dropped" in hint.message
+    for compiled in (True, False):
+        engine = Engine(load_ruleset(path), compiled=compiled)
+        state = engine.new_game(3, 1)
+        order = []
+        while not state.over:
+            order.append((state.phase, engine.to_move(state)))
+            engine.apply(state, engine.legal_actions(state)[0])
+        assert order == [(0, 0), (1, 0), (1, 1), (1, 2)]
+        assert state.pvars["turns_b"] == [1, 1, 1]
