@@ -198,7 +198,7 @@ class _RulesetChecker(StatementChecker):
                 self.problem(option.default.pos, f"the default '{default}' is not one of "
                              "the choices: " + ", ".join(str(c) for c in choices))
             low, high = self.option_range(option)
-            defs.append(OptionDef(name, default, choices, option.doc, low, high))
+            defs.append(OptionDef(name, default, choices, option.doc, low, high, option.label))
             self.option_bounds[name] = (option.low, option.high)
             self.symbols.options[name] = default
             if choices is not None:
@@ -525,7 +525,7 @@ class _RulesetChecker(StatementChecker):
                 if self.seen is not None else True
             self.symbols.variables[name] = VariableInfo(spec.scope, t, nullable)
             out.append(ir.Variable(name, spec.scope, t, initial, spec.visibility, spec.doc,
-                                   spec.internal, self.secret_until(spec)))
+                                   spec.internal, self.secret_until(spec), spec.label))
         return tuple(out)
 
     def secret_until(self, spec: d.VariableDecl) -> str:
