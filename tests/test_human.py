@@ -168,10 +168,11 @@ def test_golf6_moves_bad_input_help_rules_and_a_finished_game(tmp_path: Path) ->
     screens = list(drive(child, start=2))
     assert finished(child) == 0
     assert any(re.search(r"holding: \((10|[2-9AJQK])[CDHS]\)", s) for s in screens)
-    assert any(re.search(r"Since your last decision:\n(  you: .*\n)?  seat 2: ", s)
+    assert any(re.search(r"Since your last decision:\n(  you .*\n(    .*\n)*)?  seat 2 ", s)
                for s in screens)
-    assert any(re.search(r"  you: Take the top card of the stock - you see "
-                         r"(10|[2-9AJQK])[CDHS] \(in your holding\)", s) for s in screens)
+    assert any(re.search(r"  you take the top card of the stock\n    "
+                         r"(10|[2-9AJQK])[CDHS] goes from the stock to your holding", s)
+               for s in screens)
     assert "Standings after 1 round (lowest total wins)" in screens[-1]
     assert not list(tmp_path.iterdir())  # nothing saved without --save or quit
 
@@ -219,7 +220,7 @@ def test_precognition_refuses_a_bad_prediction_and_keeps_it_secret(tmp_path: Pat
                    "-o", "playoff_limit=1", "--plain"], tmp_path)
     first = screen(child)
     assert "1. Predict a text of 1 to 51 letters from U, D, S (you write it next)" in first
-    assert "prediction: seat 1: -   seat 2: ?" in first
+    assert "Prediction: -" in first and "Prediction: ?" not in first  # the others' unseen
     child.sendline("1")
     child.expect("prediction> ")
     assert "Write the prediction: a text of 1 to 51 letters from U, D, S" in text(child)
@@ -238,14 +239,14 @@ def test_precognition_refuses_a_bad_prediction_and_keeps_it_secret(tmp_path: Pat
     assert "Back to the choices." in text(child)
     child.sendline("1 udu")  # the number and the text at once; letters in either case
     shown = screen(child)
-    assert "prediction: seat 1: UDU   seat 2: ?" in shown
-    assert "seat 2: Predict (written, not shown)" in shown
+    assert "Prediction: UDU" in shown
+    assert "seat 2 predicts (written, not shown)" in shown
     assert re.search(r"hand: \((10|[2-9AJQK])[CDHS]\)", shown)
     child.sendline("1")
     screens = list(drive(child, start=2))
     assert finished(child) == 0
     # (the lay that ends the round is followed by a new deal: it names no card)
-    laid = [s for s in screens[:-1] if "seat 2: Lay an unseen card from seat 2's hand" in s]
+    laid = [s for s in screens[:-1] if "seat 2 lays an unseen card from seat 2's hand" in s]
     assert laid and all(re.search(r"row - it was (10|[2-9AJQK])[CDHS]", s) for s in laid)
     assert "Standings after 1 round (highest total wins)" in screens[-1]
 
@@ -268,8 +269,8 @@ def test_pass_and_play_clears_the_screen_between_people(tmp_path: Path) -> None:
     child.sendline("")
     third = screen(child)
     assert "6-card Golf - seat 3 (you)" in third
-    assert re.search(r"seat 1: Turn the face-down card of seat 1's grid at row 1, column 1 face up"
-                     r" - it was (10|[2-9AJQK])[CDHS]", third)
+    assert re.search(r"seat 1 turns the face-down card of seat 1's grid at row 1, column 1 face "
+                     r"up - it was (10|[2-9AJQK])[CDHS]", third)
     child.sendline("quit")
     child.expect(r"\[y/N\] ")
     child.sendline("yes")
@@ -612,9 +613,10 @@ def test_a_round_that_ends_on_your_move_is_shown_to_you(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, [*PLAY, "golf6", "--players", "2", "--plain",
                                       "--seed", "3"], input="1\n" * 400)
     text = result.stdout
-    at = text.index("round 1 over")
-    before = text[:at].rsplit("Since your last decision:", 1)[1]
-    assert "grid:" in before and "score" in before
+    at = text.index("Round 1 over (lowest total wins)")
+    account = text[at:].split("=" * 72, 1)[0]
+    assert "score" in account and "total" in account and "grid:" in account
+    assert "Since your last decision:" in text[:at].rsplit("=" * 72, 1)[1]
 
 
 # ------------------------------------------------------ long lists, reactions
@@ -634,6 +636,10 @@ def test_a_long_list_is_chosen_in_parts_and_enter_passes_a_reaction(tmp_path: Pa
     child.sendline("back")
     child.expect(PROMPT)
     assert "Back to the choices." in text(child)
+    assert "Chances to react go by for you: type react to take your next one" in first
+    child.sendline("react")  # the chance to react after this ask waits for the person
+    child.expect(PROMPT)
+    assert "Your next chance to react will wait for you" in text(child)
     child.sendline("1")
     child.expect("target> ")
     child.sendline("1")
@@ -642,8 +648,8 @@ def test_a_long_list_is_chosen_in_parts_and_enter_passes_a_reaction(tmp_path: Pa
     child.sendline("1")  # the ace: its colour follows from the hand (one red ace held)
     window = screen(child)
     # what the person's own ask did: seat 2 had the ace, and the pair went to the heap
-    assert "you: Ask seat 2 for the red A - you see AD (on the heap) - heap: 12 -> 14 cards" \
-        in window
+    assert "you ask seat 2 for the red A\n    AD goes from seat 2's hand to your hand\n" \
+        "    AD is shown to everyone\n    AH AD go from your hand to the heap" in window
     assert "act now, or Enter (or 0) to pass" in window
     assert "1. Name the hidden cards: the ... of ... and the ... of ... (1326 choices" in window
     child.sendline("1")
@@ -654,8 +660,8 @@ def test_a_long_list_is_chosen_in_parts_and_enter_passes_a_reaction(tmp_path: Pa
     assert "Name the hidden cards: the K of ... and the ... of ..." in text(child)
     child.sendline("back")
     child.expect(PROMPT)
-    child.sendline("")  # Enter alone: the chance goes by
-    screen(child)
+    child.sendline("")  # Enter alone: the chance goes by; the next ask of the turn comes
+    assert "1. Ask ... for the ... ..." in screen(child)
     assert "refused" not in text(child)
     child.terminate(force=True)
 
@@ -666,6 +672,8 @@ def test_a_person_put_out_sees_the_rest_of_the_game(tmp_path: Path) -> None:
     child = spawn(["play", "geohash", "--players", "3", "--seed", "5", "--plain",
                    "--option", "turn_limit=6"], tmp_path)
     screen(child)
+    child.sendline("react always")  # asked at every chance to react
+    child.expect(PROMPT)
     child.sendline("1")
     child.expect("target> ")
     child.sendline("1")
