@@ -112,8 +112,11 @@ class _Open:
         told = self.event.get("told")
         text = told[seat] if isinstance(told, list) and seat < len(told) \
             else f"seat {self.event['seat']}: {self.event.get('action', '')}"
-        return News(printable(text), tuple(printable(line) for line in
-                                           consequences(rules, self.effects, seat)),
+        then = consequences(rules, self.effects, seat)
+        move = rules.moves.get(self.event.get("move", ""))
+        if not then and move is not None and "player" in move.kinds:
+            then = ["nothing comes of it"]  # asked of another seat, and no card moved
+        return News(printable(text), tuple(printable(line) for line in then),
                     seat=self.event.get("seat"))
 
 
