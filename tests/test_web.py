@@ -273,7 +273,7 @@ def test_wrong_tokens_and_illegal_moves_are_refused_and_change_nothing() -> None
         assert answer.status_code == 200 and answer.json() == {"version": 1}
         assert game.record.actions == [["predict", "UDU"]]
         payload = client.get(other).json()
-        assert payload["news"] == ["seat 1: Predict (written, not shown)"]
+        assert [n["text"] for n in payload["news"]] == ["seat 1 predicts (written, not shown)"]
         assert payload["view"]["player_variables"]["prediction"] == [None, ""]
 
 
@@ -371,6 +371,7 @@ def test_a_game_played_over_the_api_ends_as_in_the_engine(tmp_path: Path) -> Non
             assert answer.status_code == 200, answer.text
         results = payload["results"]
     engine = Engine(load_ruleset("golf6-quick", {"rounds": "1"}))
+    assert results.pop("standings")[0] == "Standings after 1 round (lowest total wins)"
     assert results == engine.results(play_game(engine, 3, 9, ["random"] * 3))
     saved = record.read(tmp_path / "g.json")
     assert len(saved.actions) == results["actions"]
@@ -394,14 +395,26 @@ def test_bots_wait_between_moves_but_not_to_pass() -> None:
     with served(geohash, delay=5.0) as (client, _):
         me = seat_url(geohash, 0)
         payload = client.get(me).json()
+        assert payload["react"]["label"] == "Name the hidden cards"
+        assert payload["react"]["offered"] and not payload["react"]["stop"]
         ask = next(c for c in payload["choices"] if c["move"] == "ask")
         began = time.monotonic()
         client.post(f"{me}/move", json={"version": 0, "index": ask["index"]})
         # Both bots let the reaction window go by (greedy never accuses on a hunch) without
         # the 5 s wait between moves (weighing 1,326 accusations takes each a fraction of a
-        # second); then the asker's own chance to react comes.
+        # second); the asker's own chance to react goes by for them, unasked; then comes
+        # their second ask.
         after = wait_for(client, me, lambda p: p["choices"], timeout=4.5)
-        assert after["reaction"] and time.monotonic() - began < 4.0
+        assert not after["reaction"] and time.monotonic() - began < 4.0
+        assert after["version"] == 4 and geohash.record.actions[1:] == [["pass"]] * 3
+        # Stopping at every chance to react: the next window waits for the asker.
+        answer = client.post(f"{me}/react", json={"stop": True})
+        assert answer.status_code == 200 and answer.json() == {"want": False, "stop": True}
+        payload = client.get(me).json()
+        ask = next(c for c in payload["choices"] if c["move"] == "ask")
+        client.post(f"{me}/move", json={"version": payload["version"], "index": ask["index"]})
+        after = wait_for(client, me, lambda p: p["choices"], timeout=4.5)
+        assert after["reaction"] and after["react"]["open"]
         passing = [c for c in after["choices"] if c["pass"]]
         assert len(passing) == 1 and passing[0]["text"] == "Pass: let this chance go by"
 
@@ -440,7 +453,9 @@ def test_every_seat_sees_moves_as_they_happen_and_gets_its_seat_back() -> None:
             client.post(f"{seat_url(game, 0)}/move", json={"version": 0, "index": 0})
             update = next(seen)
             assert update["version"] == 1 and "table" not in update
-            assert update["news"][0].startswith("seat 1: Turn the face-down card of seat 1's grid")
+            told = update["news"][-1]
+            assert told["text"].startswith("seat 1 turns the face-down card of seat 1's grid")
+            assert told["then"] == [f"{told['text'][-2:]} is turned face up in seat 1's grid"]
             assert mine["choices"][0]["cards"] == [["grid", "1", None, 0]]
         with client.stream("GET", f"{seat_url(game, 1)}/events") as stream:
             again = next(events(stream))  # a page that reconnects: the seat as it is now
@@ -727,8 +742,8 @@ def test_a_program_that_forfeits_ends_its_game_and_is_stopped() -> None:
             after = first if first["results"] else next(seen)
         assert after["results"]["over"] and after["results"]["forfeited"] == [1]
         assert after["results"]["winners"] == [2] and after["choices"] == []
-        assert after["news"][-1] == ("seat 1 forfeits the game: cannot start the program: "
-                                     "no file mine.py")
+        assert after["news"][-1]["text"] == ("seat 1 forfeits the game: cannot start the "
+                                             "program: no file mine.py")
         wait_for(client, seat_url(game, 1), lambda p: program.finished)
         assert program.finished == [True]
         answer = client.post(f"{seat_url(game, 1)}/move", json={"version": 1, "index": 0})
@@ -855,7 +870,7 @@ def test_no_text_sent_to_a_page_names_a_folder(monkeypatch: pytest.MonkeyPatch) 
         "'bot.py' ended; 1/2 and U/D stay"
     game = Game.new("golf6", {}, 2, 1, None)
 
-    def failing(seat: int, action: Action) -> None:
+    def failing(seat: int, action: Action, chosen: bool = False) -> None:
         raise GameError(f"{install}/rulesets/golf6.yaml:40:9: division by zero")
 
     monkeypatch.setattr(game, "play", failing)
