@@ -151,12 +151,14 @@ def collapsed(choices: Mapping[int, Action], only: Sequence[int] | None = None,
 
 def matching(engine: Engine, state: GameState, seat: int, choices: Mapping[int, Action],
              words: Sequence[str]) -> list[int]:
-    """The numbers of the choices whose words start with every word typed."""
+    """The numbers of the choices in which each word typed begins a word, in the order
+    typed ('5 hearts 9 clubs' finds the 5 of hearts and the 9 of clubs, not the 9 of
+    hearts and the 5 of clubs)."""
     wanted = [w.lower() for w in words]
     found = []
     for n in sorted(choices, key=lambda n: (n == 0, n)):
         text = choice_text(engine, choices[n], state, seat).lower()
-        have = re.findall(r"[0-9a-z]+", text)
+        have = iter(re.findall(r"[0-9a-z]+", text))
         if all(any(h.startswith(w) for h in have) for w in wanted):
             found.append(n)
     return found

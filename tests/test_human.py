@@ -154,8 +154,9 @@ def test_golf6_moves_bad_input_help_rules_and_a_finished_game(tmp_path: Path) ->
     child.sendline("rules")
     child.expect(PROMPT)
     assert "Keep a face-down 2x3 grid and aim low." in text(child)
-    assert "rounds = 1" in text(child)
-    assert "stock_runs_out = reshuffle  (one of: reshuffle, end_round)" in text(child)
+    assert "Rounds (rounds) = 1" in text(child)
+    assert "When the stock runs out (stock_runs_out) = reshuffle  (one of: reshuffle, " \
+        "end_round)" in text(child)
     child.sendline("quit")
     child.expect(r"\[y/N\] ")
     child.sendline("n")
@@ -690,3 +691,92 @@ def test_a_person_put_out_sees_the_rest_of_the_game(tmp_path: Path) -> None:
     assert shown.index("you are out of the game") < shown.index("Standings")
     assert "Standings after 1 round (only a win decides)" in shown
     assert finished(child) == 0
+
+
+# ------------------------------------------------------ a whole game of geohash
+PART = r"(target|rank|colour)> "
+END = r"Winner[^\n]*\n|No winner"
+
+
+def next_screen(child: pexpect.spawn, parts: bool = False) -> str | None:
+    """The next decision's screen (answering '1' to each part of a choice made part by
+    part, with `parts`), or None at the game's end."""
+    while True:
+        index = child.expect([PROMPT, END, PART] if parts else [PROMPT, END])
+        if index == 2:
+            child.sendline("1")
+            continue
+        if index == 1:
+            return None
+        shown = text(child)
+        return shown[shown.rindex(RULE):]
+
+
+def test_a_whole_geohash_game_asks_the_person_only_for_their_own_moves(tmp_path: Path) -> None:
+    """One person against the default bots plays geohash to its end at the terminal: no
+    chance to react stops the game for them unless they type react; each ask's outcome is
+    in what they read next; they name the hidden cards (the test knows them) when they
+    want, and read the round's account. Fewer than 2 decisions per move of their turns."""
+    seed = 3
+    engine = Engine(load_ruleset("geohash"))
+    dealt = engine.new_game(3, seed)
+    names = engine.rules.cards.names
+    hidden = [names[c] for c in dealt.zones[engine.board.names.index("hidden")]]
+    words = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+    ranks = engine.rules.cards.rank_names
+    hidden.sort(key=lambda n: (ranks.index(n[:-1]), "CDHS".index(n[-1])))
+    naming = " and the ".join(f"{n[:-1]} of {words[n[-1]]}" for n in hidden)
+    child = spawn(["play", "geohash", "--players", "3", "--seed", str(seed), "--plain"],
+                  tmp_path)
+    decisions = asks = 0
+    shown = next_screen(child)
+    while shown is not None:
+        decisions += 1
+        if asks:  # what the last ask did, told first thing
+            last = re.search(r"Since your last decision:\n(?:  .*\n)*?  you ask seat \d for "
+                             r"the \w+ \w+\n    (\S.*)\n", shown)
+            assert last, shown
+        if "A chance to react" in shown:  # the one the person asked for
+            assert asks == 7
+            child.sendline(f"{hidden[0][:-1]} {words[hidden[0][-1]]} {hidden[1][:-1]} "
+                           f"{words[hidden[1][-1]]}")
+            child.expect(PROMPT)
+            number = re.search(rf"^ +(\d+)\. Name the hidden cards: the {naming}$",
+                               text(child).replace("\r", ""), re.M)
+            assert number, text(child)
+            child.sendline(number.group(1))
+            shown = next_screen(child)
+            continue
+        assert "Chances to react go by for you" in shown or asks == 7
+        if asks == 6:
+            child.sendline("react")
+            child.expect(PROMPT)
+            assert "Your next chance to react will wait for you" in text(child)
+        child.sendline("1")  # an ask, chosen part by part: the first of each part
+        asks += 1
+        shown = next_screen(child, parts=True)
+    end = text(child) + child.after
+    assert "Winner: seat 1" in end
+    assert "Round 1 over (only a win decides)" in end and "hidden:" in end
+    assert decisions == asks + 1 < 2 * asks  # no chance to react but the one asked for
+    assert finished(child) == 0
+
+
+def test_a_hint_and_a_decision_taken_back_at_the_terminal() -> None:
+    """`hint` shows a bot's pick and its estimates; `takeback` undoes taking the discard
+    (a card everyone saw), not taking the stock's top card (seen once taken)."""
+    typed = "1\n1\nhint\nhint random\n2\ntakeback\n1\ntakeback\n"
+    result = CliRunner().invoke(main, [*PLAY[:1], "golf6", "--players", "2", "--seed", "5",
+                                       "--plain", "-o", "rounds=1"], input=typed)
+    out = result.stdout
+    assert "Hint from greedy: 2. Take the top card of the discard pile\n" \
+        "  what it makes of each choice, the best first:\n" \
+        "    2. Take the top card of the discard pile: 7.0 points ahead of the best other " \
+        "seat (4 samples)\n" in out
+    assert "refused: 'random' gives no hints: ask one of greedy, ismcts" in out
+    assert "Taken back: Take the top card of the discard pile. Decide again." in out
+    assert "  you take back: Take the top card of the discard pile\n" in out
+    after = out.split("Decide again.")[1]
+    assert "  you take the top card of the stock\n    JC goes from the stock to your " \
+        "holding" in after
+    assert "refused: you have seen a card since that decision" in after

@@ -18,7 +18,7 @@ from cardrules.interpreter.view import card_places, player_view
 from cardrules.model import Action
 from cardrules.present import render
 from cardrules.present.choices import plausible_order
-from cardrules.present.lines import choice_text, rules_lines
+from cardrules.present.lines import choice_text, rules_parts
 from cardrules.present.news import News
 
 from .game import Game
@@ -35,7 +35,7 @@ def table_info(engine: Engine) -> dict[str, Any]:
         "summary": " ".join(rules.summary.split()),
         "winner": rules.winner,
         "winner_rule": render.winner_words(rules.winner),
-        "rules": rules_lines(rules),
+        "rules": [{"kind": kind, "text": text} for kind, text in rules_parts(rules)],
         "hints": list(HINT_KINDS),
         "zones": [{"name": z.name, "owned": z.owned, "visibility": z.visibility,
                    "layout": z.layout, "rows": z.rows, "columns": z.columns,

@@ -77,7 +77,7 @@ KEEP_FINISHED = 10 * 60.0  # seconds a finished game is kept, for its pages to r
 ABANDONED_AFTER = 30 * 60.0  # seconds with no page open and no request: a game is abandoned
 SWEEP_EVERY = 60.0  # seconds between looks for games to free
 MAX_LOBBY_SAVES = 1000  # saved games the save folder may hold before the lobby refuses more
-WINDOW_WAIT = 20.0  # seconds a chance to react waits for a person, with several people
+WINDOW_WAIT = 20.0  # seconds a chance to react waits for a person, with several (--react-wait)
 STATIC = resources.files("cardrules.web").joinpath("static")
 
 
