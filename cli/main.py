@@ -22,13 +22,14 @@ from cardrules.interpreter.deal import Deal
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import Bot, make_bot
 from cardrules.interpreter.players.external import Forfeit, forfeit
-from cardrules.interpreter.sessions.events import EventStream
+from cardrules.interpreter.sessions.events import EventStream, drain
 from cardrules.interpreter.sessions.play import finish, play
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view, table_cards
-from cardrules.interpreter.words import applied, tell
+from cardrules.interpreter.words import applied
 from cardrules.model import Action, Ruleset
 from cardrules.present import render
+from cardrules.present.news import news
 from cardrules.present.render import printable
 
 from .errors import EXIT_INVALID, reports_errors, say
@@ -138,7 +139,9 @@ def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogF
                 broken.append(exc)
 
     sink = shown if not as_json else log.write if log is not None else None
-    state = engine.new_game(count, seed, log=EventStream(sink) if sink else False, deal=deal)
+    watching = view_seat is not None  # what the seat sees happen is read from the log
+    state = engine.new_game(count, seed, log=EventStream(sink, fresh=watching)
+                            if sink or watching else False, deal=deal)
     if not as_json:  # (no round has ended yet)
         click.echo(printable(f"{rules.title} ({rules.name}) - {count} players, seed {seed}, "
                              f"seats: {', '.join(kinds)}"))
@@ -188,10 +191,11 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
         decider = engine.to_move(state)
         assert decider is not None
         action = bots[decider].choose(engine, state, legal)
-        if action != PASS:  # every action the seat sees happen, in the words it may read
-            words = tell(engine.words, state, decider, action).seats[seat]
-            click.echo(printable(f"  seat {decider + 1}: {words}"))
         legal = engine.play(state, action)
+        # every action the seat sees happen, and what came of it, in the words it may read
+        # (each round's account is printed as the round ends)
+        for item in news(rules, drain(state.log), seat, accounts=False):
+            click.echo("\n".join(printable(f"  {line}") for line in item.lines()))
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
 
 

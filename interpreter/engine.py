@@ -141,6 +141,12 @@ class Engine:
             state.window = []
         return flow.decide(self.flow, state)
 
+    def reactions(self, state: GameState, seat: int) -> list[Action]:
+        """The reaction moves `seat` could make were a reaction window offered to it now
+        (without the pass; none in a ruleset without `reactions:`), in the order a window
+        lists them. The game is not changed."""
+        return flow.reactions_of(self.flow, state, seat)
+
     def is_choice(self, state: GameState) -> bool:
         """Whether the game waits for a seat to decide now (not for a forced action)."""
         return not state.forcing
