@@ -337,7 +337,9 @@ def test_no_payload_names_a_card_its_seat_does_not_know(name: str) -> None:
     players = max(rules.min_players, min(rules.max_players, 3))
     played, seed = 0, 5
     with served() as (client, hub):
-        while played < ACTIONS and seed < 15:  # (random accusations end geohash early)
+        # a game plays 2 actions at least (a hand of Kuhn poker); random accusations end
+        # geohash early
+        while played < ACTIONS and seed < 5 + ACTIONS // 2:
             game = Game.new(name, {}, players, seed, None)
             hub.add(game)
             played += play_over_the_api(client, game, seed, limit=ACTIONS - played,
