@@ -93,8 +93,11 @@ def simulate(ruleset: str, games: int, players: int | None, seats: str | None, s
 
     Win rates with 95% Wilson intervals (a tied win counts 1/k for each of its k winners),
     scores (mean, sd, p10/p50/p90), game length, ties, the first player's advantage and
-    lead changes. Game i is dealt from a hash of the run seed and i, so any number of
-    workers gives the same numbers.
+    lead changes. Games cut off by the ruleset's max_actions are counted apart and left out
+    of every other figure; with teams, a team's win counts whole, and each team has a line;
+    a game for one seat reports its win rate and moves to win instead of head-to-head
+    figures. Game i is dealt from a hash of the run seed and i, so any number of workers
+    gives the same numbers.
     """
     if as_json and csv_file:
         raise click.UsageError("--json and --csv: choose one")
