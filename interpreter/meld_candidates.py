@@ -128,7 +128,9 @@ def _candidates(rules: MeldRules, hand: _Hand, kinds: Sequence[MeldKind] | None 
 
     def add(naturals: Sequence[int], wilds: Sequence[int]) -> None:
         if work is not None:
-            work.charge(1)
+            work.steps += 1
+            if work.steps > work.limit:
+                work.charge(0)
         key = [0] * n
         for t in (*naturals, *wilds):
             key[t] += 1

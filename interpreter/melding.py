@@ -24,6 +24,8 @@ How the search works
   deadwood is the dead cards' value plus each part's least, each part searched and memoised
   on its own, so the memo holds the sum of the parts' positions rather than their product.
   Nothing else changes: the layouts, and the one `best_melds` picks, are those of the whole.
+  A hand of few cards, or with a wild card that melds (it joins every part), is not cut: the
+  cut would cost more than it saves.
 * Each type's copies are handed out lowest id first, melds in their key order.
 * A search is bounded twice: by the cards it takes (MOST_MELD_CARDS) and by its work (the
   melds it lists and the positions it tries, MOST_MELD_STEPS), each a fault at the call's
@@ -53,6 +55,8 @@ from .meld_candidates import (  # noqa: F401  (MOST_MELD_CARDS, MeldRules: this 
 MOST_LAYOUTS = 10_000  # the most layouts meld_layouts gives
 _KEPT_SEARCHES = 100_000  # left_out answers kept before starting afresh
 
+CUT_FROM = 16  # hands of more cards than this are cut into dead cards and parts first
+
 _W = 7  # bits per type in a packed count vector: a count up to 63, then a guard bit
 _FIELDS = (1 << _W) - 1
 assert MOST_MELD_CARDS < 1 << (_W - 1)  # (so a type's count never reaches its guard bit)
@@ -79,7 +83,14 @@ class _Search:
             self.holding[next(t for t, c in enumerate(key) if c)].append((self.pack(key), key))
         self.memo: dict[int, tuple[int, Key | None]] = {}
         self.start = self.pack(tuple(len(ids) for ids in hand.ids))
-        self.dead, self.parts = self._cut(n)
+        # A wild card that melds joins every part (it stands in for any card), and a small
+        # hand is searched quickly whole: the cut would cost more than it saves.
+        wilds = any(hand.wild) and any(kind.wilds != 0 for kind in rules.kinds)
+        if self.work.cards > CUT_FROM and not wilds:
+            self.dead, self.parts = self._cut(n)
+        else:
+            self.dead, self.parts = [], [sum(((1 << _W) - 1) << (t * _W) for t in range(n))]
+        self.whole = not self.dead and len(self.parts) == 1  # nothing to cut: search it whole
 
     def _cut(self, n: int) -> tuple[list[int], list[int]]:
         """The dead types (in no meld) and the independent parts of the others (types
@@ -123,6 +134,8 @@ class _Search:
 
     def least(self, left: int) -> int:
         """The least deadwood of `left`: its dead cards' value, and each part's least."""
+        if self.whole:
+            return self._least(left)
         got = self.memo.get(left)
         if got is not None:
             return got[0]
