@@ -605,3 +605,17 @@ def test_a_remembered_position_names_no_card_the_seat_does_not_know() -> None:
     draw = next(a for a in engine.legal_actions(state) if a[0] == "draw")
     assert Memory._after(engine, state, 0, draw, known) == \
         Memory._after(engine, other, 0, draw, known)
+
+
+LAST_DRAW = str(Path(__file__).resolve().parent / "data" / "last_draw.yaml")
+
+
+@pytest.mark.parametrize("kind", ["greedy", "ismcts"])
+def test_a_search_follows_its_turn_into_an_automatic_step_that_ends_the_game(kind: str) -> None:
+    """tests/data/last_draw.yaml: after the seat's play, listing its next decision plays an
+    automatic draw that may end the game; the search then has no decision to weigh (greedy
+    ended in 'a decision always has a legal action'), and every seed plays to the end."""
+    engine = Engine(load_ruleset(LAST_DRAW))
+    for seed in range(6):
+        result = play_game(engine, 2, seed, seats=[kind, kind])
+        assert result.winners

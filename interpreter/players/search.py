@@ -331,7 +331,11 @@ class GreedyBot:
                     or sample.turns != det.turns:
                 break
             rounds = len(sample.round_scores)
-            sample, value = self._best_next(engine, sample, engine.legal_actions(sample), seat)
+            legal = engine.legal_actions(sample)
+            if not legal:  # listing played an automatic step that ended the game
+                value = None
+                break
+            sample, value = self._best_next(engine, sample, legal, seat)
             if len(sample.round_scores) != rounds or rounds != len(det.round_scores):
                 value = None  # valued from another round's point of view: value it again
         if sample.stop_before is not None and not sample.over:  # a knock: play to the end
