@@ -31,6 +31,7 @@ from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import Bot
 from cardrules.interpreter.players.external import Forfeit, forfeit
+from cardrules.interpreter.runtime import zone_label
 from cardrules.interpreter.sessions import record
 from cardrules.interpreter.sessions.events import round_ends
 from cardrules.interpreter.sessions.play import finish
@@ -464,9 +465,10 @@ class Outcome:
         if parts:
             said.append("you see " + ", ".join(parts))
         for zone in engine.rules.zones:
-            if not zone.owned and len(state.zones[zone.index]) != self.sizes[zone.index]:
-                said.append(f"{zone.name}: {self.sizes[zone.index]} -> "
-                            f"{len(state.zones[zone.index])} cards")
+            for z in zone.instances(0) if not zone.owned else ():
+                if len(state.zones[z]) != self.sizes[z]:
+                    said.append(f"{zone_label(engine.board, z)}: {self.sizes[z]} -> "
+                                f"{len(state.zones[z])} cards")
         if not state.active[seat]:
             said.append("you are out of the game")
         return " - ".join(said)

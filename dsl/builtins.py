@@ -79,6 +79,11 @@ _register(
             _call("bottom", board=True), example="bottom(stock)"),
     Builtin("cards", (CARDS,), CARDS, "The cards of a zone, as a list.",
             _t("list(_0)"), example="flip cards(grid[p]) face up"),
+    Builtin("position", (ANY, list_of(ANY)), INT,
+            "Where an item lies in a list or a card in a zone, counted from 0 (the bottom card "
+            "of a pile); a fault if it is not there.",
+            _t("position(_0, _1, _site)"),
+            example="move pile[i][position(card, pile[i]):] to pile[j]"),
     Builtin("all_but_top", (ZONE,), CARDS, "Every card of a zone except its top card.",
             _call("all_but_top", board=True),
             example="move all_but_top(discard) to stock face down"),

@@ -249,6 +249,9 @@ class ExpressionChecker:
             if zone.owned:
                 return self.error(node.pos, f"zone '{name}' belongs to each player: "
                                             f"write {name}[me] or {name}[p]")
+            if zone.groups:
+                return self.error(node.pos, f"zone '{name}' has {zone.groups} groups: write "
+                                            f"{name}[i], i from 0")
             return ir.ZoneRef(zone, type=zone_type(name), pos=node.pos)
         if name in s.variables:
             var = s.variables[name]
@@ -277,8 +280,8 @@ class ExpressionChecker:
                 and subject.name not in self.scope:
             return self.zone_ref(subject.name, node)
         if isinstance(subject, n.Index) and isinstance(subject.subject, n.Name) \
-                and subject.subject.name not in self.scope \
-                and subject.subject.name in zones and zones[subject.subject.name].groups:
+                and subject.subject.name not in self.scope and subject.subject.name in zones \
+                and zones[subject.subject.name].groups and zones[subject.subject.name].owned:
             return self.group_ref(subject.subject.name, subject, node)
         if isinstance(subject, n.Name) and not self.is_known_name(subject.name):
             self.check(node.key)  # for the problems inside the brackets
@@ -298,8 +301,31 @@ class ExpressionChecker:
         return ir.Index(self.needed(base, node.pos, "the list"),
                      self.needed(key, node.pos, "the index"), type=item, pos=node.pos)
 
+    def check_slice(self, node: n.Slice) -> ir.Expr:
+        """`pile[i:]`: a zone's cards (a grid's present ones) or a list's items, from place
+        start to before place stop."""
+        code = self.check(node.subject)
+        if code is not BAD and not isinstance(code, ir.ZoneRef) \
+                and as_collection(code.type) is None:
+            return self.error(node.subject.pos, f"cannot slice {code.type}: expected a zone "
+                                                "or a list")
+        subject = self.iterable(node.subject, code)
+        bounds = [None if b is None else self.expect(self.check(b), INT, b.pos, "a slice's bound")
+                  for b in (node.start, node.stop)]
+        if subject is BAD or BAD in bounds:
+            return BAD
+        start, stop = (None if b is None else self.needed(b, node.pos, "a slice's bound")
+                       for b in bounds)
+        return ir.Slice(subject, start, stop, type=subject.type, pos=node.pos)
+
     def zone_ref(self, name: str, node: n.Index) -> ir.Expr:
         zone = self.symbols.zones[name]
+        if not zone.owned and zone.groups:  # a shared zone's group: pile[i], i from 0
+            group = self.expect(self.check(node.key), INT, node.key.pos, "a group's number")
+            if group is BAD:
+                return BAD
+            return ir.ZoneRef(zone, None, self.needed(group, node.pos, "the group"),
+                              type=zone_type(name), pos=node.pos)
         if not zone.owned:
             return self.error(node.pos, f"zone '{name}' is shared: write {name} without [...]")
         if zone.groups:
@@ -402,6 +428,9 @@ class ExpressionChecker:
             return BAD
         if fn.name in GOAL_FUNCTIONS:
             self.goal_kinds(args[1])
+        if fn.name == "position" and not comparable(args[0].type, item_type(args[1].type)):
+            return self.error(node.args[0].pos, f"position() looks for {args[0].type} in a "
+                                                f"{args[1].type}: it is never there")
         return ir.Call(fn.name, tuple(args), type=fn.returns, pos=node.pos,
                        nullable=fn.nullable)
 
@@ -671,3 +700,9 @@ def _written_texts(code: ir.Expr, functions: dict[str, FunctionInfo]) -> Iterato
         info = functions.get(code.function)
         if info is not None and info.body is not None:
             yield from _written_texts(info.body, functions)
+
+
+def item_type(t: Type) -> Type:
+    """The type of a list's (or a zone's) items."""
+    coll = as_collection(t)
+    return coll.item if coll is not None and coll.item is not None else ANY

@@ -352,7 +352,7 @@ class TableChecker(StatementChecker):
             out.append(ZoneDef(spec.name.name, spec.owned, spec.visibility, spec.layout,
                                rows, cols, index, spec.doc, groups, spec.keep))
             owners = self.max_players + (self.symbols.house is not None)
-            index += owners * max(groups, 1) if spec.owned else 1
+            index += (owners if spec.owned else 1) * max(groups, 1)
         seen: set[str] = set()
         for spec in specs:
             name = spec.name.name
@@ -364,8 +364,6 @@ class TableChecker(StatementChecker):
             seen.add(name)
             if spec.layout == "grid" and not (spec.rows and spec.columns):
                 self.problem(spec.pos, "a grid zone needs rows and columns")
-            if spec.groups and not spec.owned:
-                self.problem(spec.groups.pos, "only a zone each player owns can have groups")
         self.symbols.zones = {z.name: z for z in out}
         home = self.decls.deck.zone
         zone = self.symbols.zones.get(home.name) if home else None

@@ -113,6 +113,10 @@ class ExpressionWriter:
     def zone_index(self, ref: ir.ZoneRef) -> ast.expr:
         """The index of the zone a reference names, folded where it is known."""
         zone = ref.zone
+        if ref.owner is None and ref.group is not None:  # a group of a shared zone
+            group = pyast.call("group", self.expr(ref.group), pyast.const(zone.groups),
+                               self.site_const(ref.pos))
+            return ast.BinOp(zone_const(zone), ast.Add(), group)
         if ref.owner is None:
             return zone_const(zone)
         owner = self.expr(ref.owner)
@@ -233,6 +237,10 @@ class ExpressionWriter:
         noun = item if item in ("card", "player") else ""
         return pyast.call("at", self.expr(node.subject), self.expr(node.index),
                           pyast.const(noun), self.site_const(node.pos))
+
+    def expr_Slice(self, node: ir.Slice) -> ast.expr:
+        bounds = [None if b is None else self.expr(b) for b in (node.start, node.stop)]
+        return ast.Subscript(self.expr(node.subject), ast.Slice(*bounds), ast.Load())
 
     def expr_Minus(self, node: ir.Minus) -> ast.expr:
         return ast.UnaryOp(ast.USub(), self.expr(node.operand))

@@ -49,7 +49,8 @@ class StateName(Expr):
 
 @dataclass(frozen=True)
 class ZoneRef(Expr):
-    """A zone: shared (no owner), a seat's, or one group of a seat's grouped zone."""
+    """A zone: shared (no owner), a seat's, or one group of a grouped zone (a seat's, or a shared
+    one: no owner)."""
 
     zone: ZoneDef
     owner: Expr | None = None
@@ -141,6 +142,15 @@ class Index(Expr):
 
     subject: Expr
     index: Expr
+
+
+@dataclass(frozen=True)
+class Slice(Expr):
+    """list[start:stop], counted from 0 (from the end where negative), cut at the ends."""
+
+    subject: Expr
+    start: Expr | None
+    stop: Expr | None
 
 
 @dataclass(frozen=True)

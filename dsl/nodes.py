@@ -125,6 +125,15 @@ class Index(Expr):
 
 
 @dataclass(frozen=True)
+class Slice(Expr):
+    """`pile[i:]`, `cards[1:3]`: the items from a place to before another."""
+
+    subject: Expr
+    start: Expr | None
+    stop: Expr | None
+
+
+@dataclass(frozen=True)
 class Minus(Expr):
     operand: Expr
 

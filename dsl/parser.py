@@ -250,6 +250,11 @@ class _Builder:
     def rule_index(self, t: Tree, subject: Tree, key: Tree) -> n.Expr:
         return n.Index(self.build(subject), self.build(key), pos=self.pos(t))
 
+    def rule_slice(self, t: Tree, subject: Tree, start: Tree | None,
+                   stop: Tree | None) -> n.Expr:
+        return n.Slice(self.build(subject), self.build(start) if start is not None else None,
+                       self.build(stop) if stop is not None else None, pos=self.pos(t))
+
     def rule_number(self, t: Tree, token: Token) -> n.Expr:
         if len(token) > MAX_DIGITS:  # Python refuses to read thousands of digits
             origin = self.origin

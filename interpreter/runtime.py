@@ -66,6 +66,14 @@ def at(items: Sequence[Any], index: int, noun: str, site: int) -> Any:
     return items[index]
 
 
+def position(item: Any, items: Sequence[Any], site: int) -> int:
+    """Where `item` lies in `items`, counted from 0 (its first place)."""
+    for i, value in enumerate(items):
+        if value == item:
+            return i
+    raise RuleFault(f"it is not in the list of {len(items)}: it has no position there", site)
+
+
 def divide(a: int, b: int, site: int) -> int:
     """a / b, rounded down (whole numbers only)."""
     if b == 0:
@@ -299,10 +307,11 @@ def changes(number: Sequence[int], cards: Sequence[int]) -> str:
 
 
 def zone_label(b: Board, z: int) -> str:
-    """A zone instance as the log and messages name it: 'hand[2]', 'stock', 'hand[house]'."""
+    """A zone instance as the log and messages name it: 'hand[2]', 'stock', 'hand[house]',
+    'pile 3' (a group of a shared zone, numbered from 1 as people count)."""
     owner = b.owner[z]
     if owner < 0:
-        return b.names[z]
+        return f"{b.names[z]} {b.group[z] + 1}" if b.group and b.group[z] >= 0 else b.names[z]
     return f"{b.names[z]}[house]" if owner == b.house else f"{b.names[z]}[{owner + 1}]"
 
 
@@ -379,7 +388,8 @@ def is_run(rank: Sequence[int], wild: Sequence[bool], n_ranks: int, cards: Seque
 EXPORTED = (
     "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "MOST_LETTERS", "MOST_NUMBERS",
     "SIGNAL_TURN", "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME",
-    "need", "at", "divide", "modulo", "least", "most", "numbers", "words", "group", "empty",
+    "need", "at", "position", "divide", "modulo", "least", "most", "numbers", "words", "group",
+    "empty",
     "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others",
     "next_seat", "random_card", "seat_of", "owner_of", "team_of", "led_suit", "best_of_suit",
     "trick_winner", "round_score", "Totals", "seat_number", "is_active", "last_score",

@@ -124,3 +124,44 @@ def test_the_top_of_a_group_reads_as_any_zone_s_in_a_function() -> None:
         pile = state.zones[engine.rules.zone("pile").zone_of(0)]
         suits = {engine.rules.cards.suit[c] for c in pile}
         assert state.over and len(suits) == 1 and len(pile) >= 1
+
+
+GAMES = Path(__file__).resolve().parent / "games"
+
+
+def test_a_slice_of_a_pile_lifts_a_card_and_every_card_above_it() -> None:
+    # tests/games/towers.yaml: four shared piles (`pile[i]`); `lift` moves
+    # pile[i][position(card, pile[i]):] onto another pile, keeping the cards' order.
+    from cardrules.interpreter.words import Words
+
+    engine = Engine(load_ruleset(GAMES / "towers.yaml"))
+    pile = engine.rules.zone("pile")
+    piles = list(pile.instances(0))
+    assert len(piles) == 4 and pile.groups == 4 and not pile.owned
+    lifted = 0
+    for seed in range(12):
+        state = engine.new_game(2, seed)
+        legal = engine.legal_actions(state)
+        while legal and lifted < 3:
+            lifts = [a for a in legal if a[0] == "lift"]
+            if not lifts:
+                engine.apply(state, legal[0])
+                legal = engine.legal_actions(state)
+                continue
+            _, n, card, m = lifts[-1]
+            source, dest = state.zones[piles[n - 1]], state.zones[piles[m - 1]]
+            moved = source[source.index(card):]
+            expected_source, expected_dest = source[:source.index(card)], dest + moved
+            text = engine.words.describe(lifts[-1], state, 0)
+            assert text.startswith("Lift ") and f"from pile {n} to pile {m}" in text
+            engine.apply(state, lifts[-1])
+            assert state.zones[piles[n - 1]] == expected_source
+            assert state.zones[piles[m - 1]] == expected_dest
+            lifted += 1
+            legal = engine.legal_actions(state)
+    assert lifted == 3
+    # a card's place on the table is named by its pile, counted from 1 as people count
+    state = engine.new_game(2, 0)
+    card = state.zones[piles[2]][0]
+    assert Words(engine.rules).place_of(state, card, 0) == "an unseen card from pile 3"
+    assert play_game(engine, 3, seed=5).over
