@@ -9,8 +9,9 @@ OpenSpiel's game with its default parameters, each with every seat choosing unif
 its legal actions (OpenSpiel's chance nodes sampled by their probabilities). Compares the mean
 number of player actions a game and the mean return of each seat, each with its 95% interval
 (mean +- 1.96 standard errors; the two agree when the interval of their difference holds 0),
-and prints the games per second of both engines, measured in the same run. Needs open_spiel
-(pip install '.[openspiel]').
+and prints the games per second of OpenSpiel and of cardrules (on its playout kernel, what
+simulations run on, and on its engine, what serves people), measured in the same run. Needs
+open_spiel (pip install '.[openspiel]').
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.kernel import Kernel
 from cardrules.interpreter.sessions.play import play_game
 
 
@@ -46,10 +48,12 @@ MATCHES = {
 }
 
 
-def cardrules_games(match: Match, games: int, seed: int) -> tuple[float, list[int],
-                                                                   list[list[float]]]:
+def cardrules_games(match: Match, games: int, seed: int, kernel: bool = True
+                    ) -> tuple[float, list[int], list[list[float]]]:
     """Seconds, player actions per game and each seat's return per game."""
-    engine = Engine(load_ruleset(match.ruleset, match.options))
+    rules = load_ruleset(match.ruleset, match.options)
+    engine = Kernel(rules) if kernel else Engine(rules)
+    play_game(engine, None, -1)  # warm up: compile, allocate
     actions: list[int] = []
     returns: list[list[float]] = []
     t0 = time.perf_counter()
@@ -115,13 +119,18 @@ def main(argv: list[str] | None = None) -> int:
         print("open_spiel is not installed: pip install '.[openspiel]'", file=sys.stderr)
         return 2
     runs: dict[str, Callable[..., tuple[float, list[int], list[list[float]]]]] = {
-        "cardrules": cardrules_games, "OpenSpiel": openspiel_games}
+        "cardrules": cardrules_games, "engine": lambda *a: cardrules_games(*a, kernel=False),
+        "OpenSpiel": openspiel_games}
     results = {who: run(match, args.games, args.seed) for who, run in runs.items()}
     options = " ".join(f"{k}={v}" for k, v in match.options.items())
     print(f"{match.ruleset} ({options}) against OpenSpiel's {match.game}, {args.games} games "
           "each, uniform random players")
+    names = {"cardrules": "cardrules kernel", "engine": "cardrules engine"}
     for who, (seconds, _, _) in results.items():
-        print(f"  {who:<10} {args.games / seconds:9.1f} games/s")
+        print(f"  {names.get(who, who):<17} {args.games / seconds:9.1f} games/s")
+    rate = {who: args.games / seconds for who, (seconds, _, _) in results.items()}
+    print(f"  ratio kernel / OpenSpiel {rate['cardrules'] / rate['OpenSpiel']:6.2f}, "
+          f"engine / OpenSpiel {rate['engine'] / rate['OpenSpiel']:6.2f}")
     ours, theirs = results["cardrules"], results["OpenSpiel"]
     ok = compare("player actions per game", [float(a) for a in ours[1]],
                  [float(a) for a in theirs[1]])

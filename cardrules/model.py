@@ -50,6 +50,12 @@ class OptionDef:
     doc: str
     low: int | None = None  # the least value a whole-number option takes (min:), if bounded
     high: int | None = None  # the greatest (max:)
+    label: str = ""  # how people see it named (label:); "" for its name
+
+    @property
+    def title(self) -> str:
+        """The option as people see it named: its label, or its name with _ as spaces."""
+        return self.label or self.name.replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -100,6 +106,12 @@ class VariableDef:
     item_kind: str = ""  # for a list: the type of its items
     internal: bool = False  # the rules' own bookkeeping: never shown to players
     secret_until: str = "game_end"  # with visibility owner: shown to all at round_end or game_end
+    label: str = ""  # how players see it named (label:); "" for its name
+
+    @property
+    def title(self) -> str:
+        """The variable as players see it named: its label, or its name with _ as spaces."""
+        return self.label or self.name.replace("_", " ")
 
 
 @dataclass(frozen=True)

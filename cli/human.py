@@ -20,30 +20,27 @@ import re
 import secrets
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import click
 
 from cardrules.dsl.loader import load_ruleset
-from cardrules.errors import GameError, IllegalAction
+from cardrules.errors import IllegalAction
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import PASS, Engine
-from cardrules.interpreter.players.bots import Bot
+from cardrules.interpreter.players.bots import OPPONENT
 from cardrules.interpreter.players.external import Forfeit, forfeit
-from cardrules.interpreter.runtime import zone_label
-from cardrules.interpreter.sessions import record
 from cardrules.interpreter.sessions.events import round_ends
 from cardrules.interpreter.sessions.play import finish
-from cardrules.interpreter.sessions.record import HUMAN, Record, action_data, make_bots
+from cardrules.interpreter.sessions.record import HUMAN, Record
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.words import tell
 from cardrules.model import Action, Ruleset
 from cardrules.present import render
-from cardrules.present.lines import fitted, round_line, rules_lines
+from cardrules.present.choices import plausible_first
+from cardrules.present.lines import fitted, rules_lines
 from cardrules.present.render import printable, quoted
 
-from . import parts
+from . import commands, parts
 from .errors import EXIT_GAME, EXIT_INTERRUPTED, reports_errors
 from .params import SEAT, SEED, parse_options, parse_programs, seat_kind
 from .screen import (
@@ -62,10 +59,17 @@ from .screen import (
     paint,
     view_section,
 )
+from .table import Table, read_save
 
-KEPT_EVENTS = 200  # lines kept for a seat that has not decided for a long time
+__all__ = ["HUMAN", "Table", "read_save", "play_cmd", "resume_cmd", "run_with_humans",
+           "round_ends", "game_line"]
+
 EOFS_TO_STOP = 5  # a terminal that keeps sending end-of-file has gone away
 _NUMBER = re.compile(r"([0-9]+)(?:\s+(\S.*))?", re.ASCII | re.DOTALL)
+
+
+class TakenBack(Exception):
+    """A person took back their last decision: the game stands where it was made."""
 
 
 class Stop(Exception):
@@ -74,108 +78,6 @@ class Stop(Exception):
     def __init__(self, code: int):
         super().__init__(code)
         self.code = code
-
-
-# ----------------------------------------------------------------------- the table
-@dataclass
-class Table:
-    """A game with its seats, and its record (what a save file holds)."""
-
-    record: Record
-    engine: Engine
-    state: GameState
-    bots: list[Bot | None]
-    pending: dict[int, list[str]] = field(default_factory=dict)  # human seat -> news
-
-    @classmethod
-    def start(cls, ref: str, options: dict[str, str], engine: Engine, state: GameState,
-              seats: list[str], seed: int, plain: bool = False) -> Table:
-        record = Record.new(ref, options, engine.rules, state.n, seed, seats, plain)
-        return cls(record, engine, state, make_bots(seats, seed),
-                   {p: [] for p, k in enumerate(seats) if k == HUMAN})
-
-    @property
-    def seats(self) -> list[str]:
-        return self.record.seats
-
-    @property
-    def seed(self) -> int:
-        return self.record.seed
-
-    @property
-    def plain(self) -> bool:
-        return self.record.plain
-
-    @plain.setter
-    def plain(self, value: bool) -> None:
-        self.record.plain = value
-
-    @property
-    def humans(self) -> list[int]:
-        return [p for p, kind in enumerate(self.seats) if kind == HUMAN]
-
-    def advance(self, seat: int, action: Action) -> list[Action]:
-        """Apply `seat`'s action, note it in the record, and tell every other person at the
-        table what they may know of it (and the scores, when it ends a round)."""
-        engine, state = self.engine, self.state
-        told = tell(engine.words, state, seat, action) if action != PASS else None
-        rounds = len(state.round_scores)
-        own = outcome_before(engine, state, seat, action) if seat in self.pending else None
-        engine.apply(state, action)
-        self.record.actions.append(action_data(action))
-        legal = engine.legal_actions(state)
-        for human, news in self.pending.items():
-            if told is not None and human != seat:  # in the words that seat may read
-                news.append(f"seat {seat + 1}: {told.seats[human]}")
-            if own is not None and human == seat:
-                news.append(own.after(engine, state, len(state.round_scores) > rounds))
-            if len(state.round_scores) > rounds:
-                news.extend(self.round_layout())
-                news.append(round_line(state))
-            del news[:-KEPT_EVENTS]
-        return legal
-
-    def replayed(self, seat: int, action: Action) -> None:
-        """`advance` for an action read from a save: a person who made it had seen their
-        news then, as in play."""
-        if seat in self.pending:
-            self.pending[seat] = []
-        self.advance(seat, action)
-
-    def round_layout(self) -> list[str]:
-        """How the round just scored ended, as the public log records it (only the cards
-        everyone knows are named), when the game keeps a log."""
-        events = [e for e in self.state.log or [] if e.get("event") == "round_end"]
-        if not events:
-            return []
-        return render.round_summary(self.engine.rules, events[-1], self.plain)[1:]
-
-    def write(self, path: Path) -> None:
-        """Save the game; a failed write leaves any earlier save as it was."""
-        self.record.keep_streams(self.bots)
-        record.write(path, self.record)
-
-
-
-
-# ----------------------------------------------------------------- reading saves
-def read_save(path: Path, programs: dict[int, str] | None = None) -> Table:
-    """The game saved in `path`, replayed from its start to where it was saved, with
-    `programs` (seat -> 'cmd:...', from the command line) in the seats programs played;
-    GameError (one line, naming the file) if it is not one, or does not replay."""
-    saved = record.read(path)
-    if HUMAN not in saved.seats:
-        raise GameError(f"{path}: a saved game with no seat for a person")
-    try:
-        kinds = saved.programs_for(programs or {})
-        engine, state = record.start(saved, load_ruleset, log=round_ends())
-        table = Table(replace(saved, actions=[]), engine, state, make_bots(kinds, saved.seed),
-                      {p: [] for p, k in enumerate(saved.seats) if k == HUMAN})
-        record.replay(saved, engine, state, table.replayed)
-    except GameError as exc:
-        raise GameError(f"{path}: {exc}") from None
-    record.restore_streams(table.bots, saved.bots)
-    return table
 
 
 # ----------------------------------------------------------------------- console
@@ -240,9 +142,9 @@ class Session:
     def play(self) -> None:
         """Play on until the game is over; Stop if a person quits."""
         t = self.table
-        engine, state = t.engine, t.state
-        legal = engine.legal_actions(state)
+        legal = t.engine.legal_actions(t.state)
         while legal:
+            engine, state = t.engine, t.state
             seat = engine.to_move(state)
             assert seat is not None
             bot = t.bots[seat]
@@ -256,11 +158,19 @@ class Session:
                     break
                 self.watch_out()
                 continue
+            if t.windows.passes(state, seat):  # a chance to react the person lets go by
+                legal = t.advance(seat, PASS)
+                continue
             action = self.decide(seat, legal)
+            if action is None:  # the decision before this one was taken back
+                legal = t.engine.legal_actions(t.state)
+                if self.save is not None:
+                    t.write(self.save)
+                continue
             seen = t.pending[seat]
             t.pending[seat] = []  # shown with this decision; what the action brings is news
             try:
-                legal = t.advance(seat, action)
+                legal = t.advance(seat, action, chosen=True)
             except IllegalAction as exc:  # the engine refused: the state is unchanged
                 t.pending[seat] = seen
                 self.console.refuse(str(exc))
@@ -279,20 +189,28 @@ class Session:
                     t.pending[seat] = []
 
     # ------------------------------------------------------------ one decision
-    def decide(self, seat: int, legal: list[Action]) -> Action:
+    def decide(self, seat: int, legal: list[Action]) -> Action | None:
+        """The action the person at `seat` picks; None if they took back the decision
+        before it instead (the game stands elsewhere now)."""
         t = self.table
         if len(t.humans) > 1 and seat != self.last_person:
             self.hand_over(seat)
         self.last_person = seat
+        if t.state.window:  # a reaction's choices: the plausible first
+            legal = plausible_first(t.engine, t.state, seat, legal)
         self.console.show(decision_screen(t.engine, t.state, seat, legal, t.pending[seat],
-                                          self.console.style))
+                                          self.console.style, t.windows.seats.get(seat)))
         choices = numbered(legal)
         while True:
             line = self.console.ask(f"seat {seat + 1}> ")
-            if line is not None:
+            if line is None:
+                continue
+            try:
                 action = self.answer(seat, legal, choices, line.strip())
-                if action is not None:
-                    return action
+            except TakenBack:
+                return None
+            if action is not None:
+                return action
 
     def hand_over(self, seat: int) -> None:
         """Pass and play: a clear screen until the next person says they are at it."""
@@ -320,6 +238,15 @@ class Session:
             console.show(rules_lines(engine.rules))
         elif word in ("quit", "exit"):
             self.quit()
+        elif word.split()[0] == "react" and engine.rules.reactions is not None:
+            console.show(commands.react(t, seat, word.split()[1:]))
+        elif word.split()[0] == "hint":
+            console.show(commands.hint(t, seat, choices, word.split()[1:], style))
+        elif word in ("takeback", "take back", "undo"):
+            lines, taken = commands.take_back(t, seat)
+            console.show(lines)
+            if taken:
+                raise TakenBack
         elif word == "all":
             console.show([paint(line, style) for line in
                           choice_lines(engine, state, seat, choices, style, limit=None)])
@@ -442,57 +369,6 @@ class Session:
         return [paint(cards_in_text(printable(line), names, style), style) for line in lines]
 
 
-@dataclass
-class Outcome:
-    """What a seat's own action did, as that seat may know it: the action in its words, the
-    cards it came to know and where they are now, and shared zones that grew or shrank."""
-
-    seat: int
-    text: str
-    known: list[int]
-    sizes: list[int]
-
-    def after(self, engine: Engine, state: GameState, round_over: bool = False) -> str:
-        """The line for the seat; after an action that ended the round, only the action
-        (the round's account and the new deal follow)."""
-        seat, names = self.seat, engine.rules.cards.names
-        if round_over:
-            return f"you: {self.text} - the round is over"
-        learned = [c for c in range(state.n_cards)
-                   if not self.known[c] >> seat & 1 and state.known[c] >> seat & 1]
-        parts = [f"{names[c]} ({where(engine, state, c, seat)})" for c in learned]
-        said = [f"you: {self.text}"]
-        if parts:
-            said.append("you see " + ", ".join(parts))
-        for zone in engine.rules.zones:
-            for z in zone.instances(0) if not zone.owned else ():
-                if len(state.zones[z]) != self.sizes[z]:
-                    said.append(f"{zone_label(engine.board, z)}: {self.sizes[z]} -> "
-                                f"{len(state.zones[z])} cards")
-        if not state.active[seat]:
-            said.append("you are out of the game")
-        return " - ".join(said)
-
-
-def outcome_before(engine: Engine, state: GameState, seat: int, action: Action) -> Outcome:
-    """The seat's side of an action it is about to take (see Outcome)."""
-    text = engine.words.describe(action, state, seat)
-    return Outcome(seat, text, list(state.known), [len(z) for z in state.zones])
-
-
-def where(engine: Engine, state: GameState, card: int, seat: int) -> str:
-    """Where a card lies, in plain words, from `seat`'s side: 'in your hand', 'on the heap'."""
-    z = state.where[card]
-    board = engine.board
-    owner = board.owner[z]
-    name = board.names[z]
-    if owner < 0:
-        return f"on the {name}"
-    return f"in your {name}" if owner == seat else f"in seat {owner + 1}'s {name}"
-
-
-
-
 # ---------------------------------------------------------------------- commands
 def play_table(table: Table, plain: bool, save: str | None, as_json: bool = False) -> None:
     """Play a table at the terminal to its end and print the results (exit on a quit)."""
@@ -547,7 +423,7 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
               help="Set one of the ruleset's options (repeatable).")
 @click.option("--save", "save_file", type=click.Path(dir_okay=False),
               help="Save the game to this file after each of your decisions.")
-@click.option("--bots", "bot_kind", default="greedy", show_default=True, metavar="KIND",
+@click.option("--bots", "bot_kind", default=OPPONENT, show_default=True, metavar="KIND",
               help="The seat kind of the other seats (random, greedy, ismcts...).")
 @click.option("--plain", is_flag=True, help="Letters instead of suit symbols, no colour.")
 @reports_errors

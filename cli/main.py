@@ -14,19 +14,22 @@ from typing import Any
 import click
 
 from cardrules import __version__
+from cardrules.dsl.deal_file import read_deal
 from cardrules.dsl.diff import diff as diff_rules
 from cardrules.dsl.loader import STAGES, check_files, load_ruleset, stage_text
 from cardrules.errors import GameError
+from cardrules.interpreter.deal import Deal
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import Bot, make_bot
 from cardrules.interpreter.players.external import Forfeit, forfeit
-from cardrules.interpreter.sessions.events import EventStream
+from cardrules.interpreter.sessions.events import EventStream, drain
 from cardrules.interpreter.sessions.play import finish, play
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view, table_cards
-from cardrules.interpreter.words import applied, tell
+from cardrules.interpreter.words import applied
 from cardrules.model import Action, Ruleset
 from cardrules.present import render
+from cardrules.present.news import news
 from cardrules.present.render import printable
 
 from .errors import EXIT_INVALID, reports_errors, say
@@ -72,11 +75,14 @@ def file_name(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
 @click.option("--reveal", is_flag=True,
               help="Print every action with every card named, and the whole table at each "
                    "round's start and end: a full-information transcript, for rule authors.")
+@click.option("--deal", "deal_file", type=click.Path(dir_okay=False), callback=file_name,
+              help="Deal the cards this file states (YAML or JSON): the order of each "
+                   "shuffle, or the cards of each zone at the start (docs/grammar.md).")
 @reports_errors
 def run(ruleset: str, players: int | None, seed: int, seats: str | None,
         options: tuple[str, ...], log_file: str | None, plain: bool, as_json: bool,
         view_seat: int | None, humans: tuple[int, ...] = (), save_file: str | None = None,
-        reveal: bool = False) -> None:
+        reveal: bool = False, deal_file: str | None = None) -> None:
     """Play a whole match of RULESET (a file, or a built-in name such as golf6) with bots."""
     if as_json and view_seat is not None:
         raise click.UsageError("--json prints the results alone and --view shows the game as "
@@ -94,25 +100,28 @@ def run(ruleset: str, players: int | None, seed: int, seats: str | None,
     if reveal and (view_seat is not None or as_json):
         raise click.BadParameter("--reveal shows everything: it goes with neither --view nor "
                                  "--json", param_hint="--reveal")
+    deal = read_deal(Path(deal_file), rules, count) if deal_file else None
     log = LogFile(Path(log_file)) if log_file else None
     try:
         if people:  # cli/human.py; the last round's end is kept for the round's account
             from .human import round_ends, run_with_humans
             state = engine.new_game(count, seed,
-                                    log=round_ends(log.write if log is not None else None))
+                                    log=round_ends(log.write if log is not None else None),
+                                    deal=deal)
             run_with_humans(ruleset, parse_options(options), engine, state, kinds, humans,
                             seed, plain, save_file, as_json, view_seat)
         else:
             if reveal:
                 engine = revealing(rules, plain)
-            play_bots(engine, count, seed, kinds, log, plain, as_json, view_seat, reveal)
+            play_bots(engine, count, seed, kinds, log, plain, as_json, view_seat, reveal, deal)
     finally:
         if log is not None:
             log.close()
 
 
 def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogFile | None,
-              plain: bool, as_json: bool, view_seat: int | None, reveal: bool = False) -> None:
+              plain: bool, as_json: bool, view_seat: int | None, reveal: bool = False,
+              deal: Deal | None = None) -> None:
     """`run` with bots in every seat: each round's account printed as the round ends (and
     the event log written as it goes), so a game of any length keeps no history. With
     `reveal`, the engine prints every action and the whole table instead."""
@@ -130,7 +139,9 @@ def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogF
                 broken.append(exc)
 
     sink = shown if not as_json else log.write if log is not None else None
-    state = engine.new_game(count, seed, log=EventStream(sink) if sink else False)
+    watching = view_seat is not None  # what the seat sees happen is read from the log
+    state = engine.new_game(count, seed, log=EventStream(sink, fresh=watching)
+                            if sink or watching else False, deal=deal)
     if not as_json:  # (no round has ended yet)
         click.echo(printable(f"{rules.title} ({rules.name}) - {count} players, seed {seed}, "
                              f"seats: {', '.join(kinds)}"))
@@ -180,10 +191,11 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
         decider = engine.to_move(state)
         assert decider is not None
         action = bots[decider].choose(engine, state, legal)
-        if action != PASS:  # every action the seat sees happen, in the words it may read
-            words = tell(engine.words, state, decider, action).seats[seat]
-            click.echo(printable(f"  seat {decider + 1}: {words}"))
         legal = engine.play(state, action)
+        # every action the seat sees happen, and what came of it, in the words it may read
+        # (each round's account is printed as the round ends)
+        for item in news(rules, drain(state.log), seat, accounts=False):
+            click.echo("\n".join(printable(f"  {line}") for line in item.lines()))
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
 
 

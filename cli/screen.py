@@ -20,11 +20,12 @@ from dataclasses import dataclass
 
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import PASS, Engine
+from cardrules.interpreter.sessions.windows import Reacting
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 from cardrules.model import Action, Ruleset
 from cardrules.present import render
-from cardrules.present.lines import choice_text, shown_value, situation
+from cardrules.present.lines import choice_text, situation
 from cardrules.present.render import printable
 
 from . import parts
@@ -150,12 +151,14 @@ def collapsed(choices: Mapping[int, Action], only: Sequence[int] | None = None,
 
 def matching(engine: Engine, state: GameState, seat: int, choices: Mapping[int, Action],
              words: Sequence[str]) -> list[int]:
-    """The numbers of the choices whose words start with every word typed."""
+    """The numbers of the choices in which each word typed begins a word, in the order
+    typed ('5 hearts 9 clubs' finds the 5 of hearts and the 9 of clubs, not the 9 of
+    hearts and the 5 of clubs)."""
     wanted = [w.lower() for w in words]
     found = []
     for n in sorted(choices, key=lambda n: (n == 0, n)):
         text = choice_text(engine, choices[n], state, seat).lower()
-        have = re.findall(r"[0-9a-z]+", text)
+        have = iter(re.findall(r"[0-9a-z]+", text))
         if all(any(h.startswith(w) for h in have) for w in wanted):
             found.append(n)
     return found
@@ -172,21 +175,19 @@ def matching(engine: Engine, state: GameState, seat: int, choices: Mapping[int, 
 
 def view_section(rules: Ruleset, state: GameState, seat: int, style: Style) -> list[str]:
     """The seat's view: zones as it sees them, its known face-down cards in brackets,
-    other cards as backs, hidden zones as counts, then player variables it may see."""
-    view = player_view(rules, state, seat)
-    lines = render.view_lines(rules, view, style.plain)
-    for name, values in view["player_variables"].items():
-        lines.append(f"  {name}: " + "   ".join(
-            f"seat {p + 1}: {shown_value(v)}" for p, v in enumerate(values)))
-    return lines
+    other cards as backs, hidden zones as counts, and the variables it may see (each seat's
+    on its line)."""
+    return render.view_lines(rules, player_view(rules, state, seat), style.plain)
 
 
 
 
 def decision_screen(engine: Engine, state: GameState, seat: int, legal: Sequence[Action],
-                    events: Sequence[str], style: Style) -> list[str]:
-    """Everything shown to `seat` before it decides: its name, what others did since it
-    last decided, its view, and its numbered choices."""
+                    events: Sequence[str], style: Style,
+                    reacting: Reacting | None = None) -> list[str]:
+    """Everything shown to `seat` before it decides: its name, what happened since it
+    last decided, its view, its numbered choices, and how it meets chances to react
+    (`reacting`, in a ruleset with reactions)."""
     rules = engine.rules
     names = frozenset(rules.cards.names)
     lines = [RULE, f"{rules.title} - seat {seat + 1} (you)"]
@@ -198,8 +199,20 @@ def decision_screen(engine: Engine, state: GameState, seat: int, legal: Sequence
     lines += view_section(rules, state, seat, style)
     lines.append(situation(engine, state, seat))
     lines += choice_lines(engine, state, seat, numbered(legal), style)
-    lines.append("Type a number (or help, rules, quit).")
+    if rules.reactions is not None and reacting is not None and not state.window:
+        lines.append(reacting_line(reacting))
+    lines.append("Type a number (or help, rules, hint, quit).")
     return [paint(printable(line), style) for line in lines]
+
+
+def reacting_line(reacting: Reacting) -> str:
+    """How the person meets chances to react, and how to change it."""
+    if reacting.wanted:
+        return "Your next chance to react will wait for you (react auto: let it go by)."
+    if reacting.stop:
+        return "You are asked at every chance to react (react auto: let them go by)."
+    return "Chances to react go by for you: type react to take your next one (react " \
+           "always: be asked at each)."
 
 
 
@@ -237,7 +250,12 @@ def help_lines(engine: Engine, state: GameState, seat: int, legal: Sequence[Acti
             lines += textwrap.wrap(f"{engine.words.describe_move(move.name)}: {move.doc}", 88,
                                    initial_indent="  ", subsequent_indent="    ")
     lines.append("Commands: help (this), rules (the game's summary and options), "
+                 "hint (what a bot would play: hint greedy, hint ismcts, hint ismcts:200), "
+                 "takeback (your last decision, alone against bots, before you see a card), "
                  "quit (save the game and stop).")
+    if rules.reactions is not None:
+        lines.append("Chances to react: react (wait for me at my next one), react always "
+                     "(at every one), react auto (let them go by: the default).")
     return render.printable_lines(lines)
 
 

@@ -68,6 +68,9 @@ def web_installed() -> bool:
                    "never holds the command; repeatable).")
 @click.option("--delay", type=Seconds(60), default=0.8, show_default=True,
               help="Seconds between bots' moves, so that people can follow them.")
+@click.option("--react-wait", "react_wait", type=Seconds(3600), default=20.0,
+              show_default=True, help="With several people at a game: the seconds a chance "
+              "to react waits for a person who asked to be offered it, before it goes by.")
 @click.option("--save-dir", type=click.Path(file_okay=False), default=SAVE_DIR,
               show_default=True, help="Folder for the games started from the lobby (made at "
               "the first one saved).")
@@ -75,7 +78,7 @@ def web_installed() -> bool:
 def serve_cmd(ruleset: str | None, players: int | None, seats: str | None, seed: int | None,
               options: tuple[str, ...], host: str, port: int, save_file: str | None,
               resume_file: str | None, delay: float, programs: tuple[str, ...] = (),
-              save_dir: str = "") -> None:
+              react_wait: float = 20.0, save_dir: str = "") -> None:
     """Play RULESET in the browser: one link per person's seat, a lobby at /."""
     if not web_installed():
         click.echo("error: cardrules serve needs the web extra (Starlette and uvicorn): "
@@ -89,7 +92,8 @@ def serve_cmd(ruleset: str | None, players: int | None, seats: str | None, seed:
     if programs and not resume_file:
         raise click.UsageError("--seat names the program of a resumed game's seat: start a "
                                "game's programs with --seats")
-    hub = Hub(delay=delay, save_dir=Path(save_dir or SAVE_DIR), hosts=allowed_hosts(host))
+    hub = Hub(delay=delay, save_dir=Path(save_dir or SAVE_DIR), hosts=allowed_hosts(host),
+              window_wait=react_wait)
     game = None
     if resume_file:
         game = resumed_game(resume_file, save_file, parse_programs(programs))

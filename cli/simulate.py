@@ -124,19 +124,27 @@ def simulate(ruleset: str, games: int, players: int | None, seats: str | None, s
 @click.argument("first")
 @click.argument("second")
 @run_options
+@click.option("--duplicate", is_flag=True,
+              help="Duplicate play: each deal is played once per seat, the seats' kinds "
+                   "turned one place round the table each time (--games counts every game: "
+                   "a deal is as many games as there are players).")
 @reports_errors
 def compare(first: str, second: str, games: int, players: int | None, seats: str | None,
             seed: int, workers: int | None, backend: str, scheduler: str | None,
-            as_json: bool) -> None:
+            as_json: bool, duplicate: bool = False) -> None:
     """Play FIRST and SECOND on the same seeds and print their differences per seat.
 
     Win rate, mean score and game length of each, and A - B with a 95% confidence interval
     from the per-game (paired) differences; * marks a difference whose interval excludes 0.
+    With --duplicate, every deal is played with the seats turned round the table, a seat
+    being its kind wherever it sat, and the differences are paired deal by deal.
     """
     rules = [load_ruleset(first), load_ruleset(second)]
     refs = (RulesetRef.of(first), RulesetRef.of(second))
     count = player_count(players, rules)
-    sim = Simulation(refs, games, count, bot_seats(seats, count), seed)
+    turns = count if duplicate else 1
+    deals = -(-games // turns)  # whole deals: a few more games than asked, at most
+    sim = Simulation(refs, deals, count, bot_seats(seats, count), seed, rotations=turns)
     comparison = Comparison(rules[0], rules[1], sim)
     label = f"{rules[0].name} vs {rules[1].name}"
     comparison.interrupted = play_all(sim, workers, backend, scheduler, comparison.add, label)
@@ -178,7 +186,7 @@ def play_all(sim: Simulation, workers: int | None, backend: str, scheduler: str 
     # Processes here (or a local cluster's): at most one per CPU. A cluster elsewhere
     # plays on as many as it has.
     local = capped(workers, cpus, f"this machine has {plural(cpus, 'CPU')}")
-    progress = Progress(sim.games, label)
+    progress = Progress(sim.games, label, unit="games" if sim.rotations == 1 else "deals")
     try:
         with cluster_client(backend, scheduler, local) as client:
             if client is not None:
@@ -257,10 +265,11 @@ class Progress:
 
     WIDTH = 30
 
-    def __init__(self, total: int, label: str, stream: IO[str] | None = None) -> None:
+    def __init__(self, total: int, label: str, stream: IO[str] | None = None,
+                 unit: str = "games") -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = self.stream.isatty()
-        self.total, self.label = total, label
+        self.total, self.label, self.unit = total, label, unit
         self.started = self.shown = time.monotonic()
         self.drawn = 0  # the length of the line on screen
 
@@ -272,7 +281,7 @@ class Progress:
         filled = self.WIDTH * done // self.total
         rate = done / max(now - self.started, 1e-9)
         line = (f"{self.label} [{'#' * filled}{'.' * (self.WIDTH - filled)}] "
-                f"{100 * done // self.total:3d}% {done}/{self.total} games, {rate:.0f}/s")
+                f"{100 * done // self.total:3d}% {done}/{self.total} {self.unit}, {rate:.0f}/s")
         self.stream.write("\r" + line.ljust(self.drawn))
         self.stream.flush()
         self.drawn = len(line)
@@ -378,8 +387,10 @@ def write_csv(path: Path, rows: list[list[Any]]) -> None:
 def comparison_table(r: dict[str, Any]) -> list[str]:
     """The report of `compare` for people."""
     lines = [f"A: {r['a_title']} ({r['a']})   B: {r['b_title']} ({r['b']})",
-             f"{r['games']} games on the same seeds, {r['players']} players, seed {r['seed']}, "
-             f"seats: {', '.join(r['seats'])}"]
+             f"{r['games']} games on the same seeds"
+             + (f" ({r['deals']} deals, each played with the seats turned round the table)"
+                if r.get("duplicate") else "")
+             + f", {r['players']} players, seed {r['seed']}, seats: {', '.join(r['seats'])}"]
     if r["interrupted"]:
         lines.append(f"INTERRUPTED: the results of the first {r['games']} of "
                      f"{r['games_requested']} games only")

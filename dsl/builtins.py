@@ -205,9 +205,13 @@ _register(
             "discard (an error for no cards): whether a player may knock before discarding.",
             _t("discard_deadwood(MELDS, _0, _site)"), example="discard_deadwood(hand[me]) <= 10"),
     Builtin("best_melds", (CARDS,), list_of(CARDS),
-            "The melds of a layout that leaves the least deadwood (the first in a fixed "
-            "order when several do).", _t("best_melds(MELDS, _0, _site)"),
+            "The melds of a layout that leaves the least deadwood; where several do, the first "
+            "in meld order.", _t("best_melds(MELDS, _0, _site)"),
             example="for: m in best_melds(hand[me])"),
+    Builtin("left_out", (CARDS,), CARDS,
+            "The cards best_melds leaves out of its melds (the deadwood itself), in the order "
+            "given.", _t("left_out(MELDS, _0, _site)"),
+            example="sum(c.points for c in left_out(hand[me]))"),
     Builtin("lay_downs", (CARDS, list_of(TEXT)), list_of(list_of(CARDS)),
             "Every distinct way to lay down a goal from some of the cards: the goal names a "
             "kind of meld (`melds: kinds`) once for each meld of it. A layout gives its melds "
@@ -225,7 +229,8 @@ _register(
 TEAM_FUNCTIONS = frozenset({"team"})
 # Functions that need `melds:` declared.
 MELD_FUNCTIONS = frozenset({"is_meld", "melds_in", "can_meld", "meld_layouts", "deadwood",
-                            "discard_deadwood", "best_melds", "lay_downs", "can_lay_down"})
+                            "discard_deadwood", "best_melds", "left_out", "lay_downs",
+                            "can_lay_down"})
 # Functions whose second argument is a goal: names of the declared kinds of meld.
 GOAL_FUNCTIONS = frozenset({"lay_downs", "can_lay_down"})
 

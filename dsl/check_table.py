@@ -73,7 +73,7 @@ class TableChecker(StatementChecker):
                 self.problem(option.default.pos, f"the default '{default}' is not one of "
                              "the choices: " + ", ".join(str(c) for c in choices))
             low, high = self.option_range(option)
-            defs.append(OptionDef(name, default, choices, option.doc, low, high))
+            defs.append(OptionDef(name, default, choices, option.doc, low, high, option.label))
             self.option_bounds[name] = (option.low, option.high)
             self.symbols.options[name] = default
             self.settled_name(name, option.name.pos, "option")

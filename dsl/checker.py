@@ -192,7 +192,7 @@ class _RulesetChecker(TableChecker):
                 if self.seen is not None else True
             self.symbols.variables[name] = VariableInfo(spec.scope, t, nullable)
             out.append(ir.Variable(name, spec.scope, t, initial, spec.visibility, spec.doc,
-                                   spec.internal, self.secret_until(spec)))
+                                   spec.internal, self.secret_until(spec), spec.label))
         return tuple(out)
 
     def shadowing(self, spec: d.VariableDecl, name: str) -> None:

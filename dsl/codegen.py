@@ -253,13 +253,20 @@ class Generator(ExpressionWriter):
         if len(move.params) == 1 and not move.params[0].open:
             # one parameter: the actions of its values as one list (faster than appending)
             param = move.params[0]
-            test = [self.expr(param.where)] if param.where is not None else []
+            where = param.where
+            if isinstance(where, ir.Const) and where.value is True:
+                where = None
             source = self.temp()  # (a comprehension's source may not assign: `:=`)
+            inner: list[ast.stmt] = [pyast.assign(source, self.expr(param.source))]
+            pieces = self.hoist([where], param.name) if where is not None else []
+            inner += [pyast.assign(name, code) for name, code in pieces]
+            try:
+                test = [self.expr(where)] if where is not None else []
+            finally:
+                self.unhoist(pieces)
             made = ast.ListComp(action, [ast.comprehension(
                 pyast.store(local(param.name)), pyast.name(source), test, 0)])
-            inner: list[ast.stmt] = [
-                pyast.assign(source, self.expr(param.source)),
-                pyast.expr_stmt(pyast.call(pyast.attr(out, "extend"), made))]
+            inner.append(pyast.expr_stmt(pyast.call(pyast.attr(out, "extend"), made)))
         else:
             inner = [pyast.expr_stmt(pyast.call(pyast.attr(out, "append"), action))]
             for param in reversed(move.params):

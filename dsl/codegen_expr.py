@@ -24,6 +24,7 @@ from .builtins import (
 )
 from .checker import Checked
 from .inline import Inliner, pure
+from .reads import loop_invariant
 from .typesys import NONE
 
 VISIBILITY = {"hidden": runtime.HIDDEN, "owner": runtime.OWNER, "public": runtime.PUBLIC}
@@ -55,6 +56,7 @@ class ExpressionWriter:
         self.constants: dict[str, Any] = {}
         self._site_now: int | None = None  # the site of the statement being written
         self._iterable = 0  # > 0 while writing a comprehension's iterable
+        self._hoisted: dict[int, str] = {}  # id of a checked node -> the local holding it
         self._temp = 0
 
     # ----------------------------------------------------------------- sites
@@ -98,8 +100,27 @@ class ExpressionWriter:
 
     # ----------------------------------------------------------- expressions
     def expr(self, node: ir.Expr) -> ast.expr:
+        found = self._hoisted.get(id(node))
+        if found is not None:  # worked out once, before the loop it is part of
+            return pyast.name(found)
         method = getattr(self, "expr_" + type(node).__name__)
         return method(node)  # type: ignore[no-any-return]
+
+    def hoist(self, parts: list[ir.Expr], bound: str) -> list[tuple[str, ast.expr]]:
+        """The pieces of a loop's parts worth working out once before it (reads.py's
+        `loop_invariant`), each with a fresh local and its code; the parts' code written
+        from here on reads the local (until `unhoist`)."""
+        out = []
+        for piece in loop_invariant(parts, bound):
+            code = self.expr(piece)
+            name = self.temp()
+            self._hoisted[id(piece)] = name
+            out.append((name, code))
+        return out
+
+    def unhoist(self, pieces: list[tuple[str, ast.expr]]) -> None:
+        names = {name for name, _ in pieces}
+        self._hoisted = {k: v for k, v in self._hoisted.items() if v not in names}
 
     def expr_Const(self, node: ir.Const) -> ast.expr:
         return pyast.const(node.value)
@@ -189,22 +210,32 @@ class ExpressionWriter:
             source = self.expr(node.source)
         finally:
             self._iterable -= 1
-        element_code = self.expr(element)
-        conds = [self.expr(node.condition)] if node.condition is not None else []
+        # What the element and condition read that is the same for every item is worked out
+        # once: a first `for` over a one-item tuple (no `:=`, which a comprehension's
+        # iterable may not hold).
+        pieces = self.hoist([element, *([node.condition] if node.condition else [])],
+                            node.variable)
+        try:
+            element_code = self.expr(element)
+            conds = [self.expr(node.condition)] if node.condition is not None else []
+        finally:
+            self.unhoist(pieces)
+        once = [ast.comprehension(pyast.store(name), ast.Tuple([code], ast.Load()), [], 0)
+                for name, code in pieces]
         name = node.function
         if name == "count":
             conds.append(element_code)
             element_code = pyast.const(1)
-        comp = ast.comprehension(pyast.store(var), source, conds, 0)
+        comps = [*once, ast.comprehension(pyast.store(var), source, conds, 0)]
         if name == "select":
-            return ast.ListComp(element_code, [comp])
+            return ast.ListComp(element_code, comps)
         if name in ("first", "all", "any"):  # these stop at the item that decides
-            generator = ast.GeneratorExp(element_code, [comp])
+            generator = ast.GeneratorExp(element_code, comps)
             if name == "first":
                 return pyast.call("next", generator, pyast.const(None))
             return pyast.call(name, generator)
         # Every item is needed: a list is made faster than a generator is run.
-        items = ast.ListComp(element_code, [comp])
+        items = ast.ListComp(element_code, comps)
         if name in ("min", "max"):
             helper = "least" if name == "min" else "most"
             return pyast.call(helper, items, self.site_const(node.pos))

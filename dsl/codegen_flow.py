@@ -65,7 +65,10 @@ class FlowGenerator:
         self.known = {"F": {"facts": facts,
                             "legal": tuple(tuple(Ref(gen.manifest.legal[i, step.name])
                                                  for step in p.steps)
-                                           for i, p in enumerate(program.phases))}}
+                                           for i, p in enumerate(program.phases)),
+                            # the triggers the ruleset has, called by name
+                            **{kind: Ref(name) for kind, name in gen.manifest.triggers.items()
+                               if kind in ("after_move", "after_turn", "before_turn")}}}
 
     def generate(self) -> None:
         for index, phase in enumerate(self.program.phases):

@@ -226,7 +226,7 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, generated: Ge
         variables=tuple(VariableDef(v.name, v.scope, fn(made.initial[v.name]), v.doc,
                                     v.visibility, v.type.name,
                                     v.type.item.name if v.type.item else "", v.internal,
-                                    v.secret_until)
+                                    v.secret_until, v.label)
                         for v in program.variables),
         phases=phases, setup=fn(made.setup), round_end=fn(made.round_end),
         after_move=fn(made.triggers.get("after_move")),

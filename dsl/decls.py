@@ -41,6 +41,7 @@ class OptionDecl:
     doc: str
     low: Literal | None = None  # min:
     high: Literal | None = None  # max:
+    label: str = ""  # how people see it named (label:), if the file says
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,7 @@ class VariableDecl:
     doc: str
     internal: bool = False
     secret_until: Named | None = None  # `round_end` or `game_end`, where it is written
+    label: str = ""  # how players see it named (label:), if the file says
 
 
 @dataclass(frozen=True)

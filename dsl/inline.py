@@ -181,6 +181,8 @@ class _Specialiser:
         out: list[ast.stmt] = []
         for stmt in body:
             out.extend(self.statement(stmt))
+            if out and isinstance(out[-1], (ast.Return, ast.Raise)):
+                break  # (a tail call inlined here returns: what follows never runs)
         return out
 
     def statement(self, stmt: ast.stmt) -> list[ast.stmt]:

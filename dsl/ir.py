@@ -408,6 +408,7 @@ class Variable:
     doc: str
     internal: bool = False
     secret_until: str = "game_end"  # with visibility owner: round_end or game_end
+    label: str = ""  # how players see it named
 
 
 @dataclass(frozen=True)

@@ -203,7 +203,7 @@ class _Reader:
         assert default is not None  # required by the schema
         return d.OptionDecl(self.named((*path, "name")), default, choices,
                             self.doc_text((*path, "doc")), self.literal((*path, "min")),
-                            self.literal((*path, "max")))
+                            self.literal((*path, "max")), self.doc_text((*path, "label")))
 
     def deck(self) -> d.DeckDecl:
         path = ("deck",)
@@ -261,7 +261,8 @@ class _Reader:
         return d.VariableDecl(self.named((*path, "name")), spec["scope"],
                               self.expr((*path, "initial")), declared,
                               spec.get("visibility", "public"), self.doc_text((*path, "doc")),
-                              bool(spec.get("internal", False)), until)
+                              bool(spec.get("internal", False)), until,
+                              self.doc_text((*path, "label")))
 
     def function(self, i: int) -> d.FunctionDecl:
         path = ("functions", i)

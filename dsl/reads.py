@@ -22,7 +22,7 @@ PURE = frozenset({
     "size", "cards", "columns", "rows", "same_rank", "same_suit", "is_set", "is_flush",
     "is_run", "is_run_high", "changes", "contains", "length", "abs", "min", "max", "numbers",
     "ranks", "suits", "colours", "lay_downs", "can_lay_down", "is_meld", "melds_in", "can_meld",
-    "meld_layouts", "deadwood", "discard_deadwood", "best_melds",
+    "meld_layouts", "deadwood", "discard_deadwood", "best_melds", "left_out",
 })
 
 
@@ -91,3 +91,74 @@ def _walk(node: ir.Expr, seat: str, found: dict[str, ZoneDef], bound: set[str]) 
             for item in value:
                 if isinstance(item, ir.Expr):
                     _walk(item, seat, found, bound)
+
+
+# Built-ins that cannot fail on any value of their types (nor draw from the generator):
+# a part of an aggregate made of them and of what is fixed during the aggregate is worked out
+# once, before it (`loop_invariant`).
+TOTAL = frozenset({
+    "size", "cards", "all_but_top", "columns", "rows", "same_rank", "same_suit", "is_set",
+    "is_flush", "is_run_high", "changes", "contains", "length", "ranks", "suits", "colours",
+    "abs", "min", "max", "knows", "owner", "team", "led_suit", "best_of_suit",
+})
+_TOTAL_NODES = (ir.Const, ir.Local, ir.StateName, ir.GameVar, ir.PlayerVar, ir.CardAttr,
+                ir.PlayerAttr, ir.ZoneCards, ir.ZoneRef, ir.Comparison, ir.Membership,
+                ir.Negation, ir.Conjunction, ir.Disjunction, ir.Conditional, ir.ListLiteral,
+                ir.Join, ir.Minus, ir.Arithmetic, ir.Call)
+
+
+def loop_invariant(parts: list[ir.Expr], bound: str) -> list[ir.Expr]:
+    """The largest pieces of `parts` (an aggregate's element and condition, which run once
+    per item bound to the local `bound`) that read nothing of the item, cannot fail and call
+    a built-in: computing each once before the loop changes nothing but the time taken."""
+    out: list[ir.Expr] = []
+    for part in parts:
+        _invariant(part, bound, out)
+    return out
+
+
+def _invariant(node: ir.Expr, bound: str, out: list[ir.Expr]) -> None:
+    if _fixed(node, bound) and any(isinstance(n, ir.Call) for n in _nodes(node)):
+        out.append(node)
+        return
+    if isinstance(node, ir.Aggregate):  # (its own element and condition bind a local)
+        _invariant(node.source, bound, out)
+        return
+    for child in _children(node):
+        _invariant(child, bound, out)
+
+
+def _fixed(node: ir.Expr, bound: str) -> bool:
+    """Whether `node` cannot fail and reads neither `bound` nor a local bound inside it."""
+    for n in _nodes(node):
+        if not isinstance(n, _TOTAL_NODES):
+            return False
+        if isinstance(n, ir.Local) and n.name == bound:
+            return False
+        if isinstance(n, ir.Call) and n.function not in TOTAL:
+            return False
+        if isinstance(n, ir.Arithmetic) and n.op not in ("+", "-", "*"):
+            return False
+        if isinstance(n, ir.ZoneRef) and n.group is not None:
+            return False
+    return True
+
+
+def _nodes(node: ir.Expr) -> list[ir.Expr]:
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(_children(n))
+    return out
+
+
+def _children(node: ir.Expr) -> list[ir.Expr]:
+    out: list[ir.Expr] = []
+    for f in fields(node):
+        value = getattr(node, f.name)
+        if isinstance(value, ir.Expr):
+            out.append(value)
+        elif isinstance(value, tuple):
+            out.extend(v for v in value if isinstance(v, ir.Expr))
+    return out

@@ -18,6 +18,7 @@ from typing import Any
 
 from cardrules.errors import RuleFault
 
+from .deal import stack
 from .runtime import (
     EMPTY,
     HIDDEN,
@@ -224,7 +225,10 @@ def shuffle(b: Board, s: GameState, z: int) -> None:
     """Shuffle a zone with the game's generator; nobody knows the shuffled order, except
     what the zone itself shows (a public zone's face-up cards, an owner's own hand)."""
     cards = s.zones[z]
-    shuffled(s.rng, cards)
+    if s.deal is None:
+        shuffled(s.rng, cards)
+    else:  # a given deal: the order it states for this shuffle (interpreter/deal.py)
+        stack(b, s, z, shuffled)
     if s.log is not None:
         s.log.append({"effect": "shuffle", "zone": zone_label(b, z)})
     if not s.knowing:
@@ -266,7 +270,8 @@ def peek(b: Board, s: GameState, c: int, who: int) -> None:
     s.known[c] |= 1 << who
     learnt(b, s, c, gained)
     if s.log is not None:
-        s.log.append({"effect": "peek", "seat": who + 1, "zone": b.names[s.where[c]]})
+        s.log.append({"effect": "peek", "seat": who + 1, "zone": b.names[s.where[c]],
+                      "told": seen_by_each(b, s, c)})
 
 
 def learnt(b: Board, s: GameState, c: int, gained: int) -> None:
@@ -372,11 +377,23 @@ def log_flip(b: Board, s: GameState, c: int) -> None:
 
 
 def _log(b: Board, s: GameState, kind: str, c: int, src: int, dest: int) -> None:
+    """An effect on card c as the table sees it (the card named if every seat knows it),
+    and, where only some seats know it, as each seat does (`told`: the card's name, or None
+    for a seat that does not know it now; a log file, being the table's, leaves it out)."""
     assert s.log is not None
-    public = s.known[c] == s.everyone
+    known = s.known[c]
+    public = known == s.everyone
     entry: dict[str, Any] = {"effect": kind, "card": b.card_names[c] if public else None,
                              "from": zone_label(b, src), "to": zone_label(b, dest)}
+    if not public and known & ((1 << s.n) - 1):  # some seat knows it
+        entry["told"] = seen_by_each(b, s, c)
     s.log.append(entry)
+
+
+def seen_by_each(b: Board, s: GameState, c: int) -> list[str | None]:
+    """Card c as each seat knows it now: its name, or None."""
+    known, name = s.known[c], b.card_names[c]
+    return [name if known >> p & 1 else None for p in range(s.n)]
 
 
 # What generated code may call of this module (dsl/binding.py binds these names).

@@ -23,7 +23,9 @@ from typing import Any
 from cardrules.errors import CardrulesError, GameError, IllegalAction, RuleFault
 from cardrules.model import PASS, PASS_TEXT, Action, Ruleset
 
+from . import deal as dealing
 from . import domains, flow, rounds
+from .deal import Deal, Probe
 from .interface import Flow
 from .state import GameState
 from .words import Words
@@ -82,9 +84,13 @@ class Engine:
 
     # ------------------------------------------------------------------ start
     def new_game(self, players: int | None = None, seed: int = 0,
-                 log: bool | list[dict[str, Any]] = False) -> GameState:
+                 log: bool | list[dict[str, Any]] = False,
+                 deal: Deal | Probe | None = None) -> GameState:
         """A new game at its first decision, dealt from `seed`; `log` keeps an event log (a
-        list of one's own, such as an events.EventStream, is used as the log)."""
+        list of one's own, such as an events.EventStream, is used as the log); `deal` a
+        given deal (interpreter/deal.py), whose stated orders its shuffles take."""
+        if isinstance(deal, Deal) and deal.zones:
+            return dealing.from_zones(self, players, seed, log, deal)
         rules = self.rules
         count = rules.default_players if players is None else players
         if not rules.min_players <= count <= rules.max_players:
@@ -110,6 +116,7 @@ class Engine:
         # before seat 1 deals and seat 1 plays first.
         s.dealer = (-2 * rules.direction) % count
         rounds.game_variables(self.flow, s)
+        s.deal = deal
         flow.new_round(self.flow, s)
         return s
 
@@ -133,6 +140,12 @@ class Engine:
                 return state.legal_cache[1]
             state.window = []
         return flow.decide(self.flow, state)
+
+    def reactions(self, state: GameState, seat: int) -> list[Action]:
+        """The reaction moves `seat` could make were a reaction window offered to it now
+        (without the pass; none in a ruleset without `reactions:`), in the order a window
+        lists them. The game is not changed."""
+        return flow.reactions_of(self.flow, state, seat)
 
     def is_choice(self, state: GameState) -> bool:
         """Whether the game waits for a seat to decide now (not for a forced action)."""

@@ -363,6 +363,16 @@ def next_reaction(F: Flow, s: GameState) -> bool:
     return False
 
 
+def reactions_of(F: Flow, s: GameState, seat: int) -> list[Action]:
+    """The reactions `seat` could make if a window were offered to it now (none once the
+    game is over or the seat is out, or in a ruleset without reactions): for showing a
+    person what they may react with before their next window comes."""
+    reactions = F.rules.reactions
+    if reactions is None or s.over or not s.active[seat]:
+        return []
+    return F.listed(reactions.legal, s, seat, "the reactions")
+
+
 def react(F: Flow, s: GameState, action: Action, listing: bool,
           located: Callable[[Exception, Action, int], Exception]) -> list[Action]:
     """Apply one seat's answer in a reaction window, then ask the next seat, or go on

@@ -33,6 +33,7 @@ from cardrules.model import MeldKind
 
 MOST_MELD_CARDS = 24  # the most cards a meld search takes at once
 MOST_LAYOUTS = 10_000  # the most layouts meld_layouts gives
+_KEPT_SEARCHES = 100_000  # left_out answers kept before starting afresh
 
 Key = tuple[int, ...]  # counts per type
 
@@ -53,6 +54,8 @@ class MeldRules:
     # goal searches already made, by (sorted cards, goal, listed): a bot asks again and again
     _goals: dict[tuple[tuple[int, ...], tuple[str, ...], bool], Any] = field(
         default_factory=dict)
+    # left_out's answers, by sorted cards (asked for each card of a hand, at every turn)
+    _left_out: dict[tuple[int, ...], frozenset[int]] = field(default_factory=dict)
 
     def forget_goals(self) -> None:
         """Drop the goal searches kept (for timing the search itself)."""
@@ -231,6 +234,7 @@ class _Search:
 
     def __init__(self, rules: MeldRules, hand: _Hand, counted: bool = True) -> None:
         self.hand = hand
+        self.kinds = rules.kinds
         n = len(hand.ids)
         self.value = hand.value if counted else (1,) * n
         self.cands = _candidates(rules, hand)
@@ -278,18 +282,43 @@ class _Search:
         return self.start - (1 << (t * _W))
 
     def best(self) -> list[Key]:
-        """The melds of the first layout (in key order) that leaves the least deadwood."""
-        self.least(self.start)
-        out: list[Key] = []
-        left = self.start
-        while left:
-            _, choice = self.memo[left]
-            if choice is None:
-                left -= 1 << (self.first(left) * _W)
-            else:
-                out.append(choice)
-                left -= self.pack(choice)
-        return out
+        """The melds of the layout that leaves the least deadwood; where several do, the
+        first when each lists its melds in meld order (`meld_order`), compared meld by
+        meld: a fixed choice that a rule can state in words."""
+        least = self.least(self.start)
+        ties = self.ties(self.start, least)
+        return list(min(ties, key=lambda melds: sorted(self.meld_order(m) for m in melds)))
+
+    def ties(self, left: int, target: int) -> list[tuple[Key, ...]]:
+        """Every layout of `left` that leaves `target` deadwood (as its melds; a card left
+        out is no meld), at most MOST_LAYOUTS of them."""
+        if not left:
+            return [()]
+        t = self.first(left)
+        out: list[tuple[Key, ...]] = []
+        rest = left - (1 << (t * _W))
+        if self.value[t] + self.least(rest) == target:
+            out.extend(self.ties(rest, target - self.value[t]))
+        for packed, key in self.melds_with(t, left):
+            if self.least(left - packed) == target:
+                out.extend((key, *tail) for tail in self.ties(left - packed, target))
+            if len(out) > MOST_LAYOUTS:
+                break
+        return out[:MOST_LAYOUTS]
+
+    def meld_order(self, key: Key) -> tuple[int, ...]:
+        """Where a meld stands in meld order: its kind's place among the kinds declared,
+        longer melds first, then a set by its rank and suits, a run by its suit and its
+        lowest rank (ranks and suits in the deck's order)."""
+        hand, kinds = self.hand, self.kinds
+        naturals = [t for t, c in enumerate(key) for _ in range(c) if not hand.wild[t]]
+        ranks = sorted(hand.rank[t] for t in naturals)
+        is_set = not ranks or ranks[0] == ranks[-1]
+        place = next((i for i, k in enumerate(kinds) if k.run != is_set), 0)
+        if is_set:
+            return (place, -sum(key), ranks[0] if ranks else -1,
+                    *sorted(hand.suit[t] for t in naturals))
+        return (place, -sum(key), hand.suit[naturals[0]], ranks[0])
 
     def partitions(self, left: int, site: int) -> set[tuple[Key, ...]]:
         """Every way to lay all of `left` in melds, as sorted tuples of keys."""
@@ -368,9 +397,24 @@ def discard_deadwood(rules: MeldRules, cards: Sequence[int], site: int) -> int:
 
 
 def best_melds(rules: MeldRules, cards: Sequence[int], site: int) -> list[tuple[int, ...]]:
-    """The melds of a layout that leaves the least deadwood (the first in key order)."""
+    """The melds of a layout that leaves the least deadwood (where several do, the first in
+    meld order: _Search.best)."""
     search = _Search(rules, _hand(rules, cards, "best_melds", site, pool=True))
     return search.cards(search.best())
+
+
+def left_out(rules: MeldRules, cards: Sequence[int], site: int) -> list[int]:
+    """The cards best_melds leaves out of its melds, in the order given: the deadwood itself,
+    for a rule that counts it otherwise than by `deadwood` (such as less its highest card)."""
+    key = tuple(sorted(cards))
+    found = rules._left_out.get(key)
+    if found is None:
+        if len(rules._left_out) > _KEPT_SEARCHES:
+            rules._left_out.clear()
+        search = _Search(rules, _hand(rules, cards, "left_out", site, pool=True))
+        melded = {c for meld in search.cards(search.best()) for c in meld}
+        found = rules._left_out[key] = frozenset(c for c in key if c not in melded)
+    return [c for c in cards if c in found]
 
 
 # ------------------------------------------------------------------ goals
@@ -571,4 +615,4 @@ def _run_order(rules: MeldRules, kind: MeldKind, meld: list[int]) -> list[int]:
 
 # What generated code may call of this module: the meld built-ins (dsl/binding.py binds these).
 EXPORTED = ("is_meld", "melds_in", "can_meld", "meld_layouts", "deadwood", "discard_deadwood",
-            "best_melds", "lay_downs", "can_lay_down")
+            "best_melds", "left_out", "lay_downs", "can_lay_down")

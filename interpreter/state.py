@@ -44,7 +44,8 @@ class GameState:
     """One game in play. The engine mutates it in place; copy() gives an independent one."""
 
     __slots__ = (*_PLAIN, "_rng", "_rng_shared", "version", "legal_cache", "log", "everyone",
-                 "forcing", "cut_off", "maybe", "watchers", "sight", "knowing", *_HOUSE)
+                 "forcing", "cut_off", "maybe", "watchers", "sight", "knowing", "deal", "dealt",
+                 *_HOUSE)
 
     def __init__(self) -> None:
         self.ruleset = ""
@@ -55,6 +56,10 @@ class GameState:
         self.rounds_total = 1
         self._rng = blank_rng()
         self._rng_shared = False
+        # A given deal (interpreter/deal.py: the order its shuffles yield), and how many of
+        # its orders the game has used; None: every shuffle is the generator's.
+        self.deal: Any = None
+        self.dealt = 0
         self.zones: list[list[int]] = []
         self.where: list[int] = []
         self.face_up: list[bool] = []
@@ -130,6 +135,7 @@ class GameState:
         fresh = blank_rng()
         fresh.seed(seed)
         self._rng, self._rng_shared = fresh, False
+        self.deal = None  # a search's sample foresees no stated shuffle either
 
     # ------------------------------------------------------------------ copies
     def copy(self) -> GameState:
@@ -165,6 +171,7 @@ class GameState:
         other.n_cards = self.n_cards
         other.next_turn, other.forced, other.forcing = self.next_turn, self.forced, False
         other.by = self.by[:]
+        other.deal, other.dealt = self.deal, self.dealt  # (a deal is never changed)
         other._rng = self._rng  # shared until either side draws (see rng)
         other._rng_shared = self._rng_shared = True
         other.everyone = self.everyone
@@ -187,6 +194,9 @@ class GameState:
             data["cut_off"] = True
         if self.house >= 0:  # (only a game with a house has these)
             data.update({name: getattr(self, name) for name in _HOUSE})
+        if self.deal is not None and hasattr(self.deal, "data"):  # (only a given deal)
+            data["deal"] = self.deal.data()
+            data["dealt"] = self.dealt
         if any(self.maybe):  # (only where some party knows a card partly)
             data["maybe"] = [[[mask, sorted(cards)] for mask, cards in m.items()]
                              for m in self.maybe]
@@ -216,6 +226,11 @@ class GameState:
                                 for mask, cards in m} for m in data["maybe"]]
             state.forcing = False
             state.cut_off = data.get("cut_off", False) is True
+            if "deal" in data:
+                from .deal import Deal  # (deal.py imports this module: imported here)
+                state.deal = Deal(shuffles=tuple(tuple(str(n) for n in order)
+                                                 for order in data["deal"]))
+                state.dealt = int(data["dealt"])
             version, internal, gauss = data["rng"]
             state.rng.setstate((version, tuple(internal), gauss))
         except (KeyError, TypeError, ValueError) as exc:

@@ -18,6 +18,7 @@ something was written.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -57,6 +58,25 @@ class Words:
         values = {p: self.value_text(kind, v, state, seat, namer)
                   for p, kind, v in zip(move.params, move.kinds, action[1:])}
         return move.render(values)
+
+    def narrate(self, action: Action, who: int, seat: int | None,
+                state: GameState | None = None,
+                namer: Callable[[int], str] | None = None) -> str:
+        """`who`'s action as a sentence `seat` reads (None: the table): 'you ask seat 2 for
+        the red A' to the one who made it, 'seat 1 asks seat 2 for the red A' to everyone
+        else. The label's own words are put in the person of its reader (its first verb, a
+        verb after 'then', 'and' or 'or', 'your'); the choices are in `seat`'s words, as
+        `describe` gives them, but a text written into an open parameter, which is its
+        writer's alone."""
+        if action == PASS:
+            return f"{'you' if seat == who else self.player_name(who)}: {PASS_TEXT}"
+        move = self.moves.get(action[0]) if action else None
+        if move is None:
+            return f"{self.player_name(who)}: {self.describe(action, state, seat, namer)}"
+        values = {p: self.value_text(kind, v, state, seat, namer)
+                  if kind != "words" or seat == who else "(written, not shown)"
+                  for p, kind, v in zip(move.params, move.kinds, action[1:])}
+        return sentence(move.label_parts, values, self.player_name(who), seat == who)
 
     def describe_move(self, name: str) -> str:
         """A move's label up to its first choice ('Predict' for 'Predict {prediction}')."""
@@ -133,10 +153,84 @@ class Words:
         return f"an unseen card from {zone}"
 
 
+# ----------------------------------------------------- the person of a label's words
+# Words that begin no verb: after them, a label is told as '<who>: <label>'.
+_NOT_VERBS = frozenset({"no", "not", "a", "an", "the", "all", "every", "each", "one", "two",
+                        "my", "your", "their", "his", "her", "its", "nothing", "none"})
+_IRREGULAR = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+_THIRD = {"you": "they", "your": "their", "yours": "theirs", "yourself": "themselves"}
+_WORD = re.compile(r"[A-Za-z]+")
+_JOINED_VERB = re.compile(r"(\b(?:then|and|or)\s+)([a-z]+)")
+_SECOND = re.compile(r"\b(?:[Yy]ou|[Yy]our|[Yy]ours|[Yy]ourself)\b")
+
+
+def sentence(parts: tuple[tuple[str, str], ...], values: dict[str, str], who: str,
+             own: bool) -> str:
+    """A move's label (its parsed `parts`) told as a sentence: by its maker (`own`: 'you
+    take the top card of the stock'), or of `who` to anyone else ('seat 2 takes the top
+    card of the stock', 'your' becoming 'their'). Only the label's own text changes
+    person; the choices' words (`values`) are the reader's already."""
+    out: list[str] = []
+    started = False
+    for kind, text in parts:
+        if kind == "param":
+            out.append(values.get(text, ""))
+            started = True
+            continue
+        if not own:
+            text = _JOINED_VERB.sub(lambda m: m.group(1) + _conjugate(m.group(2)), text)
+            text = _SECOND.sub(lambda m: _recase(_THIRD[m.group(0).lower()], m.group(0)), text)
+        if not started:
+            text = _first_verb(text, own)
+            started = True
+        out.append(text)
+    body = "".join(out)
+    subject = "you" if own else who
+    if not parts or parts[0][0] == "param" or body.startswith(":"):
+        return f"{subject}{body}" if body.startswith(":") else f"{subject}: {body}"
+    return f"{subject} {body}"
+
+
+def _first_verb(text: str, own: bool) -> str:
+    """A label's opening words with its first word lower-cased and, told of another,
+    in the third person ('Take the' -> 'takes the'); ': no more lay-offs' where the label
+    opens with no verb, 'is done'/'are done' for 'Done'."""
+    match = _WORD.match(text)
+    if match is None:
+        return ": " + text
+    word = match.group(0).lower()
+    rest = text[match.end():]
+    if word == "done":
+        return ("are done" if own else "is done") + rest
+    if word in _NOT_VERBS:
+        return ": " + word + rest
+    return (word if own else _conjugate(word)) + rest
+
+
+def _conjugate(verb: str) -> str:
+    """A verb in the third person singular: take -> takes, pass -> passes, carry ->
+    carries."""
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb]
+    if verb in _NOT_VERBS or verb in _THIRD:
+        return verb
+    if verb.endswith(("s", "x", "z", "ch", "sh", "o")):
+        return verb + "es"
+    if len(verb) > 1 and verb.endswith("y") and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _recase(word: str, like: str) -> str:
+    return word.capitalize() if like[:1].isupper() else word
+
+
 # --------------------------------------------------------- an action as it was seen
 @dataclass(frozen=True)
 class Told:
-    """An action's words: for the table, and for each seat (seats[0] for seat 1)."""
+    """An action's words: for the table (the label's words, with the choices filled in),
+    and for each seat (seats[0] for seat 1) as a sentence in that seat's person: 'you ask
+    seat 2 for the red A' to its maker, 'seat 1 asks seat 2 for the red A' to the others."""
 
     public: str
     seats: tuple[str, ...]
@@ -146,23 +240,22 @@ def tell(words: Words, state: GameState, me: int, action: Action) -> Told:
     """`me`'s action in every seat's words and in the table's, `state` being the game before
     the action is applied (it is not changed)."""
     if action == PASS:
-        text = words.describe(action)
-        return Told(text, (text,) * state.n)
+        return Told(words.describe(action),
+                    tuple(words.narrate(action, me, p) for p in range(state.n)))
     move = words.moves.get(action[0])
     if move is not None and action[0] in words.open_moves:
         public = f"{words.describe_move(action[0])} (written, not shown)"
-        return Told(public, tuple(words.describe(action, state, me) if p == me else public
-                                  for p in range(state.n)))
+        return Told(public, tuple(words.narrate(action, me, p, state) for p in range(state.n)))
     cards = cards_of(words.rules, action)
     if move is None or not cards:
-        public = words.describe(action, state, None)
-        return Told(public, (public,) * state.n)
+        return Told(words.describe(action, state, None),
+                    tuple(words.narrate(action, me, p, state) for p in range(state.n)))
     after = known_after(words.rules, state, me, action)
     everyone = state.everyone
-    public = _words(words, state, action, None, cards,
+    public = _words(words, state, action, None, me, cards,
                     lambda c: state.known[c] == everyone, lambda c: after[c] == everyone)
-    seats = tuple(_words(words, state, action, p, cards, _bit(state.known, p), _bit(after, p))
-                  for p in range(state.n))
+    seats = tuple(_words(words, state, action, p, me, cards, _bit(state.known, p),
+                         _bit(after, p)) for p in range(state.n))
     return Told(public, seats)
 
 
@@ -210,15 +303,17 @@ def _bit(known: Any, seat: int) -> Callable[[int], bool]:
     return lambda c: bool(known[c] >> seat & 1)
 
 
-def _words(words: Words, state: GameState, action: Action, seat: int | None,
+def _words(words: Words, state: GameState, action: Action, seat: int | None, me: int,
            cards: list[int], knew: Callable[[int], bool], knows: Callable[[int], bool]) -> str:
-    """The action's words for `seat` (None: the table), and the cards it showed them."""
+    """`me`'s action in the words of `seat` (a sentence), or of the table (None: the
+    label's words), and the cards it showed them."""
     names = words.rules.cards.names
 
     def namer(c: int) -> str:
         return names[c] if knew(c) and knows(c) else words.place_of(state, c, seat)
 
-    text = words.describe(action, state, seat, namer)
+    text = words.describe(action, state, seat, namer) if seat is None \
+        else words.narrate(action, me, seat, state, namer)
     shown = [names[c] for c in cards if not knew(c) and knows(c)]
     return f"{text} - it was {' '.join(shown)}" if shown else text
 

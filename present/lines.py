@@ -12,7 +12,7 @@ from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action, Ruleset
 
-from .render import printable_lines
+from .render import printable
 
 
 def choice_text(engine: Engine, action: Action, state: GameState, seat: int) -> str:
@@ -39,21 +39,33 @@ def situation(engine: Engine, state: GameState, seat: int) -> str:
     return f"Your turn ({phase.name}: {phase.steps[state.step].name}). Choose:"
 
 
-def rules_lines(rules: Ruleset) -> list[str]:
-    """The ruleset's summary and its options, with the values in force."""
-    lines = [f"{rules.title} ({rules.name})"]
-    lines += textwrap.wrap(" ".join(rules.summary.split()), 88, initial_indent="  ",
-                           subsequent_indent="  ")
+def rules_parts(rules: Ruleset) -> list[tuple[str, str]]:
+    """The rules' summary and options, each part with what it is: ('title', ...),
+    ('summary', ...), ('options', ...), then for each option ('option', its label, name
+    and value in force, and its choices) and ('doc', what it settles). The terminal wraps
+    them (`rules_lines`); the browser lays them out."""
+    parts = [("title", f"{rules.title} ({rules.name})"),
+             ("summary", " ".join(rules.summary.split()))]
     if rules.option_defs:
-        lines.append("Options (set with --option NAME=VALUE when starting a game):")
+        parts.append(("options", "Options (set with --option NAME=VALUE when starting a game):"))
     for option in rules.option_defs:
         value = rules.options.get(option.name, option.default)
-        lines.append(f"  {option.name} = {shown_value(value)}"
-                     + (f"  (one of: {', '.join(map(str, option.choices))})"
-                        if option.choices else ""))
-        lines += textwrap.wrap(" ".join(option.doc.split()), 88, initial_indent="      ",
-                               subsequent_indent="      ")
-    return printable_lines(lines)
+        named = f"{option.title} ({option.name})" if option.label else option.name
+        parts.append(("option", f"{named} = {shown_value(value)}"
+                      + (f"  (one of: {', '.join(map(str, option.choices))})"
+                         if option.choices else "")))
+        parts.append(("doc", " ".join(option.doc.split())))
+    return [(kind, printable(text)) for kind, text in parts]
+
+
+def rules_lines(rules: Ruleset) -> list[str]:
+    """The ruleset's summary and its options, with the values in force, as text lines."""
+    indent = {"title": "", "summary": "  ", "options": "", "option": "  ", "doc": "      "}
+    lines: list[str] = []
+    for kind, text in rules_parts(rules):
+        lines += textwrap.wrap(text, 88, initial_indent=indent[kind],
+                               subsequent_indent=indent[kind]) if text else []
+    return lines
 
 
 def shown_value(value: Any) -> str:

@@ -168,6 +168,12 @@ def after_round_lines(rules: Ruleset, event: dict[str, Any]) -> list[str]:
     return lines
 
 
+def winner_words(winner: str) -> str:
+    """How a game is won (a ruleset's `scoring.winner`), in the words every front end shows:
+    'lowest total wins', 'only a win decides'."""
+    return "only a win decides" if winner == "none" else f"{winner} total wins"
+
+
 def standings(results: dict[str, Any], winner_rule: str, teams: int = 0) -> list[str]:
     """The final table: seats by rank, totals and per-round scores, then the winner. With
     `teams`, partners are ranked together and the winners are named as a team."""
@@ -181,7 +187,7 @@ def standings(results: dict[str, Any], winner_rule: str, teams: int = 0) -> list
     order = sorted(range(len(totals)),
                    key=lambda p: (p + 1 not in winners, sign * totals[p],
                                   p % teams if teams else 0, p))
-    rule = "only a win decides" if winner_rule == "none" else f"{winner_rule} total wins"
+    rule = winner_words(winner_rule)
     team_head = "  team" if teams else ""
     lines = [f"Standings after {results['rounds']} round{'s' if results['rounds'] != 1 else ''}"
              f" ({rule})", f"  rank{team_head}  seat   total   rounds"]
@@ -285,7 +291,8 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
     """A player's view as text: shared zones, then each seat's zones, then the scores.
 
     Face-up cards show as themselves, face-down cards the seat knows as (card), the rest
-    as ## backs: exactly what the view holds, nothing more.
+    as ## backs: exactly what the view holds, nothing more. Variables go by their labels;
+    a value the seat may not see is left out.
     """
     seat = view["seat"]
     mover = view["to_move"]
@@ -296,11 +303,12 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
         if not zone.owned:
             lines.append(f"  {zone.name}: {seen_owned(zone, view['zones'][zone.name], plain)}")
     order = {name: i for i, name in enumerate(dict.fromkeys(rules.cards.names))}
+    titles = {var.name: var.title for var in rules.variables}
     for other in range(1, view["players"] + 1):
         parts = [f"{zone.name}: "
                  f"{seen_owned(zone, view['zones'][zone.name][str(other)], plain, order)}"
                  for zone in rules.zones if zone.owned]
-        known = [f"{name}: {_shown(values[other - 1])}"
+        known = [f"{titles.get(name, name)}: {_shown(values[other - 1])}"
                  for name, values in view["player_variables"].items()
                  if values[other - 1] is not None]
         who = f"seat {other}" + (" (you)" if other == seat else "")
@@ -310,12 +318,13 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
         parts = [f"{zone.name}: "
                  f"{seen_owned(zone, view['zones'][zone.name]['house'], plain, order)}"
                  for zone in rules.zones if zone.owned]
-        parts += [f"{name}: {_shown(value)}" for name, value in house["variables"].items()
-                  if value is not None]
+        parts += [f"{titles.get(name, name)}: {_shown(value)}"
+                  for name, value in house["variables"].items() if value is not None]
         lines.append(f"  {_clip(house['name'], 14):<14}" + "   ".join(parts))
-    if view["variables"]:
-        lines.append("  " + "   ".join(f"{name}: {_shown(value)}"
-                                        for name, value in view["variables"].items()))
+    shown = [f"{titles.get(name, name)}: {_shown(value)}"
+             for name, value in view["variables"].items() if value is not None]
+    if shown:  # (a variable holding a card the seat does not know is not shown)
+        lines.append("  " + "   ".join(shown))
     lines.append("  totals: " + "  ".join(
         [f"seat {i + 1}: {t}" for i, t in enumerate(view["totals"])]
         + ([f"{house['name']}: {house['total']}"] if house is not None else [])))

@@ -1,10 +1,12 @@
-"""Two people play golf6 in a real browser (Chromium, driven by Playwright): each page
-shows its own seat's known cards and backs for the cards it does not know, and a click on
-a card makes the move that names it.
+"""People play in a real browser (Chromium, driven by Playwright): two people at golf6,
+each page showing its own seat's known cards and backs for the others, a click on a card
+making the move that names it; one person playing a whole game of geohash with the keyboard,
+asked only for their own moves and the accusation they choose to make; grandma on a phone,
+its choices in reach, with a hint and a decision taken back.
 
 Skipped, with the reason, where Playwright or the system's Chromium is missing. With
-CARDRULES_SCREENSHOT=docs/serve-golf6.png, a screenshot of seat 1's page in the middle of
-the game is written there (the README shows it).
+CARDRULES_SCREENSHOTS=docs, pictures of the pages are written there (serve-golf6.png,
+serve-geohash.png, serve-grandma.png, serve-grandma-phone.png; the README shows them).
 """
 
 from __future__ import annotations
@@ -145,15 +147,15 @@ def test_two_seats_play_golf6_by_clicking(browser: Any) -> None:
         assert len(held) == 1 and held[0] is not None and held[0] in known_names(game, 0)
         assert faces(two, '.player[data-seat="1"] [data-zone=holding]') == [None]
         assert one.locator(".card.playable").count() == 6  # a card to put it in place of
-        screenshot = os.environ.get("CARDRULES_SCREENSHOT")
-        if screenshot:
-            one.screenshot(path=str(ROOT / screenshot))
+        shots = os.environ.get("CARDRULES_SCREENSHOTS")
+        if shots:
+            one.screenshot(path=str(ROOT / shots / "serve-golf6.png"))
         one.click('[data-key="grid|1||2"]')  # a click on a card makes the move naming it
         version += 1
         at_version(two, version)
         assert faces(two, '.player[data-seat="1"] [data-zone=holding]') == []
         assert held[0] in faces(two, '.player[data-seat="1"] [data-zone=grid]')
-        assert "seat 1: Put the card in place of" in two.inner_text("#news")
+        assert "seat 1 puts the card in place of" in two.inner_text("#news")
 
         # Seat 2 takes the discard and puts it in its grid, by clicking too.
         assert two.inner_text("#status").startswith("Your move")
@@ -175,6 +177,9 @@ def test_the_lobby_starts_a_game_whose_links_open(browser: Any) -> None:
         page = browser.new_page()
         page.goto(serving.base)
         page.select_option("#ruleset", "precognition")
+        # the other seats start as the bot `cardrules play` seats; options go by label
+        assert page.input_value('select[name="seat2"]') == "greedy"
+        assert "Playoffs at most playoff_limit" in page.inner_text("#options")
         page.select_option('select[name="seat2"]', "random")  # 3 players
         assert page.is_hidden('input[name="seat2-budget"]')  # random takes no budget
         page.select_option('select[name="seat3"]', "ismcts")
@@ -239,3 +244,156 @@ def test_a_page_of_another_site_cannot_start_move_or_read(browser: Any) -> None:
     # every other, may be read only by the server's own pages (Cross-Origin-Resource-Policy).
     assert set(tried.values()) == {"refused by the browser"}, tried
     assert list(target.games) == [game.id] and game.version == 0
+
+
+# ------------------------------------------------------------ a whole game of geohash
+GEOHASH_SEED = 3
+ASKS_BEFORE_NAMING = 6  # then the person names the hidden cards (the test knows them)
+
+
+def mine_or_over(page: Any, after: int) -> dict[str, Any]:
+    """Wait until the page, past version `after`, offers the person a decision, or shows
+    the game's end; what it has drawn then."""
+    deadline = time.monotonic() + 4 * WAIT / 1000
+    while True:
+        seen = page.evaluate("() => current && {version: current.version, over: "
+                             "current.view.over, mine: current.choices.length > 0, reaction: "
+                             "current.reaction}")
+        if seen and seen["version"] > after and (seen["mine"] or seen["over"]):
+            return seen
+        assert time.monotonic() < deadline, "the page never offered a decision"
+        time.sleep(0.02)
+
+
+def naming_the_hidden(game: Game) -> str:
+    """The words of the accusation that names the hidden cards (the test sees them)."""
+    engine, state = game.engine, game.state
+    hidden = {engine.rules.cards.names[c] for c in state.zones[engine.board.names.index(
+        "hidden")]}
+    for action in game.legal():
+        if action[0] == "accuse":
+            named = {f"{engine.rules.cards.rank_names[action[1 + 2 * k]]}"
+                     f"{engine.rules.cards.suit_names[action[2 + 2 * k]][0].upper()}"
+                     for k in range(2)}
+            if named == hidden:
+                return engine.words.describe(action, state, 0)
+    raise AssertionError("no accusation names the hidden cards")
+
+
+def test_a_whole_geohash_game_by_keyboard_without_being_asked_to_pass(browser: Any) -> None:
+    """One person against two greedy bots plays a whole game of geohash with the keyboard:
+    chances to react go by unasked, each ask's outcome is read in "what happened", the
+    reaction control names the hidden cards when the person wants, and the round's account
+    shows at the end. The person is asked for fewer than 2 decisions per move of their
+    turns (here: one for each ask, and one for the accusation they asked to make)."""
+    game = Game.new("geohash", {}, 3, GEOHASH_SEED, ["human", "greedy", "greedy"])
+    hub = Hub(delay=0)
+    hub.add(game)
+    with Serving(hub) as serving:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(links(game, serving.base)[0]["url"])
+        decisions = asks = 0
+        turns: set[int] = set()
+        version = -1
+        while True:
+            seen = mine_or_over(page, version)
+            if seen["over"]:
+                break
+            version = seen["version"]
+            decisions += 1
+            if seen["reaction"]:  # the chance to react the person asked for: name them
+                assert asks == ASKS_BEFORE_NAMING + 1  # asked for after the last ask
+                words = naming_the_hidden(game)
+                page.fill("input.narrow", " ".join(words.split()[-8:]))  # the 5 of hearts...
+                page.wait_for_selector("#choices button.choice[data-number='2']",
+                                       state="detached")
+                assert page.inner_text("#choices button.choice[data-number='1']") == \
+                    f"1. {words}"
+                page.keyboard.press("Enter")  # the one choice left
+                at_version(page, seen["version"] + 1)
+                continue
+            turns.add(game.state.turns)
+            if asks == 4 and os.environ.get("CARDRULES_SCREENSHOTS"):
+                page.screenshot(path=str(ROOT / os.environ["CARDRULES_SCREENSHOTS"] /
+                                         "serve-geohash.png"))
+            if asks == ASKS_BEFORE_NAMING:  # the control, always there: react at my next chance
+                page.click("#react-now")
+                page.wait_for_selector("text=Your next chance to react will wait for you")
+            choice = page.eval_on_selector("#choices button.choice[data-number='1']",
+                                           "node => node.textContent")
+            assert choice.startswith("1. Ask seat ")
+            page.keyboard.press("1")
+            page.keyboard.press("Enter")
+            asks += 1
+            asked = choice[3:]
+            # What came of it, as the person reads it (a card given, one fished at random,
+            # or nothing), under the ask in "what happened".
+            item = page.locator("#news > li", has_text=f"you {asked[0].lower()}{asked[1:]}")
+            item.first.locator(".then li").first.wait_for(timeout=WAIT)
+        assert game.state.winners == [0]
+        # the round's account, before anything else: what each seat scored, and why
+        page.wait_for_selector("#account:not([hidden])")
+        account = page.inner_text("#account")
+        assert "Round 1 over (only a win decides)" in account and "seat 3" in account
+        assert "hidden:" in account
+        assert "Winner: seat 1" in page.inner_text("#winner-rule")
+        assert decisions == asks + 1 < 2 * asks  # no window but the one asked for
+        assert len(turns) * 2 >= asks
+        assert not errors, errors
+        page.close()
+
+
+# --------------------------------------------------- a phone, a hint, a take-back
+def test_on_a_phone_the_choices_are_in_reach_with_a_hint_and_a_take_back(browser: Any) -> None:
+    """grandma at 390 px wide: no sideways scrolling, and the person's choices in sight
+    without scrolling; a hint lists a bot's pick and its estimate of each choice; taking the
+    discard (a card everyone saw) can be taken back, and the choice is offered again."""
+    game = Game.new("grandma", {}, 3, 2, ["human", "greedy", "greedy"])
+    hub = Hub(delay=0)
+    hub.add(game)
+    with Serving(hub) as serving:
+        url = links(game, serving.base)[0]["url"]
+        phone = browser.new_page(viewport={"width": 390, "height": 844})
+        errors: list[str] = []
+        phone.on("pageerror", lambda error: errors.append(str(error)))
+        phone.goto(url)
+        phone.wait_for_selector("#choices button.choice")
+        assert phone.evaluate("() => document.scrollingElement.scrollWidth") <= 390
+        for button in phone.query_selector_all("#choices button.choice"):
+            box = button.bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+        take = "Take 4♥ from the discard pile"  # (a card name drawn as a small card)
+        assert phone.inner_text("#choices button.choice[data-number='2']") == f"2. {take}"
+
+        phone.click("#hint-button")  # greedy, the first bot offered
+        phone.wait_for_selector("#hint:not([hidden]) .estimates li")
+        hint = phone.inner_text("#hint")
+        assert hint.startswith("Hint from greedy: ")
+        assert phone.locator("#hint .estimates li").count() == 2  # both choices, weighed
+        assert "points" in hint or "level with" in hint
+        if os.environ.get("CARDRULES_SCREENSHOTS"):
+            wide = browser.new_page(viewport={"width": 1280, "height": 860})
+            wide.goto(url)
+            wide.wait_for_selector("#choices button.choice")
+            wide.click("#hint-button")
+            wide.wait_for_selector("#hint:not([hidden]) .estimates li")
+            wide.screenshot(path=str(ROOT / os.environ["CARDRULES_SCREENSHOTS"] /
+                                     "serve-grandma.png"))
+            wide.close()
+
+        phone.keyboard.press("2")
+        phone.keyboard.press("Enter")
+        at_version(phone, 1)
+        assert game.record.actions[0][0] == "take_discard"
+        phone.click("#take-back")
+        at_version(phone, 2)  # the game as it was: the choice is offered again
+        assert game.record.actions == [] and game.state.actions == 0
+        phone.wait_for_selector(f"#choices button.choice:has-text('{take}')")
+        assert f"you take back: {take}" in phone.inner_text("#news")
+        if os.environ.get("CARDRULES_SCREENSHOTS"):
+            phone.screenshot(path=str(ROOT / os.environ["CARDRULES_SCREENSHOTS"] /
+                                      "serve-grandma-phone.png"))
+        assert not errors, errors
+        phone.close()

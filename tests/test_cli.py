@@ -389,9 +389,11 @@ def test_run_view_shows_the_variables_the_seat_may_see() -> None:
     result = cli("run", "spades", "--view", "1", "--plain", "--option", "one_deal=true")
     assert result.exit_code == 0, result.output
     screens = result.stdout.split("Round 1 of 1 - seat 1's view")
-    assert "broken: no" in screens[1] and "bid:" not in screens[1]  # nobody has bid yet
-    seats = [line for line in screens[2].splitlines() if re.match(r"\s+seat \d ", line)]
-    assert len(seats) == 4 and all(re.search(r"bid: \d+ ", line) for line in seats)
+    # by their labels; a bid nobody has made yet is not shown
+    assert "Spades broken: no" in screens[1] and "Bid:" not in screens[1]
+    seats = [line for line in screens[2].splitlines()
+             if re.match(r"\s+seat \d( \(you\))? +hand:", line)]
+    assert len(seats) == 4 and all(re.search(r"Bid: \d+ ", line) for line in seats)
 
 
 def test_a_match_played_until_a_condition_gives_its_round_count_as_a_bound() -> None:

@@ -106,3 +106,64 @@ def test_both_declining_the_first_upcard_makes_it_dead() -> None:
     engine.apply(state, ("draw_stock",))
     assert state.zones[engine.rules.zone("dead").index] == [upcard]
     assert len(state.zones[engine.rules.zone("hand").zone_of(0)]) == 11
+
+
+def knocked_hand(options: dict[str, str]) -> tuple[Engine, GameState, list[str]]:
+    """Seat 1 takes KS, knocks with 6D-6H-6S and 3C-4C-5C laid (deadwood AD AH 2H 3S: 7);
+    seat 2, holding 6C, 7C and 8C, is to lay off. Returns the engine, the game and the names."""
+    from cardrules.interpreter.deal import parse_deal_data
+
+    rules = load_ruleset("gin-rummy", options)
+    engine = Engine(rules)
+    deal = parse_deal_data({"zones": {
+        "hand[1]": ["6D", "6H", "6S", "3C", "4C", "5C", "AD", "AH", "2H", "3S"],
+        "hand[2]": ["6C", "7C", "8C", "2C", "JH", "QH", "9S", "10S", "KD", "KH"],
+        "upcard": ["KS"]}}, rules, 2)
+    state = engine.new_game(2, 1, deal=deal)
+    names = list(rules.cards.names)
+
+    def play(move: str, *args: object) -> None:
+        action = next(a for a in engine.legal_actions(state) if a[0] == move
+                      and all(x == y for x, y in zip(a[1:], args)))
+        engine.apply(state, action)
+
+    assert engine.to_move(state) == 0  # (seat 1 is offered the upcard first, either way)
+    play("take_upcard")
+    play("knock")
+    play("knock_discard", names.index("KS"))
+    for meld in (("6D", "6H", "6S"), ("3C", "4C", "5C")):
+        cards = sorted(names.index(c) for c in meld)
+        play("lay", next(a[1] for a in engine.legal_actions(state)
+                          if a[0] == "lay" and sorted(a[1]) == cards))
+    play("done")
+    return engine, state, names
+
+
+def test_a_card_that_fits_two_melds_joins_the_one_its_player_chooses() -> None:
+    engine, state, names = knocked_hand({})
+    assert engine.to_move(state) == 1
+    six = [a for a in engine.legal_actions(state) if a[0] == "lay_off_on"
+           and a[1] == names.index("6C")]
+    assert sorted(sorted(names[c] for c in a[2]) for a in six) == \
+        [["3C", "4C", "5C"], ["6D", "6H", "6S"]]
+    on_set = next(a for a in six if names.index("6D") in a[2])
+    engine.apply(state, on_set)  # on the set, 7C has no run to follow on
+    assert not any(a[1] == names.index("7C") for a in engine.legal_actions(state)
+                   if a[0] == "lay_off_on")
+
+
+def test_openspiel_counts_a_card_laid_off_on_every_meld_it_fits() -> None:
+    engine, state, names = knocked_hand(OPENSPIEL)
+    offered = {a[1] for a in engine.legal_actions(state) if a[0] == "lay_off"}
+    assert offered == {names.index("6C"), names.index("2C")}
+    engine.apply(state, ("lay_off", names.index("6C")))
+    engine.apply(state, ("lay_off", names.index("7C")))  # the run goes on past 6C
+    offered = {a[1] for a in engine.legal_actions(state) if a[0] == "lay_off"}
+    assert offered == {names.index("2C")}  # 8C would be a third card at that end
+
+
+def test_the_knocker_is_not_asked_for_lay_offs() -> None:
+    engine, state, names = knocked_hand({})
+    engine.apply(state, ("no_more",))
+    assert engine.to_move(state) == 1  # the other player goes on to its own melds
+    assert all(a[0] in ("meld", "finish") for a in engine.legal_actions(state))

@@ -219,7 +219,7 @@ def effect_parts(effect: dict[str, Any]) -> tuple[str, str | None, str]:
     source, target = effect.get("from"), effect.get("to")
     where = str(source if source == target else f"{source}>{target}") \
         if "from" in effect else str(effect.get("zone", ""))
-    known = {"effect", "seat", "card", "from", "to", "zone"}
+    known = {"effect", "seat", "card", "from", "to", "zone", "told"}  # (told: each seat's)
     others = " ".join(f"{name}={effect[name]}" for name in sorted(effect) if name not in known)
     return head, card, " ".join(part for part in (where, others) if part)
 

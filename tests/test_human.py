@@ -154,8 +154,9 @@ def test_golf6_moves_bad_input_help_rules_and_a_finished_game(tmp_path: Path) ->
     child.sendline("rules")
     child.expect(PROMPT)
     assert "Keep a face-down 2x3 grid and aim low." in text(child)
-    assert "rounds = 1" in text(child)
-    assert "stock_runs_out = reshuffle  (one of: reshuffle, end_round)" in text(child)
+    assert "Rounds (rounds) = 1" in text(child)
+    assert "When the stock runs out (stock_runs_out) = reshuffle  (one of: reshuffle, " \
+        "end_round)" in text(child)
     child.sendline("quit")
     child.expect(r"\[y/N\] ")
     child.sendline("n")
@@ -168,10 +169,11 @@ def test_golf6_moves_bad_input_help_rules_and_a_finished_game(tmp_path: Path) ->
     screens = list(drive(child, start=2))
     assert finished(child) == 0
     assert any(re.search(r"holding: \((10|[2-9AJQK])[CDHS]\)", s) for s in screens)
-    assert any(re.search(r"Since your last decision:\n(  you: .*\n)?  seat 2: ", s)
+    assert any(re.search(r"Since your last decision:\n(  you .*\n(    .*\n)*)?  seat 2 ", s)
                for s in screens)
-    assert any(re.search(r"  you: Take the top card of the stock - you see "
-                         r"(10|[2-9AJQK])[CDHS] \(in your holding\)", s) for s in screens)
+    assert any(re.search(r"  you take the top card of the stock\n    "
+                         r"(10|[2-9AJQK])[CDHS] goes from the stock to your holding", s)
+               for s in screens)
     assert "Standings after 1 round (lowest total wins)" in screens[-1]
     assert not list(tmp_path.iterdir())  # nothing saved without --save or quit
 
@@ -219,7 +221,7 @@ def test_precognition_refuses_a_bad_prediction_and_keeps_it_secret(tmp_path: Pat
                    "-o", "playoff_limit=1", "--plain"], tmp_path)
     first = screen(child)
     assert "1. Predict a text of 1 to 51 letters from U, D, S (you write it next)" in first
-    assert "prediction: seat 1: -   seat 2: ?" in first
+    assert "Prediction: -" in first and "Prediction: ?" not in first  # the others' unseen
     child.sendline("1")
     child.expect("prediction> ")
     assert "Write the prediction: a text of 1 to 51 letters from U, D, S" in text(child)
@@ -238,14 +240,14 @@ def test_precognition_refuses_a_bad_prediction_and_keeps_it_secret(tmp_path: Pat
     assert "Back to the choices." in text(child)
     child.sendline("1 udu")  # the number and the text at once; letters in either case
     shown = screen(child)
-    assert "prediction: seat 1: UDU   seat 2: ?" in shown
-    assert "seat 2: Predict (written, not shown)" in shown
+    assert "Prediction: UDU" in shown
+    assert "seat 2 predicts (written, not shown)" in shown
     assert re.search(r"hand: \((10|[2-9AJQK])[CDHS]\)", shown)
     child.sendline("1")
     screens = list(drive(child, start=2))
     assert finished(child) == 0
     # (the lay that ends the round is followed by a new deal: it names no card)
-    laid = [s for s in screens[:-1] if "seat 2: Lay an unseen card from seat 2's hand" in s]
+    laid = [s for s in screens[:-1] if "seat 2 lays an unseen card from seat 2's hand" in s]
     assert laid and all(re.search(r"row - it was (10|[2-9AJQK])[CDHS]", s) for s in laid)
     assert "Standings after 1 round (highest total wins)" in screens[-1]
 
@@ -268,8 +270,8 @@ def test_pass_and_play_clears_the_screen_between_people(tmp_path: Path) -> None:
     child.sendline("")
     third = screen(child)
     assert "6-card Golf - seat 3 (you)" in third
-    assert re.search(r"seat 1: Turn the face-down card of seat 1's grid at row 1, column 1 face up"
-                     r" - it was (10|[2-9AJQK])[CDHS]", third)
+    assert re.search(r"seat 1 turns the face-down card of seat 1's grid at row 1, column 1 face "
+                     r"up - it was (10|[2-9AJQK])[CDHS]", third)
     child.sendline("quit")
     child.expect(r"\[y/N\] ")
     child.sendline("yes")
@@ -612,9 +614,10 @@ def test_a_round_that_ends_on_your_move_is_shown_to_you(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, [*PLAY, "golf6", "--players", "2", "--plain",
                                       "--seed", "3"], input="1\n" * 400)
     text = result.stdout
-    at = text.index("round 1 over")
-    before = text[:at].rsplit("Since your last decision:", 1)[1]
-    assert "grid:" in before and "score" in before
+    at = text.index("Round 1 over (lowest total wins)")
+    account = text[at:].split("=" * 72, 1)[0]
+    assert "score" in account and "total" in account and "grid:" in account
+    assert "Since your last decision:" in text[:at].rsplit("=" * 72, 1)[1]
 
 
 # ------------------------------------------------------ long lists, reactions
@@ -634,6 +637,10 @@ def test_a_long_list_is_chosen_in_parts_and_enter_passes_a_reaction(tmp_path: Pa
     child.sendline("back")
     child.expect(PROMPT)
     assert "Back to the choices." in text(child)
+    assert "Chances to react go by for you: type react to take your next one" in first
+    child.sendline("react")  # the chance to react after this ask waits for the person
+    child.expect(PROMPT)
+    assert "Your next chance to react will wait for you" in text(child)
     child.sendline("1")
     child.expect("target> ")
     child.sendline("1")
@@ -642,8 +649,8 @@ def test_a_long_list_is_chosen_in_parts_and_enter_passes_a_reaction(tmp_path: Pa
     child.sendline("1")  # the ace: its colour follows from the hand (one red ace held)
     window = screen(child)
     # what the person's own ask did: seat 2 had the ace, and the pair went to the heap
-    assert "you: Ask seat 2 for the red A - you see AD (on the heap) - heap: 12 -> 14 cards" \
-        in window
+    assert "you ask seat 2 for the red A\n    AD goes from seat 2's hand to your hand\n" \
+        "    AD is shown to everyone\n    AH AD go from your hand to the heap" in window
     assert "act now, or Enter (or 0) to pass" in window
     assert "1. Name the hidden cards: the ... of ... and the ... of ... (1326 choices" in window
     child.sendline("1")
@@ -654,8 +661,8 @@ def test_a_long_list_is_chosen_in_parts_and_enter_passes_a_reaction(tmp_path: Pa
     assert "Name the hidden cards: the K of ... and the ... of ..." in text(child)
     child.sendline("back")
     child.expect(PROMPT)
-    child.sendline("")  # Enter alone: the chance goes by
-    screen(child)
+    child.sendline("")  # Enter alone: the chance goes by; the next ask of the turn comes
+    assert "1. Ask ... for the ... ..." in screen(child)
     assert "refused" not in text(child)
     child.terminate(force=True)
 
@@ -666,6 +673,8 @@ def test_a_person_put_out_sees_the_rest_of_the_game(tmp_path: Path) -> None:
     child = spawn(["play", "geohash", "--players", "3", "--seed", "5", "--plain",
                    "--option", "turn_limit=6"], tmp_path)
     screen(child)
+    child.sendline("react always")  # asked at every chance to react
+    child.expect(PROMPT)
     child.sendline("1")
     child.expect("target> ")
     child.sendline("1")
@@ -682,3 +691,92 @@ def test_a_person_put_out_sees_the_rest_of_the_game(tmp_path: Path) -> None:
     assert shown.index("you are out of the game") < shown.index("Standings")
     assert "Standings after 1 round (only a win decides)" in shown
     assert finished(child) == 0
+
+
+# ------------------------------------------------------ a whole game of geohash
+PART = r"(target|rank|colour)> "
+END = r"Winner[^\n]*\n|No winner"
+
+
+def next_screen(child: pexpect.spawn, parts: bool = False) -> str | None:
+    """The next decision's screen (answering '1' to each part of a choice made part by
+    part, with `parts`), or None at the game's end."""
+    while True:
+        index = child.expect([PROMPT, END, PART] if parts else [PROMPT, END])
+        if index == 2:
+            child.sendline("1")
+            continue
+        if index == 1:
+            return None
+        shown = text(child)
+        return shown[shown.rindex(RULE):]
+
+
+def test_a_whole_geohash_game_asks_the_person_only_for_their_own_moves(tmp_path: Path) -> None:
+    """One person against the default bots plays geohash to its end at the terminal: no
+    chance to react stops the game for them unless they type react; each ask's outcome is
+    in what they read next; they name the hidden cards (the test knows them) when they
+    want, and read the round's account. Fewer than 2 decisions per move of their turns."""
+    seed = 3
+    engine = Engine(load_ruleset("geohash"))
+    dealt = engine.new_game(3, seed)
+    names = engine.rules.cards.names
+    hidden = [names[c] for c in dealt.zones[engine.board.names.index("hidden")]]
+    words = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+    ranks = engine.rules.cards.rank_names
+    hidden.sort(key=lambda n: (ranks.index(n[:-1]), "CDHS".index(n[-1])))
+    naming = " and the ".join(f"{n[:-1]} of {words[n[-1]]}" for n in hidden)
+    child = spawn(["play", "geohash", "--players", "3", "--seed", str(seed), "--plain"],
+                  tmp_path)
+    decisions = asks = 0
+    shown = next_screen(child)
+    while shown is not None:
+        decisions += 1
+        if asks:  # what the last ask did, told first thing
+            last = re.search(r"Since your last decision:\n(?:  .*\n)*?  you ask seat \d for "
+                             r"the \w+ \w+\n    (\S.*)\n", shown)
+            assert last, shown
+        if "A chance to react" in shown:  # the one the person asked for
+            assert asks == 7
+            child.sendline(f"{hidden[0][:-1]} {words[hidden[0][-1]]} {hidden[1][:-1]} "
+                           f"{words[hidden[1][-1]]}")
+            child.expect(PROMPT)
+            number = re.search(rf"^ +(\d+)\. Name the hidden cards: the {naming}$",
+                               text(child).replace("\r", ""), re.M)
+            assert number, text(child)
+            child.sendline(number.group(1))
+            shown = next_screen(child)
+            continue
+        assert "Chances to react go by for you" in shown or asks == 7
+        if asks == 6:
+            child.sendline("react")
+            child.expect(PROMPT)
+            assert "Your next chance to react will wait for you" in text(child)
+        child.sendline("1")  # an ask, chosen part by part: the first of each part
+        asks += 1
+        shown = next_screen(child, parts=True)
+    end = text(child) + child.after
+    assert "Winner: seat 1" in end
+    assert "Round 1 over (only a win decides)" in end and "hidden:" in end
+    assert decisions == asks + 1 < 2 * asks  # no chance to react but the one asked for
+    assert finished(child) == 0
+
+
+def test_a_hint_and_a_decision_taken_back_at_the_terminal() -> None:
+    """`hint` shows a bot's pick and its estimates; `takeback` undoes taking the discard
+    (a card everyone saw), not taking the stock's top card (seen once taken)."""
+    typed = "1\n1\nhint\nhint random\n2\ntakeback\n1\ntakeback\n"
+    result = CliRunner().invoke(main, [*PLAY[:1], "golf6", "--players", "2", "--seed", "5",
+                                       "--plain", "-o", "rounds=1"], input=typed)
+    out = result.stdout
+    assert "Hint from greedy: 2. Take the top card of the discard pile\n" \
+        "  what it makes of each choice, the best first:\n" \
+        "    2. Take the top card of the discard pile: 7.0 points ahead of the best other " \
+        "seat (4 samples)\n" in out
+    assert "refused: 'random' gives no hints: ask one of greedy, ismcts" in out
+    assert "Taken back: Take the top card of the discard pile. Decide again." in out
+    assert "  you take back: Take the top card of the discard pile\n" in out
+    after = out.split("Decide again.")[1]
+    assert "  you take the top card of the stock\n    JC goes from the stock to your " \
+        "holding" in after
+    assert "refused: you have seen a card since that decision" in after

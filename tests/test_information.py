@@ -1,9 +1,11 @@
 """Information sets, for every ruleset: what a seat sees depends only on what it observed.
 
 Two games that differ only in what a seat could not observe must look the same to that seat,
-in every word and number it is given: its view, the words it reads of every action, its own
-choices, the public event log, what its page in the browser is sent, and what the research
-adapters observe for it (text, tensor, recall, the ids it may choose). The tests build such
+in every word and number it is given: its view, the words it reads of every action and of
+what came of it (the event log, each effect naming a card to the seats that know it), its own
+choices, what its page in the browser is sent (the reaction control and a reaction's order
+among them), what the research adapters observe for it (text, tensor, recall, the ids it may
+choose), and a bot's hint for its decision (the last test). The tests build such
 pairs from the rulesets themselves, in three ways, each from random games at random points:
 
 - traded cards: a copy in which two cards the seat knows nothing of have traded identities
@@ -34,6 +36,7 @@ from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.domains import fill
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.players.bots import RandomBot
+from cardrules.interpreter.players.hint import hint
 from cardrules.interpreter.players.knowledge import unknown_positions
 from cardrules.interpreter.runtime import HIDDEN, OWNER
 from cardrules.interpreter.sight import whereabouts
@@ -418,3 +421,31 @@ def hidden_choices_in_games(engine: Engine, rng: random.Random) -> int:
             engine.apply(game, playing(engine, bot.choose(engine, game, legal), rng))
             decisions += 1
     return compared
+
+
+# --------------------------------------------------------------------- hints
+def hinted(engine: Engine, state: GameState, seat: int) -> tuple[Any, ...]:
+    """A hint for `seat`'s decision as the seat is told it: the bot's pick and every
+    estimate, in the seat's words."""
+    advice = hint(engine, state, "greedy:2")
+    words = engine.words.describe
+    return (words(advice.pick, state, seat),
+            tuple((words(e.action, state, seat), e.value, e.words) for e in advice.estimates))
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=[p.stem for p in RULESETS])
+def test_a_hint_depends_only_on_what_the_seat_saw(path: Path) -> None:
+    """A bot's hint for the seat to move is the same in two games that differ only in
+    cards it has not seen (traded) or in the order of another's hand."""
+    engine = Engine(load_ruleset(path))
+    compared = 0
+    for state, _, rng in positions(engine)[:4]:
+        seat = engine.to_move(state)
+        assert seat is not None
+        for make in (traded_cards, hidden_order):
+            pair = make(engine, state.copy(), seat, rng)
+            if pair is not None and pair.alike():
+                assert hinted(engine, pair.a, seat) == hinted(engine, pair.b, seat), \
+                    (path.stem, pair.way)
+                compared += 1
+    assert compared > 0

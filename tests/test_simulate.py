@@ -424,3 +424,38 @@ def test_a_game_stopped_without_a_win_counts_for_nobody() -> None:
                "--seats", "greedy,greedy,greedy,greedy")
     assert r["no_winner"] == {"games": 6, "rate": 1.0}
     assert all(s["wins"] == 0 for s in r["per_seat"])
+
+
+# ---------------------------------------------------------------- duplicate play
+def test_duplicate_turns_the_seats_round_the_table_over_each_deal() -> None:
+    """Where seat 1 always wins, a kind wins the deals' games in which it sits there: with
+    the seats turned round a 3-player table, a third of them, whatever its seat in --seats."""
+    plain = cli("compare", SEAT_ONE, SEAT_ONE, "--games", "12", "--players", "3",
+                "--seats", "greedy,random,random", "--json")
+    turned = cli("compare", SEAT_ONE, SEAT_ONE, "--games", "12", "--players", "3",
+                 "--seats", "greedy,random,random", "--duplicate", "--json")
+    assert plain.exit_code == 0 and turned.exit_code == 0, turned.output
+    before, after = json.loads(plain.stdout), json.loads(turned.stdout)
+    assert before["per_seat"][0]["win_rate"]["a"] == 1.0
+    assert (after["games"], after["deals"], after["duplicate"]) == (12, 4, True)
+    assert [s["win_rate"]["a"] for s in after["per_seat"]] == pytest.approx([1 / 3] * 3, 1e-3)
+    assert all(s["win_rate"]["diff"] == 0 for s in after["per_seat"])
+
+
+def test_duplicate_games_are_one_deal_with_the_results_in_the_kinds_order() -> None:
+    ref = RulesetRef.of("golf6-quick", {})
+    sim = Simulation((ref,), 1, 4, ("greedy", "random", "random", "random"), 5, rotations=4)
+    engine = sim_module.engine_for(ref)
+    first, turned = (sim_module.play_record(engine, sim, 0, turn) for turn in (0, 1))
+    by_hand = Simulation((ref,), 1, 4, ("random", "greedy", "random", "random"), 5)
+    again = sim_module.play_record(engine, by_hand, 0)  # the greedy bot in seat 2, by hand
+    assert turned.totals == (again.totals[1], again.totals[2], again.totals[3], again.totals[0])
+    assert first.totals != turned.totals
+
+
+def test_duplicate_asks_whole_deals() -> None:
+    result = cli("compare", COIN, COIN, "--games", "5", "--players", "2", "--duplicate",
+                 "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["games"], data["deals"]) == (6, 3)  # 5 games: 3 deals of 2

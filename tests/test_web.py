@@ -167,10 +167,11 @@ def test_rulesets_are_listed_with_their_options_and_seat_kinds() -> None:
     assert [r["name"] for r in data["rulesets"]] == builtin_names()
     golf = next(r for r in data["rulesets"] if r["name"] == "golf6")
     assert golf["players"] == {"min": 2, "max": 8, "default": 4}
-    assert {"name": "stock_runs_out", "default": "reshuffle",
+    assert {"name": "stock_runs_out", "label": "When the stock runs out", "default": "reshuffle",
             "choices": ["reshuffle", "end_round"]}.items() <= \
         next(o for o in golf["options"] if o["name"] == "stock_runs_out").items()
     assert data["kinds"][0] == "human" and "greedy" in data["kinds"]
+    assert data["opponent"] == "greedy"  # the other seats start as the bot play seats
 
 
 def test_the_lobby_starts_a_game_and_gives_a_link_per_person(tmp_path: Path) -> None:
@@ -273,7 +274,7 @@ def test_wrong_tokens_and_illegal_moves_are_refused_and_change_nothing() -> None
         assert answer.status_code == 200 and answer.json() == {"version": 1}
         assert game.record.actions == [["predict", "UDU"]]
         payload = client.get(other).json()
-        assert payload["news"] == ["seat 1: Predict (written, not shown)"]
+        assert [n["text"] for n in payload["news"]] == ["seat 1 predicts (written, not shown)"]
         assert payload["view"]["player_variables"]["prediction"] == [None, ""]
 
 
@@ -371,6 +372,7 @@ def test_a_game_played_over_the_api_ends_as_in_the_engine(tmp_path: Path) -> Non
             assert answer.status_code == 200, answer.text
         results = payload["results"]
     engine = Engine(load_ruleset("golf6-quick", {"rounds": "1"}))
+    assert results.pop("standings")[0] == "Standings after 1 round (lowest total wins)"
     assert results == engine.results(play_game(engine, 3, 9, ["random"] * 3))
     saved = record.read(tmp_path / "g.json")
     assert len(saved.actions) == results["actions"]
@@ -394,14 +396,26 @@ def test_bots_wait_between_moves_but_not_to_pass() -> None:
     with served(geohash, delay=5.0) as (client, _):
         me = seat_url(geohash, 0)
         payload = client.get(me).json()
+        assert payload["react"]["label"] == "Name the hidden cards"
+        assert payload["react"]["offered"] and not payload["react"]["stop"]
         ask = next(c for c in payload["choices"] if c["move"] == "ask")
         began = time.monotonic()
         client.post(f"{me}/move", json={"version": 0, "index": ask["index"]})
         # Both bots let the reaction window go by (greedy never accuses on a hunch) without
         # the 5 s wait between moves (weighing 1,326 accusations takes each a fraction of a
-        # second); then the asker's own chance to react comes.
+        # second); the asker's own chance to react goes by for them, unasked; then comes
+        # their second ask.
         after = wait_for(client, me, lambda p: p["choices"], timeout=4.5)
-        assert after["reaction"] and time.monotonic() - began < 4.0
+        assert not after["reaction"] and time.monotonic() - began < 4.0
+        assert after["version"] == 4 and geohash.record.actions[1:] == [["pass"]] * 3
+        # Stopping at every chance to react: the next window waits for the asker.
+        answer = client.post(f"{me}/react", json={"stop": True})
+        assert answer.status_code == 200 and answer.json() == {"want": False, "stop": True}
+        payload = client.get(me).json()
+        ask = next(c for c in payload["choices"] if c["move"] == "ask")
+        client.post(f"{me}/move", json={"version": payload["version"], "index": ask["index"]})
+        after = wait_for(client, me, lambda p: p["choices"], timeout=4.5)
+        assert after["reaction"] and after["react"]["open"]
         passing = [c for c in after["choices"] if c["pass"]]
         assert len(passing) == 1 and passing[0]["text"] == "Pass: let this chance go by"
 
@@ -440,7 +454,9 @@ def test_every_seat_sees_moves_as_they_happen_and_gets_its_seat_back() -> None:
             client.post(f"{seat_url(game, 0)}/move", json={"version": 0, "index": 0})
             update = next(seen)
             assert update["version"] == 1 and "table" not in update
-            assert update["news"][0].startswith("seat 1: Turn the face-down card of seat 1's grid")
+            told = update["news"][-1]
+            assert told["text"].startswith("seat 1 turns the face-down card of seat 1's grid")
+            assert told["then"] == [f"{told['text'][-2:]} is turned face up in seat 1's grid"]
             assert mine["choices"][0]["cards"] == [["grid", "1", None, 0]]
         with client.stream("GET", f"{seat_url(game, 1)}/events") as stream:
             again = next(events(stream))  # a page that reconnects: the seat as it is now
@@ -727,8 +743,8 @@ def test_a_program_that_forfeits_ends_its_game_and_is_stopped() -> None:
             after = first if first["results"] else next(seen)
         assert after["results"]["over"] and after["results"]["forfeited"] == [1]
         assert after["results"]["winners"] == [2] and after["choices"] == []
-        assert after["news"][-1] == ("seat 1 forfeits the game: cannot start the program: "
-                                     "no file mine.py")
+        assert after["news"][-1]["text"] == ("seat 1 forfeits the game: cannot start the "
+                                             "program: no file mine.py")
         wait_for(client, seat_url(game, 1), lambda p: program.finished)
         assert program.finished == [True]
         answer = client.post(f"{seat_url(game, 1)}/move", json={"version": 1, "index": 0})
@@ -855,7 +871,7 @@ def test_no_text_sent_to_a_page_names_a_folder(monkeypatch: pytest.MonkeyPatch) 
         "'bot.py' ended; 1/2 and U/D stay"
     game = Game.new("golf6", {}, 2, 1, None)
 
-    def failing(seat: int, action: Action) -> None:
+    def failing(seat: int, action: Action, chosen: bool = False) -> None:
         raise GameError(f"{install}/rulesets/golf6.yaml:40:9: division by zero")
 
     monkeypatch.setattr(game, "play", failing)
@@ -881,3 +897,104 @@ def test_serve_saves_the_lobbys_games_in_its_save_folder(
     (served_game,) = hub.served.values()
     assert served_game.pinned and served_game.game.seats == ["human", "ismcts:0.5s"]
     assert (tmp_path / "golf6-2.cardrules-save").is_file() and not (tmp_path / "elsewhere").exists()
+
+
+# -------------------------------------------------- reactions, hints, take-backs
+def test_with_several_people_a_chance_to_react_waits_a_bounded_time() -> None:
+    """Two people and a bot at geohash: the person who stops at every chance to react is
+    waited for `window_wait` seconds by the server's clock (moved on by the test, never
+    slept through), then the chance goes by and they are told why; the other person's
+    chances go by unasked."""
+    clock = Clock()
+    game = Game.new("geohash", {}, 3, 4, ["human", "human", "greedy"])
+    with served(game, clock=clock, window_wait=30.0) as (client, hub):
+        me, other = seat_url(game, 0), seat_url(game, 1)
+        assert client.post(f"{other}/react", json={"stop": True}).status_code == 200
+        payload = client.get(me).json()
+        ask = next(c for c in payload["choices"] if c["move"] == "ask")
+        client.post(f"{me}/move", json={"version": payload["version"], "index": ask["index"]})
+        waiting = wait_for(client, other, lambda p: p["reaction"])
+        assert waiting["react"]["open"] and waiting["react"]["left"] == 30.0
+        assert "it goes by" not in waiting["news"][-1]["text"]
+        clock.now += 29
+        assert hub.loop is not None
+        hub.loop.call_soon_threadsafe(hub.tick)
+        assert client.get(other).json()["react"]["left"] == 1.0  # still waiting
+        assert game.to_move() == 1
+        clock.now += 1
+        hub.loop.call_soon_threadsafe(hub.tick)
+        after = wait_for(client, other, lambda p: not p["reaction"])
+        assert not after["reaction"] and game.record.actions[-1] == ["pass"]
+        assert any("your chance to react went by" in n["text"] for n in after["news"])
+        assert not any("went by" in n["text"] for n in client.get(me).json()["news"])
+        # the first person's own chance went by for them at once: their next ask is theirs
+        mine = wait_for(client, me, lambda p: p["choices"])
+        assert not mine["reaction"]
+
+
+def test_a_hint_is_a_bots_pick_for_the_seats_own_decision_within_the_caps() -> None:
+    game = Game.new("golf6", {"rounds": "1"}, 2, 5, ["human", "greedy"])
+    with served(game) as (client, _):
+        me = seat_url(game, 0)
+        answer = client.post(f"{me}/hint", json={})
+        assert answer.status_code == 200, answer.text
+        hint = answer.json()
+        choices = client.get(me).json()["choices"]
+        assert hint["bot"] == "greedy" and hint["version"] == 0
+        assert hint["pick"]["text"] == choices[hint["pick"]["index"]]["text"]
+        assert len(hint["estimates"]) == 6 and all(e["words"] for e in hint["estimates"])
+        assert client.post(f"{me}/hint", json={"bot": "ismcts:10"}).status_code == 200
+        for body, status, cause in [
+                ({"bot": "greedy:33"}, 400, "at most 32 samples"),
+                ({"bot": "ismcts:1s"}, 400, "budgets in work, not time"),
+                ({"bot": "random"}, 400, "'random' gives no hints"),
+                ({"bot": "cmd:python x.py"}, 400, "from the command line"),
+                ({"bot": 3}, 400, "expected {\"bot\""),
+                ([], 400, "expected a JSON object")]:
+            answer = client.post(f"{me}/hint", json=body)
+            assert answer.status_code == status and cause in answer.json()["error"], answer.text
+        assert game.version == 0 and game.record.actions == []
+        client.post(f"{me}/move", json={"version": 0, "index": 0})  # the first of two
+        answer = client.post(f"{me}/hint", json={})
+        assert answer.status_code == 200 and answer.json()["version"] == 1
+        assert len(answer.json()["estimates"]) == 5
+    people = Game.new("golf6", {}, 2, 5, None)
+    with served(people) as (client, _):
+        answer = client.post(f"{seat_url(people, 1)}/hint", json={})
+        assert answer.status_code == 409 and "not yours now" in answer.json()["error"]
+
+
+def test_a_decision_is_taken_back_alone_against_bots_until_a_card_is_seen() -> None:
+    game = Game.new("golf6", {"rounds": "1"}, 2, 5, ["human", "greedy"])
+    for _ in range(4):  # both seats turn two cards
+        seat = game.to_move()
+        assert seat is not None
+        game.play(seat, game.legal()[0], chosen=seat == 0)
+    with served(game) as (client, _):
+        me = seat_url(game, 0)
+        first = payload = client.get(me).json()
+        discard = next(c for c in payload["choices"] if "discard pile" in c["text"])
+        before = game.state.to_json()
+        client.post(f"{me}/move", json={"version": payload["version"],
+                                         "index": discard["index"]})
+        payload = client.get(me).json()
+        assert payload["takeback"] and game.record.actions[-1] == ["take_discard"]
+        answer = client.post(f"{me}/takeback", json={})
+        assert answer.status_code == 200, answer.text
+        assert game.state.to_json() == before and len(game.record.actions) == 4
+        again = client.get(me).json()  # the same decision, offered again
+        assert [c["text"] for c in again["choices"]] == [c["text"] for c in first["choices"]]
+        assert again["news"][-1]["text"] == "you take back: Take the top card of the discard " \
+            "pile"
+        # the stock's top card is seen once taken: that cannot be taken back
+        stock = next(c for c in again["choices"] if "stock" in c["text"])
+        client.post(f"{me}/move", json={"version": again["version"], "index": stock["index"]})
+        assert not client.get(me).json()["takeback"]
+        answer = client.post(f"{me}/takeback", json={})
+        assert answer.status_code == 409 and "you have seen a card since" in \
+            answer.json()["error"]
+    people = Game.new("golf6", {}, 2, 5, None)
+    with served(people) as (client, _):
+        client.post(f"{seat_url(people, 0)}/move", json={"version": 0, "index": 0})
+        answer = client.post(f"{seat_url(people, 0)}/takeback", json={})
+        assert answer.status_code == 409 and "one person against bots" in answer.json()["error"]

@@ -22,15 +22,18 @@ from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import Bot
 from cardrules.interpreter.players.external import forfeit
 from cardrules.interpreter.sessions import record
-from cardrules.interpreter.sessions.events import round_ends
+from cardrules.interpreter.sessions.events import drain, round_ends
 from cardrules.interpreter.sessions.record import HUMAN, Record, action_data, make_bots
+from cardrules.interpreter.sessions.takeback import TakeBack
+from cardrules.interpreter.sessions.windows import Windows
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.words import tell
 from cardrules.model import Action
-from cardrules.present import render
-from cardrules.present.lines import fitted, round_line
+from cardrules.present.account import Account, round_account
+from cardrules.present.lines import fitted
+from cardrules.present.news import News, news
 
-NEWS_KEPT = 200  # public lines kept; a page shows the latest of them
+NEWS_KEPT = 200  # entries of news kept; a page shows the latest of them
+ACCOUNTS_KEPT = 3  # rounds' accounts kept; a page shows the last
 MAX_TEXT = 1000  # the longest text a person may type into a move
 
 
@@ -54,13 +57,21 @@ class Game:
     bots: list[Bot | None]
     tokens: list[str | None]  # per seat: a person's token, None for a bot
     save: Path | None = None
-    # what happened: a line every seat reads alike, or one per seat (an action in the words
-    # each seat may read: interpreter/told.py)
-    news: list[str | tuple[str, ...]] = field(default_factory=list)
+    # what happened: a line every seat reads alike, or for each seat what it read of some
+    # actions (each in its words, with what came of it: present/news.py)
+    news: list[str | tuple[tuple[News, ...], ...]] = field(default_factory=list)
     version: int = 0  # counts the actions applied here: a page's choices belong to one
     save_problem: str | None = None
     unreported: bool = False
     forfeited: list[int] = field(default_factory=list)  # seats whose program forfeited
+    accounts: list[Account] = field(default_factory=list)  # the last rounds' accounts
+    windows: Windows = field(default_factory=Windows)  # how each person meets reactions
+    takeback: TakeBack = field(default_factory=TakeBack)
+
+    def __post_init__(self) -> None:
+        if not self.windows.seats:
+            self.windows = Windows.of(p for p, token in enumerate(self.tokens)
+                                      if token is not None)
 
     # ---------------------------------------------------------------- starting
     @classmethod
@@ -143,22 +154,60 @@ class Game:
             raise Refused(400, "there is no such choice")
         return fill_texts(legal[index], texts)
 
-    def play(self, seat: int, action: Action) -> None:
+    @property
+    def people(self) -> list[int]:
+        return [p for p, token in enumerate(self.tokens) if token is not None]
+
+    def play(self, seat: int, action: Action, chosen: bool = False) -> None:
         """Apply `seat`'s action (IllegalAction: nothing changes), note it in the record
-        and in each seat's news, and save the game."""
+        and in each seat's news, and save the game. `chosen`: a person chose it (and may
+        take it back, alone against bots)."""
         engine, state = self.engine, self.state
-        told = tell(engine.words, state, seat, action) if action != PASS else None
-        rounds = len(state.round_scores)
+        mark = self.takeback.mark(self.record, self.bots, state, seat) if chosen else None
+        if chosen:
+            self.windows.answered(state, seat)
         engine.apply(state, action)
+        if mark is not None:
+            self.takeback.keep(mark)
         self.record.actions.append(action_data(action))
         self.version += 1
-        if told is not None:
-            self.news.append(tuple(f"seat {seat + 1}: {words}" for words in told.seats))
-        if len(state.round_scores) > rounds:
-            self.news.extend(self.round_layout())
-            self.news.append(round_line(state))
-        del self.news[:-NEWS_KEPT]
+        self.tell(drain(state.log))
         self.write()
+
+    def tell(self, events: list[dict[str, Any]]) -> None:
+        """Note what `events` tell each seat (and each round's account)."""
+        rules = self.engine.rules
+        told = tuple(tuple(news(rules, events, p, accounts=False)) for p in range(self.state.n))
+        if any(told):
+            self.news.append(told)
+            del self.news[:-NEWS_KEPT]
+        for event in events:
+            if event.get("event") == "round_end":
+                self.accounts.append(round_account(rules, event))
+                del self.accounts[:-ACCOUNTS_KEPT]
+
+    def take_back(self, seat: int) -> None:
+        """Take back `seat`'s last decision (Refused, saying why, where it may not be)."""
+        problem = self.takeback.refusal(self.state, seat, len(self.people))
+        if problem is not None:
+            raise Refused(409, problem)
+        state, undone = self.takeback.take(self.record, self.engine, self.bots, round_ends())
+        drain(state.log)
+        self.state = state
+        words = self.engine.words.describe(record.find_action(self.engine, state, undone),
+                                           state, seat)
+        self.news.append(tuple((News(f"you take back: {words}", kind="game"),) if p == seat
+                               else () for p in range(state.n)))
+        self.version += 1
+        self.write()
+
+    def went_by(self, seat: int, wait: float) -> None:
+        """The reaction window waiting for `seat` has waited `wait` seconds: it passes, and
+        the seat is told why."""
+        self.play(seat, PASS)
+        self.news.append(tuple((News(f"your chance to react went by: with several people at "
+                                     f"the table it waits {wait:g} seconds", kind="game"),)
+                               if p == seat else () for p in range(self.state.n)))
 
     def forfeit(self, seat: int, reason: str) -> None:
         """End the game because `seat`'s program forfeits it (`reason`: why, as its pages
@@ -167,14 +216,6 @@ class Game:
         self.forfeited.append(seat)
         self.news.append(f"seat {seat + 1} forfeits the game: {reason}")
         self.version += 1  # the pages' choices are gone
-
-    def round_layout(self) -> list[str]:
-        """The round just scored as everyone may see it (the public log's last round)."""
-        events = [e for e in self.state.log or [] if e.get("event") == "round_end"]
-        if not events:
-            return []
-        return [line.strip() for line in
-                render.round_summary(self.engine.rules, events[-1], plain=True)]
 
     def write(self) -> None:
         """Save the game. A failure is kept in `save_problem` (and `unreported`, until the
@@ -218,7 +259,7 @@ def fill_texts(action: Action, texts: Any) -> Action:
 def apply_move(game: Game, seat: int, action: Action) -> None:
     """Play a person's chosen action; Refused if the engine refuses it."""
     try:
-        game.play(seat, action)
+        game.play(seat, action, chosen=True)
     except IllegalAction as exc:
         raise Refused(409, str(exc)) from None
     except GameError as exc:  # a rule failed: the ruleset's fault, not the player's

@@ -13,9 +13,13 @@ from typing import Any
 
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import PASS, Engine
+from cardrules.interpreter.players.hint import HINT_KINDS
 from cardrules.interpreter.view import card_places, player_view
 from cardrules.model import Action
-from cardrules.present.lines import choice_text
+from cardrules.present import render
+from cardrules.present.choices import plausible_order
+from cardrules.present.lines import choice_text, rules_parts
+from cardrules.present.news import News
 
 from .game import Game
 
@@ -30,11 +34,15 @@ def table_info(engine: Engine) -> dict[str, Any]:
         "title": rules.title,
         "summary": " ".join(rules.summary.split()),
         "winner": rules.winner,
+        "winner_rule": render.winner_words(rules.winner),
+        "rules": [{"kind": kind, "text": text} for kind, text in rules_parts(rules)],
+        "hints": list(HINT_KINDS),
         "zones": [{"name": z.name, "owned": z.owned, "visibility": z.visibility,
                    "layout": z.layout, "rows": z.rows, "columns": z.columns,
                    "groups": z.groups} for z in rules.zones],
-        "variables": [{"name": v.name, "scope": v.scope, "visibility": v.visibility}
-                      for v in rules.variables],
+        "variables": [{"name": v.name, "label": v.title, "scope": v.scope,
+                       "visibility": v.visibility, "kind": v.kind}
+                      for v in rules.variables if not v.internal],
         "faces": faces(engine),
     }
 
@@ -53,12 +61,18 @@ def faces(engine: Engine) -> dict[str, dict[str, Any]]:
     return out
 
 
-def seat_payload(game: Game, seat: int, full: bool = False) -> dict[str, Any]:
-    """Everything `seat`'s page is sent now; with `full`, the table's declarations too."""
+def seat_payload(game: Game, seat: int, full: bool = False,
+                 left: float | None = None) -> dict[str, Any]:
+    """Everything `seat`'s page is sent now; with `full`, the table's declarations too.
+    `left`: the seconds a reaction window waiting for the seat has left, if it waits a
+    bounded time."""
     engine, state = game.engine, game.state
     legal = game.legal()
     mover = engine.to_move(state)
     mine = legal if mover == seat else []
+    # a reaction's choices: the plausible first
+    order = plausible_order(engine, state, seat, mine) if state.window and mine \
+        else list(range(len(mine)))
     places = card_places(engine.rules, state, seat) if mine else {}
     out: dict[str, Any] = {
         "game": game.id,
@@ -66,11 +80,14 @@ def seat_payload(game: Game, seat: int, full: bool = False) -> dict[str, Any]:
         "seat": seat + 1,
         "seats": [{"seat": p + 1, "kind": kind} for p, kind in enumerate(game.seats)],
         "view": player_view(engine.rules, state, seat),
-        "news": [line if isinstance(line, str) else line[seat]
-                 for line in game.news[-NEWS_SHOWN:]],
+        "news": seat_news(game, seat),
         "reaction": PASS in mine,
-        "choices": [choice(engine, game, seat, index, action, places)
-                    for index, action in enumerate(mine)],
+        "react": react_info(game, seat, left),
+        "takeback": len(game.people) == 1 and seat in game.people
+        and game.takeback.refusal(state, seat, 1) is None,
+        "choices": [choice(engine, game, seat, index, mine[index], places)
+                    for index in order],
+        "account": game.accounts[-1].to_data() if game.accounts else None,
         "results": results(game) if state.over else None,
     }
     if full:
@@ -78,11 +95,54 @@ def seat_payload(game: Game, seat: int, full: bool = False) -> dict[str, Any]:
     return out
 
 
+def seat_news(game: Game, seat: int) -> list[dict[str, Any]]:
+    """The latest things that happened, as `seat` read them, the oldest first."""
+    out: list[dict[str, Any]] = []
+    for entry in reversed(game.news):
+        if isinstance(entry, str):
+            out.append(News(entry, kind="game").to_data())
+        else:
+            out.extend(item.to_data() for item in reversed(entry[seat]))
+        if len(out) >= NEWS_SHOWN:
+            break
+    return out[:NEWS_SHOWN][::-1]
+
+
+def react_info(game: Game, seat: int, left: float | None) -> dict[str, Any] | None:
+    """The seat's reaction control, in a ruleset with reactions: what reacting is called,
+    whether the seat may react (it is still in), whether a window waits for it now, how it
+    meets windows (`stop` at each, `wanted` at the next) and, where a window waits a
+    bounded time, the seconds left."""
+    engine, state = game.engine, game.state
+    if engine.rules.reactions is None:
+        return None
+    reacting = game.windows.seats.get(seat)
+    moves = engine.rules.reactions.moves
+    names = dict.fromkeys(a[0] for a in engine.reactions(state, seat)) \
+        if not state.over else {}
+    label = " / ".join(dict.fromkeys(reaction_label(engine, m.name) for m in moves
+                                     if m.name in names)) or \
+        " / ".join(dict.fromkeys(reaction_label(engine, m.name) for m in moves))
+    return {"label": label, "offered": bool(names) and reacting is not None,
+            "open": game.windows.in_window(state, seat),
+            "stop": bool(reacting and reacting.stop), "wanted": bool(reacting and reacting.wanted),
+            "left": None if left is None else round(left, 1)}
+
+
+def reaction_label(engine: Engine, name: str) -> str:
+    """A reaction move as the control names it: its label up to its first choice or colon
+    ('Name the hidden cards')."""
+    words = engine.words.describe_move(name)
+    return words.split(":")[0].strip() or name
+
+
 def results(game: Game) -> dict[str, Any]:
     """How the game ended: the engine's results, and the seats that forfeited, if any."""
+    rules = game.engine.rules
     out = game.engine.results(game.state)
     if game.forfeited:
         out["forfeited"] = [seat + 1 for seat in game.forfeited]
+    out["standings"] = render.standings(out, rules.winner, rules.teams)
     return out
 
 

@@ -9,6 +9,9 @@ Routes (a seat is named by its token alone):
     GET  /api/seat/{token}          what the seat may see now (JSON)
     GET  /api/seat/{token}/events   the same, again after every change (server-sent events)
     POST /api/seat/{token}/move     {"version", "index", "texts"}: make one of its choices
+    POST /api/seat/{token}/react    {"want"} or {"stop"}: how it meets chances to react
+    POST /api/seat/{token}/hint     {"bot"}: a bot's pick for its decision, and estimates
+    POST /api/seat/{token}/takeback {}: take back its last decision (alone against bots)
 
 The server is a program on the person's machine, reachable by any page their browser
 opens: a request that changes something must be JSON from the server's own pages, and no
@@ -16,7 +19,9 @@ API answer is given to another site (Guard). A request to the lobby seats only p
 the built-in bots, within caps counted in work (LOBBY_BUDGETS).
 
 Bots play as soon as it is their move, `delay` seconds apart so that people can follow;
-a bot's pass in a reaction window is not waited for. They think in a bounded pool of
+a bot's pass in a reaction window is not waited for, and a person's chance to react goes
+by unless they asked for it (interpreter/sessions/windows.py); with several people at the
+game it waits `window_wait` seconds for them at most. They think in a bounded pool of
 threads (web/pool.py): the lobby's games share BOT_WORKERS of them, the command line's
 game has one of its own. Finished and abandoned games are freed (Hub.sweep). Each game is
 saved after every action, a lobby game into the save folder (at most MAX_LOBBY_SAVES).
@@ -27,8 +32,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
-import secrets
 import sys
 import time
 from collections.abc import AsyncIterator, Callable, Collection
@@ -37,28 +40,34 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
-from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from cardrules.dsl.loader import builtin_names, load_ruleset
-from cardrules.errors import CardrulesError, GameError, RulesetError
+from cardrules.errors import CardrulesError
 from cardrules.interpreter.engine import PASS
-from cardrules.interpreter.players import bots
-from cardrules.interpreter.players.bots import BOTS
 from cardrules.interpreter.players.external import Forfeit
 from cardrules.interpreter.sessions.play import finish
-from cardrules.interpreter.sessions.record import HUMAN
 
+from . import asks
 from .game import Game, Refused, apply_move
+from .guard import Guard, SecurityHeaders, allowed_hosts, public, refusal
+from .lobby import (
+    LOBBY_BUDGETS,
+    SAVE_SUFFIX,
+    free_path,
+    game_from_lobby,
+    links,
+    lobby_offer,
+)
 from .payload import seat_payload
 from .pool import Pool
+
+__all__ = ["Hub", "LOBBY_BUDGETS", "allowed_hosts", "free_path", "links", "make_app",
+           "public"]
 
 MAX_BODY = 16 * 1024  # a move or a new game is a few hundred bytes
 MAX_GAMES = 50  # games one server keeps at once (each a few hundred KB at most)
@@ -68,24 +77,8 @@ KEEP_FINISHED = 10 * 60.0  # seconds a finished game is kept, for its pages to r
 ABANDONED_AFTER = 30 * 60.0  # seconds with no page open and no request: a game is abandoned
 SWEEP_EVERY = 60.0  # seconds between looks for games to free
 MAX_LOBBY_SAVES = 1000  # saved games the save folder may hold before the lobby refuses more
-SAVE_SUFFIX = ".cardrules-save"
-# The largest budget a lobby request may give a bot, in work per decision (never seconds:
-# a game stays the same game for the same seed). At these, one decision on grandma, the
-# slowest shipped ruleset for the search bots, takes under a second (README, serve); an
-# ismcts iteration costs about 15 times more there than on golf6.
-LOBBY_BUDGETS = {"greedy": 32, "ismcts": 10}
-LOCAL_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
-FOREIGN = ("refused: this request comes from a page of another site; use this server's own "
-           "pages")
+WINDOW_WAIT = 20.0  # seconds a chance to react waits for a person, with several (--react-wait)
 STATIC = resources.files("cardrules.web").joinpath("static")
-SECURITY_HEADERS = [
-    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
-     b"frame-ancestors 'none'; base-uri 'none'; form-action 'none'"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),  # seat links hold tokens
-    (b"cross-origin-resource-policy", b"same-origin"),
-    (b"cache-control", b"no-store"),
-]
 
 
 # ---------------------------------------------------------------------- the games
@@ -112,6 +105,7 @@ class Hub:
 
     delay: float = 0.8
     save_dir: Path | None = None  # None: games started from the lobby are not saved
+    window_wait: float = WINDOW_WAIT  # seconds a window waits for a person among several
     hosts: Collection[str] | None = None  # the names it answers to; None: any
     clock: Callable[[], float] = time.monotonic
     workers: int = BOT_WORKERS
@@ -216,6 +210,9 @@ class Hub:
         game = served.game
         if game.state.over and served.ended is None:
             served.ended = self.clock()
+        seat = game.to_move()
+        if seat is not None and game.bots[seat] is None:
+            self.left(served, seat)  # a window that waits for a person begins to wait now
         self.notify(served)
         if game.unreported:
             game.unreported = False
@@ -254,7 +251,11 @@ class Hub:
         while not game.state.over and not self.closing:
             bot = game.bot_to_move()
             if bot is None:
-                await self.wait(served, game.version, KEEP_ALIVE)
+                seat = game.to_move()
+                if seat is not None and await self.passes(served, seat):
+                    self.changed_by_action(served)
+                    continue
+                await self.wait(served, game.version, self.waiting(served, seat))
                 continue
             began = time.monotonic()
             version, seat, legal = game.version, game.to_move(), game.legal()
@@ -275,6 +276,53 @@ class Hub:
                     continue
                 game.play(seat, action)
             self.changed_by_action(served)
+
+    # ------------------------------------------------------- people's reaction windows
+    async def passes(self, served: Served, seat: int) -> bool:
+        """Let the reaction window now offered to a person's `seat` go by, if it is not
+        for them (they neither stop at each nor asked to react), or if, with several people
+        at the game, it has waited `window_wait` seconds for them. Whether it did."""
+        game = served.game
+        async with served.lock:
+            if game.to_move() != seat or not game.windows.in_window(game.state, seat):
+                return False
+            if game.windows.passes(game.state, seat):
+                game.play(seat, PASS)
+                return True
+            if self.bounded(game) and game.windows.expired(game.state, seat, self.clock(),
+                                                           self.window_wait):
+                game.went_by(seat, self.window_wait)
+                return True
+        return False
+
+    def bounded(self, game: Game) -> bool:
+        """Whether a window waits a bounded time for a person: with several at the game."""
+        return len(game.people) > 1
+
+    def waiting(self, served: Served, seat: int | None) -> float:
+        """How long the runner may wait for a change: until the window that waits for a
+        person now runs out (by the clock), at most KEEP_ALIVE seconds."""
+        game = served.game
+        if seat is None or not self.bounded(game):
+            return KEEP_ALIVE
+        left = game.windows.left(game.state, seat, self.clock(), self.window_wait)
+        return KEEP_ALIVE if left is None else min(KEEP_ALIVE, left)
+
+    def left(self, served: Served, seat: int) -> float | None:
+        """The seconds the window waiting for `seat` has left, where it waits a bounded
+        time (noting, the first time it is asked, that it began to wait)."""
+        game = served.game
+        if not self.bounded(game) or not game.windows.in_window(game.state, seat) \
+                or game.windows.passes(game.state, seat):
+            return None
+        game.windows.expired(game.state, seat, self.clock(), self.window_wait)
+        return game.windows.left(game.state, seat, self.clock(), self.window_wait)
+
+    def tick(self) -> None:
+        """Wake every game's runner and pages (the clock has moved on: a window may have
+        run out)."""
+        for served in list(self.served.values()):
+            self.notify(served)
 
     # ------------------------------------------------------------------ saves
     def check_saves(self) -> None:
@@ -324,21 +372,6 @@ async def read_json(request: Request) -> Any:
         raise Refused(400, "the request is not JSON") from None
 
 
-# An absolute file path (POSIX or Windows), its last part captured: install paths and the
-# person's folders are not for pages (a rule's fault names its file, a program's its own).
-_ABSOLUTE = re.compile(r"(?<![\w.~])(?:[A-Za-z]:)?[/\\](?:[^\s'\"`:,;()\[\]{}<>/\\]+[/\\])*"
-                       r"([^\s'\"`:,;()\[\]{}<>/\\]*)")
-
-
-def public(text: str) -> str:
-    """`text` as a page may be told it: every absolute file path cut to its file's name."""
-    return _ABSOLUTE.sub(r"\1", text)
-
-
-def refusal(refused: Refused) -> JSONResponse:
-    return JSONResponse({"error": public(refused.reason)}, status_code=refused.status)
-
-
 def page(name: str) -> FileResponse:
     return FileResponse(str(STATIC.joinpath(name)), media_type="text/html")
 
@@ -380,7 +413,8 @@ def make_app(hub: Hub) -> Starlette:
             served, seat = hub.find(request.path_params["token"])
         except Refused as refused:
             return refusal(refused)
-        return JSONResponse(seat_payload(served.game, seat, full=True))
+        return JSONResponse(seat_payload(served.game, seat, full=True,
+                                         left=hub.left(served, seat)))
 
     async def seat_events(request: Request) -> Response:
         try:
@@ -404,6 +438,27 @@ def make_app(hub: Hub) -> Starlette:
             return refusal(refused)
         hub.changed_by_action(served)
         return JSONResponse({"version": game.version})
+
+    async def seat_ask(request: Request) -> Response:
+        """A request of a seat's page besides a move: web/asks.py."""
+        try:
+            served, seat = hub.find(request.path_params["token"])
+            body = await read_json(request)
+            if not isinstance(body, dict):
+                raise Refused(400, "expected a JSON object")
+            game = served.game
+            what = request.path_params["what"]
+            if what == "hint":
+                answer = await asks.hint(served, seat, body)
+            else:
+                async with served.lock:
+                    answer = asks.react(game, seat, body) if what == "react" \
+                        else asks.take_back(game, seat)
+        except Refused as refused:
+            return refusal(refused)
+        if what != "hint":
+            hub.changed_by_action(served)
+        return JSONResponse(answer)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -431,6 +486,7 @@ def make_app(hub: Hub) -> Starlette:
         Route("/api/seat/{token}", seat_state),
         Route("/api/seat/{token}/events", seat_events),
         Route("/api/seat/{token}/move", seat_move, methods=["POST"]),
+        Route("/api/seat/{token}/{what:str}", seat_ask, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
@@ -450,7 +506,8 @@ async def events(hub: Hub, served: Served, seat: int) -> AsyncIterator[str]:
     try:
         while not hub.closing and hub.served.get(game.id) is served:
             if game.version != version:
-                payload = seat_payload(game, seat, full=version is None)
+                payload = seat_payload(game, seat, full=version is None,
+                                       left=hub.left(served, seat))
                 version = game.version
                 yield f"data: {json.dumps(payload, separators=(',', ':'))}\n\n"
             else:
@@ -461,183 +518,3 @@ async def events(hub: Hub, served: Served, seat: int) -> AsyncIterator[str]:
         served.seen = hub.clock()
 
 
-# -------------------------------------------------------------- other sites
-class Guard:
-    """Refuses, before any route sees it, a request that a page of another site may have
-    sent through the person's browser: one for a name the server does not answer to (a
-    site whose name was pointed at this machine), an API request from another site
-    (Origin or Sec-Fetch-Site), and a request that changes something without a JSON body
-    (a form or text/plain post needs no permission from the browser; JSON does)."""
-
-    def __init__(self, app: ASGIApp, hosts: Collection[str] | None = None):
-        self.app = app
-        self.hosts = None if hosts is None else {name.lower() for name in hosts}
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            refused = self.problem(scope)
-            if refused is not None:
-                await refusal(refused)(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
-
-    def problem(self, scope: Scope) -> Refused | None:
-        """Why the request is refused, or None."""
-        headers = Headers(scope=scope)
-        host = headers.get("host", "")
-        if self.hosts is not None and host_name(host) not in self.hosts:
-            return Refused(400, "this server answers only to requests for "
-                           + ", ".join(sorted(self.hosts)))
-        changes = scope["method"] not in ("GET", "HEAD")
-        if changes or scope["path"].startswith("/api/"):
-            site = headers.get("sec-fetch-site")
-            if site is not None and site not in ("same-origin", "none"):
-                return Refused(403, FOREIGN)
-            origin = headers.get("origin")
-            if origin is not None and not same_origin(origin, host):
-                return Refused(403, FOREIGN)
-        if changes:
-            media = headers.get("content-type", "").partition(";")[0].strip().lower()
-            if media != "application/json":
-                return Refused(415, "a request that changes something sends JSON "
-                               "(Content-Type: application/json)")
-        return None
-
-
-def host_name(host: str) -> str:
-    """The name in a Host header, without its port or an IPv6 address's brackets."""
-    host = host.strip().lower()
-    if host.startswith("["):
-        return host[1:].partition("]")[0]
-    return host.rpartition(":")[0] if host.count(":") == 1 else host
-
-
-def same_origin(origin: str, host: str) -> bool:
-    """Whether an Origin header names the server itself, as the request's Host does (the
-    scheme is not compared: a proxy in front may speak https for it)."""
-    try:
-        parts = urlsplit(origin)
-    except ValueError:
-        return False
-    return parts.scheme in ("http", "https") and bool(parts.netloc) \
-        and parts.netloc.lower() == host.strip().lower()
-
-
-def allowed_hosts(listening: str) -> frozenset[str] | None:
-    """The names a server listening on `listening` answers to: this machine's own, and
-    the address it was given; None (any) for every address (0.0.0.0, ::), as the names
-    others reach it by are not known."""
-    name = host_name(listening) if listening.startswith("[") else listening.lower()
-    if name in ("", "0.0.0.0", "::"):
-        return None
-    return LOCAL_NAMES | {name}
-
-
-class SecurityHeaders:
-    """Adds the headers every answer carries (no framing, no sniffing, no referrer)."""
-
-    def __init__(self, app: ASGIApp):
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        async def sending(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
-            await send(message)
-        await self.app(scope, receive, sending if scope["type"] == "http" else send)
-
-
-# ------------------------------------------------------------------- the lobby
-def lobby_offer() -> dict[str, Any]:
-    """What the lobby offers: the built-in rulesets, the seat kinds, and each bot's budget
-    (what its number counts, and the most a request may ask for)."""
-    return {"rulesets": [ruleset_info(name) for name in builtin_names()],
-            "kinds": [HUMAN, *BOTS],
-            "bots": [bot_info(name) for name in BOTS]}
-
-
-def bot_info(name: str) -> dict[str, Any]:
-    """A built-in bot kind as the lobby offers it: its budget's unit and cap, if any."""
-    unit = getattr(BOTS[name], "budget", None)
-    return {"kind": name, "budget": unit, "max": LOBBY_BUDGETS.get(name) if unit else None}
-
-
-def ruleset_info(name: str) -> dict[str, Any]:
-    """A built-in ruleset as the lobby offers it."""
-    rules = load_ruleset(name)
-    return {"name": rules.name, "title": rules.title,
-            "summary": " ".join(rules.summary.split()),
-            "players": {"min": rules.min_players, "max": rules.max_players,
-                        "default": rules.default_players},
-            "options": [{"name": o.name, "default": o.default,
-                         "choices": list(o.choices) if o.choices else None,
-                         "doc": " ".join(o.doc.split())} for o in rules.option_defs]}
-
-
-def game_from_lobby(body: Any) -> Game:
-    """A new game as the lobby asks for it (not saved yet); Refused with the reason if it
-    cannot be."""
-    if not isinstance(body, dict):
-        raise Refused(400, "expected a ruleset, players, seats and options")
-    name, players, seats = body.get("ruleset"), body.get("players"), body.get("seats")
-    options, seed = body.get("options") or {}, body.get("seed")
-    if not isinstance(name, str) or name not in builtin_names():
-        raise Refused(400, "pick one of the rulesets offered")
-    if type(players) is not int or not isinstance(seats, list) or len(seats) != players:
-        raise Refused(400, "name one kind for each seat")
-    if not isinstance(options, dict) or not all(
-            isinstance(k, str) and isinstance(v, str | int | bool) for k, v in options.items()):
-        raise Refused(400, "options are names with values")
-    if seed is None:
-        seed = secrets.randbelow(1_000_000)
-    elif type(seed) is not int or not 0 <= seed < 2**63:
-        raise Refused(400, "a seed is a whole number from 0")
-    for kind in seats:
-        check_kind(kind)
-    chosen = {k: json.dumps(v) if isinstance(v, bool) else str(v) for k, v in options.items()}
-    try:
-        return Game.new(name, chosen, players, seed, seats)
-    except RulesetError as exc:
-        problem = exc.diagnostics[0].message if exc.diagnostics else "invalid options"
-        raise Refused(400, problem) from None
-    except GameError as exc:
-        raise Refused(400, str(exc)) from None
-
-
-def check_kind(kind: Any) -> None:
-    """A seat kind a request may ask for: a person or a built-in bot, never a program (only
-    the person at the command line may seat one), with a budget in work no larger than
-    the lobby's cap. Nothing is made or started."""
-    if not isinstance(kind, str) or len(kind) > 40:
-        raise Refused(400, "a seat is 'human' or a bot kind")
-    if kind == HUMAN:
-        return
-    try:
-        bots.check_kind(kind, programs=False)
-        name, budget = bots.split_kind(kind)
-    except CardrulesError as exc:
-        raise Refused(400, str(exc)) from None
-    most = LOBBY_BUDGETS.get(name)
-    unit = getattr(BOTS[name], "budget", None)
-    if isinstance(budget, float):
-        raise Refused(400, f"seat kind '{kind}': the lobby takes budgets in work, not time: "
-                      f"{name}:N, N {unit} a decision, up to {most}")
-    if budget is not None and most is not None and budget > most:
-        raise Refused(400, f"seat kind '{kind}': the lobby allows at most {most} {unit} a "
-                      "decision")
-
-
-def free_path(folder: Path, stem: str) -> Path:
-    """A save file in `folder` named after `stem` that no file has yet."""
-    path = folder / f"{stem}{SAVE_SUFFIX}"
-    number = 2
-    while path.exists():
-        path = folder / f"{stem}-{number}{SAVE_SUFFIX}"
-        number += 1
-    return path
-
-
-def links(game: Game, base: str) -> list[dict[str, Any]]:
-    """Each person's seat with its link (`base`: the server's address, ending in /)."""
-    return [{"seat": seat + 1, "url": f"{base}seat/{token}"}
-            for seat, token in enumerate(game.tokens) if token is not None]

@@ -46,6 +46,8 @@ class RandomBot:
 
 
 BOTS: dict[str, type] = {"random": RandomBot}
+# The bot a person plays against unless they say otherwise (`cardrules play`, the lobby).
+OPPONENT = "greedy"
 
 
 def _register_search_bots() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from cardrules.errors import IllegalAction, RuleRuntimeError
@@ -157,6 +158,38 @@ def _mover(state: GameState) -> int:
     return state.window[0] if state.window else state.current
 
 
+# ------------------------------------------------------------------- weighing
+@dataclass(frozen=True)
+class Estimate:
+    """What a search bot thought of one candidate action: a value (higher is better) and
+    that value in words."""
+
+    action: Action
+    value: float
+    words: str
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """A search bot's decision: the action it takes, and its estimate of each candidate it
+    weighed, the best first."""
+
+    pick: Action
+    estimates: tuple[Estimate, ...]
+
+
+def _greedy_words(total: float, tried: int, decisive: bool, won: int) -> str:
+    """A greedy estimate in words: the score margin it expects, or how often it won."""
+    if decisive:
+        return f"ends the game (or puts you out) in a sample: won {won} of {tried}"
+    mean = total / max(tried, 1)
+    samples = f"{tried} sample{'s' if tried != 1 else ''}"
+    if abs(mean) < 0.05:
+        return f"level with the best other seat ({samples})"
+    side = "ahead of" if mean > 0 else "behind"
+    return f"{abs(mean):.1f} points {side} the best other seat ({samples})"
+
+
 # ------------------------------------------------------------------- greedy
 class GreedyBot:
     """One step of look-ahead, to the end of the seat's own turn.
@@ -196,11 +229,17 @@ class GreedyBot:
         self.max_playout = max_playout
 
     def choose(self, engine: Engine, state: GameState, legal: list[Action]) -> Action:
-        rng = self.rng
         if len(legal) == 1 and not domains.is_open(legal[0]):
             return legal[0]
+        return self.weigh(engine, state, legal).pick
+
+    def weigh(self, engine: Engine, state: GameState, legal: list[Action]) -> Weighed:
+        """The action this bot takes among `legal`, and what it thought of each candidate
+        (`choose` is this, with its pick alone)."""
+        rng = self.rng
         # Samples are made by an engine that tells no watcher (a transcript, --reveal), and
-        # played on its kernel: their actions are imagined, not the game's.
+        # played on its kernel: their actions are imagined, not the game's. Being copies,
+        # they keep no event log.
         sampler = engine.unwatched()
         engine = kernel_for(sampler)
         seat = _mover(state)
@@ -208,6 +247,7 @@ class GreedyBot:
         totals = [0.0] * len(candidates)
         decisive = [False] * len(candidates)
         won = [0] * len(candidates)  # samples in which the candidate won the game (or shared it)
+        tried = [0] * len(candidates)
         alive = list(range(len(candidates)))
         for _ in range(self.samples):
             det, mapping = determinize_with_map(sampler, state, seat, rng)
@@ -218,17 +258,25 @@ class GreedyBot:
                 totals[i] += value
                 decisive[i] = decisive[i] or ends
                 won[i] += wins
+                tried[i] += 1
             if len(alive) > self.keep:  # sort is stable: ties keep the rules' order
                 alive = sorted(alive, key=lambda i: -totals[i])[:self.keep]
         order = sorted(alive, key=lambda i: -totals[i])
+        pick = candidates[order[0]]
         for i in order:  # the best that is not decisive, or that wins often enough
             if not decisive[i] or (won[i] >= self.sure * self.samples
                                    and self._sure(engine, state, candidates[i], seat)):
                 best = totals[i]
                 ties = [candidates[j] for j in order if totals[j] == best
                         and (j == i or not decisive[j])]
-                return ties[int(rng.random() * len(ties))]
-        return candidates[order[0]]
+                pick = ties[int(rng.random() * len(ties))]
+                break
+        weighed = sorted(range(len(candidates)), key=lambda i: (i not in alive, -totals[i] /
+                                                                max(tried[i], 1)))
+        return Weighed(pick, tuple(Estimate(candidates[i], totals[i] / max(tried[i], 1),
+                                            _greedy_words(totals[i], tried[i], decisive[i],
+                                                          won[i]))
+                                   for i in weighed if tried[i]))
 
     def _candidates(self, legal: list[Action]) -> list[Action]:
         out: list[Action] = []
@@ -407,11 +455,15 @@ class IsmctsBot:
         return out
 
     def choose(self, engine: Engine, state: GameState, legal: list[Action]) -> Action:
-        rng = self.rng
         if len(legal) == 1 and not domains.is_open(legal[0]):
             return legal[0]
+        return self._pick(self._grow(engine, state, legal), legal)[0]
+
+    def _grow(self, engine: Engine, state: GameState, legal: list[Action]) -> _Node:
+        """The search tree grown from the decision within the budget: its root."""
         # Samples are made by an engine that tells no watcher (a transcript, --reveal), and
-        # played on its kernel: their actions are imagined, not the game's.
+        # played on its kernel: their actions are imagined, not the game's. Being copies,
+        # they keep no event log.
         sampler = engine.unwatched()
         engine = kernel_for(sampler)
         seat = _mover(state)
@@ -430,10 +482,30 @@ class IsmctsBot:
                 break
             done += 1
             self._iterate(sampler, engine, state, seat, root)
-        # The most visited of the root's moves that are legal in the real game.
+        return root
+
+    def weigh(self, engine: Engine, state: GameState, legal: list[Action]) -> Weighed:
+        """The action this bot takes among `legal`, and what it thought of each of the
+        root's actions it tried: its mean reward (a share of the win) and visits."""
+        root = self._grow(engine, state, legal)
+        best, tried = self._pick(root, legal)
+        estimates = sorted(((action, child) for action, child in tried),
+                           key=lambda pair: (-pair[1].visits, -pair[1].reward))
+        return Weighed(best, tuple(
+            Estimate(action, child.reward / child.visits,
+                     f"{100 * child.reward / child.visits:.0f}% of a win ({child.visits} "
+                     f"tr{'ies' if child.visits != 1 else 'y'})")
+            for action, child in estimates if child.visits))
+
+    def _pick(self, root: _Node, legal: list[Action]) -> tuple[Action, list[tuple[Action,
+                                                                                  _Node]]]:
+        """The most visited of the root's moves that are legal in the real game, and each
+        of them with its node."""
+        rng = self.rng
         real = {_key(a): a for a in legal if not domains.is_open(a)}
         best: Action | None = None
         best_visits = -1
+        tried = []
         for k, child in root.children.items():
             if k in real:
                 action = real[k]
@@ -441,13 +513,14 @@ class IsmctsBot:
                 action = k
             else:
                 continue
+            tried.append((action, child))
             if child.visits > best_visits:
                 best, best_visits = action, child.visits
         if best is None:
             best = legal[int(rng.random() * len(legal))]
             if domains.is_open(best):
                 best = sample_fill(best, rng)
-        return best
+        return best, tried
 
     def _iterate(self, sampler: Engine, engine: Kernel, state: GameState, seat: int,
                  root: _Node) -> None:

@@ -10,7 +10,8 @@
     replay(record, engine, state)                  # every action, through Engine.apply
 
 A record holds the ruleset reference, a fingerprint of the resolved ruleset and its options,
-the options, the number of players, the seed, each seat's kind, the actions in order (as
+the options, the number of players, the seed, a given deal if the game had one (the order of
+each shuffle it stated: `cardrules run --deal`), each seat's kind, the actions in order (as
 JSON) and each bot's random stream. A seat a program played is recorded as `program`, never
 with its command: a save is data that anyone may have written, and only the person at the
 command line may seat a program, so resuming asks for the command again (`programs_for`).
@@ -21,8 +22,8 @@ rules allow. A record that does not replay is refused with one line
 (GameError). A bot's stream is kept because it only changes which legal action the bot
 picks next; its shape is checked strictly.
 
-The seed determines the deal, so whoever reads a record can work the hidden cards out:
-it keeps the rules, not secrets.
+The seed (or the given deal, written out) determines the deal, so whoever reads a record can
+work the hidden cards out: it keeps the rules, not secrets.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from typing import Any
 from cardrules.errors import GameError, IllegalAction, RulesetError
 from cardrules.model import Action, Ruleset
 
+from ..deal import MAX_SHUFFLES, Deal, deal_from_data
 from ..domains import Words
 from ..engine import Engine
 from ..players.bots import Bot, check_kind, make_bot
@@ -55,9 +57,11 @@ MAX_ACTIONS = 100_000  # the longest shipped games take a few thousand
 MAX_SEED = 2**63  # seeds are at most this in size (either sign)
 MAX_TEXT = 10_000  # the longest text in a record: a ruleset path, an option, a typed word
 MAX_DEPTH = 4  # an action holds lists of lists of cards at most
+MAX_CARDS = 10_000  # the most cards one shuffle of a deal orders (a deck holds far fewer)
+MAX_NAME = 16  # the longest card name a deal holds
 _STREAM_WORDS = 624  # a Mersenne Twister stream: 624 words and a position
 _KEYS = {"format", "ruleset", "digest", "options", "players", "seed", "seats", "actions",
-         "bots", "plain"}
+         "bots", "plain", "deal"}
 
 
 @dataclass
@@ -74,11 +78,16 @@ class Record:
     bots: list[list[Any] | None] = field(default_factory=list)  # bot_stream per seat
     plain: bool = False  # the terminal showed cards in letters: it does so again
     older: bool = False  # read from an OLDER save, whose fingerprint left the options out
+    # A given deal (interpreter/deal.py): each shuffle's order, top card first; None: the
+    # seed deals. Optional in the format, so saves without it (and OLDER ones) still load.
+    deal: list[list[str]] | None = None
 
     @classmethod
     def new(cls, ref: str, options: dict[str, str], rules: Ruleset, players: int, seed: int,
-            seats: Sequence[str], plain: bool = False) -> Record:
-        """The record of a game about to start (`ref` as given: a name or a file)."""
+            seats: Sequence[str], plain: bool = False,
+            deal: list[list[str]] | None = None) -> Record:
+        """The record of a game about to start (`ref` as given: a name or a file; `deal`
+        its given deal's data, if any: dealt_from)."""
         path = Path(ref)
         try:
             saved_ref = str(path.resolve()) if path.is_file() else ref
@@ -86,14 +95,17 @@ class Record:
             saved_ref = ref
         recorded = [PROGRAM if is_command(kind) else kind for kind in seats]
         return cls(saved_ref, fingerprint(rules), dict(options), players, seed, recorded,
-                   plain=plain)
+                   plain=plain, deal=deal)
 
     def to_data(self) -> dict[str, Any]:
         """The record as JSON-ready data."""
-        return {"format": FORMAT, "ruleset": self.ruleset, "digest": self.digest,
+        data = {"format": FORMAT, "ruleset": self.ruleset, "digest": self.digest,
                 "options": self.options, "players": self.players, "seed": self.seed,
                 "seats": self.seats, "plain": self.plain, "bots": self.bots,
                 "actions": self.actions}
+        if self.deal is not None:  # (written only for a given deal)
+            data["deal"] = self.deal
+        return data
 
     def programs_for(self, commands: dict[int, str]) -> list[str]:
         """Each seat's kind to play on with: a seat recorded as a program takes its command
@@ -206,7 +218,7 @@ def from_data(data: Any) -> Record:
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise GameError(f"a damaged saved game (an entry a save never has: '{unknown[0]}')")
-    missing = sorted(_KEYS - {"plain"} - set(data))
+    missing = sorted(_KEYS - {"plain", "deal"} - set(data))
     if missing:
         raise GameError(f"a damaged saved game (no '{missing[0]}')")
     seats = data["seats"]
@@ -219,6 +231,8 @@ def from_data(data: Any) -> Record:
         raise GameError(f"a damaged saved game ({len(record.seats)} seats for "
                         f"{record.players} players)")
     record.bots = _streams(data["bots"], record.seats)
+    if "deal" in data:
+        record.deal = _deal(data["deal"])
     return record
 
 
@@ -242,6 +256,23 @@ def _flag(value: Any) -> bool:
     if not isinstance(value, bool):
         raise _damaged("display setting")
     return value
+
+
+def _deal(value: Any) -> list[list[str]]:
+    """A deal's shape (lists of short texts, bounded); its cards are checked against the
+    ruleset once it is loaded (`start`)."""
+    if not isinstance(value, list) or not 0 < len(value) <= MAX_SHUFFLES or not all(
+            isinstance(order, list) and len(order) <= MAX_CARDS
+            and all(isinstance(name, str) and len(name) <= MAX_NAME for name in order)
+            for order in value):
+        raise _damaged("deal")
+    return [list(order) for order in value]
+
+
+def dealt_from(state: GameState) -> list[list[str]] | None:
+    """A game's given deal as a record keeps it (None: dealt by its seed)."""
+    deal = state.deal
+    return deal.data() if isinstance(deal, Deal) else None
 
 
 def _options(value: Any) -> dict[str, str]:
@@ -348,7 +379,9 @@ def start(record: Record, loader: Loader,
     if not rules.min_players <= record.players <= rules.max_players:
         raise _damaged("number of players")
     engine = Engine(rules)
-    return engine, engine.new_game(record.players, record.seed, log=log)
+    deal = None if record.deal is None else deal_from_data(record.deal, rules, record.players,
+                                                             "its deal")
+    return engine, engine.new_game(record.players, record.seed, log=log, deal=deal)
 
 
 def replay(record: Record, engine: Engine, state: GameState,

@@ -68,10 +68,14 @@ class Simulation:
     """A run: the rulesets played on the same seeds (one, or two to compare), and the table."""
 
     rulesets: tuple[RulesetSource, ...]
-    games: int
+    games: int  # games to play; with rotations, deals: each is played once per rotation
     players: int
     seats: tuple[str, ...]
     seed: int
+    # Duplicate play: each deal is played `rotations` times (the table's size), the seats'
+    # kinds turned one place further round the table each time; a game's results are put
+    # back in the order of `seats`, so seat 1 is the first kind wherever it sat.
+    rotations: int = 1
 
 
 class GameRecord(NamedTuple):
@@ -112,17 +116,23 @@ def lead_changes(round_scores: Sequence[Sequence[int]], winner: str) -> int:
     return changes
 
 
-def play_record(engine: Engine, sim: Simulation, index: int) -> GameRecord:
-    """Play game `index` of `sim` with `engine`'s ruleset and sum it up."""
+def play_record(engine: Engine, sim: Simulation, index: int, turn: int = 0) -> GameRecord:
+    """Play game `index` of `sim` with `engine`'s ruleset and sum it up; with `turn`, the
+    seats' kinds turned that many places round the table (seat kind j at place j + turn),
+    the results given back in the kinds' order."""
     seed = game_seed(sim.seed, index)
+    n = sim.players
+    kinds = [sim.seats[(place - turn) % n] for place in range(n)]
     try:
         state = engine.new_game(sim.players, seed)
-        bots = [make_bot(kind, seed, seat) for seat, kind in enumerate(sim.seats)]
+        bots = [make_bot(kind, seed, place) for place, kind in enumerate(kinds)]
         results = engine.results(play(engine, state, bots))
     except CardrulesError as exc:
         raise GameError(f"{engine.rules.name}: game {index + 1} (seed {seed}): {exc}") from None
     house = results.get("house")
-    return GameRecord(index, tuple(results["winners"]), tuple(results["totals"]),
+    totals = results["totals"]
+    return GameRecord(index, tuple(sorted((w - 1 - turn) % n + 1 for w in results["winners"])),
+                      tuple(totals[(j + turn) % n] for j in range(n)),
                       results["turns"], results["actions"], results["rounds"],
                       lead_changes(results["round_scores"], engine.rules.winner),
                       house["total"] if house else None, bool(house and house["winner"]))
@@ -142,12 +152,14 @@ def engine_for(ref: RulesetSource, kernel: bool = False) -> Engine:
 
 
 def play_span(sim: Simulation, span: tuple[int, int]) -> list[Records]:
-    """Games span[0] to span[1] - 1, each played with every ruleset of `sim`: on the rules'
-    kernel where every seat plays blind (random seats), else on the engine (whose searches
-    play on the kernel in turn); the games are the same either way."""
+    """Games span[0] to span[1] - 1, each played with every ruleset of `sim` (in duplicate
+    play, once per rotation: a ruleset's records follow one another): on the rules' kernel
+    where every seat plays blind (random seats), else on the engine (whose searches play on
+    the kernel in turn); the games are the same either way."""
     kernel = all(plays_blind(kind) for kind in sim.seats)
     engines = [engine_for(ref, kernel) for ref in sim.rulesets]
-    return [tuple(play_record(engine, sim, index) for engine in engines)
+    return [tuple(play_record(engine, sim, index, turn) for engine in engines
+                  for turn in range(sim.rotations))
             for index in range(*span)]
 
 
@@ -433,20 +445,27 @@ class Comparison:
         for side in self.sides:
             side.interrupted = value
 
-    def add(self, a: GameRecord, b: GameRecord) -> None:
-        self.sides[0].add(a)
-        self.sides[1].add(b)
+    def add(self, *records: GameRecord) -> None:
+        """One deal's games: A's then B's, one each (or one per rotation, in duplicate
+        play). The paired differences are per deal, the mean over its rotations: the games
+        of one deal are not independent of each other, the deals are."""
+        half = len(records) // 2
+        pairs = list(zip(records[:half], records[half:]))
+        for a, b in pairs:
+            self.sides[0].add(a)
+            self.sides[1].add(b)
+
+        def mean(values: Iterable[float]) -> float:
+            return sum(values) / len(pairs)
+
         for seat in range(self.sim.players):
-            share_a = 1 / (len(a.winners) + a.house_won) if seat + 1 in a.winners else 0.0
-            share_b = 1 / (len(b.winners) + b.house_won) if seat + 1 in b.winners else 0.0
-            self.win_diff[seat].add(share_a - share_b)
-            self.score_diff[seat].add(a.totals[seat] - b.totals[seat])
+            self.win_diff[seat].add(mean(_share(a, seat) - _share(b, seat) for a, b in pairs))
+            self.score_diff[seat].add(mean(a.totals[seat] - b.totals[seat] for a, b in pairs))
         for name in self.LENGTHS:
-            self.length_diff[name].add(getattr(a, name) - getattr(b, name))
-        if a.house_total is not None and b.house_total is not None:
-            share_a = 1 / (len(a.winners) + 1) if a.house_won else 0.0
-            share_b = 1 / (len(b.winners) + 1) if b.house_won else 0.0
-            self.house_diff.add(share_a - share_b)
+            self.length_diff[name].add(mean(getattr(a, name) - getattr(b, name)
+                                            for a, b in pairs))
+        if all(a.house_total is not None and b.house_total is not None for a, b in pairs):
+            self.house_diff.add(mean(_house_share(a) - _house_share(b) for a, b in pairs))
 
     def report(self) -> dict[str, Any]:
         """Per seat and per game-length measure: A, B, A - B with its 95% CI, significant."""
@@ -466,15 +485,31 @@ class Comparison:
                 "a_title": first["title"], "b_title": second["title"],
                 "players": self.sim.players, "seats": list(self.sim.seats),
                 "seed": self.sim.seed, "games": self.games,
-                "games_requested": self.sim.games, "interrupted": self.interrupted,
+                "games_requested": self.sim.games * self.sim.rotations,
+                "interrupted": self.interrupted, "duplicate": self.sim.rotations > 1,
+                "deals": self.win_diff[0].n if self.win_diff else 0,
                 "per_seat": per_seat, "length": length,
-                "note": "differences are A minus B, paired game by game (same seeds); "
-                        + SHARE_NOTE}
+                "note": ("differences are A minus B, paired game by game (same seeds)"
+                         if self.sim.rotations == 1 else
+                         "duplicate: each deal played with the seats turned round the table "
+                         f"{self.sim.rotations} times, a seat being its kind wherever it sat; "
+                         "differences are A minus B, paired deal by deal (the mean of its "
+                         "games)") + "; " + SHARE_NOTE}
         if "house" in first and "house" in second:
             out["house"] = {"win_rate": _difference(first["house"]["win_rate"],
                                                     second["house"]["win_rate"],
                                                     self.house_diff)}
         return out
+
+
+def _share(record: GameRecord, seat: int) -> float:
+    """A seat's (from 0) share of a game's win: 1/k for one of k winners."""
+    won = seat + 1 in record.winners
+    return 1 / (len(record.winners) + record.house_won) if won else 0.0
+
+
+def _house_share(record: GameRecord) -> float:
+    return 1 / (len(record.winners) + 1) if record.house_won else 0.0
 
 
 def _difference(a: float | None, b: float | None, diff: Running) -> dict[str, Any]:

@@ -5,6 +5,7 @@
 let rulesets = [];
 let kinds = [];
 let budgets = {};  // bot kind -> {budget: what its number counts, max: the most allowed}
+let opponent = "greedy";  // the bot the other seats start as (the server says which)
 
 function chosen() {
   const name = document.getElementById("ruleset").value;
@@ -47,7 +48,7 @@ function drawSeats() {
       option.value = kind;
       select.appendChild(option);
     }
-    select.value = before[seat - 1] || (seat === 1 ? "human" : "random");
+    select.value = before[seat - 1] || (seat === 1 ? "human" : opponent);
     label.appendChild(select);
     label.appendChild(budgetInput(select));
     box.appendChild(label);
@@ -102,11 +103,13 @@ function drawOptions() {
   const box = document.getElementById("options");
   box.replaceChildren(el("legend", "", "Options"));
   for (const option of rules.options) {
-    const label = el("label", "option", option.name + " ");
+    // By its label; its name (what --option takes) is a detail.
+    const label = el("label", "option", (option.label || option.name) + " ");
     const input = optionInput(option);
     input.dataset.option = option.name;
     label.title = option.doc;
     label.appendChild(input);
+    label.appendChild(el("span", "name", option.name));
     label.appendChild(el("span", "doc", option.doc));
     box.appendChild(label);
   }
@@ -156,6 +159,7 @@ async function load() {
   const data = await response.json();
   rulesets = data.rulesets;
   kinds = data.kinds;
+  opponent = data.opponent || opponent;
   budgets = {};
   for (const bot of data.bots || []) budgets[bot.kind] = bot;
   drawBudgets();

@@ -180,7 +180,8 @@ function drawPlayers(view) {
     panel.appendChild(zones);
     const vars = el("div", "player-vars");
     for (const [name, values] of Object.entries(view.player_variables)) {
-      vars.appendChild(el("span", "var", name + ": " + shown(values[p - 1])));
+      const item = variable(name, values[p - 1]);
+      if (item) vars.appendChild(item);
     }
     panel.appendChild(vars);
     players.appendChild(panel);
@@ -206,10 +207,24 @@ function housePanel(view) {
   panel.appendChild(zones);
   const vars = el("div", "player-vars");
   for (const [name, value] of Object.entries(house.variables)) {
-    vars.appendChild(el("span", "var", name + ": " + shown(value)));
+    const item = variable(name, value);
+    if (item) vars.appendChild(item);
   }
   panel.appendChild(vars);
   return panel;
+}
+
+// A variable as people see it: its label (the ruleset's `label:`, else its name) and its
+// value in the page's card style. One the seat may not see (null: secret, or a card it
+// does not know) or that the rules keep to themselves (internal) is not shown at all.
+function variable(name, value) {
+  if (value === null || value === undefined) return null;
+  const declared = table.variables.find((v) => v.name === name);
+  if (!declared) return null;
+  const item = el("span", "var");
+  item.appendChild(el("span", "var-label", declared.label + ": "));
+  item.appendChild(richText(shown(value)));
+  return item;
 }
 
 function shown(value) {
@@ -217,6 +232,7 @@ function shown(value) {
   if (value === true) return "yes";
   if (value === false) return "no";
   if (value === "") return "-";
+  if (Array.isArray(value)) return value.map(shown).join(" ") || "-";
   return String(value);
 }
 
@@ -241,22 +257,85 @@ function drawScores(view) {
   view.totals.forEach((score) => total.appendChild(el("td", "", String(score))));
   if (view.house) total.appendChild(el("td", "", String(view.house.total)));
   scores.appendChild(total);
+  const rule = document.getElementById("winner-rule");
+  rule.replaceChildren(el("div", "", table.winner_rule));
+  if (current.results) {  // the game's end: the standings every front end shows
+    const standings = el("pre", "standings");
+    standings.textContent = current.results.standings.join("\n");
+    rule.appendChild(standings);
+  }
   const vars = document.getElementById("variables");
   vars.replaceChildren();
   for (const [name, value] of Object.entries(view.variables)) {
-    vars.appendChild(el("div", "var", name + ": " + (value === null ? "none" : shown(value))));
+    const item = variable(name, value);
+    if (item) vars.appendChild(item);
   }
-  vars.appendChild(el("div", "var", table.winner + " total wins"));
 }
 
+// What happened, the latest first: each action as this seat read it, with what came of it.
 function drawNews(news) {
   const list = document.getElementById("news");
   list.replaceChildren();
-  for (const line of news.slice().reverse()) {
-    const item = el("li");
-    item.appendChild(richText(line));
+  for (const entry of news.slice().reverse()) {
+    const item = el("li", "news-" + entry.kind);
+    item.appendChild(richText(entry.text));
+    if (entry.then.length) {
+      const then = el("ul", "then");
+      for (const line of entry.then) {
+        const sub = el("li");
+        sub.appendChild(richText(line));
+        then.appendChild(sub);
+      }
+      item.appendChild(then);
+    }
     list.appendChild(item);
   }
+}
+
+// The rules in the words every front end shows: the summary and the options in force.
+function drawRules() {
+  const box = document.getElementById("rules");
+  box.replaceChildren();
+  for (const part of table.rules) {
+    if (part.kind === "title") continue;  // (the page's title says it)
+    box.appendChild(el(part.kind === "summary" ? "p" : "div", "rules-" + part.kind,
+      part.kind === "options" ? "Options:" : part.text));
+  }
+}
+
+// A round's account: what each seat scored and why, shown as the round ends (before the
+// next deal is played); it stays until the person closes it.
+let accountSeen = 0;
+function drawAccount() {
+  const box = document.getElementById("account");
+  const account = current.account;
+  if (!account || account.round <= accountSeen) { box.hidden = true; return; }
+  box.replaceChildren();
+  box.appendChild(el("h2", "", account.title)).id = "account-title";
+  const grid = el("table", "scores");
+  const head = el("tr");
+  for (const cell of account.header) head.appendChild(el("th", "", cell));
+  grid.appendChild(head);
+  for (const row of account.rows) {
+    const line = el("tr");
+    row.forEach((cell, i) => {
+      const td = el(i ? "td" : "th");
+      td.appendChild(richText(cell));
+      line.appendChild(td);
+    });
+    grid.appendChild(line);
+  }
+  box.appendChild(grid);
+  for (const note of account.notes) {
+    const p = el("p", "note");
+    p.appendChild(richText(note));
+    box.appendChild(p);
+  }
+  const close = el("button", "choice", current.view.over ? "Close" : "Play on");
+  close.id = "account-close";
+  close.addEventListener("click", () => { accountSeen = account.round; box.hidden = true; });
+  box.appendChild(close);
+  box.hidden = false;
 }
 
 // ------------------------------------------------------------------ choices
@@ -268,8 +347,13 @@ function narrowed() {
   if (filter) {
     const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
     choices = choices.filter((c) => {
+      // each word typed begins a word of the choice, in the order typed
       const have = c.text.toLowerCase().match(/[0-9a-z]+/g) || [];
-      return words.every((w) => have.some((h) => h.startsWith(w)));
+      let at = 0;
+      return words.every((w) => {
+        while (at < have.length && !have[at].startsWith(w)) at++;
+        return at++ < have.length;
+      });
     });
   }
   return choices;
@@ -285,11 +369,21 @@ function statusText(view) {
     return over + (names.length === 1 ? "Winner: " : "Tied winners: ") + names.join(", ");
   }
   if (view.to_move === current.seat) {
-    if (current.reaction) return "A chance to react: act now, or pass.";
+    if (current.reaction) {
+      const left = current.react && current.react.left !== null ?
+        " (it goes by in " + Math.ceil(current.react.left) + " s)" : "";
+      return "Your chance to react: choose, or let it go by" + left + ".";
+    }
     return "Your move (" + view.phase + ": " + view.step + ").";
   }
   return seatName(view.to_move) + " to move (" + view.phase + ": " + view.step + ").";
 }
+
+// The choices shown now, numbered as the keyboard picks them: 1, 2... and 0 to pass.
+let shownChoices = [];
+let keyed = null;     // the choice the number keys picked, sent with Enter
+let typed = "";       // digits typed so far
+let typedAt = 0;
 
 function drawChoices() {
   const view = current.view;
@@ -298,6 +392,7 @@ function drawChoices() {
   box.replaceChildren();
   const selection = document.getElementById("selection");
   selection.replaceChildren();
+  shownChoices = [];
   if (!current.choices.length) return;
   if (writing !== null) {
     box.appendChild(writingForm(writing));
@@ -313,6 +408,7 @@ function drawChoices() {
     const input = el("input", "narrow");
     input.type = "search";
     input.placeholder = "type words to narrow the " + current.choices.length + " choices";
+    input.setAttribute("aria-label", "narrow the choices");
     input.value = filter;
     input.addEventListener("input", () => {
       filter = input.value;
@@ -320,30 +416,167 @@ function drawChoices() {
       const again = document.querySelector("input.narrow");
       if (again) { again.focus(); again.setSelectionRange(again.value.length, again.value.length); }
     });
+    input.addEventListener("keydown", (event) => {
+      const others = narrowed().filter((c) => !c.pass);
+      if (event.key === "Enter" && others.length === 1) { event.preventDefault(); pick(others[0]); }
+    });
     box.appendChild(input);
   }
   const choices = narrowed();
   const passing = choices.filter((c) => c.pass);
   const others = choices.filter((c) => !c.pass);
   for (const c of passing) {
-    const button = el("button", "choice pass", "Pass");
+    const button = el("button", "choice pass", "0. Let it go by");
     button.title = c.text;
+    button.dataset.number = "0";
     button.addEventListener("click", () => pick(c));
     box.appendChild(button);
+    shownChoices[0] = c;
   }
-  for (const c of others.slice(0, SHOWN_CHOICES)) {
+  others.slice(0, SHOWN_CHOICES).forEach((c, i) => {
     const button = el("button", "choice");
+    button.appendChild(el("span", "number", (i + 1) + ". "));
     button.appendChild(richText(c.text));
     if (c.texts.length) button.appendChild(el("span", "hint", " (you write it next)"));
     button.dataset.index = String(c.index);
+    button.dataset.number = String(i + 1);
     button.addEventListener("click", () => pick(c));
     box.appendChild(button);
-  }
+    shownChoices[i + 1] = c;
+  });
   if (others.length > SHOWN_CHOICES) {
     box.appendChild(el("p", "more", "… and " + (others.length - SHOWN_CHOICES) +
       " more: type words above, or click cards, to narrow the list"));
   }
   if (!choices.length) box.appendChild(el("p", "more", "No choice has all of that."));
+  markKeyed();
+}
+
+// Number keys pick a choice (several digits in a row for 10 and up), Enter makes it,
+// Escape lets it go; keys typed into a text box are the box's.
+function onKey(event) {
+  const target = event.target;
+  if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" ||
+                 target.tagName === "TEXTAREA")) return;
+  if (event.ctrlKey || event.metaKey || event.altKey || !current) return;
+  if (/^[0-9]$/.test(event.key)) {
+    const now = Date.now();
+    typed = (now - typedAt < 1200 ? typed : "") + event.key;
+    typedAt = now;
+    let choice = shownChoices[Number(typed)];
+    if (!choice) { typed = event.key; choice = shownChoices[Number(typed)]; }
+    keyed = choice || null;
+    markKeyed();
+    event.preventDefault();
+  } else if (event.key === "Enter" && keyed) {
+    event.preventDefault();
+    const choice = keyed;
+    keyed = null;
+    pick(choice);
+  } else if (event.key === "Escape") {
+    keyed = null;
+    typed = "";
+    markKeyed();
+  }
+}
+
+function markKeyed() {
+  for (const node of document.querySelectorAll("#choices button.choice")) {
+    const on = keyed !== null && node.dataset.number !== undefined &&
+      shownChoices[Number(node.dataset.number)] === keyed;
+    node.classList.toggle("keyed", on);
+    if (on) node.scrollIntoView({block: "nearest"});
+  }
+}
+
+// The reaction control: always there in a game with reactions, for the person to react
+// whenever they want; the game goes on meanwhile, and waits at their next chance.
+function drawReact() {
+  const box = document.getElementById("react");
+  const react = current.react;
+  box.replaceChildren();
+  box.hidden = !react || !react.offered || current.view.over;
+  if (box.hidden) return;
+  if (react.open) {
+    box.appendChild(el("span", "react-state", react.label + ": choose below, or let it go by."));
+  } else if (react.wanted) {
+    box.appendChild(el("span", "react-state", "Your next chance to react will wait for you. "));
+    const cancel = el("button", "small", "Never mind");
+    cancel.addEventListener("click", () => ask("react", {want: false}));
+    box.appendChild(cancel);
+  } else {
+    const button = el("button", "react-button", react.label + "…");
+    button.id = "react-now";
+    button.title = "The game goes on; your next chance to react will wait for you";
+    button.addEventListener("click", () => ask("react", {want: true}));
+    box.appendChild(button);
+  }
+  const label = el("label", "react-stop");
+  const stop = el("input");
+  stop.type = "checkbox";
+  stop.id = "react-stop";
+  stop.checked = react.stop;
+  stop.addEventListener("change", () => ask("react", {stop: stop.checked}));
+  label.appendChild(stop);
+  label.appendChild(document.createTextNode(" stop at every chance to react"));
+  box.appendChild(label);
+}
+
+// A hint (a bot's pick, with what it makes of each choice) and taking a decision back.
+let hinted = null;
+function drawTools() {
+  const box = document.getElementById("tools");
+  box.replaceChildren();
+  const mine = current.choices.length > 0 && writing === null;
+  if (mine && table.hints.length) {
+    const select = el("select");
+    select.id = "hint-bot";
+    select.setAttribute("aria-label", "the bot to ask");
+    for (const kind of table.hints) select.appendChild(el("option", "", kind));
+    if (hinted) select.value = hinted.bot;
+    const button = el("button", "small", "Hint");
+    button.id = "hint-button";
+    button.addEventListener("click", () => askHint(select.value));
+    box.appendChild(button);
+    box.appendChild(select);
+  }
+  if (current.takeback) {
+    const back = el("button", "small", "Take back my last decision");
+    back.id = "take-back";
+    back.addEventListener("click", () => ask("takeback", {}));
+    box.appendChild(back);
+  }
+  const shown = document.getElementById("hint");
+  shown.hidden = !(hinted && hinted.version === current.version && mine);
+  if (shown.hidden) return;
+  shown.replaceChildren();
+  const head = el("div", "hint-head", "Hint from " + hinted.bot + ": ");
+  head.appendChild(richText(hinted.pick.text));
+  shown.appendChild(head);
+  const list = el("ol", "estimates");
+  for (const e of hinted.estimates) {
+    const item = el("li");
+    item.appendChild(richText(e.text));
+    item.appendChild(el("span", "words", " — " + e.words));
+    list.appendChild(item);
+  }
+  shown.appendChild(list);
+  if (hinted.more) shown.appendChild(el("p", "more", "… and " + hinted.more + " more"));
+}
+
+async function askHint(bot) {
+  refuse("");
+  document.getElementById("hint-button").disabled = true;
+  const result = await postJSON(API + "/hint", {bot: bot});
+  if (!result.ok) { refuse(result.data.error || "refused"); render(); return; }
+  hinted = result.data;
+  render();
+}
+
+async function ask(what, body) {
+  refuse("");
+  const result = await postJSON(API + "/" + what, body);
+  if (!result.ok) refuse(result.data.error || "refused");
 }
 
 function writingForm(c) {
@@ -452,13 +685,16 @@ function render() {
   document.getElementById("title").textContent = table.title;
   document.getElementById("round").textContent = "Round " + view.round + " of " + view.rounds +
     " · dealer seat " + view.dealer + " · you are seat " + current.seat + " of " + view.players;
-  document.getElementById("summary").textContent = table.summary;
   document.body.classList.toggle("my-move", current.choices.length > 0);
   drawShared(view);
   drawPlayers(view);
   drawScores(view);
   drawNews(current.news);
+  drawRules();
+  drawReact();
   drawChoices();
+  drawTools();
+  drawAccount();
   markPlayable();
 }
 
@@ -469,6 +705,8 @@ function receive(payload) {
   if (moved) {  // a new decision: what was picked for the last one no longer holds
     selected = [];
     filter = "";
+    keyed = null;
+    typed = "";
     if (writing !== null) {
       writing = current.choices.find((c) => c.index === writing.index && c.text === writing.text) || null;
     }
@@ -485,3 +723,4 @@ function connect() {
 }
 
 document.addEventListener("DOMContentLoaded", connect);
+document.addEventListener("keydown", onKey);

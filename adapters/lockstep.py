@@ -1,0 +1,308 @@
+"""Lockstep: a ruleset and OpenSpiel's own game played side by side, decision by decision.
+
+For each ruleset written to reproduce one of OpenSpiel's games (`MATCHED`), a game is played
+in both at once: OpenSpiel's chance outcomes are drawn first, as one order of the deck, and
+become the ruleset's given deal (interpreter/deal.py); then, before every decision, the seat
+to move and the whole legal set must agree (each of the ruleset's legal actions translated
+into OpenSpiel's action ids, one for one); a player picks one of OpenSpiel's actions, which
+is applied in both. Where the ruleset plays a single legal action by itself (an `automatic`
+step), OpenSpiel must offer that action alone. At the end both games must be over, with the
+same returns. A game stops at its first difference, which is counted by kind:
+
+    seat      another seat is to move
+    legal     the legal sets differ (or two of the ruleset's actions are one of OpenSpiel's)
+    forced    the ruleset played an action by itself that OpenSpiel does not offer alone
+    end       one game is over and the other is not
+    returns   both are over, with other returns
+    error     the ruleset failed (a rule's fault)
+
+Players are random, biased toward the rare endings a uniform player seldom reaches (nil
+bids, knocking as soon as it may, laying off), so those paths are played too. Another game
+is matched by a table entry: its ruleset and options, OpenSpiel's name, how a card's name
+reads as OpenSpiel's card id, how the drawn outcomes make the deal, how an action
+translates, and how the biased player picks.
+
+Needs open_spiel (`pip install '.[openspiel]'`).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardrules.dsl.loader import load_ruleset
+from cardrules.errors import CardrulesError
+from cardrules.interpreter.deal import parse_deal_data
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.state import GameState
+from cardrules.model import Action, Ruleset
+
+KINDS = ("seat", "legal", "forced", "end", "returns", "error")
+
+Translate = Callable[[Ruleset, Action], int]
+Chooser = Callable[[Any, list[int], random.Random], int]
+
+
+@dataclass(frozen=True)
+class Matched:
+    """A ruleset that plays one of OpenSpiel's games, and how the two are compared."""
+
+    ruleset: str
+    options: dict[str, str]
+    game: str  # OpenSpiel's name for it (with its default parameters)
+    card: Callable[[str], int]  # a card's name -> OpenSpiel's card id
+    zones: Callable[[list[str]], dict[str, list[str]]]  # outcomes (names) -> zones dealt
+    translate: Translate  # one of the ruleset's actions -> OpenSpiel's action id
+    choose: Chooser  # a biased player: (OpenSpiel state, its legal ids, rng) -> an id
+
+
+@dataclass
+class Tally:
+    """What a run compared: games, decisions, and differences by kind (with the first
+    example of each, to reproduce it)."""
+
+    games: int = 0
+    decisions: int = 0
+    differences: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, str] = field(default_factory=dict)
+    moves: Counter[str] = field(default_factory=Counter)  # the ruleset's moves made, by name
+
+    def add(self, kind: str, note: str) -> None:
+        self.differences[kind] += 1
+        self.examples.setdefault(kind, note)
+
+
+# ------------------------------------------------------------------ cards and actions
+_OS_SUITS = {"spades": "SCDH", "gin": "SCDH"}
+_GIN_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_SPADES_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def _split(name: str) -> tuple[str, str]:
+    return name[:-1], name[-1]
+
+
+def gin_card(name: str) -> int:
+    """OpenSpiel's gin_rummy card id: suits spades, clubs, diamonds, hearts; ace low."""
+    rank, suit = _split(name)
+    return "SCDH".index(suit) * 13 + _GIN_RANKS.index(rank)
+
+
+def spades_card(name: str) -> int:
+    """OpenSpiel's spades card id: suits clubs, diamonds, hearts, spades; ace high."""
+    rank, suit = _split(name)
+    return "CDHS".index(suit) * 13 + _SPADES_RANKS.index(rank)
+
+
+def gin_meld_id(names: Sequence[str]) -> int:
+    """OpenSpiel's number for a gin meld (its action is 56 plus this): the sets first, five
+    numbers a rank (the four three-card sets, by the suit left out, then the four-card set),
+    then the runs of 3, 4 and 5 cards, each by suit and lowest rank."""
+    ranks = sorted(_GIN_RANKS.index(_split(n)[0]) for n in names)
+    suits = ["SCDH".index(_split(n)[1]) for n in names]
+    if ranks[0] == ranks[-1]:  # a set
+        missing = [s for s in range(4) if s not in suits]
+        return ranks[0] * 5 + (missing[0] if missing else 4)
+    size, suit, low = len(names), suits[0], ranks[0]
+    first = {3: 65, 4: 65 + 44, 5: 65 + 44 + 40}[size]
+    return first + suit * (14 - size) + low
+
+
+def _name(rules: Ruleset, card: int) -> str:
+    return rules.cards.names[card]
+
+
+def gin_translate(rules: Ruleset, action: Action) -> int:
+    """gin-rummy's actions as OpenSpiel's gin_rummy ids."""
+    move = action[0]
+    fixed = {"take_upcard": 52, "draw_stock": 53, "decline": 54, "wall_stop": 54, "done": 54,
+             "no_more": 54, "finish": 54, "knock": 55, "wall_knock": 55}
+    if move in fixed:
+        return fixed[move]
+    if move in ("discard", "knock_discard", "lay_off"):
+        return gin_card(_name(rules, action[1]))
+    if move in ("lay", "meld"):
+        return 56 + gin_meld_id([_name(rules, c) for c in action[1]])
+    raise ValueError(f"gin-rummy move '{move}' has no OpenSpiel action")
+
+
+def spades_translate(rules: Ruleset, action: Action) -> int:
+    """spades' actions as OpenSpiel's spades ids: a card is its id, a bid of n is 52 + n
+    (nil is 0)."""
+    if action[0] == "bid":
+        return 52 + int(action[1])
+    return spades_card(_name(rules, action[1]))
+
+
+# ------------------------------------------------------------------ deals
+def gin_zones(outcomes: list[str]) -> dict[str, list[str]]:
+    """OpenSpiel deals ten cards to the first player, ten to the second, the upcard, then
+    each card drawn from the stock in turn: the stock's order from the top."""
+    return {"hand[1]": outcomes[:10], "hand[2]": outcomes[10:20], "upcard": [outcomes[20]],
+            "stock": outcomes[21:]}
+
+
+def spades_zones(outcomes: list[str]) -> dict[str, list[str]]:
+    """OpenSpiel deals the cards round the table, the first to the first player."""
+    return {f"hand[{p + 1}]": outcomes[p::4] for p in range(4)}
+
+
+# ------------------------------------------------------------------ biased players
+_GIN_UTILS: list[Any] = []
+
+
+def gin_choose(state: Any, legal: list[int], rng: random.Random) -> int:
+    """Knock whenever it may (at the wall too), lay off and meld nearly always, take the
+    upcard half the time, and mostly discard the card that leaves the least deadwood (by
+    OpenSpiel's own count), so that hands come near a knock often; otherwise uniform."""
+    cards = [a for a in legal if a < 52]
+    melds = [a for a in legal if a >= 56]
+    if 55 in legal and rng.random() < 0.7:
+        return 55
+    hand = list(state.hands()[state.current_player()])
+    if len(hand) == 11 and cards and 54 not in legal and rng.random() < 0.8:
+        if not _GIN_UTILS:
+            import pyspiel
+            _GIN_UTILS.append(pyspiel.gin_rummy.GinRummyUtils(13, 4, 10))
+        least = _GIN_UTILS[0].min_deadwood
+        return min(cards, key=lambda c: (least([h for h in hand if h != c]), rng.random()))
+    if 54 in legal and (cards or melds) and 52 not in legal and rng.random() < 0.85:
+        return rng.choice(cards or melds)
+    if 52 in legal and 53 in legal:
+        return 52 if rng.random() < 0.5 else 53
+    return rng.choice(legal)
+
+
+def spades_choose(state: Any, legal: list[int], rng: random.Random) -> int:
+    """Bid nil a third of the times it may; otherwise uniform."""
+    if 52 in legal and rng.random() < 0.3:
+        return 52
+    return rng.choice(legal)
+
+
+MATCHED: dict[str, Matched] = {
+    "spades": Matched("spades", {"one_deal": "true", "first_bidder": "seat1",
+                                 "first_lead": "seat1", "spades_broken": "never",
+                                 "team_bid_limit": "true"}, "spades",
+                      spades_card, spades_zones, spades_translate, spades_choose),
+    "gin-rummy": Matched("gin-rummy", {"openspiel": "true"}, "gin_rummy", gin_card,
+                         gin_zones, gin_translate, gin_choose),
+}
+
+
+# ------------------------------------------------------------------ playing
+class Lockstep:
+    """One matched game's engines, ready to play games side by side."""
+
+    def __init__(self, match: Matched, options: dict[str, str] | None = None,
+                 params: dict[str, Any] | None = None) -> None:
+        """`options` added to the match's, and `params` given to OpenSpiel's game, for a
+        variant both have (gin's knock_card)."""
+        import pyspiel
+
+        self.match = match
+        self.rules = load_ruleset(match.ruleset, {**match.options, **(options or {})})
+        self.applied: list[tuple[int, Action]] = []
+        self.engine = Engine(self.rules, watch=self._watched)
+        self.game = pyspiel.load_game(match.game, params or {})
+        deck = self.rules.cards.names[:self.rules.cards.per_deck]
+        self.names = {match.card(n): n for n in deck}
+
+    def _watched(self, state: GameState, seat: int, action: Action) -> None:
+        self.applied.append((seat, action))
+
+    def play(self, seed: int, tally: Tally, order: Sequence[int] | None = None,
+             opening: Sequence[int] = ()) -> None:
+        """One game from `seed` (its deal and its players' picks); its decisions and its
+        first difference, if any, go to `tally`. `order`: OpenSpiel's chance outcomes, the
+        deck in the order it deals it (default: drawn from the seed); `opening`: OpenSpiel
+        actions the players make first, before picking for themselves."""
+        rng = random.Random(seed)
+        if order is None:
+            drawn = sorted(self.names)
+            rng.shuffle(drawn)
+            order = drawn
+        outcomes = [self.names[c] for c in order]
+        tally.games += 1
+        history: list[int] = []
+        try:
+            kind, note = self._play(seed, rng, list(order), outcomes, history, tally,
+                                    list(opening))
+        except CardrulesError as exc:
+            kind, note = "error", str(exc)
+        if kind:
+            tally.add(kind, f"game seed {seed}: {note}; OpenSpiel actions {history}")
+
+    def _play(self, seed: int, rng: random.Random, order: list[int], outcomes: list[str],
+              history: list[int], tally: Tally, opening: list[int]) -> tuple[str, str]:
+        deal = parse_deal_data({"zones": self.match.zones(outcomes)}, self.rules,
+                               self.game.num_players())
+        theirs = self.game.new_initial_state()
+        drawn = iter(order)
+        ours = self.engine.new_game(self.game.num_players(), seed, deal=deal)
+        self._chance(theirs, drawn)
+        while not theirs.is_terminal():
+            if ours.over:
+                return "end", "the ruleset's game is over and OpenSpiel's is not"
+            seat = self.engine.to_move(ours)
+            if seat != theirs.current_player():
+                return "seat", f"seat {seat} to move here, player {theirs.current_player()} there"
+            legal = self.engine.legal_actions(ours)
+            ids = [self.match.translate(self.rules, a) for a in legal]
+            wanted = sorted(theirs.legal_actions())
+            tally.decisions += 1
+            if sorted(ids) != wanted:
+                return "legal", self._differ(ids, wanted, theirs)
+            pick = opening.pop(0) if opening else self.match.choose(theirs, wanted, rng)
+            if pick not in wanted:
+                raise ValueError(f"an opening action {pick} that is not legal")
+            history.append(pick)
+            self.applied.clear()
+            tally.moves[legal[ids.index(pick)][0]] += 1
+            self.engine.apply(ours, legal[ids.index(pick)])
+            theirs.apply_action(pick)
+            self._chance(theirs, drawn)
+            for seat, forced in self.applied[1:]:  # what the ruleset then played by itself
+                wanted = sorted(theirs.legal_actions()) if not theirs.is_terminal() else []
+                own = self.match.translate(self.rules, forced)
+                tally.decisions += 1
+                if theirs.is_terminal() or seat != theirs.current_player() or wanted != [own]:
+                    return "forced", f"the ruleset played {forced} by itself; OpenSpiel " \
+                                     f"offers {wanted}"
+                history.append(own)
+                theirs.apply_action(own)
+                self._chance(theirs, drawn)
+        if not ours.over:
+            return "end", "OpenSpiel's game is over and the ruleset's is not"
+        returns = [float(t) for t in ours.totals]
+        if returns != list(theirs.returns()):
+            return "returns", f"returns {returns} here, {list(theirs.returns())} there"
+        return "", ""
+
+    def _chance(self, state: Any, drawn: Any) -> None:
+        """Apply OpenSpiel's chance nodes: the next card of the drawn order each."""
+        while state.is_chance_node():
+            state.apply_action(next(drawn))
+
+    def _differ(self, ids: list[int], wanted: list[int], theirs: Any) -> str:
+        extra, missing = Counter(ids) - Counter(wanted), Counter(wanted) - Counter(ids)
+        def words(found: Counter[int]) -> str:
+            return ", ".join(theirs.action_to_string(theirs.current_player(), a)
+                             for a in sorted(found.elements())) or "nothing"
+        return f"the ruleset also offers {words(extra)}; OpenSpiel also offers {words(missing)}"
+
+
+def run(name: str, games: int, seconds: float | None = None, seed: int = 1) -> Tally:
+    """Play up to `games` lockstep games of a matched game (fewer if `seconds` run out)."""
+    step = Lockstep(MATCHED[name])
+    tally = Tally()
+    stop = time.monotonic() + seconds if seconds is not None else None
+    for game in range(games):
+        if stop is not None and time.monotonic() > stop:
+            break
+        step.play(seed * 1_000_003 + game, tally)
+    return tally

@@ -1,0 +1,85 @@
+"""The words a person may type at a decision besides a choice: react, hint, take back.
+
+    react            answer my next chance to react (the game goes on until it comes)
+    react always     ask me at every chance to react
+    react auto       let chances to react go by (the default)
+    hint [BOT]       what a bot (greedy, or ismcts; with a budget: ismcts:200) would play
+    takeback         take back my last decision (alone against bots, before I see a card)
+
+Each returns the lines to show; none changes the game but `take_back`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from cardrules.errors import GameError
+from cardrules.interpreter.domains import is_open
+from cardrules.interpreter.players import hint as hints
+from cardrules.model import Action
+from cardrules.present.lines import choice_text
+from cardrules.present.render import printable
+
+from .screen import Style, cards_in_text, paint
+from .table import Table
+
+
+def react(table: Table, seat: int, words: Sequence[str]) -> list[str]:
+    """`react`, `react always`, `react auto`: how the person meets chances to react."""
+    windows, state = table.windows, table.state
+    if not words:
+        if windows.in_window(state, seat):
+            return ["This is your chance to react: type the number of a reaction, or just "
+                    "Enter (or 0) to let it go by."]
+        windows.want(seat)
+        return ["Your next chance to react will wait for you: it comes once this action is "
+                "made and the seats before you have had theirs."]
+    if words == ["always"]:
+        windows.set_stop(seat, True)
+        return ["You will be asked at every chance to react (react auto: let them go by "
+                "again)."]
+    if words == ["auto"]:
+        windows.set_stop(seat, False)
+        windows.want(seat, False)
+        return ["Chances to react go by for you unless you type react first (react always: "
+                "be asked at each)."]
+    return ["refused: type react (your next chance), react always or react auto"]
+
+
+def hint(table: Table, seat: int, choices: Mapping[int, Action], words: Sequence[str],
+         style: Style) -> list[str]:
+    """`hint [BOT]`: the bot's pick for this decision and what it thinks of each choice,
+    from this seat's knowledge alone."""
+    if len(words) > 1:
+        return ["refused: type hint, or hint and a bot (greedy, ismcts, ismcts:200)"]
+    kind = words[0] if words else hints.DEFAULT_HINT
+    engine, state = table.engine, table.state
+    try:
+        advice = hints.hint(engine, state, kind)
+    except GameError as exc:
+        return [printable(f"refused: {exc}")]
+    numbers = {action: n for n, action in choices.items() if not is_open(action)}
+
+    def named(action: Action) -> str:
+        number = numbers.get(action)
+        text = choice_text(engine, action, state, seat)
+        return f"{number}. {text}" if number is not None else text
+
+    names = frozenset(engine.rules.cards.names)
+    lines = [f"Hint from {kind}: {named(advice.pick)}",
+             "  what it makes of each choice, the best first:"]
+    lines += [f"    {named(e.action)}: {e.words}" for e in advice.estimates[:hints.SHOWN]]
+    if len(advice.estimates) > hints.SHOWN:
+        lines.append(f"    ... and {len(advice.estimates) - hints.SHOWN} more")
+    return [paint(cards_in_text(printable(line), names, style), style) for line in lines]
+
+
+def take_back(table: Table, seat: int) -> tuple[list[str], bool]:
+    """`takeback`: the person's last decision taken back, if it may be (the lines to
+    show, and whether it was)."""
+    try:
+        words = table.take_back(seat)
+    except GameError as exc:
+        return [printable(f"refused: {exc}")], False
+    table.pending[seat] = [f"you take back: {words}"]
+    return [printable(f"Taken back: {words}. Decide again.")], True

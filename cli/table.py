@@ -1,0 +1,142 @@
+"""A game at the terminal: its seats, its record, and what each person has not read yet.
+
+Every action is applied by the engine, noted in the game's record (a save is a replay:
+interpreter/sessions/record.py) and told to each person at the table in that person's
+words, from the game's event log (present/news.py). A person's reaction windows pass for
+them unless they asked to react (interpreter/sessions/windows.py), and alone against bots
+a person may take back their last decision (interpreter/sessions/takeback.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from cardrules.dsl.loader import load_ruleset
+from cardrules.errors import GameError
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.players.bots import Bot
+from cardrules.interpreter.sessions import record
+from cardrules.interpreter.sessions.events import drain, round_ends
+from cardrules.interpreter.sessions.record import (
+    HUMAN,
+    Record,
+    action_data,
+    dealt_from,
+    make_bots,
+)
+from cardrules.interpreter.sessions.takeback import TakeBack
+from cardrules.interpreter.sessions.windows import Windows
+from cardrules.interpreter.state import GameState
+from cardrules.model import Action
+from cardrules.present.news import news
+
+KEPT_EVENTS = 200  # lines kept for a seat that has not decided for a long time
+
+
+@dataclass
+class Table:
+    """A game with its seats, and its record (what a save file holds)."""
+
+    record: Record
+    engine: Engine
+    state: GameState
+    bots: list[Bot | None]
+    pending: dict[int, list[str]] = field(default_factory=dict)  # human seat -> news
+    windows: Windows = field(default_factory=Windows)
+    takeback: TakeBack = field(default_factory=TakeBack)
+
+    def __post_init__(self) -> None:
+        if not self.windows.seats:
+            self.windows = Windows.of(self.pending)
+
+    @classmethod
+    def start(cls, ref: str, options: dict[str, str], engine: Engine, state: GameState,
+              seats: list[str], seed: int, plain: bool = False) -> Table:
+        record = Record.new(ref, options, engine.rules, state.n, seed, seats, plain,
+                            deal=dealt_from(state))
+        return cls(record, engine, state, make_bots(seats, seed),
+                   {p: [] for p, k in enumerate(seats) if k == HUMAN})
+
+    @property
+    def seats(self) -> list[str]:
+        return self.record.seats
+
+    @property
+    def seed(self) -> int:
+        return self.record.seed
+
+    @property
+    def plain(self) -> bool:
+        return self.record.plain
+
+    @plain.setter
+    def plain(self, value: bool) -> None:
+        self.record.plain = value
+
+    @property
+    def humans(self) -> list[int]:
+        return [p for p, kind in enumerate(self.seats) if kind == HUMAN]
+
+    def advance(self, seat: int, action: Action, chosen: bool = False) -> list[Action]:
+        """Apply `seat`'s action, note it in the record, and tell every person at the table
+        what they may know of it and what came of it (and the round's account, when it ends
+        a round). `chosen`: a person chose it (and may take it back, alone at the table)."""
+        engine, state = self.engine, self.state
+        mark = self.takeback.mark(self.record, self.bots, state, seat) if chosen else None
+        if chosen:
+            self.windows.answered(state, seat)
+        engine.apply(state, action)
+        if mark is not None:
+            self.takeback.keep(mark)
+        self.record.actions.append(action_data(action))
+        events = drain(state.log)
+        legal = engine.legal_actions(state)
+        for human, lines in self.pending.items():
+            for item in news(engine.rules, events, human):
+                lines.extend(item.lines())
+            del lines[:-KEPT_EVENTS]
+        return legal
+
+    def replayed(self, seat: int, action: Action) -> None:
+        """`advance` for an action read from a save: a person who made it had seen their
+        news then, as in play."""
+        if seat in self.pending:
+            self.pending[seat] = []
+        self.advance(seat, action)
+
+    def take_back(self, seat: int) -> str:
+        """Take back `seat`'s last decision (GameError, saying why, where it may not be):
+        the game stands again where that decision was made. Returns the decision's words."""
+        problem = self.takeback.refusal(self.state, seat, len(self.humans))
+        if problem is not None:
+            raise GameError(problem)
+        state, undone = self.takeback.take(self.record, self.engine, self.bots, round_ends())
+        drain(state.log)
+        self.state = state
+        return self.engine.words.describe(record.find_action(self.engine, state, undone),
+                                          state, seat)
+
+    def write(self, path: Path) -> None:
+        """Save the game; a failed write leaves any earlier save as it was."""
+        self.record.keep_streams(self.bots)
+        record.write(path, self.record)
+
+
+def read_save(path: Path, programs: dict[int, str] | None = None) -> Table:
+    """The game saved in `path`, replayed from its start to where it was saved, with
+    `programs` (seat -> 'cmd:...', from the command line) in the seats programs played;
+    GameError (one line, naming the file) if it is not one, or does not replay."""
+    saved = record.read(path)
+    if HUMAN not in saved.seats:
+        raise GameError(f"{path}: a saved game with no seat for a person")
+    try:
+        kinds = saved.programs_for(programs or {})
+        engine, state = record.start(saved, load_ruleset, log=round_ends())
+        table = Table(replace(saved, actions=[]), engine, state, make_bots(kinds, saved.seed),
+                      {p: [] for p, k in enumerate(saved.seats) if k == HUMAN})
+        record.replay(saved, engine, state, table.replayed)
+    except GameError as exc:
+        raise GameError(f"{path}: {exc}") from None
+    record.restore_streams(table.bots, saved.bots)
+    return table

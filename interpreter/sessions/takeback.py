@@ -1,0 +1,94 @@
+"""Taking back one's last decision, when playing alone against bots.
+
+A saved game is a replay record (record.py): the deal comes from the seed and every action
+is applied again. So a decision is taken back by dealing the game again and replaying every
+action before it, the bots' random streams set back to what they were then: the game stands
+exactly where it stood when the person decided, and goes on as it would have.
+
+It is refused where the seat has learnt a card since that decision (drawn, peeked at,
+shown: any card it knows now and did not know then): the deal is fixed by the seed, so
+taking back a look would let a person see a hidden card and choose again. And it is for a
+game with one person only: with several, it would undo what others saw and did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardrules.errors import GameError
+
+from ..engine import Engine
+from ..players.bots import Bot
+from ..state import GameState
+from .record import Record, bot_stream, find_action, restore_streams
+
+KEPT = 50  # decisions that can be taken back, one after the other
+
+
+@dataclass(frozen=True)
+class Mark:
+    """The game as it stood when a person decided: how many actions the record held, the
+    bots' streams, and the cards the seat knew (a bit per card)."""
+
+    seat: int
+    actions: int
+    streams: tuple[Any, ...]
+    known: int
+
+
+@dataclass
+class TakeBack:
+    """The decisions a person may take back, the latest last."""
+
+    marks: list[Mark] = field(default_factory=list)
+
+    @staticmethod
+    def mark(record: Record, bots: Sequence[Bot | None], state: GameState,
+             seat: int) -> Mark:
+        """Where the game stands as `seat`'s person decides, `record` holding the actions
+        so far (kept once the decision is made: `keep`)."""
+        return Mark(seat, len(record.actions), tuple(bot_stream(bot) for bot in bots),
+                    knows(state, seat))
+
+    def keep(self, mark: Mark) -> None:
+        self.marks.append(mark)
+        del self.marks[:-KEPT]
+
+    def refusal(self, state: GameState, seat: int, people: int) -> str | None:
+        """Why `seat` may not take back its last decision now, or None if it may."""
+        if people != 1:
+            return "taking a decision back is for a game with one person against bots: " \
+                   "here the others have seen it"
+        if not self.marks or self.marks[-1].seat != seat:
+            return "there is no decision of yours to take back"
+        if knows(state, seat) & ~self.marks[-1].known:
+            return "you have seen a card since that decision (drawn, looked at or shown): " \
+                   "taking it back would let you choose again knowing it"
+        return None
+
+    def take(self, record: Record, engine: Engine, bots: Sequence[Bot | None],
+             log: list[dict[str, Any]] | bool) -> tuple[GameState, list[Any]]:
+        """Take back the last decision: the game dealt again (with `log` as its event log)
+        and replayed to just before it, the bots' streams as they were then; `record`
+        keeps the actions before it. Returns the new game and the action taken back (as
+        the record held it)."""
+        mark = self.marks.pop()
+        undone = record.actions[mark.actions]
+        state = engine.new_game(record.players, record.seed, log=log)
+        for number, data in enumerate(record.actions[:mark.actions], 1):
+            try:
+                engine.apply(state, find_action(engine, state, data))
+            except GameError as exc:  # pragma: no cover - the same rules replay the same
+                raise GameError(f"action {number} cannot be replayed: {exc}") from None
+        del record.actions[mark.actions:]
+        restore_streams(bots, list(mark.streams))
+        return state, undone
+
+
+def knows(state: GameState, seat: int) -> int:
+    """The cards `seat` knows exactly now, a bit per card."""
+    known = state.known
+    return sum(1 << c for c in range(state.n_cards) if known[c] >> seat & 1)
+

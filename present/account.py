@@ -1,0 +1,126 @@
+"""A round's account for people: what each seat scored, entry by entry, and why.
+
+Made from the round's `round_end` event, which is public (every card named in it is one
+every seat knows, and a secret variable is shown only once the rules say so), so the account
+is the same for every seat, at the terminal and in the browser. The rules' words are used
+throughout: a score entry by its name and `doc`, a variable by its `label`, the way the
+game is won as `winner_rule` says it (the one description every front end shows).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cardrules.model import Ruleset
+
+from . import render
+from .render import printable, printable_lines
+
+
+def winner_rule(rules: Ruleset) -> str:
+    """How the game is won, in words: 'lowest total wins', 'only a win decides'."""
+    return render.winner_words(rules.winner)
+
+
+@dataclass(frozen=True)
+class Account:
+    """A round's account: a title, a table (a header and a row per seat, the house last)
+    and lines under it (the cards every seat can see, the rules' words for each entry,
+    what happened after the round)."""
+
+    round: int
+    title: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    notes: tuple[str, ...]
+
+    def headline(self) -> str:
+        return self.title
+
+    def lines(self) -> list[str]:
+        """The account as text, its table in columns (the title is the headline)."""
+        widths = [max(len(row[i]) for row in (self.header, *self.rows))
+                  for i in range(len(self.header))]
+        table = [self.header, *self.rows]
+        out = ["  ".join(cell.rjust(w) if i else cell.ljust(w)
+                         for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
+               for row in table]
+        return printable_lines(out + list(self.notes))
+
+    def to_data(self) -> dict[str, Any]:
+        return {"round": self.round, "title": self.title, "header": list(self.header),
+                "rows": [list(row) for row in self.rows], "notes": list(self.notes)}
+
+
+def round_account(rules: Ruleset, event: dict[str, Any]) -> Account:
+    """The account of the round a `round_end` event ends."""
+    scores, totals = event["scores"], event["totals"]
+    parts: dict[str, list[int]] = event.get("score_parts") or {}
+    entries = list(parts) if len(parts) > 1 else []
+    labels = {var.name: var.title for var in rules.variables}
+    shown = [name for name, values in event.get("player_variables", {}).items()
+             if any(v is not None for v in values)]
+    header = ("", *(_entry_title(name) for name in entries), "score", "total",
+              *(labels.get(name, name) for name in shown))
+    rows = []
+    for seat, score in enumerate(scores):
+        row = [f"seat {seat + 1}", *(str(parts[name][seat]) for name in entries),
+               str(score), str(totals[seat]),
+               *(_value(event["player_variables"][name][seat]) for name in shown)]
+        rows.append(tuple(row))
+    house = event.get("house")
+    if house is not None:
+        rows.append((render.house_name(rules), *("" for _ in entries), str(house["score"]),
+                     str(house["total"]), *("" for _ in shown)))
+    notes = _entry_docs(rules, entries or list(parts)) + _cards(rules, event)
+    notes += [line.strip() for line in render.after_round_lines(rules, event)]
+    title = f"Round {event['round']} over ({winner_rule(rules)})"
+    return Account(event["round"], printable(title), tuple(printable(h) for h in header),
+                   tuple(tuple(printable(c) for c in row) for row in rows),
+                   tuple(printable(n) for n in notes))
+
+
+def _entry_title(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _entry_docs(rules: Ruleset, names: list[str]) -> list[str]:
+    """Each score entry's own words, as the rule file gives them (its `doc`)."""
+    docs = {str(e.get("name")): " ".join(str(e.get("doc") or "").split())
+            for e in (rules.data.get("scoring") or {}).get("round") or []
+            if isinstance(e, dict)}
+    return [f"{_entry_title(name)}: {docs[name]}" for name in names if docs.get(name)]
+
+
+def _cards(rules: Ruleset, event: dict[str, Any]) -> list[str]:
+    """The cards every seat can see at the round's end: each seat's, then the shared."""
+    zones = event["zones"]
+    out = []
+    for seat in range(len(event["scores"])):
+        parts = render.owned_parts(rules, zones, str(seat + 1), plain=True)
+        if parts:
+            out.append(f"seat {seat + 1}: " + "   ".join(parts))
+    if event.get("house") is not None:
+        parts = render.owned_parts(rules, zones, "house", plain=True)
+        if parts:
+            out.append(f"{render.house_name(rules)}: " + "   ".join(parts))
+    for zone in rules.zones:
+        if zone.owned:
+            continue
+        if zone.groups:  # the table's piles
+            if any(c is not None for g in zones[zone.name] for c in g):
+                out.append(f"{zone.name}: {render.groups_text(zone, zones[zone.name], True)}")
+        elif any(c is not None for c in zones[zone.name]):
+            out.append(f"{zone.name}: {render.zone_text(zone, zones[zone.name], True)}")
+    return out
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return "?"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return " ".join(_value(v) for v in value) or "-"
+    return str(value) or "-"

@@ -1,0 +1,224 @@
+"""What happened, as one seat reads it: every action it saw and what came of it.
+
+The one source is the game's event log (interpreter/flow.py and interpreter/effects.py):
+an action's event carries its words for each seat (`told`, a sentence in that seat's
+person), and each effect that follows (a card moved, shown, turned, a hand shuffled, a seat
+put out) names its card for the seats that know it then. `news(rules, events, seat)` turns
+a run of events into the seat's lines; the terminal, the browser and `run --view` lay them
+out, and the log itself is the table's account of the same events. Nothing here reads the
+game: a card is named only where the log names it to that seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardrules.model import PASS, Ruleset
+
+from .account import round_account
+from .render import printable
+
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class News:
+    """One thing that happened, in one seat's words: a line, and what came of it (each a
+    line of its own). `kind`: 'action' (a seat's action, its `seat` from 1), 'round' (a
+    round's end or start) or 'game' (the game's end, a seat missing a turn...)."""
+
+    text: str
+    then: tuple[str, ...] = ()
+    kind: str = "action"
+    seat: int | None = None
+
+    def lines(self) -> list[str]:
+        """The news as text lines: the line, then each consequence indented."""
+        return [self.text, *(f"  {line}" for line in self.then)]
+
+    def to_data(self) -> dict[str, Any]:
+        return {"text": self.text, "then": list(self.then), "kind": self.kind,
+                "seat": self.seat}
+
+
+def news(rules: Ruleset, events: Sequence[Event], seat: int,
+         accounts: bool = True) -> list[News]:
+    """The events of a game, in order, as `seat` (from 0) reads them: each action but a
+    pass with the effects that followed it, each round's end (with its account, unless
+    `accounts` is false) and start, the game's end."""
+    out: list[News] = []
+    current: _Open | None = None
+    in_setup = False
+    for event in events:
+        kind = event.get("event")
+        if kind is None:  # an effect: it belongs to the open action, if any
+            if current is not None and not in_setup:
+                current.effects.append(event)
+            continue
+        if current is not None:
+            out.append(current.close(rules, seat))
+            current = None
+        if kind == "action":
+            in_setup = False
+            if event.get("move") != PASS[0]:
+                current = _Open(event)
+        elif kind == "round":
+            in_setup = True
+            if event["round"] > 1:  # (the first is the game's start)
+                out.append(News(f"round {event['round']} begins: seat {event['dealer']} deals",
+                                kind="round"))
+        elif kind == "round_end":
+            in_setup = False
+            if accounts:
+                account = round_account(rules, event)
+                out.append(News(account.headline(), tuple(account.lines()), kind="round"))
+        elif kind == "skip":
+            out.append(News(_subject(event["seat"], seat, "misses a turn", "miss a turn"),
+                            kind="game", seat=event["seat"]))
+        elif kind == "forfeit":
+            out.append(News(_subject(event["seat"], seat, "forfeits the game",
+                                     "forfeit the game"), kind="game", seat=event["seat"]))
+        elif kind == "game_end":
+            out.append(News(game_end_text(event, rules), kind="game"))
+    if current is not None:
+        out.append(current.close(rules, seat))
+    return out
+
+
+def game_end_text(event: Event, rules: Ruleset) -> str:
+    """The game's end in a line: who won (or that nobody did, or that it was cut off)."""
+    if event.get("cut_off"):
+        return f"the game is over: {event['cut_off']}"
+    names = [f"seat {w}" for w in event.get("winners", [])]
+    house = event.get("house")
+    if house is not None and house.get("winner") and rules.house is not None:
+        names.insert(0, rules.house.name)
+    if not names:
+        return "the game is over: no winner"
+    return "the game is over: " + ("winner " if len(names) == 1 else "tied winners ") \
+        + ", ".join(names)
+
+
+@dataclass
+class _Open:
+    """An action whose effects are still being read."""
+
+    event: Event
+    effects: list[Event] = field(default_factory=list)
+
+    def close(self, rules: Ruleset, seat: int) -> News:
+        told = self.event.get("told")
+        text = told[seat] if isinstance(told, list) and seat < len(told) \
+            else f"seat {self.event['seat']}: {self.event.get('action', '')}"
+        then = consequences(rules, self.effects, seat)
+        move = rules.moves.get(self.event.get("move", ""))
+        if not then and move is not None and "player" in move.kinds:
+            then = ["nothing comes of it"]  # asked of another seat, and no card moved
+        return News(printable(text), tuple(printable(line) for line in then),
+                    seat=self.event.get("seat"))
+
+
+# ------------------------------------------------------------------ effects
+def consequences(rules: Ruleset, effects: Sequence[Event], seat: int) -> list[str]:
+    """What a run of effects did, as `seat` saw it: cards that went the same way in a row
+    (or round the table, as a deal) as one line."""
+    groups: list[tuple[tuple[Any, ...], list[str | None]]] = []
+    for effect in effects:
+        key = _key(effect)
+        card = _card(effect, seat)
+        found = _group_of(groups, key)
+        if found is not None and key[0] in _CARDS:
+            found[1].append(card)
+        else:
+            groups.append((key, [card]))
+    return [line for key, cards in groups for line in [_line(rules, key, cards, seat)] if line]
+
+
+_CARDS = ("move", "swap", "reveal", "flip up", "flip down")  # effects on a card
+
+
+def _key(effect: Event) -> tuple[Any, ...]:
+    kind = effect.get("effect")
+    if kind == "swap":
+        kind = "move"  # a swap is two cards going each the other's way
+    return (kind, effect.get("from"), effect.get("to"), effect.get("seat"), effect.get("zone"))
+
+
+def _group_of(groups: list[tuple[tuple[Any, ...], list[str | None]]],
+              key: tuple[Any, ...]) -> tuple[tuple[Any, ...], list[str | None]] | None:
+    """The group an effect joins: the last one, if it went the same way; or an earlier one
+    it went the same way as, if every group since is of the same kind from the same place
+    (cards dealt round the table)."""
+    for index in range(len(groups) - 1, -1, -1):
+        other = groups[index][0]
+        if other == key:
+            return groups[index]
+        if other[0] != key[0] or other[1] != key[1] or key[0] != "move":
+            return None
+    return None
+
+
+def _card(effect: Event, seat: int) -> str | None:
+    told = effect.get("told")
+    if isinstance(told, list) and seat < len(told):
+        return told[seat]
+    card = effect.get("card")
+    return card if isinstance(card, str) else None
+
+
+def _line(rules: Ruleset, key: tuple[Any, ...], cards: list[str | None], seat: int) -> str:
+    kind, source, target, who, zone = key
+    if kind == "move":
+        what, many = _cards_text(cards)
+        return f"{what} {'go' if many else 'goes'} from {place(rules, source, seat)} to " \
+               f"{place(rules, target, seat)}"
+    if kind == "reveal":
+        what, many = _cards_text(cards)
+        return f"{what} {'are' if many else 'is'} shown to everyone"
+    if kind in ("flip up", "flip down"):
+        what, many = _cards_text(cards)
+        return f"{what} {'are' if many else 'is'} turned face {kind[5:]} in " \
+               f"{place(rules, source, seat)}"
+    if kind == "shuffle":
+        return f"{place(rules, zone, seat)} is shuffled"
+    if kind == "peek":
+        name = cards[0] if cards else None
+        if who == seat + 1:
+            return f"you look at {name or 'a card'} ({zone})"
+        return f"seat {who} looks at a card ({zone})"
+    if kind == "eliminate":
+        return _subject(who, seat, "is out of the game", "are out of the game")
+    return ""
+
+
+def _cards_text(cards: list[str | None]) -> tuple[str, bool]:
+    """Cards as a seat knows them ('AD AH', 'a card', '3 cards', 'AD and 2 other cards'),
+    and whether they are more than one."""
+    names = [c for c in cards if c is not None]
+    unseen = len(cards) - len(names)
+    if not unseen:
+        return " ".join(names), len(names) > 1
+    if not names:
+        return ("a card" if unseen == 1 else f"{unseen} cards"), unseen > 1
+    other = "other card" if unseen == 1 else "other cards"
+    return f"{' '.join(names)} and {unseen} {other}", True
+
+
+def place(rules: Ruleset, label: Any, seat: int) -> str:
+    """A zone as the log names it ('hand[2]', 'stock', 'hand[house]', 'pile 3') in `seat`'s
+    words: 'your hand', "seat 2's hand", 'the stock', 'pile 3' (a group of a shared zone)."""
+    text = str(label)
+    name, _, owner = text.partition("[")
+    if not owner:
+        return name if " " in name else f"the {name}"
+    owner = owner.rstrip("]")
+    if owner == "house":
+        house = rules.house.name if rules.house is not None else "the house"
+        return f"{house}'s {name}"
+    return f"your {name}" if owner == str(seat + 1) else f"seat {owner}'s {name}"
+
+
+def _subject(who: Any, seat: int, third: str, second: str) -> str:
+    return f"you {second}" if who == seat + 1 else f"seat {who} {third}"

@@ -1,0 +1,195 @@
+"""A given deal: games started from stated cards (interpreter/deal.py, dsl/deal_file.py).
+
+The stacked deck (each shuffle's order, top card first) and the named zones deal what they
+say, for one round or many; a deal file's every mistake is reported where it was written
+(tests/broken/deals/, each saying on its first line what must be reported); a stated order
+that does not fit the cards shuffled is refused with its place in the file; saves keep the
+deal, and older saves without one still resume; `cardrules run --deal` plays from it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardrules.cli.main import main
+from cardrules.dsl.deal_file import parse_deal, read_deal
+from cardrules.dsl.loader import load_ruleset
+from cardrules.errors import GameError, RulesetError
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.sessions import record
+from cardrules.interpreter.sessions.record import Record
+from cardrules.interpreter.state import GameState
+
+TESTS = Path(__file__).resolve().parent
+BROKEN = sorted((TESTS / "broken" / "deals").glob("*.yaml"))
+EXPECT = re.compile(r"# expect-error: (\d+):(\d+) (.+)")
+GIN = load_ruleset("gin-rummy")
+HAND1 = ["3D", "4H", "AS", "JD", "QD", "KD", "2S", "3S", "4S", "5S"]
+HAND2 = ["6C", "7C", "8H", "9H", "10H", "2C", "2D", "2H", "KC", "QC"]
+ZONES = {"zones": {"hand[1]": HAND1, "hand[2]": HAND2, "upcard": ["5C"],
+                   "stock": ["9S", "8S"]}}
+
+
+def names(rules: object, cards: list[int]) -> list[str]:
+    return [rules.cards.names[c] for c in cards if c >= 0]  # type: ignore[attr-defined]
+
+
+def dealt(rules: object, state: GameState, zone: str, seat: int | None = None) -> list[str]:
+    z = rules.zone(zone).zone_of(seat if seat is not None else 0)  # type: ignore[attr-defined]
+    return names(rules, state.zones[z])
+
+
+def test_named_zones_hold_what_the_deal_names() -> None:
+    deal = parse_deal(json.dumps(ZONES), "hand.json", GIN, 2)
+    state = Engine(GIN).new_game(2, 5, deal=deal)
+    assert dealt(GIN, state, "hand", 0) == HAND1
+    assert dealt(GIN, state, "hand", 1) == HAND2
+    assert dealt(GIN, state, "upcard") == ["5C"]
+    assert dealt(GIN, state, "stock")[-2:] == ["8S", "9S"]  # a stack keeps its top last
+    # what the game keeps is the stacked deck that deals it: the whole deck, once
+    assert len(state.deal.shuffles) == 1 and sorted(state.deal.shuffles[0]) == \
+        sorted(GIN.cards.names[:52])
+
+
+def test_the_cards_not_named_come_from_the_seed() -> None:
+    deal = parse_deal(json.dumps({"zones": {"hand[1]": HAND1}}), "hand.json", GIN, 2)
+    engine = Engine(GIN)
+    one, again, other = (engine.new_game(2, seed, deal=deal) for seed in (1, 1, 2))
+    assert dealt(GIN, one, "hand", 0) == dealt(GIN, other, "hand", 0) == HAND1
+    assert dealt(GIN, one, "hand", 1) == dealt(GIN, again, "hand", 1)
+    assert dealt(GIN, one, "hand", 1) != dealt(GIN, other, "hand", 1)
+
+
+def test_a_stacked_deck_deals_round_after_round_then_the_seed_shuffles() -> None:
+    rules = load_ruleset("golf6", {"rounds": "3"})
+    engine = Engine(rules)
+    deck = list(rules.cards.names[:54])
+    rng = random.Random(3)
+    orders = [rng.sample(deck, len(deck)) for _ in range(2)]
+    deal = parse_deal(json.dumps({"shuffles": orders}), "match.json", rules, 4)
+    state = engine.new_game(4, 9, deal=deal)
+    first_hands = [dealt(rules, state, "grid", p) for p in range(4)]
+    seen_rounds = []
+    play = random.Random(1)
+    while not state.over:
+        if state.round != (seen_rounds[-1] if seen_rounds else None):
+            seen_rounds.append(state.round)
+        engine.apply(state, play.choice(engine.legal_actions(state)))
+    assert state.dealt == 2 and len(seen_rounds) == 3
+    # The first order is the deck from the top: the deal takes its cards in turn.
+    assert sorted(c for hand in first_hands for c in hand) == sorted(orders[0][:24])
+
+
+def test_an_order_that_does_not_fit_the_shuffled_cards_is_refused_with_its_place() -> None:
+    order = list(GIN.cards.names[:52])
+    text = json.dumps({"shuffles": [order[:51]]})
+    deal = parse_deal(text, "short.json", GIN, 2)
+    with pytest.raises(GameError, match=r"short.json:1:\d+ \(shuffle 1\): 51 cards, but 52 "):
+        Engine(GIN).new_game(2, 1, deal=deal)
+
+
+@pytest.mark.parametrize("path", BROKEN, ids=lambda p: p.stem)
+def test_each_broken_deal_file_is_reported_where_the_mistake_is(path: Path) -> None:
+    match = EXPECT.match(path.read_text(encoding="utf-8").splitlines()[0])
+    assert match, f"{path.name} says nothing of what to expect"
+    line, column, message = int(match.group(1)), int(match.group(2)), match.group(3)
+    with pytest.raises(RulesetError) as caught:
+        read_deal(path, GIN, 2)
+    first = caught.value.diagnostics[0]
+    assert first.location is not None
+    assert (first.location.line, first.location.column) == (line, column), first.format()
+    assert message in first.message
+
+
+def test_there_are_broken_deal_files() -> None:
+    assert len(BROKEN) >= 10
+
+
+def test_a_deal_file_too_large_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "huge.yaml"
+    path.write_text("zones: {}\n" + "#" * 1_100_000, encoding="utf-8")
+    with pytest.raises(GameError, match="too large"):
+        read_deal(path, GIN, 2)
+
+
+def test_a_save_keeps_the_deal_and_resumes_it(tmp_path: Path) -> None:
+    engine = Engine(GIN)
+    deal = parse_deal(json.dumps(ZONES), "hand.json", GIN, 2)
+    state = engine.new_game(2, 5, deal=deal)
+    rec = Record.new("gin-rummy", {}, GIN, 2, 5, ["human", "human"],
+                     deal=record.dealt_from(state))
+    rec.bots = [None, None]
+    play = random.Random(2)
+    for _ in range(12):
+        action = play.choice(engine.legal_actions(state))
+        rec.actions.append(record.action_data(action))
+        engine.apply(state, action)
+    path = tmp_path / "game.json"
+    record.write(path, rec)
+    assert json.loads(path.read_text())["deal"] == rec.deal
+    saved = record.read(path)
+    again_engine, again = record.start(saved, load_ruleset)
+    record.replay(saved, again_engine, again)
+    assert again.zones == state.zones
+
+
+def test_a_save_without_a_deal_has_no_deal_entry_and_a_damaged_one_is_refused() -> None:
+    rec = Record.new("gin-rummy", {}, GIN, 2, 5, ["human", "human"])
+    rec.bots = [None, None]
+    data = rec.to_data()
+    assert "deal" not in data
+    data["deal"] = [["AS", 7]]
+    with pytest.raises(GameError, match="its deal"):
+        record.from_data(data)
+    data["deal"] = [["AS"]]  # the right shape, but not the cards the stock holds
+    with pytest.raises(GameError, match="the deal"):
+        record.start(record.from_data(data), load_ruleset)
+
+
+def test_an_older_save_still_resumes() -> None:
+    rec = Record.new("gin-rummy", {}, GIN, 2, 5, ["human", "human"])
+    rec.bots = [None, None]
+    data = rec.to_data()
+    data["format"] = record.OLDER
+    data["digest"] = record.fingerprint(GIN, with_options=False)
+    engine, state = record.start(record.from_data(data), load_ruleset)
+    assert state.deal is None and not state.over
+
+
+def test_a_search_sample_does_not_foresee_the_stated_shuffles() -> None:
+    deal = parse_deal(json.dumps(ZONES), "hand.json", GIN, 2)
+    state = Engine(GIN).new_game(2, 5, deal=deal)
+    sample = state.copy()
+    assert sample.deal is state.deal
+    sample.reseed(7)
+    assert sample.deal is None
+
+
+def test_run_deal_plays_from_the_file_and_reports_a_broken_one(tmp_path: Path) -> None:
+    path = tmp_path / "hand.yaml"
+    path.write_text(json.dumps(ZONES), encoding="utf-8")
+    runner = CliRunner()
+    done = runner.invoke(main, ["run", "gin-rummy", "--deal", str(path), "--reveal"])
+    assert done.exit_code == 0, done.output
+    assert "3D" in done.output
+    broken = TESTS / "broken" / "deals" / "unknown_zone.yaml"
+    failed = runner.invoke(main, ["run", "gin-rummy", "--deal", str(broken)])
+    assert failed.exit_code == 1
+    assert f"{broken}:4:3: no zone 'hnd': did you mean 'hand'?" in failed.output
+    assert "Traceback" not in failed.output
+    missing = runner.invoke(main, ["run", "gin-rummy", "--deal", str(tmp_path / "none.yaml")])
+    assert missing.exit_code == 3 and "cannot read the deal" in missing.output
+
+
+def test_a_grid_is_named_in_reading_order() -> None:
+    rules = load_ruleset("golf6")
+    deck = list(rules.cards.names[:54])
+    deal = parse_deal(json.dumps({"zones": {"grid[1]": deck[:6]}}), "grid.json", rules, 4)
+    state = Engine(rules).new_game(4, 1, deal=deal)
+    assert dealt(rules, state, "grid", 0) == deck[:6]

@@ -1,0 +1,114 @@
+"""What makes a screen feel like a table, without a screen: the sentences each seat reads,
+what came of an action, a reaction's plausible choices first, and how a person meets
+reaction windows (passed unless asked for, bounded by a clock the test moves)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from cardrules.dsl.loader import load_ruleset
+from cardrules.interpreter.engine import PASS, Engine
+from cardrules.interpreter.sessions.events import drain, round_ends
+from cardrules.interpreter.sessions.windows import Windows
+from cardrules.interpreter.words import sentence, tell
+from cardrules.present.choices import plausible_first
+from cardrules.present.news import news
+
+
+def parts(label: str) -> tuple[tuple[str, str], ...]:
+    """A label's parts as the compiler gives them ('{x}' a parameter)."""
+    out: list[tuple[str, str]] = []
+    for i, piece in enumerate(label.replace("}", "{").split("{")):
+        if piece:
+            out.append(("param", piece) if i % 2 else ("text", piece))
+    return tuple(out)
+
+
+def test_other_seats_actions_are_told_in_the_third_person() -> None:
+    said = {
+        "Put a hand card into your field instead":
+            "seat 3 puts a hand card into their field instead",
+        "Draw from the stock, then discard or put a hand card into your field":
+            "seat 3 draws from the stock, then discards or puts a hand card into their field",
+        "Ask {target} for the {colour} {rank}": "seat 3 asks seat 1 for the red A",
+        "Play {card} and call {suit}": "seat 3 plays QH and calls hearts",
+        "Pass the trick": "seat 3 passes the trick",
+        "Carry {card}": "seat 3 carries QH",
+        "Done laying down": "seat 3 is done laying down",
+        "No more lay-offs": "seat 3: no more lay-offs",
+        "{card} goes": "seat 3: QH goes",
+    }
+    values = {"target": "seat 1", "colour": "red", "rank": "A", "card": "QH",
+              "suit": "hearts"}
+    for label, third in said.items():
+        assert sentence(parts(label), values, "seat 3", own=False) == third
+    assert sentence(parts("Put a hand card into your field instead"), values, "seat 3",
+                    own=True) == "you put a hand card into your field instead"
+    assert sentence(parts("Done laying down"), values, "seat 3", own=True) == \
+        "you are done laying down"
+
+
+def test_each_seat_reads_an_action_and_what_came_of_it_in_its_own_words() -> None:
+    engine = Engine(load_ruleset("golf6", {"rounds": "1"}))
+    state = engine.new_game(2, 3, log=round_ends())
+    for _ in range(4):  # both seats turn two cards
+        engine.apply(state, engine.legal_actions(state)[0])
+    drain(state.log)
+    take = ("take_stock",)
+    told = tell(engine.words, state, 0, take)
+    assert told.public == "Take the top card of the stock"
+    assert told.seats == ("you take the top card of the stock",
+                          "seat 1 takes the top card of the stock")
+    engine.apply(state, take)
+    events = drain(state.log)
+    held = engine.rules.cards.names[state.zones[engine.board.names.index("holding")][0]]
+    assert [n.lines() for n in news(engine.rules, events, 0)] == [
+        ["you take the top card of the stock",
+         f"  {held} goes from the stock to your holding"]]
+    assert [n.lines() for n in news(engine.rules, events, 1)] == [
+        ["seat 1 takes the top card of the stock",
+         "  a card goes from the stock to seat 1's holding"]]
+
+
+def test_a_reactions_plausible_choices_come_first_and_none_is_left_out() -> None:
+    engine = Engine(load_ruleset("geohash"))
+    state = engine.new_game(3, 5)
+    engine.apply(state, next(a for a in engine.legal_actions(state) if a[0] == "ask"))
+    legal = engine.legal_actions(state)
+    seat = engine.to_move(state)
+    assert seat is not None and PASS in legal
+    ordered = plausible_first(engine, state, seat, legal)
+    assert Counter(ordered) == Counter(legal) and ordered[-1] == PASS
+    cards = engine.rules.cards
+    known = {(cards.rank[c], cards.suit[c]) for c in range(state.n_cards)
+             if state.known[c] >> seat & 1}
+
+    def sees(action: tuple) -> bool:  # names a card the seat knows
+        return (action[1], action[2]) in known or (action[3], action[4]) in known
+
+    flags = [sees(a) for a in ordered[:-1]]
+    assert not flags[0] and any(flags)
+    assert flags == sorted(flags)  # every plausible one before any other
+    assert engine.reactions(state, seat) == legal[:-1]  # what the seat may react with
+
+
+def test_a_persons_windows_pass_unless_they_asked_and_wait_a_bounded_time() -> None:
+    engine = Engine(load_ruleset("geohash"))
+    state = engine.new_game(3, 5)
+    engine.apply(state, next(a for a in engine.legal_actions(state) if a[0] == "ask"))
+    engine.legal_actions(state)
+    seat = engine.to_move(state)
+    assert seat is not None and state.window
+    windows = Windows.of([seat])
+    assert windows.passes(state, seat)
+    windows.want(seat)
+    assert not windows.passes(state, seat)
+    assert not windows.expired(state, seat, now=100.0, wait=20.0)
+    assert windows.left(state, seat, now=110.0, wait=20.0) == 10.0
+    assert not windows.expired(state, seat, now=119.9, wait=20.0)
+    assert windows.expired(state, seat, now=120.0, wait=20.0)
+    windows.answered(state, seat)  # their answer in a window fulfils the wish
+    assert windows.passes(state, seat)
+    windows.set_stop(seat, True)
+    assert not windows.passes(state, seat)
+    assert not Windows.of([]).passes(state, seat)  # a bot's seat: not the people's to pass

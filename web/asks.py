@@ -1,0 +1,79 @@
+"""What a seat's page may ask besides a move: to react, a hint, a decision taken back.
+
+    POST /api/seat/{token}/react      {"want": bool} react at my next chance (or not);
+                                      {"stop": bool} stop at every chance to react (or not)
+    POST /api/seat/{token}/hint       {"bot": "greedy"}: a bot's pick and estimates
+    POST /api/seat/{token}/takeback   {}: take back my last decision
+
+Each is refused (an HTTP status and one line) where it cannot be: a hint's bot is held to
+the lobby's caps (a served game's hints are made in its bots' threads), a hint is for the
+seat's own decision, and a take-back for a game with one person, before they see a card.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cardrules.errors import GameError
+from cardrules.interpreter.domains import is_open
+from cardrules.interpreter.players import hint as hints
+from cardrules.present.lines import choice_text
+
+from .game import Game, Refused
+from .lobby import check_kind
+
+if TYPE_CHECKING:
+    from .server import Served
+
+
+def react(game: Game, seat: int, body: dict[str, Any]) -> dict[str, Any]:
+    """Set how the seat meets chances to react: `want` (the next one), `stop` (each)."""
+    if game.engine.rules.reactions is None:
+        raise Refused(409, "this game has no moves to react with")
+    want, stop = body.get("want"), body.get("stop")
+    if want is None and stop is None or not all(v is None or isinstance(v, bool)
+                                                for v in (want, stop)):
+        raise Refused(400, "expected {\"want\": true or false} or {\"stop\": true or false}")
+    if want is not None:
+        game.windows.want(seat, want)
+    if stop is not None:
+        game.windows.set_stop(seat, stop)
+    reacting = game.windows.seats[seat]
+    game.version += 1  # the pages are drawn again, with the control as it now is
+    return {"want": reacting.wanted, "stop": reacting.stop}
+
+
+async def hint(served: Served, seat: int, body: dict[str, Any]) -> dict[str, Any]:
+    """A bot's suggestion for the seat's decision now, worked out in the game's threads on
+    a copy of the game: its pick and its estimate of each choice, by the index of the
+    seat's choices (where the choice is one of them) and in the seat's words."""
+    game = served.game
+    kind = body.get("bot", hints.DEFAULT_HINT)
+    if not isinstance(kind, str):
+        raise Refused(400, "expected {\"bot\": \"greedy\"} (or ismcts, with a budget)")
+    check_kind(kind)  # the lobby's caps
+    try:
+        hints.check_hint_kind(kind)
+    except GameError as exc:
+        raise Refused(400, str(exc)) from None
+    async with served.lock:
+        if game.to_move() != seat:
+            raise Refused(409, "a hint is for your own decision: it is not yours now")
+        version, state, legal = game.version, game.state.copy(), game.legal()
+    engine = game.engine
+    advice = await served.lane.run(hints.hint, engine, state, kind)
+
+    def entry(action: Any) -> dict[str, Any]:
+        index = next((i for i, a in enumerate(legal) if not is_open(a) and a == action), None)
+        return {"index": index, "text": choice_text(engine, action, state, seat)}
+
+    return {"version": version, "bot": kind, "pick": entry(advice.pick),
+            "estimates": [{**entry(e.action), "words": e.words}
+                          for e in advice.estimates[:hints.SHOWN]],
+            "more": max(0, len(advice.estimates) - hints.SHOWN)}
+
+
+def take_back(game: Game, seat: int) -> dict[str, Any]:
+    """Take back the seat's last decision."""
+    game.take_back(seat)
+    return {"version": game.version}
