@@ -84,6 +84,19 @@ _register(
             "of a pile); a fault if it is not there.",
             _t("position(_0, _1, _site)"),
             example="move pile[i][position(card, pile[i]):] to pile[j]"),
+    Builtin("combinations", (list_of(ANY), INT), list_of(list_of(ANY)),
+            "Every way to choose so many items of a list (or cards of a zone), each a list in "
+            "the list's order; at most 100,000 of them (a fault beyond).",
+            _t("combinations(_0, _1, _site)"),
+            example="max_by(strength(h) for h in combinations(cards(hand[me]), 5))"),
+    Builtin("subsets", (list_of(ANY),), list_of(list_of(ANY)),
+            "Every subset of a list (or of a zone's cards), the empty one first, then by size, "
+            "each in the list's order; at most 100,000 of them (a fault beyond).",
+            _t("subsets(_0, _site)"),
+            example="choose: {cs: \"subsets(table) where sum(c.number for c in cs) == 7\"}"),
+    Builtin("sorted", (list_of(ANY),), list_of(ANY),
+            "The items of a list of numbers, ranks or suits, smallest first.",
+            _call("ordered"), example="sorted(select(c.number for c in hand[me]))"),
     Builtin("all_but_top", (ZONE,), CARDS, "Every card of a zone except its top card.",
             _call("all_but_top", board=True),
             example="move all_but_top(discard) to stock face down"),
@@ -254,6 +267,13 @@ AGGREGATES: dict[str, Aggregate] = {a.name: a for a in (
                                  "or none if there is none."),
     Aggregate("select", ANY, ANY, "The list of the items' values (with `if`: of those that "
                                   "pass)."),
+    Aggregate("max_by", ANY, ANY, "The item whose value is the largest (the first of equals), "
+                                  "or none if there is none; values are numbers, ranks, suits "
+                                  "or lists of numbers, a list compared item by item."),
+    Aggregate("min_by", ANY, ANY, "The item whose value is the smallest (the first of equals), "
+                                  "or none if there is none."),
+    Aggregate("sorted_by", ANY, ANY, "The items, in the order of their values, smallest first "
+                                     "(equals as they were)."),
 )}
 
 

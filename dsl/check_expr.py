@@ -428,11 +428,25 @@ class ExpressionChecker:
             return BAD
         if fn.name in GOAL_FUNCTIONS:
             self.goal_kinds(args[1])
+        if fn.name in ("sorted", "combinations", "subsets"):
+            return self.list_call(fn.name, tuple(args), node)
         if fn.name == "position" and not comparable(args[0].type, item_type(args[1].type)):
             return self.error(node.args[0].pos, f"position() looks for {args[0].type} in a "
                                                 f"{args[1].type}: it is never there")
         return ir.Call(fn.name, tuple(args), type=fn.returns, pos=node.pos,
                        nullable=fn.nullable)
+
+    def list_call(self, name: str, args: tuple[ir.Expr, ...], node: n.Call) -> ir.Expr:
+        """sorted(), combinations(), subsets(): lists of the argument's own items."""
+        item = item_type(args[0].type)
+        if name == "sorted":
+            if not orderable(item):
+                return self.error(node.args[0].pos, f"sorted() orders numbers, ranks, suits or "
+                                                    f"lists of numbers, but this is "
+                                                    f"{args[0].type}: write sorted_by(c.number "
+                                                    "for c in ...)")
+            return ir.Call(name, args, type=list_of(item), pos=node.pos)
+        return ir.Call(name, args, type=list_of(list_of(item)), pos=node.pos)
 
     def goal_kinds(self, goal: ir.Expr) -> None:
         """Report the kinds of meld a goal names, where it writes them out, that the ruleset
@@ -491,6 +505,10 @@ class ExpressionChecker:
                                    "the condition after 'if'")
         if element is BAD or cond is BAD:
             return BAD
+        if agg.name in BY_VALUE and not orderable(element.type):
+            return self.error(node.element.pos, f"the value of {agg.name}() must be a number, a "
+                                                f"rank, a suit or a list of numbers, but this is "
+                                                f"{element.type}")
         if agg.name not in ("first", "select"):
             element = self.needed(element, node.element.pos, f"each item of {agg.name}()")
         if cond is not None:
@@ -499,6 +517,10 @@ class ExpressionChecker:
             t, nullable = element.type, True
         elif agg.name == "select":
             t, nullable = list_of(element.type), False
+        elif agg.name == "sorted_by":
+            t, nullable = source.type, False
+        elif agg.name in BY_VALUE:
+            t, nullable = source.type.item, True
         else:
             t, nullable = agg.returns, False
         return ir.Aggregate(agg.name, element, node.variable, source, cond, type=t,
@@ -706,3 +728,13 @@ def item_type(t: Type) -> Type:
     """The type of a list's (or a zone's) items."""
     coll = as_collection(t)
     return coll.item if coll is not None and coll.item is not None else ANY
+
+
+# The aggregates that give the items by their values (`max_by(c.points for c in hand[me])`).
+BY_VALUE = ("max_by", "min_by", "sorted_by")
+
+
+def orderable(t: Type) -> bool:
+    """Whether values of this type can be put in order: numbers, ranks, suits (as the deck
+    lists them) and lists of numbers (item by item)."""
+    return t in (INT, RANK, SUIT) or (t.is_list and t.item == INT)

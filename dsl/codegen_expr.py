@@ -234,6 +234,10 @@ class ExpressionWriter:
             if name == "first":
                 return pyast.call("next", generator, pyast.const(None))
             return pyast.call(name, generator)
+        if name in ("max_by", "min_by", "sorted_by"):  # (value, item) pairs, then the items
+            pair = ast.Tuple([element_code, pyast.name(var)], ast.Load())
+            by = {"max_by": "most_by", "min_by": "least_by", "sorted_by": "ordered_by"}[name]
+            return pyast.call(by, ast.ListComp(pair, comps))
         # Every item is needed: a list is made faster than a generator is run.
         items = ast.ListComp(element_code, comps)
         if name in ("min", "max"):
@@ -289,6 +293,10 @@ class ExpressionWriter:
         op: ast.cmpop = _COMPARE[node.op]
         if NONE in (node.left.type, node.right.type) and node.op in ("==", "!="):
             op = ast.Is() if node.op == "==" else ast.IsNot()
+        elif node.op in ("==", "!=") and (node.left.type.is_list or node.right.type.is_list):
+            # a chosen subset is a tuple (an action's value), a written list a list: alike
+            same = pyast.call("same", self.expr(node.left), self.expr(node.right))
+            return same if node.op == "==" else ast.UnaryOp(ast.Not(), same)
         return ast.Compare(self.expr(node.left), [op], [self.expr(node.right)])
 
     def expr_Membership(self, node: ir.Membership) -> ast.expr:

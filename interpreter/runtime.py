@@ -14,6 +14,8 @@ plain message; `site` numbers the rule text it came from, so the engine can poin
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeAlias, TypeVar
 
@@ -71,7 +73,67 @@ def position(item: Any, items: Sequence[Any], site: int) -> int:
     for i, value in enumerate(items):
         if value == item:
             return i
-    raise RuleFault(f"it is not in the list of {len(items)}: it has no position there", site)
+    raise RuleFault(f"it is not in the list ({len(items)} items), so it has no position there",
+                    site)
+
+
+MOST_LISTED = 100_000  # subsets or combinations listed at once
+
+
+def combinations(items: Sequence[Any], k: int, site: int) -> list[tuple[Any, ...]]:
+    """Every way to choose k of the items, each in the items' order (none if k is out of
+    range); a fault if there are more than MOST_LISTED. Each is a tuple, as an action's value
+    must be (`same` compares it with a list)."""
+    n = len(items)
+    if not 0 <= k <= n:
+        return []
+    ways = math.comb(n, k)
+    if ways > MOST_LISTED:
+        raise RuleFault(f"choosing {k} of {n} items gives {ways} ways: more than "
+                        f"{MOST_LISTED:,} are never listed", site)
+    return list(itertools.combinations(items, k))
+
+
+def subsets(items: Sequence[Any], site: int) -> list[tuple[Any, ...]]:
+    """Every subset of the items, the empty one first, then by size, each in the items'
+    order; a fault if there are more than MOST_LISTED."""
+    n = len(items)
+    if n > MOST_LISTED.bit_length() - 1:
+        raise RuleFault(f"a list of {n} items has {1 << n if n < 64 else 'too many'} subsets: "
+                        f"more than {MOST_LISTED:,} are never listed", site)
+    return [c for k in range(n + 1) for c in itertools.combinations(items, k)]
+
+
+def same(a: Any, b: Any) -> bool:
+    """Whether two values are equal, a list and a tuple of the same items alike."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def ordered(items: Sequence[Any]) -> list[Any]:
+    """The items, smallest first."""
+    return sorted(items)
+
+
+def _value(pair: tuple[Any, Any]) -> Any:
+    return pair[0]
+
+
+def most_by(pairs: Sequence[tuple[Any, Any]]) -> Any:
+    """The item of the (value, item) pairs with the largest value, the first of equals."""
+    return max(pairs, key=_value)[1] if pairs else None
+
+
+def least_by(pairs: Sequence[tuple[Any, Any]]) -> Any:
+    """The item of the (value, item) pairs with the smallest value, the first of equals."""
+    return min(pairs, key=_value)[1] if pairs else None
+
+
+def ordered_by(pairs: Sequence[tuple[Any, Any]]) -> list[Any]:
+    """The items of the (value, item) pairs by their values, smallest first, equals as they
+    came."""
+    return [item for _, item in sorted(pairs, key=_value)]
 
 
 def divide(a: int, b: int, site: int) -> int:
@@ -388,7 +450,8 @@ def is_run(rank: Sequence[int], wild: Sequence[bool], n_ranks: int, cards: Seque
 EXPORTED = (
     "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "MOST_LETTERS", "MOST_NUMBERS",
     "SIGNAL_TURN", "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME",
-    "need", "at", "position", "divide", "modulo", "least", "most", "numbers", "words", "group",
+    "need", "at", "position", "combinations", "subsets", "same", "ordered", "most_by", "least_by",
+    "ordered_by", "divide", "modulo", "least", "most", "numbers", "words", "group",
     "empty",
     "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others",
     "next_seat", "random_card", "seat_of", "owner_of", "team_of", "led_suit", "best_of_suit",

@@ -69,6 +69,13 @@ CASES = {
                                          "[\"move top(stock) to discard[0] face up\"]")],
                                        (53, "discard", 0),
                                        "zone 'discard' has 2 groups: write discard[i], i from 0"),
+    "sorted_cards": ([(67, "hand[p]", "sorted(hand[p])")], (67, "hand", 0),
+                     "sorted() orders numbers, ranks, suits or lists of numbers, but this is "
+                     "list of cards: write sorted_by(c.number for c in ...)"),
+    "max_by_of_cards": ([(52, "card.rank != 'K'", "card == max_by(c for c in hand[me])")],
+                        (52, "c for", 0),
+                        "the value of max_by() must be a number, a rank, a suit or a list of "
+                        "numbers, but this is a card"),
     "bad_statement": ([(27, "shuffle stock", "shufle stock")], (27, "shufle", 0),
                       "expected a statement"),
     "unknown_rank": ([(52, "'K'", "'Kx'")], (52, "'Kx'", 0),

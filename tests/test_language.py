@@ -165,3 +165,72 @@ def test_a_slice_of_a_pile_lifts_a_card_and_every_card_above_it() -> None:
     card = state.zones[piles[2]][0]
     assert Words(engine.rules).place_of(state, card, 0) == "an unseen card from pile 3"
     assert play_game(engine, 3, seed=5).over
+
+
+def _poker_strength(highs: list[int], suits: list[int]) -> tuple[int, ...]:
+    """A five-card poker hand's strength, written out in Python, to check the rule file's."""
+    from collections import Counter
+
+    counts = Counter(highs)
+    order = sorted(highs, key=lambda h: (-counts[h], -h))
+    shape = sorted(counts.values(), reverse=True)
+    ranks = sorted(set(highs))
+    wheel = sorted(highs) == [2, 3, 4, 5, 14]
+    straight = wheel or (len(ranks) == 5 and ranks[-1] - ranks[0] == 4)
+    flush = len(set(suits)) == 1
+    category = (8 if straight and flush else 7 if shape[0] == 4 else 6 if shape == [3, 2]
+                else 5 if flush else 4 if straight else 3 if shape[0] == 3
+                else 2 if shape == [2, 2, 1] else 1 if shape[0] == 2 else 0)
+    return (category, *([5, 4, 3, 2, 1] if wheel else order))
+
+
+def test_poker_hands_are_ranked_by_rules() -> None:
+    # tests/games/showdown.yaml ranks hands with combinations(), sorted(), sorted_by() and
+    # max_by() alone: the best five of seven, each hand a list of numbers compared in order.
+    from itertools import combinations
+
+    engine = Engine(load_ruleset(GAMES / "showdown.yaml"))
+    cards, rules = engine.rules.cards, engine.rules
+    names = cards.names
+    for seed in range(8):
+        state = play_game(engine, 4, seed=seed)
+        board = state.zones[rules.zone("board").index]
+        best = []
+        for seat in range(4):
+            seven = state.zones[rules.zone("hand").zone_of(seat)] + board
+            best.append(max(_poker_strength([_high(names[c]) for c in five],
+                                            [cards.suit[c] for c in five])
+                            for five in combinations(seven, 5)))
+        winner = best.index(max(best))
+        assert state.round_scores[0] == [1 if seat == winner else 0 for seat in range(4)]
+
+
+def _high(name: str) -> int:
+    rank = name[:-1]
+    return {"J": 11, "Q": 12, "K": 13, "A": 14}.get(rank) or int(rank)
+
+
+def test_a_subset_of_the_table_is_taken_by_its_sum() -> None:
+    # tests/games/sweep.yaml: `subsets(table) where ...` lists every set of table cards whose
+    # worths add up to the played card's; a card that takes nothing is laid.
+    engine = Engine(load_ruleset(GAMES / "sweep.yaml"))
+    state = engine.new_game(2, 1)
+    names = engine.rules.cards.names
+    value = {"A": 1, "J": 8, "Q": 9, "K": 10}
+
+    def worth(c: int) -> int:
+        return value.get(names[c][:-1]) or int(names[c][:-1])
+
+    for _ in range(40):
+        legal = engine.legal_actions(state)
+        if not legal:
+            break
+        table = state.zones[engine.rules.zone("table").index]
+        for action in legal:
+            if action[0] == "take":
+                _, card, cs = action
+                assert set(cs) <= set(table) and len(cs) > 0
+                assert sum(worth(c) for c in cs) == worth(card)
+        takers = {a[1] for a in legal if a[0] == "take"}
+        assert not takers & {a[1] for a in legal if a[0] == "lay"}
+        engine.apply(state, legal[-1])
