@@ -405,6 +405,9 @@ CONSTRUCTS: dict[str, Construct] = {c.name: c for c in (
               "The player is out of the game for the rest of the match."),
     Construct("reveal", "reveal CARDS",
               "Every player learns the cards without their being turned."),
+    Construct("score_points", "score N to PLAYER",
+              "The seat scores N points now, during play: counted in its round score, and in "
+              "its total at once."),
     Construct("conditional", "if TEST then VALUE else VALUE",
               "The first value if the test is true, else the second."),
     Construct("disjunction", "A or B", "True when either side is true."),
@@ -421,6 +424,9 @@ CONSTRUCTS: dict[str, Construct] = {c.name: c for c in (
     Construct("minus", "-A", "The number with its sign changed."),
     Construct("index", "LIST[I], ZONE[PLAYER]",
               "An item of a list, counted from 0, or a player's zone (a group's: ZONE[P][I])."),
+    Construct("slice", "LIST[START:STOP], ZONE[START:STOP]",
+              "The items of a list, or the cards of a zone, from place START to before STOP "
+              "(counted from 0, from the end where negative; either may be left out)."),
     Construct("list_literal", "[A, B, ...]", "A list of the values written."),
     Construct("domain", "LIST [where CONDITION]",
               "What a move's parameter is chosen from: the items for which the condition "

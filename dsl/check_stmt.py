@@ -20,6 +20,7 @@ class StatementChecker(ExpressionChecker):
         super().__init__(*args, **kwargs)
         self.turns_named: list[n.Pos] = []  # where a `turn to` is written
         self.phases_ended = False  # whether some statement is `end phase`
+        self.scores_in_play = False  # whether some statement is `score N to P`
 
     def statements(self, stmts: tuple[n.Stmt, ...]) -> tuple[ir.Stmt, ...]:
         """A list of statements, checked; a `let` is seen by the statements after it."""
@@ -270,6 +271,17 @@ class StatementChecker(ExpressionChecker):
         who = self.expect(self.check(stmt.player), PLAYER, stmt.player.pos, "the winner")
         return None if who is BAD else ir.Win(self.needed(who, stmt.pos, "the winner"),
                                               pos=stmt.pos)
+
+    def check_score_points(self, stmt: n.ScorePoints) -> ir.Stmt | None:
+        points = self.expect(self.check(stmt.points), INT, stmt.points.pos, "the points scored")
+        who = self.expect(self.check(stmt.player), PLAYER, stmt.player.pos, "who scores")
+        if who is not BAD and self.the_house(who, "is not a seat: it scores at the round's end"):
+            return None
+        if points is BAD or who is BAD:
+            return None
+        self.scores_in_play = True
+        return ir.ScorePoints(self.needed(points, stmt.pos, "the points"),
+                              self.needed(who, stmt.pos, "the player"), pos=stmt.pos)
 
     def check_eliminate(self, stmt: n.Eliminate) -> ir.Stmt | None:
         who = self.expect(self.check(stmt.player), PLAYER, stmt.player.pos, "who is out")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from cardrules.errors import Diagnostic
+from cardrules.interpreter.runtime import IN_PLAY
 from cardrules.model import CardTable, HouseDef, MeldKind, OptionDef, ZoneDef
 
 from . import decls as d
@@ -164,8 +165,11 @@ class _RulesetChecker(TableChecker):
         self.pending_turns()
         if self.diagnostics or self.assignments is not None:
             return None
+        if self.scores_in_play:  # the points in play: a player_round variable of its own
+            variables = self.points_in_play(variables)
         program = ir.Program(functions, variables, setup, phases, round_end, reactions,
-                             triggers, scores, evaluate_ir, rounds_ir, until, round_first)
+                             triggers, scores, evaluate_ir, rounds_ir, until, round_first,
+                             self.scores_in_play)
         return Checked(decls, program, dict(self.symbols.options), option_defs, cards, copies,
                        rounds, home, zones, self.min_players, self.max_players,
                        self.default_players, self.direction, self.move_infos,
@@ -174,6 +178,21 @@ class _RulesetChecker(TableChecker):
                        self.max_actions(), house)
 
     # ------------------------------------------------------------- variables
+    def points_in_play(self, variables: tuple[ir.Variable, ...]) -> tuple[ir.Variable, ...]:
+        """The variables and each seat's points scored this round by `score N to P`
+        (IN_PLAY), 0 at each round's start: the rules' own bookkeeping, shown as the round
+        score's entry 'in play' and in the log, not as a variable."""
+        pos = self.decls.name.pos
+        if IN_PLAY in self.symbols.variables:
+            self.problem(pos, f"a variable is named '{IN_PLAY}', the name of the points a "
+                              "`score` statement gives: rename it")
+            return variables
+        return (*variables, ir.Variable(IN_PLAY, "player_round", INT, ir.Const(0, type=INT,
+                                                                              pos=pos),
+                                        "public", "The points scored during play this round "
+                                        "(`score N to P`), counted in the round's score.",
+                                        internal=True))
+
     def variables(self) -> tuple[ir.Variable, ...]:
         """Every variable, typed, before any rule text that reads one is checked."""
         out: list[ir.Variable] = []

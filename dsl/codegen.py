@@ -189,6 +189,9 @@ class Generator(ExpressionWriter):
     def score_functions(self, program: ir.Program) -> None:
         bind = pyast.stmts("me = p\nv_p = p")
         values = [self.expr(score.value) for score in program.scores]
+        if program.in_play:  # the points scored during play, the last entry ('in play')
+            teams = self.checked.teams if self.checked.score_by == "team" else 0
+            values.append(pyast.call("in_play", S, pyast.name("p"), pyast.const(teams)))
         pos = program.scores[0].value.pos if program.scores else self.checked.decls.name.pos
         body = [*bind, ast.Return(ast.Tuple(values, ast.Load()))]
         self.tag(body, self.site(pos))
@@ -406,6 +409,12 @@ class Generator(ExpressionWriter):
 
     def stmt_Win(self, stmt: ir.Win) -> list[ast.stmt]:
         return [pyast.expr_stmt(pyast.call("win", S, self.expr(stmt.player)))]
+
+    def stmt_ScorePoints(self, stmt: ir.ScorePoints) -> list[ast.stmt]:
+        teams = self.checked.teams if self.checked.score_by == "team" else 0
+        who = self.seat(stmt.player, stmt.pos, "it scores at the round's end")
+        return [pyast.expr_stmt(pyast.call("score_points", S, self.expr(stmt.points), who,
+                                           pyast.const(teams)))]
 
     def stmt_Eliminate(self, stmt: ir.Eliminate) -> list[ast.stmt]:
         who = self.seat(stmt.player, stmt.pos, "it cannot be put out")

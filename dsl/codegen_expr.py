@@ -173,6 +173,9 @@ class ExpressionWriter:
         template = PLAYER_ATTRIBUTES[node.name][1]
         if self.checked.house is not None:
             template = HOUSE_PLAYER_ATTRIBUTES.get(node.name, template)
+        if node.name == "total" and self.checked.program.in_play:  # with the points in play
+            teams = self.checked.teams if self.checked.score_by == "team" else 0
+            return pyast.call("total_now", S, self.expr(node.player), pyast.const(teams))
         return pyast.expr(template, self.expr(node.player))
 
     def expr_CardAttr(self, node: ir.CardAttr) -> ast.expr:

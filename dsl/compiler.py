@@ -235,7 +235,8 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, generated: Ge
         after_setup=fn(made.triggers.get("after_setup")),
         before_turn=fn(made.triggers.get("before_turn")), round_first=fn(made.round_first),
         teams=checked.teams, score_by=checked.score_by, max_actions=checked.max_actions,
-        score=fn(made.score), score_names=tuple(s.name for s in program.scores),
+        score=fn(made.score), score_names=tuple(s.name for s in program.scores)
+        + (("in play",) if program.in_play else ()),
         evaluate=fn(made.evaluate), winner=decls.scoring.winner, rounds=checked.rounds,
         until=fn(made.until), reactions=reactions, moves=moves, python=listing(generated),
         data=doc.data, sites=tuple(generated.sites), evaluate_key=fn(made.evaluate_key),

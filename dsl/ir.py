@@ -315,6 +315,15 @@ class Eliminate(Stmt):
 
 
 @dataclass(frozen=True)
+class ScorePoints(Stmt):
+    """Points to a seat during play: added to its points in play (IN_PLAY), which its round
+    score counts and its total reads."""
+
+    points: Expr
+    player: Expr
+
+
+@dataclass(frozen=True)
 class If(Stmt):
     test: Expr
     then: tuple[Stmt, ...]
@@ -433,3 +442,4 @@ class Program:
     rounds: Expr
     until: Expr | None
     round_first: Expr | None = None  # who starts the round's play, after the setup
+    in_play: bool = False  # whether a statement scores points during play (`score N to P`)

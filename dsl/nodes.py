@@ -283,6 +283,14 @@ class Eliminate(Stmt):
 
 
 @dataclass(frozen=True)
+class ScorePoints(Stmt):
+    """`score 3 to me`: points to a seat during play, counted in its round score."""
+
+    points: Expr
+    player: Expr
+
+
+@dataclass(frozen=True)
 class Reveal(Stmt):
     cards: Expr
 

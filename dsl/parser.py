@@ -350,6 +350,9 @@ class _Builder:
     def rule_win(self, t: Tree, player: Tree) -> n.Stmt:
         return n.Win(self.build(player), pos=self.pos(t))
 
+    def rule_score_points(self, t: Tree, points: Tree, player: Tree) -> n.Stmt:
+        return n.ScorePoints(self.build(points), self.build(player), pos=self.pos(t))
+
     def rule_eliminate(self, t: Tree, player: Tree) -> n.Stmt:
         return n.Eliminate(self.build(player), pos=self.pos(t))
 

@@ -78,6 +78,19 @@ def position(item: Any, items: Sequence[Any], site: int) -> int:
 
 
 MOST_LISTED = 100_000  # subsets or combinations listed at once
+IN_PLAY = "points_in_play"  # the player_round variable of the points `score N to P` gives
+
+
+def in_play(s: GameState, p: int, teams: int) -> int:
+    """The points seat p (by teams: p's team) has scored during play this round."""
+    points = s.pvars[IN_PLAY]
+    return sum(points[p % teams::teams]) if teams else points[p]
+
+
+def total_now(s: GameState, p: int, teams: int) -> int:
+    """p's total with the points it has scored during play this round (`p.total`, where a
+    ruleset scores points during play)."""
+    return s.totals[p] + in_play(s, p, teams) if p < s.n else s.house_total
 
 
 def combinations(items: Sequence[Any], k: int, site: int) -> list[tuple[Any, ...]]:
@@ -448,14 +461,13 @@ def is_run(rank: Sequence[int], wild: Sequence[bool], n_ranks: int, cards: Seque
 
 # What generated code may call or read of this module (dsl/binding.py binds these names).
 EXPORTED = (
-    "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "MOST_LETTERS", "MOST_NUMBERS",
-    "SIGNAL_TURN", "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME",
-    "need", "at", "position", "combinations", "subsets", "same", "ordered", "most_by", "least_by",
-    "ordered_by", "divide", "modulo", "least", "most", "numbers", "words", "group",
-    "empty",
-    "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others",
-    "next_seat", "random_card", "seat_of", "owner_of", "team_of", "led_suit", "best_of_suit",
-    "trick_winner", "round_score", "Totals", "seat_number", "is_active", "last_score",
-    "a_seat", "knows", "entries", "changes", "columns", "rows", "same_key", "is_set",
-    "is_flush", "is_run_high", "is_run",
+    "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "MOST_LETTERS", "MOST_NUMBERS", "SIGNAL_TURN",
+    "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "in_play", "total_now", "need",
+    "at", "position", "combinations", "subsets", "same", "ordered", "most_by", "least_by",
+    "ordered_by", "divide", "modulo", "least", "most", "numbers", "words", "group", "empty",
+    "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others", "next_seat",
+    "random_card", "seat_of", "owner_of", "team_of", "led_suit", "best_of_suit", "trick_winner",
+    "round_score", "Totals", "seat_number", "is_active", "last_score", "a_seat", "knows",
+    "entries", "changes", "columns", "rows", "same_key", "is_set", "is_flush", "is_run_high",
+    "is_run",
 )

@@ -143,6 +143,8 @@ def _key(effect: Event) -> tuple[Any, ...]:
     kind = effect.get("effect")
     if kind == "swap":
         kind = "move"  # a swap is two cards going each the other's way
+    if kind == "score":  # points scored during play: how many, and the total they make
+        return (kind, None, None, effect.get("seat"), (effect.get("points"), effect.get("total")))
     return (kind, effect.get("from"), effect.get("to"), effect.get("seat"), effect.get("zone"))
 
 
@@ -190,6 +192,11 @@ def _line(rules: Ruleset, key: tuple[Any, ...], cards: list[str | None], seat: i
         return f"seat {who} looks at a card ({zone})"
     if kind == "eliminate":
         return _subject(who, seat, "is out of the game", "are out of the game")
+    if kind == "score":
+        points, total = zone
+        noun = "point" if abs(points) == 1 else "points"
+        return _subject(who, seat, f"scores {points} {noun}", f"score {points} {noun}") \
+            + f" (total {total})"
     return ""
 
 

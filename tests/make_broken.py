@@ -76,6 +76,10 @@ CASES = {
                         (52, "c for", 0),
                         "the value of max_by() must be a number, a rank, a suit or a list of "
                         "numbers, but this is a card"),
+    "score_text": ([(40, "set drawn += 1", "score 'one' to me")], (40, "'one'", 0),
+                   "the points scored must be a number, but this is a text"),
+    "score_to_a_number": ([(40, "set drawn += 1", "score 1 to 2")], (40, "2", 0),
+                          "who scores must be a player, but this is a number"),
     "bad_statement": ([(27, "shuffle stock", "shufle stock")], (27, "shufle", 0),
                       "expected a statement"),
     "unknown_rank": ([(52, "'K'", "'Kx'")], (52, "'Kx'", 0),

@@ -234,3 +234,32 @@ def test_a_subset_of_the_table_is_taken_by_its_sum() -> None:
         takers = {a[1] for a in legal if a[0] == "take"}
         assert not takers & {a[1] for a in legal if a[0] == "lay"}
         engine.apply(state, legal[-1])
+
+
+def test_points_scored_during_play_count_in_the_round_and_the_total() -> None:
+    # tests/games/race.yaml: `score N to me` during play; the round's score has the entry
+    # 'in play', p.total reads the points at once, and a total of 12 wins on the spot.
+    from cardrules.present.news import news
+
+    engine = Engine(load_ruleset(GAMES / "race.yaml"))
+    assert engine.rules.score_names == ("aces", "in play")
+    won_early = 0
+    for seed in range(10):
+        state = play_game(engine, 2, seed=seed, log=True)
+        scored = [[0, 0] for _ in state.round_scores]
+        rnd = 0
+        for event in state.log:
+            if event.get("effect") == "score":
+                scored[rnd][event["seat"] - 1] += event["points"]
+            if event.get("event") == "round_end":
+                parts = event["score_parts"]
+                assert parts["in play"] == scored[rnd]
+                assert event["scores"] == [a + b for a, b in zip(parts["aces"], scored[rnd])]
+                rnd += 1
+        assert [sum(r[p] for r in state.round_scores) for p in range(2)] == state.totals
+        if max(state.totals) >= 12 and len(state.round_scores) < 6:
+            won_early += 1
+            assert state.winners == [state.totals.index(max(state.totals))]
+        lines = [line for item in news(engine.rules, state.log, 0) for line in item.lines()]
+        assert any(" points (total " in line or " point (total " in line for line in lines)
+    assert won_early
