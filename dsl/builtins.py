@@ -405,6 +405,9 @@ CONSTRUCTS: dict[str, Construct] = {c.name: c for c in (
               "The player is out of the game for the rest of the match."),
     Construct("reveal", "reveal CARDS",
               "Every player learns the cards without their being turned."),
+    Construct("procedure_call", "NAME(ARGUMENTS)",
+              "Runs the statements of one of the file's procedures (`procedures:`), its "
+              "parameters given these values."),
     Construct("score_points", "score N to PLAYER",
               "The seat scores N points now, during play: counted in its round score, and in "
               "its total at once."),

@@ -84,6 +84,8 @@ class Symbols:
     options: dict[str, Any] = field(default_factory=dict)
     choices: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # options with choices
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
+    procedures: dict[str, tuple[Type, ...]] = field(default_factory=dict)  # their params
+    procedure_names: frozenset[str] = frozenset()  # every procedure declared, checked or not
     value_tables: tuple[str, ...] = ()
     rank_names: tuple[str, ...] = ()
     suit_names: tuple[str, ...] = ()

@@ -152,6 +152,7 @@ class _RulesetChecker(TableChecker):
         variables = self.variables()
         melds = self.melds()  # after the zones and variables, which it may not read
         functions = self.functions()
+        procedures = self.procedures()
         phases = self.phases()
         reactions = self.reactions()
         self.has_me = True
@@ -169,7 +170,7 @@ class _RulesetChecker(TableChecker):
             variables = self.points_in_play(variables)
         program = ir.Program(functions, variables, setup, phases, round_end, reactions,
                              triggers, scores, evaluate_ir, rounds_ir, until, round_first,
-                             self.scores_in_play)
+                             self.scores_in_play, procedures)
         return Checked(decls, program, dict(self.symbols.options), option_defs, cards, copies,
                        rounds, home, zones, self.min_players, self.max_players,
                        self.default_players, self.direction, self.move_infos,
@@ -290,6 +291,30 @@ class _RulesetChecker(TableChecker):
             self.symbols.functions[name] = FunctionInfo(tuple(params.values()), value.type,
                                                         value.nullable, value)
             out.append(ir.Function(name, tuple(params.items()), value))
+        return tuple(out)
+
+    def procedures(self) -> tuple[ir.Procedure, ...]:
+        """The ruleset's own procedures, in order: each may call only those before it, so
+        that none calls itself, however indirectly."""
+        out: list[ir.Procedure] = []
+        self.symbols.procedure_names = frozenset(p.name.name for p in self.decls.procedures)
+        for spec in self.decls.procedures:
+            name = spec.name.name
+            if name in self.symbols.procedures:
+                self.problem(spec.name.pos, f"'{name}' is already a procedure")
+                continue
+            if name in self.symbols.functions:
+                self.problem(spec.name.pos, f"'{name}' is already a function")
+                continue
+            params = {p.name: TYPE_NAMES[kind] for p, kind in spec.params}
+            if any([self.clash(p.name, p.pos) for p, _ in spec.params]):
+                continue
+            self.has_me = True
+            with self.bind(params):
+                body = self.statements(spec.body)
+            self.has_me = False
+            self.symbols.procedures[name] = tuple(params.values())
+            out.append(ir.Procedure(name, tuple(params.items()), body))
         return tuple(out)
 
     # ------------------------------------------------------------------ flow

@@ -119,6 +119,16 @@ class FunctionDecl:
 
 
 @dataclass(frozen=True)
+class ProcedureDecl:
+    """`procedures:` entry: statements with parameters, run where a statement calls them."""
+
+    name: Named
+    params: tuple[tuple[Named, str], ...]  # parameter name, type name
+    body: tuple[n.Stmt, ...]
+    doc: str
+
+
+@dataclass(frozen=True)
 class ParamDecl:
     """One `choose:` entry: a parameter and the domain it ranges over."""
 
@@ -231,5 +241,6 @@ class RulesetDecl:
     round_first: n.Expr | None = None
     teams: Literal | None = None
     melds: MeldsDecl | None = None
+    procedures: tuple[ProcedureDecl, ...] = ()
     max_actions: Literal | None = None
     house: HouseDecl | None = None

@@ -315,6 +315,21 @@ class Eliminate(Stmt):
 
 
 @dataclass(frozen=True)
+class ProcedureCall(Stmt):
+    """A call of one of the rule file's procedures (`procedures:`)."""
+
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Procedure:
+    name: str
+    params: tuple[tuple[str, Type], ...]
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
 class ScorePoints(Stmt):
     """Points to a seat during play: added to its points in play (IN_PLAY), which its round
     score counts and its total reads."""
@@ -443,3 +458,4 @@ class Program:
     until: Expr | None
     round_first: Expr | None = None  # who starts the round's play, after the setup
     in_play: bool = False  # whether a statement scores points during play (`score N to P`)
+    procedures: tuple[Procedure, ...] = ()  # each may call only those before it

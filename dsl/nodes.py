@@ -283,6 +283,14 @@ class Eliminate(Stmt):
 
 
 @dataclass(frozen=True)
+class ProcedureCall(Stmt):
+    """`refill(me, 3)`: the statements of one of the file's procedures, run here."""
+
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
 class ScorePoints(Stmt):
     """`score 3 to me`: points to a seat during play, counted in its round score."""
 

@@ -156,6 +156,8 @@ class _Reader:
             zones=tuple(self.zone(i) for i in range(len(data.get("zones", [])))),
             variables=tuple(self.variable(i) for i in range(len(data.get("variables", [])))),
             functions=tuple(self.function(i) for i in range(len(data.get("functions", [])))),
+            procedures=tuple(self.procedure(i)
+                             for i in range(len(data.get("procedures", [])))),
             setup=self.statements((*round_path, "setup")),
             phases=tuple(self.phase(i) for i in range(
                 len(data.get("round", {}).get("phases", [])))),
@@ -270,6 +272,13 @@ class _Reader:
                        for name, kind in (self._get((*path, "params")) or {}).items())
         return d.FunctionDecl(self.named((*path, "name")), params,
                               self.expr((*path, "value")), self.doc_text((*path, "doc")))
+
+    def procedure(self, i: int) -> d.ProcedureDecl:
+        path = ("procedures", i)
+        params = tuple((self.named((*path, "params", name), key=True), str(kind))
+                       for name, kind in (self._get((*path, "params")) or {}).items())
+        return d.ProcedureDecl(self.named((*path, "name")), params,
+                               self.statements((*path, "do")), self.doc_text((*path, "doc")))
 
     def phase(self, i: int) -> d.PhaseDecl:
         path = ("round", "phases", i)

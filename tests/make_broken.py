@@ -17,6 +17,8 @@ base = (ROOT / "data" / "mini.yaml").read_text(encoding="utf-8").splitlines(keep
 # The term of expression_600_terms (from 0) where its nesting passes 100 levels: the sum is
 # left-nested, so the 599 additions nest 599 deep and the 503rd term is the first too deep.
 DEEPEST_TERM = 502
+# One procedure, for the cases of its calls.
+REFILL = 'procedures: [{name: refill, params: {p: player}, do: ["move top(stock) to hand[p]"]}]'
 # name: (edits [(line, old, new)], (line, token, occurrence) of the error, substring)
 CASES = {
     "malformed_yaml": ([(4, "title: Mini", "title: Mini: the game")], (4, ":", 1),
@@ -80,6 +82,21 @@ CASES = {
                    "the points scored must be a number, but this is a text"),
     "score_to_a_number": ([(40, "set drawn += 1", "score 1 to 2")], (40, "2", 0),
                           "who scores must be a player, but this is a number"),
+    "procedure_calls_itself": ([(4, "title: Mini",
+                                 'procedures: [{name: again, do: ["again()"]}]')],
+                               (4, "again()", 0),
+                               "'again' is declared later, or is the procedure being written: a "
+                               "procedure calls only those declared before it, so that none "
+                               "calls itself"),
+    "procedure_unknown": ([(4, "title: Mini", REFILL),
+                           (40, "set drawn += 1", "refil(me)")], (40, "refil", 0),
+                          "unknown procedure 'refil': did you mean 'refill'?"),
+    "procedure_argument": ([(4, "title: Mini", REFILL),
+                            (40, "set drawn += 1", "refill(3)")], (40, "3", 0),
+                           "the argument of refill() must be a player, but this is a number"),
+    "procedure_arity": ([(4, "title: Mini", REFILL),
+                         (40, "set drawn += 1", "refill(me, 2)")], (40, "refill", 0),
+                        "refill() takes 1 argument, got 2"),
     "bad_statement": ([(27, "shuffle stock", "shufle stock")], (27, "shufle", 0),
                       "expected a statement"),
     "unknown_rank": ([(52, "'K'", "'Kx'")], (52, "'Kx'", 0),

@@ -263,3 +263,24 @@ def test_points_scored_during_play_count_in_the_round_and_the_total() -> None:
         lines = [line for item in news(engine.rules, state.log, 0) for line in item.lines()]
         assert any(" points (total " in line or " point (total " in line for line in lines)
     assert won_early
+
+
+def test_a_procedure_runs_its_statements_where_it_is_called(tmp_path: Path) -> None:
+    # tests/games/race.yaml: `turn_up(me)` runs the procedure turn_up, which calls court;
+    # a procedure sees its parameters and the ruleset's names, never its caller's.
+    from cardrules.dsl.loader import check_files
+
+    path = GAMES / "race.yaml"
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, 3, log=True)
+    before = len(state.zones[engine.rules.zone("table").index])
+    engine.apply(state, ("turn_up",))
+    assert len(state.zones[engine.rules.zone("table").index]) == before + 1
+    assert "def pr_turn_up(S, me, v_p):" in engine.rules.python
+    text = path.read_text(encoding="utf-8").replace(
+        '- {if: "c.worth > 0", then: ["score c.worth to p"]}',
+        '- {if: "c.worth > 0", then: ["score c.worth to me", "move top(stock) to hand[q]"]}')
+    broken = tmp_path / "race.yaml"
+    broken.write_text(text, encoding="utf-8")
+    (problem,) = check_files([str(broken)])
+    assert "'q'" in problem.message
