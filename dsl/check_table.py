@@ -16,7 +16,7 @@ from . import decls as d
 from . import limits
 from . import nodes as n
 from .builtins import CARD_ATTRIBUTES, NAMES, SETTLED_CARD_ATTRIBUTES, SETTLED_NAMES
-from .cards import STANDARD_RANKS, STANDARD_SUITS, card_table
+from .cards import COLOUR_NUMBERS, STANDARD_RANKS, STANDARD_SUITS, card_table
 from .check_expr import (
     BAD,
 )
@@ -238,7 +238,13 @@ class TableChecker(StatementChecker):
         self.symbols.suit_names = (*suits, "joker") if jokers else suits
         per_deck = len(ranks) * len(suits) + jokers
         copies = self.copies(per_deck)
-        table = card_table(ranks, suits, jokers, max(copies.values()), per_deck)
+        colours: dict[str, int] = {}
+        for suit, colour in deck.colours:
+            if suit.name not in suits:
+                self.problem(suit.pos, f"deck.colours: no suit '{suit.name}' in this deck"
+                             + did_you_mean(suit.name, suits))
+            colours[suit.name] = COLOUR_NUMBERS[colour]
+        table = card_table(ranks, suits, jokers, max(copies.values()), per_deck, colours)
         values = self.value_tables(ranks, jokers, table)
         self.symbols.value_tables = tuple(values)
         partial = CardTable(per_deck=per_deck, values=values, wild=(False,) * len(table["names"]),

@@ -53,6 +53,7 @@ class DeckDecl:
     zone: Named | None
     wild: n.Expr | None
     pos: n.Pos
+    colours: tuple[tuple[Named, str], ...] = ()  # suit -> 'red' or 'black'
 
 
 @dataclass(frozen=True)

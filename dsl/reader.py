@@ -220,7 +220,10 @@ class _Reader:
             jokers=self.literal((*path, "jokers")),
             copies=self.expr((*path, "copies")),
             zone=self.named((*path, "zone")) if self.has((*path, "zone")) else None,
-            wild=self.expr((*path, "wild")), pos=self.pos(path))
+            wild=self.expr((*path, "wild")), pos=self.pos(path),
+            colours=tuple((d.Named(str(suit), self.pos((*path, "colours", suit), key=True)),
+                           str(colour))
+                          for suit, colour in (spec.get("colours") or {}).items()))
 
     def value_table(self, key: str) -> d.ValueTableDecl:
         path = ("values", key)

@@ -284,3 +284,11 @@ def test_a_procedure_runs_its_statements_where_it_is_called(tmp_path: Path) -> N
     broken.write_text(text, encoding="utf-8")
     (problem,) = check_files([str(broken)])
     assert "'q'" in problem.message
+
+
+def test_a_deck_gives_its_suits_colours() -> None:
+    # tests/games/sweep.yaml: `deck.colours` names the colours of suits no standard deck has.
+    rules = load_ruleset(GAMES / "sweep.yaml")
+    cards = rules.cards
+    by_suit = {cards.suit_names[cards.suit[c]]: cards.colour[c] for c in range(len(cards.names))}
+    assert by_suit == {"denari": 0, "coppe": 0, "spade": 1, "bastoni": 1}  # 0 red, 1 black
