@@ -186,6 +186,10 @@ _register(
             "(ranks are listed from low to high), or none if there is none.",
             _t("best_of_suit(T_rank, T_suit, _0, _1)"), nullable=True,
             example="best_of_suit(trick, 'spades')"),
+    Builtin("trick_suit", (CARD,), SUIT,
+            "The card's suit in a trick: as `tricks: suit` reads it (a card that counts as "
+            "another suit), else its own.", _t("T_suit[_0]"),
+            example="trick_suit(c) == led_suit(trick)"),
     Builtin("trick_winner", (CARDS, SUIT), CARD,
             "The card that takes a trick: the highest of the trump suit (the second argument) "
             "if any was played, else the highest of the suit led; none for no cards.",

@@ -153,6 +153,7 @@ class _RulesetChecker(TableChecker):
         melds = self.melds()  # after the zones and variables, which it may not read
         functions = self.functions()
         procedures = self.procedures()
+        tricks = self.tricks()
         phases = self.phases()
         reactions = self.reactions()
         self.has_me = True
@@ -170,7 +171,7 @@ class _RulesetChecker(TableChecker):
             variables = self.points_in_play(variables)
         program = ir.Program(functions, variables, setup, phases, round_end, reactions,
                              triggers, scores, evaluate_ir, rounds_ir, until, round_first,
-                             self.scores_in_play, procedures)
+                             self.scores_in_play, procedures, *tricks)
         return Checked(decls, program, dict(self.symbols.options), option_defs, cards, copies,
                        rounds, home, zones, self.min_players, self.max_players,
                        self.default_players, self.direction, self.move_infos,
@@ -292,6 +293,19 @@ class _RulesetChecker(TableChecker):
                                                         value.nullable, value)
             out.append(ir.Function(name, tuple(params.items()), value))
         return tuple(out)
+
+    def tricks(self) -> tuple[ir.Expr | None, ir.Expr | None]:
+        """`tricks:`, how a card's suit and strength are read in a trick, with `card` bound."""
+        out: list[ir.Expr | None] = []
+        for node, wanted, what in ((self.decls.trick_suit, SUIT, "a card's suit in a trick"),
+                                   (self.decls.trick_rank, INT, "a card's rank in a trick")):
+            if node is None:
+                out.append(None)
+                continue
+            with self.bind({"card": CARD}):
+                code = self.expect(self.check(node), wanted, node.pos, what)
+            out.append(None if code is BAD else self.needed(code, node.pos, what))
+        return out[0], out[1]
 
     def procedures(self) -> tuple[ir.Procedure, ...]:
         """The ruleset's own procedures, in order: each may call only those before it, so

@@ -108,6 +108,9 @@ class Generator(ExpressionWriter):
         program, made = self.checked.program, self.manifest
         for fn in program.functions:
             self.function_def(fn)
+        for name, how in (("tr_suit", program.trick_suit), ("tr_rank", program.trick_rank)):
+            if how is not None:  # `tricks:`: a card's suit or rank in a trick
+                made.helpers.append(self.expression_function(name, ["S", "v_card"], how))
         for proc in program.procedures:
             params = ["S", "me", *(local(p) for p, _ in proc.params)]
             body = self.block(proc.body) or [ast.Pass()]

@@ -42,6 +42,8 @@ def local(name: str) -> str:
 
 
 S, B, Z, ME = (pyast.name(x) for x in ("S", "B", "Z", "me"))
+# The built-ins that read a card's suit and rank in a trick (`tricks:`).
+TRICK_FUNCTIONS = frozenset({"led_suit", "best_of_suit", "trick_winner", "trick_suit"})
 
 class ExpressionWriter:
     """Writes expressions, numbering the rule text they come from; the Generator
@@ -195,9 +197,26 @@ class ExpressionWriter:
                     return self.inliner.expression("top_of_stack", {"b": B, "s": S, "z": index})
                 return pyast.call("top_of_stack", B, S, index)
         args = [self.expr(a) for a in node.args]
+        program = self.checked.program
+        if node.function in TRICK_FUNCTIONS and (program.trick_suit or program.trick_rank):
+            return self.trick_call(node.function, args)
         if self.checked.house is not None and node.function in HOUSE_FUNCTIONS:
             return HOUSE_FUNCTIONS[node.function](args, self.site_const(node.pos))
         return FUNCTIONS[node.function].emit(args, self.site_const(node.pos))
+
+    def trick_call(self, function: str, args: list[ast.expr]) -> ast.expr:
+        """A trick built-in where `tricks:` says how a card's suit or rank is read: the
+        tables it reads are the ruleset's functions of the card (tr_suit, tr_rank)."""
+        program = self.checked.program
+        suit = pyast.call("ReadAs", S, pyast.name("tr_suit")) if program.trick_suit \
+            else pyast.name("T_suit")
+        rank = pyast.call("ReadAs", S, pyast.name("tr_rank")) if program.trick_rank \
+            else pyast.name("T_rank")
+        if function == "trick_suit":
+            return pyast.subscript(suit, args[0])
+        if function == "led_suit":
+            return pyast.call("led_suit", suit, *args)
+        return pyast.call(function, rank, suit, *args)
 
     def expr_UserCall(self, node: ir.UserCall) -> ast.expr:
         return pyast.call(f"f_{node.function}", S, *(self.expr(a) for a in node.args))

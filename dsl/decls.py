@@ -243,5 +243,7 @@ class RulesetDecl:
     teams: Literal | None = None
     melds: MeldsDecl | None = None
     procedures: tuple[ProcedureDecl, ...] = ()
+    trick_suit: n.Expr | None = None  # `tricks: suit`: a card's suit in a trick
+    trick_rank: n.Expr | None = None  # `tricks: rank`: a card's strength in a trick
     max_actions: Literal | None = None
     house: HouseDecl | None = None

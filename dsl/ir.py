@@ -459,3 +459,5 @@ class Program:
     round_first: Expr | None = None  # who starts the round's play, after the setup
     in_play: bool = False  # whether a statement scores points during play (`score N to P`)
     procedures: tuple[Procedure, ...] = ()  # each may call only those before it
+    trick_suit: Expr | None = None  # `tricks: suit`, with `card` bound
+    trick_rank: Expr | None = None  # `tricks: rank`, with `card` bound

@@ -158,6 +158,7 @@ class _Reader:
             functions=tuple(self.function(i) for i in range(len(data.get("functions", [])))),
             procedures=tuple(self.procedure(i)
                              for i in range(len(data.get("procedures", [])))),
+            trick_suit=self.expr(("tricks", "suit")), trick_rank=self.expr(("tricks", "rank")),
             setup=self.statements((*round_path, "setup")),
             phases=tuple(self.phase(i) for i in range(
                 len(data.get("round", {}).get("phases", [])))),

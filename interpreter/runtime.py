@@ -288,6 +288,19 @@ def team_of(s: GameState, p: int, teams: int) -> list[int]:
     return list(range(p % teams, s.n, teams))
 
 
+class ReadAs:
+    """A card's suit or rank in a trick as the ruleset reads it (`tricks:`): a table by card
+    worked out when asked, for the trick built-ins, which read tables."""
+
+    __slots__ = ("s", "read")
+
+    def __init__(self, s: GameState, read: Callable[[GameState, int], int]):
+        self.s, self.read = s, read
+
+    def __getitem__(self, c: int) -> int:
+        return self.read(self.s, c)
+
+
 def led_suit(suit: Sequence[int], cards: Sequence[int]) -> int | None:
     """The suit of the first card, or None."""
     return suit[cards[0]] if cards else None
@@ -462,12 +475,12 @@ def is_run(rank: Sequence[int], wild: Sequence[bool], n_ranks: int, cards: Seque
 # What generated code may call or read of this module (dsl/binding.py binds these names).
 EXPORTED = (
     "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "MOST_LETTERS", "MOST_NUMBERS", "SIGNAL_TURN",
-    "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "in_play", "total_now", "need",
-    "at", "position", "combinations", "subsets", "same", "ordered", "most_by", "least_by",
-    "ordered_by", "divide", "modulo", "least", "most", "numbers", "words", "group", "empty",
-    "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others", "next_seat",
-    "random_card", "seat_of", "owner_of", "team_of", "led_suit", "best_of_suit", "trick_winner",
-    "round_score", "Totals", "seat_number", "is_active", "last_score", "a_seat", "knows",
-    "entries", "changes", "columns", "rows", "same_key", "is_set", "is_flush", "is_run_high",
-    "is_run",
+    "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "ReadAs", "in_play", "total_now",
+    "need", "at", "position", "combinations", "subsets", "same", "ordered", "most_by",
+    "least_by", "ordered_by", "divide", "modulo", "least", "most", "numbers", "words", "group",
+    "empty", "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others",
+    "next_seat", "random_card", "seat_of", "owner_of", "team_of", "led_suit", "best_of_suit",
+    "trick_winner", "round_score", "Totals", "seat_number", "is_active", "last_score", "a_seat",
+    "knows", "entries", "changes", "columns", "rows", "same_key", "is_set", "is_flush",
+    "is_run_high", "is_run",
 )

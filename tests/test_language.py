@@ -4,6 +4,7 @@ grids, joined lists, and the code generated for them."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
@@ -292,3 +293,52 @@ def test_a_deck_gives_its_suits_colours() -> None:
     cards = rules.cards
     by_suit = {cards.suit_names[cards.suit[c]]: cards.colour[c] for c in range(len(cards.names))}
     assert by_suit == {"denari": 0, "coppe": 0, "spade": 1, "bastoni": 1}  # 0 red, 1 black
+
+
+def _in_trick(rules: Any, c: int, trump: int, red: int) -> tuple[int, tuple[int, int]]:
+    """Bowers' rules in Python: a card's suit in a trick and its strength there."""
+    cards = rules.cards
+    rank = cards.names[c][:-1]
+    if rank == "J" and cards.colour[c] == red:  # a bower
+        return trump, (1, 30 if cards.suit[c] == trump else 29)
+    return cards.suit[c], (0, 9 + ["9", "10", "J", "Q", "K", "A"].index(rank))
+
+
+def test_a_card_counts_as_another_suit_in_a_trick() -> None:
+    # tests/games/bowers.yaml: `tricks:` reads both jacks of the trump colour as trumps, the
+    # jack of trumps highest; led_suit, trick_suit and trick_winner all read cards so.
+    from cardrules.interpreter.players.bots import RandomBot
+
+    engine = Engine(load_ruleset(GAMES / "bowers.yaml"))
+    rules = engine.rules
+    cards = rules.cards
+    seen_left = 0
+    for seed in range(6):
+        state, bot = engine.new_game(4, seed), RandomBot(seed)
+        played: list[tuple[int, int]] = []
+        while not state.over:
+            trump = state.vars["trump"]
+            red = cards.colour[next(c for c in range(len(cards.names)) if cards.suit[c] == trump)]
+            legal = engine.legal_actions(state)
+            if played:  # a card that follows the suit led is legal, by its suit in a trick
+                led = _in_trick(rules, played[0][0], trump, red)[0]
+                hand = state.zones[rules.zone("hand").zone_of(engine.to_move(state))]
+                follows = [c for c in hand if _in_trick(rules, c, trump, red)[0] == led]
+                assert sorted(a[1] for a in legal) == sorted(follows or hand)
+            action = bot.choose(engine, state, legal)
+            played.append((action[1], engine.to_move(state)))
+            seen_left += cards.names[action[1]][:-1] == "J" and cards.suit[action[1]] != trump \
+                and _in_trick(rules, action[1], trump, red)[0] == trump
+            before = [rules.score(state, p)[-1] for p in range(4)]
+            engine.apply(state, action)
+            if len(played) == 4:
+                read = [(_in_trick(rules, c, trump, red), seat) for c, seat in played]
+                led = read[0][0][0]
+                pool = [r for r in read if r[0][0] == trump] or [r for r in read if r[0][0] == led]
+                winner = max(pool, key=lambda r: r[0][1])[1]
+                if not state.over and not state.round_scores:
+                    after = [rules.score(state, p)[-1] for p in range(4)]
+                    assert [a - b for a, b in zip(after, before)] == \
+                        [1 if p == winner else 0 for p in range(4)]
+                played = []
+    assert seen_left
