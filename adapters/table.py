@@ -260,7 +260,8 @@ def places(rules: Ruleset, players: int, zone_count: int, n_cards: int) -> list[
     for zone in rules.zones:
         capacity = zone.rows * zone.columns if zone.layout == "grid" else n_cards
         if not zone.owned:
-            out[zone.index] = Place(zone, zone.name, capacity)
+            for g, z in enumerate(zone.instances(0)):
+                out[z] = Place(zone, zone.name + (f" {g + 1}" if zone.groups else ""), capacity)
             continue
         for p in range(players):
             for g, z in enumerate(zone.instances(p)):

@@ -68,7 +68,8 @@ class ZoneDef:
     columns: int
     index: int  # shared: its zone index; owned: the index of seat 0's zone
     doc: str = ""
-    groups: int = 0  # an owned zone of several groups (melds): each seat has this many
+    groups: int = 0  # a zone of several groups (melds, piles): each seat, or the table, has
+    # this many
     keep: bool = False  # keeps its cards from one round to the next
 
     def zone_of(self, seat: int) -> int:
@@ -180,6 +181,7 @@ class Board:
     card_names: tuple[str, ...]
     trick: tuple[bool, ...] = ()  # a zone of `layout: trick`: cards remember who played them
     house: int = -1  # the house's player number (the owner of its zones), or -1
+    group: tuple[int, ...] = ()  # a group of a grouped zone: its number from 0 (else -1)
 
 
 ACE_PLACES = ("low", "high", "both", "wrap")  # where a run's ace may stand

@@ -79,6 +79,24 @@ _register(
             _call("bottom", board=True), example="bottom(stock)"),
     Builtin("cards", (CARDS,), CARDS, "The cards of a zone, as a list.",
             _t("list(_0)"), example="flip cards(grid[p]) face up"),
+    Builtin("position", (ANY, list_of(ANY)), INT,
+            "Where an item lies in a list or a card in a zone, counted from 0 (the bottom card "
+            "of a pile); a fault if it is not there.",
+            _t("position(_0, _1, _site)"),
+            example="move pile[i][position(card, pile[i]):] to pile[j]"),
+    Builtin("combinations", (list_of(ANY), INT), list_of(list_of(ANY)),
+            "Every way to choose so many items of a list (or cards of a zone), each a list in "
+            "the list's order; at most 100,000 of them (a fault beyond).",
+            _t("combinations(_0, _1, _site)"),
+            example="max_by(strength(h) for h in combinations(cards(hand[me]), 5))"),
+    Builtin("subsets", (list_of(ANY),), list_of(list_of(ANY)),
+            "Every subset of a list (or of a zone's cards), the empty one first, then by size, "
+            "each in the list's order; at most 100,000 of them (a fault beyond).",
+            _t("subsets(_0, _site)"),
+            example="choose: {cs: \"subsets(table) where sum(c.number for c in cs) == 7\"}"),
+    Builtin("sorted", (list_of(ANY),), list_of(ANY),
+            "The items of a list of numbers, ranks or suits, smallest first.",
+            _call("ordered"), example="sorted(select(c.number for c in hand[me]))"),
     Builtin("all_but_top", (ZONE,), CARDS, "Every card of a zone except its top card.",
             _call("all_but_top", board=True),
             example="move all_but_top(discard) to stock face down"),
@@ -168,6 +186,10 @@ _register(
             "(ranks are listed from low to high), or none if there is none.",
             _t("best_of_suit(T_rank, T_suit, _0, _1)"), nullable=True,
             example="best_of_suit(trick, 'spades')"),
+    Builtin("trick_suit", (CARD,), SUIT,
+            "The card's suit in a trick: as `tricks: suit` reads it (a card that counts as "
+            "another suit), else its own.", _t("T_suit[_0]"),
+            example="trick_suit(c) == led_suit(trick)"),
     Builtin("trick_winner", (CARDS, SUIT), CARD,
             "The card that takes a trick: the highest of the trump suit (the second argument) "
             "if any was played, else the highest of the suit led; none for no cards.",
@@ -249,6 +271,13 @@ AGGREGATES: dict[str, Aggregate] = {a.name: a for a in (
                                  "or none if there is none."),
     Aggregate("select", ANY, ANY, "The list of the items' values (with `if`: of those that "
                                   "pass)."),
+    Aggregate("max_by", ANY, ANY, "The item whose value is the largest (the first of equals), "
+                                  "or none if there is none; values are numbers, ranks, suits "
+                                  "or lists of numbers, a list compared item by item."),
+    Aggregate("min_by", ANY, ANY, "The item whose value is the smallest (the first of equals), "
+                                  "or none if there is none."),
+    Aggregate("sorted_by", ANY, ANY, "The items, in the order of their values, smallest first "
+                                     "(equals as they were)."),
 )}
 
 
@@ -380,6 +409,12 @@ CONSTRUCTS: dict[str, Construct] = {c.name: c for c in (
               "The player is out of the game for the rest of the match."),
     Construct("reveal", "reveal CARDS",
               "Every player learns the cards without their being turned."),
+    Construct("procedure_call", "NAME(ARGUMENTS)",
+              "Runs the statements of one of the file's procedures (`procedures:`), its "
+              "parameters given these values."),
+    Construct("score_points", "score N to PLAYER",
+              "The seat scores N points now, during play: counted in its round score, and in "
+              "its total at once."),
     Construct("conditional", "if TEST then VALUE else VALUE",
               "The first value if the test is true, else the second."),
     Construct("disjunction", "A or B", "True when either side is true."),
@@ -396,6 +431,9 @@ CONSTRUCTS: dict[str, Construct] = {c.name: c for c in (
     Construct("minus", "-A", "The number with its sign changed."),
     Construct("index", "LIST[I], ZONE[PLAYER]",
               "An item of a list, counted from 0, or a player's zone (a group's: ZONE[P][I])."),
+    Construct("slice", "LIST[START:STOP], ZONE[START:STOP]",
+              "The items of a list, or the cards of a zone, from place START to before STOP "
+              "(counted from 0, from the end where negative; either may be left out)."),
     Construct("list_literal", "[A, B, ...]", "A list of the values written."),
     Construct("domain", "LIST [where CONDITION]",
               "What a move's parameter is chosen from: the items for which the condition "

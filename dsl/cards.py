@@ -9,10 +9,14 @@ STANDARD_SUITS = ("clubs", "diamonds", "hearts", "spades")
 _RED_SUITS = ("hearts", "diamonds")
 _BLACK_SUITS = ("clubs", "spades")
 _FACE_NUMBERS = {"A": 1, "J": 11, "Q": 12, "K": 13}
+COLOUR_NUMBERS = {"red": 0, "black": 1}  # a card's colour as the tables hold it (2: none)
 
 
 def card_table(ranks: tuple[str, ...], suits: tuple[str, ...], jokers: int, copies: int,
-                per_deck: int) -> dict[str, Any]:
+               per_deck: int, colours: dict[str, int] | None = None) -> dict[str, Any]:
+    """Every card's name, rank, suit, colour (`colours`: the deck's own for the suits it
+    names), number and whether it is a joker."""
+    colours = colours or {}
     names, rank, suit, colour, number, joker = [], [], [], [], [], []
     for _ in range(copies):
         for si, s in enumerate(suits):
@@ -20,7 +24,8 @@ def card_table(ranks: tuple[str, ...], suits: tuple[str, ...], jokers: int, copi
                 names.append(r + s[:1].upper())
                 rank.append(ri)
                 suit.append(si)
-                colour.append(0 if s in _RED_SUITS else 1 if s in _BLACK_SUITS else 2)
+                colour.append(colours.get(s, 0 if s in _RED_SUITS else
+                                          1 if s in _BLACK_SUITS else 2))
                 number.append(rank_number(r, ri))
                 joker.append(False)
         for j in range(jokers):

@@ -84,6 +84,8 @@ class Symbols:
     options: dict[str, Any] = field(default_factory=dict)
     choices: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # options with choices
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
+    procedures: dict[str, tuple[Type, ...]] = field(default_factory=dict)  # their params
+    procedure_names: frozenset[str] = frozenset()  # every procedure declared, checked or not
     value_tables: tuple[str, ...] = ()
     rank_names: tuple[str, ...] = ()
     suit_names: tuple[str, ...] = ()
@@ -249,6 +251,9 @@ class ExpressionChecker:
             if zone.owned:
                 return self.error(node.pos, f"zone '{name}' belongs to each player: "
                                             f"write {name}[me] or {name}[p]")
+            if zone.groups:
+                return self.error(node.pos, f"zone '{name}' has {zone.groups} groups: write "
+                                            f"{name}[i], i from 0")
             return ir.ZoneRef(zone, type=zone_type(name), pos=node.pos)
         if name in s.variables:
             var = s.variables[name]
@@ -277,8 +282,8 @@ class ExpressionChecker:
                 and subject.name not in self.scope:
             return self.zone_ref(subject.name, node)
         if isinstance(subject, n.Index) and isinstance(subject.subject, n.Name) \
-                and subject.subject.name not in self.scope \
-                and subject.subject.name in zones and zones[subject.subject.name].groups:
+                and subject.subject.name not in self.scope and subject.subject.name in zones \
+                and zones[subject.subject.name].groups and zones[subject.subject.name].owned:
             return self.group_ref(subject.subject.name, subject, node)
         if isinstance(subject, n.Name) and not self.is_known_name(subject.name):
             self.check(node.key)  # for the problems inside the brackets
@@ -298,8 +303,31 @@ class ExpressionChecker:
         return ir.Index(self.needed(base, node.pos, "the list"),
                      self.needed(key, node.pos, "the index"), type=item, pos=node.pos)
 
+    def check_slice(self, node: n.Slice) -> ir.Expr:
+        """`pile[i:]`: a zone's cards (a grid's present ones) or a list's items, from place
+        start to before place stop."""
+        code = self.check(node.subject)
+        if code is not BAD and not isinstance(code, ir.ZoneRef) \
+                and as_collection(code.type) is None:
+            return self.error(node.subject.pos, f"cannot slice {code.type}: expected a zone "
+                                                "or a list")
+        subject = self.iterable(node.subject, code)
+        bounds = [None if b is None else self.expect(self.check(b), INT, b.pos, "a slice's bound")
+                  for b in (node.start, node.stop)]
+        if subject is BAD or BAD in bounds:
+            return BAD
+        start, stop = (None if b is None else self.needed(b, node.pos, "a slice's bound")
+                       for b in bounds)
+        return ir.Slice(subject, start, stop, type=subject.type, pos=node.pos)
+
     def zone_ref(self, name: str, node: n.Index) -> ir.Expr:
         zone = self.symbols.zones[name]
+        if not zone.owned and zone.groups:  # a shared zone's group: pile[i], i from 0
+            group = self.expect(self.check(node.key), INT, node.key.pos, "a group's number")
+            if group is BAD:
+                return BAD
+            return ir.ZoneRef(zone, None, self.needed(group, node.pos, "the group"),
+                              type=zone_type(name), pos=node.pos)
         if not zone.owned:
             return self.error(node.pos, f"zone '{name}' is shared: write {name} without [...]")
         if zone.groups:
@@ -402,8 +430,25 @@ class ExpressionChecker:
             return BAD
         if fn.name in GOAL_FUNCTIONS:
             self.goal_kinds(args[1])
+        if fn.name in ("sorted", "combinations", "subsets"):
+            return self.list_call(fn.name, tuple(args), node)
+        if fn.name == "position" and not comparable(args[0].type, item_type(args[1].type)):
+            return self.error(node.args[0].pos, f"position() looks for {args[0].type} in a "
+                                                f"{args[1].type}: it is never there")
         return ir.Call(fn.name, tuple(args), type=fn.returns, pos=node.pos,
                        nullable=fn.nullable)
+
+    def list_call(self, name: str, args: tuple[ir.Expr, ...], node: n.Call) -> ir.Expr:
+        """sorted(), combinations(), subsets(): lists of the argument's own items."""
+        item = item_type(args[0].type)
+        if name == "sorted":
+            if not orderable(item):
+                return self.error(node.args[0].pos, f"sorted() orders numbers, ranks, suits or "
+                                                    f"lists of numbers, but this is "
+                                                    f"{args[0].type}: write sorted_by(c.number "
+                                                    "for c in ...)")
+            return ir.Call(name, args, type=list_of(item), pos=node.pos)
+        return ir.Call(name, args, type=list_of(list_of(item)), pos=node.pos)
 
     def goal_kinds(self, goal: ir.Expr) -> None:
         """Report the kinds of meld a goal names, where it writes them out, that the ruleset
@@ -462,6 +507,10 @@ class ExpressionChecker:
                                    "the condition after 'if'")
         if element is BAD or cond is BAD:
             return BAD
+        if agg.name in BY_VALUE and not orderable(element.type):
+            return self.error(node.element.pos, f"the value of {agg.name}() must be a number, a "
+                                                f"rank, a suit or a list of numbers, but this is "
+                                                f"{element.type}")
         if agg.name not in ("first", "select"):
             element = self.needed(element, node.element.pos, f"each item of {agg.name}()")
         if cond is not None:
@@ -470,6 +519,10 @@ class ExpressionChecker:
             t, nullable = element.type, True
         elif agg.name == "select":
             t, nullable = list_of(element.type), False
+        elif agg.name == "sorted_by":
+            t, nullable = source.type, False
+        elif agg.name in BY_VALUE:
+            t, nullable = source.type.item, True
         else:
             t, nullable = agg.returns, False
         return ir.Aggregate(agg.name, element, node.variable, source, cond, type=t,
@@ -671,3 +724,19 @@ def _written_texts(code: ir.Expr, functions: dict[str, FunctionInfo]) -> Iterato
         info = functions.get(code.function)
         if info is not None and info.body is not None:
             yield from _written_texts(info.body, functions)
+
+
+def item_type(t: Type) -> Type:
+    """The type of a list's (or a zone's) items."""
+    coll = as_collection(t)
+    return coll.item if coll is not None and coll.item is not None else ANY
+
+
+# The aggregates that give the items by their values (`max_by(c.points for c in hand[me])`).
+BY_VALUE = ("max_by", "min_by", "sorted_by")
+
+
+def orderable(t: Type) -> bool:
+    """Whether values of this type can be put in order: numbers, ranks, suits (as the deck
+    lists them) and lists of numbers (item by item)."""
+    return t in (INT, RANK, SUIT) or (t.is_list and t.item == INT)

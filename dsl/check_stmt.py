@@ -7,7 +7,7 @@ from typing import Any
 
 from . import ir, limits
 from . import nodes as n
-from .builtins import SETTLED_NAMES
+from .builtins import FUNCTIONS, SETTLED_NAMES
 from .check_expr import BAD, ExpressionChecker, known
 from .names import did_you_mean, rule_name
 from .typesys import CARD, CARDS, COLOUR, INT, NONE, PLAYER, RANK, SUIT, accepts, comparable
@@ -20,6 +20,7 @@ class StatementChecker(ExpressionChecker):
         super().__init__(*args, **kwargs)
         self.turns_named: list[n.Pos] = []  # where a `turn to` is written
         self.phases_ended = False  # whether some statement is `end phase`
+        self.scores_in_play = False  # whether some statement is `score N to P`
 
     def statements(self, stmts: tuple[n.Stmt, ...]) -> tuple[ir.Stmt, ...]:
         """A list of statements, checked; a `let` is seen by the statements after it."""
@@ -270,6 +271,42 @@ class StatementChecker(ExpressionChecker):
         who = self.expect(self.check(stmt.player), PLAYER, stmt.player.pos, "the winner")
         return None if who is BAD else ir.Win(self.needed(who, stmt.pos, "the winner"),
                                               pos=stmt.pos)
+
+    def check_procedure_call(self, stmt: n.ProcedureCall) -> ir.Stmt | None:
+        name, symbols = stmt.name, self.symbols
+        params = symbols.procedures.get(name)
+        if params is None:
+            if name in symbols.procedure_names:
+                self.error(stmt.pos, f"'{name}' is declared later, or is the procedure being "
+                                     "written: a procedure calls only those declared before "
+                                     "it, so that none calls itself")
+            elif name in symbols.functions or name in FUNCTIONS:
+                self.error(stmt.pos, f"'{name}' is a function, which gives a value: a "
+                                     "statement calls a procedure (`procedures:`)")
+            else:
+                self.error(stmt.pos, f"unknown procedure '{name}'"
+                           + did_you_mean(name, symbols.procedures))
+            return None
+        if len(stmt.args) != len(params):
+            count = len(params)
+            self.error(stmt.pos, f"{name}() takes {count} argument{'s' if count != 1 else ''}, "
+                                 f"got {len(stmt.args)}")
+            return None
+        args = [self.argument(arg, want, name) for arg, want in zip(stmt.args, params)]
+        if any(a is BAD for a in args):
+            return None
+        return ir.ProcedureCall(name, tuple(args), pos=stmt.pos)
+
+    def check_score_points(self, stmt: n.ScorePoints) -> ir.Stmt | None:
+        points = self.expect(self.check(stmt.points), INT, stmt.points.pos, "the points scored")
+        who = self.expect(self.check(stmt.player), PLAYER, stmt.player.pos, "who scores")
+        if who is not BAD and self.the_house(who, "is not a seat: it scores at the round's end"):
+            return None
+        if points is BAD or who is BAD:
+            return None
+        self.scores_in_play = True
+        return ir.ScorePoints(self.needed(points, stmt.pos, "the points"),
+                              self.needed(who, stmt.pos, "the player"), pos=stmt.pos)
 
     def check_eliminate(self, stmt: n.Eliminate) -> ir.Stmt | None:
         who = self.expect(self.check(stmt.player), PLAYER, stmt.player.pos, "who is out")

@@ -16,7 +16,7 @@ from . import decls as d
 from . import limits
 from . import nodes as n
 from .builtins import CARD_ATTRIBUTES, NAMES, SETTLED_CARD_ATTRIBUTES, SETTLED_NAMES
-from .cards import STANDARD_RANKS, STANDARD_SUITS, card_table
+from .cards import COLOUR_NUMBERS, STANDARD_RANKS, STANDARD_SUITS, card_table
 from .check_expr import (
     BAD,
 )
@@ -238,7 +238,13 @@ class TableChecker(StatementChecker):
         self.symbols.suit_names = (*suits, "joker") if jokers else suits
         per_deck = len(ranks) * len(suits) + jokers
         copies = self.copies(per_deck)
-        table = card_table(ranks, suits, jokers, max(copies.values()), per_deck)
+        colours: dict[str, int] = {}
+        for suit, colour in deck.colours:
+            if suit.name not in suits:
+                self.problem(suit.pos, f"deck.colours: no suit '{suit.name}' in this deck"
+                             + did_you_mean(suit.name, suits))
+            colours[suit.name] = COLOUR_NUMBERS[colour]
+        table = card_table(ranks, suits, jokers, max(copies.values()), per_deck, colours)
         values = self.value_tables(ranks, jokers, table)
         self.symbols.value_tables = tuple(values)
         partial = CardTable(per_deck=per_deck, values=values, wild=(False,) * len(table["names"]),
@@ -352,7 +358,7 @@ class TableChecker(StatementChecker):
             out.append(ZoneDef(spec.name.name, spec.owned, spec.visibility, spec.layout,
                                rows, cols, index, spec.doc, groups, spec.keep))
             owners = self.max_players + (self.symbols.house is not None)
-            index += owners * max(groups, 1) if spec.owned else 1
+            index += (owners if spec.owned else 1) * max(groups, 1)
         seen: set[str] = set()
         for spec in specs:
             name = spec.name.name
@@ -364,8 +370,6 @@ class TableChecker(StatementChecker):
             seen.add(name)
             if spec.layout == "grid" and not (spec.rows and spec.columns):
                 self.problem(spec.pos, "a grid zone needs rows and columns")
-            if spec.groups and not spec.owned:
-                self.problem(spec.groups.pos, "only a zone each player owns can have groups")
         self.symbols.zones = {z.name: z for z in out}
         home = self.decls.deck.zone
         zone = self.symbols.zones.get(home.name) if home else None

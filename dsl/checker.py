@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from cardrules.errors import Diagnostic
+from cardrules.interpreter.runtime import IN_PLAY
 from cardrules.model import CardTable, HouseDef, MeldKind, OptionDef, ZoneDef
 
 from . import decls as d
@@ -151,6 +152,8 @@ class _RulesetChecker(TableChecker):
         variables = self.variables()
         melds = self.melds()  # after the zones and variables, which it may not read
         functions = self.functions()
+        procedures = self.procedures()
+        tricks = self.tricks()
         phases = self.phases()
         reactions = self.reactions()
         self.has_me = True
@@ -164,8 +167,11 @@ class _RulesetChecker(TableChecker):
         self.pending_turns()
         if self.diagnostics or self.assignments is not None:
             return None
+        if self.scores_in_play:  # the points in play: a player_round variable of its own
+            variables = self.points_in_play(variables)
         program = ir.Program(functions, variables, setup, phases, round_end, reactions,
-                             triggers, scores, evaluate_ir, rounds_ir, until, round_first)
+                             triggers, scores, evaluate_ir, rounds_ir, until, round_first,
+                             self.scores_in_play, procedures, *tricks)
         return Checked(decls, program, dict(self.symbols.options), option_defs, cards, copies,
                        rounds, home, zones, self.min_players, self.max_players,
                        self.default_players, self.direction, self.move_infos,
@@ -174,6 +180,21 @@ class _RulesetChecker(TableChecker):
                        self.max_actions(), house)
 
     # ------------------------------------------------------------- variables
+    def points_in_play(self, variables: tuple[ir.Variable, ...]) -> tuple[ir.Variable, ...]:
+        """The variables and each seat's points scored this round by `score N to P`
+        (IN_PLAY), 0 at each round's start: the rules' own bookkeeping, shown as the round
+        score's entry 'in play' and in the log, not as a variable."""
+        pos = self.decls.name.pos
+        if IN_PLAY in self.symbols.variables:
+            self.problem(pos, f"a variable is named '{IN_PLAY}', the name of the points a "
+                              "`score` statement gives: rename it")
+            return variables
+        return (*variables, ir.Variable(IN_PLAY, "player_round", INT, ir.Const(0, type=INT,
+                                                                              pos=pos),
+                                        "public", "The points scored during play this round "
+                                        "(`score N to P`), counted in the round's score.",
+                                        internal=True))
+
     def variables(self) -> tuple[ir.Variable, ...]:
         """Every variable, typed, before any rule text that reads one is checked."""
         out: list[ir.Variable] = []
@@ -271,6 +292,43 @@ class _RulesetChecker(TableChecker):
             self.symbols.functions[name] = FunctionInfo(tuple(params.values()), value.type,
                                                         value.nullable, value)
             out.append(ir.Function(name, tuple(params.items()), value))
+        return tuple(out)
+
+    def tricks(self) -> tuple[ir.Expr | None, ir.Expr | None]:
+        """`tricks:`, how a card's suit and strength are read in a trick, with `card` bound."""
+        out: list[ir.Expr | None] = []
+        for node, wanted, what in ((self.decls.trick_suit, SUIT, "a card's suit in a trick"),
+                                   (self.decls.trick_rank, INT, "a card's rank in a trick")):
+            if node is None:
+                out.append(None)
+                continue
+            with self.bind({"card": CARD}):
+                code = self.expect(self.check(node), wanted, node.pos, what)
+            out.append(None if code is BAD else self.needed(code, node.pos, what))
+        return out[0], out[1]
+
+    def procedures(self) -> tuple[ir.Procedure, ...]:
+        """The ruleset's own procedures, in order: each may call only those before it, so
+        that none calls itself, however indirectly."""
+        out: list[ir.Procedure] = []
+        self.symbols.procedure_names = frozenset(p.name.name for p in self.decls.procedures)
+        for spec in self.decls.procedures:
+            name = spec.name.name
+            if name in self.symbols.procedures:
+                self.problem(spec.name.pos, f"'{name}' is already a procedure")
+                continue
+            if name in self.symbols.functions:
+                self.problem(spec.name.pos, f"'{name}' is already a function")
+                continue
+            params = {p.name: TYPE_NAMES[kind] for p, kind in spec.params}
+            if any([self.clash(p.name, p.pos) for p, _ in spec.params]):
+                continue
+            self.has_me = True
+            with self.bind(params):
+                body = self.statements(spec.body)
+            self.has_me = False
+            self.symbols.procedures[name] = tuple(params.values())
+            out.append(ir.Procedure(name, tuple(params.items()), body))
         return tuple(out)
 
     # ------------------------------------------------------------------ flow

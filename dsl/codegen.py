@@ -40,6 +40,7 @@ class Manifest:
     """Every function the generator wrote, by what it does: the assembler reads the module's
     functions from here (it never rebuilds a name), and so do the tests."""
 
+    procedures: dict[str, str] = field(default_factory=dict)  # a rule file's procedure ->
     functions: dict[str, str] = field(default_factory=dict)  # a rule file's function ->
     initial: dict[str, str] = field(default_factory=dict)  # a variable -> its initial value
     legal: dict[tuple[int, str], str] = field(default_factory=dict)  # (phase, step) -> list
@@ -62,7 +63,8 @@ class Manifest:
 
     def names(self) -> set[str]:
         """The name of every function the module defines."""
-        out = {*self.functions.values(), *self.initial.values(), *self.legal.values(),
+        out = {*self.functions.values(), *self.procedures.values(), *self.initial.values(),
+               *self.legal.values(),
                *self.moves.values(), *self.handlers.values(), *self.skip.values(),
                *self.on_skip.values(), *self.first.values(), *self.when.values(),
                *self.triggers.values(), *self.helpers, self.setup, self.round_end, self.score}
@@ -106,6 +108,14 @@ class Generator(ExpressionWriter):
         program, made = self.checked.program, self.manifest
         for fn in program.functions:
             self.function_def(fn)
+        for name, how in (("tr_suit", program.trick_suit), ("tr_rank", program.trick_rank)):
+            if how is not None:  # `tricks:`: a card's suit or rank in a trick
+                made.helpers.append(self.expression_function(name, ["S", "v_card"], how))
+        for proc in program.procedures:
+            params = ["S", "me", *(local(p) for p, _ in proc.params)]
+            body = self.block(proc.body) or [ast.Pass()]
+            made.procedures[proc.name] = self.add_function(f"pr_{proc.name}", params, body,
+                                                           self.checked.decls.name.pos)
         for var in program.variables:
             made.initial[var.name] = self.expression_function(f"init_{var.name}", ["S"],
                                                               var.initial)
@@ -189,6 +199,9 @@ class Generator(ExpressionWriter):
     def score_functions(self, program: ir.Program) -> None:
         bind = pyast.stmts("me = p\nv_p = p")
         values = [self.expr(score.value) for score in program.scores]
+        if program.in_play:  # the points scored during play, the last entry ('in play')
+            teams = self.checked.teams if self.checked.score_by == "team" else 0
+            values.append(pyast.call("in_play", S, pyast.name("p"), pyast.const(teams)))
         pos = program.scores[0].value.pos if program.scores else self.checked.decls.name.pos
         body = [*bind, ast.Return(ast.Tuple(values, ast.Load()))]
         self.tag(body, self.site(pos))
@@ -406,6 +419,16 @@ class Generator(ExpressionWriter):
 
     def stmt_Win(self, stmt: ir.Win) -> list[ast.stmt]:
         return [pyast.expr_stmt(pyast.call("win", S, self.expr(stmt.player)))]
+
+    def stmt_ProcedureCall(self, stmt: ir.ProcedureCall) -> list[ast.stmt]:
+        args = [self.expr(a) for a in stmt.args]
+        return [pyast.expr_stmt(pyast.call(f"pr_{stmt.name}", S, ME, *args))]
+
+    def stmt_ScorePoints(self, stmt: ir.ScorePoints) -> list[ast.stmt]:
+        teams = self.checked.teams if self.checked.score_by == "team" else 0
+        who = self.seat(stmt.player, stmt.pos, "it scores at the round's end")
+        return [pyast.expr_stmt(pyast.call("score_points", S, self.expr(stmt.points), who,
+                                           pyast.const(teams)))]
 
     def stmt_Eliminate(self, stmt: ir.Eliminate) -> list[ast.stmt]:
         who = self.seat(stmt.player, stmt.pos, "it cannot be put out")

@@ -42,6 +42,8 @@ def local(name: str) -> str:
 
 
 S, B, Z, ME = (pyast.name(x) for x in ("S", "B", "Z", "me"))
+# The built-ins that read a card's suit and rank in a trick (`tricks:`).
+TRICK_FUNCTIONS = frozenset({"led_suit", "best_of_suit", "trick_winner", "trick_suit"})
 
 class ExpressionWriter:
     """Writes expressions, numbering the rule text they come from; the Generator
@@ -134,6 +136,10 @@ class ExpressionWriter:
     def zone_index(self, ref: ir.ZoneRef) -> ast.expr:
         """The index of the zone a reference names, folded where it is known."""
         zone = ref.zone
+        if ref.owner is None and ref.group is not None:  # a group of a shared zone
+            group = pyast.call("group", self.expr(ref.group), pyast.const(zone.groups),
+                               self.site_const(ref.pos))
+            return ast.BinOp(zone_const(zone), ast.Add(), group)
         if ref.owner is None:
             return zone_const(zone)
         owner = self.expr(ref.owner)
@@ -169,6 +175,9 @@ class ExpressionWriter:
         template = PLAYER_ATTRIBUTES[node.name][1]
         if self.checked.house is not None:
             template = HOUSE_PLAYER_ATTRIBUTES.get(node.name, template)
+        if node.name == "total" and self.checked.program.in_play:  # with the points in play
+            teams = self.checked.teams if self.checked.score_by == "team" else 0
+            return pyast.call("total_now", S, self.expr(node.player), pyast.const(teams))
         return pyast.expr(template, self.expr(node.player))
 
     def expr_CardAttr(self, node: ir.CardAttr) -> ast.expr:
@@ -188,9 +197,26 @@ class ExpressionWriter:
                     return self.inliner.expression("top_of_stack", {"b": B, "s": S, "z": index})
                 return pyast.call("top_of_stack", B, S, index)
         args = [self.expr(a) for a in node.args]
+        program = self.checked.program
+        if node.function in TRICK_FUNCTIONS and (program.trick_suit or program.trick_rank):
+            return self.trick_call(node.function, args)
         if self.checked.house is not None and node.function in HOUSE_FUNCTIONS:
             return HOUSE_FUNCTIONS[node.function](args, self.site_const(node.pos))
         return FUNCTIONS[node.function].emit(args, self.site_const(node.pos))
+
+    def trick_call(self, function: str, args: list[ast.expr]) -> ast.expr:
+        """A trick built-in where `tricks:` says how a card's suit or rank is read: the
+        tables it reads are the ruleset's functions of the card (tr_suit, tr_rank)."""
+        program = self.checked.program
+        suit = pyast.call("ReadAs", S, pyast.name("tr_suit")) if program.trick_suit \
+            else pyast.name("T_suit")
+        rank = pyast.call("ReadAs", S, pyast.name("tr_rank")) if program.trick_rank \
+            else pyast.name("T_rank")
+        if function == "trick_suit":
+            return pyast.subscript(suit, args[0])
+        if function == "led_suit":
+            return pyast.call("led_suit", suit, *args)
+        return pyast.call(function, rank, suit, *args)
 
     def expr_UserCall(self, node: ir.UserCall) -> ast.expr:
         return pyast.call(f"f_{node.function}", S, *(self.expr(a) for a in node.args))
@@ -230,6 +256,10 @@ class ExpressionWriter:
             if name == "first":
                 return pyast.call("next", generator, pyast.const(None))
             return pyast.call(name, generator)
+        if name in ("max_by", "min_by", "sorted_by"):  # (value, item) pairs, then the items
+            pair = ast.Tuple([element_code, pyast.name(var)], ast.Load())
+            by = {"max_by": "most_by", "min_by": "least_by", "sorted_by": "ordered_by"}[name]
+            return pyast.call(by, ast.ListComp(pair, comps))
         # Every item is needed: a list is made faster than a generator is run.
         items = ast.ListComp(element_code, comps)
         if name in ("min", "max"):
@@ -265,6 +295,10 @@ class ExpressionWriter:
         return pyast.call("at", self.expr(node.subject), self.expr(node.index),
                           pyast.const(noun), self.site_const(node.pos))
 
+    def expr_Slice(self, node: ir.Slice) -> ast.expr:
+        bounds = [None if b is None else self.expr(b) for b in (node.start, node.stop)]
+        return ast.Subscript(self.expr(node.subject), ast.Slice(*bounds), ast.Load())
+
     def expr_Minus(self, node: ir.Minus) -> ast.expr:
         return ast.UnaryOp(ast.USub(), self.expr(node.operand))
 
@@ -281,6 +315,10 @@ class ExpressionWriter:
         op: ast.cmpop = _COMPARE[node.op]
         if NONE in (node.left.type, node.right.type) and node.op in ("==", "!="):
             op = ast.Is() if node.op == "==" else ast.IsNot()
+        elif node.op in ("==", "!=") and (node.left.type.is_list or node.right.type.is_list):
+            # a chosen subset is a tuple (an action's value), a written list a list: alike
+            same = pyast.call("same", self.expr(node.left), self.expr(node.right))
+            return same if node.op == "==" else ast.UnaryOp(ast.Not(), same)
         return ast.Compare(self.expr(node.left), [op], [self.expr(node.right)])
 
     def expr_Membership(self, node: ir.Membership) -> ast.expr:

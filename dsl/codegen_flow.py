@@ -115,6 +115,7 @@ def _uses_turn_to(program: ir.Program) -> bool:
     bodies += [m.body for p in program.phases for s in p.steps for m in s.moves]
     bodies += [p.on_skip for p in program.phases]
     bodies += [t.body for ts in program.triggers.values() for t in ts]
+    bodies += [proc.body for proc in program.procedures]  # (called from any of these)
     if program.reactions is not None:
         bodies += [m.body for m in program.reactions.moves]
     return any(walk(b) for b in bodies)

@@ -151,9 +151,11 @@ def make_board(zones: tuple[ZoneDef, ...], owners: int, card_names: tuple[str, .
     slots: list[int] = []
     width: list[int] = []
     trick: list[bool] = []
+    group: list[int] = []
     for z in zones:
         for seat in range(owners if z.owned else 1):
-            for _ in range(max(z.groups, 1)):
+            for g in range(max(z.groups, 1)):
+                group.append(g if z.groups else -1)
                 names.append(z.name)
                 owner.append(seat if z.owned else -1)
                 vis.append(VISIBILITY[z.visibility])
@@ -162,7 +164,7 @@ def make_board(zones: tuple[ZoneDef, ...], owners: int, card_names: tuple[str, .
                 width.append(z.columns)
                 trick.append(z.layout == "trick")
     return runtime.Board(tuple(names), tuple(owner), tuple(vis), tuple(grid), tuple(slots),
-                         tuple(width), card_names, tuple(trick), house)
+                         tuple(width), card_names, tuple(trick), house, tuple(group))
 
 
 def tables(checked: Checked, board: runtime.Board) -> dict[str, Any]:
@@ -233,7 +235,8 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, generated: Ge
         after_setup=fn(made.triggers.get("after_setup")),
         before_turn=fn(made.triggers.get("before_turn")), round_first=fn(made.round_first),
         teams=checked.teams, score_by=checked.score_by, max_actions=checked.max_actions,
-        score=fn(made.score), score_names=tuple(s.name for s in program.scores),
+        score=fn(made.score), score_names=tuple(s.name for s in program.scores)
+        + (("in play",) if program.in_play else ()),
         evaluate=fn(made.evaluate), winner=decls.scoring.winner, rounds=checked.rounds,
         until=fn(made.until), reactions=reactions, moves=moves, python=listing(generated),
         data=doc.data, sites=tuple(generated.sites), evaluate_key=fn(made.evaluate_key),

@@ -53,6 +53,7 @@ class DeckDecl:
     zone: Named | None
     wild: n.Expr | None
     pos: n.Pos
+    colours: tuple[tuple[Named, str], ...] = ()  # suit -> 'red' or 'black'
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,16 @@ class FunctionDecl:
     name: Named
     params: tuple[tuple[Named, str], ...]  # parameter name, type name
     value: n.Expr | None
+    doc: str
+
+
+@dataclass(frozen=True)
+class ProcedureDecl:
+    """`procedures:` entry: statements with parameters, run where a statement calls them."""
+
+    name: Named
+    params: tuple[tuple[Named, str], ...]  # parameter name, type name
+    body: tuple[n.Stmt, ...]
     doc: str
 
 
@@ -231,5 +242,8 @@ class RulesetDecl:
     round_first: n.Expr | None = None
     teams: Literal | None = None
     melds: MeldsDecl | None = None
+    procedures: tuple[ProcedureDecl, ...] = ()
+    trick_suit: n.Expr | None = None  # `tricks: suit`: a card's suit in a trick
+    trick_rank: n.Expr | None = None  # `tricks: rank`: a card's strength in a trick
     max_actions: Literal | None = None
     house: HouseDecl | None = None

@@ -49,7 +49,8 @@ class StateName(Expr):
 
 @dataclass(frozen=True)
 class ZoneRef(Expr):
-    """A zone: shared (no owner), a seat's, or one group of a seat's grouped zone."""
+    """A zone: shared (no owner), a seat's, or one group of a grouped zone (a seat's, or a shared
+    one: no owner)."""
 
     zone: ZoneDef
     owner: Expr | None = None
@@ -141,6 +142,15 @@ class Index(Expr):
 
     subject: Expr
     index: Expr
+
+
+@dataclass(frozen=True)
+class Slice(Expr):
+    """list[start:stop], counted from 0 (from the end where negative), cut at the ends."""
+
+    subject: Expr
+    start: Expr | None
+    stop: Expr | None
 
 
 @dataclass(frozen=True)
@@ -305,6 +315,30 @@ class Eliminate(Stmt):
 
 
 @dataclass(frozen=True)
+class ProcedureCall(Stmt):
+    """A call of one of the rule file's procedures (`procedures:`)."""
+
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Procedure:
+    name: str
+    params: tuple[tuple[str, Type], ...]
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class ScorePoints(Stmt):
+    """Points to a seat during play: added to its points in play (IN_PLAY), which its round
+    score counts and its total reads."""
+
+    points: Expr
+    player: Expr
+
+
+@dataclass(frozen=True)
 class If(Stmt):
     test: Expr
     then: tuple[Stmt, ...]
@@ -423,3 +457,7 @@ class Program:
     rounds: Expr
     until: Expr | None
     round_first: Expr | None = None  # who starts the round's play, after the setup
+    in_play: bool = False  # whether a statement scores points during play (`score N to P`)
+    procedures: tuple[Procedure, ...] = ()  # each may call only those before it
+    trick_suit: Expr | None = None  # `tricks: suit`, with `card` bound
+    trick_rank: Expr | None = None  # `tricks: rank`, with `card` bound

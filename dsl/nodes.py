@@ -125,6 +125,15 @@ class Index(Expr):
 
 
 @dataclass(frozen=True)
+class Slice(Expr):
+    """`pile[i:]`, `cards[1:3]`: the items from a place to before another."""
+
+    subject: Expr
+    start: Expr | None
+    stop: Expr | None
+
+
+@dataclass(frozen=True)
 class Minus(Expr):
     operand: Expr
 
@@ -270,6 +279,22 @@ class Win(Stmt):
 
 @dataclass(frozen=True)
 class Eliminate(Stmt):
+    player: Expr
+
+
+@dataclass(frozen=True)
+class ProcedureCall(Stmt):
+    """`refill(me, 3)`: the statements of one of the file's procedures, run here."""
+
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class ScorePoints(Stmt):
+    """`score 3 to me`: points to a seat during play, counted in its round score."""
+
+    points: Expr
     player: Expr
 
 

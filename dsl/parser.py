@@ -86,7 +86,7 @@ _FRIENDLY = {
 
 _START_WORDS = {
     "statement": "a statement (move, deal, shuffle, flip, swap, set, let, peek, end, turn, "
-                 "win, eliminate, reveal)",
+                 "win, eliminate, reveal, score, or a procedure's call: name(...))",
     "expression": "an expression",
     "domain": "a collection to choose from",
     "for_clause": "'NAME in LIST' (for: p in players)",
@@ -125,6 +125,14 @@ def _diagnose(text: str, kind: str, origin: n.Origin, exc: UnexpectedInput) -> D
         expected = _expected(exc) if text.strip() else "expected " + _START_WORDS[kind]
         message = f"incomplete {kind.replace('_', ' ')}: {expected}"
         return doc.diagnostic(origin.path, message, offset=where)
+    if isinstance(exc, UnexpectedToken) and kind == "statement" \
+            and set(exc.expected or ()) == {"LPAR"} and _WORD.fullmatch(
+                text[:exc.token.start_pos or 0].strip()):
+        # A first word that is no statement's was read as a procedure's name: say so of it.
+        start = len(text) - len(text.lstrip())
+        word = text[:exc.token.start_pos or 0].strip()
+        return doc.diagnostic(origin.path, f"unexpected '{word}': expected "
+                              + _START_WORDS[kind], offset=start, end=start + len(word))
     if isinstance(exc, UnexpectedToken) and exc.token.type == "LABEL_TEXT" and kind != "label":
         # Lark's lexer, finding no word it can take here, read the rest as label text.
         where = exc.token.start_pos or 0
@@ -250,6 +258,11 @@ class _Builder:
     def rule_index(self, t: Tree, subject: Tree, key: Tree) -> n.Expr:
         return n.Index(self.build(subject), self.build(key), pos=self.pos(t))
 
+    def rule_slice(self, t: Tree, subject: Tree, start: Tree | None,
+                   stop: Tree | None) -> n.Expr:
+        return n.Slice(self.build(subject), self.build(start) if start is not None else None,
+                       self.build(stop) if stop is not None else None, pos=self.pos(t))
+
     def rule_number(self, t: Tree, token: Token) -> n.Expr:
         if len(token) > MAX_DIGITS:  # Python refuses to read thousands of digits
             origin = self.origin
@@ -344,6 +357,13 @@ class _Builder:
 
     def rule_win(self, t: Tree, player: Tree) -> n.Stmt:
         return n.Win(self.build(player), pos=self.pos(t))
+
+    def rule_procedure_call(self, t: Tree, name: Token, args: Tree | None) -> n.Stmt:
+        built = tuple(self.build(a) for a in args.children) if args is not None else ()
+        return n.ProcedureCall(str(name), built, pos=self.pos(t))
+
+    def rule_score_points(self, t: Tree, points: Tree, player: Tree) -> n.Stmt:
+        return n.ScorePoints(self.build(points), self.build(player), pos=self.pos(t))
 
     def rule_eliminate(self, t: Tree, player: Tree) -> n.Stmt:
         return n.Eliminate(self.build(player), pos=self.pos(t))

@@ -156,6 +156,9 @@ class _Reader:
             zones=tuple(self.zone(i) for i in range(len(data.get("zones", [])))),
             variables=tuple(self.variable(i) for i in range(len(data.get("variables", [])))),
             functions=tuple(self.function(i) for i in range(len(data.get("functions", [])))),
+            procedures=tuple(self.procedure(i)
+                             for i in range(len(data.get("procedures", [])))),
+            trick_suit=self.expr(("tricks", "suit")), trick_rank=self.expr(("tricks", "rank")),
             setup=self.statements((*round_path, "setup")),
             phases=tuple(self.phase(i) for i in range(
                 len(data.get("round", {}).get("phases", [])))),
@@ -218,7 +221,10 @@ class _Reader:
             jokers=self.literal((*path, "jokers")),
             copies=self.expr((*path, "copies")),
             zone=self.named((*path, "zone")) if self.has((*path, "zone")) else None,
-            wild=self.expr((*path, "wild")), pos=self.pos(path))
+            wild=self.expr((*path, "wild")), pos=self.pos(path),
+            colours=tuple((d.Named(str(suit), self.pos((*path, "colours", suit), key=True)),
+                           str(colour))
+                          for suit, colour in (spec.get("colours") or {}).items()))
 
     def value_table(self, key: str) -> d.ValueTableDecl:
         path = ("values", key)
@@ -270,6 +276,13 @@ class _Reader:
                        for name, kind in (self._get((*path, "params")) or {}).items())
         return d.FunctionDecl(self.named((*path, "name")), params,
                               self.expr((*path, "value")), self.doc_text((*path, "doc")))
+
+    def procedure(self, i: int) -> d.ProcedureDecl:
+        path = ("procedures", i)
+        params = tuple((self.named((*path, "params", name), key=True), str(kind))
+                       for name, kind in (self._get((*path, "params")) or {}).items())
+        return d.ProcedureDecl(self.named((*path, "name")), params,
+                               self.statements((*path, "do")), self.doc_text((*path, "doc")))
 
     def phase(self, i: int) -> d.PhaseDecl:
         path = ("round", "phases", i)

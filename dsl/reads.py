@@ -22,7 +22,8 @@ PURE = frozenset({
     "size", "cards", "columns", "rows", "same_rank", "same_suit", "is_set", "is_flush",
     "is_run", "is_run_high", "changes", "contains", "length", "abs", "min", "max", "numbers",
     "ranks", "suits", "colours", "lay_downs", "can_lay_down", "is_meld", "melds_in", "can_meld",
-    "meld_layouts", "deadwood", "discard_deadwood", "best_melds", "left_out",
+    "meld_layouts", "deadwood", "discard_deadwood", "best_melds", "left_out", "position",
+    "combinations", "subsets", "sorted",
 })
 
 

@@ -31,7 +31,7 @@ class Span:
 
     line: int  # 1-based
     column: int  # 1-based
-    style: str | None  # None for plain scalars, '"', "'", '|' or '>'
+    style: str | None  # None for plain scalars, '"', "'", '|' or '>'; ALIAS for a *name
     end_line: int = 0  # where a scalar's text ends (just past it); 0 for a collection,
     end_column: int = 0  # whose end is no place a message should stretch to
 
@@ -82,7 +82,7 @@ class Document:
         if span is None:  # not written (a default): the nearest place that is
             return self.where(path)
         value = self.get(path)
-        if not isinstance(value, str):
+        if not isinstance(value, str) or span.style == ALIAS:  # (an alias: the *name)
             return self.where(path)
         if span.style in ("|", ">"):
             return self._in_block(span, value, offset)
@@ -157,6 +157,7 @@ class Document:
         return tuple(path) in (self.key_spans if key else self.spans)
 
 
+ALIAS = "*"  # the style of a node written as an alias (*name): located at the alias
 MAX_BYTES = 1_000_000  # a rule file is a page or two; a megabyte is no rule file
 MAX_DEPTH = 50  # nesting of mappings and lists
 MAX_NODES = 100_000  # values, once YAML aliases are expanded
@@ -186,10 +187,27 @@ def parse_yaml(text: str, path: str) -> Document:
         doc.data = None
         return doc
     errors: list[Diagnostic] = []
-    doc.data = _Builder(doc, errors).build(root, ())
+    doc.data = _Builder(doc, errors, _aliases(text) if "*" in text else []).build(root, ())
     if errors:
         raise RulesetError(errors)
     return doc
+
+
+def _aliases(text: str) -> list[Span]:
+    """Where each alias (*name) of a text is written, in order. The composed nodes do not
+    say: an alias is its anchor's node, which knows only the anchor's place."""
+    out: list[Span] = []
+    loader = _Loader(text)
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            start, end = event.start_mark, event.end_mark
+            if isinstance(event, yaml.AliasEvent) and start is not None and end is not None:
+                out.append(Span(start.line + 1, start.column + 1, ALIAS, end.line + 1,
+                                end.column + 1))
+    finally:
+        loader.dispose()
+    return out
 
 
 def _check_bounds(text: str, path: str) -> None:
@@ -378,10 +396,24 @@ class _Builder:
     """Turns composed YAML nodes into plain data, recording every node's span; counts the
     values it builds, so that aliases repeating aliases cannot multiply them unboundedly."""
 
-    def __init__(self, doc: Document, errors: list[Diagnostic]):
+    def __init__(self, doc: Document, errors: list[Diagnostic], aliases: list[Span]):
         self.doc = doc
         self.errors = errors
         self.count = 0
+        # An alias is its anchor's node met again: met in the order of the text (outside
+        # what an alias repeats), the n-th such is the n-th alias written.
+        self.aliases = iter(aliases)
+        self.seen: set[int] = set()
+        self.repeating: list[Span] = []  # the aliases being expanded, outermost first
+
+    def span(self, node: yaml.Node) -> Span:
+        """Where a node is written: at its alias when it is one, or is part of what one
+        repeats (that copy has no text of its own but the alias)."""
+        if self.repeating:
+            return self.repeating[0]
+        alias = next(self.aliases, None) if id(node) in self.seen else None
+        self.seen.add(id(node))
+        return _span(node) if alias is None else alias
 
     def build(self, node: yaml.Node, path: Path, depth: int = 0) -> Any:
         self.count += 1
@@ -390,10 +422,20 @@ class _Builder:
                 f"this file holds more than {MAX_NODES:,} values once its YAML aliases (*name) "
                 "are expanded" if self.count > MAX_NODES else
                 f"nested more than {MAX_DEPTH} levels deep; no rule file needs that"))])
-        self.doc.spans[path] = _span(node)
+        span = self.doc.spans[path] = self.span(node)
+        if span.style == ALIAS and not self.repeating:
+            self.repeating.append(span)
+            try:
+                return self.value(node, path, depth)
+            finally:
+                self.repeating.pop()
+        return self.value(node, path, depth)
+
+    def value(self, node: yaml.Node, path: Path, depth: int) -> Any:
         if not isinstance(node, yaml.ScalarNode) and node.tag not in _COLLECTION_TAGS:
             self.errors.append(_located(self.doc, node, f"unsupported YAML tag "
-                                                        f"'{_short_tag(node.tag)}'"))
+                                                        f"'{_short_tag(node.tag)}'",
+                                        self.doc.spans.get(path)))
         if isinstance(node, yaml.MappingNode):
             return self.mapping(node, path, depth)
         if isinstance(node, yaml.SequenceNode):
@@ -404,20 +446,42 @@ class _Builder:
         out: dict[str, Any] = {}
         doc, errors = self.doc, self.errors
         for key_node, value_node in node.value:
+            key_span = self.span(key_node)
             if not isinstance(key_node, yaml.ScalarNode):
-                errors.append(_located(doc, key_node, "a mapping key must be a plain word"))
+                errors.append(_located(doc, key_node, "a mapping key must be a plain word",
+                                       key_span))
+                self.skip(key_node, key_span)
+                self.skip(value_node)
                 continue
             key = str(key_node.value)  # keys stay as written: `2:` names the rank "2"
             if key == "<<":
                 errors.append(_located(doc, key_node, "YAML merge keys (<<) are not supported; "
-                                                      "use `extends:` to build on another ruleset"))
+                                                      "use `extends:` to build on another ruleset",
+                                       key_span))
+                self.skip(value_node)
                 continue
             if key in out:
-                errors.append(_located(doc, key_node, f"duplicate key '{key}'"))
+                errors.append(_located(doc, key_node, f"duplicate key '{key}'", key_span))
+                self.skip(value_node)
                 continue
-            doc.key_spans[(*path, key)] = _span(key_node)
+            doc.key_spans[(*path, key)] = key_span
             out[key] = self.build(value_node, (*path, key), depth + 1)
         return out
+
+    def skip(self, node: yaml.Node, span: Span | None = None) -> None:
+        """Pass over a node that is not built (refused), noting the aliases written in it,
+        so that the aliases after it are still told apart."""
+        if span is None:
+            span = self.span(node)
+        if span.style == ALIAS or self.repeating:
+            return
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                self.skip(key_node)
+                self.skip(value_node)
+        elif isinstance(node, yaml.SequenceNode):
+            for item in node.value:
+                self.skip(item)
 
 
 _SCALAR_TAGS = {
@@ -437,13 +501,15 @@ def _short_tag(tag: str) -> str:
 
 
 def _scalar(node: yaml.Node, path: Path, doc: Document, errors: list[Diagnostic]) -> Any:
+    span = doc.spans.get(path)  # where it is written: an alias, at the alias
     if node.tag not in _SCALAR_TAGS:
-        errors.append(_located(doc, node, f"unsupported YAML tag '{_short_tag(node.tag)}'"))
+        errors.append(_located(doc, node, f"unsupported YAML tag '{_short_tag(node.tag)}'",
+                               span))
         return None
     try:
         value = _CONSTRUCTOR.yaml_constructors[node.tag](_CONSTRUCTOR, node)
         if isinstance(value, float):  # one rule for every number: the language has no others
-            errors.append(_located(doc, node, _not_whole(str(node.value), value)))
+            errors.append(_located(doc, node, _not_whole(str(node.value), value), span))
             return None
         return value
     except (ValueError, KeyError, IndexError):
@@ -456,7 +522,7 @@ def _scalar(node: yaml.Node, path: Path, doc: Document, errors: list[Diagnostic]
             shown = text if len(text) <= 40 else text[:37] + "..."
             message = f"'{shown}' is not a valid {_TAG_NAMES.get(kind, kind)}, as its tag " \
                       f"!!{kind} says it is"
-        errors.append(_located(doc, node, message))
+        errors.append(_located(doc, node, message, span))
         return None
 
 
@@ -476,8 +542,10 @@ def _not_whole(text: str, value: float) -> str:
 _CONSTRUCTOR = yaml.SafeLoader("")
 
 
-def _located(doc: Document, node: yaml.Node, message: str) -> Diagnostic:
-    span = _span(node)
+def _located(doc: Document, node: yaml.Node, message: str,
+             span: Span | None = None) -> Diagnostic:
+    """A diagnostic at a node: where it is written (`span`, an alias's own), else its own."""
+    span = span or _span(node)
     loc = Location(doc.path, span.line, span.column)
     end = Location(doc.path, span.end_line, span.end_column) if span.end_line else None
     return Diagnostic(loc, message, doc.source_line(span.line), end)

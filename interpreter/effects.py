@@ -22,6 +22,7 @@ from .deal import stack
 from .runtime import (
     EMPTY,
     HIDDEN,
+    IN_PLAY,
     OWNER,
     PUBLIC,
     SIGNAL_GAME,
@@ -34,6 +35,7 @@ from .runtime import (
     others,
     present,
     top,
+    total_now,
     zone_label,
 )
 from .sight import parties, seen_again, shuffled_unseen, unseen_move
@@ -353,6 +355,15 @@ def win(s: GameState, p: int) -> None:
     s.signal |= SIGNAL_GAME
 
 
+def score_points(s: GameState, points: int, p: int, teams: int) -> None:
+    """Seat p scores points during play: its points in play, which its round score counts
+    (the scoring's entry 'in play') and its total reads, and the log."""
+    s.pvars[IN_PLAY][p] += points
+    if s.log is not None:
+        s.log.append({"effect": "score", "seat": p + 1, "points": points,
+                      "total": total_now(s, p, teams)})
+
+
 def eliminate(s: GameState, p: int) -> None:
     """Seat p is out of the game: turns pass it by; its cards stay where they are."""
     s.active[p] = False
@@ -399,6 +410,6 @@ def seen_by_each(b: Board, s: GameState, c: int) -> list[str | None]:
 # What generated code may call of this module (dsl/binding.py binds these names).
 EXPORTED = (
     "put", "leave", "arrive", "move_card", "move_top", "move_all", "flip_card", "flip_all",
-    "swap", "known_after_move", "shuffle", "peek", "peek_all", "reveal", "deal",
-    "deal_order", "end_round_before", "win", "eliminate", "log_move", "log_swap", "log_flip",
+    "swap", "known_after_move", "shuffle", "peek", "peek_all", "reveal", "deal", "deal_order",
+    "end_round_before", "win", "eliminate", "score_points", "log_move", "log_swap", "log_flip",
 )

@@ -14,6 +14,8 @@ plain message; `site` numbers the rule text it came from, so the engine can poin
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeAlias, TypeVar
 
@@ -64,6 +66,87 @@ def at(items: Sequence[Any], index: int, noun: str, site: int) -> Any:
         where = "before the start" if index < 0 else "past the end"
         raise RuleFault(f"index {index} is {where} of a {size}", site)
     return items[index]
+
+
+def position(item: Any, items: Sequence[Any], site: int) -> int:
+    """Where `item` lies in `items`, counted from 0 (its first place)."""
+    for i, value in enumerate(items):
+        if value == item:
+            return i
+    raise RuleFault(f"it is not in the list ({len(items)} items), so it has no position there",
+                    site)
+
+
+MOST_LISTED = 100_000  # subsets or combinations listed at once
+IN_PLAY = "points_in_play"  # the player_round variable of the points `score N to P` gives
+
+
+def in_play(s: GameState, p: int, teams: int) -> int:
+    """The points seat p (by teams: p's team) has scored during play this round."""
+    points = s.pvars[IN_PLAY]
+    return sum(points[p % teams::teams]) if teams else points[p]
+
+
+def total_now(s: GameState, p: int, teams: int) -> int:
+    """p's total with the points it has scored during play this round (`p.total`, where a
+    ruleset scores points during play)."""
+    return s.totals[p] + in_play(s, p, teams) if p < s.n else s.house_total
+
+
+def combinations(items: Sequence[Any], k: int, site: int) -> list[tuple[Any, ...]]:
+    """Every way to choose k of the items, each in the items' order (none if k is out of
+    range); a fault if there are more than MOST_LISTED. Each is a tuple, as an action's value
+    must be (`same` compares it with a list)."""
+    n = len(items)
+    if not 0 <= k <= n:
+        return []
+    ways = math.comb(n, k)
+    if ways > MOST_LISTED:
+        raise RuleFault(f"choosing {k} of {n} items gives {ways} ways: more than "
+                        f"{MOST_LISTED:,} are never listed", site)
+    return list(itertools.combinations(items, k))
+
+
+def subsets(items: Sequence[Any], site: int) -> list[tuple[Any, ...]]:
+    """Every subset of the items, the empty one first, then by size, each in the items'
+    order; a fault if there are more than MOST_LISTED."""
+    n = len(items)
+    if n > MOST_LISTED.bit_length() - 1:
+        raise RuleFault(f"a list of {n} items has {1 << n if n < 64 else 'too many'} subsets: "
+                        f"more than {MOST_LISTED:,} are never listed", site)
+    return [c for k in range(n + 1) for c in itertools.combinations(items, k)]
+
+
+def same(a: Any, b: Any) -> bool:
+    """Whether two values are equal, a list and a tuple of the same items alike."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def ordered(items: Sequence[Any]) -> list[Any]:
+    """The items, smallest first."""
+    return sorted(items)
+
+
+def _value(pair: tuple[Any, Any]) -> Any:
+    return pair[0]
+
+
+def most_by(pairs: Sequence[tuple[Any, Any]]) -> Any:
+    """The item of the (value, item) pairs with the largest value, the first of equals."""
+    return max(pairs, key=_value)[1] if pairs else None
+
+
+def least_by(pairs: Sequence[tuple[Any, Any]]) -> Any:
+    """The item of the (value, item) pairs with the smallest value, the first of equals."""
+    return min(pairs, key=_value)[1] if pairs else None
+
+
+def ordered_by(pairs: Sequence[tuple[Any, Any]]) -> list[Any]:
+    """The items of the (value, item) pairs by their values, smallest first, equals as they
+    came."""
+    return [item for _, item in sorted(pairs, key=_value)]
 
 
 def divide(a: int, b: int, site: int) -> int:
@@ -205,6 +288,19 @@ def team_of(s: GameState, p: int, teams: int) -> list[int]:
     return list(range(p % teams, s.n, teams))
 
 
+class ReadAs:
+    """A card's suit or rank in a trick as the ruleset reads it (`tricks:`): a table by card
+    worked out when asked, for the trick built-ins, which read tables."""
+
+    __slots__ = ("s", "read")
+
+    def __init__(self, s: GameState, read: Callable[[GameState, int], int]):
+        self.s, self.read = s, read
+
+    def __getitem__(self, c: int) -> int:
+        return self.read(self.s, c)
+
+
 def led_suit(suit: Sequence[int], cards: Sequence[int]) -> int | None:
     """The suit of the first card, or None."""
     return suit[cards[0]] if cards else None
@@ -299,10 +395,11 @@ def changes(number: Sequence[int], cards: Sequence[int]) -> str:
 
 
 def zone_label(b: Board, z: int) -> str:
-    """A zone instance as the log and messages name it: 'hand[2]', 'stock', 'hand[house]'."""
+    """A zone instance as the log and messages name it: 'hand[2]', 'stock', 'hand[house]',
+    'pile 3' (a group of a shared zone, numbered from 1 as people count)."""
     owner = b.owner[z]
     if owner < 0:
-        return b.names[z]
+        return f"{b.names[z]} {b.group[z] + 1}" if b.group and b.group[z] >= 0 else b.names[z]
     return f"{b.names[z]}[house]" if owner == b.house else f"{b.names[z]}[{owner + 1}]"
 
 
@@ -377,12 +474,13 @@ def is_run(rank: Sequence[int], wild: Sequence[bool], n_ranks: int, cards: Seque
 
 # What generated code may call or read of this module (dsl/binding.py binds these names).
 EXPORTED = (
-    "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "MOST_LETTERS", "MOST_NUMBERS",
-    "SIGNAL_TURN", "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME",
-    "need", "at", "divide", "modulo", "least", "most", "numbers", "words", "group", "empty",
-    "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others",
+    "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "MOST_LETTERS", "MOST_NUMBERS", "SIGNAL_TURN",
+    "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "ReadAs", "in_play", "total_now",
+    "need", "at", "position", "combinations", "subsets", "same", "ordered", "most_by",
+    "least_by", "ordered_by", "divide", "modulo", "least", "most", "numbers", "words", "group",
+    "empty", "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others",
     "next_seat", "random_card", "seat_of", "owner_of", "team_of", "led_suit", "best_of_suit",
-    "trick_winner", "round_score", "Totals", "seat_number", "is_active", "last_score",
-    "a_seat", "knows", "entries", "changes", "columns", "rows", "same_key", "is_set",
-    "is_flush", "is_run_high", "is_run",
+    "trick_winner", "round_score", "Totals", "seat_number", "is_active", "last_score", "a_seat",
+    "knows", "entries", "changes", "columns", "rows", "same_key", "is_set", "is_flush",
+    "is_run_high", "is_run",
 )

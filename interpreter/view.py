@@ -72,7 +72,10 @@ def player_view(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
     zones: dict[str, Any] = {}
     maybe = maybe_by_zone(rules, s, seat)
     for zone in rules.zones:
-        if zone.groups:
+        if zone.groups and not zone.owned:  # the table's piles: a list of its groups
+            zones[zone.name] = [zone_view(rules, s, z, zone.visibility, seat, maybe)
+                                for z in zone.instances(0)]
+        elif zone.groups:
             zones[zone.name] = {owner: [zone_view(rules, s, z, zone.visibility, seat, maybe)
                                         for z in zone.instances(p)] for owner, p in owners(s)}
         elif zone.owned:
@@ -203,7 +206,9 @@ def table_cards(rules: Ruleset, s: GameState, public: bool = False) -> dict[str,
         def cards(z: int) -> list[str | None]:
             return [names[c] if c >= 0 and (not public or s.known[c] == s.everyone)
                     else None for c in s.zones[z]]
-        if zone.groups:
+        if zone.groups and not zone.owned:
+            out[zone.name] = [cards(z) for z in zone.instances(0)]
+        elif zone.groups:
             out[zone.name] = {owner: [cards(z) for z in zone.instances(p)]
                               for owner, p in owners(s)}
         elif zone.owned:
@@ -230,7 +235,10 @@ def card_places(rules: Ruleset, s: GameState, seat: int) -> dict[int, list[Any]]
                 places[c] = [name, owner, group, slot]
 
     for zone in rules.zones:
-        if zone.groups:
+        if zone.groups and not zone.owned:
+            for g, z in enumerate(zone.instances(0)):
+                note(z, zone.name, None, g)
+        elif zone.groups:
             for owner, p in owners(s):
                 for g, z in enumerate(zone.instances(p)):
                     note(z, zone.name, owner, g)

@@ -128,12 +128,14 @@ class Words:
     def place_of(self, state: GameState, card: int, seat: int | None = None) -> str:
         """Where a card lies, in plain words, from `seat`'s side (None: the table's): 'the
         face-down card of seat 2's grid at row 1, column 3', 'an unseen card from seat 3's
-        hand', 'the unseen card 2 from the top of the stock'."""
+        hand', 'the unseen card 2 from the top of the stock', 'an unseen card from pile 3'
+        (a group of a shared zone, counted from 1)."""
         z = state.where[card]
         board = self.board
         owner, name = board.owner[z], board.names[z]
         if owner < 0:
-            zone = f"the {name}"
+            group = board.group[z] if board.group else -1
+            zone = f"the {name}" if group < 0 else f"{name} {group + 1}"  # pile 3, from 1
         elif owner == state.house:
             zone = f"{self.player_name(owner)}'s {name}"
         else:

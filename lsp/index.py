@@ -163,6 +163,7 @@ class _Builder:
         self.container: Symbol | None = None  # the entry whose rule text is being walked
         self.by_name: dict[str, Symbol] = {}  # zones, variables, options
         self.functions: dict[str, Symbol] = {}
+        self.procedures: dict[str, Symbol] = {}
         self.tables: dict[str, Symbol] = {}
 
     # pieces ------------------------------------------------------------
@@ -210,6 +211,9 @@ class _Builder:
         for function in decls.functions:
             self.functions.setdefault(function.name.name, self.declare(
                 "function", function.name, "", function.doc, body=_entry(function.name)))
+        for procedure in decls.procedures:
+            self.procedures.setdefault(procedure.name.name, self.declare(
+                "procedure", procedure.name, "", procedure.doc, body=_entry(procedure.name)))
         if decls.deck.zone is not None:
             self.name_ref(decls.deck.zone.pos, decls.deck.zone.name)
         if decls.melds is not None:
@@ -269,6 +273,13 @@ class _Builder:
     def flow(self) -> None:
         """The round: setup, phases with their steps and moves, the end, triggers."""
         decls = self.decls
+        for procedure in decls.procedures:
+            self.container = self.procedures.get(procedure.name.name)
+            scope: dict[str, Symbol | None] = {
+                p.name: self.declare("parameter", p, kind, parent=self.container)
+                for p, kind in procedure.params}
+            self.statements(procedure.body, scope)
+        self.container = None
         self.statements(decls.setup, {})
         for phase in decls.phases:
             symbol = self.declare("phase", phase.name, f"turns: {phase.turns}", phase.doc,
@@ -358,13 +369,16 @@ class _Builder:
                       else None)
         elif isinstance(stmt, n.DealCards):
             self.name_ref(stmt.zone_pos, stmt.zone, {})
+        elif isinstance(stmt, n.ProcedureCall):
+            self.note(name_pos(stmt.pos, stmt.name), stmt.name,
+                      self.procedures.get(stmt.name))
         for value in _children(stmt):
             self.expr(value, scope)
 
     def construct(self, stmt: n.Stmt) -> None:
         """A statement's keyword, for a hover on the construct."""
         rule = _rule_name(stmt)
-        if rule is None:
+        if rule is None or isinstance(stmt, n.ProcedureCall):  # (its name is its own)
             return
         word = stmt.pos.text.split(None, 1)[0] if stmt.pos.text.strip() else rule
         self.note(name_pos(stmt.pos, word), word, builtin=("construct", rule))

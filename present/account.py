@@ -106,7 +106,12 @@ def _cards(rules: Ruleset, event: dict[str, Any]) -> list[str]:
         if parts:
             out.append(f"{render.house_name(rules)}: " + "   ".join(parts))
     for zone in rules.zones:
-        if not zone.owned and any(c is not None for c in zones[zone.name]):
+        if zone.owned:
+            continue
+        if zone.groups:  # the table's piles
+            if any(c is not None for g in zones[zone.name] for c in g):
+                out.append(f"{zone.name}: {render.groups_text(zone, zones[zone.name], True)}")
+        elif any(c is not None for c in zones[zone.name]):
             out.append(f"{zone.name}: {render.zone_text(zone, zones[zone.name], True)}")
     return out
 

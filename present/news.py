@@ -174,6 +174,8 @@ def _key(effect: Event) -> tuple[Any, ...]:
     kind = effect.get("effect")
     if kind == "swap":
         kind = "move"  # a swap is two cards going each the other's way
+    if kind == "score":  # points scored during play: how many, and the total they make
+        return (kind, None, None, effect.get("seat"), (effect.get("points"), effect.get("total")))
     return (kind, effect.get("from"), effect.get("to"), effect.get("seat"), effect.get("zone"))
 
 
@@ -221,6 +223,11 @@ def _line(rules: Ruleset, key: tuple[Any, ...], cards: list[str | None], seat: i
         return f"seat {who} looks at a card ({zone})"
     if kind == "eliminate":
         return _subject(who, seat, "is out of the game", "are out of the game")
+    if kind == "score":
+        points, total = zone
+        noun = "point" if abs(points) == 1 else "points"
+        return _subject(who, seat, f"scores {points} {noun}", f"score {points} {noun}") \
+            + f" (total {total})"
     return ""
 
 
@@ -238,12 +245,12 @@ def _cards_text(cards: list[str | None]) -> tuple[str, bool]:
 
 
 def place(rules: Ruleset, label: Any, seat: int) -> str:
-    """A zone as the log names it ('hand[2]', 'stock', 'hand[house]') in `seat`'s words:
-    'your hand', "seat 2's hand", 'the stock'."""
+    """A zone as the log names it ('hand[2]', 'stock', 'hand[house]', 'pile 3') in `seat`'s
+    words: 'your hand', "seat 2's hand", 'the stock', 'pile 3' (a group of a shared zone)."""
     text = str(label)
     name, _, owner = text.partition("[")
     if not owner:
-        return f"the {name}"
+        return name if " " in name else f"the {name}"
     owner = owner.rstrip("]")
     if owner == "house":
         house = rules.house.name if rules.house is not None else "the house"

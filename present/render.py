@@ -65,19 +65,25 @@ def zone_text(zone: ZoneDef, names: Sequence[str | None], plain: bool = False) -
     return cards_text(names, plain)
 
 
+def groups_text(zone: ZoneDef, groups: Sequence[Sequence[str | None]], plain: bool = False,
+                empty: str = "-") -> str:
+    """A grouped zone's non-empty groups, numbered from 1: '1: AS 2S | 3: KH'."""
+    shown = [f"{i}: {cards_text(g, plain)}" for i, g in enumerate(groups, 1) if g]
+    return " | ".join(shown) or empty
+
+
 def table_lines(rules: Ruleset, layout: dict[str, Any], plain: bool = False) -> list[str]:
     """The whole table, every card named (view.table_cards): shared zones, then each seat's."""
-    lines = [f"    {zone.name}: {zone_text(zone, layout[zone.name], plain)}"
+    lines = [f"    {zone.name}: " + (groups_text(zone, layout[zone.name], plain) if zone.groups
+                                     else zone_text(zone, layout[zone.name], plain))
              for zone in rules.zones if not zone.owned]
     seats = sorted({seat for zone in rules.zones if zone.owned for seat in layout[zone.name]},
                    key=lambda seat: int(seat) if seat.isdigit() else 1 << 30)
     for seat in seats:
         parts = []
         for zone in rules.zones:
-            if zone.groups:
-                groups = [f"{i}: {cards_text(g, plain)}"
-                          for i, g in enumerate(layout[zone.name][seat], 1) if g]
-                parts.append(f"{zone.name}: " + (" | ".join(groups) or "-"))
+            if zone.owned and zone.groups:
+                parts.append(f"{zone.name}: " + groups_text(zone, layout[zone.name][seat], plain))
             elif zone.owned:
                 parts.append(f"{zone.name}: {zone_text(zone, layout[zone.name][seat], plain)}")
         who = house_name(rules) if seat == "house" else f"seat {seat}"
@@ -95,11 +101,9 @@ def owned_parts(rules: Ruleset, zones: dict[str, Any], owner: str,
     """An owner's zones in a round's account ('1'... or 'house'), those with a card known."""
     parts = []
     for zone in rules.zones:
-        if zone.groups:
-            groups = [f"{i}: {cards_text(g, plain)}"
-                      for i, g in enumerate(zones[zone.name][owner], 1) if g]
-            if groups:
-                parts.append(f"{zone.name}: " + " | ".join(groups))
+        if zone.owned and zone.groups:
+            if any(zones[zone.name][owner]):
+                parts.append(f"{zone.name}: {groups_text(zone, zones[zone.name][owner], plain)}")
         elif zone.owned:
             cards = zones[zone.name][owner]
             if any(c is not None for c in cards):
@@ -126,7 +130,12 @@ def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) ->
         lines.append(f"  {house_name(rules)}  " + "   ".join(parts)
                      + f"   score {house['score']:>4}  total {house['total']:>5}")
     for zone in rules.zones:  # shared zones, when anything in them is known to all
-        if not zone.owned and any(c is not None for c in zones[zone.name]):
+        if zone.owned:
+            continue
+        if zone.groups:
+            if any(c is not None for g in zones[zone.name] for c in g):
+                lines.append(f"  {zone.name}: {groups_text(zone, zones[zone.name], plain)}")
+        elif any(c is not None for c in zones[zone.name]):
             lines.append(f"  {zone.name}: {zone_text(zone, zones[zone.name], plain)}")
     return printable_lines(lines + after_round_lines(rules, event))
 
@@ -261,8 +270,8 @@ def seen_zone(zone: ZoneDef, seen: dict[str, Any], plain: bool = False,
 
 def seen_owned(zone: ZoneDef, seen: Any, plain: bool = False,
                order: dict[str, int] | None = None) -> str:
-    """A seat's zone in a view; a grouped zone shows its non-empty groups, numbered from 1
-    as rule labels number them."""
+    """A seat's zone (or a shared one) in a view; a grouped zone shows its non-empty groups,
+    numbered from 1 as rule labels number them."""
     if zone.groups:
         shown = [f"{i}: {seen_zone(zone, g, plain)}" for i, g in enumerate(seen, 1)
                  if g["count"]]
@@ -292,7 +301,7 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
                 else "game over")]
     for zone in rules.zones:
         if not zone.owned:
-            lines.append(f"  {zone.name}: {seen_zone(zone, view['zones'][zone.name], plain)}")
+            lines.append(f"  {zone.name}: {seen_owned(zone, view['zones'][zone.name], plain)}")
     order = {name: i for i, name in enumerate(dict.fromkeys(rules.cards.names))}
     titles = {var.name: var.title for var in rules.variables}
     for other in range(1, view["players"] + 1):

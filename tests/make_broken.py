@@ -17,6 +17,8 @@ base = (ROOT / "data" / "mini.yaml").read_text(encoding="utf-8").splitlines(keep
 # The term of expression_600_terms (from 0) where its nesting passes 100 levels: the sum is
 # left-nested, so the 599 additions nest 599 deep and the 503rd term is the first too deep.
 DEEPEST_TERM = 502
+# One procedure, for the cases of its calls.
+REFILL = 'procedures: [{name: refill, params: {p: player}, do: ["move top(stock) to hand[p]"]}]'
 # name: (edits [(line, old, new)], (line, token, occurrence) of the error, substring)
 CASES = {
     "malformed_yaml": ([(4, "title: Mini", "title: Mini: the game")], (4, ":", 1),
@@ -56,6 +58,52 @@ CASES = {
                               (60, '"', 1), "incomplete expression: expected"),
     "single_equals": ([(60, "size(stock) == 0", "size(stock) = 0")], (60, "=", 0),
                       "(to compare, write ==)"),
+    "slice_of_a_number": ([(67, "hand[p]", "size(hand[p])[1:]")], (67, "size", 0),
+                          "cannot slice a number: expected a zone or a list"),
+    "slice_bound_text": ([(67, "hand[p]", "hand[p]['K':]")], (67, "'K'", 0),
+                         "a slice's bound must be a number, but this is a text"),
+    "position_never_there": ([(52, "card.rank != 'K'", "position(2, hand[me]) > 0")],
+                             (52, "2", 0),
+                             "position() looks for a number in a list of cards: it is never "
+                             "there"),
+    "group_of_shared_zone_unindexed": ([(19, "layout: stack", "layout: stack, groups: 2"),
+                                        (47, "[move top(stock) to discard face up]",
+                                         "[\"move top(stock) to discard[0] face up\"]")],
+                                       (53, "discard", 0),
+                                       "zone 'discard' has 2 groups: write discard[i], i from 0"),
+    "sorted_cards": ([(67, "hand[p]", "sorted(hand[p])")], (67, "hand", 0),
+                     "sorted() orders numbers, ranks, suits or lists of numbers, but this is "
+                     "list of cards: write sorted_by(c.number for c in ...)"),
+    "max_by_of_cards": ([(52, "card.rank != 'K'", "card == max_by(c for c in hand[me])")],
+                        (52, "c for", 0),
+                        "the value of max_by() must be a number, a rank, a suit or a list of "
+                        "numbers, but this is a card"),
+    "score_text": ([(40, "set drawn += 1", "score 'one' to me")], (40, "'one'", 0),
+                   "the points scored must be a number, but this is a text"),
+    "score_to_a_number": ([(40, "set drawn += 1", "score 1 to 2")], (40, "2", 0),
+                          "who scores must be a player, but this is a number"),
+    "procedure_calls_itself": ([(4, "title: Mini",
+                                 'procedures: [{name: again, do: ["again()"]}]')],
+                               (4, "again()", 0),
+                               "'again' is declared later, or is the procedure being written: a "
+                               "procedure calls only those declared before it, so that none "
+                               "calls itself"),
+    "procedure_unknown": ([(4, "title: Mini", REFILL),
+                           (40, "set drawn += 1", "refil(me)")], (40, "refil", 0),
+                          "unknown procedure 'refil': did you mean 'refill'?"),
+    "procedure_argument": ([(4, "title: Mini", REFILL),
+                            (40, "set drawn += 1", "refill(3)")], (40, "3", 0),
+                           "the argument of refill() must be a player, but this is a number"),
+    "procedure_arity": ([(4, "title: Mini", REFILL),
+                         (40, "set drawn += 1", "refill(me, 2)")], (40, "refill", 0),
+                        "refill() takes 1 argument, got 2"),
+    "colours_unknown_suit": ([(13, "suits: [clubs, diamonds, hearts, spades]",
+                               "colours: {clubs: red, coins: red}")],
+                             (13, "coins", 0),
+                             "deck.colours: no suit 'coins' in this deck"),
+    "tricks_suit_a_rank": ([(4, "title: Mini", 'tricks: {suit: "card.rank"}')],
+                           (4, "card.rank", 0),
+                           "a card's suit in a trick must be a suit, but this is a rank"),
     "bad_statement": ([(27, "shuffle stock", "shufle stock")], (27, "shufle", 0),
                       "expected a statement"),
     "unknown_rank": ([(52, "'K'", "'Kx'")], (52, "'Kx'", 0),

@@ -289,7 +289,7 @@ def _written(value: Any) -> str:
         return "none"
     if isinstance(value, str):
         return f"'{value}'"
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):  # (a subset is a tuple, as an action's value is)
         return "[" + ", ".join(_written(v) for v in value) + "]"
     return str(value)
 

@@ -440,3 +440,26 @@ def test_a_text_checked_for_a_path_gives_what_validate_gives_for_the_file(path: 
     from cardrules.dsl.loader import check_text
 
     assert check_text(str(path), path.read_text(encoding="utf-8")) == check_files([str(path)])
+
+
+def test_a_refused_alias_is_located_at_the_alias_not_its_anchor(tmp_path: Path) -> None:
+    # An alias (*name) is its anchor's node again: a problem of the copy is shown where the
+    # copy is written, at the alias; aliases after a refused merge key are still told apart.
+    from cardrules.dsl.loader import check_files
+
+    def located(old: str, new: str) -> tuple[list[str], dict[tuple[int, int], str]]:
+        path = mini_with(old, new, tmp_path)
+        problems = check_files([str(path)])
+        return (path.read_text(encoding="utf-8").splitlines(),
+                {(p.location.line, p.location.column): p.message for p in problems
+                 if p.location is not None})
+
+    lines, found = located("title: Mini", "title: Mini\nbase: &z {x: 1}\n"
+                                          "more: {<<: *z, y: &n 2.5}\nlast: *n")
+    last = next(i for i, line in enumerate(lines, 1) if line.startswith("last:"))
+    assert "'2.5' is not a whole number" in found[last, len("last: ") + 1]
+    assert (last - 1, lines[last - 2].index("<<") + 1) in found  # the merge key, refused
+    lines, found = located("  - {name: hand, owner: each, visibility: owner}",
+                           "  - &h {name: hand, owner: each, visibility: owner}\n  - *h")
+    twice = next(i for i, line in enumerate(lines, 1) if line == "  - *h")
+    assert found == {(twice, 5): "zone 'hand' is declared twice"}

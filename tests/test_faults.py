@@ -75,6 +75,15 @@ FAULTS = {
                                      "zone 'pile' is empty: no card to pick at random"),
     "too many numbers": ("for: i in numbers(1, 20000)", "numbers(",
                          "numbers(1, 20000) would make 20000 numbers; the most is 10000"),
+    "too many combinations": ("set zero = size(combinations(numbers(1, 30), 15))",
+                              "combinations(",
+                              "choosing 15 of 30 items gives 155117520 ways: more than 100,000 "
+                              "are never listed"),
+    "too many subsets": ("set zero = size(subsets(numbers(zero, 20)))", "subsets(",
+                         "a list of 21 items has 2097152 subsets: more than 100,000 are never "
+                         "listed"),
+    "no such position": ("set zero = position(top(stock), cards(pile))", "position(",
+                         "it is not in the list (0 items), so it has no position there"),
     "a full grid": ("deal 2 from stock to each slot", "deal 2",
                     "zone 'slot[1]' is full: all 1 places hold a card"),
     "no such group": ("move top(stock) to meld[me][5]", "meld[me][5]",

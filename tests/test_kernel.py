@@ -23,7 +23,10 @@ from cardrules.interpreter.players.bots import make_bot
 from cardrules.interpreter.players.search import sample_fill
 from cardrules.interpreter.sessions.play import play_game
 
-RULESETS = sorted((Path(__file__).resolve().parent.parent / "rulesets").glob("*.yaml"))
+TESTS = Path(__file__).resolve().parent
+# The shipped rulesets, and the rule files of tests/games/ (constructs no shipped game uses).
+RULESETS = (sorted((TESTS.parent / "rulesets").glob("*.yaml"))
+            + sorted((TESTS / "games").glob("*.yaml")))
 LIMIT = 3000  # actions per game, enough for whole matches of every shipped ruleset
 SEEDS = 6
 KNOWLEDGE = ("known", "maybe", "watchers")  # what a kernel keeps only where rules ask

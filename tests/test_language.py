@@ -4,6 +4,7 @@ grids, joined lists, and the code generated for them."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
@@ -124,3 +125,220 @@ def test_the_top_of_a_group_reads_as_any_zone_s_in_a_function() -> None:
         pile = state.zones[engine.rules.zone("pile").zone_of(0)]
         suits = {engine.rules.cards.suit[c] for c in pile}
         assert state.over and len(suits) == 1 and len(pile) >= 1
+
+
+GAMES = Path(__file__).resolve().parent / "games"
+
+
+def test_a_slice_of_a_pile_lifts_a_card_and_every_card_above_it() -> None:
+    # tests/games/towers.yaml: four shared piles (`pile[i]`); `lift` moves
+    # pile[i][position(card, pile[i]):] onto another pile, keeping the cards' order.
+    from cardrules.interpreter.words import Words
+
+    engine = Engine(load_ruleset(GAMES / "towers.yaml"))
+    pile = engine.rules.zone("pile")
+    piles = list(pile.instances(0))
+    assert len(piles) == 4 and pile.groups == 4 and not pile.owned
+    lifted = 0
+    for seed in range(12):
+        state = engine.new_game(2, seed)
+        legal = engine.legal_actions(state)
+        while legal and lifted < 3:
+            lifts = [a for a in legal if a[0] == "lift"]
+            if not lifts:
+                engine.apply(state, legal[0])
+                legal = engine.legal_actions(state)
+                continue
+            _, n, card, m = lifts[-1]
+            source, dest = state.zones[piles[n - 1]], state.zones[piles[m - 1]]
+            moved = source[source.index(card):]
+            expected_source, expected_dest = source[:source.index(card)], dest + moved
+            text = engine.words.describe(lifts[-1], state, 0)
+            assert text.startswith("Lift ") and f"from pile {n} to pile {m}" in text
+            engine.apply(state, lifts[-1])
+            assert state.zones[piles[n - 1]] == expected_source
+            assert state.zones[piles[m - 1]] == expected_dest
+            lifted += 1
+            legal = engine.legal_actions(state)
+    assert lifted == 3
+    # a card's place on the table is named by its pile, counted from 1 as people count
+    state = engine.new_game(2, 0)
+    card = state.zones[piles[2]][0]
+    assert Words(engine.rules).place_of(state, card, 0) == "an unseen card from pile 3"
+    assert play_game(engine, 3, seed=5).over
+
+
+def _poker_strength(highs: list[int], suits: list[int]) -> tuple[int, ...]:
+    """A five-card poker hand's strength, written out in Python, to check the rule file's."""
+    from collections import Counter
+
+    counts = Counter(highs)
+    order = sorted(highs, key=lambda h: (-counts[h], -h))
+    shape = sorted(counts.values(), reverse=True)
+    ranks = sorted(set(highs))
+    wheel = sorted(highs) == [2, 3, 4, 5, 14]
+    straight = wheel or (len(ranks) == 5 and ranks[-1] - ranks[0] == 4)
+    flush = len(set(suits)) == 1
+    category = (8 if straight and flush else 7 if shape[0] == 4 else 6 if shape == [3, 2]
+                else 5 if flush else 4 if straight else 3 if shape[0] == 3
+                else 2 if shape == [2, 2, 1] else 1 if shape[0] == 2 else 0)
+    return (category, *([5, 4, 3, 2, 1] if wheel else order))
+
+
+def test_poker_hands_are_ranked_by_rules() -> None:
+    # tests/games/showdown.yaml ranks hands with combinations(), sorted(), sorted_by() and
+    # max_by() alone: the best five of seven, each hand a list of numbers compared in order.
+    from itertools import combinations
+
+    engine = Engine(load_ruleset(GAMES / "showdown.yaml"))
+    cards, rules = engine.rules.cards, engine.rules
+    names = cards.names
+    for seed in range(8):
+        state = play_game(engine, 4, seed=seed)
+        board = state.zones[rules.zone("board").index]
+        best = []
+        for seat in range(4):
+            seven = state.zones[rules.zone("hand").zone_of(seat)] + board
+            best.append(max(_poker_strength([_high(names[c]) for c in five],
+                                            [cards.suit[c] for c in five])
+                            for five in combinations(seven, 5)))
+        winner = best.index(max(best))
+        assert state.round_scores[0] == [1 if seat == winner else 0 for seat in range(4)]
+
+
+def _high(name: str) -> int:
+    rank = name[:-1]
+    return {"J": 11, "Q": 12, "K": 13, "A": 14}.get(rank) or int(rank)
+
+
+def test_a_subset_of_the_table_is_taken_by_its_sum() -> None:
+    # tests/games/sweep.yaml: `subsets(table) where ...` lists every set of table cards whose
+    # worths add up to the played card's; a card that takes nothing is laid.
+    engine = Engine(load_ruleset(GAMES / "sweep.yaml"))
+    state = engine.new_game(2, 1)
+    names = engine.rules.cards.names
+    value = {"A": 1, "J": 8, "Q": 9, "K": 10}
+
+    def worth(c: int) -> int:
+        return value.get(names[c][:-1]) or int(names[c][:-1])
+
+    for _ in range(40):
+        legal = engine.legal_actions(state)
+        if not legal:
+            break
+        table = state.zones[engine.rules.zone("table").index]
+        for action in legal:
+            if action[0] == "take":
+                _, card, cs = action
+                assert set(cs) <= set(table) and len(cs) > 0
+                assert sum(worth(c) for c in cs) == worth(card)
+        takers = {a[1] for a in legal if a[0] == "take"}
+        assert not takers & {a[1] for a in legal if a[0] == "lay"}
+        engine.apply(state, legal[-1])
+
+
+def test_points_scored_during_play_count_in_the_round_and_the_total() -> None:
+    # tests/games/race.yaml: `score N to me` during play; the round's score has the entry
+    # 'in play', p.total reads the points at once, and a total of 12 wins on the spot.
+    from cardrules.present.news import news
+
+    engine = Engine(load_ruleset(GAMES / "race.yaml"))
+    assert engine.rules.score_names == ("aces", "in play")
+    won_early = 0
+    for seed in range(10):
+        state = play_game(engine, 2, seed=seed, log=True)
+        scored = [[0, 0] for _ in state.round_scores]
+        rnd = 0
+        for event in state.log:
+            if event.get("effect") == "score":
+                scored[rnd][event["seat"] - 1] += event["points"]
+            if event.get("event") == "round_end":
+                parts = event["score_parts"]
+                assert parts["in play"] == scored[rnd]
+                assert event["scores"] == [a + b for a, b in zip(parts["aces"], scored[rnd])]
+                rnd += 1
+        assert [sum(r[p] for r in state.round_scores) for p in range(2)] == state.totals
+        if max(state.totals) >= 12 and len(state.round_scores) < 6:
+            won_early += 1
+            assert state.winners == [state.totals.index(max(state.totals))]
+        lines = [line for item in news(engine.rules, state.log, 0) for line in item.lines()]
+        assert any(" points (total " in line or " point (total " in line for line in lines)
+    assert won_early
+
+
+def test_a_procedure_runs_its_statements_where_it_is_called(tmp_path: Path) -> None:
+    # tests/games/race.yaml: `turn_up(me)` runs the procedure turn_up, which calls court;
+    # a procedure sees its parameters and the ruleset's names, never its caller's.
+    from cardrules.dsl.loader import check_files
+
+    path = GAMES / "race.yaml"
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, 3, log=True)
+    before = len(state.zones[engine.rules.zone("table").index])
+    engine.apply(state, ("turn_up",))
+    assert len(state.zones[engine.rules.zone("table").index]) == before + 1
+    assert "def pr_turn_up(S, me, v_p):" in engine.rules.python
+    text = path.read_text(encoding="utf-8").replace(
+        '- {if: "c.worth > 0", then: ["score c.worth to p"]}',
+        '- {if: "c.worth > 0", then: ["score c.worth to me", "move top(stock) to hand[q]"]}')
+    broken = tmp_path / "race.yaml"
+    broken.write_text(text, encoding="utf-8")
+    (problem,) = check_files([str(broken)])
+    assert "'q'" in problem.message
+
+
+def test_a_deck_gives_its_suits_colours() -> None:
+    # tests/games/sweep.yaml: `deck.colours` names the colours of suits no standard deck has.
+    rules = load_ruleset(GAMES / "sweep.yaml")
+    cards = rules.cards
+    by_suit = {cards.suit_names[cards.suit[c]]: cards.colour[c] for c in range(len(cards.names))}
+    assert by_suit == {"denari": 0, "coppe": 0, "spade": 1, "bastoni": 1}  # 0 red, 1 black
+
+
+def _in_trick(rules: Any, c: int, trump: int, red: int) -> tuple[int, tuple[int, int]]:
+    """Bowers' rules in Python: a card's suit in a trick and its strength there."""
+    cards = rules.cards
+    rank = cards.names[c][:-1]
+    if rank == "J" and cards.colour[c] == red:  # a bower
+        return trump, (1, 30 if cards.suit[c] == trump else 29)
+    return cards.suit[c], (0, 9 + ["9", "10", "J", "Q", "K", "A"].index(rank))
+
+
+def test_a_card_counts_as_another_suit_in_a_trick() -> None:
+    # tests/games/bowers.yaml: `tricks:` reads both jacks of the trump colour as trumps, the
+    # jack of trumps highest; led_suit, trick_suit and trick_winner all read cards so.
+    from cardrules.interpreter.players.bots import RandomBot
+
+    engine = Engine(load_ruleset(GAMES / "bowers.yaml"))
+    rules = engine.rules
+    cards = rules.cards
+    seen_left = 0
+    for seed in range(6):
+        state, bot = engine.new_game(4, seed), RandomBot(seed)
+        played: list[tuple[int, int]] = []
+        while not state.over:
+            trump = state.vars["trump"]
+            red = cards.colour[next(c for c in range(len(cards.names)) if cards.suit[c] == trump)]
+            legal = engine.legal_actions(state)
+            if played:  # a card that follows the suit led is legal, by its suit in a trick
+                led = _in_trick(rules, played[0][0], trump, red)[0]
+                hand = state.zones[rules.zone("hand").zone_of(engine.to_move(state))]
+                follows = [c for c in hand if _in_trick(rules, c, trump, red)[0] == led]
+                assert sorted(a[1] for a in legal) == sorted(follows or hand)
+            action = bot.choose(engine, state, legal)
+            played.append((action[1], engine.to_move(state)))
+            seen_left += cards.names[action[1]][:-1] == "J" and cards.suit[action[1]] != trump \
+                and _in_trick(rules, action[1], trump, red)[0] == trump
+            before = [rules.score(state, p)[-1] for p in range(4)]
+            engine.apply(state, action)
+            if len(played) == 4:
+                read = [(_in_trick(rules, c, trump, red), seat) for c, seat in played]
+                led = read[0][0][0]
+                pool = [r for r in read if r[0][0] == trump] or [r for r in read if r[0][0] == led]
+                winner = max(pool, key=lambda r: r[0][1])[1]
+                if not state.over and not state.round_scores:
+                    after = [rules.score(state, p)[-1] for p in range(4)]
+                    assert [a - b for a, b in zip(after, before)] == \
+                        [1 if p == winner else 0 for p in range(4)]
+                played = []
+    assert seen_left

@@ -30,7 +30,10 @@ from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
-RULESET_FILES = sorted(RULESETS.glob("*.yaml"))
+# The shipped rulesets, and rule files of tests/games/ that play the language's constructs
+# no shipped game uses.
+GAMES = Path(__file__).resolve().parent / "games"
+RULESET_FILES = sorted(RULESETS.glob("*.yaml")) + sorted(GAMES.glob("*.yaml"))
 EMPTY = -1  # an empty grid slot
 
 # The budget, for the whole module whatever the number of rulesets: about this many actions,
@@ -50,6 +53,9 @@ def zone_instances(state: GameState, zone: Any, view: dict[str, Any] | None = No
     """(label, zone index, that zone in `view`) for each instance of a declared zone at this
     table: one if shared, one per seat if owned, several per seat for a zone of groups."""
     entry = view["zones"][zone.name] if view is not None else None
+    if not zone.owned and getattr(zone, "groups", 0):  # the table's piles
+        return [(f"{zone.name}[{i}]", z, entry[i] if entry is not None else None)
+                for i, z in enumerate(zone.instances(0))]
     if not zone.owned:
         return [(zone.name, zone.index, entry)]
     out = []
@@ -289,7 +295,7 @@ def test_the_rulesets_folder_is_not_empty() -> None:
 @pytest.mark.parametrize("path", RULESET_FILES, ids=lambda p: p.stem)
 def test_ruleset_is_valid_and_named_after_its_file(path: Path) -> None:
     assert check_files([str(path)]) == []
-    rules = load_ruleset(path.stem)  # a shipped ruleset loads by its name
+    rules = load_ruleset(path.stem if path.parent == RULESETS else path)  # a shipped one by name
     assert rules.name == path.stem
     assert rules.min_players <= rules.default_players <= rules.max_players
 

@@ -137,7 +137,15 @@ function drawShared(view) {
     const wrap = el("div", "shared-zone");
     wrap.dataset.zone = zone.name;
     wrap.appendChild(el("div", "zone-name", zone.name));
-    wrap.appendChild(zoneElement(zone, view.zones[zone.name], null, null));
+    if (zone.groups) {  // the table's piles, side by side, each in its place (empty or not)
+      const groups = el("div", "groups");
+      view.zones[zone.name].forEach((part, index) => {
+        groups.appendChild(zoneElement(zone, part, null, index));
+      });
+      wrap.appendChild(groups);
+    } else {
+      wrap.appendChild(zoneElement(zone, view.zones[zone.name], null, null));
+    }
     shared.appendChild(wrap);
   }
 }
