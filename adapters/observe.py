@@ -74,7 +74,7 @@ class TensorPlan:
                 seats = range(p) if scope == "player" else [-1]
                 self.texts += [(scope, var.name, seat) for seat in seats]
         width = sum(p if scope == "player" else 1 for scope, _ in self.numbers)
-        self.moves = list(table.actions.moves)
+        self.moves = list(table.parts.moves)
         self.move_index = {move: i for i, move in enumerate(self.moves)}
         names = rules.cards.names[:n]
         distinct = list(dict.fromkeys(names))
@@ -93,7 +93,8 @@ class TensorPlan:
             pieces.append(("variables", (width,)))
         if self.texts:
             pieces.append(("texts", (len(self.texts), tables.TEXT_LIMIT)))
-        pieces.append(("choosing", (len(table.actions),)))
+        if table.whole is None:  # with whole actions, nothing is ever chosen in part
+            pieces.append(("choosing", (len(table.parts),)))
         if recall:
             pieces.append(("moves_made", (p, len(self.moves))))
         self.pieces = pieces
@@ -132,7 +133,7 @@ class TensorPlan:
     def fill(self, match: Match, seat: int, parts: dict[str, np.ndarray]) -> None:
         """Write what `seat` may see of `match` into `parts` (views from `views` of a tensor
         of zeros)."""
-        if match.state is None:  # the seed is still being drawn: nothing is dealt yet
+        if match.dealt is None:  # the seed is still being drawn: nothing is dealt yet
             parts["seats"][seat, 0] = 1.0
             return
         board = match.memo("board", lambda: Board(match))
@@ -249,7 +250,7 @@ def _number(value: Any) -> float:
 def tensor_of(plan: TensorPlan, match: Match, seat: int) -> np.ndarray:
     """The flat tensor of what `seat` sees of `match` (kept until the match changes: do not
     write into it)."""
-    if match.state is None:  # also how OpenSpiel learns the shape, on a new game each time
+    if match.dealt is None:  # also how OpenSpiel learns the shape, on a new game each time
         return plan.dealing(seat)
     mine = bool(match.prefix) and match.to_move() == seat
     key = ("tensor", plan.recall, seat, tuple(match.prefix) if mine else ())
@@ -272,7 +273,7 @@ def _tensor(plan: TensorPlan, match: Match, seat: int) -> np.ndarray:
 
 def observation_text(match: Match, seat: int) -> str:
     """What `seat` sees now: its player view as JSON, and the parts it has chosen so far."""
-    if match.state is None:
+    if match.dealt is None:
         return f"seat {seat + 1}: the cards are being shuffled"
     mine = bool(match.prefix) and match.to_move() == seat
     return match.memo(("observation", seat, tuple(match.prefix) if mine else ()),
@@ -294,7 +295,7 @@ def information_text(match: Match, seat: int) -> str:
 def truth_text(match: Match) -> str:
     """The whole game, hidden cards included (for debugging, never for a seat): every zone
     that holds a card, `(X)` for a face-down card; then totals and the parts chosen."""
-    if match.state is None:
+    if match.dealt is None:
         return "seed bytes drawn: " + " ".join(str(b) for b in match.seed_parts)
     return match.memo(("truth", tuple(match.prefix)), lambda: _truth_text(match))
 

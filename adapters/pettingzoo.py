@@ -13,9 +13,10 @@
 Agents are "player_0" ... "player_{n-1}", seat 1 being player_0. Each observation is a dict:
 "observation", the seat's view as a float32 tensor (adapters/observe.py), and "action_mask",
 an int8 vector over the action table with a 1 for every id the agent may take now (all 0
-for an agent not choosing). Actions are chosen in parts, exactly as in the OpenSpiel
-adapter (adapters/table.py, docs/adapters.md): the same agent is selected again until its
-parts spell a whole action. Rewards come at the end: 1/k - 1/n to each of k winners, -1/n
+for an agent not choosing). Actions are whole or chosen in parts (`actions`: `auto`,
+`whole`, `parts`), exactly as in the OpenSpiel adapter (adapters/table.py,
+docs/adapters.md): in parts, the same agent is selected again until its parts spell a whole
+action. Rewards come at the end: 1/k - 1/n to each of k winners, -1/n
 to the others. A match that reaches the bound of 10,000 actions per round is truncated
 with no winner. `reset(seed=...)` deals the same game for the same seed; `render()` (mode
 "ansi") returns the whole table, hidden cards included, for debugging.
@@ -43,11 +44,12 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
                                 "is_parallelizable": False}
 
     def __init__(self, ruleset: str = "golf6", players: int | None = None,
-                 options: dict[str, Any] | None = None, render_mode: str | None = None):
+                 options: dict[str, Any] | None = None, render_mode: str | None = None,
+                 actions: str = "auto"):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise AdapterError(f"render_mode: expected 'ansi' or none, not {render_mode!r}")
-        self.table = table(ruleset, option_pairs(options), players)
+        self.table = table(ruleset, option_pairs(options), players, actions)
         self.plan = TensorPlan.of(self.table, False)
         self.render_mode = render_mode
         count = len(self.table.actions)
@@ -131,15 +133,16 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
 
 def raw_env(ruleset: str = "golf6", players: int | None = None,
             options: dict[str, Any] | None = None, render_mode: str | None = None,
-            ) -> CardrulesEnv:
+            actions: str = "auto") -> CardrulesEnv:
     """The environment without PettingZoo's checking wrappers."""
-    return CardrulesEnv(ruleset, players, options, render_mode)
+    return CardrulesEnv(ruleset, players, options, render_mode, actions)
 
 
 def env(ruleset: str = "golf6", players: int | None = None,
-        options: dict[str, Any] | None = None, render_mode: str | None = None) -> AECEnv:
+        options: dict[str, Any] | None = None, render_mode: str | None = None,
+        actions: str = "auto") -> AECEnv:
     """The environment of a ruleset (a built-in name or a rule file), wrapped as PettingZoo's
     own environments are: an illegal action or a call out of order is refused."""
-    wrapped: AECEnv = CardrulesEnv(ruleset, players, options, render_mode)
+    wrapped: AECEnv = CardrulesEnv(ruleset, players, options, render_mode, actions)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
