@@ -46,9 +46,20 @@ class Record:
     cards: tuple[tuple[int, int, str], ...]  # (card, seats that know it, where it lay)
 
 
+class Whole:
+    """The legal actions of one decision by their ids (with whole actions). Never changed
+    once made, so copies of a match share it."""
+
+    __slots__ = ("seat", "legal", "by_id", "ids")
+
+    def __init__(self, seat: int, legal: list[Action], by_id: dict[int, Action]):
+        self.seat, self.legal, self.by_id, self.ids = seat, legal, by_id, sorted(by_id)
+
+
 class Decision:
-    """The legal actions of one decision, from the chooser's side: with whole actions, their
-    ids; in parts, trees of ids. Never changed once made, so copies of a match share it."""
+    """The legal actions of one decision, from the chooser's side: trees of ids, each whole
+    action's parts (with whole actions, as Whole). Never changed once made, so copies of a
+    match share it."""
 
     def __init__(self, match: Match):
         s, engine, ids = match.playing(), match.table.engine, match.table.parts
@@ -58,11 +69,6 @@ class Decision:
         self.tree: dict[Any, Any] = {}
         self.open: list[tuple[Action, list[Any]]] = []  # actions with a text to write
         card = match.card_token()
-        whole = match.table.whole
-        if whole is not None:  # id -> action, and the ids in order
-            self.by_id = whole.ids_of(legal, s.where, s.zones, card)
-            self.ids = sorted(self.by_id)
-            return
         for action in legal:
             move = engine.moves.get(action[0])
             if move is None:  # the engine's own `pass` in a reaction window
@@ -165,7 +171,9 @@ class Match:
     brought up to date when asked by applying the actions made since (and telling each, as
     the recall will, on the way). A match nobody observes never plays the engine's game."""
 
-    def __init__(self, table: Table):
+    def __init__(self, table: Table, recording: bool = True):
+        """`recording`: tell each action for the recall as it is caught up with (else the
+        recall is worked out, replaying the game from its deal, when first asked for)."""
         self.table = table
         self.seed_parts: list[int] = []
         self.dealt: int | None = None  # the seed of the deal, once dealt
@@ -175,7 +183,9 @@ class Match:
         self._legal: list[Action] | None = None  # the kernel's legal actions in _live
         self._own_live = self._own_seen = False  # copy on write: held by no other copy
         self.prefix: list[int] = []
-        self._records: list[Record] = []
+        self._records: list[Record] | None = [] if recording else None
+        self._history: list[tuple[int, Action]] = []  # (seat, action) since the deal
+        self.tensors: dict[int, Any] = {}  # seat -> its observation tensor (observe.py)
         self.actions = 0  # whole actions applied
         self._made: dict[tuple[int, str], int] = {}  # (seat, move) -> actions of that move
         self.cut = False  # stopped at the bound on actions, with no winner
@@ -183,6 +193,7 @@ class Match:
         # (the sampler knows only what that seat saw).
         self.recall_of: int | None = None
         self._decision: Decision | None = None
+        self._choice: Whole | None = None
         self._next: tuple[list[int], Action | None] | None = None
         self._recall: dict[int, tuple[int, str]] = {}  # seat -> (records told, the text)
         self._views: dict[int, dict[str, Any]] = {}  # seat -> its player view, until a change
@@ -223,8 +234,10 @@ class Match:
     def state(self, state: GameState | None) -> None:
         """Play on from `state`, a game of the table's engine (not changed: copied first)."""
         self._seen, self._own_seen = state, False
-        self._live, self._legal, self._behind = None, None, []
+        self._live, self._legal, self._behind, self._history = None, None, [], []
         self.dealt = None if state is None else state.seed or 0
+        if self._records is None:  # what came before is not known: the recall starts here
+            self._records = []
         self._forget()
 
     @property
@@ -237,6 +250,14 @@ class Match:
     @property
     def records(self) -> list[Record]:
         """Every action so far as the recall tells it (see record_of)."""
+        if self._records is None:  # not kept so far: replay the game from its deal
+            assert self.dealt is not None
+            engine, s = self.table.engine, self.table.engine.new_game(self.table.players,
+                                                                       self.dealt)
+            self._records = []
+            for seat, action in self._history[:len(self._history) - len(self._behind)]:
+                self._records.append(self._record(s, seat, action))
+                engine.apply(s, action)
         if self._behind:
             self._catch_up()
         return self._records
@@ -254,7 +275,8 @@ class Match:
         behind, self._behind = self._behind, []
         made, records = self._made, self._records
         for seat, action in behind:
-            records.append(self._record(s, seat, action))
+            if records is not None:
+                records.append(self._record(s, seat, action))
             made[seat, action[0]] = made.get((seat, action[0]), 0) + 1
             engine.apply(s, action)
 
@@ -287,12 +309,45 @@ class Match:
         """The seat choosing now (None at a chance node or when the game is over)."""
         if self.dealt is None or self.is_over():
             return None
-        return (self._decision or self.decision()).seat
+        if self.table.whole is not None:
+            return self._whole().seat
+        return self.decision().seat
 
     def decision(self) -> Decision:
+        """The decision now, in parts (tests and searches look into its trees)."""
         if self._decision is None:
             self._decision = Decision(self)
         return self._decision
+
+    def _whole(self) -> Whole:
+        """The decision now, by the ids of whole actions."""
+        found = self._choice
+        if found is None:
+            s = self._live or self.playing()
+            legal = self._legal if self._legal is not None else self.listed()
+            whole = self.table.whole
+            assert whole is not None
+            found = self._choice = Whole(s.window[0] if s.window else s.current, legal,
+                                         whole.ids_of(legal, s.where, s.zones))
+        return found
+
+    def play_id(self, token: int) -> int | None:
+        """With whole actions: apply the action of id `token`; the seat choosing next (None
+        once the game is over)."""
+        if self.dealt is None or self.cut:
+            raise IllegalAction("no seat chooses now")
+        live = self._live
+        if live is not None and live.over:
+            raise IllegalAction("no seat chooses now")
+        whole = self._whole()
+        action = whole.by_id.get(token)
+        if action is None:
+            raise IllegalAction(f"'{self.label(token)}' is not legal now")
+        self._play(action, whole.seat)
+        live = self._live
+        if self.cut or live.over:  # type: ignore[union-attr]
+            return None
+        return self._whole().seat
 
     def following(self) -> tuple[list[int], Action | None]:
         if self._next is None:
@@ -304,7 +359,7 @@ class Match:
         if self.dealt is None or self.is_over():
             return []
         if self.table.whole is not None:
-            return (self._decision or self.decision()).ids
+            return self._whole().ids
         return self.following()[0]
 
     def apply(self, token: int) -> None:
@@ -313,10 +368,7 @@ class Match:
         if self.dealt is None or self.is_over():
             raise IllegalAction("no seat chooses now")
         if self.table.whole is not None:
-            action = (self._decision or self.decision()).by_id.get(token)
-            if action is None:
-                raise IllegalAction(f"'{self.label(token)}' is not legal now")
-            self._play(action)
+            self.play_id(token)
             return
         if token not in self.following()[0]:
             label = self.label(token)
@@ -327,25 +379,33 @@ class Match:
         if done is not None:
             self._play(done)
 
-    def _play(self, action: Action) -> None:
-        seat = self.decision().seat
+    def _play(self, action: Action, seat: int | None = None) -> None:
+        if seat is None:
+            seat = self.decision().seat
         live = self._live
-        if live is None or not self._own_live:  # copy on write: the first to play on a
-            live = self._live = self.playing().copy()  # shared game copies it
+        if live is None:
+            live = self.playing()
+        elif not self._own_live:  # copy on write: the first to play on a shared game copies it
+            live = self._live = live.copy()
             self._own_live = True
         self._behind.append((seat, action))
+        if self._records is None:  # kept to work the recall out if it is asked for
+            self._history.append((seat, action))
         self._legal = self.table.kernel.play(live, action)
         self.actions += 1
-        self.prefix = []
-        self._decision = self._next = None
-        self._views = {}
-        self._memo = {}
+        if self.prefix:
+            self.prefix = []
+        self._decision = self._next = self._choice = None
+        if self._views:  # (an empty one is never shared: see copy)
+            self._views = {}
+        if self._memo:
+            self._memo = {}
         if self.actions >= self.table.max_actions and not live.over:
             self.cut = True
 
     def _forget(self) -> None:
         self.prefix = []
-        self._decision = None
+        self._decision = self._choice = None
         self._next = None
         self._views = {}
         self._memo = {}
@@ -466,13 +526,15 @@ class Match:
         other.seed_parts = list(self.seed_parts)
         other.prefix = list(self.prefix)
         other._behind = list(self._behind)
-        other._records = list(self._records)
+        other._records = None if self._records is None else list(self._records)
+        other._history = list(self._history)
+        other.tensors = {}  # written in place: never shared
         other._made = dict(self._made)
         other._recall = dict(self._recall)
         # What is computed from the state is shared until either copy changes (each then
         # starts afresh); what depends on the parts chosen has them in its key.
-        other._views = self._views
-        other._memo = self._memo
+        other._views = self._views if self._views else {}
+        other._memo = self._memo if self._memo else {}
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Match:
@@ -483,6 +545,8 @@ class Match:
         knows (knowledge.determinize; the state's generator is reseeded too, so later
         shuffles and draws are not foreseen either)."""
         state = self.state  # caught up first: the copy's records and moves made are whole
+        if state is not None:
+            self.records  # noqa: B018 - worked out if not kept, for the copy to keep
         out = self.copy()
         if state is None:
             out.seed_parts = [rng.randrange(SEED_BASE) for _ in self.seed_parts]
@@ -492,7 +556,7 @@ class Match:
         for _ in range(RESAMPLE_ATTEMPTS):
             out._seen, out._own_seen = determinize(self.table.engine, state, seat, rng), True
             out._live, out._legal, out._behind = None, None, []
-            out._decision = None
+            out._decision = out._choice = None
             out._next = None
             out._views = {}
             out._memo = {}

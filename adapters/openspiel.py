@@ -129,16 +129,21 @@ class CardrulesState(pyspiel.State):
         return TERMINAL if seat is None else seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.match.legal() if player == self.player else []
+        return self.match.legal() if player == self.player and player >= 0 else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return self.match.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        if self.match.is_chance():
-            self.match.apply_chance(int(action))
+        match = self.match
+        if match.dealt is None:
+            match.apply_chance(int(action))
+        elif match.table.whole is not None:
+            seat = match.play_id(action)
+            self.player = TERMINAL if seat is None else seat
+            return
         else:
-            self.match.apply(int(action))
+            match.apply(int(action))
         self.player = self._player()
 
     def _action_to_string(self, player: int, action: int) -> str:

@@ -72,7 +72,7 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds.seed(seed)
-        self.match = Match(self.table)
+        self.match = Match(self.table, recording=False)  # the recall, if asked, replays it
         self.match.start(self._seeds.getrandbits(32))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -100,7 +100,10 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if action is None:
             raise AdapterError(f"{agent} must choose an action: the game is not over")
-        match.apply(int(action))
+        if self.table.whole is not None:
+            match.play_id(int(action))
+        else:
+            match.apply(int(action))
         if match.is_over():
             done = self.truncations if match.cut else self.terminations
             for agent_name, value in zip(self.possible_agents, match.returns()):

@@ -255,7 +255,8 @@ class WholeActions:
         self.labels: list[str] = []
         # move -> (its first id, per parameter: its section's first part id and its stride)
         self.moves: dict[str, tuple[int, tuple[tuple[int, int], ...]]] = {}
-        self._fast: dict[str, Any] = {}
+        self._plain: dict[str, int] = {}  # a move without parameters -> its id
+        self._one_card: dict[str, int] = {}  # a move of one card -> its first id - place_base
         for name in parts.moves:
             move = parts.rules.moves.get(name)
             kinds = move.kinds if move is not None else ()
@@ -273,9 +274,10 @@ class WholeActions:
             self.moves[name] = (len(self.labels), tuple(zip(bases, strides)))
             # The common cases, worked out without a call: no parameter (its id), one card
             # (its first id, past the start of the places).
-            single = kinds == ("card",)
-            self._fast[name] = len(self.labels) if not kinds else \
-                (len(self.labels) - parts.place_base,) if single else None
+            if not kinds:
+                self._plain[name] = len(self.labels)
+            elif kinds == ("card",):
+                self._one_card[name] = len(self.labels) - parts.place_base
             for values in product(*[range(base, base + count)
                                     for base, count in zip(bases, counts)]):
                 self.labels.append(" ".join([name, *(parts.labels[v] for v in values)]))
@@ -283,23 +285,28 @@ class WholeActions:
     def __len__(self) -> int:
         return len(self.labels)
 
-    def ids_of(self, legal: list[tuple[Any, ...]], where: list[int], zones: list[list[int]],
-               card: Callable[[int], int]) -> dict[int, tuple[Any, ...]]:
+    def ids_of(self, legal: list[tuple[Any, ...]], where: list[int],
+               zones: list[list[int]]) -> dict[int, tuple[Any, ...]]:
         """Each action of `legal` by its id, its cards where `where` and `zones` have them
-        (a game's); `card` as for id_of."""
+        (a game's)."""
         out = {}
-        fast, start = self._fast, self.parts.place_start
+        plain, one_card, start = self._plain, self._one_card, self.parts.place_start
         for action in legal:
-            found = fast.get(action[0])
-            if found is None:
-                out[self.id_of(action, card)] = action
-            elif found.__class__ is int:
-                out[found] = action
+            if len(action) == 1:
+                out[plain[action[0]]] = action
+                continue
+            first = one_card.get(action[0])
+            if first is None:
+                out[self.id_of(action, self._card(where, zones))] = action
             else:
                 c = action[1]
                 z = where[c]
-                out[found[0] + start[z] + zones[z].index(c)] = action
+                out[first + start[z] + zones[z].index(c)] = action
         return out
+
+    def _card(self, where: list[int], zones: list[list[int]]) -> Callable[[int], int]:
+        place = self.parts.place
+        return lambda c: place(where[c], zones[where[c]].index(c))
 
     def id_of(self, action: tuple[Any, ...], card: Callable[[int], int]) -> int:
         """The id of a whole action (`pass` too); `card` gives a card's place id."""

@@ -13,7 +13,12 @@ np = pytest.importorskip("numpy", reason="the adapters need numpy (an optional e
 
 from cardrules.adapters import table as tables  # noqa: E402
 from cardrules.adapters.match import Decision, Match  # noqa: E402
-from cardrules.adapters.observe import TensorPlan, information_text, tensor_of  # noqa: E402
+from cardrules.adapters.observe import (  # noqa: E402
+    SeatTensor,
+    TensorPlan,
+    information_text,
+    tensor_of,
+)
 from cardrules.adapters.table import AdapterError, option_pairs, table  # noqa: E402
 from cardrules.errors import IllegalAction  # noqa: E402
 
@@ -258,3 +263,31 @@ def test_a_copy_plays_on_apart() -> None:
     copy.apply(copy.legal()[0])
     assert match.records == [] and len(copy.records) == 2
     assert match.state is not copy.state
+
+
+@pytest.mark.parametrize("name, actions", [("golf6", "auto"), ("grandma", "auto"),
+                                           ("precognition", "auto"), ("geohash", "auto"),
+                                           ("czech-golf", "parts")])
+def test_a_tensor_rewritten_from_what_changed_is_the_tensor_written_afresh(
+        name: str, actions: str) -> None:
+    """Each seat's observation tensor is kept and rewritten where the game changed since it
+    was last asked for (some actions ago, or a round ago): it is the tensor a new buffer
+    gets. And a recall worked out when first asked for is the one told action by action."""
+    rng = random.Random(6)
+    match = Match(table(name, (), None, actions), recording=False)  # as PettingZoo plays
+    match.start(2)
+    told = started(name, 2, actions=actions)
+    plan = TensorPlan.of(match.table, False)
+    for step in range(300):
+        if match.is_over():
+            break
+        for seat in range(match.table.players):
+            if rng.random() < 0.3:
+                kept = tensor_of(plan, match, seat)
+                assert match.state is not None
+                fresh = SeatTensor(plan, seat).update(match.state, match)
+                assert np.array_equal(kept, fresh), (step, seat)
+        token = rng.choice(match.legal())
+        match.apply(token)
+        told.apply(token)
+    assert match.records == told.records and match.recall(1) == told.recall(1)
