@@ -198,6 +198,15 @@ class SeatTensor:
         self.card_zone, self.known_by = self.at["card_zone"], self.at["card_known_by"]
         self.width, self.players = len(self.rows) + 1, table.players
         self.seats_of: dict[int, list[int]] = {}  # who knows a card -> those seats
+        # per card: where its name's rows begin in card_zone and card_known_by, and the
+        # number that tells its name in a place
+        self.zone_row = [self.card_zone + name * self.width for name in self.names]
+        self.known_row = [self.known_by + name * self.players for name in self.names]
+        self.which = [(name + 1) / self.kinds for name in self.names]
+        self.slots = self.at.get("slots", 0)
+        self.empty = array("f", (0.0, 0.0, 0.0, 0.0))
+        self.face_up = array("f", (1.0, 1.0, 0.0, 0.0))
+        self.face_down = array("f", (1.0, 0.0, 0.0, 0.0))
         # what the variables were written from (and whether one names a card, whose name
         # the seat may learn or lose)
         self.values: Any = None
@@ -210,13 +219,29 @@ class SeatTensor:
         where, known, face = s.where, s.known, s.face_up
         changed: set[int] = set()
         if where != self.where or known != self.known or face != self.face:
-            was_where, was_known, count = self.where, self.known, self._count
+            was_where, was_known = self.where, self.known
             changed.update(c for c, w, v, k, j in zip(range(len(where)), where, was_where,
                                                       known, was_known) if w != v or k != j)
+            # each card that moved or became known or unknown: taken away where it was
+            # counted, counted where it is (inline: this runs for every card that changed)
+            zone_row, known_row, seats_of, last = self.zone_row, self.known_row, \
+                self.seats_of, self.width - 1
             for c in changed:
-                if was_where[c] >= 0:
-                    count(c, was_where[c], was_known[c], -1.0)
-                count(c, where[c], known[c], 1.0)
+                for z, knowers, sign in ((was_where[c], was_known[c], -1.0),
+                                         (where[c], known[c], 1.0)):
+                    if z < 0:
+                        continue
+                    if knowers >> seat & 1:
+                        raw[zone_row[c] + z] += sign
+                        base = known_row[c]
+                        seats = seats_of.get(knowers)
+                        if seats is None:
+                            seats = seats_of[knowers] = [p for p in range(self.players)
+                                                         if knowers >> p & 1]
+                        for p in seats:
+                            raw[base + p] += sign
+                    else:
+                        raw[zone_row[c] + last] += sign
             if face != self.face:
                 changed.update(c for c, f, g in zip(range(len(face)), face, self.face)
                                if f != g)
@@ -267,32 +292,16 @@ class SeatTensor:
         self._small(s, match, bool(changed))
         return self.shown
 
-    def _count(self, c: int, z: int, knowers: int, sign: float) -> None:
-        """Add (sign 1) or take away (-1) card c lying in zone z, known to `knowers`."""
-        raw, name = self.raw, self.names[c]
-        if knowers >> self.seat & 1:
-            raw[self.card_zone + name * self.width + z] += sign
-            base = self.known_by + name * self.players
-            seats = self.seats_of.get(knowers)
-            if seats is None:
-                seats = self.seats_of[knowers] = [p for p in range(self.players)
-                                                  if knowers >> p & 1]
-            for p in seats:
-                raw[base + p] += sign
-        else:
-            raw[self.card_zone + name * self.width + self.width - 1] += sign
-
     def _slot(self, row: int, c: int, s: GameState) -> None:
         """Place `row`: holds a card, face up, known to the seat, and which (by name)."""
-        raw, at = self.raw, self.at["slots"] + 4 * row
+        at = self.slots + 4 * row
         if c == EMPTY:
-            raw[at] = raw[at + 1] = raw[at + 2] = raw[at + 3] = 0.0
-            return
-        told = s.known[c] >> self.seat & 1
-        raw[at] = 1.0
-        raw[at + 1] = 1.0 if s.face_up[c] else 0.0
-        raw[at + 2] = float(told)
-        raw[at + 3] = (self.names[c] + 1) / self.kinds if told else 0.0
+            self.raw[at:at + 4] = self.empty
+        elif s.known[c] >> self.seat & 1:
+            self.raw[at:at + 4] = array("f", (1.0, 1.0 if s.face_up[c] else 0.0, 1.0,
+                                              self.which[c]))
+        else:
+            self.raw[at:at + 4] = self.face_up if s.face_up[c] else self.face_down
 
     def _small(self, s: GameState, match: Match, changed: bool) -> None:
         """The pieces written whole every time: seats, totals, round, and the parts chosen;

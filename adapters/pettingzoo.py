@@ -100,6 +100,9 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if action is None:
             raise AdapterError(f"{agent} must choose an action: the game is not over")
+        if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
+            raise AdapterError(f"{agent}: an action is an id of the action space (an integer), "
+                               f"not {action!r}")
         if self.table.whole is not None:
             match.play_id(int(action))
         else:
@@ -145,7 +148,8 @@ def env(ruleset: str = "golf6", players: int | None = None,
         options: dict[str, Any] | None = None, render_mode: str | None = None,
         actions: str = "auto") -> AECEnv:
     """The environment of a ruleset (a built-in name or a rule file), wrapped as PettingZoo's
-    own environments are: an illegal action or a call out of order is refused."""
-    wrapped: AECEnv = CardrulesEnv(ruleset, players, options, render_mode, actions)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    own environments are, so that a call out of order is refused. An illegal action, an id
+    out of the action space's range too, is refused by the environment itself (so it needs
+    no AssertOutOfBoundsWrapper, which would check every step again)."""
+    return wrappers.OrderEnforcingWrapper(
+        CardrulesEnv(ruleset, players, options, render_mode, actions))
