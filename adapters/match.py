@@ -334,20 +334,37 @@ class Match:
     def play_id(self, token: int) -> int | None:
         """With whole actions: apply the action of id `token`; the seat choosing next (None
         once the game is over)."""
-        if self.dealt is None or self.cut:
-            raise IllegalAction("no seat chooses now")
-        live = self._live
-        if live is not None and live.over:
-            raise IllegalAction("no seat chooses now")
-        whole = self._whole()
-        action = whole.by_id.get(token)
+        choice = self._choice  # made only while a seat chooses
+        if choice is None:
+            if self.dealt is None or self.is_over():
+                raise IllegalAction("no seat chooses now")
+            choice = self._whole()
+        action = choice.by_id.get(token)
         if action is None:
             raise IllegalAction(f"'{self.label(token)}' is not legal now")
-        self._play(action, whole.seat)
+        # what _play does, written out: this runs for every action of every game
         live = self._live
-        if self.cut or live.over:  # type: ignore[union-attr]
+        assert live is not None  # (the choice was made from it)
+        if not self._own_live:  # copy on write: the first to play on a shared game copies it
+            live = self._live = live.copy()
+            self._own_live = True
+        seat = choice.seat
+        self._behind.append((seat, action))
+        if self._records is None:
+            self._history.append((seat, action))
+        self._legal = self.table.kernel.play(live, action)
+        self.actions += 1
+        self._choice = self._decision = None
+        if self._views:  # (an empty one is never shared: see copy)
+            self._views = {}
+        if self._memo:
+            self._memo = {}
+        if live.over:
             return None
-        return self._whole().seat
+        if self.actions >= self.table.max_actions:
+            self.cut = True
+            return None
+        return live.window[0] if live.window else live.current
 
     def following(self) -> tuple[list[int], Action | None]:
         if self._next is None:
@@ -356,6 +373,8 @@ class Match:
 
     def legal(self) -> list[int]:
         """The ids the seat choosing may take now, ascending ([] when over)."""
+        if self._choice is not None:
+            return self._choice.ids
         if self.dealt is None or self.is_over():
             return []
         if self.table.whole is not None:

@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import json
 from array import array
+from itertools import compress
+from operator import ne
 from typing import Any
 
 import numpy as np
@@ -219,9 +221,11 @@ class SeatTensor:
         where, known, face = s.where, s.known, s.face_up
         changed: set[int] = set()
         if where != self.where or known != self.known or face != self.face:
-            was_where, was_known = self.where, self.known
-            changed.update(c for c, w, v, k, j in zip(range(len(where)), where, was_where,
-                                                      known, was_known) if w != v or k != j)
+            was_where, was_known, cards = self.where, self.known, range(len(where))
+            if where != was_where:
+                changed.update(compress(cards, map(ne, where, was_where)))
+            if known != was_known:
+                changed.update(compress(cards, map(ne, known, was_known)))
             # each card that moved or became known or unknown: taken away where it was
             # counted, counted where it is (inline: this runs for every card that changed)
             zone_row, known_row, seats_of, last = self.zone_row, self.known_row, \
@@ -243,15 +247,15 @@ class SeatTensor:
                     else:
                         raw[zone_row[c] + last] += sign
             if face != self.face:
-                changed.update(c for c, f, g in zip(range(len(face)), face, self.face)
-                               if f != g)
+                changed.update(compress(range(len(face)), map(ne, face, self.face)))
             self.where, self.known, self.face = list(where), list(known), list(face)
         sizes, n, slot = at["zone_sizes"], len(where), self._slot
+        zones = s.zones
         near = {where[c] for c in changed}  # the zones holding a card that changed
-        for z, (cards, old) in enumerate(zip(s.zones, self.zones)):
+        near.update(compress(range(len(zones)), map(ne, zones, self.zones)))
+        for z in near:
+            cards, old = zones[z], self.zones[z]
             touched = cards != old
-            if not touched and z not in near:
-                continue
             first, capacity, other = self.rows[z]
             if touched:
                 raw[sizes + z] = (len(cards) - cards.count(EMPTY)) / n
@@ -316,9 +320,8 @@ class SeatTensor:
         for mark in marks:
             raw[mark] = 1.0
         self.marks = marks
-        totals = at["totals"]
-        for p, total in enumerate(s.totals[:plan.table.players]):
-            raw[totals + p] = total
+        totals, players = at["totals"], plan.table.players
+        raw[totals:totals + players] = array("f", s.totals[:players])
         raw[at["round"]] = s.round
         raw[at["round"] + 1] = s.rounds_total
         values = (s.over, [tuple(v) if isinstance(v, list) else v for v in s.vars.values()],

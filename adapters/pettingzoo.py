@@ -104,16 +104,17 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
             raise AdapterError(f"{agent}: an action is an id of the action space (an integer), "
                                f"not {action!r}")
         if self.table.whole is not None:
-            match.play_id(int(action))
+            seat = match.play_id(int(action))
         else:
             match.apply(int(action))
-        if match.is_over():
+            seat = match.to_move()
+        if seat is None:
             done = self.truncations if match.cut else self.terminations
             for agent_name, value in zip(self.possible_agents, match.returns()):
                 self.rewards[agent_name] = value
                 done[agent_name] = True
         else:
-            self.agent_selection = self.possible_agents[match.to_move() or 0]
+            self.agent_selection = self.possible_agents[seat]
         self._accumulate_rewards()
 
     def observation_text(self, agent: str, recall: bool = False) -> str:
