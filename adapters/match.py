@@ -46,17 +46,25 @@ class Record:
     cards: tuple[tuple[int, int, str], ...]  # (card, seats that know it, where it lay)
 
 
+class Whole:
+    """The legal actions of one decision by their ids (with whole actions). Never changed
+    once made, so copies of a match share it."""
+
+    __slots__ = ("seat", "legal", "by_id", "ids")
+
+    def __init__(self, seat: int, legal: list[Action], by_id: dict[int, Action]):
+        self.seat, self.legal, self.by_id, self.ids = seat, legal, by_id, sorted(by_id)
+
+
 class Decision:
-    """The legal actions of one decision as trees of ids, from the chooser's side. Never
-    changed once made, so copies of a match share it."""
+    """The legal actions of one decision, from the chooser's side: trees of ids, each whole
+    action's parts (with whole actions, as Whole). Never changed once made, so copies of a
+    match share it."""
 
     def __init__(self, match: Match):
-        s, engine, ids = match.state, match.table.engine, match.table.actions
-        assert s is not None
-        legal = engine.legal_actions(s)
-        seat = engine.to_move(s)
-        assert seat is not None
-        self.seat = seat
+        s, engine, ids = match.playing(), match.table.engine, match.table.parts
+        legal = match.listed()
+        self.seat = s.window[0] if s.window else s.current
         self.legal = legal
         self.tree: dict[Any, Any] = {}
         self.open: list[tuple[Action, list[Any]]] = []  # actions with a text to write
@@ -156,22 +164,36 @@ def walk(elements: list[Any], prefix: list[int], ids: Any) -> tuple[set[int], li
 
 
 class Match:
-    """One game at a Table: the seed being drawn, then the game, chosen part by part."""
+    """One game at a Table: the seed being drawn, then the game, chosen whole or in parts.
 
-    def __init__(self, table: Table):
+    The game steps on the table's kernel (the same game, without knowledge or log). What a
+    seat may see needs the engine's game, with who knows each card: `state` is that game,
+    brought up to date when asked by applying the actions made since (and telling each, as
+    the recall will, on the way). A match nobody observes never plays the engine's game."""
+
+    def __init__(self, table: Table, recording: bool = True):
+        """`recording`: tell each action for the recall as it is caught up with (else the
+        recall is worked out, replaying the game from its deal, when first asked for)."""
         self.table = table
         self.seed_parts: list[int] = []
-        self.state: GameState | None = None
-        self._shared = False  # whether a copy of this match holds the same GameState
+        self.dealt: int | None = None  # the seed of the deal, once dealt
+        self._live: GameState | None = None  # the kernel's game, stepped on
+        self._seen: GameState | None = None  # the engine's game, `_behind` actions behind
+        self._behind: list[tuple[int, Action]] = []  # (seat, action) not applied to _seen
+        self._legal: list[Action] | None = None  # the kernel's legal actions in _live
+        self._own_live = self._own_seen = False  # copy on write: held by no other copy
         self.prefix: list[int] = []
-        self.records: list[Record] = []
+        self._records: list[Record] | None = [] if recording else None
+        self._history: list[tuple[int, Action]] = []  # (seat, action) since the deal
+        self.tensors: dict[int, Any] = {}  # seat -> its observation tensor (observe.py)
         self.actions = 0  # whole actions applied
-        self.made: dict[tuple[int, str], int] = {}  # (seat, move) -> actions of that move
+        self._made: dict[tuple[int, str], int] = {}  # (seat, move) -> actions of that move
         self.cut = False  # stopped at the bound on actions, with no winner
         # In a sample made for one seat, whose recall of the game stands for every seat's
         # (the sampler knows only what that seat saw).
         self.recall_of: int | None = None
         self._decision: Decision | None = None
+        self._choice: Whole | None = None
         self._next: tuple[list[int], Action | None] | None = None
         self._recall: dict[int, tuple[int, str]] = {}  # seat -> (records told, the text)
         self._views: dict[int, dict[str, Any]] = {}  # seat -> its player view, until a change
@@ -179,13 +201,13 @@ class Match:
 
     # ------------------------------------------------------------------- chance
     def is_chance(self) -> bool:
-        return self.state is None
+        return self.dealt is None
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(b, 1.0 / SEED_BASE) for b in range(SEED_BASE)]
 
     def apply_chance(self, outcome: int) -> None:
-        if self.state is not None or not 0 <= outcome < SEED_BASE:
+        if self.dealt is not None or not 0 <= outcome < SEED_BASE:
             raise IllegalAction(f"not a chance outcome now: {outcome}")
         self.seed_parts.append(outcome)
         if len(self.seed_parts) == SEED_PARTS:
@@ -193,39 +215,180 @@ class Match:
 
     def start(self, seed: int) -> None:
         """Deal the game from `seed` (the chance outcomes' seed, or one given directly)."""
-        self.state = self.table.engine.new_game(self.table.players, seed)
+        self.dealt = seed
+        self._live = self.table.kernel.new_game(self.table.players, seed)
+        self._own_live = True
+        self._legal = None
+        self._seen, self._behind = None, []  # the engine deals it too when first asked
         self._forget()
+
+    # -------------------------------------------------------------- the games
+    @property
+    def state(self) -> GameState | None:
+        """The engine's game now, with who knows each card (None before the deal)."""
+        if self._behind or (self._seen is None and self.dealt is not None):
+            self._catch_up()
+        return self._seen
+
+    @state.setter
+    def state(self, state: GameState | None) -> None:
+        """Play on from `state`, a game of the table's engine (not changed: copied first)."""
+        self._seen, self._own_seen = state, False
+        self._live, self._legal, self._behind, self._history = None, None, [], []
+        self.dealt = None if state is None else state.seed or 0
+        if self._records is None:  # what came before is not known: the recall starts here
+            self._records = []
+        self._forget()
+
+    @property
+    def made(self) -> dict[tuple[int, str], int]:
+        """How many actions of each move each seat has made: (seat, move) -> count."""
+        if self._behind:
+            self._catch_up()
+        return self._made
+
+    @property
+    def records(self) -> list[Record]:
+        """Every action so far as the recall tells it (see record_of)."""
+        if self._records is None:  # not kept so far: replay the game from its deal
+            assert self.dealt is not None
+            engine, s = self.table.engine, self.table.engine.new_game(self.table.players,
+                                                                       self.dealt)
+            self._records = []
+            for seat, action in self._history[:len(self._history) - len(self._behind)]:
+                self._records.append(self._record(s, seat, action))
+                engine.apply(s, action)
+        if self._behind:
+            self._catch_up()
+        return self._records
+
+    def _catch_up(self) -> None:
+        engine = self.table.engine
+        s = self._seen
+        if s is None:
+            assert self.dealt is not None
+            s = self._seen = engine.new_game(self.table.players, self.dealt)
+            self._own_seen = True
+        elif not self._own_seen and self._behind:
+            s = self._seen = s.copy()
+            self._own_seen = True
+        behind, self._behind = self._behind, []
+        made, records = self._made, self._records
+        for seat, action in behind:
+            if records is not None:
+                records.append(self._record(s, seat, action))
+            made[seat, action[0]] = made.get((seat, action[0]), 0) + 1
+            engine.apply(s, action)
+
+    def playing(self) -> GameState:
+        """The kernel's game now (made from the engine's if need be; do not change it)."""
+        live = self._live
+        if live is None:
+            seen = self._seen
+            assert seen is not None
+            live = self._live = self.table.kernel.adopt(seen.copy())
+            self._own_live = True
+        return live
+
+    def listed(self) -> list[Action]:
+        """The legal actions in the kernel's game now."""
+        if self._legal is None:
+            self._legal = self.table.kernel.legal_actions(self.playing())
+        return self._legal
 
     # --------------------------------------------------------------------- play
     def is_over(self) -> bool:
-        return self.cut or (self.state is not None and self.state.over)
+        if self.cut:
+            return True
+        live = self._live
+        if live is None:
+            return self.dealt is not None and self.playing().over
+        return live.over
 
     def to_move(self) -> int | None:
         """The seat choosing now (None at a chance node or when the game is over)."""
-        if self.state is None or self.is_over():
+        if self.dealt is None or self.is_over():
             return None
+        if self.table.whole is not None:
+            return self._whole().seat
         return self.decision().seat
 
     def decision(self) -> Decision:
+        """The decision now, in parts (tests and searches look into its trees)."""
         if self._decision is None:
             self._decision = Decision(self)
         return self._decision
 
+    def _whole(self) -> Whole:
+        """The decision now, by the ids of whole actions."""
+        found = self._choice
+        if found is None:
+            s = self._live or self.playing()
+            legal = self._legal if self._legal is not None else self.listed()
+            whole = self.table.whole
+            assert whole is not None
+            found = self._choice = Whole(s.window[0] if s.window else s.current, legal,
+                                         whole.ids_of(legal, s.where, s.zones))
+        return found
+
+    def play_id(self, token: int) -> int | None:
+        """With whole actions: apply the action of id `token`; the seat choosing next (None
+        once the game is over)."""
+        choice = self._choice  # made only while a seat chooses
+        if choice is None:
+            if self.dealt is None or self.is_over():
+                raise IllegalAction("no seat chooses now")
+            choice = self._whole()
+        action = choice.by_id.get(token)
+        if action is None:
+            raise IllegalAction(f"'{self.label(token)}' is not legal now")
+        # what _play does, written out: this runs for every action of every game
+        live = self._live
+        assert live is not None  # (the choice was made from it)
+        if not self._own_live:  # copy on write: the first to play on a shared game copies it
+            live = self._live = live.copy()
+            self._own_live = True
+        seat = choice.seat
+        self._behind.append((seat, action))
+        if self._records is None:
+            self._history.append((seat, action))
+        self._legal = self.table.kernel.play(live, action)
+        self.actions += 1
+        self._choice = self._decision = None
+        if self._views:  # (an empty one is never shared: see copy)
+            self._views = {}
+        if self._memo:
+            self._memo = {}
+        if live.over:
+            return None
+        if self.actions >= self.table.max_actions:
+            self.cut = True
+            return None
+        return live.window[0] if live.window else live.current
+
     def following(self) -> tuple[list[int], Action | None]:
         if self._next is None:
-            self._next = self.decision().follow(self.prefix, self.table.actions)
+            self._next = self.decision().follow(self.prefix, self.table.parts)
         return self._next
 
     def legal(self) -> list[int]:
         """The ids the seat choosing may take now, ascending ([] when over)."""
-        if self.state is None or self.is_over():
+        if self._choice is not None:
+            return self._choice.ids
+        if self.dealt is None or self.is_over():
             return []
+        if self.table.whole is not None:
+            return self._whole().ids
         return self.following()[0]
 
     def apply(self, token: int) -> None:
-        """Take one part; apply the action once the parts spell a whole one."""
-        if self.state is None or self.is_over():
+        """Take one id: a whole action, or a part, applying the action once the parts spell
+        a whole one."""
+        if self.dealt is None or self.is_over():
             raise IllegalAction("no seat chooses now")
+        if self.table.whole is not None:
+            self.play_id(token)
+            return
         if token not in self.following()[0]:
             label = self.label(token)
             raise IllegalAction(f"'{label}' is not legal now")
@@ -235,25 +398,33 @@ class Match:
         if done is not None:
             self._play(done)
 
-    def _play(self, action: Action) -> None:
-        s = self.state
-        assert s is not None
-        if self._shared:  # copy on write: the first to play on a shared state copies it
-            self.state = s = s.copy()
-            self._shared = False
-        record = self.record_of(self.decision().seat, action)
-        self.table.engine.apply(s, action)
-        self.records.append(record)
-        seat = record.seat
+    def _play(self, action: Action, seat: int | None = None) -> None:
+        if seat is None:
+            seat = self.decision().seat
+        live = self._live
+        if live is None:
+            live = self.playing()
+        elif not self._own_live:  # copy on write: the first to play on a shared game copies it
+            live = self._live = live.copy()
+            self._own_live = True
+        self._behind.append((seat, action))
+        if self._records is None:  # kept to work the recall out if it is asked for
+            self._history.append((seat, action))
+        self._legal = self.table.kernel.play(live, action)
         self.actions += 1
-        self.made[seat, action[0]] = self.made.get((seat, action[0]), 0) + 1
-        self._forget()
-        if not s.over and self.actions >= self.table.max_actions:
+        if self.prefix:
+            self.prefix = []
+        self._decision = self._next = self._choice = None
+        if self._views:  # (an empty one is never shared: see copy)
+            self._views = {}
+        if self._memo:
+            self._memo = {}
+        if self.actions >= self.table.max_actions and not live.over:
             self.cut = True
 
     def _forget(self) -> None:
         self.prefix = []
-        self._decision = None
+        self._decision = self._choice = None
         self._next = None
         self._views = {}
         self._memo = {}
@@ -270,15 +441,16 @@ class Match:
         """`seat`'s player view of the game now (interpreter/view.py)."""
         view = self._views.get(seat)
         if view is None:
-            assert self.state is not None
-            view = self._views[seat] = player_view(self.table.rules, self.state, seat)
+            state = self.state
+            assert state is not None
+            view = self._views[seat] = player_view(self.table.rules, state, seat)
         return view
 
     def card_token(self) -> Callable[[int], int]:
-        """A card's id: the id of its place (what anybody may name it by)."""
-        s = self.state
-        assert s is not None
-        place, where, zones = self.table.actions.place, s.where, s.zones
+        """A card's id in the parts table: the id of its place (what anybody may name it
+        by)."""
+        s = self.playing()
+        place, where, zones = self.table.parts.place, s.where, s.zones
 
         def card(c: int) -> int:
             z = where[c]
@@ -290,22 +462,26 @@ class Match:
         the seats that know it once the move is done (one laid face up is seen by all; one a
         seat knew but lost sight of, is not), by its place before the action to the others
         (interpreter/told.py)."""
-        assert self.state is not None
-        after = known_after(self.table.rules, self.state, seat, action)
-        facts = tuple((c, after.get(c, known), place)
-                      for c, known, place in self._card_facts(action))
-        return Record(seat, action, facts)
+        state = self.state
+        assert state is not None
+        return self._record(state, seat, action)
+
+    def _record(self, s: GameState, seat: int, action: Action) -> Record:
+        facts = self._card_facts(s, action)
+        if not facts:
+            return Record(seat, action, ())
+        after = known_after(self.table.rules, s, seat, action)
+        return Record(seat, action, tuple((c, after.get(c, known), place)
+                                          for c, known, place in facts))
 
     def recall_line(self, record: Record, viewer: int) -> str:
         """One action of the recall, as `viewer` reads it."""
         return self._told(record, viewer)
 
-    def _card_facts(self, action: Action) -> tuple[tuple[int, int, str], ...]:
+    def _card_facts(self, s: GameState, action: Action) -> tuple[tuple[int, int, str], ...]:
         move = self.table.engine.moves.get(action[0])
         if move is None or not any(move.names_cards):
             return ()
-        s = self.state
-        assert s is not None
         out = []
         held = self.table.rules.board.visibility
         for cards, value in zip(move.names_cards, action[1:]):
@@ -322,12 +498,9 @@ class Match:
     def returns(self) -> list[float]:
         """Zero-sum: 1/k - 1/n to each of k winners, -1/n to the others; 0 to all if the game
         is not over or has no winner."""
-        n = self.table.players
-        s = self.state
-        if s is None or not self.is_over() or self.cut or not s.winners:
-            return [0.0] * n
-        share = 1.0 / len(s.winners)
-        return [(share if p in s.winners else 0.0) - 1.0 / n for p in range(n)]
+        if self.dealt is None or not self.is_over() or self.cut:
+            return [0.0] * self.table.players
+        return zero_sum(self.table.players, self.playing().winners)
 
     def label(self, token: int) -> str:
         labels = self.table.actions.labels
@@ -337,10 +510,11 @@ class Match:
     def recall(self, seat: int) -> str:
         """Every action so far as `seat` saw it, one a line."""
         told, text = self._recall.get(seat, (0, ""))
-        if told < len(self.records):
+        records = self.records
+        if told < len(records):
             viewer = seat if self.recall_of is None else self.recall_of
-            text += "".join(self._told(r, viewer) + "\n" for r in self.records[told:])
-            self._recall[seat] = (len(self.records), text)
+            text += "".join(self._told(r, viewer) + "\n" for r in records[told:])
+            self._recall[seat] = (len(records), text)
         return text
 
     def _told(self, record: Record, viewer: int) -> str:
@@ -364,18 +538,22 @@ class Match:
     def copy(self) -> Match:
         other = Match.__new__(Match)
         other.__dict__.update(self.__dict__)
-        # Copies share the GameState until one of them plays on (see _play): OpenSpiel
-        # copies a state far more often than it plays on both.
-        self._shared = other._shared = self.state is not None
+        # Copies share the games until one of them plays on (see _play, _catch_up):
+        # OpenSpiel copies a state far more often than it plays on both.
+        self._own_live = other._own_live = False
+        self._own_seen = other._own_seen = False
         other.seed_parts = list(self.seed_parts)
         other.prefix = list(self.prefix)
-        other.records = list(self.records)
-        other.made = dict(self.made)
+        other._behind = list(self._behind)
+        other._records = None if self._records is None else list(self._records)
+        other._history = list(self._history)
+        other.tensors = {}  # written in place: never shared
+        other._made = dict(self._made)
         other._recall = dict(self._recall)
         # What is computed from the state is shared until either copy changes (each then
         # starts afresh); what depends on the parts chosen has them in its key.
-        other._views = self._views
-        other._memo = self._memo
+        other._views = self._views if self._views else {}
+        other._memo = self._memo if self._memo else {}
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Match:
@@ -385,16 +563,19 @@ class Match:
         """A copy in which what `seat` does not know is drawn afresh, consistent with what it
         knows (knowledge.determinize; the state's generator is reseeded too, so later
         shuffles and draws are not foreseen either)."""
+        state = self.state  # caught up first: the copy's records and moves made are whole
+        if state is not None:
+            self.records  # noqa: B018 - worked out if not kept, for the copy to keep
         out = self.copy()
-        if self.state is None:
+        if state is None:
             out.seed_parts = [rng.randrange(SEED_BASE) for _ in self.seed_parts]
             return out
         out.recall_of = seat if self.recall_of is None else self.recall_of
         out._recall = {seat: self._recall[seat]} if seat in self._recall else {}
         for _ in range(RESAMPLE_ATTEMPTS):
-            out.state = determinize(self.table.engine, self.state, seat, rng)
-            out._shared = False
-            out._decision = None
+            out._seen, out._own_seen = determinize(self.table.engine, state, seat, rng), True
+            out._live, out._legal, out._behind = None, None, []
+            out._decision = out._choice = None
             out._next = None
             out._views = {}
             out._memo = {}
@@ -420,23 +601,34 @@ class Match:
 
     # ------------------------------------------------------------ persistence
     def __reduce__(self) -> tuple[Any, ...]:
-        state = self.state.to_json() if self.state is not None else None
-        return (_restore, (self.table.key, state, self.seed_parts, self.prefix,
-                           self.records, self.actions, self.cut, self.recall_of))
+        state = self.state
+        return (_restore, (self.table.key, state.to_json() if state is not None else None,
+                           self.seed_parts, self.prefix, self.records, self.actions, self.cut,
+                           self.recall_of))
 
 
-def _restore(key: tuple[str, tuple[tuple[str, str], ...], int], state: str | None,
+def _restore(key: tuple[str, tuple[tuple[str, str], ...], int, str], state: str | None,
              seed_parts: list[int], prefix: list[int], records: list[Record], actions: int,
              cut: bool, recall_of: int | None) -> Match:
     match = Match(tables.table(*key))
-    match.state = GameState.from_json(state) if state is not None else None
-    match.seed_parts, match.records = list(seed_parts), list(records)
+    if state is not None:
+        match.state = GameState.from_json(state)
+        match._own_seen = True
+    match.seed_parts, match._records = list(seed_parts), list(records)
     match.actions, match.cut, match.recall_of = actions, cut, recall_of
-    for record in match.records:
+    for record in match._records:
         made = (record.seat, record.action[0])
-        match.made[made] = match.made.get(made, 0) + 1
+        match._made[made] = match._made.get(made, 0) + 1
     match.prefix = list(prefix)
     return match
+
+
+def zero_sum(n: int, winners: Any) -> list[float]:
+    """1/k - 1/n to each of k winners among n seats, -1/n to the others (0 to all if none)."""
+    if not winners:
+        return [0.0] * n
+    share = 1.0 / len(winners)
+    return [(share if p in winners else 0.0) - 1.0 / n for p in range(n)]
 
 
 def _flat(value: Any) -> list[int]:

@@ -36,6 +36,9 @@ Nothing in it depends on a card the seat does not know: a determinization for th
 from __future__ import annotations
 
 import json
+from array import array
+from itertools import compress
+from operator import ne
 from typing import Any
 
 import numpy as np
@@ -43,7 +46,8 @@ import numpy as np
 from cardrules.interpreter.runtime import OWNER
 from cardrules.interpreter.sight import parties as zone_numbers
 from cardrules.interpreter.sight import whereabouts
-from cardrules.interpreter.view import player_view
+from cardrules.interpreter.state import GameState
+from cardrules.interpreter.view import _game_variables, _player_variables, player_view
 
 from . import table as tables
 from .match import Match
@@ -74,7 +78,7 @@ class TensorPlan:
                 seats = range(p) if scope == "player" else [-1]
                 self.texts += [(scope, var.name, seat) for seat in seats]
         width = sum(p if scope == "player" else 1 for scope, _ in self.numbers)
-        self.moves = list(table.actions.moves)
+        self.moves = list(table.parts.moves)
         self.move_index = {move: i for i, move in enumerate(self.moves)}
         names = rules.cards.names[:n]
         distinct = list(dict.fromkeys(names))
@@ -93,7 +97,8 @@ class TensorPlan:
             pieces.append(("variables", (width,)))
         if self.texts:
             pieces.append(("texts", (len(self.texts), tables.TEXT_LIMIT)))
-        pieces.append(("choosing", (len(table.actions),)))
+        if table.whole is None:  # with whole actions, nothing is ever chosen in part
+            pieces.append(("choosing", (len(table.parts),)))
         if recall:
             pieces.append(("moves_made", (p, len(self.moves))))
         self.pieces = pieces
@@ -129,111 +134,213 @@ class TensorPlan:
         return {name: tensor[start:end].reshape(shape)
                 for name, start, end, shape in self.slices}
 
-    def fill(self, match: Match, seat: int, parts: dict[str, np.ndarray]) -> None:
-        """Write what `seat` may see of `match` into `parts` (views from `views` of a tensor
-        of zeros)."""
-        if match.state is None:  # the seed is still being drawn: nothing is dealt yet
-            parts["seats"][seat, 0] = 1.0
-            return
-        board = match.memo("board", lambda: Board(match))
-        mine = (board.known >> seat) & 1
-        seen = np.nonzero(mine)[0]
-        names = self.name_of[seen]
-        card_zone, known_by = parts["card_zone"], parts["card_known_by"]
-        k, width, p = card_zone.shape[0], card_zone.shape[1], known_by.shape[1]
-        card_zone.flat[:] = np.bincount(names * width + board.where[seen], minlength=k * width)
-        card_zone[:, -1] = self.copies - np.bincount(names, minlength=k)
-        bits = (board.known[seen, None] >> np.arange(p)) & 1
-        known_by.flat[:] = np.bincount((names[:, None] * p + np.arange(p)).ravel(),
-                                       weights=bits.ravel(), minlength=k * p)
-        card_maybe = parts["card_maybe"]
-        for c, mask in whereabouts(match.state, seat).items():
-            for z in zone_numbers(mask):
-                card_maybe[self.name_of[c], z] += 1.0
-        parts["zone_sizes"][:] = board.sizes
-        if self.places:
-            slots, cards = parts["slots"], board.seen_slots(seat, mine)
-            held = cards >= 0
-            some = np.maximum(cards, 0)  # a card id for every slot; only held ones are read
-            told = held & (mine[some] == 1)
-            slots[:, 0] = held
-            slots[:, 1] = held * board.face_up[some]
-            slots[:, 2] = told
-            slots[:, 3] = told * (self.name_of[some] + 1) / len(self.copies)
-        view = match.view(seat)
-        seats = parts["seats"]
-        seats[seat, 0] = 1.0
-        if view["to_move"] is not None:
-            seats[view["to_move"] - 1, 1] = 1.0
-        seats[view["dealer"] - 1, 2] = 1.0
-        parts["totals"][:] = view["totals"]
-        parts["round"][:] = (view["round"], view["rounds"])
-        if "variables" in parts:
-            self._variables(view, parts["variables"])
-        if "texts" in parts:
-            self._texts(view, parts["texts"])
-        if match.prefix and match.to_move() == seat:
-            choosing = parts["choosing"]
-            for token in match.prefix:
-                choosing[token] += 1.0
-
-    def _variables(self, view: dict[str, Any], out: np.ndarray) -> None:
+    def variables(self, s: GameState, seat: int, out: np.ndarray) -> None:
+        """Each variable as `seat` may see it (its player view's), as numbers."""
+        rules = self.table.rules
+        game, players = _game_variables(rules, s, seat), _player_variables(rules, s, seat)
         at = 0
         for scope, name in self.numbers:
             if scope == "player":
-                for value in view["player_variables"].get(name, [None] * self.table.players):
+                for value in players.get(name, [None] * self.table.players):
                     out[at] = _number(value)
                     at += 1
             else:
-                out[at] = _number(view["variables"].get(name))
+                out[at] = _number(game.get(name))
                 at += 1
 
-    def _texts(self, view: dict[str, Any], out: np.ndarray) -> None:
-        for row, (scope, name, seat) in enumerate(self.texts):
-            value = view["player_variables"][name][seat] if scope == "player" \
-                else view["variables"].get(name)
+    def texts_of(self, s: GameState, seat: int, out: np.ndarray) -> None:
+        """Each text variable's letters as `seat` may see them."""
+        rules = self.table.rules
+        game, players = _game_variables(rules, s, seat), _player_variables(rules, s, seat)
+        out[:] = 0.0
+        for row, (scope, name, owner) in enumerate(self.texts):
+            value = players[name][owner] if scope == "player" else game.get(name)
             if isinstance(value, str):
                 for i, ch in enumerate(value[:tables.TEXT_LIMIT]):
                     out[row, i] = max(0, min(96, ord(ch) - 31)) / 96
 
 
-class Board:
-    """What the tensors need of a state, for every seat at once (each seat then keeps only
-    the cards it knows): per card its zone, face and knowers; per zone its size; per place
-    (as the action table numbers them) its card."""
+class SeatTensor:
+    """One seat's observation tensor of one match, in a buffer of its own, rewritten where
+    the game changed since it was last written: the cards that moved, turned or became
+    known or unknown, the places whose card changed; the small pieces (seats, totals,
+    round, variables) every time. Only what the seat knows is read (a card's name only if
+    it knows it), as for a tensor written afresh."""
 
-    def __init__(self, match: Match):
-        s = match.state
-        assert s is not None
-        n = s.n_cards
-        self.known = np.array(s.known, dtype=np.int64)
-        self.where = np.array(s.where, dtype=np.int64)
-        self.face_up = np.array(s.face_up, dtype=np.float32)
-        self.sizes = np.array([(len(cards) - cards.count(EMPTY)) / n for cards in s.zones],
-                              dtype=np.float32)
-        slots: list[int] = []
-        self.held: list[tuple[int, int, int]] = []  # (start, end, holder) of others' hands
-        visibility, owner = match.table.rules.board.visibility, match.table.rules.board.owner
-        for z, (place, cards) in enumerate(zip(match.table.places, s.zones)):
-            held = cards[:place.capacity]
-            if visibility[z] == OWNER:
-                self.held.append((len(slots), len(slots) + len(held), owner[z]))
-            slots += list(held) + [EMPTY] * (place.capacity - len(held))
-        self.slot_cards = np.array(slots, dtype=np.int64)
+    def __init__(self, plan: TensorPlan, seat: int):
+        self.plan, self.seat = plan, seat
+        self.raw = array("f", bytes(4 * plan.size))  # written here, item by item
+        self.tensor = np.frombuffer(self.raw, dtype=np.float32)
+        self.parts = plan.views(self.tensor)
+        self.shown = self.tensor.view()  # what callers get: not to be written
+        self.shown.flags.writeable = False
+        self.at = {name: start for name, start, _, _ in plan.slices}
+        table = plan.table
+        self.names = [int(x) for x in plan.name_of]
+        self.kinds = len(plan.copies)
+        # per zone: its first row among the places, its capacity, and whether another
+        # seat holds it (shown in no order of its holder's)
+        rows, first = [], 0
+        rules = table.rules
+        for z, place in enumerate(table.places):
+            other = rules.board.visibility[z] == OWNER and rules.board.owner[z] != seat
+            rows.append((first, place.capacity, other))
+            first += place.capacity
+        self.rows = rows
+        n = table.n_cards
+        # the game as last written: nowhere, known to nobody (the pieces are all 0)
+        self.where: list[int] = [-1] * n
+        self.known: list[int] = [0] * n
+        self.face: list[bool] = [False] * n
+        self.zones: list[list[int]] = [[] for _ in table.places]
+        self.maybe = False  # whether card_maybe holds anything
+        self.marks: list[int] = []  # the seats piece's marks of the seat to move, dealer
+        self.chosen: list[int] = []  # the choosing piece's ids
+        self.raw[self.at["seats"] + 3 * seat] = 1.0
+        self.card_zone, self.known_by = self.at["card_zone"], self.at["card_known_by"]
+        self.width, self.players = len(self.rows) + 1, table.players
+        self.seats_of: dict[int, list[int]] = {}  # who knows a card -> those seats
+        # per card: where its name's rows begin in card_zone and card_known_by, and the
+        # number that tells its name in a place
+        self.zone_row = [self.card_zone + name * self.width for name in self.names]
+        self.known_row = [self.known_by + name * self.players for name in self.names]
+        self.which = [(name + 1) / self.kinds for name in self.names]
+        self.slots = self.at.get("slots", 0)
+        self.empty = array("f", (0.0, 0.0, 0.0, 0.0))
+        self.face_up = array("f", (1.0, 1.0, 0.0, 0.0))
+        self.face_down = array("f", (1.0, 0.0, 0.0, 0.0))
+        # what the variables were written from (and whether one names a card, whose name
+        # the seat may learn or lose)
+        self.values: Any = None
+        self.cards_named = any(var.kind == "card" or var.item_kind == "card"
+                               for var in rules.variables)
 
-    def seen_slots(self, seat: int, mine: np.ndarray) -> np.ndarray:
-        """Each place's card, another's hands in no order of its holder's: the cards `seat`
-        knows (`mine`, per card) first, in the deck's order, then the others."""
-        cards = self.slot_cards
-        if not any(holder != seat for _, _, holder in self.held):
-            return cards
-        cards = cards.copy()
-        for start, end, holder in self.held:
-            if holder != seat and end > start:
-                part = cards[start:end]
-                known = np.sort(part[mine[part] == 1])
-                cards[start:end] = np.concatenate([known, part[mine[part] == 0]])
-        return cards
+    def update(self, s: GameState, match: Match) -> np.ndarray:
+        """Bring the tensor to `s` (the engine's game of `match` now) and return it."""
+        raw, seat, at = self.raw, self.seat, self.at
+        where, known, face = s.where, s.known, s.face_up
+        changed: set[int] = set()
+        if where != self.where or known != self.known or face != self.face:
+            was_where, was_known, cards = self.where, self.known, range(len(where))
+            if where != was_where:
+                changed.update(compress(cards, map(ne, where, was_where)))
+            if known != was_known:
+                changed.update(compress(cards, map(ne, known, was_known)))
+            # each card that moved or became known or unknown: taken away where it was
+            # counted, counted where it is (inline: this runs for every card that changed)
+            zone_row, known_row, seats_of, last = self.zone_row, self.known_row, \
+                self.seats_of, self.width - 1
+            for c in changed:
+                for z, knowers, sign in ((was_where[c], was_known[c], -1.0),
+                                         (where[c], known[c], 1.0)):
+                    if z < 0:
+                        continue
+                    if knowers >> seat & 1:
+                        raw[zone_row[c] + z] += sign
+                        base = known_row[c]
+                        seats = seats_of.get(knowers)
+                        if seats is None:
+                            seats = seats_of[knowers] = [p for p in range(self.players)
+                                                         if knowers >> p & 1]
+                        for p in seats:
+                            raw[base + p] += sign
+                    else:
+                        raw[zone_row[c] + last] += sign
+            if face != self.face:
+                changed.update(compress(range(len(face)), map(ne, face, self.face)))
+            self.where, self.known, self.face = list(where), list(known), list(face)
+        sizes, n, slot = at["zone_sizes"], len(where), self._slot
+        zones = s.zones
+        near = {where[c] for c in changed}  # the zones holding a card that changed
+        near.update(compress(range(len(zones)), map(ne, zones, self.zones)))
+        for z in near:
+            cards, old = zones[z], self.zones[z]
+            touched = cards != old
+            first, capacity, other = self.rows[z]
+            if touched:
+                raw[sizes + z] = (len(cards) - cards.count(EMPTY)) / n
+                self.zones[z] = list(cards)
+            if not capacity:
+                continue
+            if other:  # another's hand: the cards the seat knows first, in the deck's order
+                mine = sorted(c for c in cards if c != EMPTY and known[c] >> seat & 1)
+                shown = mine + [c for c in cards if c == EMPTY or not known[c] >> seat & 1]
+                for i in range(min(max(len(shown), len(old)), capacity)):
+                    slot(first + i, shown[i] if i < len(shown) else EMPTY, s)
+                continue
+            # the places from the first whose card changed (a card drawn from the top, or
+            # put on it, changes one), then those of the cards that changed
+            low = 0
+            if touched:
+                common = min(len(cards), len(old))
+                if cards[:common] == old[:common]:
+                    low = common
+                else:
+                    while cards[low] == old[low]:
+                        low += 1
+                for i in range(low, min(max(len(cards), len(old)), capacity)):
+                    slot(first + i, cards[i] if i < len(cards) else EMPTY, s)
+            for c in changed:
+                if where[c] == z:
+                    i = cards.index(c)
+                    if (i < low or not touched) and i < capacity:
+                        slot(first + i, c, s)
+        groups = s.maybe[seat] if 0 <= seat < len(s.maybe) else {}
+        if groups or self.maybe:
+            self.parts["card_maybe"][:] = 0.0
+            base, width = at["card_maybe"], len(self.rows)
+            for c, mask in whereabouts(s, seat).items():
+                for z in zone_numbers(mask):
+                    raw[base + self.names[c] * width + z] += 1.0
+            self.maybe = bool(groups)
+        self._small(s, match, bool(changed))
+        return self.shown
+
+    def _slot(self, row: int, c: int, s: GameState) -> None:
+        """Place `row`: holds a card, face up, known to the seat, and which (by name)."""
+        at = self.slots + 4 * row
+        if c == EMPTY:
+            self.raw[at:at + 4] = self.empty
+        elif s.known[c] >> self.seat & 1:
+            self.raw[at:at + 4] = array("f", (1.0, 1.0 if s.face_up[c] else 0.0, 1.0,
+                                              self.which[c]))
+        else:
+            self.raw[at:at + 4] = self.face_up if s.face_up[c] else self.face_down
+
+    def _small(self, s: GameState, match: Match, changed: bool) -> None:
+        """The pieces written whole every time: seats, totals, round, and the parts chosen;
+        the variables and texts when they (or, for a card, what the seat knows) changed."""
+        raw, at, plan, seat = self.raw, self.at, self.plan, self.seat
+        seats = at["seats"]
+        for mark in self.marks:
+            raw[mark] = 0.0
+        marks = [seats + 3 * s.dealer + 2]
+        if not s.over:
+            marks.append(seats + 3 * (s.window[0] if s.window else s.current) + 1)
+        for mark in marks:
+            raw[mark] = 1.0
+        self.marks = marks
+        totals, players = at["totals"], plan.table.players
+        raw[totals:totals + players] = array("f", s.totals[:players])
+        raw[at["round"]] = s.round
+        raw[at["round"] + 1] = s.rounds_total
+        values = (s.over, [tuple(v) if isinstance(v, list) else v for v in s.vars.values()],
+                  [tuple(tuple(v) if isinstance(v, list) else v for v in values)
+                   for values in s.pvars.values()])
+        if values != self.values or (changed and self.cards_named):
+            self.values = values
+            if "variables" in at:
+                plan.variables(s, seat, self.parts["variables"])
+            if "texts" in at:
+                plan.texts_of(s, seat, self.parts["texts"])
+        if "choosing" in at:
+            choosing = at["choosing"]
+            for token in self.chosen:
+                raw[choosing + token] = 0.0
+            self.chosen = list(match.prefix) if match.prefix and match.to_move() == seat \
+                else []
+            for token in self.chosen:
+                raw[choosing + token] += 1.0
 
 
 def _number(value: Any) -> float:
@@ -247,32 +354,37 @@ def _number(value: Any) -> float:
 
 
 def tensor_of(plan: TensorPlan, match: Match, seat: int) -> np.ndarray:
-    """The flat tensor of what `seat` sees of `match` (kept until the match changes: do not
-    write into it)."""
-    if match.state is None:  # also how OpenSpiel learns the shape, on a new game each time
+    """The flat tensor of what `seat` sees of `match`: do not write into it; it is kept
+    until the match changes (and then rewritten in place: copy it to keep it)."""
+    if match.dealt is None:  # also how OpenSpiel learns the shape, on a new game each time
         return plan.dealing(seat)
-    mine = bool(match.prefix) and match.to_move() == seat
-    key = ("tensor", plan.recall, seat, tuple(match.prefix) if mine else ())
-    return match.memo(key, lambda: _tensor(plan, match, seat))
+    if plan.recall:
+        mine = bool(match.prefix) and match.to_move() == seat
+        key = ("tensor", seat, tuple(match.prefix) if mine else ())
+        return match.memo(key, lambda: _with_recall(plan, match, seat))
+    writer = match.tensors.get(seat)
+    if writer is None or writer.plan is not plan:
+        writer = match.tensors[seat] = SeatTensor(plan, seat)
+    state = match.state
+    assert state is not None
+    return writer.update(state, match)
 
 
-def _tensor(plan: TensorPlan, match: Match, seat: int) -> np.ndarray:
+def _with_recall(plan: TensorPlan, match: Match, seat: int) -> np.ndarray:
+    """The observation's tensor, then the moves made."""
     tensor = np.zeros(plan.size, np.float32)
-    if plan.recall:  # the observation's tensor, then the moves made
-        observed = tensor_of(TensorPlan.of(plan.table, False), match, seat)
-        tensor[:observed.size] = observed
-        made = plan.views(tensor)["moves_made"]
-        for (who, move), count in match.made.items():
-            made[who, plan.move_index[move]] = count
-    else:
-        plan.fill(match, seat, plan.views(tensor))
+    observed = tensor_of(TensorPlan.of(plan.table, False), match, seat)
+    tensor[:observed.size] = observed
+    made = plan.views(tensor)["moves_made"]
+    for (who, move), count in match.made.items():
+        made[who, plan.move_index[move]] = count
     tensor.flags.writeable = False
     return tensor
 
 
 def observation_text(match: Match, seat: int) -> str:
     """What `seat` sees now: its player view as JSON, and the parts it has chosen so far."""
-    if match.state is None:
+    if match.dealt is None:
         return f"seat {seat + 1}: the cards are being shuffled"
     mine = bool(match.prefix) and match.to_move() == seat
     return match.memo(("observation", seat, tuple(match.prefix) if mine else ()),
@@ -294,7 +406,7 @@ def information_text(match: Match, seat: int) -> str:
 def truth_text(match: Match) -> str:
     """The whole game, hidden cards included (for debugging, never for a seat): every zone
     that holds a card, `(X)` for a face-down card; then totals and the parts chosen."""
-    if match.state is None:
+    if match.dealt is None:
         return "seed bytes drawn: " + " ".join(str(b) for b in match.seed_parts)
     return match.memo(("truth", tuple(match.prefix)), lambda: _truth_text(match))
 

@@ -13,9 +13,10 @@
 Agents are "player_0" ... "player_{n-1}", seat 1 being player_0. Each observation is a dict:
 "observation", the seat's view as a float32 tensor (adapters/observe.py), and "action_mask",
 an int8 vector over the action table with a 1 for every id the agent may take now (all 0
-for an agent not choosing). Actions are chosen in parts, exactly as in the OpenSpiel
-adapter (adapters/table.py, docs/adapters.md): the same agent is selected again until its
-parts spell a whole action. Rewards come at the end: 1/k - 1/n to each of k winners, -1/n
+for an agent not choosing). Actions are whole or chosen in parts (`actions`: `auto`,
+`whole`, `parts`), exactly as in the OpenSpiel adapter (adapters/table.py,
+docs/adapters.md): in parts, the same agent is selected again until its parts spell a whole
+action. Rewards come at the end: 1/k - 1/n to each of k winners, -1/n
 to the others. A match that reaches the bound of 10,000 actions per round is truncated
 with no winner. `reset(seed=...)` deals the same game for the same seed; `render()` (mode
 "ansi") returns the whole table, hidden cards included, for debugging.
@@ -43,11 +44,12 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
                                 "is_parallelizable": False}
 
     def __init__(self, ruleset: str = "golf6", players: int | None = None,
-                 options: dict[str, Any] | None = None, render_mode: str | None = None):
+                 options: dict[str, Any] | None = None, render_mode: str | None = None,
+                 actions: str = "auto"):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise AdapterError(f"render_mode: expected 'ansi' or none, not {render_mode!r}")
-        self.table = table(ruleset, option_pairs(options), players)
+        self.table = table(ruleset, option_pairs(options), players, actions)
         self.plan = TensorPlan.of(self.table, False)
         self.render_mode = render_mode
         count = len(self.table.actions)
@@ -70,7 +72,7 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds.seed(seed)
-        self.match = Match(self.table)
+        self.match = Match(self.table, recording=False)  # the recall, if asked, replays it
         self.match.start(self._seeds.getrandbits(32))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -98,14 +100,21 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if action is None:
             raise AdapterError(f"{agent} must choose an action: the game is not over")
-        match.apply(int(action))
-        if match.is_over():
+        if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
+            raise AdapterError(f"{agent}: an action is an id of the action space (an integer), "
+                               f"not {action!r}")
+        if self.table.whole is not None:
+            seat = match.play_id(int(action))
+        else:
+            match.apply(int(action))
+            seat = match.to_move()
+        if seat is None:
             done = self.truncations if match.cut else self.terminations
             for agent_name, value in zip(self.possible_agents, match.returns()):
                 self.rewards[agent_name] = value
                 done[agent_name] = True
         else:
-            self.agent_selection = self.possible_agents[match.to_move() or 0]
+            self.agent_selection = self.possible_agents[seat]
         self._accumulate_rewards()
 
     def observation_text(self, agent: str, recall: bool = False) -> str:
@@ -131,15 +140,17 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
 
 def raw_env(ruleset: str = "golf6", players: int | None = None,
             options: dict[str, Any] | None = None, render_mode: str | None = None,
-            ) -> CardrulesEnv:
+            actions: str = "auto") -> CardrulesEnv:
     """The environment without PettingZoo's checking wrappers."""
-    return CardrulesEnv(ruleset, players, options, render_mode)
+    return CardrulesEnv(ruleset, players, options, render_mode, actions)
 
 
 def env(ruleset: str = "golf6", players: int | None = None,
-        options: dict[str, Any] | None = None, render_mode: str | None = None) -> AECEnv:
+        options: dict[str, Any] | None = None, render_mode: str | None = None,
+        actions: str = "auto") -> AECEnv:
     """The environment of a ruleset (a built-in name or a rule file), wrapped as PettingZoo's
-    own environments are: an illegal action or a call out of order is refused."""
-    wrapped: AECEnv = CardrulesEnv(ruleset, players, options, render_mode)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    own environments are, so that a call out of order is refused. An illegal action, an id
+    out of the action space's range too, is refused by the environment itself (so it needs
+    no AssertOutOfBoundsWrapper, which would check every step again)."""
+    return wrappers.OrderEnforcingWrapper(
+        CardrulesEnv(ruleset, players, options, render_mode, actions))

@@ -1,10 +1,12 @@
-"""The fixed table of action ids of one ruleset at one table size.
+"""The fixed tables of action ids of one ruleset at one table size.
 
 Frameworks for game research want every decision to be a choice among a fixed set of ids.
-A cardrules action is a tuple (move name, *parameters), and some parameters are lists of
-cards or lists of groups of cards, or texts a player writes: far too many to number. So an
-action is chosen in parts, each part an id of one table built from the move declarations
-and their parameters' kinds alone, nothing per game:
+A cardrules action is a tuple (move name, *parameters). Where every move's parameters can
+take few enough values, each whole action has an id of its own (`WholeActions`: the move,
+then its parameters' values in order, at most WHOLE_LIMIT ids unless asked for). Some
+parameters are lists of cards or lists of groups of cards, or texts a player writes: far too
+many to number. Then an action is chosen in parts, each part an id of one table built from
+the move declarations and their parameters' kinds alone, nothing per game:
 
     the move            one id per move (and `pass` in a ruleset with reactions)
     a card              its place: one id per (zone, slot) that can hold a card
@@ -19,7 +21,7 @@ A card is named by its place, never by its identity: a seat that does not know a
 learns nothing from the ids offered, and one that does finds it in its view at that place
 (two copies of a card, in a game of two decks, are told apart only by where they lie, as
 a player would). The same ruleset at the same table size always has the same table
-(`ActionTable.labels` names every id).
+(`labels` names every id).
 """
 
 from __future__ import annotations
@@ -27,11 +29,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import product
 from typing import Any
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import GameError
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.kernel import Kernel
 from cardrules.interpreter.view import player_view
 from cardrules.model import MoveDef, Ruleset, ZoneDef
 
@@ -45,6 +49,13 @@ ACTIONS_PER_ROUND = 10_000
 # The parameter kinds the table encodes; any other is refused when the ruleset is loaded.
 KINDS = ("card", "player", "rank", "suit", "colour", "int", "bool", "list", "words")
 COLOURS = ("red", "black", "none")
+# A ruleset whose table of whole actions has at most this many ids gets one id per whole
+# action; a larger one is chosen in parts, unless whole actions are asked for (`actions`),
+# which is refused past WHOLE_ASKED_LIMIT.
+WHOLE_LIMIT = 4096
+WHOLE_ASKED_LIMIT = 65_536
+# How actions are chosen: `auto` (whole where the table is small enough), `whole`, `parts`.
+CHOOSING = ("auto", "whole", "parts")
 
 
 class AdapterError(GameError):
@@ -192,6 +203,34 @@ class ActionTable:
                 raise AdapterError(f"a list holding {item!r} cannot be encoded")
         out.append(self.end)
 
+    def section_of(self, kind: str) -> tuple[int, int] | None:
+        """(first id, count) of the section a parameter of `kind` takes one id of; None for
+        a list or a text, which take any number of parts."""
+        rules = self.rules
+        found = {"card": (self.place_base, sum(place.capacity for place in self.places)),
+                 "player": (self.player_base, self.players),
+                 "rank": (self.rank_base, len(rules.cards.rank_names)),
+                 "suit": (self.suit_base, len(rules.cards.suit_names)),
+                 "colour": (self.colour_base, len(COLOURS)),
+                 "int": (self.number_base, self.n_numbers),
+                 "bool": (self.truth_base, 2)}.get(kind)
+        return found if found is not None and found[0] >= 0 else None
+
+    def whole_count(self) -> int | None:
+        """How many whole actions the moves can spell: the ids of a WholeActions, or None if
+        some move chooses a list or a text."""
+        total = 0
+        for name in self.moves:
+            move = self.rules.moves.get(name)
+            count = 1
+            for kind in move.kinds if move is not None else ():
+                section = self.section_of(kind)
+                if section is None:
+                    return None
+                count *= section[1]
+            total += count
+        return total
+
     # ---------------------------------------------------------------- id -> ?
     def sections(self) -> Iterator[tuple[str, int, int]]:
         """(name, first id, count) of each section of the table, in order."""
@@ -205,30 +244,138 @@ class ActionTable:
             yield name, start, after - start
 
 
+class WholeActions:
+    """One id per whole action: each move (in the parts table's order) takes as many ids as
+    its parameters have values together, the first parameter varying slowest. An action's
+    id is worked out from the ids of its parts (a card by its place, as in the parts table),
+    so the same action at the same place always has the same id."""
+
+    def __init__(self, parts: ActionTable):
+        self.parts = parts
+        self.labels: list[str] = []
+        # move -> (its first id, per parameter: its section's first part id and its stride)
+        self.moves: dict[str, tuple[int, tuple[tuple[int, int], ...]]] = {}
+        self._plain: dict[str, int] = {}  # a move without parameters -> its id
+        self._one_card: dict[str, int] = {}  # a move of one card -> its first id - place_base
+        for name in parts.moves:
+            move = parts.rules.moves.get(name)
+            kinds = move.kinds if move is not None else ()
+            sections = [parts.section_of(kind) for kind in kinds]
+            if any(section is None for section in sections):
+                raise AdapterError(f"move '{name}' chooses a list or a text: its actions "
+                                   "cannot be numbered whole (choose them in parts)")
+            counts = [section[1] for section in sections if section is not None]
+            strides, stride = [], 1
+            for count in reversed(counts):
+                strides.append(stride)
+                stride *= count
+            strides.reverse()
+            bases = [section[0] for section in sections if section is not None]
+            self.moves[name] = (len(self.labels), tuple(zip(bases, strides)))
+            # The common cases, worked out without a call: no parameter (its id), one card
+            # (its first id, past the start of the places).
+            if not kinds:
+                self._plain[name] = len(self.labels)
+            elif kinds == ("card",):
+                self._one_card[name] = len(self.labels) - parts.place_base
+            for values in product(*[range(base, base + count)
+                                    for base, count in zip(bases, counts)]):
+                self.labels.append(" ".join([name, *(parts.labels[v] for v in values)]))
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def ids_of(self, legal: list[tuple[Any, ...]], where: list[int],
+               zones: list[list[int]]) -> dict[int, tuple[Any, ...]]:
+        """Each action of `legal` by its id, its cards where `where` and `zones` have them
+        (a game's)."""
+        out = {}
+        plain, one_card, start = self._plain, self._one_card, self.parts.place_start
+        for action in legal:
+            if len(action) == 1:
+                out[plain[action[0]]] = action
+                continue
+            first = one_card.get(action[0])
+            if first is None:
+                out[self.id_of(action, self._card(where, zones))] = action
+            else:
+                c = action[1]
+                z = where[c]
+                out[first + start[z] + zones[z].index(c)] = action
+        return out
+
+    def _card(self, where: list[int], zones: list[list[int]]) -> Callable[[int], int]:
+        place = self.parts.place
+        return lambda c: place(where[c], zones[where[c]].index(c))
+
+    def id_of(self, action: tuple[Any, ...], card: Callable[[int], int]) -> int:
+        """The id of a whole action (`pass` too); `card` gives a card's place id."""
+        first, params = self.moves[action[0]]
+        if not params:
+            return first
+        move = self.parts.rules.moves[action[0]]
+        found, value_tokens = first, self.parts.value_tokens
+        for (base, stride), kind, value in zip(params, move.kinds, action[1:]):
+            if kind == "card":
+                token = card(value)
+            else:
+                out: list[int] = []
+                value_tokens(kind, False, value, card, out)
+                token = out[0]
+            found += stride * (token - base)
+        return found
+
+
 class Table:
-    """One ruleset at one table size, as the adapters play it: the engine, the action table
-    and the bounds the frameworks ask for. Shared by every game at that table."""
+    """One ruleset at one table size, as the adapters play it: the engine and its kernel,
+    the action tables and the bounds the frameworks ask for. Shared by every game at that
+    table.
+
+    `actions` is how actions are chosen: `whole` (one id each), `parts`, or `auto`, whole
+    where the table of whole actions has at most WHOLE_LIMIT ids. `parts` is always the
+    table of parts (places are numbered there); `actions` the ids the frameworks offer,
+    `whole` the WholeActions if they are whole (else None)."""
 
     def __init__(self, ruleset: str, options: tuple[tuple[str, str], ...] = (),
-                 players: int | None = None):
-        self.ruleset, self.options = ruleset, options
+                 players: int | None = None, actions: str = "auto"):
+        if actions not in CHOOSING:
+            raise AdapterError(f"actions: expected one of {', '.join(CHOOSING)}, "
+                               f"not {actions!r}")
+        self.ruleset, self.options, self.choosing = ruleset, options, actions
         self.rules = rules = load_ruleset(ruleset, dict(options) or None)
         refuse_unencodable(rules)
         self.engine = Engine(rules)
+        # What the games step on: the same game, without the engine's knowledge and log
+        # (the observations replay the actions on the engine when asked: match.py).
+        self.kernel = Kernel(rules)
         probe = self.engine.new_game(players, 0)
         self.players = probe.n
         self.n_cards = probe.n_cards
         self.zone_count = len(probe.zones)
         self.rounds = int(player_view(rules, probe, 0)["rounds"])
         self.places = places(rules, self.players, self.zone_count, self.n_cards)
-        self.actions = ActionTable(rules, self.players, self.n_cards, self.places)
+        self.parts = ActionTable(rules, self.players, self.n_cards, self.places)
+        self.whole_count = self.parts.whole_count()
+        self.whole: WholeActions | None = None
+        if actions == "whole":
+            if self.whole_count is None or self.whole_count > WHOLE_ASKED_LIMIT:
+                size = "unbounded (a move chooses a list or a text)" \
+                    if self.whole_count is None else f"{self.whole_count:,} ids"
+                raise AdapterError(f"actions=whole: {rules.name}'s table of whole actions is "
+                                   f"{size}, more than the {WHOLE_ASKED_LIMIT:,} this adapter "
+                                   "numbers; choose them in parts (actions=parts)")
+            self.whole = WholeActions(self.parts)
+        elif actions == "auto" and self.whole_count is not None \
+                and self.whole_count <= WHOLE_LIMIT:
+            self.whole = WholeActions(self.parts)
+        self.actions: WholeActions | ActionTable = self.whole or self.parts
         self.max_actions = ACTIONS_PER_ROUND * max(self.rounds, 1)
-        self.max_parts = max((self.parts_bound(move) for move in rules.moves.values()),
-                             default=1)
+        self.max_parts = 1 if self.whole is not None else \
+            max((self.parts_bound(move) for move in rules.moves.values()), default=1)
 
     @property
-    def key(self) -> tuple[str, tuple[tuple[str, str], ...], int]:
-        return self.ruleset, self.options, self.players
+    def key(self) -> tuple[str, tuple[tuple[str, str], ...], int, str]:
+        return self.ruleset, self.options, self.players, self.choosing
 
     def parts_bound(self, move: MoveDef) -> int:
         """The most parts an action of `move` can take."""
@@ -273,9 +420,10 @@ def places(rules: Ruleset, players: int, zone_count: int, n_cards: int) -> list[
 
 @lru_cache(maxsize=32)
 def table(ruleset: str, options: tuple[tuple[str, str], ...] = (),
-          players: int | None = None) -> Table:
-    """The shared Table of a ruleset (a built-in name or a file), its options and size."""
-    return Table(ruleset, options, players)
+          players: int | None = None, actions: str = "auto") -> Table:
+    """The shared Table of a ruleset (a built-in name or a file), its options and size, and
+    how its actions are chosen."""
+    return Table(ruleset, options, players, actions)
 
 
 def option_pairs(options: dict[str, Any] | str | None) -> tuple[tuple[str, str], ...]:

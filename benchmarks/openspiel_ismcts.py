@@ -88,7 +88,8 @@ def openspiel_game(job: tuple[str, str, int, int]) -> dict[str, Any]:
     name, _, game, simulations = job
     players = TABLES[name]
     seat, seed = game % players, seed_of(game)
-    spiel = pyspiel.load_game("cardrules", {"ruleset": name, "players": players})
+    spiel = pyspiel.load_game("cardrules", {"ruleset": name, "players": players,
+                                            "actions": "parts"})
     bot = ismcts.ISMCTSBot(spiel, RoundRollouts(1, seed), 2.0, simulations,
                            random_state=np.random.RandomState(seed % 2 ** 31))
     rng = random.Random(seed)

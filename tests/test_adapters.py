@@ -13,15 +13,21 @@ np = pytest.importorskip("numpy", reason="the adapters need numpy (an optional e
 
 from cardrules.adapters import table as tables  # noqa: E402
 from cardrules.adapters.match import Decision, Match  # noqa: E402
-from cardrules.adapters.observe import TensorPlan, information_text, tensor_of  # noqa: E402
+from cardrules.adapters.observe import (  # noqa: E402
+    SeatTensor,
+    TensorPlan,
+    information_text,
+    tensor_of,
+)
 from cardrules.adapters.table import AdapterError, option_pairs, table  # noqa: E402
 from cardrules.errors import IllegalAction  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 
 
-def started(name: str, seed: int = 1, players: int | None = None) -> Match:
-    match = Match(table(name, (), players))
+def started(name: str, seed: int = 1, players: int | None = None,
+            actions: str = "auto") -> Match:
+    match = Match(table(name, (), players, actions))
     match.start(seed)
     return match
 
@@ -36,18 +42,65 @@ def play_randomly(match: Match, rng: random.Random, parts: int) -> None:
 # ------------------------------------------------------------------------- the table
 def test_the_table_is_fixed_and_labelled() -> None:
     first, again = tables.Table("golf6"), tables.Table("golf6")
-    assert first.actions.labels == again.actions.labels
-    labels = first.actions.labels
+    assert first.parts.labels == again.parts.labels
+    labels = first.parts.labels
     assert labels[:6] == ["reveal", "take_stock", "take_discard", "swap", "discard", "end"]
     assert "grid 2 row 1 column 3" in labels and "discard card 1" in labels
     # Zones kept for seats beyond the table have no ids: 8 grids declared, 4 in play.
     assert "grid 5 row 1 column 1" not in labels
-    assert len(tables.Table("golf6", (), 3).actions) < len(labels)
-    sections = [name for name, _, _ in first.actions.sections()]
+    assert len(tables.Table("golf6", (), 3).parts) < len(labels)
+    sections = [name for name, _, _ in first.parts.sections()]
     assert sections == ["moves", "end", "places"]
-    geohash = [name for name, _, _ in table("geohash").actions.sections()]
+    geohash = [name for name, _, _ in table("geohash").parts.sections()]
     assert geohash == ["moves", "end", "places", "players", "ranks", "suits", "colours"]
-    assert "pass" in table("geohash").actions.moves  # the answer in a reaction window
+    assert "pass" in table("geohash").parts.moves  # the answer in a reaction window
+
+
+def test_whole_actions_where_the_table_is_small_enough() -> None:
+    """golf6's whole actions number 699 at four seats: one id each, labelled by their parts;
+    grandma's lay-downs (lists) and geohash's 180,305 whole actions are chosen in parts."""
+    golf = table("golf6")
+    assert golf.whole is golf.actions and len(golf.actions) == golf.whole_count == 699
+    places = sum(place.capacity for place in golf.places)
+    assert golf.actions.labels[0] == "reveal " + golf.parts.labels[golf.parts.place_base]
+    assert "swap grid 2 row 1 column 3" in golf.actions.labels
+    assert golf.actions.labels[places:places + 2] == ["take_stock", "take_discard"]
+    assert golf.actions.labels[-1] == "discard"
+    assert table("golf6", (), None, "parts").actions is table("golf6", (), None, "parts").parts
+    assert table("geohash").whole is None and table("geohash").whole_count == 180_305
+    assert table("grandma").whole is None and table("grandma").whole_count is None
+    with pytest.raises(AdapterError, match="grandma's table of whole actions is unbounded"):
+        tables.Table("grandma", (), None, "whole")
+    with pytest.raises(AdapterError, match="actions: expected one of auto, whole, parts"):
+        tables.Table("golf6", (), None, "flat")
+
+
+@pytest.mark.parametrize("name", ["golf6", "spades"])
+def test_whole_ids_play_the_same_game_as_parts(name: str) -> None:
+    """Each legal whole action has the id of its parts, read as one number; the same choices
+    whole or in parts play the same game."""
+    rng = random.Random(4)
+    whole, parts = started(name, 5), started(name, 5, actions="parts")
+    ids = whole.table.actions
+    assert isinstance(ids, tables.WholeActions)
+    for _ in range(120):
+        if whole.is_over():
+            break
+        decision = Decision(parts)
+        offered = {ids.id_of(action, parts.card_token()): action
+                   for _, action in decision.whole()}
+        assert whole.legal() == sorted(offered)
+        token = rng.choice(whole.legal())
+        with pytest.raises(IllegalAction):
+            whole.apply(next(t for t in range(len(ids)) if t not in offered))
+        tokens = next(seq for seq, action in decision.whole() if action == offered[token])
+        assert ids.labels[token] == " ".join(parts.label(t) for t in tokens)
+        whole.apply(token)
+        for t in tokens:
+            parts.apply(t)
+        assert whole.records[-1] == parts.records[-1]
+    assert whole.state is not None and parts.state is not None
+    assert whole.state.to_json() == parts.state.to_json()
 
 
 def test_a_kind_the_table_cannot_hold_is_refused_at_load(tmp_path: Path) -> None:
@@ -78,7 +131,7 @@ def test_the_ids_offered_are_the_prefixes_of_whole_legal_actions(name: str) -> N
     """At each part, exactly the ids that begin a whole legal action; a whole action is
     applied when its ids are all chosen; anything else is refused, the match unchanged."""
     rng = random.Random(3)
-    match = started(name, 3)
+    match = started(name, 3, actions="parts")
     checked = 0
     while not match.is_over() and checked < 60:
         whole = dict(Decision(match).whole())
@@ -208,5 +261,33 @@ def test_a_copy_plays_on_apart() -> None:
     copy = match.copy()
     copy.apply(copy.legal()[0])
     copy.apply(copy.legal()[0])
-    assert match.records == [] and len(copy.records) == 1
+    assert match.records == [] and len(copy.records) == 2
     assert match.state is not copy.state
+
+
+@pytest.mark.parametrize("name, actions", [("golf6", "auto"), ("grandma", "auto"),
+                                           ("precognition", "auto"), ("geohash", "auto"),
+                                           ("czech-golf", "parts")])
+def test_a_tensor_rewritten_from_what_changed_is_the_tensor_written_afresh(
+        name: str, actions: str) -> None:
+    """Each seat's observation tensor is kept and rewritten where the game changed since it
+    was last asked for (some actions ago, or a round ago): it is the tensor a new buffer
+    gets. And a recall worked out when first asked for is the one told action by action."""
+    rng = random.Random(6)
+    match = Match(table(name, (), None, actions), recording=False)  # as PettingZoo plays
+    match.start(2)
+    told = started(name, 2, actions=actions)
+    plan = TensorPlan.of(match.table, False)
+    for step in range(300):
+        if match.is_over():
+            break
+        for seat in range(match.table.players):
+            if rng.random() < 0.3:
+                kept = tensor_of(plan, match, seat)
+                assert match.state is not None
+                fresh = SeatTensor(plan, seat).update(match.state, match)
+                assert np.array_equal(kept, fresh), (step, seat)
+        token = rng.choice(match.legal())
+        match.apply(token)
+        told.apply(token)
+    assert match.records == told.records and match.recall(1) == told.recall(1)

@@ -46,13 +46,27 @@ def test_the_game_declares_itself() -> None:
         assert len(outcomes) == 256 and abs(sum(p for _, p in outcomes) - 1) < 1e-9
         state.apply_action(7)
     assert state.current_player() == 0
+    # golf6's 699 whole actions: one id each
+    assert game.num_distinct_actions() == 699 and game.max_game_length() == 90_000
+    assert state.action_to_string(state.legal_actions()[0]) == "reveal grid 1 row 1 column 1"
+    assert len(state.legal_actions()) == 6
+    state.apply_action(state.legal_actions()[0])
+    assert state.current_player() == 0 and "seat 1: reveal" in state.information_state_string(1)
+    assert len(state.observation_tensor(0)) == game.observation_tensor_size()
+    assert len(state.information_state_tensor(0)) == game.information_state_tensor_size()
+    # ... or in parts, if asked
+    parts = pyspiel.load_game("cardrules", {"ruleset": "golf6", "players": 4,
+                                            "actions": "parts"})
+    assert parts.num_distinct_actions() == 354
+    state = parts.new_initial_state()
+    for _ in range(4):
+        state.apply_action(7)
     assert [state.action_to_string(a) for a in state.legal_actions()] == ["reveal"]
     state.apply_action(state.legal_actions()[0])
     assert state.action_to_string(state.legal_actions()[0]) == "grid 1 row 1 column 1"
     assert "choosing: reveal" in state.observation_string(0)
     assert "choosing" not in state.observation_string(1)
-    assert len(state.observation_tensor(0)) == game.observation_tensor_size()
-    assert len(state.information_state_tensor(0)) == game.information_state_tensor_size()
+    assert len(state.observation_tensor(0)) == parts.observation_tensor_size()
 
 
 def test_games_load_by_string_with_options() -> None:

@@ -69,3 +69,22 @@ def test_text_and_render() -> None:
     assert "grid 1:" in (game.render() or "")
     with pytest.raises(AdapterError, match="render_mode"):
         raw_env("golf6", render_mode="human")
+
+
+def test_whole_actions_or_parts_and_what_is_refused() -> None:
+    """golf6 has one id per whole action (699), or its 354 ids of parts if asked; an id out
+    of range, or not an integer, is refused by the environment itself."""
+    from cardrules.errors import IllegalAction
+
+    whole, parts = env("golf6", players=4), env("golf6", players=4, actions="parts")
+    assert whole.action_space("player_0").n == 699 and parts.action_space("player_0").n == 354
+    whole.reset(seed=2)
+    with pytest.raises(IllegalAction, match="'5000' is not legal now"):
+        whole.step(5000)
+    with pytest.raises(AdapterError, match="an action is an id of the action space"):
+        whole.step(3.5)
+    mask = whole.observe("player_0")["action_mask"]
+    assert mask.sum() == 6  # reveal: one of the six cards of its grid
+    whole.step(int(np.flatnonzero(mask)[0]))
+    assert whole.agent_selection == "player_0"  # golf6: each seat reveals two cards first
+    assert "seat 1: reveal" in whole.unwrapped.observation_text("player_1", recall=True)
