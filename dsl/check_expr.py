@@ -10,29 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
 from cardrules.errors import Diagnostic
-from cardrules.model import ZoneDef
 
 from . import ir
 from . import nodes as n
 from .builtins import (
-    AGGREGATES,
     CARD_ATTRIBUTES,
-    FUNCTIONS,
-    GOAL_FUNCTIONS,
-    MELD_FUNCTIONS,
     NAMES,
     NULLABLE_ATTRIBUTES,
     PLAYER_ATTRIBUTES,
     SETTLED_CARD_ATTRIBUTES,
     SETTLED_NAMES,
     SETTLED_PLAYER_ATTRIBUTES,
-    TEAM_FUNCTIONS,
 )
+from .check_calls import CallChecks
+from .ir import BAD
 from .names import did_you_mean, rule_name
+from .symbols import Assignments, Symbols
 from .typesys import (
     ANY,
     BOOL,
@@ -46,62 +42,16 @@ from .typesys import (
     SUIT,
     TEXT,
     WORDS,
-    ZONE,
     Type,
     accepts,
     as_collection,
     comparable,
     list_of,
+    type_of_value,
     zone_type,
 )
 
 COLOURS = ("red", "black", "none")
-_NOWHERE = n.Pos(n.Origin(None, ()), 0)  # type: ignore[arg-type]
-BAD = ir.Const(None, type=ANY, pos=_NOWHERE)  # what a node with a problem checks to
-
-
-@dataclass
-class VariableInfo:
-    scope: str  # game | round | player | player_round
-    type: Type
-    nullable: bool
-
-
-@dataclass
-class FunctionInfo:
-    params: tuple[Type, ...]
-    returns: Type
-    nullable: bool
-    body: ir.Expr | None = None  # its checked value
-
-
-@dataclass
-class Symbols:
-    """What names mean in a ruleset: its zones, variables, options, functions, card tables."""
-
-    zones: dict[str, ZoneDef] = field(default_factory=dict)
-    variables: dict[str, VariableInfo] = field(default_factory=dict)
-    options: dict[str, Any] = field(default_factory=dict)
-    choices: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # options with choices
-    functions: dict[str, FunctionInfo] = field(default_factory=dict)
-    procedures: dict[str, tuple[Type, ...]] = field(default_factory=dict)  # their params
-    procedure_names: frozenset[str] = frozenset()  # every procedure declared, checked or not
-    value_tables: tuple[str, ...] = ()
-    rank_names: tuple[str, ...] = ()
-    suit_names: tuple[str, ...] = ()
-    teams: int = 0  # partnerships declared (`teams:`), or 0
-    melds: bool = False  # whether `melds:` is declared
-    meld_kinds: tuple[str, ...] = ()  # the names of its kinds
-    house: int | None = None  # the house's player number (`house:`), or None
-
-
-@dataclass
-class Assignments:
-    """What a first reading of the rules saw stored in each variable (to type variables
-    whose initial value is none, and to know which may hold none)."""
-
-    types: dict[str, list[tuple[Type, n.Pos]]] = field(default_factory=dict)
-    nullable: set[str] = field(default_factory=set)
 
 
 _PLAYER_SCOPES = ("player", "player_round")
@@ -112,7 +62,7 @@ def known(code: ir.Expr) -> bool:
     return isinstance(code, ir.Const) and code is not BAD
 
 
-class ExpressionChecker:
+class ExpressionChecker(CallChecks):
     """Checks expressions against a ruleset's symbols (statements: check_stmt.py)."""
 
     def __init__(self, symbols: Symbols, diagnostics: list[Diagnostic],
@@ -399,144 +349,15 @@ class ExpressionChecker:
         return self.error(node.name_pos, f"a player has no attribute '{name}'"
                                          + did_you_mean(name, names))
 
-    def check_call(self, node: n.Call) -> ir.Expr:
-        if node.function in self.symbols.functions:  # the file's own, over any built-in
-            return self.user_call(node)
-        if node.function in AGGREGATES and node.function not in FUNCTIONS:
-            return self.error(node.pos, f"{node.function}(...) takes a generator: "
-                                        f"{node.function}(x.points for x in hand[p])")
-        fn = FUNCTIONS.get(node.function)
-        if fn is None and node.function in RETIRED:
-            return self.error(node.pos, f"{node.function}() is no longer a built-in: declare "
-                                        "the kinds of meld (`melds:`) and use "
-                                        f"{RETIRED[node.function]}")
-        if fn is None:
-            return self.error(node.pos, f"unknown function '{node.function}'" + did_you_mean(
-                node.function, [*FUNCTIONS, *self.symbols.functions]))
-        params = list(fn.params)
-        if fn.variadic and len(node.args) > len(params):
-            params += [params[-1]] * (len(node.args) - len(params))
-        if len(node.args) != len(params):
-            want = f"at least {len(fn.params)}" if fn.variadic else str(len(fn.params))
-            return self.error(node.pos, f"{fn.name}() takes {want} argument"
-                                        f"{'s' if want != '1' else ''}, got {len(node.args)}")
-        if fn.name in TEAM_FUNCTIONS and not self.symbols.teams:
-            return self.error(node.pos, "this ruleset declares no teams (`teams:`)")
-        if fn.name in MELD_FUNCTIONS and not self.symbols.melds:
-            return self.error(node.pos, f"{fn.name}() needs the kinds of meld declared "
-                                        "(`melds:`)")
-        args = [self.argument(arg, want, fn.name) for arg, want in zip(node.args, params)]
-        if any(a is BAD for a in args):
-            return BAD
-        if fn.name in GOAL_FUNCTIONS:
-            self.goal_kinds(args[1])
-        if fn.name in ("sorted", "combinations", "subsets"):
-            return self.list_call(fn.name, tuple(args), node)
-        if fn.name == "position" and not comparable(args[0].type, item_type(args[1].type)):
-            return self.error(node.args[0].pos, f"position() looks for {args[0].type} in a "
-                                                f"{args[1].type}: it is never there")
-        return ir.Call(fn.name, tuple(args), type=fn.returns, pos=node.pos,
-                       nullable=fn.nullable)
-
-    def list_call(self, name: str, args: tuple[ir.Expr, ...], node: n.Call) -> ir.Expr:
-        """sorted(), combinations(), subsets(): lists of the argument's own items."""
-        item = item_type(args[0].type)
-        if name == "sorted":
-            if not orderable(item):
-                return self.error(node.args[0].pos, f"sorted() orders numbers, ranks, suits or "
-                                                    f"lists of numbers, but this is "
-                                                    f"{args[0].type}: write sorted_by(c.number "
-                                                    "for c in ...)")
-            return ir.Call(name, args, type=list_of(item), pos=node.pos)
-        return ir.Call(name, args, type=list_of(list_of(item)), pos=node.pos)
-
-    def goal_kinds(self, goal: ir.Expr) -> None:
-        """Report the kinds of meld a goal names, where it writes them out, that the ruleset
-        does not declare (others are checked as the game runs)."""
-        known = self.symbols.meld_kinds
-        for const in _written_texts(goal, self.symbols.functions):
-            if const.value not in known:
-                self.error(const.pos, f"no meld kind '{const.value}' (the kinds: "
-                                      f"{', '.join(known)})" + did_you_mean(const.value, known))
-
-    def user_call(self, node: n.Call) -> ir.Expr:
-        """A call of one of the ruleset's own functions (`functions:`)."""
-        info = self.symbols.functions[node.function]
-        if len(node.args) != len(info.params):
-            count = len(info.params)
-            return self.error(node.pos, f"{node.function}() takes {count} argument"
-                                        f"{'s' if count != 1 else ''}, got {len(node.args)}")
-        args = [self.argument(arg, want, node.function)
-                for arg, want in zip(node.args, info.params)]
-        if any(a is BAD for a in args):
-            return BAD
-        return ir.UserCall(node.function, tuple(args), type=info.returns, pos=node.pos,
-                           nullable=info.nullable)
-
-    def argument(self, node: n.Expr, wanted: Type, fn: str) -> ir.Expr:
-        if wanted == ZONE:
-            code = self.check(node)
-            if code is not BAD and not isinstance(code, ir.ZoneRef):
-                return self.error(node.pos, f"{fn}() needs a zone, but this is {code.type}")
-            return code
-        if wanted == CARDS:
-            return self.cards_of(node, f"the argument of {fn}()")
-        if wanted.is_list:
-            code = self.iterable(node)
-            return self.expect(code, wanted, node.pos, f"the argument of {fn}()")
-        if wanted in (RANK, SUIT, COLOUR) and isinstance(node, n.Text):
-            return self.named_constant(wanted, node)
-        code = self.expect(self.check(node), wanted, node.pos, f"the argument of {fn}()")
-        return self.needed(code, node.pos, f"the argument of {fn}()")
-
-    def check_aggregate(self, node: n.Aggregate) -> ir.Expr:
-        agg = AGGREGATES.get(node.function)
-        if agg is None:
-            return self.error(node.pos, f"'{node.function}(... for ...)' is not an aggregate: "
-                                        "use one of " + ", ".join(AGGREGATES))
-        source = self.iterable(node.source)
-        if source is BAD:
-            return BAD
-        assert source.type.item is not None
-        with self.bind({node.variable: source.type.item}):
-            element = self.expect(self.check(node.element), agg.element, node.element.pos,
-                                  f"each item of {agg.name}()")
-            cond = None
-            if node.condition is not None:
-                cond = self.expect(self.check(node.condition), BOOL, node.condition.pos,
-                                   "the condition after 'if'")
-        if element is BAD or cond is BAD:
-            return BAD
-        if agg.name in BY_VALUE and not orderable(element.type):
-            return self.error(node.element.pos, f"the value of {agg.name}() must be a number, a "
-                                                f"rank, a suit or a list of numbers, but this is "
-                                                f"{element.type}")
-        if agg.name not in ("first", "select"):
-            element = self.needed(element, node.element.pos, f"each item of {agg.name}()")
-        if cond is not None:
-            cond = self.needed(cond, node.pos, "the condition after 'if'")
-        if agg.name == "first":
-            t, nullable = element.type, True
-        elif agg.name == "select":
-            t, nullable = list_of(element.type), False
-        elif agg.name == "sorted_by":
-            t, nullable = source.type, False
-        elif agg.name in BY_VALUE:
-            t, nullable = source.type.item, True
-        else:
-            t, nullable = agg.returns, False
-        return ir.Aggregate(agg.name, element, node.variable, source, cond, type=t,
-                            pos=node.pos, nullable=nullable)
-
     def check_list_literal(self, node: n.ListLiteral) -> ir.Expr:
         items = [self.check(i) for i in node.items]
         if any(i is BAD for i in items):
             return BAD
-        item_type = items[0].type if items else ANY
+        first = items[0].type if items else ANY
         for code, item in zip(items, node.items):
-            if not comparable(item_type, code.type):
-                return self.error(item.pos, f"a list mixes {item_type} and {code.type}")
-        return ir.ListLiteral(tuple(items), type=list_of(item_type), pos=node.pos)
+            if not comparable(first, code.type):
+                return self.error(item.pos, f"a list mixes {first} and {code.type}")
+        return ir.ListLiteral(tuple(items), type=list_of(first), pos=node.pos)
 
     def check_minus(self, node: n.Minus) -> ir.Expr:
         operand = self.expect(self.check(node.operand), INT, node.operand.pos,
@@ -690,53 +511,4 @@ def _may_be_none(value: ir.Expr, other: ir.Expr) -> bool:
     return value.nullable and other.type == NONE
 
 
-def type_of_value(value: Any) -> Type:
-    if isinstance(value, bool):
-        return BOOL
-    if isinstance(value, int):
-        return INT
-    if isinstance(value, str):
-        return TEXT
-    return ANY
-
-
-__all__ = ["BAD", "COLOURS", "WORDS", "ExpressionChecker", "Symbols", "known"]
-
-
-# Built-ins a rule file written for an earlier version may call, and what does their work now.
-RETIRED = {"goal_layouts": "lay_downs(cards, goal)", "meets_goal": "can_lay_down(cards, goal)"}
-
-
-def _written_texts(code: ir.Expr, functions: dict[str, FunctionInfo]) -> Iterator[ir.Const]:
-    """The texts a list expression writes out as its items: in list literals, both branches
-    of `if`, joined lists and the bodies of the ruleset's functions it calls."""
-    if isinstance(code, ir.ListLiteral):
-        for item in code.items:
-            if isinstance(item, ir.Const) and isinstance(item.value, str):
-                yield item
-    elif isinstance(code, ir.Conditional):
-        yield from _written_texts(code.then, functions)
-        yield from _written_texts(code.otherwise, functions)
-    elif isinstance(code, ir.Join):
-        yield from _written_texts(code.left, functions)
-        yield from _written_texts(code.right, functions)
-    elif isinstance(code, ir.UserCall):
-        info = functions.get(code.function)
-        if info is not None and info.body is not None:
-            yield from _written_texts(info.body, functions)
-
-
-def item_type(t: Type) -> Type:
-    """The type of a list's (or a zone's) items."""
-    coll = as_collection(t)
-    return coll.item if coll is not None and coll.item is not None else ANY
-
-
-# The aggregates that give the items by their values (`max_by(c.points for c in hand[me])`).
-BY_VALUE = ("max_by", "min_by", "sorted_by")
-
-
-def orderable(t: Type) -> bool:
-    """Whether values of this type can be put in order: numbers, ranks, suits (as the deck
-    lists them) and lists of numbers (item by item)."""
-    return t in (INT, RANK, SUIT) or (t.is_list and t.item == INT)
+__all__ = ["BAD", "COLOURS", "WORDS", "ExpressionChecker", "known"]

@@ -28,17 +28,11 @@ from .builtins import (
     SETTLED_NAMES,
     SETTLED_PLAYER_ATTRIBUTES,
 )
-from .check_expr import (
-    BAD,
-    Assignments,
-    FunctionInfo,
-    Symbols,
-    VariableInfo,
-    known,
-)
+from .check_expr import BAD, known
 from .check_table import TableChecker
 from .fold import Env, NotStatic, value_at_load
 from .names import did_you_mean
+from .symbols import Assignments, FunctionInfo, Symbols, VariableInfo
 from .typesys import (
     ANY,
     BOOL,

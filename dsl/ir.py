@@ -14,7 +14,7 @@ from typing import Any
 from cardrules.model import ZoneDef
 
 from . import nodes as n
-from .typesys import Type
+from .typesys import ANY, Type
 
 
 # ------------------------------------------------------------------- expressions
@@ -461,3 +461,7 @@ class Program:
     procedures: tuple[Procedure, ...] = ()  # each may call only those before it
     trick_suit: Expr | None = None  # `tricks: suit`, with `card` bound
     trick_rank: Expr | None = None  # `tricks: rank`, with `card` bound
+
+
+_NOWHERE = n.Pos(n.Origin(None, ()), 0)  # type: ignore[arg-type]
+BAD = Const(None, type=ANY, pos=_NOWHERE)  # what a node with a problem checks to

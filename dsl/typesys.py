@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -94,3 +95,26 @@ def accepts(expected: Type, actual: Type) -> bool:
 def comparable(a: Type, b: Type) -> bool:
     """Whether `a == b` can ever be true."""
     return accepts(a, b) or accepts(b, a)
+
+
+def type_of_value(value: Any) -> Type:
+    """The type of a value known at load time (an option's, a literal's)."""
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, int):
+        return INT
+    if isinstance(value, str):
+        return TEXT
+    return ANY
+
+
+def item_type(t: Type) -> Type:
+    """The type of a list's (or a zone's) items."""
+    coll = as_collection(t)
+    return coll.item if coll is not None and coll.item is not None else ANY
+
+
+def orderable(t: Type) -> bool:
+    """Whether values of this type can be put in order: numbers, ranks, suits (as the deck
+    lists them) and lists of numbers (item by item)."""
+    return t in (INT, RANK, SUIT) or (t.is_list and t.item == INT)

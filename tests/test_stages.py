@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from cardrules.cli.main import main as cli
 from cardrules.dsl import ir
 from cardrules.dsl import nodes as n
-from cardrules.dsl.check_expr import ExpressionChecker, Symbols
+from cardrules.dsl.check_expr import ExpressionChecker
 from cardrules.dsl.check_stmt import StatementChecker
 from cardrules.dsl.checker import check
 from cardrules.dsl.codegen import Generator
@@ -33,6 +33,7 @@ from cardrules.dsl.loader import STAGES, load_document, stage_text
 from cardrules.dsl.names import rule_name
 from cardrules.dsl.parser import grammar_text, parse
 from cardrules.dsl.reader import read
+from cardrules.dsl.symbols import Symbols
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "stages" / "constructs.yaml"
