@@ -26,33 +26,19 @@ import random
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from cardrules.errors import Diagnostic, GameError
 from cardrules.model import Ruleset
 
-from .state import EMPTY, GameState
+from .state import EMPTY, Deal, GameState
+
+__all__ = ["MAX_SHUFFLES", "Deal", "DealReader", "Probe", "check_zones", "deal_from_data",
+           "parse_deal_data", "stack", "stacked_deck"]
 
 MAX_SHUFFLES = 10_000  # far beyond any match: a nine-round golf match has nine
 _ZONE_NAME = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[(\w+)\])?$")
 _KEYS = ("shuffles", "zones")
-
-
-@dataclass(frozen=True)
-class Deal:
-    """A stacked deck (`shuffles`: each shuffle's order as card names, top first) or the
-    cards of zones when the game starts (`zones`: zone index, names in the zone's own order,
-    a stack's top last as the engine keeps it, and whether it is a stack, which may name its
-    top cards alone). `where` holds, for messages, where each order (or zone) was written."""
-
-    shuffles: tuple[tuple[str, ...], ...] = ()
-    zones: tuple[tuple[int, tuple[str, ...], bool], ...] = ()
-    where: tuple[str, ...] = ()
-
-    def data(self) -> list[list[str]]:
-        """The stacked deck as JSON data (what a save keeps)."""
-        return [list(order) for order in self.shuffles]
 
 
 class Probe:

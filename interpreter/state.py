@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from cardrules.errors import GameError
@@ -38,6 +39,22 @@ def blank_rng() -> random.Random:
     """A generator whose state is about to be set (by `seed` or `setstate`): made without
     Random()'s own seeding from the operating system, which costs several times as much."""
     return random.Random.__new__(random.Random)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A stacked deck (`shuffles`: each shuffle's order as card names, top first) or the
+    cards of zones when the game starts (`zones`: zone index, names in the zone's own order,
+    a stack's top last as the engine keeps it, and whether it is a stack, which may name its
+    top cards alone). `where` holds, for messages, where each order (or zone) was written."""
+
+    shuffles: tuple[tuple[str, ...], ...] = ()
+    zones: tuple[tuple[int, tuple[str, ...], bool], ...] = ()
+    where: tuple[str, ...] = ()
+
+    def data(self) -> list[list[str]]:
+        """The stacked deck as JSON data (what a save keeps)."""
+        return [list(order) for order in self.shuffles]
 
 
 class GameState:
@@ -227,7 +244,6 @@ class GameState:
             state.forcing = False
             state.cut_off = data.get("cut_off", False) is True
             if "deal" in data:
-                from .deal import Deal  # (deal.py imports this module: imported here)
                 state.deal = Deal(shuffles=tuple(tuple(str(n) for n in order)
                                                  for order in data["deal"]))
                 state.dealt = int(data["dealt"])

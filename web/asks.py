@@ -12,7 +12,7 @@ seat's own decision, and a take-back for a game with one person, before they see
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardrules.errors import GameError
 from cardrules.interpreter.domains import is_open
@@ -21,9 +21,7 @@ from cardrules.present.lines import choice_text
 
 from .game import Game, Refused
 from .lobby import check_kind
-
-if TYPE_CHECKING:
-    from .server import Served
+from .served import Served
 
 
 def react(game: Game, seat: int, body: dict[str, Any]) -> dict[str, Any]:

@@ -65,6 +65,7 @@ from .lobby import (
 )
 from .payload import seat_payload
 from .pool import Pool
+from .served import Served
 
 __all__ = ["Hub", "LOBBY_BUDGETS", "allowed_hosts", "free_path", "links", "make_app",
            "public"]
@@ -82,22 +83,6 @@ STATIC = resources.files("cardrules.web").joinpath("static")
 
 
 # ---------------------------------------------------------------------- the games
-@dataclass
-class Served:
-    """A game as the server keeps it: what wakes its pages, who thinks for its bots, and
-    when it was last asked for."""
-
-    game: Game
-    lane: Pool  # where its bots think
-    seen: float  # the clock's time of the last request naming it
-    pinned: bool = False  # the command line's game: kept until the server stops
-    ended: float | None = None  # the clock's time it was first seen over
-    watchers: int = 0  # pages with an event stream open
-    changed: asyncio.Event = field(default_factory=asyncio.Event)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    runner: asyncio.Task[None] | None = None
-
-
 @dataclass
 class Hub:
     """Every game this server plays, the bots' pace and pool, and where lobby games are

@@ -15,12 +15,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardrules.model import Ruleset
 
-if TYPE_CHECKING:
-    from .simulate import GameRecord, Simulation
+from .runs import GameRecord, Simulation
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975: two-sided 95%
 SHARE_NOTE = "a tied win counts 1/k for each of its k winners"
