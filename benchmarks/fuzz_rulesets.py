@@ -3,6 +3,7 @@ or loads and plays; none ends in a traceback or runs past a time limit.
 
     python benchmarks/fuzz_rulesets.py --mutants 1000 --seed 1     # per ruleset
     python benchmarks/fuzz_rulesets.py --mutants 200 --ruleset golf6 --show 5
+    python benchmarks/fuzz_rulesets.py --mutants 200 --file tests/games/*.yaml
 
 A mutant is a ruleset with one to three small edits to its text: a line deleted, doubled,
 moved or re-indented; a word swapped for another of the file's or for a hostile token
@@ -215,11 +216,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ruleset", action="append", help="a shipped ruleset's name "
                                                            "(default: all)")
+    parser.add_argument("--file", action="extend", nargs="+", type=Path,
+                        help="rule files by path, in place of the shipped rulesets (e.g. the "
+                             "test games of tests/games/, which use the newest constructs)")
     parser.add_argument("--show", type=int, default=3, help="bad mutants shown per ruleset")
     args = parser.parse_args()
     paths = sorted(RULESETS.glob("*.yaml"))
     if args.ruleset:
         paths = [p for p in paths if p.stem in args.ruleset]
+    if args.file:
+        paths = [p for p in paths if args.ruleset] + args.file
     total: Counter[str] = Counter()
     started = time.perf_counter()
     print(f"{'ruleset':<16}{'mutants':>8}{'refused':>9}{'valid':>7}{'fault':>7}{'bad':>5}"

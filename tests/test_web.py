@@ -396,8 +396,8 @@ def test_bots_wait_between_moves_but_not_to_pass() -> None:
         me = seat_url(game, 0)
         for _ in range(2):  # seat 1 turns two cards; then seat 2, a bot, turns two
             payload = client.get(me).json()
+            began = time.monotonic()  # (before the move: the bot's wait cannot start earlier)
             client.post(f"{me}/move", json={"version": payload["version"], "index": 0})
-        began = time.monotonic()
         payload = wait_for(client, me, lambda p: p["version"] >= 3)
         assert payload["version"] == 3 and time.monotonic() - began >= 0.25
         wait_for(client, me, lambda p: p["choices"])
