@@ -17,10 +17,10 @@ same returns. A game stops at its first difference, which is counted by kind:
     error     the ruleset failed (a rule's fault)
 
 Players are random, biased toward the rare endings a uniform player seldom reaches (nil
-bids, knocking as soon as it may, laying off), so those paths are played too. Another game
-is matched by a table entry: its ruleset and options, OpenSpiel's name, how a card's name
-reads as OpenSpiel's card id, how the drawn outcomes make the deal, how an action
-translates, and how the biased player picks.
+bids, knocking as soon as it may, laying off), so those paths are played too; Kuhn poker's
+five endings need no bias. Another game is matched by a table entry: its ruleset and
+options, OpenSpiel's name, how a card's name reads as OpenSpiel's card id, how the drawn
+outcomes make the deal, how an action translates, and how the biased player picks.
 
 Needs open_spiel (`pip install '.[openspiel]'`).
 """
@@ -130,6 +130,17 @@ def gin_translate(rules: Ruleset, action: Action) -> int:
     raise ValueError(f"gin-rummy move '{move}' has no OpenSpiel action")
 
 
+def kuhn_card(name: str) -> int:
+    """OpenSpiel's kuhn_poker card id: the jack 0, the queen 1, the king 2."""
+    return "JQK".index(_split(name)[0])
+
+
+def kuhn_translate(rules: Ruleset, action: Action) -> int:
+    """kuhn-poker's actions as OpenSpiel's kuhn_poker ids: its pass (0) is a check or a fold
+    here, its bet (1) a bet or a call."""
+    return {"check": 0, "fold": 0, "bet": 1, "call": 1}[action[0]]
+
+
 def spades_translate(rules: Ruleset, action: Action) -> int:
     """spades' actions as OpenSpiel's spades ids: a card is its id, a bid of n is 52 + n
     (nil is 0)."""
@@ -149,6 +160,11 @@ def gin_zones(outcomes: list[str]) -> dict[str, list[str]]:
 def spades_zones(outcomes: list[str]) -> dict[str, list[str]]:
     """OpenSpiel deals the cards round the table, the first to the first player."""
     return {f"hand[{p + 1}]": outcomes[p::4] for p in range(4)}
+
+
+def kuhn_zones(outcomes: list[str]) -> dict[str, list[str]]:
+    """OpenSpiel deals the first player's card, then the second's; the third stays out."""
+    return {"hand[1]": outcomes[:1], "hand[2]": outcomes[1:2], "stock": outcomes[2:]}
 
 
 # ------------------------------------------------------------------ biased players
@@ -184,6 +200,11 @@ def spades_choose(state: Any, legal: list[int], rng: random.Random) -> int:
     return rng.choice(legal)
 
 
+def uniform_choose(state: Any, legal: list[int], rng: random.Random) -> int:
+    """Uniform: every ending of a short game is reached often enough as it is."""
+    return rng.choice(legal)
+
+
 MATCHED: dict[str, Matched] = {
     "spades": Matched("spades", {"one_deal": "true", "first_bidder": "seat1",
                                  "first_lead": "seat1", "spades_broken": "never",
@@ -191,6 +212,8 @@ MATCHED: dict[str, Matched] = {
                       spades_card, spades_zones, spades_translate, spades_choose),
     "gin-rummy": Matched("gin-rummy", {"openspiel": "true"}, "gin_rummy", gin_card,
                          gin_zones, gin_translate, gin_choose),
+    "kuhn-poker": Matched("kuhn-poker", {}, "kuhn_poker", kuhn_card, kuhn_zones,
+                          kuhn_translate, uniform_choose),
 }
 
 

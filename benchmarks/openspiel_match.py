@@ -3,6 +3,7 @@
 
     python benchmarks/openspiel_match.py spades [--games 4000] [--seed 1]
     python benchmarks/openspiel_match.py gin-rummy [--games 3000]
+    python benchmarks/openspiel_match.py kuhn-poker [--games 20000]
 
 Plays the cardrules ruleset with the options that reproduce OpenSpiel's game (below), and
 OpenSpiel's game with its default parameters, each with every seat choosing uniformly among
@@ -45,6 +46,7 @@ MATCHES = {
                                "first_lead": "seat1", "spades_broken": "never",
                                "team_bid_limit": "true"}, "spades"),
     "gin-rummy": Match("gin-rummy", {"openspiel": "true"}, "gin_rummy"),
+    "kuhn-poker": Match("kuhn-poker", {}, "kuhn_poker"),
 }
 
 
@@ -122,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         "cardrules": cardrules_games, "engine": lambda *a: cardrules_games(*a, kernel=False),
         "OpenSpiel": openspiel_games}
     results = {who: run(match, args.games, args.seed) for who, run in runs.items()}
-    options = " ".join(f"{k}={v}" for k, v in match.options.items())
+    options = " ".join(f"{k}={v}" for k, v in match.options.items()) or "its defaults"
     print(f"{match.ruleset} ({options}) against OpenSpiel's {match.game}, {args.games} games "
           "each, uniform random players")
     names = {"cardrules": "cardrules kernel", "engine": "cardrules engine"}

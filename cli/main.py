@@ -29,7 +29,7 @@ from cardrules.interpreter.view import player_view, table_cards
 from cardrules.interpreter.words import applied
 from cardrules.model import Action, Ruleset
 from cardrules.present import render
-from cardrules.present.news import news
+from cardrules.present.news import news, setup_lines
 from cardrules.present.render import printable
 
 from .errors import EXIT_INVALID, reports_errors, say
@@ -140,8 +140,10 @@ def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogF
 
     sink = shown if not as_json else log.write if log is not None else None
     watching = view_seat is not None  # what the seat sees happen is read from the log
-    state = engine.new_game(count, seed, log=EventStream(sink, fresh=watching)
-                            if sink or watching else False, deal=deal)
+    # what the seat sees happen is read from the log, and so is what a round's setup did
+    fresh = watching or reveal
+    state = engine.new_game(count, seed, log=EventStream(sink, fresh=fresh)
+                            if sink or fresh else False, deal=deal)
     if not as_json:  # (no round has ended yet)
         click.echo(printable(f"{rules.title} ({rules.name}) - {count} players, seed {seed}, "
                              f"seats: {', '.join(kinds)}"))
@@ -295,6 +297,14 @@ def round_start_lines(engine: Engine, state: GameState, plain: bool) -> list[str
             *render.table_lines(engine.rules, table_cards(engine.rules, state), plain)]
 
 
+def setup_effects(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The effects of the latest round's setup among `events`: those after its start."""
+    starts = [i for i, event in enumerate(events) if event.get("event") == "round"]
+    if not starts:
+        return []
+    return [event for event in events[starts[-1] + 1:] if "event" not in event]
+
+
 def play_revealed(engine: Engine, state: GameState, bots: list[Bot], plain: bool) -> None:
     """Play to the end printing every action (as the engine applies it), and the whole table
     as each round begins and ends."""
@@ -303,7 +313,14 @@ def play_revealed(engine: Engine, state: GameState, bots: list[Bot], plain: bool
     while legal:
         if state.round != round_seen:
             round_seen = state.round
-            say("\n".join(round_start_lines(engine, state, plain)))
+            lines = round_start_lines(engine, state, plain)
+            setup = setup_lines(engine.rules, setup_effects(drain(state.log)))
+            if setup:  # the deal and whatever else the setup did, then the table it left
+                lines[1:1] = [*(f"  setup: {line}" for line in setup),
+                              "  the table after the setup:"]
+            say("\n".join(lines))
+        elif state.log is not None:
+            drain(state.log)  # (what actions did: printed as they are applied)
         seat = engine.to_move(state)
         assert seat is not None
         legal = engine.play(state, bots[seat].choose(engine, state, legal))

@@ -93,8 +93,11 @@ def simulate(ruleset: str, games: int, players: int | None, seats: str | None, s
 
     Win rates with 95% Wilson intervals (a tied win counts 1/k for each of its k winners),
     scores (mean, sd, p10/p50/p90), game length, ties, the first player's advantage and
-    lead changes. Game i is dealt from a hash of the run seed and i, so any number of
-    workers gives the same numbers.
+    lead changes. Games cut off by the ruleset's max_actions are counted apart and left out
+    of every other figure; with teams, a team's win counts whole, and each team has a line;
+    a game for one seat reports its win rate and moves to win instead of head-to-head
+    figures. Game i is dealt from a hash of the run seed and i, so any number of workers
+    gives the same numbers.
     """
     if as_json and csv_file:
         raise click.UsageError("--json and --csv: choose one")
@@ -114,7 +117,7 @@ def simulate(ruleset: str, games: int, players: int | None, seats: str | None, s
         click.echo("\n".join(simulation_table(report)))
     if csv_file:
         write_csv(Path(csv_file), report_rows(report))
-    if plot_file and summary.games:
+    if plot_file and summary.finished:
         draw_plot(summary, report, Path(plot_file))
     stop_if_interrupted(report)
 
@@ -310,13 +313,15 @@ def interval(ci: Sequence[float | None], sign: bool = False) -> str:
 def simulation_table(r: dict[str, Any]) -> list[str]:
     """The report of `simulate` for people."""
     options = ", ".join(f"{k}={v}" for k, v in r["options"].items()) or "none"
-    lines = [f"{r['title']} ({r['ruleset']}): {r['games']} games, {r['players']} players, "
+    lines = [f"{r['title']} ({r['ruleset']}): {r['games']} games, "
+             f"{plural(r['players'], 'player')}, "
              f"seed {r['seed']}, seats: {', '.join(r['seats'])}, options: {options}"]
     if r["interrupted"]:
         lines.append(f"INTERRUPTED: the results of the first {r['games']} of "
                      f"{r['games_requested']} games only")
     rule = "only a win decides" if r["winner"] == "none" else f"{r['winner']} total wins"
-    lines += ["", f"{rule}; {r['ties']['note']}; 95% intervals (Wilson)", "",
+    share = f"; {r['ties']['note']}" if "ties" in r else ""
+    lines += ["", f"{rule}{share}; 95% intervals (Wilson)", "",
               f"{'seat':>4}  {'kind':<10}{'win rate':>10}  {'95% CI':<18}{'score mean':>12}"
               f"{'sd':>10}{'p10':>7}{'p50':>7}{'p90':>7}"]
     for s in r["per_seat"]:
@@ -330,25 +335,43 @@ def simulation_table(r: dict[str, Any]) -> list[str]:
                      f"{interval(house['win_ci']):<18}{number(house['score_mean']):>12}"
                      f"{number(house['score_sd']):>10}{number(house['score_p10']):>7}"
                      f"{number(house['score_p50']):>7}{number(house['score_p90']):>7}")
+    for team in r.get("per_team", []):  # partnerships: a team's win is one win
+        lines.append(f"team {team['team']} (seats {', '.join(map(str, team['seats']))}): "
+                     f"win rate {number(team['win_rate'])} {interval(team['win_ci'])}, "
+                     f"wins {number(team['wins'])}")
+    solo = r.get("solo")
+    if solo is not None:  # one seat alone: no opponent to be measured against
+        moves = solo["moves_to_win"]
+        lines += ["", f"one seat: win rate {number(solo['win_rate'])} "
+                      f"{interval(solo['win_ci'])}, {plural(int(solo['wins']), 'game')} won",
+                  f"moves to win: mean {number(moves['mean'])}, sd {number(moves['sd'])}, "
+                  f"p10 {number(moves['p10'])}, p50 {number(moves['p50'])}, "
+                  f"p90 {number(moves['p90'])}  ({solo['note']})"]
     lines += ["", f"{'game length':<14}{'mean':>10}{'sd':>10}"]
     for name, stat in r["length"].items():
         lines.append(f"{name:<14}{number(stat['mean']):>10}{number(stat['sd']):>10}")
-    ties, first, leads = r["ties"], r["first_player_advantage"], r["lead_changes"]
-    lines += ["",
-              f"ties: {ties['games']} games, rate {number(ties['rate'])}",
-              f"no winner: {r['no_winner']['games']} games, rate {number(r['no_winner']['rate'])}",
-              f"first player's advantage (seat 1's win rate - 1/{r['players']}): "
-              f"{number(first['value'], True)} {interval(first['ci'], True)}",
-              f"lead changes per game: mean {number(leads['mean'])}, sd {number(leads['sd'])}, "
-              f"games with any: {leads['games_with_change']}",
-              f"  ({leads['note']})"]
+    cut = r["cut_off"]
+    lines += ["", f"cut off: {cut['games']} games, rate {number(cut['rate'])}"
+                  + (f" ({cut['note']})" if cut["games"] else "")]
+    if "ties" in r:
+        ties, first, leads = r["ties"], r["first_player_advantage"], r["lead_changes"]
+        lines.append(f"ties: {ties['games']} games, rate {number(ties['rate'])}")
+    lines.append(f"no winner: {r['no_winner']['games']} games, "
+                 f"rate {number(r['no_winner']['rate'])}")
+    if "ties" in r:
+        lines += [f"first player's advantage (seat 1's win rate - 1/{first['sides']}): "
+                  f"{number(first['value'], True)} {interval(first['ci'], True)}",
+                  f"lead changes per game: mean {number(leads['mean'])}, "
+                  f"sd {number(leads['sd'])}, games with any: {leads['games_with_change']}",
+                  f"  ({leads['note']})"]
     return printable_lines(lines)
 
 
 def report_rows(r: dict[str, Any]) -> list[list[Any]]:
     """Every number of a `simulate` report as CSV rows: scope, metric, value, CI low, high."""
     rows: list[list[Any]] = [["scope", "metric", "value", "ci_low", "ci_high"]]
-    for key in ("ruleset", "players", "seed", "games", "games_requested", "interrupted"):
+    for key in ("ruleset", "players", "seed", "games", "games_requested", "interrupted",
+                "finished"):
         rows.append(["run", key, r[key], "", ""])
     for s in r["per_seat"]:
         scope = f"seat {s['seat']}"
@@ -362,17 +385,32 @@ def report_rows(r: dict[str, Any]) -> list[list[Any]]:
         rows.append(["house", "win_rate", house["win_rate"], *house["win_ci"]])
         rows += [["house", key, house[key], "", ""] for key in
                  ("wins", "score_mean", "score_sd", "score_p10", "score_p50", "score_p90")]
+    for team in r.get("per_team", []):
+        scope = f"team {team['team']}"
+        rows.append([scope, "seats", " ".join(map(str, team["seats"])), "", ""])
+        rows.append([scope, "win_rate", team["win_rate"], *team["win_ci"]])
+        rows.append([scope, "wins", team["wins"], "", ""])
+    solo = r.get("solo")
+    if solo is not None:
+        rows.append(["solo", "win_rate", solo["win_rate"], *solo["win_ci"]])
+        rows.append(["solo", "wins", solo["wins"], "", ""])
+        rows += [["solo", f"moves_to_win_{key}", value, "", ""]
+                 for key, value in solo["moves_to_win"].items()]
     for name, stat in r["length"].items():
         rows += [["game", f"{name}_{key}", stat[key], "", ""] for key in ("mean", "sd")]
-    first, leads = r["first_player_advantage"], r["lead_changes"]
-    rows += [["game", "ties_games", r["ties"]["games"], "", ""],
-             ["game", "ties_rate", r["ties"]["rate"], "", ""],
+    rows += [["game", "cut_off_games", r["cut_off"]["games"], "", ""],
+             ["game", "cut_off_rate", r["cut_off"]["rate"], "", ""],
              ["game", "no_winner_games", r["no_winner"]["games"], "", ""],
-             ["game", "no_winner_rate", r["no_winner"]["rate"], "", ""],
-             ["game", "first_player_advantage", first["value"], *first["ci"]],
-             ["game", "lead_changes_mean", leads["mean"], "", ""],
-             ["game", "lead_changes_sd", leads["sd"], "", ""],
-             ["game", "lead_changes_games_with_change", leads["games_with_change"], "", ""]]
+             ["game", "no_winner_rate", r["no_winner"]["rate"], "", ""]]
+    if "ties" in r:
+        first, leads = r["first_player_advantage"], r["lead_changes"]
+        rows += [["game", "ties_games", r["ties"]["games"], "", ""],
+                 ["game", "ties_rate", r["ties"]["rate"], "", ""],
+                 ["game", "first_player_advantage", first["value"], *first["ci"]],
+                 ["game", "lead_changes_mean", leads["mean"], "", ""],
+                 ["game", "lead_changes_sd", leads["sd"], "", ""],
+                 ["game", "lead_changes_games_with_change", leads["games_with_change"], "",
+                  ""]]
     return [["" if v is None else v for v in row] for row in rows]
 
 
@@ -407,8 +445,14 @@ def comparison_table(r: dict[str, Any]) -> list[str]:
         lines.append(row(f"seat {s['seat']}", "score mean", s["score_mean"]))
     if "house" in r:
         lines.append(row("house", "win rate", r["house"]["win_rate"]))
+    if "moves_to_win" in r:
+        lines.append(row("seat 1", "moves to win", r["moves_to_win"]))
     for name, d in r["length"].items():
         lines.append(row("game", name, d))
+    cut = r["cut_off"]
+    if cut["a"] or cut["b"]:
+        lines += ["", f"cut off: A {cut['a']} games, B {cut['b']} games; "
+                      f"{cut['pairs_left_out']} pairs left out of the differences"]
     return printable_lines(lines)
 
 

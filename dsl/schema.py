@@ -84,7 +84,7 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagn
         if "\\s+in\\s+" in str(rule):
             yield doc.diagnostic(path, f"expected 'NAME in LIST' (for: p in players), "
                                        f"found '{error.instance}'")
-        elif "-" in str(rule):
+        elif "0-9-" in str(rule):  # the ruleset's own name: a-z, 0-9 and the hyphen
             yield doc.diagnostic(path, f"'{error.instance}' is not a valid ruleset name (use "
                                        "lower-case letters, digits and -, from a letter)")
         else:

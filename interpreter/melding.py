@@ -18,211 +18,48 @@ How the search works
   one of the melds that hold its type and fit in what is left. Least deadwood is this
   recursion with a memo on the counts; every layout is the same recursion, kept as sets of
   keys, so a layout found twice counts once.
+* Before it, the hand is cut along what no meld crosses: a type that is in no meld is dead
+  (always left out, its value counted as it is), and types that share no meld, directly or
+  through others, fall into independent parts (the suits of a hand of runs, say). Least
+  deadwood is the dead cards' value plus each part's least, each part searched and memoised
+  on its own, so the memo holds the sum of the parts' positions rather than their product.
+  Nothing else changes: the layouts, and the one `best_melds` picks, are those of the whole.
+  A hand of few cards, or with a wild card that melds (it joins every part), is not cut: the
+  cut would cost more than it saves.
 * Each type's copies are handed out lowest id first, melds in their key order.
+* A search is bounded twice: by the cards it takes (MOST_MELD_CARDS) and by its work (the
+  melds it lists and the positions it tries, MOST_MELD_STEPS), each a fault at the call's
+  place, so that no rule file can make one take unbounded time or memory.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
-from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from cardrules.errors import RuleFault
 from cardrules.model import MeldKind
 
-MOST_MELD_CARDS = 24  # the most cards a meld search takes at once
+# What a hand allows, listed (meld_candidates.py); how it splits, searched here.
+from .meld_candidates import (  # noqa: F401  (MOST_MELD_CARDS, MeldRules: this module's API)
+    MOST_MELD_CARDS,
+    MOST_MELD_STEPS,
+    Key,
+    MeldRules,
+    _candidates,
+    _Hand,
+    _hand,
+    _Work,
+)
+
 MOST_LAYOUTS = 10_000  # the most layouts meld_layouts gives
 _KEPT_SEARCHES = 100_000  # left_out answers kept before starting afresh
 
-Key = tuple[int, ...]  # counts per type
+CUT_FROM = 16  # hands of more cards than this are cut into dead cards and parts first
 
-
-@dataclass(frozen=True, eq=False)
-class MeldRules:
-    """A ruleset's meld kinds with the card tables they read."""
-
-    kinds: tuple[MeldKind, ...]
-    rank: Sequence[int]
-    suit: Sequence[int]
-    wild: Sequence[bool]
-    names: Sequence[str]
-    value: Sequence[int]  # what a card left out of every meld counts
-    n_ranks: int  # ranks of the deck, jokers not counted
-    ace: int  # the index of the rank 'A', or -1
-    _orders: dict[str, tuple[tuple[int, ...], bool]] = field(default_factory=dict)
-    # goal searches already made, by (sorted cards, goal, listed): a bot asks again and again
-    _goals: dict[tuple[tuple[int, ...], tuple[str, ...], bool], Any] = field(
-        default_factory=dict)
-    # left_out's answers, by sorted cards (asked for each card of a hand, at every turn)
-    _left_out: dict[tuple[int, ...], frozenset[int]] = field(default_factory=dict)
-
-    def forget_goals(self) -> None:
-        """Drop the goal searches kept (for timing the search itself)."""
-        self._goals.clear()
-
-    def order(self, place: str) -> tuple[tuple[int, ...], bool]:
-        """The ranks a run climbs through, and whether they turn the corner."""
-        if place not in self._orders:
-            others = tuple(r for r in range(self.n_ranks) if r != self.ace)
-            ace = (self.ace,) if self.ace >= 0 else ()
-            self._orders[place] = {
-                "low": (ace + others, False), "high": (others + ace, False),
-                "both": (ace + others + ace, False), "wrap": (ace + others, True),
-            }[place]
-        return self._orders[place]
-
-
-@dataclass(frozen=True)
-class _Hand:
-    ids: tuple[tuple[int, ...], ...]  # per type, its card ids ascending
-    rank: tuple[int, ...]
-    suit: tuple[int, ...]
-    wild: tuple[bool, ...]
-    value: tuple[int, ...]
-
-
-def _hand(rules: MeldRules, cards: Sequence[int], what: str, site: int,
-          pool: bool = False) -> _Hand:
-    """The hand grouped into types; with `pool`, wild cards of one value make one type
-    (where only what is left over counts, which wild card stands in does not matter)."""
-    if len(cards) > MOST_MELD_CARDS:
-        raise RuleFault(f"{what}: {len(cards)} cards; a meld search takes at most "
-                        f"{MOST_MELD_CARDS}", site)
-    by_name: dict[object, list[int]] = {}
-    for c in sorted(cards):
-        key = (None, rules.value[c]) if pool and rules.wild[c] else rules.names[c]
-        by_name.setdefault(key, []).append(c)
-    # wild cards last: a split then starts from natural cards, which few melds hold
-    types = sorted(by_name.values(), key=lambda ids: (rules.wild[ids[0]], rules.rank[ids[0]],
-                                                      rules.suit[ids[0]], rules.names[ids[0]]))
-    return _Hand(tuple(tuple(t) for t in types), tuple(rules.rank[t[0]] for t in types),
-                 tuple(rules.suit[t[0]] for t in types), tuple(rules.wild[t[0]] for t in types),
-                 tuple(rules.value[t[0]] for t in types))
-
-
-def _wild_choices(wild_types: Sequence[int], counts: Sequence[int], w: int) -> Iterator[Key]:
-    """Every multiset of w wild cards (as types) the hand holds."""
-    for pick in combinations_with_replacement(wild_types, w):
-        if all(pick.count(t) <= counts[t] for t in set(pick)):
-            yield pick
-
-
-def _candidates(rules: MeldRules, hand: _Hand,
-                kinds: Sequence[MeldKind] | None = None) -> list[Key]:
-    """Every meld the whole hand allows (of the given kinds, else of any), once each, as
-    counts per type: longest first, then in key order (the most of the lowest types first)."""
-    counts = [len(ids) for ids in hand.ids]
-    n = len(counts)
-    wild_types = [t for t in range(n) if hand.wild[t]]
-    n_wild = sum(counts[t] for t in wild_types)
-    found: set[Key] = set()
-
-    def add(naturals: Sequence[int], wilds: Sequence[int]) -> None:
-        key = [0] * n
-        for t in (*naturals, *wilds):
-            key[t] += 1
-        found.add(tuple(key))
-
-    for kind in rules.kinds if kinds is None else kinds:
-        most_wild = n_wild if kind.wilds < 0 else min(kind.wilds, n_wild)
-        if kind.run:
-            _runs(rules, hand, kind, counts, wild_types, most_wild, add)
-        else:
-            _sets(rules, hand, kind, counts, wild_types, most_wild, add)
-    return sorted(found, key=lambda key: (-sum(key), tuple(-c for c in key)))
-
-
-def _sets(rules: MeldRules, hand: _Hand, kind: MeldKind, counts: list[int],
-          wild_types: list[int], most_wild: int, add: Any) -> None:
-    by_rank: dict[int, list[int]] = {}
-    for t in range(len(counts)):
-        if not hand.wild[t] and hand.rank[t] < rules.n_ranks:
-            by_rank.setdefault(hand.rank[t], []).extend([t] * counts[t])
-    groups = list(by_rank.values()) + [[]]  # the last: a set of wild cards only
-    for naturals_all in groups:
-        for k in range(len(naturals_all) + 1):
-            if k == 0 and naturals_all:
-                continue
-            for naturals in set(combinations(naturals_all, k)):
-                for w in range(most_wild + 1):
-                    size = k + w
-                    if size < kind.least or (kind.most and size > kind.most) or size == 0:
-                        continue
-                    for wilds in _wild_choices(wild_types, counts, w):
-                        add(naturals, wilds)
-
-
-def _runs(rules: MeldRules, hand: _Hand, kind: MeldKind, counts: list[int],
-               wild_types: list[int], most_wild: int, add: Any) -> None:
-    """Every run, listed once by its natural cards: a stretch of the order from one
-    natural card to another, the gaps between them wild, and as many more wild cards as the
-    run may hold (they stand at either end; a run that long always fits in the order)."""
-    order, circle = rules.order(kind.ace)
-    span = len(order)
-    longest = min(kind.most or span, len(set(order)))
-    least = max(kind.least, 1)
-    at: dict[tuple[int, int], list[int]] = {}
-    for t in range(len(counts)):
-        if not hand.wild[t] and hand.rank[t] < rules.n_ranks:
-            at.setdefault((hand.suit[t], hand.rank[t]), []).append(t)
-    if most_wild == 0 and all(len(ts) == 1 for ts in at.values()):
-        _plain_runs(order, circle, longest, least, sorted({s for s, _ in at}) or [-1], at, add)
-        return
-    wild_sets = [list(_wild_choices(wild_types, counts, w)) for w in range(most_wild + 1)]
-
-    def grow(suit: int, start: int, length: int, chosen: tuple[int, ...], gaps: int,
-             seen: frozenset[int]) -> None:
-        n = len(chosen)
-        for w in range(max(gaps, least - n), min(most_wild, longest - n) + 1):
-            for wilds in wild_sets[w]:
-                add(chosen, wilds)
-        for skip in range(most_wild - gaps + 1):
-            size = length + skip + 1
-            if size > longest or (not circle and start + size > span):
-                return
-            r = order[(start + size - 1) % span]
-            if r in seen:
-                return
-            ts = at.get((suit, r))
-            if ts:
-                for t in ts:
-                    grow(suit, start, size, (*chosen, t), gaps + skip, seen | {r})
-            seen = seen | {r}  # skipped: a wild card stands there
-
-    for (suit, r), ts in at.items():
-        for start in range(span):
-            if order[start] == r:
-                for t in ts:
-                    grow(suit, start, 1, (t,), 0, frozenset({r}))
-    for w in range(least, min(longest, most_wild) + 1):  # runs of wild cards only
-        for wilds in wild_sets[w]:
-            add((), wilds)
-
-
-def _plain_runs(order: tuple[int, ...], circle: bool, longest: int, least: int,
-                suits: list[int], at: dict[tuple[int, int], list[int]], add: Any) -> None:
-    """Runs without wild cards, where each rank of a suit is one type: every stretch of held
-    ranks from each start, as long as it may be."""
-    span = len(order)
-    for suit in suits:
-        for start in range(span):
-            chosen: list[int] = []
-            seen: set[int] = set()
-            for i in range(longest if circle else min(longest, span - start)):
-                r = order[(start + i) % span]
-                slot = at.get((suit, r))
-                if slot is None or r in seen:
-                    break
-                seen.add(r)
-                chosen.append(slot[0])
-                if len(chosen) >= least:
-                    add(chosen, ())
-
-
-_W = 6  # bits per type in a packed count vector: a count up to 31, then a guard bit
+_W = 7  # bits per type in a packed count vector: a count up to 63, then a guard bit
 _FIELDS = (1 << _W) - 1
-assert MOST_MELD_CARDS < _FIELDS
+assert MOST_MELD_CARDS < 1 << (_W - 1)  # (so a type's count never reaches its guard bit)
 
 
 class _Search:
@@ -232,18 +69,52 @@ class _Search:
     integers: a meld fits in what is left when subtracting it borrows from no type's guard bit,
     and the first type still held is the lowest bit set."""
 
-    def __init__(self, rules: MeldRules, hand: _Hand, counted: bool = True) -> None:
+    def __init__(self, rules: MeldRules, hand: _Hand, counted: bool = True,
+                 what: str = "meld search", site: int = 0) -> None:
         self.hand = hand
         self.kinds = rules.kinds
         n = len(hand.ids)
+        self.work = _Work(what, site, sum(len(ids) for ids in hand.ids))
         self.value = hand.value if counted else (1,) * n
-        self.cands = _candidates(rules, hand)
+        self.cands = _candidates(rules, hand, work=self.work)
         self.guard = sum(1 << (t * _W + _W - 1) for t in range(n))
         self.holding: list[list[tuple[int, Key]]] = [[] for _ in hand.ids]
         for key in self.cands:
             self.holding[next(t for t, c in enumerate(key) if c)].append((self.pack(key), key))
         self.memo: dict[int, tuple[int, Key | None]] = {}
         self.start = self.pack(tuple(len(ids) for ids in hand.ids))
+        # A wild card that melds joins every part (it stands in for any card), and a small
+        # hand is searched quickly whole: the cut would cost more than it saves.
+        wilds = any(hand.wild) and any(kind.wilds != 0 for kind in rules.kinds)
+        if self.work.cards > CUT_FROM and not wilds:
+            self.dead, self.parts = self._cut(n)
+        else:
+            self.dead, self.parts = [], [sum(((1 << _W) - 1) << (t * _W) for t in range(n))]
+        self.whole = not self.dead and len(self.parts) == 1  # nothing to cut: search it whole
+
+    def _cut(self, n: int) -> tuple[list[int], list[int]]:
+        """The dead types (in no meld) and the independent parts of the others (types
+        joined by a meld that holds both), each part as a mask of its types' fields."""
+        parent = list(range(n))
+
+        def root(t: int) -> int:
+            while parent[t] != t:
+                parent[t] = parent[parent[t]]
+                t = parent[t]
+            return t
+
+        live = [False] * n
+        for key in self.cands:
+            types = [t for t, c in enumerate(key) if c]
+            for t in types:
+                live[t] = True
+                parent[root(t)] = root(types[0])
+        field = (1 << _W) - 1
+        parts: dict[int, int] = {}
+        for t in range(n):
+            if live[t]:
+                parts[root(t)] = parts.get(root(t), 0) | field << (t * _W)
+        return [t for t in range(n) if not live[t]], list(parts.values())
 
     @staticmethod
     def pack(key: Key) -> int:
@@ -262,16 +133,36 @@ class _Search:
                 yield packed, key
 
     def least(self, left: int) -> int:
-        """The least deadwood of `left`, and (in the memo) the meld that reaches it."""
+        """The least deadwood of `left`: its dead cards' value, and each part's least."""
+        if self.whole:
+            return self._least(left)
+        got = self.memo.get(left)
+        if got is not None:
+            return got[0]
+        field = (1 << _W) - 1
+        total = sum(self.value[t] * (left >> (t * _W) & field) for t in self.dead)
+        for mask in self.parts:
+            part = left & mask
+            if part:
+                total += self._least(part)
+        return total
+
+    def _least(self, left: int) -> int:
+        """The least deadwood of `left`, cards of one part, and (in the memo) the meld that
+        reaches it."""
         got = self.memo.get(left)
         if got is not None:
             return got[0]
         if not left:
             return 0
         t = self.first(left)
-        best, choice = self.value[t] + self.least(left - (1 << (t * _W))), None
+        work = self.work
+        work.steps += 1 + len(self.holding[t])
+        if work.steps > work.limit:
+            work.charge(0)
+        best, choice = self.value[t] + self._least(left - (1 << (t * _W))), None
         for packed, key in self.melds_with(t, left):
-            score = self.least(left - packed)
+            score = self._least(left - packed)
             if score < best:
                 best, choice = score, key
         self.memo[left] = (best, choice)
@@ -325,7 +216,11 @@ class _Search:
         if not left:
             return {()}
         out: set[tuple[Key, ...]] = set()
-        for packed, key in self.melds_with(self.first(left), left):
+        if any(left >> (t * _W) & ((1 << _W) - 1) for t in self.dead):
+            return out  # a card in no meld: no layout lays it
+        t = self.first(left)
+        self.work.charge(1 + len(self.holding[t]))
+        for packed, key in self.melds_with(t, left):
             for tail in self.partitions(left - packed, site):
                 out.add(tuple(sorted((key, *tail), reverse=True)))
                 if len(out) > MOST_LAYOUTS:
@@ -352,19 +247,20 @@ def is_meld(rules: MeldRules, cards: Sequence[int], site: int) -> bool:
         return False
     hand = _hand(rules, cards, "is_meld", site)
     whole = tuple(len(ids) for ids in hand.ids)
-    return whole in set(_candidates(rules, hand))
+    return whole in set(_candidates(rules, hand, work=_Work("is_meld", site, len(cards))))
 
 
 def melds_in(rules: MeldRules, cards: Sequence[int], site: int) -> list[tuple[int, ...]]:
     """Every distinct meld that some of the cards form, largest first."""
     hand = _hand(rules, cards, "melds_in", site)
-    search = _Search(rules, hand)
+    search = _Search(rules, hand, what="melds_in", site=site)
     return [search.cards([key])[0] for key in search.cands]
 
 
 def can_meld(rules: MeldRules, cards: Sequence[int], site: int) -> bool:
     """Whether the cards can be laid, every one of them, in melds."""
-    search = _Search(rules, _hand(rules, cards, "can_meld", site, pool=True), counted=False)
+    search = _Search(rules, _hand(rules, cards, "can_meld", site, pool=True), counted=False,
+                     what="can_meld", site=site)
     return search.least(search.start) == 0  # every card counts 1 here, whatever its value
 
 
@@ -374,7 +270,7 @@ def meld_layouts(rules: MeldRules, cards: Sequence[int], site: int
     hand = _hand(rules, cards, "meld_layouts", site)
     if not cards:
         return [()]
-    search = _Search(rules, hand)
+    search = _Search(rules, hand, what="meld_layouts", site=site)
     return [tuple(search.cards(p)) for p in sorted(search.partitions(search.start, site),
                                                    reverse=True)]
 
@@ -382,7 +278,7 @@ def meld_layouts(rules: MeldRules, cards: Sequence[int], site: int
 def deadwood(rules: MeldRules, cards: Sequence[int], site: int,
              what: str = "deadwood") -> int:
     """The least total value of the cards left out of melds, over every layout."""
-    search = _Search(rules, _hand(rules, cards, what, site, pool=True))
+    search = _Search(rules, _hand(rules, cards, what, site, pool=True), what=what, site=site)
     return search.least(search.start)
 
 
@@ -392,14 +288,16 @@ def discard_deadwood(rules: MeldRules, cards: Sequence[int], site: int) -> int:
     over every discard, which costs far less than a search per discard."""
     if not cards:
         raise RuleFault("discard_deadwood: no cards to discard", site)
-    search = _Search(rules, _hand(rules, cards, "discard_deadwood", site, pool=True))
+    search = _Search(rules, _hand(rules, cards, "discard_deadwood", site, pool=True),
+                     what="discard_deadwood", site=site)
     return min(search.least(search.without_one(t)) for t in range(len(search.hand.ids)))
 
 
 def best_melds(rules: MeldRules, cards: Sequence[int], site: int) -> list[tuple[int, ...]]:
     """The melds of a layout that leaves the least deadwood (where several do, the first in
     meld order: _Search.best)."""
-    search = _Search(rules, _hand(rules, cards, "best_melds", site, pool=True))
+    search = _Search(rules, _hand(rules, cards, "best_melds", site, pool=True),
+                     what="best_melds", site=site)
     return search.cards(search.best())
 
 
@@ -411,7 +309,8 @@ def left_out(rules: MeldRules, cards: Sequence[int], site: int) -> list[int]:
     if found is None:
         if len(rules._left_out) > _KEPT_SEARCHES:
             rules._left_out.clear()
-        search = _Search(rules, _hand(rules, cards, "left_out", site, pool=True))
+        search = _Search(rules, _hand(rules, cards, "left_out", site, pool=True),
+                         what="left_out", site=site)
         melded = {c for meld in search.cards(search.best()) for c in meld}
         found = rules._left_out[key] = frozenset(c for c in key if c not in melded)
     return [c for c in cards if c in found]
@@ -430,14 +329,16 @@ _GoalLayout = tuple[tuple[int, Key], ...]  # (goal kind, meld) pairs, sorted
 class _GoalSearch:
     """The ways to lay down one goal's melds from one hand."""
 
-    def __init__(self, rules: MeldRules, hand: _Hand, goal: Sequence[int]) -> None:
+    def __init__(self, rules: MeldRules, hand: _Hand, goal: Sequence[int],
+                 what: str = "lay_downs", site: int = 0) -> None:
         self.hand = hand
+        self.work = _Work(what, site, sum(len(ids) for ids in hand.ids))
         self.kinds = sorted(set(goal))  # goal kinds, as indices of rules.kinds
         self.least = [rules.kinds[k].least for k in self.kinds]
         self.wanted = tuple(goal.count(k) for k in self.kinds)
         self.holding: list[list[tuple[int, int, Key]]] = [[] for _ in hand.ids]
         for i, k in enumerate(self.kinds):
-            for key in _candidates(rules, hand, (rules.kinds[k],)):
+            for key in _candidates(rules, hand, (rules.kinds[k],), self.work):
                 first = next(t for t, c in enumerate(key) if c)
                 self.holding[first].append((_Search.pack(key), i, key))
         self.guard = sum(1 << (t * _W + _W - 1) for t in range(len(hand.ids)))
@@ -474,6 +375,7 @@ class _GoalSearch:
         memo_key = (left, wanted)
         got = self.fits_memo.get(memo_key)
         if got is None:
+            self.work.charge(1 + len(self.holding[_Search.first(left)]))
             got = not self.hopeless(left, wanted) and (
                 any(self.fits(left - packed, rest)
                     for packed, _, _, rest in self.steps(left, wanted))
@@ -492,6 +394,7 @@ class _GoalSearch:
         memo_key = (left, wanted)
         got = self.all_memo.get(memo_key)
         if got is None:
+            self.work.charge(1 + len(self.holding[_Search.first(left)]))
             found = set(self.every(self.without_first(left), wanted, site))
             for packed, i, key, rest in self.steps(left, wanted):
                 for tail in self.every(left - packed, rest, site):
@@ -540,7 +443,7 @@ def can_lay_down(rules: MeldRules, cards: Sequence[int], goal: Sequence[str],
     def work() -> bool:
         kinds = _goal(rules, goal, "can_lay_down", site)
         hand = _hand(rules, cards, "can_lay_down", site, pool=True)
-        search = _GoalSearch(rules, hand, kinds)
+        search = _GoalSearch(rules, hand, kinds, "can_lay_down", site)
         return search.fits(search.start, search.wanted)
     return bool(_kept(rules, cards, goal, False, work))
 
@@ -562,7 +465,7 @@ def _lay_downs(rules: MeldRules, cards: Sequence[int], goal: Sequence[str], site
                ) -> tuple[tuple[tuple[int, ...], ...], ...]:
     kinds = _goal(rules, goal, "lay_downs", site)
     hand = _hand(rules, cards, "lay_downs", site, pool=True)
-    search = _GoalSearch(rules, hand, kinds)
+    search = _GoalSearch(rules, hand, kinds, "lay_downs", site)
     found = search.every(search.start, search.wanted, site)
     # the order people read: types by (rank, suit, name), wild cards where their first is
     shown = sorted(range(len(hand.ids)), key=lambda t: (

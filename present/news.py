@@ -51,15 +51,21 @@ def news(rules: Ruleset, events: Sequence[Event], seat: int,
     out: list[News] = []
     current: _Open | None = None
     in_setup = False
+    setup: list[Event] = []  # the effects of a round's setup
     for event in events:
         kind = event.get("event")
         if kind is None:  # an effect: it belongs to the open action, if any
-            if current is not None and not in_setup:
+            if in_setup:
+                setup.append(event)
+            elif current is not None:
                 current.effects.append(event)
             continue
         if current is not None:
             out.append(current.close(rules, seat))
             current = None
+        if setup:
+            out.extend(_setup_news(rules, setup, seat))
+            setup = []
         if kind == "action":
             in_setup = False
             if event.get("move") != PASS[0]:
@@ -84,7 +90,32 @@ def news(rules: Ruleset, events: Sequence[Event], seat: int,
             out.append(News(game_end_text(event, rules), kind="game"))
     if current is not None:
         out.append(current.close(rules, seat))
+    if setup:
+        out.extend(_setup_news(rules, setup, seat))
     return out
+
+
+def _setup_news(rules: Ruleset, effects: Sequence[Event], seat: int) -> list[News]:
+    """What a round's setup did that the seat's view of the table does not show: cards
+    that left a seat's zone (passed to another seat, say), each named if the seat knows it.
+    What was dealt from shared zones the seat sees in its own hand."""
+    passed = [e for e in effects if e.get("effect") in ("move", "swap")
+              and "[" in str(e.get("from", ""))]
+    lines = consequences(rules, passed, seat)
+    return [News("before play:", tuple(printable(line) for line in lines), kind="round")] \
+        if lines else []
+
+
+def setup_lines(rules: Ruleset, effects: Sequence[Event]) -> list[str]:
+    """Every effect of a round's setup, as `run --reveal` prints it: each card named where
+    any seat knows it (a card no seat knows stays 'a card'), each zone by its owner."""
+    named = []
+    for effect in effects:
+        told = effect.get("told")
+        if effect.get("card") is None and isinstance(told, list):
+            effect = {**effect, "card": next((c for c in told if c is not None), None)}
+        named.append({k: v for k, v in effect.items() if k != "told"})
+    return [printable(line) for line in consequences(rules, named, -1)]
 
 
 def game_end_text(event: Event, rules: Ruleset) -> str:

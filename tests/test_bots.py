@@ -18,7 +18,9 @@ from cardrules.interpreter.players.knowledge import (
     possible_locations,
     unknown_positions,
 )
+from cardrules.interpreter.players.repetition import Memory, position
 from cardrules.interpreter.players.search import GreedyBot, IsmctsBot, rewards
+from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
 
 EMPTY = -1
@@ -571,3 +573,49 @@ def test_a_search_tells_no_watcher_and_logs_nothing(bot: object, name: str) -> N
         assert heard == [action]
         heard.clear()
         rounds.clear()  # (a round the game itself ended)
+
+
+# ---------------------------------------------------------------- repeating a position
+SHUTTLE = str(Path(__file__).resolve().parent / "data" / "shuttle.yaml")
+
+
+@pytest.mark.parametrize("kind", ["greedy", "ismcts:60"])
+def test_search_bots_refuse_to_return_to_a_position(kind: str) -> None:
+    """tests/data/shuttle.yaml: a shift and its undoing each look best in turn, so a seat
+    that valued positions alone would shift one card back and forth until the game's bound
+    cut it off. The seat refuses to return to a position it has seen while it has another
+    move, draws, and wins; the same seed gives the same game."""
+    engine = Engine(load_ruleset(SHUTTLE))
+    games = [play_game(engine, seed=seed, seats=[kind]) for seed in (1, 2, 1)]
+    for state in games:
+        assert state.over and not state.cut_off and state.winners == [0]
+    assert games[0].actions == games[2].actions
+
+
+def test_a_remembered_position_names_no_card_the_seat_does_not_know() -> None:
+    """Two deals that differ only in the hidden stock's order are one position to the seat,
+    before and after a draw from it."""
+    engine = Engine(load_ruleset(SHUTTLE))
+    state = engine.new_game(seed=3)
+    other = state.copy()
+    stock = engine.rules.zone("stock").index
+    other.zones[stock] = other.zones[stock][::-1]
+    known = list(state.known)
+    assert position(engine.rules, state, 0, known) == position(engine.rules, other, 0, known)
+    draw = next(a for a in engine.legal_actions(state) if a[0] == "draw")
+    assert Memory._after(engine, state, 0, draw, known) == \
+        Memory._after(engine, other, 0, draw, known)
+
+
+LAST_DRAW = str(Path(__file__).resolve().parent / "data" / "last_draw.yaml")
+
+
+@pytest.mark.parametrize("kind", ["greedy", "ismcts"])
+def test_a_search_follows_its_turn_into_an_automatic_step_that_ends_the_game(kind: str) -> None:
+    """tests/data/last_draw.yaml: after the seat's play, listing its next decision plays an
+    automatic draw that may end the game; the search then has no decision to weigh (greedy
+    ended in 'a decision always has a legal action'), and every seed plays to the end."""
+    engine = Engine(load_ruleset(LAST_DRAW))
+    for seed in range(6):
+        result = play_game(engine, 2, seed, seats=[kind, kind])
+        assert result.winners

@@ -372,6 +372,8 @@ def test_a_broken_file_underlines_the_offending_text() -> None:
 @pytest.mark.parametrize(("old", "new", "message"), [
     ("name: mini", "name: my_mini",
      "'my_mini' is not a valid ruleset name (use lower-case letters, digits and -, from a letter)"),
+    ("name: stock", "name: the stock",
+     "'the stock' is not a valid name here (use lower-case letters, digits and _)"),
     (TRIGGER_DO, 'do: [{for: "p players", do: [end round]}]',
      "expected 'NAME in LIST' (for: p in players), found 'p players'"),
 ])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -158,7 +159,7 @@ def test_every_layout_and_none() -> None:
 
 
 def test_a_search_too_large_is_a_located_fault() -> None:
-    with pytest.raises(RuleFault, match="at most 24"):
+    with pytest.raises(RuleFault, match=f"at most {MOST_MELD_CARDS}"):
         deadwood(GIN, list(range(MOST_MELD_CARDS + 1)), 5)
 
 
@@ -371,3 +372,51 @@ def test_a_goal_lays_down_its_melds_in_a_game(tmp_path: Path) -> None:
                     ranks = {engine.rules.cards.rank[c] for c in cards}
                     assert len(cards) == 3 and len(ranks) == 1
     assert laid
+
+
+# --------------------------------------------------------- large hands
+def test_a_hand_past_the_old_bound_of_24_cards_is_searched() -> None:
+    """A hand of 40 cards (a hand and a large pickup): before, a fault; now its least
+    deadwood, its best melds leaving exactly that, and a card in no meld left out."""
+    hand = random.Random(40).sample(range(52), 40)
+    least = deadwood(GIN, hand, 0)
+    melds = best_melds(GIN, hand, 0)
+    melded = {c for meld in melds for c in meld}
+    assert all(plain_meld(tuple(sorted(meld))) for meld in melds)
+    assert least == sum(GIN.value[c] for c in hand if c not in melded)
+    assert can_meld(GIN, list(range(52)[:39]), 0)  # every club, diamond and heart in runs
+
+
+def _uncut(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search as it was: one part holding every type, none dead."""
+    from cardrules.interpreter import melding
+
+    def whole(self: Any, n: int) -> tuple[list[int], list[int]]:
+        return [], [sum(((1 << melding._W) - 1) << (t * melding._W) for t in range(n))]
+    monkeypatch.setattr(melding._Search, "_cut", whole)
+
+
+def test_cutting_a_hand_into_parts_changes_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dead cards and independent parts searched apart give the answers of the whole
+    search, on random hands from two decks."""
+    from cardrules.interpreter import melding
+    two = rules(SETS, RUNS, copies=2)
+    rng = random.Random(7)
+    hands = [rng.sample(range(104), rng.randint(4, 20)) for _ in range(40)]
+    functions = (deadwood, discard_deadwood, best_melds, can_meld, meld_layouts)
+    monkeypatch.setattr(melding, "CUT_FROM", 0)  # (small hands are not cut otherwise)
+    cut = [[f(two, h, 0) for f in functions] for h in hands]
+    _uncut(monkeypatch)
+    assert cut == [[f(two, h, 0) for f in functions] for h in hands]
+
+
+def test_a_search_past_its_bound_of_work_is_a_located_fault(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardrules.interpreter import meld_candidates
+    monkeypatch.setattr(meld_candidates, "MOST_MELD_STEPS", 2000)
+    wild = rules(SETS, RUNS, copies=2, wild_rank="2")
+    hand = random.Random(3).sample(range(104), 30)
+    with pytest.raises(RuleFault, match="deadwood: a meld search of 30 cards needs more than "
+                                        "2,000 steps") as caught:
+        deadwood(wild, hand, 5)
+    assert caught.value.site == 5

@@ -459,3 +459,58 @@ def test_duplicate_asks_whole_deals() -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert (data["games"], data["deals"]) == (6, 3)  # 5 games: 3 deals of 2
+
+
+# ---------------------------------------------------------------- cut off, teams, one seat
+DRAW_OR_STOP, PATIENCE = str(DATA / "draw_or_stop.yaml"), str(DATA / "patience.yaml")
+
+
+def test_games_cut_off_by_the_bound_are_counted_apart() -> None:
+    """tests/data/draw_or_stop.yaml: a game of three draws reaches `max_actions`. Such games
+    are counted apart and left out of the win rates, scores and lengths, which are those of
+    the games that ended (every one of which has a round and a winner)."""
+    r = report(DRAW_OR_STOP, "-n", "120")
+    cut = r["cut_off"]["games"]
+    assert 0 < cut < 120 and r["finished"] == 120 - cut and r["games"] == 120
+    assert r["cut_off"]["max_actions"] == 3
+    assert r["length"]["rounds"]["mean"] == 1.0
+    assert r["no_winner"]["games"] == 0
+    assert sum(s["wins"] for s in r["per_seat"]) == pytest.approx(r["finished"])
+    assert sum(s["win_rate"] for s in r["per_seat"]) == pytest.approx(1.0)
+    assert r["per_seat"][0]["score_p10"] >= 0 and r["length"]["actions"]["mean"] < 3
+    text = cli("simulate", DRAW_OR_STOP, "-n", "120").output
+    assert f"cut off: {cut} games" in text
+    data = json.loads(cli("compare", DRAW_OR_STOP, DRAW_OR_STOP, "-n", "40", "--json").stdout)
+    assert data["cut_off"]["a"] == data["cut_off"]["b"] == data["cut_off"]["pairs_left_out"] > 0
+    assert data["length"]["rounds"]["a"] == 1.0
+    assert all(s["win_rate"]["diff"] == 0 for s in data["per_seat"])
+
+
+def test_a_team_wins_whole_games() -> None:
+    """spades plays in two partnerships: a team's win is one win for each of its seats (not
+    half a win per seat), and the report has a line per team."""
+    r = report("spades", "-n", "4", "-o", "one_deal=true")
+    teams = r["per_team"]
+    assert [t["seats"] for t in teams] == [[1, 3], [2, 4]]
+    assert sum(t["wins"] for t in teams) == pytest.approx(r["finished"])
+    for seat in r["per_seat"]:
+        assert seat["wins"] == teams[(seat["seat"] - 1) % 2]["wins"]
+    assert r["first_player_advantage"]["sides"] == 2
+    assert "team 1 (seats 1, 3)" in cli("simulate", "spades", "-n", "2", "-o",
+                                        "one_deal=true").output
+
+
+def test_one_seat_reports_its_win_rate_and_moves_to_win() -> None:
+    """tests/data/patience.yaml: one seat wins half its games, in one move or two; the
+    report gives that, and no head-to-head figures."""
+    r = report(PATIENCE, "-n", "200")
+    solo = r["solo"]
+    low, high = solo["win_ci"]
+    assert low < 0.5 < high and solo["wins"] + r["no_winner"]["games"] == 200
+    moves = solo["moves_to_win"]
+    assert (moves["p10"], moves["p90"]) == (1, 2) and 1 < moves["mean"] < 2
+    assert not {"ties", "first_player_advantage", "lead_changes"} & set(r)
+    text = cli("simulate", PATIENCE, "-n", "20").output
+    assert "moves to win: mean" in text and "first player" not in text
+    data = json.loads(cli("compare", PATIENCE, PATIENCE, "-n", "20", "--json").stdout)
+    assert data["moves_to_win"]["diff"] == 0

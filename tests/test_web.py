@@ -120,8 +120,10 @@ def known(state: GameState, names: tuple[str, ...], seat: int | None) -> set[str
 
 def check_payloads(client: TestClient | None, game: Game) -> None:
     """Each seat's payload (over the wire with a client; else as the server would send
-    it) names only cards that seat knows, in all but the news (which is checked as it is
-    written) and the deck's own list of names."""
+    it) names only cards that seat knows, in all but the news and the last round's account
+    (which are checked as they are written: the account of a round names what the table saw
+    at its end, which the next deal has made every seat forget) and the deck's own list of
+    names."""
     names = game.engine.rules.cards.names
     for seat in range(game.state.n):
         if client is not None:
@@ -129,7 +131,7 @@ def check_payloads(client: TestClient | None, game: Game) -> None:
         else:
             payload = json.loads(json.dumps(seat_payload(game, seat, full=True)))
         assert payload["seat"] == seat + 1
-        told = {k: v for k, v in payload.items() if k not in ("news", "table")}
+        told = {k: v for k, v in payload.items() if k not in ("news", "table", "account")}
         assert card_names(names, told) <= known(game.state, names, seat), \
             (game.engine.rules.name, seat, told)
 
@@ -315,7 +317,7 @@ def play_over_the_api(client: TestClient, game: Game, seed: int, limit: int,
         # each seat's news names what the seat knew before the action or once it is done
         told = [known(game.state, names, p) | known(moved, names, p)
                 for p in range(game.state.n)]
-        news = len(game.news)
+        news, accounts = len(game.news), len(game.accounts)
         answer = client.post(f"{seat_url(game, seat)}/move",
                              json={"version": game.version, **request_for(legal, action)})
         assert answer.status_code == 200, answer.text
@@ -325,6 +327,11 @@ def play_over_the_api(client: TestClient, game: Game, seed: int, limit: int,
                          for line in game.news[news:]]
                 assert card_names(names, lines) <= told[p] | known(game.state, names, p), \
                     lines
+            # a round's account, written as the round ends, names only cards every seat knew
+            seen = set.intersection(*(told[p] | known(game.state, names, p)
+                                      for p in range(game.state.n)))
+            for account in game.accounts[accounts:]:
+                assert card_names(names, account.to_data()) <= seen, account.to_data()
         played += 1
     if check and game.state.over:
         check_payloads(client, game)
@@ -337,7 +344,9 @@ def test_no_payload_names_a_card_its_seat_does_not_know(name: str) -> None:
     players = max(rules.min_players, min(rules.max_players, 3))
     played, seed = 0, 5
     with served() as (client, hub):
-        while played < ACTIONS and seed < 15:  # (random accusations end geohash early)
+        # a game plays 2 actions at least (a hand of Kuhn poker); random accusations end
+        # geohash early
+        while played < ACTIONS and seed < 5 + ACTIONS // 2:
             game = Game.new(name, {}, players, seed, None)
             hub.add(game)
             played += play_over_the_api(client, game, seed, limit=ACTIONS - played,

@@ -22,6 +22,7 @@ from ..engine import Engine
 from ..kernel import Kernel, kernel_for
 from ..state import GameState
 from .knowledge import determinize_with_map
+from .repetition import Memory
 
 Action = tuple[Any, ...]
 
@@ -176,6 +177,7 @@ class Weighed:
 
     pick: Action
     estimates: tuple[Estimate, ...]
+    ranked: tuple[Action, ...] = ()  # the candidates it would take instead, the best first
 
 
 def _greedy_words(total: float, tried: int, decisive: bool, won: int) -> str:
@@ -227,11 +229,13 @@ class GreedyBot:
         self.confirm = confirm
         self.sure = sure
         self.max_playout = max_playout
+        self.memory = Memory()  # the positions its seat has seen, not to be returned to
 
     def choose(self, engine: Engine, state: GameState, legal: list[Action]) -> Action:
         if len(legal) == 1 and not domains.is_open(legal[0]):
             return legal[0]
-        return self.weigh(engine, state, legal).pick
+        weighed = self.weigh(engine, state, legal)
+        return self.memory.choose(engine, state, _mover(state), weighed.pick, weighed.ranked)
 
     def weigh(self, engine: Engine, state: GameState, legal: list[Action]) -> Weighed:
         """The action this bot takes among `legal`, and what it thought of each candidate
@@ -276,7 +280,8 @@ class GreedyBot:
         return Weighed(pick, tuple(Estimate(candidates[i], totals[i] / max(tried[i], 1),
                                             _greedy_words(totals[i], tried[i], decisive[i],
                                                           won[i]))
-                                   for i in weighed if tried[i]))
+                                   for i in weighed if tried[i]),
+                       tuple(candidates[i] for i in order if not decisive[i]))
 
     def _candidates(self, legal: list[Action]) -> list[Action]:
         out: list[Action] = []
@@ -326,7 +331,11 @@ class GreedyBot:
                     or sample.turns != det.turns:
                 break
             rounds = len(sample.round_scores)
-            sample, value = self._best_next(engine, sample, engine.legal_actions(sample), seat)
+            legal = engine.legal_actions(sample)
+            if not legal:  # listing played an automatic step that ended the game
+                value = None
+                break
+            sample, value = self._best_next(engine, sample, legal, seat)
             if len(sample.round_scores) != rounds or rounds != len(det.round_scores):
                 value = None  # valued from another round's point of view: value it again
         if sample.stop_before is not None and not sample.over:  # a knock: play to the end
@@ -430,6 +439,7 @@ class IsmctsBot:
         self.max_actions = max_actions
         self.open_fills = open_fills
         self._spent = 0
+        self.memory = Memory()  # the positions its seat has seen, not to be returned to
 
     # The actions available at a node in one sample, as keys in the observer's frame.
     def _available(self, engine: Engine, legal: list[Action], node: _Node,
@@ -457,7 +467,9 @@ class IsmctsBot:
     def choose(self, engine: Engine, state: GameState, legal: list[Action]) -> Action:
         if len(legal) == 1 and not domains.is_open(legal[0]):
             return legal[0]
-        return self._pick(self._grow(engine, state, legal), legal)[0]
+        pick, tried = self._pick(self._grow(engine, state, legal), legal)
+        ranked = [action for action, child in sorted(tried, key=lambda pair: -pair[1].visits)]
+        return self.memory.choose(engine, state, _mover(state), pick, ranked)
 
     def _grow(self, engine: Engine, state: GameState, legal: list[Action]) -> _Node:
         """The search tree grown from the decision within the budget: its root."""
@@ -495,7 +507,8 @@ class IsmctsBot:
             Estimate(action, child.reward / child.visits,
                      f"{100 * child.reward / child.visits:.0f}% of a win ({child.visits} "
                      f"tr{'ies' if child.visits != 1 else 'y'})")
-            for action, child in estimates if child.visits))
+            for action, child in estimates if child.visits),
+            tuple(action for action, _ in estimates))
 
     def _pick(self, root: _Node, legal: list[Action]) -> tuple[Action, list[tuple[Action,
                                                                                   _Node]]]:

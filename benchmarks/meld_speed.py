@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""The declared-meld search (interpreter/melding.py) before and after it cut hands into
+parts, side by side, on hands from 10 cards to well past the old bound of 24.
+
+    python benchmarks/meld_speed.py [--hands 20] [--seed 1] [--before REV] [--sizes 10,16,...]
+
+"Before" is interpreter/melding.py as it stands at git revision --before (default: main),
+loaded from `git show` into a module of its own; "after" is the working tree's. Two sets of
+kinds: gin rummy's (one 52-card deck, sets of 3-4, runs of 3+ with the ace low, no wild
+cards) and a contract rummy's (two decks, every 2 wild, sets of 3+, runs of 4+ turning the
+corner K-A). For each hand size it times deadwood, discard_deadwood and best_melds on the
+same random hands with each version (each hand's time the best of --repeat runs, so that a
+slice lost to another process does not count), checks that both give the same answers
+where both answer, and prints mean and worst milliseconds a hand and their ratio. A size
+a version refuses (the old bound of 24 cards, or a search past the new bound of work) is
+shown as the fault it raised.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from cardrules.errors import RuleFault
+from cardrules.interpreter import melding
+from cardrules.model import MeldKind
+
+ROOT = Path(__file__).resolve().parent.parent
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = "CDHS"
+
+
+def old_module(revision: str) -> ModuleType:
+    """interpreter/melding.py at `revision`, imported under a name of its own."""
+    source = subprocess.run(["git", "show", f"{revision}:interpreter/melding.py"], cwd=ROOT,
+                            check=True, capture_output=True, text=True).stdout
+    path = Path(tempfile.mkdtemp()) / "melding_before.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("melding_before", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (its dataclasses look their module up there)
+    spec.loader.exec_module(module)
+    return module
+
+
+def tables(copies: int, wild_rank: str | None) -> tuple[Any, ...]:
+    cards = [(r, s) for _ in range(copies) for s in range(4) for r in range(13)]
+    return ([r for r, _ in cards], [s for _, s in cards],
+            [RANKS[r] == wild_rank for r, _ in cards], [RANKS[r] + SUITS[s] for r, s in cards],
+            [min(r + 1, 10) for r, _ in cards])
+
+
+GIN = ((MeldKind("set", False, 3, 4, -1), MeldKind("run", True, 3, 0, -1, "low")), 1, None)
+CONTRACT = ((MeldKind("set", False, 3, 0, -1), MeldKind("run", True, 4, 0, -1, "wrap")), 2, "2")
+
+
+def meld_rules(module: ModuleType, spec: tuple[Any, ...]) -> Any:
+    kinds, copies, wild = spec
+    rank, suit, wilds, names, value = tables(copies, wild)
+    return module.MeldRules(kinds, rank, suit, wilds, names, value, 13, 0)
+
+
+def searches(module: ModuleType, rules: Any, hand: list[int]) -> tuple[Any, ...]:
+    return (module.deadwood(rules, hand, 0), module.discard_deadwood(rules, hand, 0),
+            module.best_melds(rules, hand, 0))
+
+
+def timed(fn: Callable[..., Any], args: tuple[Any, ...], repeat: int) -> tuple[float, Any]:
+    """The best of `repeat` runs in seconds, and the answer (or the fault's message)."""
+    best, answer = float("inf"), None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        try:
+            answer = fn(*args)
+        except RuleFault as exc:
+            return time.perf_counter() - start, f"fault: {exc}"
+        best = min(best, time.perf_counter() - start)
+    return best, answer
+
+
+def run_size(versions: Sequence[tuple[str, ModuleType]], spec: tuple[Any, ...], size: int,
+             hands: int, seed: int, repeat: int) -> list[str]:
+    deck = 52 * spec[1]
+    rng = random.Random(seed * 1000 + size)
+    drawn = [rng.sample(range(deck), size) for _ in range(hands)]
+    figures: list[tuple[float, float] | str] = []
+    answers: list[list[Any]] = []
+    for _, module in versions:
+        rules = meld_rules(module, spec)
+        times, got = [], []
+        fault = None
+        for hand in drawn:
+            seconds, answer = timed(searches, (module, rules, hand), repeat)
+            if isinstance(answer, str):
+                fault = answer
+                break
+            times.append(seconds * 1000)
+            got.append(answer)
+            if hasattr(rules, "_left_out"):
+                rules._left_out.clear()
+        figures.append(fault if fault is not None else (statistics.mean(times), max(times)))
+        answers.append(got if fault is None else [])
+    same = ("same answers" if all(answers[0] == a for a in answers[1:] if a and answers[0])
+            else "DIFFERENT ANSWERS")
+    cells = []
+    for figure in figures:
+        cells.append(f"{figure[0]:9.2f} {figure[1]:9.2f}" if isinstance(figure, tuple)
+                     else f"{figure[:19]:>19}")
+    ratio = (f"{figures[0][0] / figures[1][0]:6.2f}x" if all(isinstance(f, tuple)
+                                                          for f in figures) else "     -")
+    return [f"{size:>5}  " + "   ".join(cells) + f"   {ratio}  {same}"]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--before", default="main")
+    parser.add_argument("--sizes", default="10,16,20,24,28,32,40")
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    versions = [(f"before ({args.before})", old_module(args.before)), ("after", melding)]
+    print(f"{args.hands} random hands a size, seed {args.seed}; milliseconds a hand "
+          "(deadwood + discard_deadwood + best_melds), best of "
+          f"{args.repeat} runs; ratio: before / after")
+    for title, spec in (("gin rummy's kinds, one deck", GIN),
+                        ("a contract rummy's kinds, two decks, 2s wild", CONTRACT)):
+        print(f"\n{title}")
+        print(f"{'cards':>5}  {'before mean':>9} {'worst':>9}   {'after mean':>9} "
+              f"{'worst':>9}   ratio")
+        for size in sizes:
+            print("\n".join(run_size(versions, spec, size, args.hands, args.seed, args.repeat)),
+                  flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

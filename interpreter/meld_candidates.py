@@ -1,0 +1,232 @@
+"""The melds a hand allows: a ruleset's meld kinds with the card tables they read
+(MeldRules), a hand grouped into types of interchangeable cards, and every meld of a declared
+kind those types can form, listed once each as counts per type (interpreter/melding.py
+searches how a hand splits into them).
+
+A search's work is counted as it goes (_Work): the melds listed here and the positions the
+split tries there, against one bound, so that a rule file cannot make a search take unbounded
+time or memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations, combinations_with_replacement
+from typing import Any
+
+from cardrules.errors import RuleFault
+from cardrules.model import MeldKind
+
+MOST_MELD_CARDS = 60  # the most cards a meld search takes at once
+MOST_MELD_STEPS = 2_000_000  # the most melds listed plus positions tried in one search
+MOST_LAYOUTS = 10_000  # the most layouts meld_layouts gives
+_KEPT_SEARCHES = 100_000  # left_out answers kept before starting afresh
+
+Key = tuple[int, ...]  # counts per type
+
+
+@dataclass(frozen=True, eq=False)
+class MeldRules:
+    """A ruleset's meld kinds with the card tables they read."""
+
+    kinds: tuple[MeldKind, ...]
+    rank: Sequence[int]
+    suit: Sequence[int]
+    wild: Sequence[bool]
+    names: Sequence[str]
+    value: Sequence[int]  # what a card left out of every meld counts
+    n_ranks: int  # ranks of the deck, jokers not counted
+    ace: int  # the index of the rank 'A', or -1
+    _orders: dict[str, tuple[tuple[int, ...], bool]] = field(default_factory=dict)
+    # goal searches already made, by (sorted cards, goal, listed): a bot asks again and again
+    _goals: dict[tuple[tuple[int, ...], tuple[str, ...], bool], Any] = field(
+        default_factory=dict)
+    # left_out's answers, by sorted cards (asked for each card of a hand, at every turn)
+    _left_out: dict[tuple[int, ...], frozenset[int]] = field(default_factory=dict)
+
+    def forget_goals(self) -> None:
+        """Drop the goal searches kept (for timing the search itself)."""
+        self._goals.clear()
+
+    def order(self, place: str) -> tuple[tuple[int, ...], bool]:
+        """The ranks a run climbs through, and whether they turn the corner."""
+        if place not in self._orders:
+            others = tuple(r for r in range(self.n_ranks) if r != self.ace)
+            ace = (self.ace,) if self.ace >= 0 else ()
+            self._orders[place] = {
+                "low": (ace + others, False), "high": (others + ace, False),
+                "both": (ace + others + ace, False), "wrap": (ace + others, True),
+            }[place]
+        return self._orders[place]
+
+
+@dataclass(frozen=True)
+class _Hand:
+    ids: tuple[tuple[int, ...], ...]  # per type, its card ids ascending
+    rank: tuple[int, ...]
+    suit: tuple[int, ...]
+    wild: tuple[bool, ...]
+    value: tuple[int, ...]
+
+
+def _hand(rules: MeldRules, cards: Sequence[int], what: str, site: int,
+          pool: bool = False) -> _Hand:
+    """The hand grouped into types; with `pool`, wild cards of one value make one type
+    (where only what is left over counts, which wild card stands in does not matter)."""
+    if len(cards) > MOST_MELD_CARDS:
+        raise RuleFault(f"{what}: {len(cards)} cards; a meld search takes at most "
+                        f"{MOST_MELD_CARDS}", site)
+    by_name: dict[object, list[int]] = {}
+    for c in sorted(cards):
+        key = (None, rules.value[c]) if pool and rules.wild[c] else rules.names[c]
+        by_name.setdefault(key, []).append(c)
+    # wild cards last: a split then starts from natural cards, which few melds hold
+    types = sorted(by_name.values(), key=lambda ids: (rules.wild[ids[0]], rules.rank[ids[0]],
+                                                      rules.suit[ids[0]], rules.names[ids[0]]))
+    return _Hand(tuple(tuple(t) for t in types), tuple(rules.rank[t[0]] for t in types),
+                 tuple(rules.suit[t[0]] for t in types), tuple(rules.wild[t[0]] for t in types),
+                 tuple(rules.value[t[0]] for t in types))
+
+
+class _Work:
+    """The work of one search so far, against its bound: a fault at the call's place once
+    it passes MOST_MELD_STEPS (a hot loop may count `steps` itself and call `charge(0)` once
+    it passes `limit`)."""
+
+    __slots__ = ("what", "site", "cards", "steps", "limit")
+
+    def __init__(self, what: str, site: int, cards: int) -> None:
+        self.what, self.site, self.cards, self.steps = what, site, cards, 0
+        self.limit = MOST_MELD_STEPS
+
+    def charge(self, steps: int) -> None:
+        self.steps += steps
+        if self.steps > self.limit:
+            raise RuleFault(f"{self.what}: a meld search of {self.cards} cards needs more than "
+                            f"{self.limit:,} steps (melds listed and positions tried); "
+                            "search fewer cards at once", self.site)
+
+
+def _wild_choices(wild_types: Sequence[int], counts: Sequence[int], w: int) -> Iterator[Key]:
+    """Every multiset of w wild cards (as types) the hand holds."""
+    for pick in combinations_with_replacement(wild_types, w):
+        if all(pick.count(t) <= counts[t] for t in set(pick)):
+            yield pick
+
+
+def _candidates(rules: MeldRules, hand: _Hand, kinds: Sequence[MeldKind] | None = None,
+                work: _Work | None = None) -> list[Key]:
+    """Every meld the whole hand allows (of the given kinds, else of any), once each, as
+    counts per type: longest first, then in key order (the most of the lowest types first).
+    Each meld listed is charged to `work`."""
+    counts = [len(ids) for ids in hand.ids]
+    n = len(counts)
+    wild_types = [t for t in range(n) if hand.wild[t]]
+    n_wild = sum(counts[t] for t in wild_types)
+    found: set[Key] = set()
+
+    def add(naturals: Sequence[int], wilds: Sequence[int]) -> None:
+        if work is not None:
+            work.steps += 1
+            if work.steps > work.limit:
+                work.charge(0)
+        key = [0] * n
+        for t in (*naturals, *wilds):
+            key[t] += 1
+        found.add(tuple(key))
+
+    for kind in rules.kinds if kinds is None else kinds:
+        most_wild = n_wild if kind.wilds < 0 else min(kind.wilds, n_wild)
+        if kind.run:
+            _runs(rules, hand, kind, counts, wild_types, most_wild, add)
+        else:
+            _sets(rules, hand, kind, counts, wild_types, most_wild, add)
+    return sorted(found, key=lambda key: (-sum(key), tuple(-c for c in key)))
+
+
+def _sets(rules: MeldRules, hand: _Hand, kind: MeldKind, counts: list[int],
+          wild_types: list[int], most_wild: int, add: Any) -> None:
+    by_rank: dict[int, list[int]] = {}
+    for t in range(len(counts)):
+        if not hand.wild[t] and hand.rank[t] < rules.n_ranks:
+            by_rank.setdefault(hand.rank[t], []).extend([t] * counts[t])
+    groups = list(by_rank.values()) + [[]]  # the last: a set of wild cards only
+    for naturals_all in groups:
+        for k in range(len(naturals_all) + 1):
+            if k == 0 and naturals_all:
+                continue
+            for naturals in set(combinations(naturals_all, k)):
+                for w in range(most_wild + 1):
+                    size = k + w
+                    if size < kind.least or (kind.most and size > kind.most) or size == 0:
+                        continue
+                    for wilds in _wild_choices(wild_types, counts, w):
+                        add(naturals, wilds)
+
+
+def _runs(rules: MeldRules, hand: _Hand, kind: MeldKind, counts: list[int],
+               wild_types: list[int], most_wild: int, add: Any) -> None:
+    """Every run, listed once by its natural cards: a stretch of the order from one
+    natural card to another, the gaps between them wild, and as many more wild cards as the
+    run may hold (they stand at either end; a run that long always fits in the order)."""
+    order, circle = rules.order(kind.ace)
+    span = len(order)
+    longest = min(kind.most or span, len(set(order)))
+    least = max(kind.least, 1)
+    at: dict[tuple[int, int], list[int]] = {}
+    for t in range(len(counts)):
+        if not hand.wild[t] and hand.rank[t] < rules.n_ranks:
+            at.setdefault((hand.suit[t], hand.rank[t]), []).append(t)
+    if most_wild == 0 and all(len(ts) == 1 for ts in at.values()):
+        _plain_runs(order, circle, longest, least, sorted({s for s, _ in at}) or [-1], at, add)
+        return
+    wild_sets = [list(_wild_choices(wild_types, counts, w)) for w in range(most_wild + 1)]
+
+    def grow(suit: int, start: int, length: int, chosen: tuple[int, ...], gaps: int,
+             seen: frozenset[int]) -> None:
+        n = len(chosen)
+        for w in range(max(gaps, least - n), min(most_wild, longest - n) + 1):
+            for wilds in wild_sets[w]:
+                add(chosen, wilds)
+        for skip in range(most_wild - gaps + 1):
+            size = length + skip + 1
+            if size > longest or (not circle and start + size > span):
+                return
+            r = order[(start + size - 1) % span]
+            if r in seen:
+                return
+            ts = at.get((suit, r))
+            if ts:
+                for t in ts:
+                    grow(suit, start, size, (*chosen, t), gaps + skip, seen | {r})
+            seen = seen | {r}  # skipped: a wild card stands there
+
+    for (suit, r), ts in at.items():
+        for start in range(span):
+            if order[start] == r:
+                for t in ts:
+                    grow(suit, start, 1, (t,), 0, frozenset({r}))
+    for w in range(least, min(longest, most_wild) + 1):  # runs of wild cards only
+        for wilds in wild_sets[w]:
+            add((), wilds)
+
+
+def _plain_runs(order: tuple[int, ...], circle: bool, longest: int, least: int,
+                suits: list[int], at: dict[tuple[int, int], list[int]], add: Any) -> None:
+    """Runs without wild cards, where each rank of a suit is one type: every stretch of held
+    ranks from each start, as long as it may be."""
+    span = len(order)
+    for suit in suits:
+        for start in range(span):
+            chosen: list[int] = []
+            seen: set[int] = set()
+            for i in range(longest if circle else min(longest, span - start)):
+                r = order[(start + i) % span]
+                slot = at.get((suit, r))
+                if slot is None or r in seen:
+                    break
+                seen.add(r)
+                chosen.append(slot[0])
+                if len(chosen) >= least:
+                    add(chosen, ())
