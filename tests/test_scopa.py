@@ -1,4 +1,4 @@
-"""rulesets/scopa.yaml: what a card may take, the scopa, and the count at the hand's end,
+"""rulesets/scopa.yaml: what a card may take, the scopa, and laying a card that cannot take,
 from stated deals."""
 
 from __future__ import annotations
@@ -17,40 +17,56 @@ def dealt(table: list[str], hands: list[list[str]], **options: str) -> tuple[Eng
     return engine, engine.new_game(len(hands), 1, deal=deal)
 
 
-def offered(engine: Engine, state: GameState) -> set[tuple[str, ...]]:
-    """The moves offered, as (name, card played, cards taken in order of their names)."""
+def take(card: str, *cards: str) -> tuple[str, ...]:
+    return ("take", card, *sorted(cards))
+
+
+def cards_in(engine: Engine, state: GameState, zone: str) -> set[str]:
+    return {engine.rules.cards.names[c]
+            for c in state.zones[engine.rules.zone(zone).zone_of(0)] if c >= 0}
+
+
+def ways(engine: Engine, state: GameState) -> set[tuple[str, ...]]:
+    """Every way the seat to move can play: ("lay", card), or ("take", card, the table cards
+    it takes, in order of their names), following each take through its picks on a copy."""
     names = engine.rules.cards.names
-    out = set()
+    out: set[tuple[str, ...]] = set()
+    table = cards_in(engine, state, "table")
     for action in engine.legal_actions(state):
-        taken = tuple(sorted(names[c] for c in action[2])) if len(action) > 2 else ()
-        out.add((action[0], names[action[1]], *taken))
+        if action[0] == "lay":
+            out.add(("lay", names[action[1]]))
+            continue
+        stack = [(state.copy(), action)]
+        while stack:
+            game, move = stack.pop()
+            engine.apply(game, move)
+            legal = engine.legal_actions(game)   # a pick that is the only one is played alone
+            if not cards_in(engine, game, "playing"):
+                out.add(take(names[action[1]], *(table - cards_in(engine, game, "table"))))
+                continue
+            stack.extend((game.copy(), m) for m in legal)
     return out
 
 
-def play(engine: Engine, state: GameState, move: tuple[str, ...]) -> None:
-    names = engine.rules.cards.names
-    for action in engine.legal_actions(state):
-        taken = tuple(sorted(names[c] for c in action[2])) if len(action) > 2 else ()
-        if (action[0], names[action[1]], *taken) == move:
-            engine.apply(state, action)
-            return
-    raise AssertionError(f"{move} is not offered")
-
-
-def take(card: str, *cards: str) -> tuple[str, ...]:
-    return ("take", card, *sorted(cards))
+def play(engine: Engine, state: GameState, way: tuple[str, ...]) -> None:
+    """Play a way as `ways` gives it: the card, then its picks (the last may play alone)."""
+    ids = {name: c for c, name in enumerate(engine.rules.cards.names)}
+    engine.apply(state, (way[0], ids[way[1]]))
+    for t in way[2:]:
+        if ("pick", ids[t]) in engine.legal_actions(state):
+            engine.apply(state, ("pick", ids[t]))
 
 
 def test_a_card_of_equal_rank_must_be_taken_before_a_sum() -> None:
     # KC could take 2C 3D 5S (10), but the KH lies there: it must take that
     engine, state = dealt(["5S", "2C", "3D", "KH"], [["5H", "KC", "AS"], ["4C", "6C", "7C"]])
     assert engine.to_move(state) == 0
-    assert offered(engine, state) == {take("5H", "5S"), take("KC", "KH"), ("lay", "AS")}
+    assert ways(engine, state) == {take("5H", "5S"), take("KC", "KH"), ("lay", "AS")}
 
 
 def test_a_card_that_can_take_must_take_a_card_or_a_sum() -> None:
     engine, state = dealt(["AC", "2C", "3D", "4S"], [["5H", "JH", "KS"], ["6C", "6D", "7C"]])
-    assert offered(engine, state) == {
+    assert ways(engine, state) == {
         take("5H", "2C", "3D"), take("5H", "AC", "4S"),    # 5 = 2 + 3 = 1 + 4
         take("JH", "AC", "3D", "4S"),                      # 8 = 1 + 3 + 4
         take("KS", "AC", "2C", "3D", "4S"),                # 10: the whole table
@@ -59,9 +75,9 @@ def test_a_card_that_can_take_must_take_a_card_or_a_sum() -> None:
 
 def test_a_card_that_cannot_take_is_laid_on_the_table() -> None:
     engine, state = dealt(["KC", "QD", "JS", "AD"], [["5H", "6H", "7H"], ["6C", "6D", "2C"]])
-    assert offered(engine, state) == {("lay", "5H"), ("lay", "6H"), ("lay", "7H")}
+    assert ways(engine, state) == {("lay", "5H"), ("lay", "6H"), ("lay", "7H")}
     play(engine, state, ("lay", "6H"))
-    assert offered(engine, state) == {take("6C", "6H"), take("6D", "6H"), ("lay", "2C")}
+    assert ways(engine, state) == {take("6C", "6H"), take("6D", "6H"), ("lay", "2C")}
 
 
 def test_taking_the_whole_table_is_a_scopa() -> None:
