@@ -89,8 +89,11 @@ def in_play(s: GameState, p: int, teams: int) -> int:
 
 def total_now(s: GameState, p: int, teams: int) -> int:
     """p's total with the points it has scored during play this round (`p.total`, where a
-    ruleset scores points during play)."""
-    return s.totals[p] + in_play(s, p, teams) if p < s.n else s.house_total
+    ruleset scores points during play); once the round is scored, its total holds them."""
+    if p >= s.n:
+        return s.house_total
+    scored = len(s.round_scores) >= s.round  # (this round's scores are in the totals)
+    return s.totals[p] + (0 if scored else in_play(s, p, teams))
 
 
 def combinations(items: Sequence[Any], k: int, site: int) -> list[tuple[Any, ...]]:

@@ -266,6 +266,16 @@ def test_points_scored_during_play_count_in_the_round_and_the_total() -> None:
     assert won_early
 
 
+def test_a_total_read_after_the_round_is_scored_counts_its_points_in_play_once() -> None:
+    # tests/data/in-play-until.yaml: one point in play a round; `until` reads p.total after
+    # the round is scored, when the total already holds the round's points in play (they
+    # were counted twice, and the match ended after round 1 at a total read as 2).
+    engine = Engine(load_ruleset(Path(__file__).resolve().parent / "data" / "in-play-until.yaml"))
+    for seed in range(4):
+        state = play_game(engine, 2, seed=seed)
+        assert max(state.totals) == 2 and sum(state.totals) == len(state.round_scores)
+
+
 def test_a_procedure_runs_its_statements_where_it_is_called(tmp_path: Path) -> None:
     # tests/games/race.yaml: `turn_up(me)` runs the procedure turn_up, which calls court;
     # a procedure sees its parameters and the ruleset's names, never its caller's.
