@@ -268,8 +268,13 @@ def recorded(text: str) -> tuple[dict[str, str], list[Action]]:
 
 
 def replay_action(action: list[Any]) -> Action:
-    """JSON turned tuples into lists: a layout parameter is a tuple of tuples again."""
-    return tuple(tuple(tuple(m) for m in a) if isinstance(a, list) else a for a in action)
+    """JSON turned tuples into lists: a parameter is a tuple again, at every depth (a subset
+    of cards, a layout of melds)."""
+    return tuple(_tuples(a) for a in action)
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
 
 
 class Replay:
