@@ -394,7 +394,9 @@ def positions(engine: Engine) -> list[tuple[GameState, int, random.Random]]:
 def test_a_seat_cannot_tell_apart_games_that_differ_in_what_it_did_not_see(path: Path) -> None:
     engine = Engine(load_ruleset(path))
     compared = {"traded cards": 0, "hidden order": 0, "hidden choice": 0}
+    hidden = False  # whether any position hid a card from its seat (a patience hides none)
     for state, seat, rng in positions(engine):
+        hidden = hidden or any(not known >> seat & 1 for known in state.known)
         for make in (traded_cards, hidden_order):
             pair = make(engine, state.copy(), seat, rng)
             if pair is not None and pair.alike():
@@ -402,7 +404,8 @@ def test_a_seat_cannot_tell_apart_games_that_differ_in_what_it_did_not_see(path:
                 compared[pair.way] += 1
                 pair.follow(RandomBot(rng.random()), random.Random(1), compared)
     compared["hidden choice"] += hidden_choices_in_games(engine, random.Random(path.stem))
-    assert compared["traded cards"] > 0, f"no pair of games was compared: {compared}"
+    assert compared["traded cards"] > 0 or not hidden, \
+        f"no pair of games was compared: {compared}"
 
 
 def hidden_choices_in_games(engine: Engine, rng: random.Random) -> int:
@@ -439,13 +442,15 @@ def test_a_hint_depends_only_on_what_the_seat_saw(path: Path) -> None:
     cards it has not seen (traded) or in the order of another's hand."""
     engine = Engine(load_ruleset(path))
     compared = 0
+    hidden = False  # whether any position hid a card from its seat (a patience hides none)
     for state, _, rng in positions(engine)[:4]:
         seat = engine.to_move(state)
         assert seat is not None
+        hidden = hidden or any(not known >> seat & 1 for known in state.known)
         for make in (traded_cards, hidden_order):
             pair = make(engine, state.copy(), seat, rng)
             if pair is not None and pair.alike():
                 assert hinted(engine, pair.a, seat) == hinted(engine, pair.b, seat), \
                     (path.stem, pair.way)
                 compared += 1
-    assert compared > 0
+    assert compared > 0 or not hidden
