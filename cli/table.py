@@ -18,10 +18,10 @@ from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.players.bots import Bot
 from cardrules.interpreter.sessions import record
 from cardrules.interpreter.sessions.events import drain, round_ends
+from cardrules.interpreter.sessions.people import PeoplesGame
 from cardrules.interpreter.sessions.record import (
     HUMAN,
     Record,
-    action_data,
     dealt_from,
     make_bots,
 )
@@ -35,7 +35,7 @@ KEPT_EVENTS = 200  # lines kept for a seat that has not decided for a long time
 
 
 @dataclass
-class Table:
+class Table(PeoplesGame):
     """A game with its seats, and its record (what a save file holds)."""
 
     record: Record
@@ -83,13 +83,7 @@ class Table:
         what they may know of it and what came of it (and the round's account, when it ends
         a round). `chosen`: a person chose it (and may take it back, alone at the table)."""
         engine, state = self.engine, self.state
-        mark = self.takeback.mark(self.record, self.bots, state, seat) if chosen else None
-        if chosen:
-            self.windows.answered(state, seat)
-        engine.apply(state, action)
-        if mark is not None:
-            self.takeback.keep(mark)
-        self.record.actions.append(action_data(action))
+        self.take(seat, action, chosen)
         events = drain(state.log)
         legal = engine.legal_actions(state)
         for human, lines in self.pending.items():

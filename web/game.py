@@ -23,7 +23,8 @@ from cardrules.interpreter.players.bots import Bot
 from cardrules.interpreter.players.external import forfeit
 from cardrules.interpreter.sessions import record
 from cardrules.interpreter.sessions.events import drain, round_ends
-from cardrules.interpreter.sessions.record import HUMAN, Record, action_data, make_bots
+from cardrules.interpreter.sessions.people import PeoplesGame
+from cardrules.interpreter.sessions.record import HUMAN, Record, make_bots
 from cardrules.interpreter.sessions.takeback import TakeBack
 from cardrules.interpreter.sessions.windows import Windows
 from cardrules.interpreter.state import GameState
@@ -47,7 +48,7 @@ class Refused(Exception):
 
 
 @dataclass
-class Game:
+class Game(PeoplesGame):
     """A game in play in the browser: engine, state, record, bots and seat tokens."""
 
     id: str
@@ -162,16 +163,9 @@ class Game:
         """Apply `seat`'s action (IllegalAction: nothing changes), note it in the record
         and in each seat's news, and save the game. `chosen`: a person chose it (and may
         take it back, alone against bots)."""
-        engine, state = self.engine, self.state
-        mark = self.takeback.mark(self.record, self.bots, state, seat) if chosen else None
-        if chosen:
-            self.windows.answered(state, seat)
-        engine.apply(state, action)
-        if mark is not None:
-            self.takeback.keep(mark)
-        self.record.actions.append(action_data(action))
+        self.take(seat, action, chosen)
         self.version += 1
-        self.tell(drain(state.log))
+        self.tell(drain(self.state.log))
         self.write()
 
     def tell(self, events: list[dict[str, Any]]) -> None:
