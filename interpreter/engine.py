@@ -132,6 +132,11 @@ class Engine:
         cache = state.legal_cache
         if cache is not None and cache[0] == state.version:
             return cache[1]
+        return self.listed(state)
+
+    def listed(self, state: GameState) -> list[Action]:
+        """The actions the seat to move may take, listed afresh by the turn flow (a reaction
+        window's next answer, or the next decision)."""
         if state.over:
             return []
         if state.window:
