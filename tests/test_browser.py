@@ -321,6 +321,8 @@ def test_a_whole_geohash_game_by_keyboard_without_being_asked_to_pass(browser: A
             if asks == ASKS_BEFORE_NAMING:  # the control, always there: react at my next chance
                 page.click("#react-now")
                 page.wait_for_selector("text=Your next chance to react will wait for you")
+            # (the page may be drawing the choices again: wait for them, then read them)
+            page.wait_for_selector("#choices button.choice[data-number='1']")
             choice = page.eval_on_selector("#choices button.choice[data-number='1']",
                                            "node => node.textContent")
             assert choice.startswith("1. Ask seat ")
