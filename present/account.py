@@ -67,7 +67,7 @@ def round_account(rules: Ruleset, event: dict[str, Any]) -> Account:
     for seat, score in enumerate(scores):
         row = [f"seat {seat + 1}", *(str(parts[name][seat]) for name in entries),
                str(score), str(totals[seat]),
-               *(_value(event["player_variables"][name][seat]) for name in shown)]
+               *(render.shown_value(event["player_variables"][name][seat], "?") for name in shown)]
         rows.append(tuple(row))
     house = event.get("house")
     if house is not None:
@@ -115,12 +115,3 @@ def _cards(rules: Ruleset, event: dict[str, Any]) -> list[str]:
             out.append(f"{zone.name}: {render.zone_text(zone, zones[zone.name], True)}")
     return out
 
-
-def _value(value: Any) -> str:
-    if value is None:
-        return "?"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return " ".join(_value(v) for v in value) or "-"
-    return str(value) or "-"

@@ -308,7 +308,7 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
         parts = [f"{zone.name}: "
                  f"{seen_owned(zone, view['zones'][zone.name][str(other)], plain, order)}"
                  for zone in rules.zones if zone.owned]
-        known = [f"{titles.get(name, name)}: {_shown(values[other - 1])}"
+        known = [f"{titles.get(name, name)}: {shown_value(values[other - 1])}"
                  for name, values in view["player_variables"].items()
                  if values[other - 1] is not None]
         who = f"seat {other}" + (" (you)" if other == seat else "")
@@ -318,10 +318,10 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
         parts = [f"{zone.name}: "
                  f"{seen_owned(zone, view['zones'][zone.name]['house'], plain, order)}"
                  for zone in rules.zones if zone.owned]
-        parts += [f"{titles.get(name, name)}: {_shown(value)}"
+        parts += [f"{titles.get(name, name)}: {shown_value(value)}"
                   for name, value in house["variables"].items() if value is not None]
         lines.append(f"  {_clip(house['name'], 14):<14}" + "   ".join(parts))
-    shown = [f"{titles.get(name, name)}: {_shown(value)}"
+    shown = [f"{titles.get(name, name)}: {shown_value(value)}"
              for name, value in view["variables"].items() if value is not None]
     if shown:  # (a variable holding a card the seat does not know is not shown)
         lines.append("  " + "   ".join(shown))
@@ -331,12 +331,13 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
     return printable_lines(lines)
 
 
-def _shown(value: Any) -> str:
-    """A variable's value as a view holds it, in a few characters."""
+def shown_value(value: Any, none: str = "none") -> str:
+    """A variable's value as a view holds it, in a few characters (`none`: how a value of
+    none reads: a round's account writes '?' for a value it does not show)."""
     if value is None:
-        return "none"
+        return none
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
-        return " ".join(_shown(v) for v in value) or "-"
+        return " ".join(shown_value(v, none) for v in value) or "-"
     return str(value) or "-"
