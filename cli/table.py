@@ -9,14 +9,14 @@ a person may take back their last decision (interpreter/sessions/takeback.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import GameError
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.players.bots import Bot
-from cardrules.interpreter.sessions import record
+from cardrules.interpreter.sessions import people, record
 from cardrules.interpreter.sessions.events import drain, round_ends
 from cardrules.interpreter.sessions.people import PeoplesGame
 from cardrules.interpreter.sessions.record import (
@@ -121,16 +121,8 @@ def read_save(path: Path, programs: dict[int, str] | None = None) -> Table:
     """The game saved in `path`, replayed from its start to where it was saved, with
     `programs` (seat -> 'cmd:...', from the command line) in the seats programs played;
     GameError (one line, naming the file) if it is not one, or does not replay."""
-    saved = record.read(path)
-    if HUMAN not in saved.seats:
-        raise GameError(f"{path}: a saved game with no seat for a person")
-    try:
-        kinds = saved.programs_for(programs or {})
-        engine, state = record.start(saved, load_ruleset, log=round_ends())
-        table = Table(replace(saved, actions=[]), engine, state, make_bots(kinds, saved.seed),
-                      {p: [] for p, k in enumerate(saved.seats) if k == HUMAN})
-        record.replay(saved, engine, state, table.replayed)
-    except GameError as exc:
-        raise GameError(f"{path}: {exc}") from None
-    record.restore_streams(table.bots, saved.bots)
-    return table
+    return people.resume(
+        path, programs, load_ruleset,
+        lambda saved, engine, state, bots: Table(
+            saved, engine, state, bots, {p: [] for p, k in enumerate(saved.seats) if k == HUMAN}),
+        lambda table: table.replayed)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from cardrules.interpreter.domains import Words
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import Bot
 from cardrules.interpreter.players.external import forfeit
-from cardrules.interpreter.sessions import record
+from cardrules.interpreter.sessions import people, record
 from cardrules.interpreter.sessions.events import drain, round_ends
 from cardrules.interpreter.sessions.people import PeoplesGame
 from cardrules.interpreter.sessions.record import HUMAN, Record, make_bots
@@ -97,18 +97,11 @@ class Game(PeoplesGame):
         """The game saved in `path`, replayed to where it was (new seat tokens), with
         `programs` (seat -> 'cmd:...', from the command line) in the seats programs played;
         GameError (one line) if the save is refused."""
-        saved = record.read(path)
-        if HUMAN not in saved.seats:
-            raise GameError(f"{path}: a saved game with no seat for a person")
-        try:
-            kinds = saved.programs_for(programs or {})
-            engine, state = record.start(saved, load_ruleset, log=round_ends())
-            game = cls(secrets.token_hex(8), replace(saved, actions=[]), engine, state,
-                       make_bots(kinds, saved.seed), new_tokens(saved.seats))
-            record.replay(saved, engine, state, game.play)  # (not saved as it goes)
-        except GameError as exc:
-            raise GameError(f"{path}: {exc}") from None
-        record.restore_streams(game.bots, saved.bots)
+        game = people.resume(
+            path, programs, load_ruleset,
+            lambda saved, engine, state, bots: cls(secrets.token_hex(8), saved, engine, state,
+                                                   bots, new_tokens(saved.seats)),
+            lambda game: game.play)  # (not saved as it goes)
         game.save = save or path
         return game
 

@@ -5,12 +5,20 @@ all of them must."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import TypeVar
+
+from cardrules.errors import GameError
 from cardrules.model import Action
 
 from ..engine import Engine
 from ..players.bots import Bot
 from ..state import GameState
-from .record import Record, action_data
+from . import record as records
+from .events import round_ends
+from .record import HUMAN, Loader, Record, action_data, make_bots
 from .takeback import TakeBack
 from .windows import Windows
 
@@ -38,3 +46,28 @@ class PeoplesGame:
         if mark is not None:
             self.takeback.keep(mark)
         self.record.actions.append(action_data(action))
+
+
+G = TypeVar("G", bound=PeoplesGame)
+
+
+def resume(path: Path, programs: dict[int, str] | None, loader: Loader,
+           make: Callable[[Record, Engine, GameState, list[Bot | None]], G],
+           advance: Callable[[G], Callable[[int, Action], None]]) -> G:
+    """The game with people saved in `path`, made by `make` (from its record without its
+    actions, the engine, the freshly dealt game and its bots) and replayed to where it was
+    saved by `advance(game)`, its bots' streams as they were; `programs` (seat -> 'cmd:...',
+    from the command line) sit where programs played. GameError (one line, naming the file)
+    if it is not such a save, or does not replay."""
+    saved = records.read(path)
+    if HUMAN not in saved.seats:
+        raise GameError(f"{path}: a saved game with no seat for a person")
+    try:
+        kinds = saved.programs_for(programs or {})
+        engine, state = records.start(saved, loader, log=round_ends())
+        game = make(replace(saved, actions=[]), engine, state, make_bots(kinds, saved.seed))
+        records.replay(saved, engine, state, advance(game))
+    except GameError as exc:
+        raise GameError(f"{path}: {exc}") from None
+    records.restore_streams(game.bots, saved.bots)
+    return game
