@@ -17,7 +17,8 @@ from cardrules.errors import Location, RulesetError
 
 from . import schema_keys
 from .analysis import Analysis
-from .index import Index, Occurrence, Place, Symbol, type_word
+from .index import Index, Occurrence, Symbol, type_word
+from .places import Place
 
 IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*")
 _WORD_BEFORE = re.compile(r"[A-Za-z0-9_]*$")

@@ -29,27 +29,8 @@ from cardrules.dsl.cards import STANDARD_RANKS, STANDARD_SUITS
 from cardrules.dsl.checker import Checked
 from cardrules.dsl.names import rule_name
 from cardrules.dsl.typesys import Type
-from cardrules.errors import Location
 
-
-@dataclass(frozen=True)
-class Place:
-    """A stretch of a rule file: from `start` to just before `end` (same path)."""
-
-    start: Location
-    end: Location
-
-    @property
-    def path(self) -> str:
-        return self.start.path
-
-    def holds(self, path: str, line: int, column: int) -> bool:
-        """Whether the character at (line, column) of the file at `path` lies here (or the
-        cursor just after the last one, where an editor puts it after typing a name)."""
-        if path != self.path:
-            return False
-        here = (line, column)
-        return (self.start.line, self.start.column) <= here <= (self.end.line, self.end.column)
+from .places import Place, extent, name_pos, place_of, size, subject_pos, word_between
 
 
 @dataclass(eq=False)
@@ -97,7 +78,7 @@ class Index:
         found = [o for o in self.occurrences if o.place.holds(path, line, column)]
         if not found:
             return None
-        return min(found, key=lambda o: _size(o.place))
+        return min(found, key=lambda o: size(o.place))
 
     def uses(self, symbol: Symbol) -> list[Occurrence]:
         """Every occurrence of a symbol, its declaration included, in file order."""
@@ -106,49 +87,6 @@ class Index:
 
     def globals(self, *kinds: str) -> list[Symbol]:
         return [s for s in self.symbols if s.kind in kinds]
-
-
-def _size(place: Place) -> tuple[int, int]:
-    return (place.end.line - place.start.line, place.end.column - place.start.column)
-
-
-def place_of(pos: n.Pos, length: int = 0) -> Place | None:
-    """Where a piece of rule text lies, as `validate` would point at it; `length` stands in
-    for an end the position does not know. None for a position with no document."""
-    if pos.origin.doc is None:
-        return None
-    found = pos.diagnostic("")
-    start = found.location
-    if start is None:
-        return None
-    end = found.end or Location(start.path, start.line, start.column + max(length, 1))
-    return Place(start, end)
-
-
-def extent(pos: n.Pos) -> Place | None:
-    """The whole YAML entry a position names (a phase, a move): from its first character to
-    the end of the last thing written in it, in the file that wrote it."""
-    doc, path = pos.origin.doc, pos.origin.path
-    if doc is None:
-        return None
-    resolve = getattr(doc, "_origin", None)  # a merged document: the file that wrote it
-    if resolve is not None:
-        doc, path = resolve(path)
-    if path not in doc.spans:
-        return place_of(pos)
-    first = doc.spans[path]
-    last = (first.line, first.column)
-    size = len(path)
-    for where, span in doc.spans.items():
-        if where[:size] == path:
-            last = max(last, (span.end_line, span.end_column) if span.end_line else
-                       (span.line, span.column + 1))
-    return Place(Location(doc.path, first.line, first.column), Location(doc.path, *last))
-
-
-def name_pos(pos: n.Pos, name: str) -> n.Pos:
-    """The stretch of a name written at the start of `pos` (a call's, an aggregate's)."""
-    return n.Pos(pos.origin, pos.offset, pos.offset + len(name))
 
 
 # ------------------------------------------------------------------ building
@@ -359,7 +297,7 @@ class _Builder:
         """A one-line statement: its names, then every expression in it."""
         if isinstance(stmt, n.Set):
             if stmt.subject is not None:
-                subject = _subject_pos(stmt)
+                subject = subject_pos(stmt)
                 if subject is not None:
                     self.name_ref(subject, stmt.subject, scope)
             target = self.by_name.get(stmt.name)
@@ -441,7 +379,7 @@ class _Builder:
                 else (node.left, node.right)
             word = {"conjunction": "and", "disjunction": "or", "membership": "in",
                     "non_membership": "not"}[rule]
-            where = _word_between(node.pos, left.pos, right.pos, word)
+            where = word_between(node.pos, left.pos, right.pos, word)
             if where is not None:
                 self.note(where, word, builtin=("construct", rule))
 
@@ -505,27 +443,6 @@ def _rule_name(node: n.Node) -> str | None:
     if isinstance(node, n.Membership):
         return "non_membership" if node.negated else "membership"
     return rule_name(type(node))
-
-
-def _word_between(whole: n.Pos, left: n.Pos, right: n.Pos, word: str) -> n.Pos | None:
-    """Where a keyword is written between two parts of an expression."""
-    text = whole.origin.doc.get(whole.origin.path)
-    if not isinstance(text, str):
-        return None
-    at = text.find(word, max(left.end, left.offset), right.offset)
-    return n.Pos(whole.origin, at, at + len(word)) if at >= 0 else None
-
-
-def _subject_pos(stmt: n.Set) -> n.Pos | None:
-    """Where `p` is written in `set p.name = ...`: the name before the dot."""
-    text = stmt.name_pos.origin.doc.get(stmt.name_pos.origin.path)
-    if not isinstance(text, str) or stmt.subject is None:
-        return None
-    before = text[:stmt.name_pos.offset].rstrip()
-    if not before.endswith("."):
-        return None
-    end = len(before[:-1].rstrip())
-    return n.Pos(stmt.name_pos.origin, end - len(stmt.subject), end)
 
 
 def _option_detail(option: d.OptionDecl) -> str:

@@ -23,7 +23,7 @@ from cardrules.errors import Diagnostic, Location
 
 from . import features
 from .analysis import Analysis, analyse
-from .index import Place
+from .places import Place
 
 DELAY = 0.3  # seconds of quiet after a change before the text is checked
 SOURCE = "cardrules"

@@ -1,0 +1,96 @@
+"""Where things lie in a rule file: a stretch of it (a Place), worked out by the same code
+that places a diagnostic (`Pos.diagnostic`), so that the editor points where `validate`
+would; the stretch of a whole YAML entry (for an outline); and the stretches of words inside
+an expression that the syntax nodes do not keep (a keyword, the subject of a `set`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardrules.dsl import nodes as n
+from cardrules.errors import Location
+
+
+@dataclass(frozen=True)
+class Place:
+    """A stretch of a rule file: from `start` to just before `end` (same path)."""
+
+    start: Location
+    end: Location
+
+    @property
+    def path(self) -> str:
+        return self.start.path
+
+    def holds(self, path: str, line: int, column: int) -> bool:
+        """Whether the character at (line, column) of the file at `path` lies here (or the
+        cursor just after the last one, where an editor puts it after typing a name)."""
+        if path != self.path:
+            return False
+        here = (line, column)
+        return (self.start.line, self.start.column) <= here <= (self.end.line, self.end.column)
+
+
+def size(place: Place) -> tuple[int, int]:
+    return (place.end.line - place.start.line, place.end.column - place.start.column)
+
+
+def place_of(pos: n.Pos, length: int = 0) -> Place | None:
+    """Where a piece of rule text lies, as `validate` would point at it; `length` stands in
+    for an end the position does not know. None for a position with no document."""
+    if pos.origin.doc is None:
+        return None
+    found = pos.diagnostic("")
+    start = found.location
+    if start is None:
+        return None
+    end = found.end or Location(start.path, start.line, start.column + max(length, 1))
+    return Place(start, end)
+
+
+def extent(pos: n.Pos) -> Place | None:
+    """The whole YAML entry a position names (a phase, a move): from its first character to
+    the end of the last thing written in it, in the file that wrote it."""
+    doc, path = pos.origin.doc, pos.origin.path
+    if doc is None:
+        return None
+    resolve = getattr(doc, "_origin", None)  # a merged document: the file that wrote it
+    if resolve is not None:
+        doc, path = resolve(path)
+    if path not in doc.spans:
+        return place_of(pos)
+    first = doc.spans[path]
+    last = (first.line, first.column)
+    size = len(path)
+    for where, span in doc.spans.items():
+        if where[:size] == path:
+            last = max(last, (span.end_line, span.end_column) if span.end_line else
+                       (span.line, span.column + 1))
+    return Place(Location(doc.path, first.line, first.column), Location(doc.path, *last))
+
+
+def name_pos(pos: n.Pos, name: str) -> n.Pos:
+    """The stretch of a name written at the start of `pos` (a call's, an aggregate's)."""
+    return n.Pos(pos.origin, pos.offset, pos.offset + len(name))
+
+
+def word_between(whole: n.Pos, left: n.Pos, right: n.Pos, word: str) -> n.Pos | None:
+    """Where a keyword is written between two parts of an expression."""
+    text = whole.origin.doc.get(whole.origin.path)
+    if not isinstance(text, str):
+        return None
+    at = text.find(word, max(left.end, left.offset), right.offset)
+    return n.Pos(whole.origin, at, at + len(word)) if at >= 0 else None
+
+
+def subject_pos(stmt: n.Set) -> n.Pos | None:
+    """Where `p` is written in `set p.name = ...`: the name before the dot."""
+    text = stmt.name_pos.origin.doc.get(stmt.name_pos.origin.path)
+    if not isinstance(text, str) or stmt.subject is None:
+        return None
+    before = text[:stmt.name_pos.offset].rstrip()
+    if not before.endswith("."):
+        return None
+    end = len(before[:-1].rstrip())
+    return n.Pos(stmt.name_pos.origin, end - len(stmt.subject), end)
