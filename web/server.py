@@ -30,11 +30,12 @@ saved after every action, a lobby game into the save folder (at most MAX_LOBBY_S
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Collection
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from importlib import resources
@@ -361,8 +362,36 @@ def page(name: str) -> FileResponse:
     return FileResponse(str(STATIC.joinpath(name)), media_type="text/html")
 
 
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def answering(handler: Handler) -> Handler:
+    """A request handler whose refusals (an unknown seat, a body too large or not JSON, a
+    move out of turn...) are answered as such, written once for every route."""
+
+    @functools.wraps(handler)
+    async def answered(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except Refused as refused:
+            return refusal(refused)
+
+    return answered
+
+
+async def read_object(request: Request, expected: str) -> dict[str, Any]:
+    """The request's body, which must be a JSON object (`expected` says which)."""
+    body = await read_json(request)
+    if not isinstance(body, dict):
+        raise Refused(400, f"expected {expected}")
+    return body
+
+
 def make_app(hub: Hub) -> Starlette:
     """The Starlette application serving `hub`'s games."""
+
+    def seat_of(request: Request) -> tuple[Served, int]:
+        return hub.find(request.path_params["token"])
 
     async def lobby(request: Request) -> Response:
         return page("lobby.html")
@@ -372,77 +401,60 @@ def make_app(hub: Hub) -> Starlette:
             hub.offer = await asyncio.to_thread(lobby_offer)
         return JSONResponse(hub.offer)
 
+    @answering
     async def new_game(request: Request) -> Response:
-        try:
-            body = await read_json(request)
-            hub.check_saves()
-            # Loading a ruleset and dealing take a while: not in the event loop.
-            game = await asyncio.to_thread(game_from_lobby, body)
-            hub.add(game)  # accepted: only now is it saved
-        except Refused as refused:
-            return refusal(refused)
-        base = str(request.base_url)
-        return JSONResponse({"game": game.id, "links": links(game, base),
+        body = await read_json(request)
+        hub.check_saves()
+        # Loading a ruleset and dealing take a while: not in the event loop.
+        game = await asyncio.to_thread(game_from_lobby, body)
+        hub.add(game)  # accepted: only now is it saved
+        return JSONResponse({"game": game.id, "links": links(game, str(request.base_url)),
                              "save": hub.save(game)})
 
     async def seat_page(request: Request) -> Response:
         try:
-            hub.find(request.path_params["token"])
-        except Refused:
+            seat_of(request)
+        except Refused:  # a person's browser, not a program: a page, not JSON
             return Response("No seat has this link.\n", status_code=404,
                             media_type="text/plain")
         return page("table.html")
 
+    @answering
     async def seat_state(request: Request) -> Response:
-        try:
-            served, seat = hub.find(request.path_params["token"])
-        except Refused as refused:
-            return refusal(refused)
+        served, seat = seat_of(request)
         return JSONResponse(seat_payload(served.game, seat, full=True,
                                          left=hub.left(served, seat)))
 
+    @answering
     async def seat_events(request: Request) -> Response:
-        try:
-            served, seat = hub.find(request.path_params["token"])
-        except Refused as refused:
-            return refusal(refused)
+        served, seat = seat_of(request)
         return StreamingResponse(events(hub, served, seat), media_type="text/event-stream")
 
+    @answering
     async def seat_move(request: Request) -> Response:
-        try:
-            served, seat = hub.find(request.path_params["token"])
-            body = await read_json(request)
-            if not isinstance(body, dict):
-                raise Refused(400, "expected {\"version\", \"index\", \"texts\"}")
-            game = served.game
-            async with served.lock:
-                action = game.choose(seat, body.get("version"), body.get("index"),
-                                     body.get("texts"))
-                apply_move(game, seat, action)
-        except Refused as refused:
-            return refusal(refused)
+        served, seat = seat_of(request)
+        body = await read_object(request, '{"version", "index", "texts"}')
+        game = served.game
+        async with served.lock:
+            action = game.choose(seat, body.get("version"), body.get("index"),
+                                 body.get("texts"))
+            apply_move(game, seat, action)
         hub.changed_by_action(served)
         return JSONResponse({"version": game.version})
 
+    @answering
     async def seat_ask(request: Request) -> Response:
         """A request of a seat's page besides a move: web/asks.py."""
-        try:
-            served, seat = hub.find(request.path_params["token"])
-            body = await read_json(request)
-            if not isinstance(body, dict):
-                raise Refused(400, "expected a JSON object")
-            game = served.game
-            what = request.path_params["what"]
-            if what == "hint":
-                answer = await asks.hint(served, seat, body)
-            else:
-                async with served.lock:
-                    answer = asks.react(game, seat, body) if what == "react" \
-                        else asks.take_back(game, seat)
-        except Refused as refused:
-            return refusal(refused)
-        if what != "hint":
-            hub.changed_by_action(served)
+        served, seat = seat_of(request)
+        body = await read_object(request, "a JSON object")
+        game = served.game
+        what = request.path_params["what"]
+        if what == "hint":  # reads the game only: nothing changed
+            return JSONResponse(await asks.hint(served, seat, body))
+        async with served.lock:
+            answer = asks.react(game, seat, body) if what == "react" \
+                else asks.take_back(game, seat)
+        hub.changed_by_action(served)
         return JSONResponse(answer)
 
     @asynccontextmanager
