@@ -145,7 +145,7 @@ def test_pages_assets_and_headers() -> None:
         assert "default-src 'self'" in lobby.headers["content-security-policy"]
         assert lobby.headers["referrer-policy"] == "no-referrer"
         assert lobby.headers["x-content-type-options"] == "nosniff"
-        for asset in ("common.js", "table.js", "lobby.js", "style.css"):
+        for asset in ("common.js", "choices.js", "table.js", "lobby.js", "style.css"):
             assert client.get(f"/static/{asset}").status_code == 200
         page = client.get(f"/seat/{game.tokens[0]}")
         assert page.status_code == 200 and "table.js" in page.text
