@@ -46,20 +46,9 @@ class Record:
     cards: tuple[tuple[int, int, str], ...]  # (card, seats that know it, where it lay)
 
 
-class Whole:
-    """The legal actions of one decision by their ids (with whole actions). Never changed
-    once made, so copies of a match share it."""
-
-    __slots__ = ("seat", "legal", "by_id", "ids")
-
-    def __init__(self, seat: int, legal: list[Action], by_id: dict[int, Action]):
-        self.seat, self.legal, self.by_id, self.ids = seat, legal, by_id, sorted(by_id)
-
-
 class Decision:
     """The legal actions of one decision, from the chooser's side: trees of ids, each whole
-    action's parts (with whole actions, as Whole). Never changed once made, so copies of a
-    match share it."""
+    action's parts. Never changed once made, so copies of a match share it."""
 
     def __init__(self, match: Match):
         s, engine, ids = match.playing(), match.table.engine, match.table.parts
@@ -193,7 +182,12 @@ class Match:
         # (the sampler knows only what that seat saw).
         self.recall_of: int | None = None
         self._decision: Decision | None = None
-        self._choice: Whole | None = None
+        # With whole actions, the decision now by ids (made while a seat chooses, never
+        # changed, so copies share them): the ids offered, ascending (None: not made yet),
+        # each legal action's id in the kernel's order, and the seat choosing.
+        self._ids: list[int] | None = None
+        self._aligned: list[int] = []
+        self._chooser = 0
         self._next: tuple[list[int], Action | None] | None = None
         self._recall: dict[int, tuple[int, str]] = {}  # seat -> (records told, the text)
         self._views: dict[int, dict[str, Any]] = {}  # seat -> its player view, until a change
@@ -310,7 +304,9 @@ class Match:
         if self.dealt is None or self.is_over():
             return None
         if self.table.whole is not None:
-            return self._whole().seat
+            if self._ids is None:
+                self._whole()
+            return self._chooser
         return self.decision().seat
 
     def decision(self) -> Decision:
@@ -319,52 +315,63 @@ class Match:
             self._decision = Decision(self)
         return self._decision
 
-    def _whole(self) -> Whole:
-        """The decision now, by the ids of whole actions."""
-        found = self._choice
-        if found is None:
+    def _whole(self) -> list[int]:
+        """The decision now, by the ids of whole actions: the ids offered."""
+        ids = self._ids
+        if ids is None:
             s = self._live or self.playing()
-            legal = self._legal if self._legal is not None else self.listed()
-            whole = self.table.whole
-            assert whole is not None
-            found = self._choice = Whole(s.window[0] if s.window else s.current, legal,
-                                         whole.ids_of(legal, s.where, s.zones))
-        return found
+            self._choose(s, self._legal if self._legal is not None else self.listed())
+            ids = self._ids
+            assert ids is not None
+        return ids
+
+    def _choose(self, s: GameState, legal: list[Action]) -> None:
+        whole = self.table.whole
+        assert whole is not None
+        self._aligned = aligned = whole.ids_of(legal, s.where, s.zones)
+        self._ids = sorted(aligned)
+        self._chooser = s.window[0] if s.window else s.current
 
     def play_id(self, token: int) -> int | None:
         """With whole actions: apply the action of id `token`; the seat choosing next (None
         once the game is over)."""
-        choice = self._choice  # made only while a seat chooses
-        if choice is None:
+        if self._ids is None:  # (made while a seat chooses)
             if self.dealt is None or self.is_over():
                 raise IllegalAction("no seat chooses now")
-            choice = self._whole()
-        action = choice.by_id.get(token)
-        if action is None:
-            raise IllegalAction(f"'{self.label(token)}' is not legal now")
+            self._whole()
+        try:
+            action = self._legal[self._aligned.index(token)]  # type: ignore[index]
+        except ValueError:
+            raise IllegalAction(f"'{self.label(token)}' is not legal now") from None
         # what _play does, written out: this runs for every action of every game
         live = self._live
         assert live is not None  # (the choice was made from it)
         if not self._own_live:  # copy on write: the first to play on a shared game copies it
             live = self._live = live.copy()
             self._own_live = True
-        seat = choice.seat
+        seat = self._chooser
         self._behind.append((seat, action))
         if self._records is None:
             self._history.append((seat, action))
-        self._legal = self.table.kernel.play(live, action)
+        table = self.table
+        legal = self._legal = table.kernel.play(live, action)
         self.actions += 1
-        self._choice = self._decision = None
+        self._decision = None
         if self._views:  # (an empty one is never shared: see copy)
             self._views = {}
         if self._memo:
             self._memo = {}
         if live.over:
+            self._ids = None
             return None
-        if self.actions >= self.table.max_actions:
+        if self.actions >= table.max_actions:
+            self._ids = None
             self.cut = True
             return None
-        return live.window[0] if live.window else live.current
+        # The next decision at once: whoever plays on asks for its ids, and needs them to
+        # read the id it is handed.
+        self._choose(live, legal)
+        return self._chooser
 
     def following(self) -> tuple[list[int], Action | None]:
         if self._next is None:
@@ -373,12 +380,12 @@ class Match:
 
     def legal(self) -> list[int]:
         """The ids the seat choosing may take now, ascending ([] when over)."""
-        if self._choice is not None:
-            return self._choice.ids
+        if self._ids is not None:
+            return self._ids
         if self.dealt is None or self.is_over():
             return []
         if self.table.whole is not None:
-            return self._whole().ids
+            return self._whole()
         return self.following()[0]
 
     def apply(self, token: int) -> None:
@@ -414,7 +421,7 @@ class Match:
         self.actions += 1
         if self.prefix:
             self.prefix = []
-        self._decision = self._next = self._choice = None
+        self._decision = self._next = self._ids = None
         if self._views:  # (an empty one is never shared: see copy)
             self._views = {}
         if self._memo:
@@ -424,7 +431,7 @@ class Match:
 
     def _forget(self) -> None:
         self.prefix = []
-        self._decision = self._choice = None
+        self._decision = self._ids = None
         self._next = None
         self._views = {}
         self._memo = {}
@@ -575,7 +582,7 @@ class Match:
         for _ in range(RESAMPLE_ATTEMPTS):
             out._seen, out._own_seen = determinize(self.table.engine, state, seat, rng), True
             out._live, out._legal, out._behind = None, None, []
-            out._decision = out._choice = None
+            out._decision = out._ids = None
             out._next = None
             out._views = {}
             out._memo = {}
