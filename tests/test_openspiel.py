@@ -4,6 +4,7 @@ ISMCTS playing through resample_from_infostate."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -143,3 +144,30 @@ def test_round_rollouts_value_the_round_reached() -> None:
     assert state.match.actions == 0  # the rollouts played on copies
     legal = state.legal_actions()
     assert evaluator.prior(state) == [(a, 1 / len(legal)) for a in legal]
+
+
+@pytest.mark.parametrize("name,options", [("golf6", "rounds:1"), ("gin-rummy", "")])
+def test_what_python_asks_is_what_the_state_api_answers(name: str, options: str) -> None:
+    """legal_actions and is_chance_node, answered in Python, agree with OpenSpiel's own State
+    (which reaches _legal_actions through C++) at chance nodes, decisions and the end."""
+    game = pyspiel.load_game("cardrules", {"ruleset": name, "options": options})
+    rng = np.random.default_rng(5)
+    state = game.new_initial_state()
+    seats = [None, *range(game.num_players()), int(pyspiel.PlayerId.CHANCE)]
+    while True:
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        for seat in seats:
+            args = () if seat is None else (seat,)
+            assert _answer(state.legal_actions, *args) == \
+                _answer(pyspiel.State.legal_actions, state, *args), (state.history(), seat)
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+def _answer(ask: Any, *args: Any) -> Any:
+    """What a call returns, or the message of the SpielError it raises."""
+    try:
+        return ask(*args)
+    except pyspiel.SpielError as exc:
+        return str(exc)
