@@ -175,6 +175,27 @@ class CardrulesState(pyspiel.State):
     def is_terminal(self) -> bool:
         return self.player == TERMINAL
 
+    # The tensors of the default observers, likewise written here: through C++, each call
+    # also deals a new game to learn the tensor's size.
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """`player`'s (by default the one to move) observation as the default observer
+        writes it (flat)."""
+        return self._tensor(player, False)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """`player`'s (by default the one to move) information state as the perfect-recall
+        observer writes it (flat)."""
+        return self._tensor(player, True)
+
+    def _tensor(self, player: int | None, recall: bool) -> list[float]:
+        table = self.match.table
+        if player is None:
+            player = self.player
+        if not 0 <= player < table.players:  # as OpenSpiel's State refuses it
+            raise pyspiel.SpielError(f"player {player} is not at the table (players 0 to "
+                                     f"{table.players - 1})")
+        return tensor_of(TensorPlan.of(table, recall), self.match, player).tolist()
+
     def returns(self) -> list[float]:
         return self.match.returns()
 

@@ -148,8 +148,9 @@ def test_round_rollouts_value_the_round_reached() -> None:
 
 @pytest.mark.parametrize("name,options", [("golf6", "rounds:1"), ("gin-rummy", "")])
 def test_what_python_asks_is_what_the_state_api_answers(name: str, options: str) -> None:
-    """legal_actions and is_chance_node, answered in Python, agree with OpenSpiel's own State
-    (which reaches _legal_actions through C++) at chance nodes, decisions and the end."""
+    """legal_actions, is_chance_node and the tensors, answered in Python, agree with OpenSpiel's
+    own State (which reaches _legal_actions and the observers through C++) at chance nodes,
+    decisions and the end."""
     game = pyspiel.load_game("cardrules", {"ruleset": name, "options": options})
     rng = np.random.default_rng(5)
     state = game.new_initial_state()
@@ -160,6 +161,18 @@ def test_what_python_asks_is_what_the_state_api_answers(name: str, options: str)
             args = () if seat is None else (seat,)
             assert _answer(state.legal_actions, *args) == \
                 _answer(pyspiel.State.legal_actions, state, *args), (state.history(), seat)
+        for seat in range(game.num_players()):
+            assert state.observation_tensor(seat) == \
+                pyspiel.State.observation_tensor(state, seat)
+            assert state.information_state_tensor(seat) == \
+                pyspiel.State.information_state_tensor(state, seat)
+        if not state.is_chance_node() and not state.is_terminal():
+            assert state.observation_tensor() == pyspiel.State.observation_tensor(state)
+        for outside in (-1, game.num_players()):
+            with pytest.raises(pyspiel.SpielError):
+                state.observation_tensor(outside)
+            with pytest.raises(pyspiel.SpielError):
+                pyspiel.State.observation_tensor(state, outside)
         if state.is_terminal():
             break
         state.apply_action(int(rng.choice(state.legal_actions())))
