@@ -58,11 +58,12 @@ class Decision:
         self.tree: dict[Any, Any] = {}
         self.open: list[tuple[Action, list[Any]]] = []  # actions with a text to write
         card = match.card_token()
+        moves, open_moves = engine.moves, engine.open_moves
         for action in legal:
-            move = engine.moves.get(action[0])
+            move = moves.get(action[0])
             if move is None:  # the engine's own `pass` in a reaction window
                 self._insert([ids.moves["pass"]], action)
-            elif any(isinstance(a, Words) for a in action[1:]):
+            elif action[0] in open_moves and any(isinstance(a, Words) for a in action[1:]):
                 elements: list[Any] = [ids.moves[action[0]]]
                 for kind, cards, value in zip(move.kinds, move.names_cards, action[1:]):
                     if isinstance(value, Words):
@@ -78,7 +79,10 @@ class Decision:
     def _insert(self, tokens: list[int], action: Action) -> None:
         node = self.tree
         for t in tokens:
-            node = node.setdefault(t, {})
+            child = node.get(t)
+            if child is None:
+                child = node[t] = {}
+            node = child
         node[None] = action
 
     def whole(self) -> list[tuple[tuple[int, ...], Action]]:
