@@ -165,7 +165,11 @@ class ActionTable:
         """The ids of a whole action with no open parameter; `card` gives a card's id (the
         id of its place)."""
         out = [self.moves[action[0]]]
-        for kind, cards, value in zip(move.kinds, move.names_cards, action[1:]):
+        kinds = move.kinds
+        if len(kinds) == 1 and kinds[0] == "card":  # the common case, without a call
+            out.append(card(action[1]))
+            return out
+        for kind, cards, value in zip(kinds, move.names_cards, action[1:]):
             self.value_tokens(kind, cards, value, card, out)
         return out
 
