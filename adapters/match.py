@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardrules.errors import IllegalAction
-from cardrules.interpreter.domains import Words
 from cardrules.interpreter.players.knowledge import determinize
 from cardrules.interpreter.runtime import OWNER
 from cardrules.interpreter.state import GameState
@@ -28,6 +27,7 @@ from cardrules.interpreter.view import player_view
 from cardrules.interpreter.words import known_after
 
 from . import table as tables
+from .decision import Decision
 from .table import AdapterError, Table
 
 SEED_BASE = 256
@@ -44,123 +44,6 @@ class Record:
     seat: int
     action: Action
     cards: tuple[tuple[int, int, str], ...]  # (card, seats that know it, where it lay)
-
-
-class Whole:
-    """The legal actions of one decision by their ids (with whole actions). Never changed
-    once made, so copies of a match share it."""
-
-    __slots__ = ("seat", "legal", "by_id", "ids")
-
-    def __init__(self, seat: int, legal: list[Action], by_id: dict[int, Action]):
-        self.seat, self.legal, self.by_id, self.ids = seat, legal, by_id, sorted(by_id)
-
-
-class Decision:
-    """The legal actions of one decision, from the chooser's side: trees of ids, each whole
-    action's parts (with whole actions, as Whole). Never changed once made, so copies of a
-    match share it."""
-
-    def __init__(self, match: Match):
-        s, engine, ids = match.playing(), match.table.engine, match.table.parts
-        legal = match.listed()
-        self.seat = s.window[0] if s.window else s.current
-        self.legal = legal
-        self.tree: dict[Any, Any] = {}
-        self.open: list[tuple[Action, list[Any]]] = []  # actions with a text to write
-        card = match.card_token()
-        for action in legal:
-            move = engine.moves.get(action[0])
-            if move is None:  # the engine's own `pass` in a reaction window
-                self._insert([ids.moves["pass"]], action)
-            elif any(isinstance(a, Words) for a in action[1:]):
-                elements: list[Any] = [ids.moves[action[0]]]
-                for kind, cards, value in zip(move.kinds, move.names_cards, action[1:]):
-                    if isinstance(value, Words):
-                        for ch in value.alphabet:
-                            ids.letter(ch)  # refuses a letter the table has no id for
-                        elements.append(value)
-                    else:
-                        ids.value_tokens(kind, cards, value, card, elements)
-                self.open.append((action, elements))
-            else:
-                self._insert(ids.tokens(move, action, card), action)
-
-    def _insert(self, tokens: list[int], action: Action) -> None:
-        node = self.tree
-        for t in tokens:
-            node = node.setdefault(t, {})
-        node[None] = action
-
-    def whole(self) -> list[tuple[tuple[int, ...], Action]]:
-        """Every legal action with no text to write, with its ids, in the engine's order."""
-        out: list[tuple[tuple[int, ...], Action]] = []
-        stack: list[tuple[tuple[int, ...], dict[Any, Any]]] = [((), self.tree)]
-        while stack:
-            prefix, node = stack.pop()
-            for key, child in node.items():
-                if key is None:
-                    out.append((prefix, child))
-                else:
-                    stack.append(((*prefix, key), child))
-        order = {id(a): i for i, a in enumerate(self.legal)}
-        return sorted(out, key=lambda pair: order.get(id(pair[1]), 0))
-
-    def follow(self, prefix: list[int], ids: Any) -> tuple[list[int], Action | None]:
-        """The ids that may come after `prefix` (sorted), and the action it spells if whole."""
-        after: set[int] = set()
-        done: Action | None = None
-        node: Any = self.tree
-        for t in prefix:
-            node = node.get(t)
-            if node is None:
-                break
-        if node is not None:
-            after.update(k for k in node if k is not None)
-            done = node.get(None)
-        for action, elements in self.open:
-            more, texts = walk(elements, prefix, ids)
-            after |= more
-            if texts is not None:
-                filled = iter(texts)
-                done = tuple(next(filled) if isinstance(a, Words) else a for a in action)
-        return sorted(after), done
-
-
-def walk(elements: list[Any], prefix: list[int], ids: Any) -> tuple[set[int], list[str] | None]:
-    """Follow `prefix` along an action with texts to write (ids, and Words where a text goes):
-    the ids that may come next, and the texts written if the prefix spells the whole action."""
-    j = 0
-    texts: list[str] = []
-    for element in elements:
-        if not isinstance(element, Words):
-            if j == len(prefix):
-                return {element}, None
-            if prefix[j] != element:
-                return set(), None
-            j += 1
-            continue
-        letters: list[str] = []
-        longest = min(element.longest, tables.TEXT_LIMIT)
-        while True:
-            if j == len(prefix):
-                more = {ids.letter(ch) for ch in element.alphabet} \
-                    if len(letters) < longest else set()
-                if len(letters) >= element.shortest:
-                    more.add(ids.end)
-                return more, None
-            t = prefix[j]
-            j += 1
-            if t == ids.end:
-                if len(letters) < element.shortest:
-                    return set(), None
-                break
-            ch = ids.letter_of(t)
-            if ch is None or ch not in element.alphabet or len(letters) >= longest:
-                return set(), None
-            letters.append(ch)
-        texts.append("".join(letters))
-    return set(), (texts if j == len(prefix) else None)
 
 
 class Match:
@@ -193,7 +76,12 @@ class Match:
         # (the sampler knows only what that seat saw).
         self.recall_of: int | None = None
         self._decision: Decision | None = None
-        self._choice: Whole | None = None
+        # With whole actions, the decision now by ids (made while a seat chooses, never
+        # changed, so copies share them): the ids offered, ascending (None: not made yet),
+        # each legal action's id in the kernel's order, and the seat choosing.
+        self._ids: list[int] | None = None
+        self._aligned: list[int] = []
+        self._chooser = 0
         self._next: tuple[list[int], Action | None] | None = None
         self._recall: dict[int, tuple[int, str]] = {}  # seat -> (records told, the text)
         self._views: dict[int, dict[str, Any]] = {}  # seat -> its player view, until a change
@@ -310,7 +198,9 @@ class Match:
         if self.dealt is None or self.is_over():
             return None
         if self.table.whole is not None:
-            return self._whole().seat
+            if self._ids is None:
+                self._whole()
+            return self._chooser
         return self.decision().seat
 
     def decision(self) -> Decision:
@@ -319,52 +209,63 @@ class Match:
             self._decision = Decision(self)
         return self._decision
 
-    def _whole(self) -> Whole:
-        """The decision now, by the ids of whole actions."""
-        found = self._choice
-        if found is None:
+    def _whole(self) -> list[int]:
+        """The decision now, by the ids of whole actions: the ids offered."""
+        ids = self._ids
+        if ids is None:
             s = self._live or self.playing()
-            legal = self._legal if self._legal is not None else self.listed()
-            whole = self.table.whole
-            assert whole is not None
-            found = self._choice = Whole(s.window[0] if s.window else s.current, legal,
-                                         whole.ids_of(legal, s.where, s.zones))
-        return found
+            self._choose(s, self._legal if self._legal is not None else self.listed())
+            ids = self._ids
+            assert ids is not None
+        return ids
+
+    def _choose(self, s: GameState, legal: list[Action]) -> None:
+        whole = self.table.whole
+        assert whole is not None
+        self._aligned = aligned = whole.ids_of(legal, s.where, s.zones)
+        self._ids = sorted(aligned)
+        self._chooser = s.window[0] if s.window else s.current
 
     def play_id(self, token: int) -> int | None:
         """With whole actions: apply the action of id `token`; the seat choosing next (None
         once the game is over)."""
-        choice = self._choice  # made only while a seat chooses
-        if choice is None:
+        if self._ids is None:  # (made while a seat chooses)
             if self.dealt is None or self.is_over():
                 raise IllegalAction("no seat chooses now")
-            choice = self._whole()
-        action = choice.by_id.get(token)
-        if action is None:
-            raise IllegalAction(f"'{self.label(token)}' is not legal now")
+            self._whole()
+        try:
+            action = self._legal[self._aligned.index(token)]  # type: ignore[index]
+        except ValueError:
+            raise IllegalAction(f"'{self.label(token)}' is not legal now") from None
         # what _play does, written out: this runs for every action of every game
         live = self._live
         assert live is not None  # (the choice was made from it)
         if not self._own_live:  # copy on write: the first to play on a shared game copies it
             live = self._live = live.copy()
             self._own_live = True
-        seat = choice.seat
+        seat = self._chooser
         self._behind.append((seat, action))
         if self._records is None:
             self._history.append((seat, action))
-        self._legal = self.table.kernel.play(live, action)
+        table = self.table
+        legal = self._legal = table.kernel.play(live, action)
         self.actions += 1
-        self._choice = self._decision = None
+        self._decision = None
         if self._views:  # (an empty one is never shared: see copy)
             self._views = {}
         if self._memo:
             self._memo = {}
         if live.over:
+            self._ids = None
             return None
-        if self.actions >= self.table.max_actions:
+        if self.actions >= table.max_actions:
+            self._ids = None
             self.cut = True
             return None
-        return live.window[0] if live.window else live.current
+        # The next decision at once: whoever plays on asks for its ids, and needs them to
+        # read the id it is handed.
+        self._choose(live, legal)
+        return self._chooser
 
     def following(self) -> tuple[list[int], Action | None]:
         if self._next is None:
@@ -373,12 +274,12 @@ class Match:
 
     def legal(self) -> list[int]:
         """The ids the seat choosing may take now, ascending ([] when over)."""
-        if self._choice is not None:
-            return self._choice.ids
+        if self._ids is not None:
+            return self._ids
         if self.dealt is None or self.is_over():
             return []
         if self.table.whole is not None:
-            return self._whole().ids
+            return self._whole()
         return self.following()[0]
 
     def apply(self, token: int) -> None:
@@ -414,7 +315,7 @@ class Match:
         self.actions += 1
         if self.prefix:
             self.prefix = []
-        self._decision = self._next = self._choice = None
+        self._decision = self._next = self._ids = None
         if self._views:  # (an empty one is never shared: see copy)
             self._views = {}
         if self._memo:
@@ -424,7 +325,7 @@ class Match:
 
     def _forget(self) -> None:
         self.prefix = []
-        self._decision = self._choice = None
+        self._decision = self._ids = None
         self._next = None
         self._views = {}
         self._memo = {}
@@ -575,7 +476,7 @@ class Match:
         for _ in range(RESAMPLE_ATTEMPTS):
             out._seen, out._own_seen = determinize(self.table.engine, state, seat, rng), True
             out._live, out._legal, out._behind = None, None, []
-            out._decision = out._choice = None
+            out._decision = out._ids = None
             out._next = None
             out._views = {}
             out._memo = {}

@@ -195,6 +195,7 @@ class SeatTensor:
         self.zones: list[list[int]] = [[] for _ in table.places]
         self.maybe = False  # whether card_maybe holds anything
         self.marks: list[int] = []  # the seats piece's marks of the seat to move, dealer
+        self.totals: list[int] = [0] * table.players  # the totals piece as written
         self.chosen: list[int] = []  # the choosing piece's ids
         self.raw[self.at["seats"] + 3 * seat] = 1.0
         self.card_zone, self.known_by = self.at["card_zone"], self.at["card_known_by"]
@@ -209,6 +210,9 @@ class SeatTensor:
         self.empty = array("f", (0.0, 0.0, 0.0, 0.0))
         self.face_up = array("f", (1.0, 1.0, 0.0, 0.0))
         self.face_down = array("f", (1.0, 0.0, 0.0, 0.0))
+        # a place holding a card the seat knows, per card: face down, face up
+        self.named = [(array("f", (1.0, 0.0, 1.0, which)), array("f", (1.0, 1.0, 1.0, which)))
+                      for which in self.which]
         # what the variables were written from (and whether one names a card, whose name
         # the seat may learn or lose)
         self.values: Any = None
@@ -227,25 +231,28 @@ class SeatTensor:
             if known != was_known:
                 changed.update(compress(cards, map(ne, known, was_known)))
             # each card that moved or became known or unknown: taken away where it was
-            # counted, counted where it is (inline: this runs for every card that changed)
-            zone_row, known_row, seats_of, last = self.zone_row, self.known_row, \
-                self.seats_of, self.width - 1
+            # counted, counted where it is (inline: this runs for every card that changed);
+            # who knows it too, only where that changed (a card seen by the same seats that
+            # moves, say, changes card_zone alone)
+            zone_row, known_row, last = self.zone_row, self.known_row, self.width - 1
             for c in changed:
-                for z, knowers, sign in ((was_where[c], was_known[c], -1.0),
-                                         (where[c], known[c], 1.0)):
-                    if z < 0:
-                        continue
-                    if knowers >> seat & 1:
-                        raw[zone_row[c] + z] += sign
-                        base = known_row[c]
-                        seats = seats_of.get(knowers)
-                        if seats is None:
-                            seats = seats_of[knowers] = [p for p in range(self.players)
-                                                         if knowers >> p & 1]
-                        for p in seats:
-                            raw[base + p] += sign
-                    else:
-                        raw[zone_row[c] + last] += sign
+                was_z, z, was_k, k = was_where[c], where[c], was_known[c], known[c]
+                was_in = was_z >= 0 and was_k >> seat & 1
+                now_in = z >= 0 and k >> seat & 1
+                row = zone_row[c]
+                if was_z >= 0:
+                    raw[row + (was_z if was_in else last)] -= 1.0
+                if z >= 0:
+                    raw[row + (z if now_in else last)] += 1.0
+                if was_in and now_in and was_k == k:
+                    continue
+                base = known_row[c]
+                if was_in:
+                    for p in self._seats(was_k):
+                        raw[base + p] -= 1.0
+                if now_in:
+                    for p in self._seats(k):
+                        raw[base + p] += 1.0
             if face != self.face:
                 changed.update(compress(range(len(face)), map(ne, face, self.face)))
             self.where, self.known, self.face = list(where), list(known), list(face)
@@ -253,6 +260,7 @@ class SeatTensor:
         zones = s.zones
         near = {where[c] for c in changed}  # the zones holding a card that changed
         near.update(compress(range(len(zones)), map(ne, zones, self.zones)))
+        kept: dict[int, tuple[bool, int, list[int]]] = {}  # a zone written here -> how
         for z in near:
             cards, old = zones[z], self.zones[z]
             touched = cards != old
@@ -268,23 +276,32 @@ class SeatTensor:
                 for i in range(min(max(len(shown), len(old)), capacity)):
                     slot(first + i, shown[i] if i < len(shown) else EMPTY, s)
                 continue
-            # the places from the first whose card changed (a card drawn from the top, or
-            # put on it, changes one), then those of the cards that changed
-            low = 0
+            # the places whose card changed, from the first (a card drawn from the top, or
+            # put on it, changes one; a swap in a grid, one)
+            common = 0
             if touched:
                 common = min(len(cards), len(old))
-                if cards[:common] == old[:common]:
-                    low = common
-                else:
+                low = common
+                if cards[:common] != old[:common]:
+                    low = 0
                     while cards[low] == old[low]:
                         low += 1
                 for i in range(low, min(max(len(cards), len(old)), capacity)):
-                    slot(first + i, cards[i] if i < len(cards) else EMPTY, s)
-            for c in changed:
-                if where[c] == z:
-                    i = cards.index(c)
-                    if (i < low or not touched) and i < capacity:
-                        slot(first + i, c, s)
+                    if i >= common or cards[i] != old[i]:
+                        slot(first + i, cards[i] if i < len(cards) else EMPTY, s)
+            kept[z] = (touched, common, old)
+        # then the places of the cards that changed (turned, or became known or unknown) in
+        # places that kept their card
+        for c in changed:
+            found = kept.get(where[c])
+            if found is not None:
+                touched, common, old = found
+                z = where[c]
+                cards = zones[z]
+                i = cards.index(c)
+                first, capacity, _ = self.rows[z]
+                if i < capacity and (not touched or i < common and cards[i] == old[i]):
+                    slot(first + i, c, s)
         groups = s.maybe[seat] if 0 <= seat < len(s.maybe) else {}
         if groups or self.maybe:
             self.parts["card_maybe"][:] = 0.0
@@ -296,14 +313,21 @@ class SeatTensor:
         self._small(s, match, bool(changed))
         return self.shown
 
+    def _seats(self, knowers: int) -> list[int]:
+        """The seats of a mask of those who know a card."""
+        seats = self.seats_of.get(knowers)
+        if seats is None:
+            seats = self.seats_of[knowers] = [p for p in range(self.players)
+                                              if knowers >> p & 1]
+        return seats
+
     def _slot(self, row: int, c: int, s: GameState) -> None:
         """Place `row`: holds a card, face up, known to the seat, and which (by name)."""
         at = self.slots + 4 * row
         if c == EMPTY:
             self.raw[at:at + 4] = self.empty
         elif s.known[c] >> self.seat & 1:
-            self.raw[at:at + 4] = array("f", (1.0, 1.0 if s.face_up[c] else 0.0, 1.0,
-                                              self.which[c]))
+            self.raw[at:at + 4] = self.named[c][s.face_up[c]]
         else:
             self.raw[at:at + 4] = self.face_up if s.face_up[c] else self.face_down
 
@@ -320,8 +344,10 @@ class SeatTensor:
         for mark in marks:
             raw[mark] = 1.0
         self.marks = marks
-        totals, players = at["totals"], plan.table.players
-        raw[totals:totals + players] = array("f", s.totals[:players])
+        if s.totals != self.totals:
+            totals, players = at["totals"], plan.table.players
+            raw[totals:totals + players] = array("f", s.totals[:players])
+            self.totals = list(s.totals)
         raw[at["round"]] = s.round
         raw[at["round"] + 1] = s.rounds_total
         values = (s.over, [tuple(v) if isinstance(v, list) else v for v in s.vars.values()],

@@ -128,6 +128,27 @@ class CardrulesState(pyspiel.State):
         seat = m.to_move()
         return TERMINAL if seat is None else seat
 
+    # What Python asks of a state most often is answered here, in Python: through OpenSpiel's
+    # C++ State, legal_actions() asks current_player three times and is_terminal once, each a
+    # call from C++ back into Python, before it reaches _legal_actions. C++ callers (OpenSpiel's
+    # own algorithms and checks) still go that way, to the same answers.
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The ids `player` (by default the one to move) may take now, ascending; at a chance
+        node, its outcomes; none at the end."""
+        current = self.player
+        if current == TERMINAL:
+            return []
+        if current == CHANCE:
+            return [outcome for outcome, _ in self.match.chance_outcomes()]
+        if player is None or player == current:
+            return list(self.match.legal())
+        if player < 0:  # as OpenSpiel's State refuses it
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def is_chance_node(self) -> bool:
+        return self.player == CHANCE
+
     def _legal_actions(self, player: int) -> list[int]:
         return self.match.legal() if player == self.player and player >= 0 else []
 
@@ -153,6 +174,27 @@ class CardrulesState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         return self.player == TERMINAL
+
+    # The tensors of the default observers, likewise written here: through C++, each call
+    # also deals a new game to learn the tensor's size.
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """`player`'s (by default the one to move) observation as the default observer
+        writes it (flat)."""
+        return self._tensor(player, False)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """`player`'s (by default the one to move) information state as the perfect-recall
+        observer writes it (flat)."""
+        return self._tensor(player, True)
+
+    def _tensor(self, player: int | None, recall: bool) -> list[float]:
+        table = self.match.table
+        if player is None:
+            player = self.player
+        if not 0 <= player < table.players:  # as OpenSpiel's State refuses it
+            raise pyspiel.SpielError(f"player {player} is not at the table (players 0 to "
+                                     f"{table.players - 1})")
+        return tensor_of(TensorPlan.of(table, recall), self.match, player).tolist()
 
     def returns(self) -> list[float]:
         return self.match.returns()

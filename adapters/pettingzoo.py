@@ -54,6 +54,8 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         count = len(self.table.actions)
         self.possible_agents = [f"player_{p}" for p in range(self.table.players)]
+        self._seats = {agent: p for p, agent in enumerate(self.possible_agents)}
+        self._count = count
         self.agents: list[str] = []
         self._observation_space = spaces.Dict({
             "observation": spaces.Box(-np.inf, np.inf, (self.plan.size,), np.float32),
@@ -84,10 +86,12 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         match = self._playing()
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(len(self.table.actions), np.int8)
+        seat = self._seats.get(agent)
+        if seat is None:
+            seat = self.possible_agents.index(agent)  # (refuses an agent not at the table)
+        mask = np.zeros(self._count, np.int8)
         if match.to_move() == seat:
-            mask[match.legal()] = 1
+            mask.put(match.legal(), 1)  # (a few ids: faster than indexing by a list)
         return {"observation": tensor_of(self.plan, match, seat).copy(), "action_mask": mask}
 
     def step(self, action: int | None) -> None:

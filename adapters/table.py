@@ -165,7 +165,11 @@ class ActionTable:
         """The ids of a whole action with no open parameter; `card` gives a card's id (the
         id of its place)."""
         out = [self.moves[action[0]]]
-        for kind, cards, value in zip(move.kinds, move.names_cards, action[1:]):
+        kinds = move.kinds
+        if len(kinds) == 1 and kinds[0] == "card":  # the common case, without a call
+            out.append(card(action[1]))
+            return out
+        for kind, cards, value in zip(kinds, move.names_cards, action[1:]):
             self.value_tokens(kind, cards, value, card, out)
         return out
 
@@ -255,8 +259,10 @@ class WholeActions:
         self.labels: list[str] = []
         # move -> (its first id, per parameter: its section's first part id and its stride)
         self.moves: dict[str, tuple[int, tuple[tuple[int, int], ...]]] = {}
-        self._plain: dict[str, int] = {}  # a move without parameters -> its id
-        self._one_card: dict[str, int] = {}  # a move of one card -> its first id - place_base
+        # The common cases, worked out without a call: a move -> its first id, and whether
+        # it chooses one card (its id then past the first by the card's place id, less the
+        # places' first) or nothing (its one id).
+        self._fast: dict[str, tuple[int, bool]] = {}
         for name in parts.moves:
             move = parts.rules.moves.get(name)
             kinds = move.kinds if move is not None else ()
@@ -272,12 +278,10 @@ class WholeActions:
             strides.reverse()
             bases = [section[0] for section in sections if section is not None]
             self.moves[name] = (len(self.labels), tuple(zip(bases, strides)))
-            # The common cases, worked out without a call: no parameter (its id), one card
-            # (its first id, past the start of the places).
             if not kinds:
-                self._plain[name] = len(self.labels)
+                self._fast[name] = (len(self.labels), False)
             elif kinds == ("card",):
-                self._one_card[name] = len(self.labels) - parts.place_base
+                self._fast[name] = (len(self.labels) - parts.place_base, True)
             for values in product(*[range(base, base + count)
                                     for base, count in zip(bases, counts)]):
                 self.labels.append(" ".join([name, *(parts.labels[v] for v in values)]))
@@ -286,22 +290,22 @@ class WholeActions:
         return len(self.labels)
 
     def ids_of(self, legal: list[tuple[Any, ...]], where: list[int],
-               zones: list[list[int]]) -> dict[int, tuple[Any, ...]]:
-        """Each action of `legal` by its id, its cards where `where` and `zones` have them
-        (a game's)."""
-        out = {}
-        plain, one_card, start = self._plain, self._one_card, self.parts.place_start
+               zones: list[list[int]]) -> list[int]:
+        """The id of each action of `legal`, in its order, its cards where `where` and `zones`
+        have them (a game's). It runs at every decision: the common moves (no parameter, one
+        card) are worked out here."""
+        out: list[int] = []
+        add, fast, start = out.append, self._fast, self.parts.place_start
         for action in legal:
-            if len(action) == 1:
-                out[plain[action[0]]] = action
-                continue
-            first = one_card.get(action[0])
-            if first is None:
-                out[self.id_of(action, self._card(where, zones))] = action
-            else:
+            found = fast.get(action[0])
+            if found is None:
+                add(self.id_of(action, self._card(where, zones)))
+            elif found[1]:
                 c = action[1]
                 z = where[c]
-                out[first + start[z] + zones[z].index(c)] = action
+                add(found[0] + start[z] + zones[z].index(c))
+            else:
+                add(found[0])
         return out
 
     def _card(self, where: list[int], zones: list[list[int]]) -> Callable[[int], int]:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How fast the research adapters step, against cardrules playing the same games itself.
 
-    python benchmarks/adapters_speed.py [--ruleset golf6] [--players 4] [--games 20]
+    python benchmarks/adapters_speed.py [--ruleset golf6] [--players 4] [--games 20] [--repeat 3]
 
 Every measurement plays whole games with uniformly random legal choices, side by side:
   - cardrules itself, the engine and the kernel (what the adapters step on): games a second;
@@ -15,6 +15,8 @@ Every measurement plays whole games with uniformly random legal choices, side by
     without observations and with `observation_tensor` at every decision; and, for scale,
     a Python game that does nothing, of as many decisions a game (what pyspiel's State API
     costs by itself).
+Every measurement is made `--repeat` times, in turn, and the median of each is shown (the
+ratios are of medians), so that a busy moment of the machine does not decide a ratio.
 Needs the pettingzoo and openspiel extras (each part is skipped, saying why, without them).
 """
 
@@ -192,41 +194,79 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ruleset", default="golf6")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="passes over every measurement, in turn; each figure is the median")
     args = parser.parse_args(argv)
     name, n, games = args.ruleset, args.players, args.games
-    print(f"{name}, {n} players, {games} games each, uniform random choices")
-    engine = native_games(name, n, games, kernel=False)
-    kernel = native_games(name, n, games, kernel=True)
-    per_game = engine[1] / games
-    print(f"  cardrules engine      {games / engine[0]:9.1f} games/s "
+    print(f"{name}, {n} players, {games} games each, uniform random choices "
+          f"(the median of {args.repeat} passes)")
+    runs: dict[str, list[tuple[float, int, int]]] = {}
+    skipped: dict[str, str] = {}
+    for _ in range(args.repeat):
+        for label, measure in _measurements(name, n, games, skipped):
+            runs.setdefault(label, []).append(measure())
+    engine, kernel = _median(runs["engine"]), _median(runs["kernel"])
+    engine_rate, kernel_rate = games / engine[0], games / kernel[0]
+    print(f"  cardrules engine      {engine_rate:9.1f} games/s "
           f"({engine[1] / engine[0]:,.0f} actions/s)")
-    print(f"  cardrules kernel      {games / kernel[0]:9.1f} games/s "
+    print(f"  cardrules kernel      {kernel_rate:9.1f} games/s "
           f"({kernel[1] / kernel[0]:,.0f} actions/s)")
-    try:
-        for label, raw, idle in (("PettingZoo env", False, False),
-                                 ("PettingZoo raw_env", True, False),
-                                 ("  (an idle env)", False, True)):
-            seconds, steps, played = pettingzoo_steps(name, n, games, raw, idle)
+    for label in ("PettingZoo env", "PettingZoo raw_env", "  (an idle env)"):
+        if label in runs:
+            seconds, steps, played = _median(runs[label])
             print(f"  {label:21} {steps / seconds:9,.0f} agent steps/s "
                   f"({played / seconds:.1f} games/s, observation and mask at every step)")
-    except ImportError as exc:
-        print(f"  PettingZoo            skipped: {exc}")
-    try:
-        engine_rate, kernel_rate = games / engine[0], games / kernel[0]
-        for label, actions, observe in (("OpenSpiel whole", "auto", False),
-                                        ("OpenSpiel parts", "parts", False),
-                                        ("OpenSpiel + observing", "auto", True)):
-            seconds, steps, played = openspiel_games(name, n, games, actions, observe)
+    if "pettingzoo" in skipped:
+        print(f"  PettingZoo            skipped: {skipped['pettingzoo']}")
+    for label in ("OpenSpiel whole", "OpenSpiel parts", "OpenSpiel + observing"):
+        if label in runs:
+            seconds, steps, played = _median(runs[label])
             rate = played / seconds
             print(f"  {label:21} {rate:9.1f} games/s ({steps / seconds:,.0f} ids/s); "
                   f"{rate / engine_rate:.2f}x the engine, {rate / kernel_rate:.2f}x the kernel")
-        seconds, steps, played = idle_openspiel_games(games, round(per_game), n)
+    if "  (an idle game)" in runs:
+        seconds, steps, played = _median(runs["  (an idle game)"])
         rate = played / seconds
         print(f"  {'  (an idle game)':21} {rate:9.1f} games/s ({steps / seconds:,.0f} ids/s); "
-              f"{rate / engine_rate:.2f}x the engine, {round(per_game)} decisions a game")
-    except ImportError as exc:
-        print(f"  OpenSpiel             skipped: {exc}")
+              f"{rate / engine_rate:.2f}x the engine, {round(engine[1] / games)} decisions a game")
+    if "openspiel" in skipped:
+        print(f"  OpenSpiel             skipped: {skipped['openspiel']}")
     return 0
+
+
+def _measurements(name: str, n: int, games: int,
+                  skipped: dict[str, str]) -> list[tuple[str, Any]]:
+    """(label, what to time) of every measurement that can be made here."""
+    out: list[tuple[str, Any]] = [
+        ("engine", lambda: native_games(name, n, games, kernel=False)),
+        ("kernel", lambda: native_games(name, n, games, kernel=True))]
+    try:
+        import pettingzoo  # noqa: F401
+        for label, raw, idle in (("PettingZoo env", False, False),
+                                 ("PettingZoo raw_env", True, False),
+                                 ("  (an idle env)", False, True)):
+            out.append((label, lambda raw=raw, idle=idle: pettingzoo_steps(name, n, games, raw,
+                                                                            idle)))
+    except ImportError as exc:
+        skipped["pettingzoo"] = str(exc)
+    try:
+        import pyspiel  # noqa: F401
+        for label, actions, observe in (("OpenSpiel whole", "auto", False),
+                                        ("OpenSpiel parts", "parts", False),
+                                        ("OpenSpiel + observing", "auto", True)):
+            out.append((label, lambda actions=actions, observe=observe: openspiel_games(
+                name, n, games, actions, observe)))
+        decisions = round(native_games(name, n, games, kernel=True)[1] / games)
+        out.append(("  (an idle game)",
+                    lambda: idle_openspiel_games(games, decisions, n)))
+    except ImportError as exc:
+        skipped["openspiel"] = str(exc)
+    return out
+
+
+def _median(runs: list[tuple[float, int, int]]) -> tuple[float, int, int]:
+    """The run of the median time."""
+    return sorted(runs)[len(runs) // 2]
 
 
 if __name__ == "__main__":

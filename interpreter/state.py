@@ -93,7 +93,7 @@ class GameState:
         self.vars: dict[str, Any] = {}
         self.pvars: dict[str, list[Any]] = {}
         self.totals: list[int] = []
-        self.round_scores: list[list[int]] = []
+        self.round_scores: list[list[int]] = []  # each round's, appended whole, never changed
         self.round = 0
         self.dealer = 0
         self.first = 0
@@ -160,7 +160,7 @@ class GameState:
         other = GameState.__new__(GameState)
         other.ruleset, other.seed, other.n, other.rounds_total = \
             self.ruleset, self.seed, self.n, self.rounds_total
-        other.zones = [z[:] for z in self.zones]
+        other.zones = list(map(list.copy, self.zones))
         other.where = self.where[:]
         other.face_up = self.face_up[:]
         if self.knowing:
@@ -174,7 +174,7 @@ class GameState:
         other.vars = self.vars.copy()
         other.pvars = {k: v[:] for k, v in self.pvars.items()}
         other.totals = self.totals[:]
-        other.round_scores = [r[:] for r in self.round_scores]
+        other.round_scores = self.round_scores[:]  # (a round's scores are never changed)
         other.round, other.dealer, other.first, other.current = \
             self.round, self.dealer, self.first, self.current
         other.phase, other.step, other.reps, other.turns_in_phase = \

@@ -12,7 +12,8 @@ import pytest
 np = pytest.importorskip("numpy", reason="the adapters need numpy (an optional extra)")
 
 from cardrules.adapters import table as tables  # noqa: E402
-from cardrules.adapters.match import Decision, Match  # noqa: E402
+from cardrules.adapters.decision import Decision  # noqa: E402
+from cardrules.adapters.match import Match  # noqa: E402
 from cardrules.adapters.observe import (  # noqa: E402
     SeatTensor,
     TensorPlan,

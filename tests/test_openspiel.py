@@ -4,6 +4,7 @@ ISMCTS playing through resample_from_infostate."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -143,3 +144,43 @@ def test_round_rollouts_value_the_round_reached() -> None:
     assert state.match.actions == 0  # the rollouts played on copies
     legal = state.legal_actions()
     assert evaluator.prior(state) == [(a, 1 / len(legal)) for a in legal]
+
+
+@pytest.mark.parametrize("name,options", [("golf6", "rounds:1"), ("gin-rummy", "")])
+def test_what_python_asks_is_what_the_state_api_answers(name: str, options: str) -> None:
+    """legal_actions, is_chance_node and the tensors, answered in Python, agree with OpenSpiel's
+    own State (which reaches _legal_actions and the observers through C++) at chance nodes,
+    decisions and the end."""
+    game = pyspiel.load_game("cardrules", {"ruleset": name, "options": options})
+    rng = np.random.default_rng(5)
+    state = game.new_initial_state()
+    seats = [None, *range(game.num_players()), int(pyspiel.PlayerId.CHANCE)]
+    while True:
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        for seat in seats:
+            args = () if seat is None else (seat,)
+            assert _answer(state.legal_actions, *args) == \
+                _answer(pyspiel.State.legal_actions, state, *args), (state.history(), seat)
+        for seat in range(game.num_players()):
+            assert state.observation_tensor(seat) == \
+                pyspiel.State.observation_tensor(state, seat)
+            assert state.information_state_tensor(seat) == \
+                pyspiel.State.information_state_tensor(state, seat)
+        if not state.is_chance_node() and not state.is_terminal():
+            assert state.observation_tensor() == pyspiel.State.observation_tensor(state)
+        for outside in (-1, game.num_players()):
+            with pytest.raises(pyspiel.SpielError):
+                state.observation_tensor(outside)
+            with pytest.raises(pyspiel.SpielError):
+                pyspiel.State.observation_tensor(state, outside)
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+def _answer(ask: Any, *args: Any) -> Any:
+    """What a call returns, or the message of the SpielError it raises."""
+    try:
+        return ask(*args)
+    except pyspiel.SpielError as exc:
+        return str(exc)
