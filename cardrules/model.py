@@ -233,6 +233,9 @@ class FlowFacts:
     # the engine keeps each decision's legal actions with the state's version (for its fast
     # path and its callers); a playout kernel, whose driver holds them, does not
     caching: bool = True
+    # `repetition: forbid`: a move that returns the game to a position the table has seen
+    # this round is not legal (flow.unrepeated)
+    forbid_repetition: bool = False
 
 
 @dataclass(frozen=True)

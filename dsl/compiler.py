@@ -57,7 +57,8 @@ def compile_document(doc: Document, options: dict[str, Any] | None = None,
 
 def compile_checked(checked: Checked, doc: Document, inline: bool = True) -> Ruleset:
     """The stages after the meaning check, for a document already checked."""
-    facts = flow_facts(checked.program, checked.direction)
+    facts = flow_facts(checked.program, checked.direction,
+                       checked.decls.repetition == "forbid")
     generated = generate(checked, facts, inline)
     board = board_of(checked)
     bound = bind(generated, checked.decls.name.name, tables(checked, board))
@@ -80,7 +81,9 @@ class _Kernel:
         if self.made is None:
             checked, board, doc, facts, inline = self.args
             facts = replace(facts, caching=False)
-            effects = {"knowing": reads_knowledge(checked.program), "logging": False}
+            # (a position, where repetition is forbidden, is what the table knows)
+            effects = {"knowing": reads_knowledge(checked.program) or facts.forbid_repetition,
+                       "logging": False}
             generated = generate(checked, facts, inline, effects)
             bound = bind(generated, f"{checked.decls.name.name} kernel", tables(checked, board))
             self.made = replace(assemble(checked, board, bound, generated, doc, facts),

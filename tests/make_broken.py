@@ -182,6 +182,9 @@ CASES = {
                                 (52, "card.rank != 'K'", "card.colour == 'red'")],
                                (52, "colour", 0), "the deck gives suit 'cups' no colour: name "
                                "the colour of each suit in deck.colours (cups: red or black)"),
+    "repetition_misspelt": ([(4, "title: Mini", "repetition: forbidden")], (4, "forbidden", 0),
+                            "'forbidden' is not allowed here: expected one of allow, forbid; "
+                            "did you mean 'forbid'?"),
     "colour_of_a_card": ([(52, "card.rank != 'K'", "colour(card) == 'red'")],
                          (52, "card", 1),
                          "the argument of colour() must be a suit, but this is a card"),
