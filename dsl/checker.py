@@ -29,6 +29,7 @@ from .builtins import (
     SETTLED_PLAYER_ATTRIBUTES,
 )
 from .check_expr import BAD, known
+from .check_hints import program_hints
 from .check_table import TableChecker
 from .fold import Env, NotStatic, value_at_load
 from .names import did_you_mean
@@ -51,7 +52,6 @@ from .typesys import (
     Type,
     accepts,
 )
-from .undo import undoing, zone_words
 
 TRIGGER_KINDS = ("after_setup", "after_move", "after_turn", "after_round", "before_turn")
 TYPE_NAMES = {"card": CARD, "cards": CARDS, "player": PLAYER, "players": PLAYERS,
@@ -186,24 +186,14 @@ class _RulesetChecker(TableChecker):
         program = ir.Program(functions, variables, setup, phases, round_end, reactions,
                              triggers, scores, evaluate_ir, rounds_ir, until, round_first,
                              self.scores_in_play, procedures, *tricks)
-        if decls.repetition != "forbid":
-            self.undoing(program)
+        for pos, note in program_hints(decls, program, melds, cards, copies):
+            self.hint(pos, note)
         return Checked(decls, program, dict(self.symbols.options), option_defs, cards, copies,
                        rounds, home, zones, self.min_players, self.max_players,
                        self.default_players, self.direction, self.move_infos,
                        self.symbols.teams, decls.scoring.by, melds,
                        decls.melds.value.name if decls.melds and decls.melds.value else "number",
                        self.max_actions(), house)
-
-    def undoing(self, program: ir.Program) -> None:
-        """A hint at each move that undoes another (dsl/undo.py), in rules that allow
-        repetition."""
-        for first, second, there, back in undoing(program):
-            self.hint(second.pos, f"'{second.name}' can undo '{first.name}': one carries cards "
-                      f"from {zone_words(there)} to {zone_words(back)}, the other carries "
-                      "them back, and neither does anything else, so a seat may go back and "
-                      "forth for ever; `repetition: forbid` makes a move that returns the game "
-                      "to a position already seen not legal")
 
     # ------------------------------------------------------------- variables
     def points_in_play(self, variables: tuple[ir.Variable, ...]) -> tuple[ir.Variable, ...]:

@@ -461,3 +461,26 @@ def test_wild_hands_of_32_cards_stay_inside_the_bound_of_work() -> None:
     for hand in (hands[7], hands[8], hands[13], hands[14]):
         for search in (deadwood, discard_deadwood, best_melds):
             search(CONTRACT, hand, 0)
+
+
+def test_validate_notes_a_meld_search_of_a_zone_that_may_outgrow_the_bound(
+        tmp_path: Path) -> None:
+    """rulesets/gin-rummy.yaml with every 2 wild: each search of a whole hand (which nothing
+    in the rules keeps below the deck's 52 cards) gets a hint at the call, since with wild
+    cards a search of more than 32 cards may pass its bound; without wild cards, none."""
+    from cardrules.dsl.loader import check_files
+    gin = Path(__file__).resolve().parent.parent / "rulesets" / "gin-rummy.yaml"
+    text = gin.read_text(encoding="utf-8")
+    wild = tmp_path / "gin-rummy.yaml"
+    wild.write_text(text.replace("deck:\n", "deck:\n  wild: \"card.rank == '2'\"\n", 1),
+                    encoding="utf-8")
+    found = check_files([str(wild)], hints=True)
+    assert found and all(d.hint for d in found)
+    assert all(d.message.startswith("melds_in() searches zone 'hand', which may hold up to "
+                                    "52 cards: with wild cards, a meld search of more than 32 "
+                                    "cards may pass its bound of 2,000,000 steps")
+               for d in found)
+    lines = wild.read_text(encoding="utf-8").splitlines()
+    assert all(d.location is not None and "melds_in(hand[me])" in lines[d.location.line - 1]
+               for d in found)
+    assert check_files([str(gin)], hints=True) == []
