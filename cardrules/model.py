@@ -115,6 +115,18 @@ class VariableDef:
 
 
 @dataclass(frozen=True)
+class LabelValue:
+    """An expression of a move's label (`{count(cs)}`): the type of what it shows, its
+    compiled value (fn(state, action), reading the action's choices alone), and the places in
+    the action (from 1) of the chosen cards it reads: a seat reads the value only if it knows
+    each of them."""
+
+    kind: str
+    value: Callable[[Any, Any], Any]
+    cards: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class MoveDef:
     name: str
     label: str  # as written, with its {parameter} placeholders
@@ -125,15 +137,18 @@ class MoveDef:
     location: Location
     doc: str = ""
     names_cards: tuple[bool, ...] = ()  # per parameter: is it a card, or a list of them?
-    # The label parsed: ("text", words) and ("param", name) in order.
+    # The label parsed: ("text", words), ("param", name) and ("value", its number in
+    # label_values) in order.
     label_parts: tuple[tuple[str, str], ...] = ()
     # The compiled flow: fn(S, me, action, engine, listing) -> the next legal actions; it
     # applies the move and takes the game on to the next decision (None for a reaction).
     handle: StateFn | None = None
+    label_values: tuple[LabelValue, ...] = ()
 
     def render(self, values: dict[str, str]) -> str:
-        """The label with each placeholder replaced by its parameter's value in words."""
-        return "".join(values.get(text, "") if kind == "param" else text
+        """The label with each placeholder replaced by its value in words (`values`, by
+        parameter name, and by number for the label's expressions)."""
+        return "".join(text if kind == "text" else values.get(text, "")
                        for kind, text in self.label_parts)
 
 
@@ -218,6 +233,9 @@ class FlowFacts:
     # the engine keeps each decision's legal actions with the state's version (for its fast
     # path and its callers); a playout kernel, whose driver holds them, does not
     caching: bool = True
+    # `repetition: forbid`: a move that returns the game to a position the table has seen
+    # this round is not legal (flow.unrepeated)
+    forbid_repetition: bool = False
 
 
 @dataclass(frozen=True)

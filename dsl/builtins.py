@@ -151,6 +151,10 @@ _register(
             _t("SUITS"), example="choose: {trumps: suits()}"),
     Builtin("colours", (), list_of(COLOUR), "The colours red and black.",
             _t("COLOURS"), example="choose: {colour: colours()}"),
+    Builtin("colour", (SUIT,), COLOUR,
+            "The colour of a suit, as `deck.colours` names it (hearts and diamonds red, clubs "
+            "and spades black); the jokers' suit has none.",
+            _t("SUIT_COLOURS[_0]"), example="colour(trick_suit(c)) == colour(trump)"),
     Builtin("random_card", (ZONE,), CARD,
             "A card of the zone picked at random with the game's generator (an error if empty).",
             _call("random_card", board=True), example="move random_card(hand[target]) to hand[me]"),

@@ -10,6 +10,7 @@ _RED_SUITS = ("hearts", "diamonds")
 _BLACK_SUITS = ("clubs", "spades")
 _FACE_NUMBERS = {"A": 1, "J": 11, "Q": 12, "K": 13}
 COLOUR_NUMBERS = {"red": 0, "black": 1}  # a card's colour as the tables hold it (2: none)
+NO_COLOUR = 2
 
 
 def card_table(ranks: tuple[str, ...], suits: tuple[str, ...], jokers: int, copies: int,
@@ -24,8 +25,7 @@ def card_table(ranks: tuple[str, ...], suits: tuple[str, ...], jokers: int, copi
                 names.append(r + s[:1].upper())
                 rank.append(ri)
                 suit.append(si)
-                colour.append(colours.get(s, 0 if s in _RED_SUITS else
-                                          1 if s in _BLACK_SUITS else 2))
+                colour.append(suit_colour(s, colours))
                 number.append(rank_number(r, ri))
                 joker.append(False)
         for j in range(jokers):
@@ -38,6 +38,13 @@ def card_table(ranks: tuple[str, ...], suits: tuple[str, ...], jokers: int, copi
     return {"names": tuple(names), "rank": tuple(rank), "suit": tuple(suit),
             "colour": tuple(colour), "number": tuple(number), "joker": tuple(joker),
             "rank_names": (*ranks, "joker"), "suit_names": (*suits, "joker")}
+
+
+def suit_colour(suit: str, colours: dict[str, int]) -> int:
+    """A suit's colour: as the deck's `colours` names it, else red for hearts and diamonds,
+    black for clubs and spades, else none (NO_COLOUR)."""
+    return colours.get(suit, 0 if suit in _RED_SUITS else 1 if suit in _BLACK_SUITS
+                       else NO_COLOUR)
 
 
 def rank_number(rank: str, index: int) -> int:

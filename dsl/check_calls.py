@@ -65,6 +65,9 @@ class CallChecks:
     def bind(self, names: dict[str, Type]) -> AbstractContextManager[None]:
         raise NotImplementedError
 
+    def uncoloured(self, pos: n.Pos) -> ir.Expr:
+        raise NotImplementedError
+
     def check_call(self, node: n.Call) -> ir.Expr:
         if node.function in self.symbols.functions:  # the file's own, over any built-in
             return self.user_call(node)
@@ -86,6 +89,8 @@ class CallChecks:
             want = f"at least {len(fn.params)}" if fn.variadic else str(len(fn.params))
             return self.error(node.pos, f"{fn.name}() takes {want} argument"
                                         f"{'s' if want != '1' else ''}, got {len(node.args)}")
+        if fn.name == "colour" and self.symbols.uncoloured:
+            return self.uncoloured(node.pos)
         if fn.name in TEAM_FUNCTIONS and not self.symbols.teams:
             return self.error(node.pos, "this ruleset declares no teams (`teams:`)")
         if fn.name in MELD_FUNCTIONS and not self.symbols.melds:

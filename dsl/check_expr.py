@@ -319,6 +319,8 @@ class ExpressionChecker(CallChecks):
         card = self.needed(subject, node.pos, "the card")
         if name in self.symbols.value_tables and name not in SETTLED_CARD_ATTRIBUTES:
             return ir.CardAttr(card, name, True, type=INT, pos=node.pos)  # the file's own
+        if name == "colour" and self.symbols.uncoloured:
+            return self.uncoloured(node.name_pos)
         if name in CARD_ATTRIBUTES:
             return ir.CardAttr(card, name, type=CARD_ATTRIBUTES[name][0], pos=node.pos,
                                nullable=name in NULLABLE_ATTRIBUTES)
@@ -327,6 +329,12 @@ class ExpressionChecker(CallChecks):
         known_attrs = [*CARD_ATTRIBUTES, *self.symbols.value_tables]
         return self.error(node.name_pos, f"a card has no attribute '{name}'"
                                          + did_you_mean(name, known_attrs))
+
+    def uncoloured(self, pos: n.Pos) -> ir.Expr:
+        """A colour read in a deck with a suit of no colour: refused, with the fix."""
+        suits = self.symbols.uncoloured
+        return self.error(pos, f"the deck gives suit '{suits[0]}' no colour: name the colour "
+                               f"of each suit in deck.colours ({suits[0]}: red or black)")
 
     def player_attribute(self, subject: ir.Expr, node: n.Attribute) -> ir.Expr:
         name = node.name

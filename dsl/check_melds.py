@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import fields, is_dataclass
 from typing import Any
 
 from cardrules.errors import Diagnostic
-from cardrules.model import ACE_PLACES, MeldKind
+from cardrules.model import ACE_PLACES, MeldKind, ZoneDef
 
 from . import decls as d
-from . import limits
+from . import ir, limits
 from . import nodes as n
 from .names import did_you_mean
 from .typesys import INT, TEXT, Type
@@ -92,3 +93,55 @@ def _kind(kind: d.MeldKindDecl, static: Static, known: Callable[[str], bool],
     if not bad:
         assert least is not None and most is not None and wilds is not None
         out.append(MeldKind(kind.name.name, kind.kind == "run", least, most, wilds, ace))
+
+
+# ------------------------------------------------------- searches that may pass their bound
+# The meld built-ins that split a whole hand (interpreter/melding.py's _Search), and the most
+# cards such a search takes, where wild cards meld, that every hand drawn for
+# benchmarks/meld_speed.py searched inside its bound of work (a contract rummy's kinds, two
+# decks, 2s wild: 20 of 20 hands of 32 cards, 14 of 20 of 36 and of 40).
+SPLIT_SEARCHES = frozenset({"deadwood", "discard_deadwood", "best_melds", "left_out",
+                            "can_meld", "meld_layouts", "melds_in"})
+SAFE_WILD_CARDS = 32
+
+
+def large_wild_searches(program: ir.Program, kinds: tuple[MeldKind, ...], wild: bool,
+                        cards: int) -> Iterator[tuple[ir.Call, str, int]]:
+    """Each call (with its zone's name and the most cards it may hold) of a meld search of a
+    whole zone that may hold more than SAFE_WILD_CARDS cards, in rules whose wild cards meld.
+    A zone holds at most its grid's places, else every card in play (`cards`): nothing else
+    is read of what the deal and the draws allow."""
+    if not wild or not any(kind.wilds != 0 for kind in kinds):
+        return
+    for call in _calls(program):
+        if call.function not in SPLIT_SEARCHES or not call.args:
+            continue
+        zone = _zone(call.args[0])
+        if zone is None:
+            continue
+        most = zone.rows * zone.columns if zone.layout == "grid" else cards
+        if most > SAFE_WILD_CARDS:
+            yield call, zone.name, most
+
+
+def _zone(expr: ir.Expr) -> ZoneDef | None:
+    if isinstance(expr, ir.Need):
+        expr = expr.operand
+    if isinstance(expr, ir.ZoneCards):
+        expr = expr.ref
+    return expr.zone if isinstance(expr, ir.ZoneRef) else None
+
+
+def _calls(program: ir.Program) -> Iterator[ir.Call]:
+    """Every call of a built-in in the program, in no particular order."""
+    stack: list[object] = [program]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ir.Call):
+            yield node
+        if isinstance(node, (tuple, list)):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+        elif is_dataclass(node) and not isinstance(node, (ZoneDef, type, n.Pos)):
+            stack.extend(getattr(node, f.name) for f in fields(node))

@@ -16,7 +16,14 @@ from . import decls as d
 from . import limits
 from . import nodes as n
 from .builtins import CARD_ATTRIBUTES, NAMES, SETTLED_CARD_ATTRIBUTES, SETTLED_NAMES
-from .cards import COLOUR_NUMBERS, STANDARD_RANKS, STANDARD_SUITS, card_table
+from .cards import (
+    COLOUR_NUMBERS,
+    NO_COLOUR,
+    STANDARD_RANKS,
+    STANDARD_SUITS,
+    card_table,
+    suit_colour,
+)
 from .check_expr import (
     BAD,
 )
@@ -245,6 +252,8 @@ class TableChecker(StatementChecker):
                              + did_you_mean(suit.name, suits))
             colours[suit.name] = COLOUR_NUMBERS[colour]
         table = card_table(ranks, suits, jokers, max(copies.values()), per_deck, colours)
+        self.symbols.uncoloured = tuple(s for s in suits
+                                        if suit_colour(s, colours) == NO_COLOUR)
         values = self.value_tables(ranks, jokers, table)
         self.symbols.value_tables = tuple(values)
         partial = CardTable(per_deck=per_deck, values=values, wild=(False,) * len(table["names"]),

@@ -29,9 +29,11 @@ from .builtins import (
     SETTLED_PLAYER_ATTRIBUTES,
 )
 from .check_expr import BAD, known
+from .check_hints import program_hints
 from .check_table import TableChecker
 from .fold import Env, NotStatic, value_at_load
 from .names import did_you_mean
+from .reads import outside_reads
 from .symbols import Assignments, FunctionInfo, Symbols, VariableInfo
 from .typesys import (
     ANY,
@@ -55,6 +57,24 @@ TRIGGER_KINDS = ("after_setup", "after_move", "after_turn", "after_round", "befo
 TYPE_NAMES = {"card": CARD, "cards": CARDS, "player": PLAYER, "players": PLAYERS,
               "number": INT, "bool": BOOL, "text": TEXT, "rank": RANK, "suit": SUIT,
               "colour": COLOUR}
+
+
+# What a label's expression may show (a card is named by its parameter alone: `{card}`).
+LABEL_TYPES = frozenset({"int", "text", "rank", "suit", "colour", "player"})
+
+
+def _read_name(node: ir.Expr) -> str:
+    """What a part of an expression reads of the game, in words."""
+    if isinstance(node, (ir.ZoneRef, ir.ZoneCards)):
+        zone = node.zone if isinstance(node, ir.ZoneRef) else node.ref.zone
+        return f"zone '{zone.name}'"
+    if isinstance(node, (ir.GameVar, ir.PlayerVar)):
+        return f"variable '{node.name}'"
+    if isinstance(node, ir.PlayerAttr):
+        return f"a player's {node.name}"
+    if isinstance(node, (ir.Call, ir.UserCall)):
+        return f"'{node.function}'"
+    return f"'{getattr(node, 'name', '?')}'"
 
 
 @dataclass(frozen=True)
@@ -166,6 +186,8 @@ class _RulesetChecker(TableChecker):
         program = ir.Program(functions, variables, setup, phases, round_end, reactions,
                              triggers, scores, evaluate_ir, rounds_ir, until, round_first,
                              self.scores_in_play, procedures, *tricks)
+        for pos, note in program_hints(decls, program, melds, cards, copies):
+            self.hint(pos, note)
         return Checked(decls, program, dict(self.symbols.options), option_defs, cards, copies,
                        rounds, home, zones, self.min_players, self.max_players,
                        self.default_players, self.direction, self.move_infos,
@@ -409,14 +431,16 @@ class _RulesetChecker(TableChecker):
         saved = dict(self.scope)
         try:
             params = tuple(p for p in (self.parameter(p) for p in spec.params) if p is not None)
+            shown = self.label_values(spec.label, params) if spec.label is not None else None
             body = self.statements(spec.body)
         finally:
             self.scope = saved
-        if spec.label is None or when is BAD or len(params) != len(spec.params):
+        if spec.label is None or shown is None or when is BAD \
+                or len(params) != len(spec.params):
             return None
         kinds = tuple(p.type.name for p in params)
         self.move_infos[name] = MoveInfo(kinds, tuple(_names_cards(p.type) for p in params))
-        return ir.Move(name, spec.label, spec.doc, when, params, body, then, spec.pos)
+        return ir.Move(name, spec.label, spec.doc, when, params, body, then, spec.pos, shown)
 
     def parameter(self, spec: d.ParamDecl) -> ir.Param | None:
         name = spec.name.name
@@ -440,6 +464,33 @@ class _RulesetChecker(TableChecker):
         if where is BAD:
             return None
         return ir.Param(name, item, source, where, False)
+
+    def label_values(self, label: n.Label, params: tuple[ir.Param, ...]
+                     ) -> tuple[ir.Expr, ...] | None:
+        """A label's expressions (`{count(cs)}`), checked with the parameters bound: each
+        shows a number, a text, a rank, a suit, a colour or a player, worked out from the
+        move's choices alone (so that what it shows is what the action says), else None."""
+        chosen = frozenset(p.name for p in params)
+        out: list[ir.Expr] = []
+        for placeholder in label.expressions:
+            assert placeholder.expr is not None
+            code = self.check(placeholder.expr)
+            if code is BAD:
+                continue
+            if code.type.name not in LABEL_TYPES:
+                article = "a " if code.type.is_list else ""
+                self.problem(placeholder.pos, f"a label shows a number, a text, a rank, a suit, "
+                             f"a colour or a player, not {article}{code.type}"
+                             + (": name a chosen card by its parameter alone ('{card}')"
+                                if code.type == CARD else ""))
+                continue
+            outside = outside_reads(code, chosen)
+            if outside is not None:
+                self.problem(outside.pos, "a label's value is worked out from the move's "
+                             f"choices alone, but this reads {_read_name(outside)}")
+                continue
+            out.append(self.needed(code, placeholder.pos, "the label's value"))
+        return tuple(out) if len(out) == len(label.expressions) else None
 
     def check_label(self, label: n.Label, params: list[str]) -> None:
         for placeholder in label.placeholders:

@@ -60,6 +60,8 @@ class Manifest:
     evaluate_key: str | None = None
     until: str | None = None
     helpers: list[str] = field(default_factory=list)  # functions only the others call
+    labels: dict[str, tuple[str, ...]] = field(default_factory=dict)  # a move -> its label's
+    # expressions, each fn(S, action) -> a value
 
     def names(self) -> set[str]:
         """The name of every function the module defines."""
@@ -67,7 +69,8 @@ class Manifest:
                *self.legal.values(),
                *self.moves.values(), *self.handlers.values(), *self.skip.values(),
                *self.on_skip.values(), *self.first.values(), *self.when.values(),
-               *self.triggers.values(), *self.helpers, self.setup, self.round_end, self.score}
+               *self.triggers.values(), *self.helpers, self.setup, self.round_end, self.score,
+               *(name for names in self.labels.values() for name in names)}
         return out | {n for n in (self.reactions, self.round_first, self.evaluate,
                                   self.evaluate_key, self.until) if n is not None}
 
@@ -311,10 +314,14 @@ class Generator(ExpressionWriter):
         return [ast.For(pyast.store(var), self.expr(param.source), inner, [])]
 
     def move_function(self, move: ir.Move) -> None:
-        unpack = [pyast.assign(local(p.name), pyast.subscript(pyast.name("A"), pyast.const(i)))
-                  for i, p in enumerate(move.params, 1)]
+        unpack: list[ast.stmt] = [
+            pyast.assign(local(p.name), pyast.subscript(pyast.name("A"), pyast.const(i)))
+            for i, p in enumerate(move.params, 1)]
         self.manifest.moves[move.name] = self.add_function(
             f"m_{move.name}", ["S", "me", "A"], unpack + self.block(move.body), move.pos)
+        self.manifest.labels[move.name] = tuple(
+            self.expression_function(f"l_{move.name}_{i}", ["S", "A"], value, unpack)
+            for i, value in enumerate(move.label_values))
 
     # ------------------------------------------------------------ statements
     def block(self, stmts: tuple[ir.Stmt, ...]) -> list[ast.stmt]:

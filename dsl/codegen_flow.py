@@ -34,9 +34,10 @@ from .inline import Ref
 FLOW = ("F", "S", "me", "listing")  # the names the flow's functions are handed
 
 
-def flow_facts(program: ir.Program, direction: int) -> FlowFacts:
+def flow_facts(program: ir.Program, direction: int, forbid_repetition: bool = False
+               ) -> FlowFacts:
     """What the turn flow knows of a program before any game (interpreter/flow.py reads the
-    same facts at run time, from the Ruleset)."""
+    same facts at run time, from the Ruleset); `forbid_repetition`: `repetition: forbid`."""
     phases = program.phases
     triggers = program.triggers
     return FlowFacts(
@@ -49,7 +50,8 @@ def flow_facts(program: ir.Program, direction: int) -> FlowFacts:
         before_turn=bool(triggers.get("before_turn")),
         reactions=program.reactions is not None,
         turn_to=_uses_turn_to(program),
-        direction=direction)
+        direction=direction,
+        forbid_repetition=forbid_repetition)
 
 
 class FlowGenerator:

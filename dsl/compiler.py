@@ -17,7 +17,9 @@ from cardrules.errors import Diagnostic, Location, RulesetError
 from cardrules.interpreter import effects, flow, runtime
 from cardrules.interpreter.melding import MeldRules
 from cardrules.model import (
+    CardTable,
     FlowFacts,
+    LabelValue,
     MoveDef,
     PhaseDef,
     Ruleset,
@@ -29,13 +31,14 @@ from cardrules.model import (
 from . import ir
 from . import nodes as n
 from .binding import Bound, bind
+from .cards import NO_COLOUR
 from .checker import Checked, check
 from .codegen import VISIBILITY, Generated, Generator, Manifest
 from .codegen_flow import FlowGenerator, flow_facts
 from .inline import Inliner
 from .listing import listing
 from .reader import read
-from .reads import reads_knowledge
+from .reads import locals_read, reads_knowledge
 from .source import Document
 
 
@@ -54,7 +57,8 @@ def compile_document(doc: Document, options: dict[str, Any] | None = None,
 
 def compile_checked(checked: Checked, doc: Document, inline: bool = True) -> Ruleset:
     """The stages after the meaning check, for a document already checked."""
-    facts = flow_facts(checked.program, checked.direction)
+    facts = flow_facts(checked.program, checked.direction,
+                       checked.decls.repetition == "forbid")
     generated = generate(checked, facts, inline)
     board = board_of(checked)
     bound = bind(generated, checked.decls.name.name, tables(checked, board))
@@ -77,7 +81,9 @@ class _Kernel:
         if self.made is None:
             checked, board, doc, facts, inline = self.args
             facts = replace(facts, caching=False)
-            effects = {"knowing": reads_knowledge(checked.program), "logging": False}
+            # (a position, where repetition is forbidden, is what the table knows)
+            effects = {"knowing": reads_knowledge(checked.program) or facts.forbid_repetition,
+                       "logging": False}
             generated = generate(checked, facts, inline, effects)
             bound = bind(generated, f"{checked.decls.name.name} kernel", tables(checked, board))
             self.made = replace(assemble(checked, board, bound, generated, doc, facts),
@@ -167,6 +173,13 @@ def make_board(zones: tuple[ZoneDef, ...], owners: int, card_names: tuple[str, .
                          tuple(width), card_names, tuple(trick), house, tuple(group))
 
 
+def suit_colours(cards: CardTable) -> tuple[int, ...]:
+    """Each suit's colour, by the suit's number (the jokers' suit, the last: none)."""
+    first = {suit: card for card, suit in reversed(list(enumerate(cards.suit)))}
+    return tuple(cards.colour[first[s]] if s in first and not cards.joker[first[s]]
+                 else NO_COLOUR for s in range(len(cards.suit_names)))
+
+
 def tables(checked: Checked, board: runtime.Board) -> dict[str, Any]:
     """The values generated code reads by name: the board, the card tables, the deck."""
     cards = checked.cards
@@ -176,6 +189,7 @@ def tables(checked: Checked, board: runtime.Board) -> dict[str, Any]:
         "HOUSE": checked.house.index if checked.house is not None else -1,
         "RANKS": list(range(len(cards.rank_names) - 1)),
         "SUITS": list(range(len(cards.suit_names) - 1)), "COLOURS": [0, 1],
+        "SUIT_COLOURS": suit_colours(cards),
         "T_rank": cards.rank, "T_suit": cards.suit, "T_colour": cards.colour,
         "T_number": cards.number, "T_joker": cards.joker, "T_wild": cards.wild,
     }
@@ -273,11 +287,22 @@ def _step(checked: Checked, step: ir.Step, legal: str | None, fn: _Functions) ->
 
 def _move(checked: Checked, move: ir.Move, fn: _Functions) -> MoveDef:
     info = checked.moves[move.name]
-    parts = tuple(("param", p.name) if isinstance(p, n.Placeholder) else ("text", p)
-                  for p in move.label.parts)
+    parts: list[tuple[str, str]] = []
+    for part in move.label.parts:
+        if not isinstance(part, n.Placeholder):
+            parts.append(("text", part))
+        elif part.expr is None:
+            parts.append(("param", part.name))
+        else:
+            parts.append(("value", str(sum(kind == "value" for kind, _ in parts))))
     text = "".join(f"{{{p.name}}}" if isinstance(p, n.Placeholder) else p
                    for p in move.label.parts)
     made = fn.manifest
-    return MoveDef(move.name, text, tuple(p.name for p in move.params), info.kinds,
+    names = [p.name for p in move.params]
+    values = tuple(LabelValue(value.type.name, fn(name), tuple(
+        names.index(local) + 1 for local in sorted(locals_read(value) & set(names))
+        if info.names_cards[names.index(local)]))
+        for value, name in zip(move.label_values, made.labels.get(move.name, ())))
+    return MoveDef(move.name, text, tuple(names), info.kinds,
                    fn(made.moves[move.name]), move.then, location(move.pos), move.doc,
-                   info.names_cards, parts, fn(made.handlers.get(move.name)))
+                   info.names_cards, tuple(parts), fn(made.handlers.get(move.name)), values)

@@ -247,3 +247,4 @@ class RulesetDecl:
     trick_rank: n.Expr | None = None  # `tricks: rank`: a card's strength in a trick
     max_actions: Literal | None = None
     house: HouseDecl | None = None
+    repetition: str = "allow"  # `repetition: forbid`: no move returns to a position seen

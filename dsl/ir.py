@@ -386,6 +386,7 @@ class Move:
     body: tuple[Stmt, ...]
     then: int | None  # the step to go to, in the same phase
     pos: n.Pos
+    label_values: tuple[Expr, ...] = ()  # the label's expressions, in order
 
 
 @dataclass(frozen=True)

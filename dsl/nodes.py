@@ -362,9 +362,12 @@ class ForClause(Node):
 # --------------------------------------------------------------------- labels
 @dataclass(frozen=True)
 class Placeholder(Node):
-    """`{card}` in a label: the value chosen for a move's parameter."""
+    """`{card}` or `{count(cs)}` in a label: the value chosen for a move's parameter (`name`,
+    when the placeholder is a name alone), or an expression worked out from the parameters
+    (`expr`, any other expression)."""
 
     name: str
+    expr: Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -375,7 +378,13 @@ class Label(Node):
 
     @property
     def placeholders(self) -> tuple[Placeholder, ...]:
-        return tuple(p for p in self.parts if isinstance(p, Placeholder))
+        """The placeholders that name a parameter (`{card}`)."""
+        return tuple(p for p in self.parts if isinstance(p, Placeholder) and p.expr is None)
+
+    @property
+    def expressions(self) -> tuple[Placeholder, ...]:
+        """The placeholders that hold an expression (`{count(cs)}`)."""
+        return tuple(p for p in self.parts if isinstance(p, Placeholder) and p.expr is not None)
 
 
 # ---------------------------------------------------------------- identifiers

@@ -384,9 +384,10 @@ class _Builder:
         for part in parts:
             if isinstance(part, Token):
                 built.append(str(part))
-            else:
-                name = part.children[0]
-                built.append(n.Placeholder(str(name), pos=self.pos(name)))
+            else:  # a placeholder: a parameter's name alone, or an expression
+                expr = self.build(part.children[0])
+                built.append(n.Placeholder(expr.name, pos=expr.pos) if isinstance(expr, n.Name)
+                             else n.Placeholder(expr.pos.text.strip(), expr, pos=expr.pos))
         return n.Label(tuple(built), pos=n.Pos(self.origin, 0, 0))
 
     def rule_identifier(self, t: Tree, name: Token) -> n.Identifier:

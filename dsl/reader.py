@@ -171,6 +171,7 @@ class _Reader:
             melds=self.melds() if "melds" in data else None,
             max_actions=self.literal(("max_actions",)),
             house=self.house() if "house" in data else None,
+            repetition=str(data.get("repetition", "allow")),
         )
 
     def house(self) -> d.HouseDecl:

@@ -21,9 +21,9 @@ from . import ir
 PURE = frozenset({
     "size", "cards", "columns", "rows", "same_rank", "same_suit", "is_set", "is_flush",
     "is_run", "is_run_high", "changes", "contains", "length", "abs", "min", "max", "numbers",
-    "ranks", "suits", "colours", "lay_downs", "can_lay_down", "is_meld", "melds_in", "can_meld",
-    "meld_layouts", "deadwood", "discard_deadwood", "best_melds", "left_out", "position",
-    "combinations", "subsets", "sorted",
+    "ranks", "suits", "colours", "colour", "lay_downs", "can_lay_down", "is_meld", "melds_in",
+    "can_meld", "meld_layouts", "deadwood", "discard_deadwood", "best_melds", "left_out",
+    "position", "combinations", "subsets", "sorted",
 })
 
 
@@ -94,12 +94,44 @@ def _walk(node: ir.Expr, seat: str, found: dict[str, ZoneDef], bound: set[str]) 
                     _walk(item, seat, found, bound)
 
 
+def outside_reads(expr: ir.Expr, params: frozenset[str]) -> ir.Expr | None:
+    """The first part of `expr` (a label's expression) that reads anything but the names
+    `params` (a move's parameters), the locals it binds itself, constants, the cards' fixed
+    attributes and built-ins of their arguments alone: a zone, a variable, a name of the
+    game (`me`, `round`), a player's attribute, a ruleset's function. None if there is none:
+    then the value depends on the action alone."""
+    stack: list[tuple[ir.Expr, frozenset[str]]] = [(expr, params)]
+    while stack:
+        node, bound = stack.pop()
+        if isinstance(node, (ir.ZoneRef, ir.ZoneCards, ir.GameVar, ir.PlayerVar,
+                             ir.PlayerAttr, ir.StateName, ir.UserCall)):
+            return node
+        if isinstance(node, ir.Local) and node.name not in bound:
+            return node
+        if isinstance(node, ir.Call) and node.function not in PURE:
+            return node
+        if isinstance(node, ir.Aggregate):
+            inner = bound | {node.variable}
+            stack.append((node.source, bound))
+            stack.extend((part, inner) for part in (node.element, node.condition)
+                         if part is not None)
+            continue
+        stack.extend((child, bound) for child in _children(node))
+    return None
+
+
+def locals_read(expr: ir.Expr) -> set[str]:
+    """The names of the locals `expr` reads (those it binds itself too)."""
+    return {node.name for node in _nodes(expr) if isinstance(node, ir.Local)}
+
+
 # Built-ins that cannot fail on any value of their types (nor draw from the generator):
 # a part of an aggregate made of them and of what is fixed during the aggregate is worked out
 # once, before it (`loop_invariant`).
 TOTAL = frozenset({
     "size", "cards", "all_but_top", "columns", "rows", "same_rank", "same_suit", "is_set",
     "is_flush", "is_run_high", "changes", "contains", "length", "ranks", "suits", "colours",
+    "colour",
     "abs", "min", "max", "knows", "owner", "team", "led_suit", "best_of_suit",
 })
 _TOTAL_NODES = (ir.Const, ir.Local, ir.StateName, ir.GameVar, ir.PlayerVar, ir.CardAttr,

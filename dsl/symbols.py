@@ -43,6 +43,7 @@ class Symbols:
     value_tables: tuple[str, ...] = ()
     rank_names: tuple[str, ...] = ()
     suit_names: tuple[str, ...] = ()
+    uncoloured: tuple[str, ...] = ()  # the deck's suits with no colour (not French, not named)
     teams: int = 0  # partnerships declared (`teams:`), or 0
     melds: bool = False  # whether `melds:` is declared
     meld_kinds: tuple[str, ...] = ()  # the names of its kinds

@@ -26,6 +26,7 @@ from cardrules.model import PASS, Action
 
 from . import domains, rounds
 from .interface import Flow
+from .positions import position
 from .runtime import (
     SIGNAL_GAME,
     SIGNAL_PHASE,
@@ -92,6 +93,9 @@ def decision(F: Flow, S: GameState, me: int, listing: bool, phase: int,
             S.legal_cache = None
         return []
     out = F.legal[phase][step](S, S.current)
+    forbid: Fact = F.facts.forbid_repetition
+    if forbid:
+        out = unrepeated(F, S, out)
     if not out:
         stuck(F, S)
     if caching:
@@ -310,6 +314,8 @@ def decide(F: Flow, s: GameState) -> list[Action]:
     once, where the step is `automatic` and it has a single action)."""
     step = F.rules.phases[s.phase].steps[s.step]
     legal: list[Action] = F.listed(step.legal, s, s.current, f"step '{step.name}'")
+    if F.facts.forbid_repetition:
+        legal = unrepeated(F, s, legal)
     if not legal:
         raise RuleRuntimeError(
             f"{step.location}: seat {s.current + 1} has no legal move in step "
@@ -318,6 +324,35 @@ def decide(F: Flow, s: GameState) -> list[Action]:
     if len(legal) == 1 and step.automatic and not s.forcing:
         return forced(F, s, legal)
     return legal
+
+
+def unrepeated(F: Flow, s: GameState, legal: list[Action]) -> list[Action]:
+    """`legal` without the moves that would return the game to a position the table has seen
+    this round (`repetition: forbid`); the position now is remembered as seen. A move's
+    position is the game's once the move and what follows it are done, up to the next
+    decision (its listing aside), worked out on a copy; a move that fails there, or that
+    ends the round, repeats nothing. An open move (a text to fill in) is kept."""
+    rules = F.rules
+    here = position(rules, s, None)
+    if here not in s.seen:
+        s.seen = s.seen | {here}
+    quiet = F.quiet()
+    phase, step = s.phase, s.step
+    out = []
+    for action in legal:
+        if not domains.is_open(action):
+            move = rules.moves[action[0]]
+            copy = s.copy()
+            try:
+                move.run(copy, s.current, action)
+                move_made(quiet, copy, s.current, False, phase, step, move.then)
+            except CardrulesError:
+                copy.over = True  # (the move fails when it is made: it is reported there)
+            if not copy.over and copy.round == s.round \
+                    and position(rules, copy, None) in s.seen:
+                continue
+        out.append(action)
+    return out
 
 
 def stuck(F: Flow, s: GameState) -> None:
@@ -408,4 +443,5 @@ def react(F: Flow, s: GameState, action: Action, listing: bool,
 
 # What generated code may call of the flow (dsl/binding.py binds these names, no others).
 EXPORTED = ("move_made", "next_step", "decision", "turn_over", "signalled", "round_over",
-            "phase_over", "whose_turn", "skip_turns", "begin_turn", "tail", "stuck")
+            "phase_over", "whose_turn", "skip_turns", "begin_turn", "tail", "stuck",
+            "unrepeated")

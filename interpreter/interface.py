@@ -8,6 +8,7 @@ as their first argument; neither is imported here, so both can.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -47,6 +48,17 @@ class Flow:
         # tell of each round just scored (None: nobody listens).
         self.play: Callable[[GameState, Action], list[Action]] = _unset
         self.watch_round: Callable[[GameState], None] | None = None
+        self._quiet: Flow | None = None
+
+    def quiet(self) -> Flow:
+        """This flow, telling nobody of the rounds it scores: for playing a move ahead on a
+        copy of a game (made once)."""
+        if self.watch_round is None:
+            return self
+        if self._quiet is None:
+            self._quiet = copy.copy(self)
+            self._quiet.watch_round = None
+        return self._quiet
 
     # ------------------------------------------------------------ calling rules
     def call(self, fn: Any, s: GameState, *args: Any) -> Any:

@@ -230,3 +230,27 @@ def _plain_runs(order: tuple[int, ...], circle: bool, longest: int, least: int,
                 chosen.append(slot[0])
                 if len(chosen) >= least:
                     add(chosen, ())
+
+
+def meld_tree(held: list[tuple[int, Key]]) -> list[Any]:
+    """The melds of one lowest type as a tree: a node is [type, copies of it needed, the
+    meld's number in `held` where a meld ends there (else -1), its packed vector, children
+    sorted by type and then copies, the meld as a key]. A meld's path is its types in order
+    with the copies of each it holds, so melds that share their first types share a path."""
+    root: list[Any] = [-1, 0, -1, 0, [], ()]
+    for number, (packed, key) in enumerate(held):
+        node = root
+        for u, c in enumerate(key):
+            if c:
+                child = next((x for x in node[4] if x[0] == u and x[1] == c), None)
+                if child is None:
+                    child = [u, c, -1, 0, [], ()]
+                    node[4].append(child)
+                node = child
+        node[2], node[3], node[5] = number, packed, key
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        node[4].sort(key=lambda x: (x[0], x[1]))
+        stack.extend(node[4])
+    return root

@@ -26,10 +26,18 @@ How the search works
   Nothing else changes: the layouts, and the one `best_melds` picks, are those of the whole.
   A hand of few cards, or with a wild card that melds (it joins every part), is not cut: the
   cut would cost more than it saves.
+* At a position the melds of the first type are tried first, and leaving its card out (which
+  costs at least its value) only where no meld did as well. Where a type is in many melds, the
+  ones that fit are found through a tree of them (`meld_tree`), walked only where what is left
+  holds what a meld needs; with wild cards few of a type's melds fit.
+* `discard_deadwood` of a hand searched whole makes the discard a choice of one search
+  (`discarding`): far less work than a search per discard, where the memo of one discard's
+  search serves little of another's.
 * Each type's copies are handed out lowest id first, melds in their key order.
 * A search is bounded twice: by the cards it takes (MOST_MELD_CARDS) and by its work (the
-  melds it lists and the positions it tries, MOST_MELD_STEPS), each a fault at the call's
-  place, so that no rule file can make one take unbounded time or memory.
+  melds it lists, the positions it tries and the melds or tree nodes it looks at there,
+  MOST_MELD_STEPS), each a fault at the call's place, so that no rule file can make one take
+  unbounded time or memory.
 """
 
 from __future__ import annotations
@@ -50,12 +58,14 @@ from .meld_candidates import (  # noqa: F401  (MOST_MELD_CARDS, MeldRules: this 
     _Hand,
     _hand,
     _Work,
+    meld_tree,
 )
 
 MOST_LAYOUTS = 10_000  # the most layouts meld_layouts gives
 _KEPT_SEARCHES = 100_000  # left_out answers kept before starting afresh
 
 CUT_FROM = 16  # hands of more cards than this are cut into dead cards and parts first
+_TREE_FROM = 24  # a type in more melds than this finds those that fit through a tree
 
 _W = 7  # bits per type in a packed count vector: a count up to 63, then a guard bit
 _FIELDS = (1 << _W) - 1
@@ -81,7 +91,12 @@ class _Search:
         self.holding: list[list[tuple[int, Key]]] = [[] for _ in hand.ids]
         for key in self.cands:
             self.holding[next(t for t, c in enumerate(key) if c)].append((self.pack(key), key))
+        # a type in many melds finds those that fit through a tree (few do); in few, by a look
+        # at each
+        self.tries = [meld_tree(held) if len(held) > _TREE_FROM else None
+                      for held in self.holding]
         self.memo: dict[int, tuple[int, Key | None]] = {}
+        self.discards: dict[int, int] = {}  # `discarding`'s answers
         self.start = self.pack(tuple(len(ids) for ids in hand.ids))
         # A wild card that melds joins every part (it stands in for any card), and a small
         # hand is searched quickly whole: the cut would cost more than it saves.
@@ -125,12 +140,44 @@ class _Search:
         """The lowest type still held in a packed vector (which must not be empty)."""
         return ((left & -left).bit_length() - 1) // _W
 
-    def melds_with(self, t: int, left: int) -> Iterator[tuple[int, Key]]:
-        """The melds (packed, and as keys) whose lowest type is t and that fit in `left`."""
-        guard = self.guard
-        for packed, key in self.holding[t]:
-            if (left | guard) - packed & guard == guard:
-                yield packed, key
+    def melds_with(self, t: int, left: int) -> list[tuple[int, Key]]:
+        """The melds (packed, and as keys) whose lowest type is t and that fit in `left`, in
+        meld order. They are found by walking the meld tree of type t (`meld_tree`) only where
+        `left` holds what a meld needs, each node walked charged to the search's work: few
+        of the melds a card is in fit in what is left, and they are not looked at."""
+        tree = self.tries[t]
+        work = self.work
+        if tree is None:
+            guard = self.guard
+            work.steps += len(self.holding[t])
+            if work.steps > work.limit:
+                work.charge(0)
+            return [(packed, key) for packed, key in self.holding[t]
+                    if (left | guard) - packed & guard == guard]
+        field = (1 << _W) - 1
+        found: list[tuple[int, int, Key]] = []
+        walked = 0
+        stack = [tree]
+        while stack:
+            children = stack.pop()[4]
+            skip = -1
+            for child in children:
+                u = child[0]
+                if u == skip:
+                    continue  # (more copies of a type that has too few already)
+                walked += 1
+                if left >> (u * _W) & field < child[1]:
+                    skip = u
+                    continue
+                if child[2] >= 0:
+                    found.append((child[2], child[3], child[5]))
+                if child[4]:
+                    stack.append(child)
+        work.steps += walked
+        if work.steps > work.limit:
+            work.charge(0)
+        found.sort()
+        return [(packed, key) for _, packed, key in found]
 
     def least(self, left: int) -> int:
         """The least deadwood of `left`: its dead cards' value, and each part's least."""
@@ -156,16 +203,44 @@ class _Search:
         if not left:
             return 0
         t = self.first(left)
-        work = self.work
-        work.steps += 1 + len(self.holding[t])
-        if work.steps > work.limit:
-            work.charge(0)
-        best, choice = self.value[t] + self._least(left - (1 << (t * _W))), None
+        self.work.steps += 1
+        # The melds first: leaving the card out costs at least its value, so once a meld
+        # does as well that branch is not searched, and nothing does better than none.
+        best, choice, out = -1, None, self.value[t]
         for packed, key in self.melds_with(t, left):
             score = self._least(left - packed)
-            if score < best:
+            if best < 0 or score < best:
                 best, choice = score, key
+                if best == 0:
+                    break
+        if best < 0 or best > out:
+            score = out + self._least(left - (1 << (t * _W)))
+            if best < 0 or score < best:
+                best, choice = score, None
         self.memo[left] = (best, choice)
+        return best
+
+    def discarding(self, left: int) -> int:
+        """The least deadwood of `left`, cards searched whole, once one of them is discarded:
+        the first type still held is discarded (then the rest is `least`'s), or left out, or
+        in a meld, and one of the cards after it is discarded. The same as the least over
+        each discard, but the discard is one more choice of one search, whose positions
+        after it are `least`'s own."""
+        got = self.discards.get(left)
+        if got is not None:
+            return got
+        t = self.first(left)
+        self.work.steps += 1
+        rest = left - (1 << (t * _W))
+        best = self._least(rest)
+        for packed, _ in self.melds_with(t, left) if best else ():
+            if left != packed:
+                best = min(best, self.discarding(left - packed))
+                if best == 0:
+                    break
+        if best > self.value[t] and rest:
+            best = min(best, self.value[t] + self.discarding(rest))
+        self.discards[left] = best
         return best
 
     def without_one(self, t: int) -> int:
@@ -219,7 +294,7 @@ class _Search:
         if any(left >> (t * _W) & ((1 << _W) - 1) for t in self.dead):
             return out  # a card in no meld: no layout lays it
         t = self.first(left)
-        self.work.charge(1 + len(self.holding[t]))
+        self.work.charge(1)
         for packed, key in self.melds_with(t, left):
             for tail in self.partitions(left - packed, site):
                 out.add(tuple(sorted((key, *tail), reverse=True)))
@@ -290,6 +365,8 @@ def discard_deadwood(rules: MeldRules, cards: Sequence[int], site: int) -> int:
         raise RuleFault("discard_deadwood: no cards to discard", site)
     search = _Search(rules, _hand(rules, cards, "discard_deadwood", site, pool=True),
                      what="discard_deadwood", site=site)
+    if search.whole:  # one search, the discard a choice in it
+        return search.discarding(search.start)
     return min(search.least(search.without_one(t)) for t in range(len(search.hand.ids)))
 
 

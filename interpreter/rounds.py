@@ -60,6 +60,7 @@ def deal(F: Flow, s: GameState) -> None:
     s.stop_before = None
     s.next_turn = None
     s.signal = 0
+    s.seen = frozenset()  # (a position of another round is never met again)
     for var in rules.variables:
         if var.scope == "round":
             s.vars[var.name] = F.call(var.initial, s)

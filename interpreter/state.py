@@ -62,7 +62,7 @@ class GameState:
 
     __slots__ = (*_PLAIN, "_rng", "_rng_shared", "version", "legal_cache", "log", "everyone",
                  "forcing", "cut_off", "maybe", "watchers", "sight", "knowing", "deal", "dealt",
-                 *_HOUSE)
+                 "seen", *_HOUSE)
 
     def __init__(self) -> None:
         self.ruleset = ""
@@ -118,6 +118,9 @@ class GameState:
         self.version = 0
         self.legal_cache: tuple[int, list[tuple[Any, ...]]] | None = None
         self.log: list[dict[str, Any]] | None = None
+        # The positions of this round the table has decided at (interpreter/positions.py),
+        # kept where the rules forbid repetition: replaced when one is added, never changed.
+        self.seen: frozenset[bytes] = frozenset()
         self.house = -1
         self.house_total = 0
         self.house_scores: list[int] = []
@@ -198,6 +201,7 @@ class GameState:
         other.version = self.version
         other.legal_cache = self.legal_cache  # same version, same actions (never mutated)
         other.log = None
+        other.seen = self.seen
         return other
 
     # -------------------------------------------------------------------- JSON
@@ -218,6 +222,8 @@ class GameState:
             data["maybe"] = [[[mask, sorted(cards)] for mask, cards in m.items()]
                              for m in self.maybe]
             data["watchers"] = list(self.watchers)
+        if self.seen:  # (only where the rules forbid repetition)
+            data["seen"] = sorted(key.hex() for key in self.seen)
         return data
 
     def to_json(self) -> str:
@@ -243,6 +249,7 @@ class GameState:
                                 for mask, cards in m} for m in data["maybe"]]
             state.forcing = False
             state.cut_off = data.get("cut_off", False) is True
+            state.seen = frozenset(bytes.fromhex(key) for key in data.get("seen", ()))
             if "deal" in data:
                 state.deal = Deal(shuffles=tuple(tuple(str(n) for n in order)
                                                  for order in data["deal"]))

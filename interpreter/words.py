@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from cardrules.model import PASS, PASS_TEXT, Action, Ruleset
+from cardrules.model import PASS, PASS_TEXT, Action, MoveDef, Ruleset
 
 from .state import GameState
 
@@ -42,13 +42,15 @@ class Words:
         self._stacked = {z.name: z.layout == "stack" for z in rules.zones}
 
     def describe(self, action: Action, state: GameState | None = None,
-                 seat: int | None = None, namer: Callable[[int], str] | None = None) -> str:
+                 seat: int | None = None, namer: Callable[[int], str] | None = None,
+                 sees: Callable[[int], bool] | None = None) -> str:
         """An action in the ruleset's own words: its label with the choices filled in.
 
         With a state, a card is named only if `seat` knows it (with no seat: if everyone
         does); any other card is described by where it lies, so that a description shown
         to a player, or written to the public log, gives nothing away. `namer` (a card ->
-        its words) decides instead, where the words are told after the action (`tell`).
+        its words) decides instead, where the words are told after the action (`tell`), and
+        `sees` (a card -> whether the reader may read what it is) for the label's values.
         """
         if action == PASS:
             return PASS_TEXT
@@ -57,11 +59,12 @@ class Words:
             return repr(action)
         values = {p: self.value_text(kind, v, state, seat, namer)
                   for p, kind, v in zip(move.params, move.kinds, action[1:])}
-        return move.render(values)
+        return move.render(values | self.label_values(move, action, state, seat, sees))
 
     def narrate(self, action: Action, who: int, seat: int | None,
                 state: GameState | None = None,
-                namer: Callable[[int], str] | None = None) -> str:
+                namer: Callable[[int], str] | None = None,
+                sees: Callable[[int], bool] | None = None) -> str:
         """`who`'s action as a sentence `seat` reads (None: the table): 'you ask seat 2 for
         the red A' to the one who made it, 'seat 1 asks seat 2 for the red A' to everyone
         else. The label's own words are put in the person of its reader (its first verb, a
@@ -76,7 +79,35 @@ class Words:
         values = {p: self.value_text(kind, v, state, seat, namer)
                   if kind != "words" or seat == who else "(written, not shown)"
                   for p, kind, v in zip(move.params, move.kinds, action[1:])}
+        values |= self.label_values(move, action, state, seat, sees)
         return sentence(move.label_parts, values, self.player_name(who), seat == who)
+
+    def label_values(self, move: MoveDef, action: Action, state: GameState | None,
+                     seat: int | None, sees: Callable[[int], bool] | None = None
+                     ) -> dict[str, str]:
+        """The label's expressions in words, by number: each is worked out from the action's
+        choices, and read only by a seat that knows every chosen card it reads (else '?'),
+        so that it says no more of a card than the card's own name would."""
+        if not move.label_values:
+            return {}
+        if sees is None:
+            sees = self.knower(state, seat)
+        out: dict[str, str] = {}
+        for i, shown in enumerate(move.label_values):
+            cards = [c for place in shown.cards for c in _flat(action[place])]
+            out[str(i)] = self.value_text(shown.kind, shown.value(state, action)) \
+                if all(sees(c) for c in cards) else "?"
+        return out
+
+    @staticmethod
+    def knower(state: GameState | None, seat: int | None) -> Callable[[int], bool]:
+        """Whether the reader knows a card: `seat` (None: every seat) in `state` (None: all
+        is told)."""
+        if state is None:
+            return lambda c: True
+        if seat is None:
+            return lambda c: bool(state.known[c] == state.everyone)
+        return lambda c: bool(state.known[c] >> seat & 1)
 
     def describe_move(self, name: str) -> str:
         """A move's label up to its first choice ('Predict' for 'Predict {prediction}')."""
@@ -119,10 +150,8 @@ class Words:
     def name_of(self, value: int, state: GameState | None = None,
                 seat: int | None = None) -> str:
         """A card's name, or its place if the seat does not know it."""
-        if state is not None:
-            known = state.known[value]
-            if not (known == state.everyone if seat is None else known >> seat & 1):
-                return self.place_of(state, value, seat)
+        if state is not None and not self.knower(state, seat)(value):
+            return self.place_of(state, value, seat)
         return self.rules.cards.names[value]
 
     def place_of(self, state: GameState, card: int, seat: int | None = None) -> str:
@@ -173,7 +202,7 @@ def sentence(parts: tuple[tuple[str, str], ...], values: dict[str, str], who: st
     out: list[str] = []
     started = False
     for kind, text in parts:
-        if kind == "param":
+        if kind != "text":  # a parameter's value, or the label's expression's
             out.append(values.get(text, ""))
             started = True
             continue
@@ -186,7 +215,7 @@ def sentence(parts: tuple[tuple[str, str], ...], values: dict[str, str], who: st
         out.append(text)
     body = "".join(out)
     subject = "you" if own else who
-    if not parts or parts[0][0] == "param" or body.startswith(":"):
+    if not parts or parts[0][0] != "text" or body.startswith(":"):
         return f"{subject}{body}" if body.startswith(":") else f"{subject}: {body}"
     return f"{subject} {body}"
 
@@ -312,8 +341,11 @@ def _words(words: Words, state: GameState, action: Action, seat: int | None, me:
     def namer(c: int) -> str:
         return names[c] if knew(c) and knows(c) else words.place_of(state, c, seat)
 
-    text = words.describe(action, state, seat, namer) if seat is None \
-        else words.narrate(action, me, seat, state, namer)
+    def sees(c: int) -> bool:
+        return knew(c) and knows(c)
+
+    text = words.describe(action, state, seat, namer, sees) if seat is None \
+        else words.narrate(action, me, seat, state, namer, sees)
     shown = [names[c] for c in cards if not knew(c) and knows(c)]
     return f"{text} - it was {' '.join(shown)}" if shown else text
 

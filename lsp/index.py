@@ -265,6 +265,8 @@ class _Builder:
         if move.label is not None:
             for placeholder in move.label.placeholders:
                 self.note(placeholder.pos, placeholder.name, scope.get(placeholder.name))
+            for placeholder in move.label.expressions:  # `{size(cs)}`: its names, as anywhere
+                self.expr(placeholder.expr, scope)
         self.statements(move.body, scope)
         if move.then is not None and move.then.name in steps:
             self.note(move.then.pos, move.then.name, steps[move.then.name])

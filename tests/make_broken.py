@@ -166,6 +166,28 @@ CASES = {
     "label_nested_braces": ([(51, "{card}", "{card:{card}}")], (51, ":", 1),
                             "unexpected ':': expected '}'"),
     "label_lone_brace": ([(51, "Drop {card}", "Drop }")], (51, "}", 0), "unexpected '}'"),
+    "label_value_reads_zone": ([(51, "{card}", "{card} of {size(hand[me])}")],
+                               (51, "hand", 0), "a label's value is worked out from the "
+                               "move's choices alone, but this reads zone 'hand'"),
+    "label_value_reads_variable": ([(51, "{card}", "{card} after {drawn + 1}")],
+                                   (51, "drawn", 0), "a label's value is worked out from the "
+                                   "move's choices alone, but this reads variable 'drawn'"),
+    "label_value_a_card": ([(51, "{card}", "{top(discard)}")], (51, "top", 0),
+                           "a label shows a number, a text, a rank, a suit, a colour or a "
+                           "player, not a card: name a chosen card by its parameter alone "
+                           "('{card}')"),
+    "label_value_unknown_name": ([(51, "{card}", "{card} for {crd.points}")], (51, "crd", 0),
+                                 "unknown name 'crd': did you mean 'card'?"),
+    "colour_without_colours": ([(13, "spades]", "cups]"),
+                                (52, "card.rank != 'K'", "card.colour == 'red'")],
+                               (52, "colour", 0), "the deck gives suit 'cups' no colour: name "
+                               "the colour of each suit in deck.colours (cups: red or black)"),
+    "repetition_misspelt": ([(4, "title: Mini", "repetition: forbidden")], (4, "forbidden", 0),
+                            "'forbidden' is not allowed here: expected one of allow, forbid; "
+                            "did you mean 'forbid'?"),
+    "colour_of_a_card": ([(52, "card.rank != 'K'", "colour(card) == 'red'")],
+                         (52, "card", 1),
+                         "the argument of colour() must be a suit, but this is a card"),
     "name_tagged_int": ([(3, "name: mini", "name: !!int x")], (3, "!!int", 0),
                         "'x' is not a valid whole number, as its tag !!int says it is"),
     "expression_600_terms": ([(60, "size(stock) == 0",

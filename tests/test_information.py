@@ -454,3 +454,27 @@ def test_a_hint_depends_only_on_what_the_seat_saw(path: Path) -> None:
                     (path.stem, pair.way)
                 compared += 1
     assert compared > 0 or not hidden
+
+
+def test_a_label_value_reads_no_card_the_seat_has_not_seen() -> None:
+    """tests/games/ferry.yaml labels a card laid from hand with its colour and worth
+    (`{card.colour}`, `{card.worth}`): two games that differ only in cards another seat has
+    not seen, its hand among them, give that seat the same labels, each value it may not
+    read shown as '?'; the holder reads them."""
+    engine = Engine(load_ruleset(Path(__file__).resolve().parent / "games" / "ferry.yaml"))
+    names = engine.rules.board.names
+    from_hand = 0
+    for seed in range(8):
+        state = engine.new_game(2, seed)
+        engine.apply(state, ("land",))  # seat 1 now lays, banks or turns: its hand is labelled
+        pair = traded_cards(engine, state, 1, random.Random(seed))
+        assert pair is not None
+        from_hand += any(names[state.where[c]] == "hand" for c in pair.cards)
+        read = [sorted(engine.words.describe(x, game, 1) for x in engine.legal_actions(game))
+                for game in (pair.a, pair.b)]
+        assert read[0] == read[1]
+        assert any(text.endswith("a ? card worth ?") for text in read[0])
+        own = [engine.words.describe(x, pair.a, 0) for x in engine.legal_actions(pair.a)
+               if x[0] == "lay"]
+        assert own and not any("?" in text for text in own)
+    assert from_hand > 0  # some pair differs in the hand the labels read

@@ -420,3 +420,67 @@ def test_a_search_past_its_bound_of_work_is_a_located_fault(
                                         "2,000 steps") as caught:
         deadwood(wild, hand, 5)
     assert caught.value.site == 5
+
+
+CONTRACT = rules(MeldKind("set", False, 3, 0, -1), MeldKind("run", True, 4, 0, -1, "wrap"),
+                 copies=2, wild_rank="2")
+
+
+def test_with_wild_cards_discard_deadwood_is_the_least_over_every_discard() -> None:
+    """A hand with wild cards is searched whole, the discard one choice of the search: the
+    same as the least deadwood over every discard, whatever is discarded (a wild card, one
+    of two copies)."""
+    rng = random.Random(11)
+    for size in (1, 2, 5, 9, 14, 18):
+        for _ in range(6):
+            hand = rng.sample(range(104), size)
+            assert discard_deadwood(CONTRACT, hand, 0) == min(
+                deadwood(CONTRACT, [c for c in hand if c != gone], 0) for gone in hand)
+
+
+def test_the_tree_of_melds_finds_what_a_look_at_each_finds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where a card is in many melds, the ones that fit are found through a tree of them;
+    looking at every meld instead gives the same answers."""
+    from cardrules.interpreter import melding
+    rng = random.Random(5)
+    hands = [rng.sample(range(104), rng.randint(6, 22)) for _ in range(30)]
+    functions = (deadwood, discard_deadwood, best_melds, can_meld, melds_in)
+    monkeypatch.setattr(melding, "_TREE_FROM", 0)
+    tree = [[f(CONTRACT, h, 0) for f in functions] for h in hands]
+    monkeypatch.setattr(melding, "_TREE_FROM", 10**9)
+    assert tree == [[f(CONTRACT, h, 0) for f in functions] for h in hands]
+
+
+def test_wild_hands_of_32_cards_stay_inside_the_bound_of_work() -> None:
+    """The hands of 32 cards benchmarks/meld_speed.py draws (a contract rummy's kinds, 2s
+    wild), four of which (the 8th, 9th, 14th and 15th) passed the bound before the tree of
+    melds and the one-search discard: every search answers them now."""
+    rng = random.Random(1 * 1000 + 32)
+    hands = [rng.sample(range(104), 32) for _ in range(20)]
+    for hand in (hands[7], hands[8], hands[13], hands[14]):
+        for search in (deadwood, discard_deadwood, best_melds):
+            search(CONTRACT, hand, 0)
+
+
+def test_validate_notes_a_meld_search_of_a_zone_that_may_outgrow_the_bound(
+        tmp_path: Path) -> None:
+    """rulesets/gin-rummy.yaml with every 2 wild: each search of a whole hand (which nothing
+    in the rules keeps below the deck's 52 cards) gets a hint at the call, since with wild
+    cards a search of more than 32 cards may pass its bound; without wild cards, none."""
+    from cardrules.dsl.loader import check_files
+    gin = Path(__file__).resolve().parent.parent / "rulesets" / "gin-rummy.yaml"
+    text = gin.read_text(encoding="utf-8")
+    wild = tmp_path / "gin-rummy.yaml"
+    wild.write_text(text.replace("deck:\n", "deck:\n  wild: \"card.rank == '2'\"\n", 1),
+                    encoding="utf-8")
+    found = check_files([str(wild)], hints=True)
+    assert found and all(d.hint for d in found)
+    assert all(d.message.startswith("melds_in() searches zone 'hand', which may hold up to "
+                                    "52 cards: with wild cards, a meld search of more than 32 "
+                                    "cards may pass its bound of 2,000,000 steps")
+               for d in found)
+    lines = wild.read_text(encoding="utf-8").splitlines()
+    assert all(d.location is not None and "melds_in(hand[me])" in lines[d.location.line - 1]
+               for d in found)
+    assert check_files([str(gin)], hints=True) == []

@@ -1,0 +1,37 @@
+"""Notes for the author on the checked program as a whole, which make nothing invalid: moves
+that undo each other where repetition is allowed (dsl/undo.py), meld searches that may take
+more cards than they manage inside their bound of work (dsl/check_melds.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cardrules.interpreter.meld_candidates import MOST_MELD_STEPS
+from cardrules.model import CardTable, MeldKind
+
+from . import decls as d
+from . import ir
+from . import nodes as n
+from .check_melds import SAFE_WILD_CARDS, large_wild_searches
+from .undo import undoing, zone_words
+
+
+def program_hints(decls: d.RulesetDecl, program: ir.Program, melds: tuple[MeldKind, ...],
+                  cards: CardTable, copies: dict[int, int]) -> Iterator[tuple[n.Pos, str]]:
+    """Each hint on the program: where it points, and what it says."""
+    if decls.repetition != "forbid":
+        for first, second, there, back in undoing(program):
+            yield second.pos, (
+                f"'{second.name}' can undo '{first.name}': one carries cards from "
+                f"{zone_words(there)} to {zone_words(back)}, the other carries them back, and "
+                "neither does anything else, so a seat may go back and forth for ever; "
+                "`repetition: forbid` makes a move that returns the game to a position "
+                "already seen not legal")
+    in_play = cards.per_deck * max(copies.values(), default=1)
+    for call, zone, most in large_wild_searches(program, melds, any(cards.wild), in_play):
+        yield call.pos, (
+            f"{call.function}() searches zone '{zone}', which may hold up to {most} cards: "
+            f"with wild cards, a meld search of more than {SAFE_WILD_CARDS} cards may pass its "
+            f"bound of {MOST_MELD_STEPS:,} steps and stop the game "
+            "(benchmarks/meld_speed.py); search fewer cards at once where hands can grow "
+            "that large")

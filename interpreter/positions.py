@@ -1,0 +1,68 @@
+"""A position of a game: what a seat (or the whole table) sees of it, as one digest.
+
+Two games are at the same position for a seat when it sees the same there: each zone's cards
+where the seat knows every one of them (in order, face up or not), else the cards it knows
+there (as a set) and how many it does not; the variables as its view shows them; the totals
+and whose decision it is (round, phase, step, seat, a reaction window). Counters that only
+grow (turns, actions) are left out, or nothing would ever repeat.
+
+A search bot's seat remembers the positions it has seen so as not to go back to them
+(players/repetition.py); a ruleset that forbids repetition (`repetition: forbid`) refuses a
+move that returns the game to a position the table has seen (flow.unrepeated): there the
+position is the table's, what every seat sees, so that whether a move would repeat is
+settled by what all can see.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+from cardrules.model import Ruleset
+
+from .state import GameState
+from .view import secret, shown
+
+
+def position(rules: Ruleset, state: GameState, seat: int | None,
+             known: Sequence[int] | None = None) -> bytes:
+    """A digest of `state` as `seat` sees it (None: as every seat does, the table), reading
+    who knows each card from `known` (per card, the mask of the parties that know it; by
+    default the state's own)."""
+    known = state.known if known is None else known
+    mask = state.everyone if seat is None else 1 << seat
+    zones: list[Any] = []
+    for cards in state.zones:
+        if all(c < 0 or known[c] & mask == mask for c in cards):
+            zones.append(tuple((c, state.face_up[c]) if c >= 0 else (c,) for c in cards))
+        else:  # some cards unknown: which place each is in would say something of them
+            seen = sorted((c, state.face_up[c]) for c in cards
+                          if c >= 0 and known[c] & mask == mask)
+            zones.append(("mixed", tuple(seen), len(cards) - len(seen)))
+    saved = state.known
+    state.known = list(known)  # the variables' cards too, as the seat knows them
+    try:
+        variables = _variables(rules, state, seat)
+    finally:
+        state.known = saved
+    text = repr((zones, variables, state.totals, state.round, state.phase, state.step,
+                 state.current, state.window, state.active, state.stop_before, state.over))
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+def _variables(rules: Ruleset, state: GameState, seat: int | None) -> list[Any]:
+    """The variables as the seat's view shows them: another seat's secret ones hidden (every
+    seat's, for the table)."""
+    out: list[Any] = []
+    for var in rules.variables:
+        if var.internal:
+            continue
+        if var.name in state.vars:
+            out.append(shown(rules, state, seat, var.kind, var.item_kind, state.vars[var.name]))
+        elif var.name in state.pvars:
+            hide = secret(var, state.over)
+            out.append([shown(rules, state, seat, var.kind, var.item_kind, v)
+                        if not hide or p == seat else None
+                        for p, v in enumerate(state.pvars[var.name])])
+    return out

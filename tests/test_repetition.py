@@ -1,0 +1,101 @@
+"""Repetition as a rule (`repetition: forbid`): a move that would return the game to a position
+the table has seen this round is not legal, for the engine, the kernel and every front end that
+asks them; and `validate` notes moves that undo each other where the rules allow it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardrules.dsl.loader import check_files, load_ruleset
+from cardrules.errors import IllegalAction
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.kernel import Kernel
+from cardrules.interpreter.state import GameState
+
+TESTS = Path(__file__).resolve().parent
+FERRY = TESTS / "games" / "ferry.yaml"
+SHUTTLE = TESTS / "data" / "shuttle.yaml"
+ROOT = TESTS.parent
+
+
+def _without_the_rule(path: Path, tmp_path: Path) -> Path:
+    out = tmp_path / path.name
+    out.write_text("".join(line for line in path.read_text(encoding="utf-8")
+                           .splitlines(keepends=True) if not line.startswith("repetition:")),
+                   encoding="utf-8")
+    return out
+
+
+def _with_the_rule(path: Path, tmp_path: Path) -> Path:
+    out = tmp_path / path.name
+    out.write_text(path.read_text(encoding="utf-8").replace(
+        "max_actions: 60\n", "max_actions: 60\nrepetition: forbid\n"), encoding="utf-8")
+    return out
+
+
+def test_a_move_back_to_a_position_seen_is_not_legal() -> None:
+    """tests/games/ferry.yaml: two cards ferried across, the second may not be brought back
+    (the table would be as it was after the first crossed), but the first may; the seat may
+    still land the ferry. The engine refuses the move back, and leaves the game as it was."""
+    engine = Engine(load_ruleset(FERRY))
+    state = engine.new_game(2, 0)
+    near = engine.rules.zone("near").index
+    first, second = state.zones[near][:2]
+    engine.apply(state, ("cross", first))
+    engine.apply(state, ("cross", second))
+    legal = engine.legal_actions(state)
+    assert ("bring_back", first) in legal and ("bring_back", second) not in legal
+    assert ("land",) in legal
+    before = state.to_dict()
+    with pytest.raises(IllegalAction):
+        engine.apply(state, ("bring_back", second))
+    assert state.to_dict() == before
+    # Bringing the first back is a new position: the near bank is a row, and its order
+    # has changed (the second card is across, the first now last on the near bank).
+    engine.apply(state, ("bring_back", first))
+
+
+def test_the_positions_seen_are_kept_in_the_saved_game() -> None:
+    """What the table has seen is a part of the game: a game read back from JSON refuses the
+    same moves, and so does the kernel playing it."""
+    engine = Engine(load_ruleset(FERRY))
+    state = engine.new_game(2, 0)
+    near = engine.rules.zone("near").index
+    first, second = state.zones[near][:2]
+    engine.apply(state, ("cross", first))
+    engine.apply(state, ("cross", second))
+    legal = engine.legal_actions(state)
+    assert ("bring_back", second) not in legal
+    again = GameState.from_json(state.to_json())
+    assert again.seen == state.seen and engine.legal_actions(again) == legal
+    kernel = Kernel(engine.rules)
+    assert kernel.legal_actions(kernel.adopt(state.copy())) == legal
+
+
+def test_without_the_rule_a_seat_may_shuttle_until_the_bound(tmp_path: Path) -> None:
+    """tests/data/shuttle.yaml, a seat that always takes the first legal move: it shifts a
+    card right and left until the bound on actions cuts the game off; with `repetition:
+    forbid` the shift back is not legal, so it draws, and wins."""
+    for path, cut_off in ((SHUTTLE, True), (_with_the_rule(SHUTTLE, tmp_path), False)):
+        engine = Engine(load_ruleset(path))
+        state = engine.new_game(seed=1)
+        while not state.over:
+            engine.apply(state, engine.legal_actions(state)[0])
+        assert state.cut_off is cut_off, path
+        assert (state.winners == [0]) is not cut_off
+
+
+def test_validate_notes_moves_that_undo_each_other(tmp_path: Path) -> None:
+    """A hint at a move that only carries cards back where another carries them, unless the
+    rules forbid repetition; no shipped ruleset, nor test game, gets one."""
+    path = _without_the_rule(FERRY, tmp_path)
+    line = path.read_text(encoding="utf-8").splitlines().index("            - name: bring_back")
+    found = check_files([str(path)], hints=True)
+    assert [(d.location.line, d.hint) for d in found] == [(line + 1, True)]
+    assert "'bring_back' can undo 'cross': one carries cards from near to far" \
+        in found[0].message
+    assert check_files([str(FERRY)], hints=True) == []
+    shipped = sorted((ROOT / "rulesets").glob("*.yaml")) + sorted((TESTS / "games").glob("*.yaml"))
+    assert check_files([str(p) for p in shipped], hints=True) == []
