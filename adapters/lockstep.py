@@ -1,8 +1,9 @@
 """Lockstep: a ruleset and OpenSpiel's own game played side by side, decision by decision.
 
 For each ruleset written to reproduce one of OpenSpiel's games (`MATCHED`), a game is played
-in both at once: OpenSpiel's chance outcomes are drawn first, as one order of the deck, and
-become the ruleset's given deal (interpreter/deal.py); then, before every decision, the seat
+in both at once: OpenSpiel's chance outcomes are drawn first, as one order of the deck (and,
+for Dou Dizhu, the place of the card turned up), and become the ruleset's given deal
+(interpreter/deal.py); then, before every decision, the seat
 to move and the whole legal set must agree (each of the ruleset's legal actions translated
 into OpenSpiel's action ids, one for one); a player picks one of OpenSpiel's actions, which
 is applied in both. Where the ruleset plays a single legal action by itself (an `automatic`
@@ -17,7 +18,8 @@ same returns. A game stops at its first difference, which is counted by kind:
     error     the ruleset failed (a rule's fault)
 
 Players are random, biased toward the rare endings a uniform player seldom reaches (nil
-bids, knocking as soon as it may, laying off), so those paths are played too; Kuhn poker's
+bids, knocking as soon as it may, laying off, bombs and long combinations), so those paths
+are played too; Kuhn poker's
 five endings need no bias. Another game is matched by a table entry: its ruleset and
 options, OpenSpiel's name, how a card's name reads as OpenSpiel's card id, how the drawn
 outcomes make the deal, how an action translates, and how the biased player picks.
