@@ -123,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         print("open_spiel is not installed: pip install '.[openspiel]'", file=sys.stderr)
         return 2
     runs: dict[str, Callable[..., tuple[float, list[int], list[list[float]]]]] = {
-        "cardrules": cardrules_games, "engine": lambda *a: cardrules_games(*a, kernel=False),
+        "cardrules": cardrules_games,
+        "engine": lambda m, g, s: cardrules_games(m, g, s, kernel=False),
         "OpenSpiel": openspiel_games}
     results = {who: run(match, args.games, args.seed) for who, run in runs.items()}
     options = " ".join(f"{k}={v}" for k, v in match.options.items()) or "its defaults"
