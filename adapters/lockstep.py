@@ -1,8 +1,9 @@
 """Lockstep: a ruleset and OpenSpiel's own game played side by side, decision by decision.
 
 For each ruleset written to reproduce one of OpenSpiel's games (`MATCHED`), a game is played
-in both at once: OpenSpiel's chance outcomes are drawn first, as one order of the deck, and
-become the ruleset's given deal (interpreter/deal.py); then, before every decision, the seat
+in both at once: OpenSpiel's chance outcomes are drawn first, as one order of the deck (and,
+for Dou Dizhu, the place of the card turned up), and become the ruleset's given deal
+(interpreter/deal.py); then, before every decision, the seat
 to move and the whole legal set must agree (each of the ruleset's legal actions translated
 into OpenSpiel's action ids, one for one); a player picks one of OpenSpiel's actions, which
 is applied in both. Where the ruleset plays a single legal action by itself (an `automatic`
@@ -17,7 +18,8 @@ same returns. A game stops at its first difference, which is counted by kind:
     error     the ruleset failed (a rule's fault)
 
 Players are random, biased toward the rare endings a uniform player seldom reaches (nil
-bids, knocking as soon as it may, laying off), so those paths are played too; Kuhn poker's
+bids, knocking as soon as it may, laying off, bombs and long combinations), so those paths
+are played too; Kuhn poker's
 five endings need no bias. Another game is matched by a table entry: its ruleset and
 options, OpenSpiel's name, how a card's name reads as OpenSpiel's card id, how the drawn
 outcomes make the deal, how an action translates, and how the biased player picks.
@@ -45,6 +47,9 @@ KINDS = ("seat", "legal", "forced", "end", "returns", "error")
 
 Translate = Callable[[Ruleset, Action], int]
 Chooser = Callable[[Any, list[int], random.Random], int]
+# (the deck as OpenSpiel's card ids in the order drawn, their names, the game's generator)
+#   -> (the ruleset's given deal as data, OpenSpiel's chance outcomes in turn)
+Dealer = Callable[[list[int], list[str], random.Random], tuple[dict[str, Any], list[int]]]
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,7 @@ class Matched:
     options: dict[str, str]
     game: str  # OpenSpiel's name for it (with its default parameters)
     card: Callable[[str], int]  # a card's name -> OpenSpiel's card id
-    zones: Callable[[list[str]], dict[str, list[str]]]  # outcomes (names) -> zones dealt
+    deal: Dealer  # the deck drawn -> the ruleset's deal and OpenSpiel's chance outcomes
     translate: Translate  # one of the ruleset's actions -> OpenSpiel's action id
     choose: Chooser  # a biased player: (OpenSpiel state, its legal ids, rng) -> an id
 
@@ -167,6 +172,86 @@ def kuhn_zones(outcomes: list[str]) -> dict[str, list[str]]:
     return {"hand[1]": outcomes[:1], "hand[2]": outcomes[1:2], "stock": outcomes[2:]}
 
 
+def by_zones(zones: Callable[[list[str]], dict[str, list[str]]]) -> Dealer:
+    """Where OpenSpiel's chance outcomes are the cards dealt, one by one: the ruleset's deal
+    names the zones they make (`zones`: the drawn cards' names -> each zone's)."""
+    def deal(order: list[int], names: list[str], rng: random.Random,
+             ) -> tuple[dict[str, Any], list[int]]:
+        return {"zones": zones(names)}, order
+    return deal
+
+
+# ------------------------------------------------------------------ dou dizhu
+_DD_RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+_DD_JOKERS = {"BJ": 52, "RJ": 53}  # OpenSpiel's black-and-white joker, then its coloured one
+
+
+def dd_card(name: str) -> int:
+    """OpenSpiel's dou_dizhu card id: suits clubs, diamonds, hearts, spades, ranks from 3 up
+    to 2 in each; then the black joker (52) and the red one (53)."""
+    if name in _DD_JOKERS:
+        return _DD_JOKERS[name]
+    rank, suit = _split(name)
+    return "CDHS".index(suit) * 13 + _DD_RANKS.index(rank)
+
+
+def dd_deal(order: list[int], names: list[str], rng: random.Random,
+            ) -> tuple[dict[str, Any], list[int]]:
+    """OpenSpiel first draws the place (0 to 50) of a card turned up, then deals 51 cards
+    round the table from its first player, the card at that place making its holder the
+    first bidder; the three cards it does not deal are the landlord's. The ruleset sets the
+    three aside, turns up the next card, shuffles the rest again and deals from seat 1 (the
+    seat after the first dealer): its first shuffle puts those four on top, its second is
+    OpenSpiel's order of the 51 dealt."""
+    place = rng.randrange(51)
+    rest = [n for i, n in enumerate(names[:51]) if i != place]
+    first = [*names[51:], names[place], *rest]
+    return {"shuffles": [first, names[:51]]}, [place] + [51 + card for card in order[:51]]
+
+
+_DD_STRINGS: dict[str, int] = {}
+
+
+def _dd_rank_text(name: str) -> str:
+    if name in _DD_JOKERS:
+        return "(BWJ)" if name == "BJ" else "(CJ)"
+    return "3456789TJQKA2"[_DD_RANKS.index(_split(name)[0])]
+
+
+def _dd_order(name: str) -> int:
+    return _DD_JOKERS.get(name, 0) or _DD_RANKS.index(_split(name)[0])
+
+
+def dd_text(rules: Ruleset, action: Action) -> str:
+    """An action of dou-dizhu as OpenSpiel writes its own: "Pass", "Bid 2", the ranks played
+    from the lowest ("33344", "(BWJ)(CJ)"), an airplane with kickers as its trios, a dash
+    and the kickers ("333444-57")."""
+    move = action[0]
+    if move in ("no_bid", "pass_turn"):
+        return "Pass"
+    if move == "bid":
+        return f"Bid {action[1]}"
+    if move == "rocket":
+        return "(BWJ)(CJ)"
+    parts = [sorted((_name(rules, c) for c in part), key=_dd_order) for part in action[1:]]
+    if move in ("airplane_solos", "airplane_pairs"):
+        return "".join(map(_dd_rank_text, parts[0])) + "-" + \
+            "".join(map(_dd_rank_text, parts[1]))
+    return "".join(map(_dd_rank_text, sorted(sum(parts, []), key=_dd_order)))
+
+
+def dd_translate(rules: Ruleset, action: Action) -> int:
+    """dou-dizhu's actions as OpenSpiel's dou_dizhu ids: each action's text (dd_text) is
+    looked up among the texts of OpenSpiel's 26,057 actions, one text each."""
+    if not _DD_STRINGS:
+        import pyspiel
+        state = pyspiel.load_game("dou_dizhu").new_initial_state()
+        texts = {state.action_to_string(0, a): a for a in range(26_057)}
+        assert len(texts) == 26_057, "two of OpenSpiel's actions read the same"
+        _DD_STRINGS.update(texts)
+    return _DD_STRINGS[dd_text(rules, action)]
+
+
 # ------------------------------------------------------------------ biased players
 _GIN_UTILS: list[Any] = []
 
@@ -200,6 +285,30 @@ def spades_choose(state: Any, legal: list[int], rng: random.Random) -> int:
     return rng.choice(legal)
 
 
+def dd_choose(state: Any, legal: list[int], rng: random.Random) -> int:
+    """Bid 3 now and then, pass less than a uniform player would, play a bomb or the rocket
+    half the times one may, so that doublings and springs come up, and a chain, a trio or
+    an airplane half the times one may, so that long combinations are followed too;
+    otherwise uniform."""
+    if legal[:4] == [0, 1, 2, 3] and rng.random() < 0.2:
+        return 3
+    plays = [a for a in legal if a > 3]  # (in the bidding, none)
+    bombs = [a for a in plays if a >= _DD_BOMBS]
+    if bombs and rng.random() < 0.5:
+        return rng.choice(bombs)
+    long = [a for a in plays if _DD_CHAINS <= a < _DD_PAIRS or a >= _DD_PAIR_CHAINS]
+    if long and rng.random() < 0.5:
+        return rng.choice(long)
+    if 0 in legal and plays and rng.random() < 0.7:
+        return rng.choice(plays)
+    return rng.choice(legal)
+
+
+# Where OpenSpiel's table of actions puts the chains of solos, the pairs, the chains of pairs
+# (then trios, trios with kickers, airplanes), and the bombs and the rocket, which end it.
+_DD_CHAINS, _DD_PAIRS, _DD_PAIR_CHAINS, _DD_BOMBS = 19, 55, 68, 26_057 - 14
+
+
 def uniform_choose(state: Any, legal: list[int], rng: random.Random) -> int:
     """Uniform: every ending of a short game is reached often enough as it is."""
     return rng.choice(legal)
@@ -209,11 +318,13 @@ MATCHED: dict[str, Matched] = {
     "spades": Matched("spades", {"one_deal": "true", "first_bidder": "seat1",
                                  "first_lead": "seat1", "spades_broken": "never",
                                  "team_bid_limit": "true"}, "spades",
-                      spades_card, spades_zones, spades_translate, spades_choose),
+                      spades_card, by_zones(spades_zones), spades_translate, spades_choose),
     "gin-rummy": Matched("gin-rummy", {"openspiel": "true"}, "gin_rummy", gin_card,
-                         gin_zones, gin_translate, gin_choose),
-    "kuhn-poker": Matched("kuhn-poker", {}, "kuhn_poker", kuhn_card, kuhn_zones,
+                         by_zones(gin_zones), gin_translate, gin_choose),
+    "kuhn-poker": Matched("kuhn-poker", {}, "kuhn_poker", kuhn_card, by_zones(kuhn_zones),
                           kuhn_translate, uniform_choose),
+    "dou-dizhu": Matched("dou-dizhu", {"openspiel": "true"}, "dou_dizhu", dd_card, dd_deal,
+                         dd_translate, dd_choose),
 }
 
 
@@ -249,23 +360,21 @@ class Lockstep:
             drawn = sorted(self.names)
             rng.shuffle(drawn)
             order = drawn
-        outcomes = [self.names[c] for c in order]
+        data, chance = self.match.deal(list(order), [self.names[c] for c in order], rng)
         tally.games += 1
         history: list[int] = []
         try:
-            kind, note = self._play(seed, rng, list(order), outcomes, history, tally,
-                                    list(opening))
+            kind, note = self._play(seed, rng, chance, data, history, tally, list(opening))
         except CardrulesError as exc:
             kind, note = "error", str(exc)
         if kind:
             tally.add(kind, f"game seed {seed}: {note}; OpenSpiel actions {history}")
 
-    def _play(self, seed: int, rng: random.Random, order: list[int], outcomes: list[str],
+    def _play(self, seed: int, rng: random.Random, chance: list[int], data: dict[str, Any],
               history: list[int], tally: Tally, opening: list[int]) -> tuple[str, str]:
-        deal = parse_deal_data({"zones": self.match.zones(outcomes)}, self.rules,
-                               self.game.num_players())
+        deal = parse_deal_data(data, self.rules, self.game.num_players())
         theirs = self.game.new_initial_state()
-        drawn = iter(order)
+        drawn = iter(chance)
         ours = self.engine.new_game(self.game.num_players(), seed, deal=deal)
         self._chance(theirs, drawn)
         while not theirs.is_terminal():
@@ -307,7 +416,7 @@ class Lockstep:
         return "", ""
 
     def _chance(self, state: Any, drawn: Any) -> None:
-        """Apply OpenSpiel's chance nodes: the next card of the drawn order each."""
+        """Apply OpenSpiel's chance nodes: the next of its drawn outcomes each."""
         while state.is_chance_node():
             state.apply_action(next(drawn))
 

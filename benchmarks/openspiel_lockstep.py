@@ -5,13 +5,14 @@
     python benchmarks/openspiel_lockstep.py gin-rummy --games 1000 --seed 2
 
 For each matched game (adapters/lockstep.py: spades with the options of OpenSpiel's spades,
-gin-rummy with openspiel=true, kuhn-poker as it is), games are played side by side: OpenSpiel's
-chance outcomes are the ruleset's given deal, and before every decision the seat to move and the
-whole legal set must agree; at the end, the returns. Players are random, biased toward rare
-endings (nil bids, knocking at once, lay-offs). Prints, per game, the games and decisions
-compared and the differences by kind, with the first example of each (its seed and OpenSpiel's
-actions, to reproduce it). Each game runs until --games are played or --seconds have passed,
-whichever comes first. Exit status 1 if any difference was found. Needs open_spiel.
+gin-rummy and dou-dizhu with openspiel=true, kuhn-poker as it is), games are played side by
+side: OpenSpiel's chance outcomes are the ruleset's given deal, and before every decision the
+seat to move and the whole legal set must agree; at the end, the returns. Players are random,
+biased toward rare endings (nil bids, knocking at once, lay-offs, bombs and long
+combinations). Prints, per game, the games and decisions compared and the differences by
+kind, with the first example of each (its seed and OpenSpiel's actions, to reproduce it).
+Each game runs until --games are played or --seconds have passed, whichever comes first.
+Exit status 1 if any difference was found. Needs open_spiel.
 """
 
 from __future__ import annotations

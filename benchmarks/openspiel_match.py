@@ -4,6 +4,7 @@
     python benchmarks/openspiel_match.py spades [--games 4000] [--seed 1]
     python benchmarks/openspiel_match.py gin-rummy [--games 3000]
     python benchmarks/openspiel_match.py kuhn-poker [--games 20000]
+    python benchmarks/openspiel_match.py dou-dizhu [--games 2000]
 
 Plays the cardrules ruleset with the options that reproduce OpenSpiel's game (below), and
 OpenSpiel's game with its default parameters, each with every seat choosing uniformly among
@@ -47,6 +48,7 @@ MATCHES = {
                                "team_bid_limit": "true"}, "spades"),
     "gin-rummy": Match("gin-rummy", {"openspiel": "true"}, "gin_rummy"),
     "kuhn-poker": Match("kuhn-poker", {}, "kuhn_poker"),
+    "dou-dizhu": Match("dou-dizhu", {"openspiel": "true"}, "dou_dizhu"),
 }
 
 
@@ -121,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         print("open_spiel is not installed: pip install '.[openspiel]'", file=sys.stderr)
         return 2
     runs: dict[str, Callable[..., tuple[float, list[int], list[list[float]]]]] = {
-        "cardrules": cardrules_games, "engine": lambda *a: cardrules_games(*a, kernel=False),
+        "cardrules": cardrules_games,
+        "engine": lambda m, g, s: cardrules_games(m, g, s, kernel=False),
         "OpenSpiel": openspiel_games}
     results = {who: run(match, args.games, args.seed) for who, run in runs.items()}
     options = " ".join(f"{k}={v}" for k, v in match.options.items()) or "its defaults"

@@ -14,9 +14,11 @@ NO_COLOUR = 2
 
 
 def card_table(ranks: tuple[str, ...], suits: tuple[str, ...], jokers: int, copies: int,
-               per_deck: int, colours: dict[str, int] | None = None) -> dict[str, Any]:
+               per_deck: int, colours: dict[str, int] | None = None,
+               joker_names: tuple[str, ...] = ()) -> dict[str, Any]:
     """Every card's name, rank, suit, colour (`colours`: the deck's own for the suits it
-    names), number and whether it is a joker."""
+    names), number and whether it is a joker. `joker_names`: the names of a copy's jokers
+    in order, where the deck gives them (else every joker is JK)."""
     colours = colours or {}
     names, rank, suit, colour, number, joker = [], [], [], [], [], []
     for _ in range(copies):
@@ -29,7 +31,7 @@ def card_table(ranks: tuple[str, ...], suits: tuple[str, ...], jokers: int, copi
                 number.append(rank_number(r, ri))
                 joker.append(False)
         for j in range(jokers):
-            names.append("JK")
+            names.append(joker_names[j] if j < len(joker_names) else "JK")
             rank.append(len(ranks))
             suit.append(len(suits))
             colour.append(j % 2)

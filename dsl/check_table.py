@@ -251,7 +251,9 @@ class TableChecker(StatementChecker):
                 self.problem(suit.pos, f"deck.colours: no suit '{suit.name}' in this deck"
                              + did_you_mean(suit.name, suits))
             colours[suit.name] = COLOUR_NUMBERS[colour]
-        table = card_table(ranks, suits, jokers, max(copies.values()), per_deck, colours)
+        joker_names = self.joker_names(ranks, suits, jokers)
+        table = card_table(ranks, suits, jokers, max(copies.values()), per_deck, colours,
+                           joker_names)
         self.symbols.uncoloured = tuple(s for s in suits
                                         if suit_colour(s, colours) == NO_COLOUR)
         values = self.value_tables(ranks, jokers, table)
@@ -260,6 +262,36 @@ class TableChecker(StatementChecker):
                             **table)
         return CardTable(per_deck=per_deck, values=values, wild=self.wild(partial),
                          **table), copies
+
+    def joker_names(self, ranks: tuple[str, ...], suits: tuple[str, ...],
+                    jokers: int) -> tuple[str, ...]:
+        """The names a deck gives its jokers (`joker_names`), one for each joker of a copy,
+        each its own and none a card's name already; () where there are none or a name is
+        not fit to be one."""
+        given = self.decls.deck.joker_names
+        if not given:
+            return ()
+        if len(given) != jokers:
+            self.problem(given[jokers if len(given) > jokers else 0].pos,
+                         f"deck.joker_names names {len(given)} joker"
+                         f"{'' if len(given) == 1 else 's'}, but a copy of the deck has "
+                         f"{jokers}: give one name for each")
+            return ()
+        taken = {r + s[:1].upper() for r in ranks for s in suits}
+        seen: set[str] = set()
+        for literal in given:
+            text = str(literal.value)
+            if not 0 < len(text) <= limits.MAX_CARD_NAME or not text.isprintable() \
+                    or any(ch.isspace() for ch in text):
+                self.problem(literal.pos, "a joker's name has 1 to "
+                                          f"{limits.MAX_CARD_NAME} characters, without spaces")
+                return ()
+            if text in taken or text in seen:
+                self.problem(literal.pos, f"the joker name '{text}' is already a card's name: "
+                                          "each card of a deck has a name of its own")
+                return ()
+            seen.add(text)
+        return tuple(str(literal.value) for literal in given)
 
     def distinct_names(self, names: tuple[d.Literal, ...], what: str, most: int) -> set[str]:
         """Check a deck's ranks or suits; the names that are not fit to be one."""

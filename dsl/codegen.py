@@ -260,8 +260,11 @@ class Generator(ExpressionWriter):
             action: ast.expr = pyast.subscript(pyast.name(table),
                                                pyast.name(local(move.params[0].name)))
         elif move.params:
+            # a list chosen (cards picked by select or a slice) is held as a tuple
             action = ast.Tuple([pyast.const(move.name),
-                                *(pyast.name(local(p.name)) for p in move.params)], ast.Load())
+                                *(pyast.call(pyast.name("frozen"), pyast.name(local(p.name)))
+                                  if p.type.is_list else pyast.name(local(p.name))
+                                  for p in move.params)], ast.Load())
         else:
             self.constants[f"A_{move.name}"] = (move.name,)
             action = pyast.name(f"A_{move.name}")

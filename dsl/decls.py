@@ -54,6 +54,7 @@ class DeckDecl:
     wild: n.Expr | None
     pos: n.Pos
     colours: tuple[tuple[Named, str], ...] = ()  # suit -> 'red' or 'black'
+    joker_names: tuple[Literal, ...] = ()  # the jokers of a copy, in order
 
 
 @dataclass(frozen=True)

@@ -223,6 +223,7 @@ class _Reader:
             copies=self.expr((*path, "copies")),
             zone=self.named((*path, "zone")) if self.has((*path, "zone")) else None,
             wild=self.expr((*path, "wild")), pos=self.pos(path),
+            joker_names=listed("joker_names"),
             colours=tuple((d.Named(str(suit), self.pos((*path, "colours", suit), key=True)),
                            str(colour))
                           for suit, colour in (spec.get("colours") or {}).items()))

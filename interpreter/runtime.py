@@ -120,6 +120,15 @@ def subsets(items: Sequence[Any], site: int) -> list[tuple[Any, ...]]:
     return [c for k in range(n + 1) for c in itertools.combinations(items, k)]
 
 
+def frozen(value: Any) -> Any:
+    """A value as an action holds it: a list (a list of lists...) as a tuple at every depth,
+    so that a list of cards chosen by a move, made by select or a slice, is hashable and
+    compares as the same choice in a replay."""
+    if isinstance(value, (list, tuple)):
+        return tuple(frozen(item) for item in value)
+    return value
+
+
 def same(a: Any, b: Any) -> bool:
     """Whether two values are equal, a list and a tuple of the same items alike."""
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
@@ -479,7 +488,7 @@ def is_run(rank: Sequence[int], wild: Sequence[bool], n_ranks: int, cards: Seque
 EXPORTED = (
     "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "MOST_LETTERS", "MOST_NUMBERS", "SIGNAL_TURN",
     "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "ReadAs", "in_play", "total_now",
-    "need", "at", "position", "combinations", "subsets", "same", "ordered", "most_by",
+    "need", "at", "position", "combinations", "subsets", "frozen", "same", "ordered", "most_by",
     "least_by", "ordered_by", "divide", "modulo", "least", "most", "numbers", "words", "group",
     "empty", "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others",
     "next_seat", "random_card", "seat_of", "owner_of", "team_of", "led_suit", "best_of_suit",

@@ -546,8 +546,8 @@ def test_ismcts_searches_moves_whose_parameter_is_a_list_of_numbers(tmp_path: Pa
     engine = constructed(tmp_path, LIST_CHOICE)
     state = engine.new_game(2, 1)
     legal = engine.legal_actions(state)
-    for seed in range(3):
-        assert IsmctsBot(seed, iterations=40).choose(engine, state, legal) == ("pick", [3, 4])
+    for seed in range(3):  # (a list chosen is held as a tuple)
+        assert IsmctsBot(seed, iterations=40).choose(engine, state, legal) == ("pick", (3, 4))
 
 
 @pytest.mark.parametrize("bot", [GreedyBot(1), IsmctsBot(1, iterations=30)],

@@ -352,3 +352,23 @@ def test_a_card_counts_as_another_suit_in_a_trick() -> None:
                         [1 if p == winner else 0 for p in range(4)]
                 played = []
     assert seen_left
+
+
+def test_a_deck_names_its_jokers(tmp_path: Path) -> None:
+    # Where one joker beats the other, each has a name of its own (the first of a copy red,
+    # the second black); a name the deck has already is refused.
+    from cardrules.dsl.loader import check_files
+
+    base = (DATA / "mini.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "j.yaml"
+    path.write_text(base.replace("suits: [clubs, diamonds, hearts, spades]",
+                                 "jokers: 1\n  joker_names: [KS]")
+                    .replace("K: 0}", "K: 0, joker: 0}"), encoding="utf-8")
+    (problem,) = check_files([str(path)])
+    assert "the joker name 'KS' is already a card's name" in problem.message
+    path.write_text(base.replace("suits: [clubs, diamonds, hearts, spades]",
+                                 "jokers: 2\n  joker_names: [RJ, BJ]")
+                    .replace("K: 0}", "K: 0, joker: 0}"), encoding="utf-8")
+    cards = load_ruleset(path).cards
+    assert [(cards.names[c], cards.colour[c]) for c in (16, 17)] == [("RJ", 0), ("BJ", 1)]
+    assert (problem.location.line, problem.location.column) == (14, 17)

@@ -19,6 +19,8 @@ from cardrules.adapters.lockstep import (
     MATCHED,
     Lockstep,
     Tally,
+    dd_card,
+    dd_translate,
     gin_card,
     gin_meld_id,
     kuhn_card,
@@ -29,7 +31,8 @@ pyspiel = pytest.importorskip(
     "pyspiel", reason="open_spiel is not installed (pip install '.[openspiel]'): there is "
                        "no OpenSpiel game to play in lockstep with")
 
-GAMES = {"spades": 300, "gin-rummy": 600, "kuhn-poker": 300}  # about 10 s in all, 2 cores
+GAMES = {"spades": 300, "gin-rummy": 600, "kuhn-poker": 300,  # about 12 s in all, 2 cores
+         "dou-dizhu": 60}
 
 
 def assert_none(tally: Tally) -> None:
@@ -40,7 +43,7 @@ def assert_none(tally: Tally) -> None:
 @pytest.mark.parametrize("name", sorted(MATCHED))
 def test_a_matched_game_plays_as_openspiels_does(name: str) -> None:
     tally = run(name, GAMES[name], seed=11)
-    shortest = 2 if name == "kuhn-poker" else 30  # decisions a game, at least on average
+    shortest = {"kuhn-poker": 2, "dou-dizhu": 20}.get(name, 30)  # decisions a game, on average
     assert tally.games == GAMES[name] and tally.decisions >= shortest * tally.games
     assert_none(tally)
 
@@ -152,4 +155,50 @@ def test_kuhn_poker_plays_every_deal_and_sequence_as_openspiels_does(order: tupl
     for seed, sequence in enumerate(KUHN_SEQUENCES):
         step.play(seed, tally, order=[kuhn_card(c) for c in order], opening=sequence)
     assert tally.games == 5 and tally.decisions == 12
+    assert_none(tally)
+
+
+DOU = MATCHED["dou-dizhu"]
+
+
+def test_dou_dizhu_names_each_combination_as_openspiel_does() -> None:
+    """Twelve 3s to 6s are an airplane of four, or one of three with the fourth trio as its
+    kickers, from below or from above: four choices, four of OpenSpiel's actions."""
+    rules = Lockstep(DOU).rules
+    ids = {n: c for c, n in enumerate(rules.cards.names[:54])}
+    def cards(*names: str) -> tuple[int, ...]:
+        return tuple(ids[n] for n in names)
+    trios = {r: cards(*(r + s for s in "CDH")) for r in "3456"}
+    actions = [("airplane", trios["3"] + trios["4"] + trios["5"] + trios["6"]),
+               ("airplane_solos", trios["3"] + trios["4"] + trios["5"], trios["6"]),
+               ("airplane_solos", trios["4"] + trios["5"] + trios["6"], trios["3"]),
+               ("trio_pair", trios["3"], cards("RJ", "BJ")[:0] + cards("2C", "2D")),
+               ("rocket",), ("bid", 3), ("no_bid",), ("pass_turn",)]
+    state = pyspiel.load_game("dou_dizhu").new_initial_state()
+    assert [state.action_to_string(0, dd_translate(rules, a)) for a in actions] == [
+        "333444555666", "333444555-666", "444555666-333", "33322", "(BWJ)(CJ)", "Bid 3",
+        "Pass", "Pass"]
+    assert [dd_card(n) for n in ("3C", "2C", "3D", "2S", "BJ", "RJ")] == [0, 12, 13, 51, 52, 53]
+
+
+def test_dou_dizhu_a_bomb_answers_the_rocket_and_a_four_starts_no_chain() -> None:
+    """OpenSpiel's own readings, which openspiel=true keeps: seat 3, first to bid, bids 3
+    and leads holding four 3s and 4 to 8 (no chain from the 3s is offered), plays the
+    rocket, and seat 1 may answer it with its bomb of 9s."""
+    named = {0: ["9C", "9D", "9H", "9S"],
+             2: ["RJ", "BJ", "3C", "3D", "3H", "3S", "4C", "5C", "6C", "7C", "8C"]}
+    taken = {dd_card(n) for names in named.values() for n in names}
+    rest = iter(sorted(set(range(54)) - taken))
+    order = [0] * 54
+    for seat in range(3):
+        mine = [dd_card(n) for n in named.get(seat, [])]
+        for m in range(17):
+            order[3 * m + seat] = mine[m] if m < len(mine) else next(rest)
+    order[51:] = [next(rest) for _ in range(3)]
+    # games whose card turned up is dealt to seat 3 (adapters/lockstep.py: dd_deal)
+    seeds = [s for s in range(60) if random.Random(s).randrange(51) % 3 == 2][:4]
+    tally = Tally()
+    for seed in seeds:
+        Lockstep(DOU).play(seed, tally, order=order, opening=[3, 26_056, 26_043 + 6])
+    assert len(seeds) == 4 and tally.moves["rocket"] == 4 and tally.moves["bomb"] >= 4
     assert_none(tally)
