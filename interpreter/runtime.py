@@ -25,7 +25,8 @@ from cardrules.model import Board
 from .domains import Words
 from .state import EMPTY, GameState
 
-HIDDEN, OWNER, PUBLIC = 0, 1, 2  # a zone's visibility
+# A zone's visibility: nobody, its owner, everyone; OTHERS: every party but its owner.
+HIDDEN, OWNER, PUBLIC, OTHERS = 0, 1, 2, 3
 MOST_NUMBERS = 10_000  # the longest list numbers(a, b) makes
 MOST_LETTERS = 1_000  # the longest text words(letters, a, b) stands for
 # What a rule tells the flow (GameState.signal): end the turn, the phase, the round, the game.
@@ -477,8 +478,9 @@ def is_run(rank: Sequence[int], wild: Sequence[bool], n_ranks: int, cards: Seque
 
 # What generated code may call or read of this module (dsl/binding.py binds these names).
 EXPORTED = (
-    "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "MOST_LETTERS", "MOST_NUMBERS", "SIGNAL_TURN",
-    "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "ReadAs", "in_play", "total_now",
+    "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "OTHERS", "MOST_LETTERS", "MOST_NUMBERS",
+    "SIGNAL_TURN", "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "ReadAs", "in_play",
+    "total_now",
     "need", "at", "position", "combinations", "subsets", "same", "ordered", "most_by",
     "least_by", "ordered_by", "divide", "modulo", "least", "most", "numbers", "words", "group",
     "empty", "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others",
