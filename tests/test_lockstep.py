@@ -29,7 +29,7 @@ pyspiel = pytest.importorskip(
     "pyspiel", reason="open_spiel is not installed (pip install '.[openspiel]'): there is "
                        "no OpenSpiel game to play in lockstep with")
 
-GAMES = {"spades": 300, "gin-rummy": 600, "kuhn-poker": 300}  # about 10 s in all, 2 cores
+GAMES = {"spades": 300, "gin-rummy": 600, "kuhn-poker": 300, "hanabi": 200}  # ~12 s, 2 cores
 
 
 def assert_none(tally: Tally) -> None:
@@ -42,6 +42,13 @@ def test_a_matched_game_plays_as_openspiels_does(name: str) -> None:
     tally = run(name, GAMES[name], seed=11)
     shortest = 2 if name == "kuhn-poker" else 30  # decisions a game, at least on average
     assert tally.games == GAMES[name] and tally.decisions >= shortest * tally.games
+    assert_none(tally)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_hanabi_plays_as_openspiels_at_every_table_size(players: int) -> None:
+    tally = run("hanabi", 100, seed=players, params={"players": players})
+    assert tally.decisions >= 30 * tally.games
     assert_none(tally)
 
 
