@@ -6,7 +6,8 @@
     python benchmarks/openspiel_lockstep.py hanabi --players 3 --games 5000
 
 For each matched game (adapters/lockstep.py: spades with the options of OpenSpiel's spades,
-gin-rummy with openspiel=true, kuhn-poker as it is, hanabi with its published rules), games are played side by side: OpenSpiel's
+gin-rummy with openspiel=true, kuhn-poker as it is, hanabi with its published rules), games are
+played side by side: OpenSpiel's
 chance outcomes are the ruleset's given deal, and before every decision the seat to move and the
 whole legal set must agree; at the end, the returns. Players are random, biased toward rare
 endings (nil bids, knocking at once, lay-offs). Prints, per game, the games and decisions
