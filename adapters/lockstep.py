@@ -45,11 +45,13 @@ from cardrules.model import Action, Ruleset
 
 KINDS = ("seat", "legal", "forced", "end", "returns", "error")
 
-Translate = Callable[[Ruleset, Action], int]
+Translate = Callable[[Ruleset, GameState, Action], int]  # (the game the action is made in)
 Chooser = Callable[[Any, list[int], random.Random], int]
-# (the deck as OpenSpiel's card ids in the order drawn, their names, the game's generator)
+# (the deck as OpenSpiel's card ids in the order drawn, their names, the game's generator,
+#  the number of players)
 #   -> (the ruleset's given deal as data, OpenSpiel's chance outcomes in turn)
-Dealer = Callable[[list[int], list[str], random.Random], tuple[dict[str, Any], list[int]]]
+Dealer = Callable[[list[int], list[str], random.Random, int],
+                  tuple[dict[str, Any], list[int]]]
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,9 @@ class Matched:
     deal: Dealer  # the deck drawn -> the ruleset's deal and OpenSpiel's chance outcomes
     translate: Translate  # one of the ruleset's actions -> OpenSpiel's action id
     choose: Chooser  # a biased player: (OpenSpiel state, its legal ids, rng) -> an id
+    # the chance outcomes of a whole deal (OpenSpiel's ids, each as often as it is dealt),
+    # where they are not each card of one deck once (Hanabi deals faces, by count)
+    deck: Callable[[], list[int]] | None = None
 
 
 @dataclass
@@ -121,7 +126,7 @@ def _name(rules: Ruleset, card: int) -> str:
     return rules.cards.names[card]
 
 
-def gin_translate(rules: Ruleset, action: Action) -> int:
+def gin_translate(rules: Ruleset, state: GameState, action: Action) -> int:
     """gin-rummy's actions as OpenSpiel's gin_rummy ids."""
     move = action[0]
     fixed = {"take_upcard": 52, "draw_stock": 53, "decline": 54, "wall_stop": 54, "done": 54,
@@ -140,13 +145,13 @@ def kuhn_card(name: str) -> int:
     return "JQK".index(_split(name)[0])
 
 
-def kuhn_translate(rules: Ruleset, action: Action) -> int:
+def kuhn_translate(rules: Ruleset, state: GameState, action: Action) -> int:
     """kuhn-poker's actions as OpenSpiel's kuhn_poker ids: its pass (0) is a check or a fold
     here, its bet (1) a bet or a call."""
     return {"check": 0, "fold": 0, "bet": 1, "call": 1}[action[0]]
 
 
-def spades_translate(rules: Ruleset, action: Action) -> int:
+def spades_translate(rules: Ruleset, state: GameState, action: Action) -> int:
     """spades' actions as OpenSpiel's spades ids: a card is its id, a bid of n is 52 + n
     (nil is 0)."""
     if action[0] == "bid":
@@ -154,30 +159,71 @@ def spades_translate(rules: Ruleset, action: Action) -> int:
     return spades_card(_name(rules, action[1]))
 
 
+_HANABI_COLOURS = "RYGWB"  # OpenSpiel's (the Hanabi Learning Environment's) colour order
+
+
+def hanabi_card(name: str) -> int:
+    """OpenSpiel's hanabi chance outcome for a card: colour (R, Y, G, W, B) x 5 + rank - 1."""
+    rank, colour = _split(name)
+    return _HANABI_COLOURS.index(colour) * 5 + int(rank) - 1
+
+
+def hanabi_deck() -> list[int]:
+    """The 50 cards a game deals, as OpenSpiel's outcomes: per colour three 1s, two 2s, 3s
+    and 4s, one 5."""
+    return [colour * 5 + rank for colour in range(5) for rank, count in
+            enumerate((3, 2, 2, 2, 1)) for _ in range(count)]
+
+
+def hanabi_translate(rules: Ruleset, state: GameState, action: Action) -> int:
+    """hanabi's actions as OpenSpiel's hanabi ids: a discard of the card at place i of the
+    hand is i, a play hand_size + i; a clue to the player `offset` seats on, of a colour or
+    a rank, comes after, colours before ranks (OpenSpiel's move order)."""
+    size = 5 if state.n <= 3 else 4
+    move, me = action[0], state.current
+    if move in ("discard", "play"):
+        place = state.zones[state.where[action[1]]].index(action[1])
+        return place + (size if move == "play" else 0)
+    offset = (action[1] - me) % state.n
+    if move == "tell_colour":
+        colour = _HANABI_COLOURS.index(rules.cards.suit_names[action[2]][0].upper())
+        return 2 * size + (offset - 1) * 5 + colour
+    return 2 * size + (state.n - 1) * 5 + (offset - 1) * 5 + int(action[2])
+
+
 # ------------------------------------------------------------------ deals
-def gin_zones(outcomes: list[str]) -> dict[str, list[str]]:
+def gin_zones(outcomes: list[str], players: int) -> dict[str, list[str]]:
     """OpenSpiel deals ten cards to the first player, ten to the second, the upcard, then
     each card drawn from the stock in turn: the stock's order from the top."""
     return {"hand[1]": outcomes[:10], "hand[2]": outcomes[10:20], "upcard": [outcomes[20]],
             "stock": outcomes[21:]}
 
 
-def spades_zones(outcomes: list[str]) -> dict[str, list[str]]:
+def spades_zones(outcomes: list[str], players: int) -> dict[str, list[str]]:
     """OpenSpiel deals the cards round the table, the first to the first player."""
     return {f"hand[{p + 1}]": outcomes[p::4] for p in range(4)}
 
 
-def kuhn_zones(outcomes: list[str]) -> dict[str, list[str]]:
+def hanabi_zones(outcomes: list[str], players: int) -> dict[str, list[str]]:
+    """OpenSpiel deals the first player's whole hand, then the next player's, then each card
+    drawn in turn: the stock's order from the top."""
+    size = 5 if players <= 3 else 4
+    hands = {f"hand[{p + 1}]": outcomes[p * size:(p + 1) * size] for p in range(players)}
+    return {**hands, "stock": outcomes[players * size:]}
+
+
+def kuhn_zones(outcomes: list[str], players: int) -> dict[str, list[str]]:
     """OpenSpiel deals the first player's card, then the second's; the third stays out."""
     return {"hand[1]": outcomes[:1], "hand[2]": outcomes[1:2], "stock": outcomes[2:]}
 
 
-def by_zones(zones: Callable[[list[str]], dict[str, list[str]]]) -> Dealer:
+def by_zones(zones: Callable[[list[str], int], dict[str, list[str]]]) -> Dealer:
     """Where OpenSpiel's chance outcomes are the cards dealt, one by one: the ruleset's deal
-    names the zones they make (`zones`: the drawn cards' names -> each zone's)."""
-    def deal(order: list[int], names: list[str], rng: random.Random,
+    names the zones they make (`zones`: the drawn cards' names and the number of players ->
+    each zone's)."""
+    def deal(order: list[int], names: list[str], rng: random.Random, players: int,
              ) -> tuple[dict[str, Any], list[int]]:
-        return {"zones": zones(names)}, order
+        return {"zones": zones(names, players)}, order
     return deal
 
 
@@ -195,7 +241,7 @@ def dd_card(name: str) -> int:
     return "CDHS".index(suit) * 13 + _DD_RANKS.index(rank)
 
 
-def dd_deal(order: list[int], names: list[str], rng: random.Random,
+def dd_deal(order: list[int], names: list[str], rng: random.Random, players: int,
             ) -> tuple[dict[str, Any], list[int]]:
     """OpenSpiel first draws the place (0 to 50) of a card turned up, then deals 51 cards
     round the table from its first player, the card at that place making its holder the
@@ -240,7 +286,7 @@ def dd_text(rules: Ruleset, action: Action) -> str:
     return "".join(map(_dd_rank_text, sorted(sum(parts, []), key=_dd_order)))
 
 
-def dd_translate(rules: Ruleset, action: Action) -> int:
+def dd_translate(rules: Ruleset, state: GameState, action: Action) -> int:
     """dou-dizhu's actions as OpenSpiel's dou_dizhu ids: each action's text (dd_text) is
     looked up among the texts of OpenSpiel's 26,057 actions, one text each."""
     if not _DD_STRINGS:
@@ -309,6 +355,40 @@ def dd_choose(state: Any, legal: list[int], rng: random.Random) -> int:
 _DD_CHAINS, _DD_PAIRS, _DD_PAIR_CHAINS, _DD_BOMBS = 19, 55, 68, 26_057 - 14
 
 
+def hanabi_choose(state: Any, legal: list[int], rng: random.Random) -> int:
+    """Play a card that fits (read from OpenSpiel's whole state, which a player could not
+    see: the point is to reach long games) two times in three when there is one, any card
+    one time in ten, else a discard or a clue: so fireworks are built and completed, and
+    games reach the spent stock and its last round (a uniform player burns its fuses
+    within a few turns)."""
+    size = 5 if state.num_players() <= 3 else 4
+    plays = [a for a in legal if size <= a < 2 * size]
+    fitting = [size + i for i in _hanabi_fitting(str(state), state.current_player())]
+    if fitting and rng.random() < 2 / 3:
+        return rng.choice([a for a in fitting if a in legal] or legal)
+    if plays and rng.random() < 0.1:
+        return rng.choice(plays)
+    return rng.choice([a for a in legal if a not in plays] or legal)
+
+
+def _hanabi_fitting(text: str, seat: int) -> list[int]:
+    """The places of `seat`'s cards that fit their fireworks, read from OpenSpiel's text of
+    the whole state ('Fireworks: R0 Y1 ...', then each hand's cards, 'R1 || ...', the hands
+    parted by '-----')."""
+    lines = text.splitlines()
+    levels = {part[0]: int(part[1:]) for line in lines if line.startswith("Fireworks:")
+              for part in line.split()[1:]}
+    start = lines.index("Hands:") + 1
+    end = next(i for i, line in enumerate(lines) if line.startswith("Deck size"))
+    hands: list[list[str]] = [[]]
+    for line in lines[start:end]:
+        if line.startswith("-----"):
+            hands.append([])
+        elif "||" in line:
+            hands[-1].append(line.split()[0])
+    return [i for i, card in enumerate(hands[seat]) if levels[card[0]] + 1 == int(card[1])]
+
+
 def uniform_choose(state: Any, legal: list[int], rng: random.Random) -> int:
     """Uniform: every ending of a short game is reached often enough as it is."""
     return rng.choice(legal)
@@ -325,6 +405,9 @@ MATCHED: dict[str, Matched] = {
                           kuhn_translate, uniform_choose),
     "dou-dizhu": Matched("dou-dizhu", {"openspiel": "true"}, "dou_dizhu", dd_card, dd_deal,
                          dd_translate, dd_choose),
+    "hanabi": Matched("hanabi", {"fuse_out": "zero", "empty_clues": "false"}, "hanabi",
+                      hanabi_card, by_zones(hanabi_zones), hanabi_translate, hanabi_choose,
+                      hanabi_deck),
 }
 
 
@@ -357,10 +440,11 @@ class Lockstep:
         actions the players make first, before picking for themselves."""
         rng = random.Random(seed)
         if order is None:
-            drawn = sorted(self.names)
+            drawn = self.match.deck() if self.match.deck is not None else sorted(self.names)
             rng.shuffle(drawn)
             order = drawn
-        data, chance = self.match.deal(list(order), [self.names[c] for c in order], rng)
+        data, chance = self.match.deal(list(order), [self.names[c] for c in order], rng,
+                                       self.game.num_players())
         tally.games += 1
         history: list[int] = []
         try:
@@ -384,7 +468,7 @@ class Lockstep:
             if seat != theirs.current_player():
                 return "seat", f"seat {seat} to move here, player {theirs.current_player()} there"
             legal = self.engine.legal_actions(ours)
-            ids = [self.match.translate(self.rules, a) for a in legal]
+            ids = [self.match.translate(self.rules, ours, a) for a in legal]
             wanted = sorted(theirs.legal_actions())
             tally.decisions += 1
             if sorted(ids) != wanted:
@@ -400,7 +484,7 @@ class Lockstep:
             self._chance(theirs, drawn)
             for seat, forced in self.applied[1:]:  # what the ruleset then played by itself
                 wanted = sorted(theirs.legal_actions()) if not theirs.is_terminal() else []
-                own = self.match.translate(self.rules, forced)
+                own = self.match.translate(self.rules, ours, forced)
                 tally.decisions += 1
                 if theirs.is_terminal() or seat != theirs.current_player() or wanted != [own]:
                     return "forced", f"the ruleset played {forced} by itself; OpenSpiel " \
@@ -428,9 +512,11 @@ class Lockstep:
         return f"the ruleset also offers {words(extra)}; OpenSpiel also offers {words(missing)}"
 
 
-def run(name: str, games: int, seconds: float | None = None, seed: int = 1) -> Tally:
-    """Play up to `games` lockstep games of a matched game (fewer if `seconds` run out)."""
-    step = Lockstep(MATCHED[name])
+def run(name: str, games: int, seconds: float | None = None, seed: int = 1,
+        params: dict[str, Any] | None = None) -> Tally:
+    """Play up to `games` lockstep games of a matched game (fewer if `seconds` run out);
+    `params` for OpenSpiel's game (hanabi's players)."""
+    step = Lockstep(MATCHED[name], params=params)
     tally = Tally()
     stop = time.monotonic() + seconds if seconds is not None else None
     for game in range(games):

@@ -24,7 +24,7 @@ from cardrules.interpreter.players.knowledge import determinize
 from cardrules.interpreter.runtime import OWNER
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
-from cardrules.interpreter.words import known_after
+from cardrules.interpreter.words import answered, clue_answers, known_after
 
 from . import table as tables
 from .decision import Decision
@@ -44,6 +44,8 @@ class Record:
     seat: int
     action: Action
     cards: tuple[tuple[int, int, str], ...]  # (card, seats that know it, where it lay)
+    # what the clues it gave answered (the event log's `tell` events), heard by every seat
+    answers: tuple[dict[str, Any], ...] = ()
 
 
 class Match:
@@ -368,12 +370,14 @@ class Match:
         return self._record(state, seat, action)
 
     def _record(self, s: GameState, seat: int, action: Action) -> Record:
+        rules = self.table.rules
+        answers = tuple(clue_answers(rules, s, seat, action)) if rules.tells else ()
         facts = self._card_facts(s, action)
         if not facts:
-            return Record(seat, action, ())
-        after = known_after(self.table.rules, s, seat, action)
+            return Record(seat, action, (), answers)
+        after = known_after(rules, s, seat, action)
         return Record(seat, action, tuple((c, after.get(c, known), place)
-                                          for c, known, place in facts))
+                                          for c, known, place in facts), answers)
 
     def recall_line(self, record: Record, viewer: int) -> str:
         """One action of the recall, as `viewer` reads it."""
@@ -433,7 +437,7 @@ class Match:
                     words.append(repr(value) if viewer == record.seat else "(written)")
                 else:
                     words.append(engine.words.value_text(kind, value))
-        return " ".join(words)
+        return " ".join(words) + answered(engine.words, list(record.answers), viewer)
 
     # --------------------------------------------------------------- copies
     def copy(self) -> Match:

@@ -17,6 +17,10 @@ place a card can lie in (a zone's slot, as the action table numbers them) has a 
                                         seat, and then which card: (name's index + 1) / names;
                                         another's hand in no order of its holder's (the cards
                                         the seat knows first, in the deck's order)
+    told           places x names       (where a rule gives clues, `tell`) each place: the
+                                        names its card may have as the clues told, 1 each
+                                        (a row of 0s where nothing was told), which every
+                                        seat heard alike
     seats          seats x 3            the seat itself, the seat to move, the dealer
     totals         seats                the totals so far (as scored, not scaled)
     round          2                    the round, the rounds at most
@@ -92,6 +96,8 @@ class TensorPlan:
         ]
         if self.places:
             pieces.append(("slots", (self.places, 4)))
+        if self.places and rules.tells:
+            pieces.append(("told", (self.places, k)))
         pieces += [("seats", (p, 3)), ("totals", (p,)), ("round", (2,))]
         if width:
             pieces.append(("variables", (width,)))
@@ -194,6 +200,7 @@ class SeatTensor:
         self.face: list[bool] = [False] * n
         self.zones: list[list[int]] = [[] for _ in table.places]
         self.maybe = False  # whether card_maybe holds anything
+        self.told = False  # whether the told piece holds anything
         self.marks: list[int] = []  # the seats piece's marks of the seat to move, dealer
         self.totals: list[int] = [0] * table.players  # the totals piece as written
         self.chosen: list[int] = []  # the choosing piece's ids
@@ -310,6 +317,8 @@ class SeatTensor:
                 for z in zone_numbers(mask):
                     raw[base + self.names[c] * width + z] += 1.0
             self.maybe = bool(groups)
+        if s.told or self.told:
+            self._told(s)
         self._small(s, match, bool(changed))
         return self.shown
 
@@ -320,6 +329,26 @@ class SeatTensor:
             seats = self.seats_of[knowers] = [p for p in range(self.players)
                                               if knowers >> p & 1]
         return seats
+
+    def _told(self, s: GameState) -> None:
+        """The told piece afresh: per place, the names the clues left its card."""
+        if "told" not in self.parts:
+            return
+        piece = self.parts["told"]
+        piece[:] = 0.0
+        known, seat = s.known, self.seat
+        for c, mask in s.told.items():
+            z = s.where[c]
+            first, capacity, other = self.rows[z]
+            cards = s.zones[z]
+            if other:  # another's hand, in the order the slots piece shows it
+                cards = sorted(d for d in cards if d != EMPTY and known[d] >> seat & 1) + \
+                    [d for d in cards if d == EMPTY or not known[d] >> seat & 1]
+            index = cards.index(c)
+            if index < capacity:
+                for f in zone_numbers(mask):
+                    piece[first + index, self.names[f]] = 1.0
+        self.told = bool(s.told)
 
     def _slot(self, row: int, c: int, s: GameState) -> None:
         """Place `row`: holds a card, face up, known to the seat, and which (by name)."""

@@ -3,16 +3,17 @@
 
     python benchmarks/openspiel_lockstep.py spades gin-rummy --seconds 600
     python benchmarks/openspiel_lockstep.py gin-rummy --games 1000 --seed 2
+    python benchmarks/openspiel_lockstep.py hanabi --players 3 --games 5000
 
 For each matched game (adapters/lockstep.py: spades with the options of OpenSpiel's spades,
-gin-rummy and dou-dizhu with openspiel=true, kuhn-poker as it is), games are played side by
-side: OpenSpiel's chance outcomes are the ruleset's given deal, and before every decision the
-seat to move and the whole legal set must agree; at the end, the returns. Players are random,
-biased toward rare endings (nil bids, knocking at once, lay-offs, bombs and long
-combinations). Prints, per game, the games and decisions compared and the differences by
-kind, with the first example of each (its seed and OpenSpiel's actions, to reproduce it).
-Each game runs until --games are played or --seconds have passed, whichever comes first.
-Exit status 1 if any difference was found. Needs open_spiel.
+gin-rummy and dou-dizhu with openspiel=true, kuhn-poker as it is, hanabi with its published
+rules), games are played side by side: OpenSpiel's chance outcomes are the ruleset's given deal,
+and before every decision the seat to move and the whole legal set must agree; at the end, the
+returns. Players are random, biased toward rare endings (nil bids, knocking at once, lay-offs,
+bombs and long combinations). Prints, per game, the games and decisions compared and the
+differences by kind, with the first example of each (its seed and OpenSpiel's actions, to
+reproduce it). Each game runs until --games are played or --seconds have passed, whichever
+comes first. Exit status 1 if any difference was found. Needs open_spiel.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None,
                         help="the most seconds to spend on each")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, default=None,
+                        help="the table size, for a game that has several (hanabi: 2-5)")
     args = parser.parse_args(argv)
     if args.games >= 1_000_000_000 and args.seconds is None:
         parser.error("give --games or --seconds (or both)")
@@ -49,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         match = MATCHED[name]
         options = " ".join(f"{k}={v}" for k, v in match.options.items())
         start = time.monotonic()
-        tally = run(name, args.games, args.seconds, args.seed)
+        params = {"players": args.players} if args.players is not None else None
+        tally = run(name, args.games, args.seconds, args.seed, params)
         spent = time.monotonic() - start
         kinds = ", ".join(f"{kind} {tally.differences[kind]}" for kind in KINDS)
         total = sum(tally.differences.values())

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import TracebackType
 from typing import Any
 
@@ -198,6 +199,18 @@ class Board:
     house: int = -1  # the house's player number (the owner of its zones), or -1
     group: tuple[int, ...] = ()  # a group of a grouped zone: its number from 0 (else -1)
 
+    @cached_property
+    def face(self) -> tuple[int, ...]:
+        """Per card: the first card of its name, which stands for its face (the copies of a
+        card in a game of several decks are one face, as a clue tells of them)."""
+        first: dict[str, int] = {}
+        return tuple(first.setdefault(name, c) for c, name in enumerate(self.card_names))
+
+    @cached_property
+    def faces(self) -> tuple[int, ...]:
+        """One card of each face, in the deck's order."""
+        return tuple(sorted(set(self.face)))
+
 
 ACE_PLACES = ("low", "high", "both", "wrap")  # where a run's ace may stand
 
@@ -277,7 +290,7 @@ class Ruleset:
     moves: dict[str, MoveDef]
     round_first: StateFn | None  # fn(S, me) -> who starts the round's play (after the setup)
     teams: int  # partnerships: seat s (from 1) is in team (s - 1) mod teams + 1 (0: none)
-    score_by: str  # player | team
+    score_by: str  # player | team | table (a cooperative game: one score for everyone)
     max_actions: int  # a game that reaches this many actions ends there, with no winner
     python: str = field(repr=False)  # the generated source, for inspection
     data: dict[str, Any] = field(repr=False, default_factory=dict)  # the resolved rule file
@@ -293,6 +306,7 @@ class Ruleset:
     # the first time it is asked for. None for a kernel's own rules.
     kernel: Callable[[], Ruleset] | None = field(repr=False, default=None, compare=False)
     knowing: bool = True  # the code keeps who knows each card (a kernel's: where rules ask)
+    tells: bool = False  # some rule gives a clue (`tell`): an action's words tell its answers
 
     @property
     def owners(self) -> int:

@@ -168,6 +168,12 @@ _register(
             "Whether a player knows a card's identity (saw it face up, holds it, or peeked).",
             _t("bool(S.known[_1] >> _0 & 1)"),
             example="grid[me] where not knows(me, card)"),
+    Builtin("possible", (CARD,), CARDS,
+            "The faces a card may have as the clues said aloud (`tell`) told of it where it "
+            "lies: one card of each such name, in the deck's order (every name if nothing "
+            "was told of it).",
+            _t("possible(B, S, _0)"),
+            example="all(c.suit == 'red' for c in possible(card))"),
     Builtin("next_player", (PLAYER,), PLAYER,
             "The next player still in the game after the given one, in play order.",
             _t("next_seat(S, _0, DIRECTION)"), example="next_player(dealer)"),
@@ -413,6 +419,10 @@ CONSTRUCTS: dict[str, Construct] = {c.name: c for c in (
               "The player is out of the game for the rest of the match."),
     Construct("reveal", "reveal CARDS",
               "Every player learns the cards without their being turned."),
+    Construct("tell", "tell PLAYER which NAME in CARDS where CONDITION",
+              "A clue said aloud to the player: for each of the cards, whether the condition "
+              "holds of it. Every party keeps what it says of each card while the card stays "
+              "where it lies (`possible`)."),
     Construct("procedure_call", "NAME(ARGUMENTS)",
               "Runs the statements of one of the file's procedures (`procedures:`), its "
               "parameters given these values."),

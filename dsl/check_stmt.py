@@ -114,6 +114,21 @@ class StatementChecker(ExpressionChecker):
         cards, many = self._one_or_many(stmt.cards, "what is shown", stmt.pos)
         return None if cards is BAD else ir.Reveal(cards, many, pos=stmt.pos)
 
+    def check_tell(self, stmt: n.Tell) -> ir.Stmt | None:
+        player = self.expect(self.check(stmt.player), PLAYER, stmt.player.pos, "who is told")
+        source = self.iterable(stmt.source)
+        if source is BAD or player is BAD or self.clash(stmt.variable, stmt.variable_pos):
+            return None
+        if source.type.item != CARD:
+            self.error(stmt.source.pos, f"a clue tells of cards, but this is {source.type}")
+            return None
+        with self.bind({stmt.variable: CARD}):
+            condition = self.condition(stmt.condition)
+        if condition is BAD:
+            return None
+        return ir.Tell(self.needed(player, stmt.player.pos, "who is told"), stmt.variable,
+                       source, condition, pos=stmt.pos)
+
     def check_shuffle(self, stmt: n.Shuffle) -> ir.Stmt | None:
         zone = self._zone_target(stmt.zone, "what is shuffled")
         if zone is BAD:

@@ -409,6 +409,9 @@ class TableChecker(StatementChecker):
             if name in seen:
                 self.problem(spec.name.pos, f"zone '{name}' is declared twice")
             seen.add(name)
+            if spec.visibility == "others" and not spec.owned:
+                self.problem(spec.pos, f"zone '{name}' has visibility 'others', which needs a "
+                                       "holder: a zone each player owns (owner: each)")
             if spec.layout == "grid" and not (spec.rows and spec.columns):
                 self.problem(spec.pos, "a grid zone needs rows and columns")
         self.symbols.zones = {z.name: z for z in out}

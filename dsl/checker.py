@@ -104,7 +104,13 @@ class Checked:
     direction: int
     moves: dict[str, MoveInfo]
     teams: int = 0  # partnerships, or 0
-    score_by: str = "player"  # player | team
+    score_by: str = "player"  # player | team | table
+
+    @property
+    def scored_teams(self) -> int:
+        """The partnerships scores are shared in: `teams` by team, one by table (everyone
+        is a partner), 0 (none) by player."""
+        return self.teams if self.score_by == "team" else 1 if self.score_by == "table" else 0
     melds: tuple[MeldKind, ...] = ()  # the kinds of meld declared (`melds:`)
     meld_value: str = "number"  # what deadwood counts by
     max_actions: int = limits.DEFAULT_ACTIONS  # a game ends, with no winner, after this many

@@ -25,9 +25,10 @@ from . import nodes as n
 from .checker import Checked
 from .codegen_expr import ME, B, ExpressionWriter, S, Z, local, seat_zone, zone_const
 from .inline import Inliner
-from .reads import seat_zones
+from .reads import seat_zones, tells
 
-VISIBILITY = {"hidden": runtime.HIDDEN, "owner": runtime.OWNER, "public": runtime.PUBLIC}
+VISIBILITY = {"hidden": runtime.HIDDEN, "owner": runtime.OWNER, "public": runtime.PUBLIC,
+              "others": runtime.OTHERS}
 _SIGNALS = {"turn": runtime.SIGNAL_TURN, "phase": runtime.SIGNAL_PHASE,
             "round": runtime.SIGNAL_ROUND, "game": runtime.SIGNAL_GAME}
 _ARITH = {"+": ast.Add(), "-": ast.Sub(), "*": ast.Mult()}
@@ -96,11 +97,12 @@ class Generator(ExpressionWriter):
     def __init__(self, checked: Checked, inliner: Inliner, effects: dict[str, Any] | None = None):
         """`effects`: what the card rules may take as known wherever they are specialised
         (the `Fact` locals of interpreter/effects.py): the engine's code keeps who knows each
-        card (`knowing`), a playout kernel's may not, and never logs (`logging`)."""
+        card (`knowing`), a playout kernel's may not, and never logs (`logging`); whether
+        any rule gives a clue (`telling`) is the program's."""
         super().__init__(checked, inliner)
         self.functions: list[ast.stmt] = []
         self.manifest = Manifest()
-        self.effects = {"knowing": True} if effects is None else effects
+        self.effects = {"knowing": True, "telling": tells(checked.program), **(effects or {})}
 
 
     # ---------------------------------------------------------------- module
@@ -203,7 +205,7 @@ class Generator(ExpressionWriter):
         bind = pyast.stmts("me = p\nv_p = p")
         values = [self.expr(score.value) for score in program.scores]
         if program.in_play:  # the points scored during play, the last entry ('in play')
-            teams = self.checked.teams if self.checked.score_by == "team" else 0
+            teams = self.checked.scored_teams
             values.append(pyast.call("in_play", S, pyast.name("p"), pyast.const(teams)))
         pos = program.scores[0].value.pos if program.scores else self.checked.decls.name.pos
         body = [*bind, ast.Return(ast.Tuple(values, ast.Load()))]
@@ -395,6 +397,20 @@ class Generator(ExpressionWriter):
             cards = ast.List([cards], ast.Load())
         return [pyast.expr_stmt(pyast.call("reveal", B, S, cards))]
 
+    def stmt_Tell(self, stmt: ir.Tell) -> list[ast.stmt]:
+        """The cards, whether the condition holds of each, and of each face of the deck
+        (FACES: one card of each name), handed to the one rule of a clue (sight.py)."""
+        cards = pyast.store("_told")
+        marks = [self._each(stmt, pyast.name("_told")), self._each(stmt, pyast.name("FACES"))]
+        return [ast.Assign([cards], pyast.call("list", self.expr(stmt.source))),
+                pyast.expr_stmt(pyast.call("tell_cards", B, S, self.expr(stmt.player),
+                                           pyast.name("_told"), *marks))]
+
+    def _each(self, stmt: ir.Tell, cards: ast.expr) -> ast.expr:
+        """[condition for each card of `cards`], the card bound to the clue's name."""
+        loop = ast.comprehension(pyast.store(local(stmt.name)), cards, [], 0)
+        return ast.ListComp(pyast.call("bool", self.expr(stmt.condition)), [loop])
+
     def stmt_Set(self, stmt: ir.Set) -> list[ast.stmt]:
         target = self.expr(stmt.target)
         value = self.expr(stmt.value)
@@ -435,7 +451,7 @@ class Generator(ExpressionWriter):
         return [pyast.expr_stmt(pyast.call(f"pr_{stmt.name}", S, ME, *args))]
 
     def stmt_ScorePoints(self, stmt: ir.ScorePoints) -> list[ast.stmt]:
-        teams = self.checked.teams if self.checked.score_by == "team" else 0
+        teams = self.checked.scored_teams
         who = self.seat(stmt.player, stmt.pos, "it scores at the round's end")
         return [pyast.expr_stmt(pyast.call("score_points", S, self.expr(stmt.points), who,
                                            pyast.const(teams)))]

@@ -27,7 +27,8 @@ from .inline import Inliner, pure
 from .reads import loop_invariant
 from .typesys import NONE
 
-VISIBILITY = {"hidden": runtime.HIDDEN, "owner": runtime.OWNER, "public": runtime.PUBLIC}
+VISIBILITY = {"hidden": runtime.HIDDEN, "owner": runtime.OWNER, "public": runtime.PUBLIC,
+              "others": runtime.OTHERS}
 _SIGNALS = {"turn": runtime.SIGNAL_TURN, "phase": runtime.SIGNAL_PHASE,
             "round": runtime.SIGNAL_ROUND, "game": runtime.SIGNAL_GAME}
 _ARITH = {"+": ast.Add(), "-": ast.Sub(), "*": ast.Mult()}
@@ -176,7 +177,7 @@ class ExpressionWriter:
         if self.checked.house is not None:
             template = HOUSE_PLAYER_ATTRIBUTES.get(node.name, template)
         if node.name == "total" and self.checked.program.in_play:  # with the points in play
-            teams = self.checked.teams if self.checked.score_by == "team" else 0
+            teams = self.checked.scored_teams
             return pyast.call("total_now", S, self.expr(node.player), pyast.const(teams))
         return pyast.expr(template, self.expr(node.player))
 

@@ -38,7 +38,7 @@ from .codegen_flow import FlowGenerator, flow_facts
 from .inline import Inliner
 from .listing import listing
 from .reader import read
-from .reads import locals_read, reads_knowledge
+from .reads import locals_read, reads_knowledge, tells
 from .source import Document
 
 
@@ -192,6 +192,7 @@ def tables(checked: Checked, board: runtime.Board) -> dict[str, Any]:
         "SUIT_COLOURS": suit_colours(cards),
         "T_rank": cards.rank, "T_suit": cards.suit, "T_colour": cards.colour,
         "T_number": cards.number, "T_joker": cards.joker, "T_wild": cards.wild,
+        "FACES": list(board.faces),
     }
     for name, table in cards.values.items():
         out["T_" + name] = table
@@ -255,7 +256,7 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, generated: Ge
         until=fn(made.until), reactions=reactions, moves=moves, python=listing(generated),
         data=doc.data, sites=tuple(generated.sites), evaluate_key=fn(made.evaluate_key),
         code_name=bound.code_name, house=checked.house,
-        line_sites=bound.line_sites, flow=facts)
+        line_sites=bound.line_sites, flow=facts, tells=tells(checked.program))
 
 
 class _Functions:

@@ -288,6 +288,17 @@ class Reveal(Stmt):
 
 
 @dataclass(frozen=True)
+class Tell(Stmt):
+    """A clue: for each card of `source`, whether `condition` holds of it (the card named
+    `name`), said to `player` and heard by the table."""
+
+    player: Expr
+    name: str
+    source: Expr
+    condition: Expr
+
+
+@dataclass(frozen=True)
 class Signal(Stmt):
     """end turn | end phase | end round | end game."""
 

@@ -303,6 +303,17 @@ class Reveal(Stmt):
     cards: Expr
 
 
+@dataclass(frozen=True)
+class Tell(Stmt):
+    """tell PLAYER which NAME in CARDS where CONDITION: a clue."""
+
+    player: Expr
+    variable: str
+    variable_pos: Pos
+    source: Expr
+    condition: Expr
+
+
 # Block statements come from YAML structure, not from one line of text; each part
 # keeps the statements it holds, already parsed.
 @dataclass(frozen=True)

@@ -86,7 +86,7 @@ _FRIENDLY = {
 
 _START_WORDS = {
     "statement": "a statement (move, deal, shuffle, flip, swap, set, let, peek, end, turn, "
-                 "win, eliminate, reveal, score, or a procedure's call: name(...))",
+                 "win, eliminate, reveal, tell, score, or a procedure's call: name(...))",
     "expression": "an expression",
     "domain": "a collection to choose from",
     "for_clause": "'NAME in LIST' (for: p in players)",
@@ -370,6 +370,11 @@ class _Builder:
 
     def rule_reveal(self, t: Tree, cards: Tree) -> n.Stmt:
         return n.Reveal(self.build(cards), pos=self.pos(t))
+
+    def rule_tell(self, t: Tree, player: Tree, var: Token, source: Tree,
+                  condition: Tree) -> n.Stmt:
+        return n.Tell(self.build(player), str(var), self.pos(var), self.build(source),
+                      self.build(condition), pos=self.pos(t))
 
     # domains, for clauses, labels, identifiers ----------------------------
     def rule_domain(self, t: Tree, source: Tree, where: Tree | None) -> n.Domain:

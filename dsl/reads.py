@@ -1,5 +1,6 @@
 """What checked rules read of a game: who knows which card (`reads_knowledge`: a playout
-kernel keeps that only for rules that ask), and what an estimate reads (`seat_zones`).
+kernel keeps that only for rules that ask), whether a rule gives a clue (`tells`), and what
+an estimate reads (`seat_zones`).
 
 A player's mid-round estimate (`scoring.evaluate`) is asked for again and again by the search
 bots, on states that differ in other seats' cards. When the estimate reads nothing but the
@@ -11,6 +12,7 @@ seat's zone, the round number...), in which case nothing is remembered.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields
 
 from cardrules.model import ZoneDef
@@ -28,15 +30,25 @@ PURE = frozenset({
 
 
 # Built-ins whose value depends on who knows which card.
-KNOWLEDGE = frozenset({"knows"})
+KNOWLEDGE = frozenset({"knows", "possible"})
 
 
 def reads_knowledge(program: ir.Program) -> bool:
     """Whether any rule of the program asks who knows a card."""
+    return _any_node(program, lambda node: isinstance(node, ir.Call)
+                     and node.function in KNOWLEDGE)
+
+
+def tells(program: ir.Program) -> bool:
+    """Whether any rule of the program gives a clue (`tell`)."""
+    return _any_node(program, lambda node: isinstance(node, ir.Tell))
+
+
+def _any_node(program: ir.Program, found: Callable[[object], bool]) -> bool:
     stack: list[object] = [program]
     while stack:
         node = stack.pop()
-        if isinstance(node, ir.Call) and node.function in KNOWLEDGE:
+        if found(node):
             return True
         if isinstance(node, (tuple, list)):
             stack.extend(node)

@@ -23,6 +23,7 @@ from .runtime import (
     EMPTY,
     HIDDEN,
     IN_PLAY,
+    OTHERS,
     OWNER,
     PUBLIC,
     SIGNAL_GAME,
@@ -38,7 +39,7 @@ from .runtime import (
     total_now,
     zone_label,
 )
-from .sight import parties, seen_again, shuffled_unseen, unseen_move
+from .sight import parties, seen_again, shuffled_unseen, unseen_move, untold
 from .state import GameState
 
 INLINABLE: dict[str, Callable[..., Any]] = {}  # filled by @inlinable below
@@ -108,6 +109,11 @@ def arrive(b: Board, s: GameState, c: int, src: int, z: int, face: bool | None,
             others = s.known[c] & ~(1 << b.owner[z])
             if others:  # they know it in a hand they do not see: a move out of it may hide it
                 s.watchers[z] |= others
+        elif dest_vis == OTHERS:  # every party sees it but its holder (face up: all)
+            s.known[c] = s.everyone if up else s.known[c] | s.everyone & ~(1 << b.owner[z])
+        telling: Fact = s.told  # (known before the game: whether any rule gives a clue)
+        if telling and c in s.told:  # what a clue told of it was of the place it left
+            untold(s, (c,))
         if s.sight:  # (a search's sample of the game keeps no partial knowledge)
             if s.everyone & ~s.known[c] & (was | s.watchers[src]):
                 unseen_move(s, c, src, z, was, src_vis == OWNER and not up, b.owner[src])
@@ -216,6 +222,11 @@ def known_after_move(b: Board, s: GameState, c: int, src: int, z: int, was: int)
         others = s.known[c] & ~(1 << b.owner[z])
         if others:
             s.watchers[z] |= others
+    elif vis == OTHERS:
+        s.known[c] = s.everyone if up else s.known[c] | s.everyone & ~(1 << b.owner[z])
+    telling: Fact = s.told
+    if telling and c in s.told:
+        untold(s, (c,))
     if s.sight:  # (a search's sample of the game keeps no partial knowledge)
         if s.everyone & ~s.known[c] & (was | s.watchers[src]):
             unseen_move(s, c, src, z, was, src_vis == OWNER and not up, b.owner[src])
@@ -235,8 +246,10 @@ def shuffle(b: Board, s: GameState, z: int) -> None:
         s.log.append({"effect": "shuffle", "zone": zone_label(b, z)})
     if not s.knowing:
         return
+    untold(s, cards)  # a clue told of places, which the shuffle has mixed
     known, vis = s.known, b.visibility[z]
-    shows = vis == OWNER or (vis == PUBLIC and any(s.face_up[c] for c in cards if c != EMPTY))
+    shows = vis in (OWNER, OTHERS) or \
+        (vis == PUBLIC and any(s.face_up[c] for c in cards if c != EMPTY))
     knew: dict[int, list[int]] = {}  # party -> the cards it knew here and sees no longer
     for c in cards:
         if c != EMPTY:

@@ -151,6 +151,9 @@ def round_scores(F: Flow, s: GameState) -> list[int]:
     if rules.score_by == "team":
         team = [sum(F.call(rules.score, s, t)) for t in range(rules.teams)]
         return [team[p % rules.teams] for p in range(s.n)]
+    if rules.score_by == "table":  # one score, the table's, worked out for its first seat in
+        first = next((p for p in range(s.n) if s.active[p]), 0)
+        return [sum(F.call(rules.score, s, first))] * s.n
     return [sum(F.call(rules.score, s, p)) if s.active[p] else 0 for p in range(s.n)]
 
 

@@ -25,7 +25,8 @@ from cardrules.model import Board
 from .domains import Words
 from .state import EMPTY, GameState
 
-HIDDEN, OWNER, PUBLIC = 0, 1, 2  # a zone's visibility
+# A zone's visibility: nobody, its owner, everyone; OTHERS: every party but its owner.
+HIDDEN, OWNER, PUBLIC, OTHERS = 0, 1, 2, 3
 MOST_NUMBERS = 10_000  # the longest list numbers(a, b) makes
 MOST_LETTERS = 1_000  # the longest text words(letters, a, b) stands for
 # What a rule tells the flow (GameState.signal): end the turn, the phase, the round, the game.
@@ -486,9 +487,10 @@ def is_run(rank: Sequence[int], wild: Sequence[bool], n_ranks: int, cards: Seque
 
 # What generated code may call or read of this module (dsl/binding.py binds these names).
 EXPORTED = (
-    "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "MOST_LETTERS", "MOST_NUMBERS", "SIGNAL_TURN",
-    "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "ReadAs", "in_play", "total_now",
-    "need", "at", "position", "combinations", "subsets", "frozen", "same", "ordered", "most_by",
+    "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "OTHERS", "MOST_LETTERS", "MOST_NUMBERS",
+    "SIGNAL_TURN", "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "ReadAs", "in_play",
+    "total_now", "need", "at", "position", "combinations", "subsets", "frozen", "same", "ordered",
+    "most_by",
     "least_by", "ordered_by", "divide", "modulo", "least", "most", "numbers", "words", "group",
     "empty", "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others",
     "next_seat", "random_card", "seat_of", "owner_of", "team_of", "led_suit", "best_of_suit",

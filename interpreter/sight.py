@@ -22,14 +22,25 @@ move out of it could disturb: cards they know exactly while they cannot see them
 another's hand, and cards they know partly. A move out of a zone nobody watches costs one
 look-up, the common case (a draw from a stock nobody has seen).
 
-A clue of a cooperative game ("this card is red") would add what a party knows of the card
-in a place, where this module keeps where a card is; the samplers (interpreter/players/knowledge.py)
-take constraints of both kinds.
+What a clue says (`tell p which c in hand[p] where c.suit == s`) is knowledge of the card in
+a place, not of where a card is: of each card it names, whether the condition holds, and so
+which *faces* (a card's name: the copies of a card are one face) the card lying there may
+have. A clue is said aloud, so every party hears it alike: `state.told` is one map, card ->
+the bitmask of the faces it may be as told (a face is its first card, `Board.face`), each
+clue narrowing it (the cards that matched to the faces the condition holds of, the others to
+the rest). It stays with the card while it lies where it was told, and is dropped when the
+card moves (to a place where it is seen, or one the clue no longer speaks of) and at a
+round's start. The samplers (interpreter/players/knowledge.py) deal only cards the clues
+allow into each told place, as they keep each partly known card in its zones.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
+
+from cardrules.errors import RuleFault
+from cardrules.model import Board
 
 from .state import EMPTY, GameState
 
@@ -126,6 +137,7 @@ def forget_all(s: GameState, zones: int) -> None:
     """A fresh start of what every party knows partly (a new round, all cards gathered)."""
     s.maybe = [{} for _ in s.maybe]
     s.watchers = [0] * zones
+    s.told = {}
 
 
 def forget_cards(s: GameState, cards: list[int]) -> None:
@@ -134,6 +146,7 @@ def forget_cards(s: GameState, cards: list[int]) -> None:
     for p, groups in enumerate(s.maybe):
         if groups:
             s.maybe[p] = _without(groups, cards)
+    untold(s, cards)
 
 
 def whereabouts(s: GameState, p: int) -> dict[int, int]:
@@ -162,5 +175,65 @@ def public_whereabouts(s: GameState) -> dict[int, int]:
     return {c: mask for c, mask in first.items() if all(w.get(c) == mask for w in seats[1:])}
 
 
+# ------------------------------------------------------------------- clues
+def tell_cards(b: Board, s: GameState, who: int, cards: list[int], marks: list[bool],
+               faces: list[bool]) -> None:
+    """A clue said aloud to `who`: of each card of `cards`, whether a condition holds
+    (`marks`), the condition holding of the faces of `b.faces` as `faces` says. Each card's
+    told faces narrow to those it could be; the event log records the answers by place."""
+    if not s.knowing:
+        return
+    every = yes = 0
+    for f, holds in zip(b.faces, faces):
+        every |= 1 << f
+        if holds:
+            yes |= 1 << f
+    told = dict(s.told)
+    for c, holds in zip(cards, marks):
+        mask = told.get(c, every) & (yes if holds else every & ~yes)
+        if not mask >> b.face[c] & 1:
+            raise RuleFault("a clue's condition may read only what a card is (its rank, suit, "
+                            "colour, values): it says one thing of a card and another of a "
+                            f"copy of it ({b.card_names[c]})")
+        told[c] = mask
+    s.told = told
+    if s.log is not None:
+        for event in told_event(b, s, who, cards, marks):
+            s.log.append(event)
+
+
+def told_event(b: Board, s: GameState, who: int, cards: list[int],
+               marks: list[bool]) -> list[dict[str, Any]]:
+    """A clue's answers as the event log keeps them, one event per zone the cards lie in:
+    the zone, its owner (from 1; 0: shared), the places (from 1) of the cards the condition
+    holds of (`yes`) and of the others (`no`). Every party heard them."""
+    events: dict[int, dict[str, Any]] = {}
+    for c, holds in zip(cards, marks):
+        z = s.where[c]
+        event = events.get(z)
+        if event is None:
+            event = events[z] = {"effect": "tell", "seat": who + 1, "zone": b.names[z],
+                                 "owner": b.owner[z] + 1, "yes": [], "no": []}
+        event["yes" if holds else "no"].append(s.zones[z].index(c) + 1)
+    return list(events.values())
+
+
+def untold(s: GameState, cards: Iterable[int]) -> None:
+    """The cards left the places a clue spoke of: what it told of them is dropped."""
+    told = s.told
+    gone = {c for c in cards if c in told}
+    if gone:
+        s.told = {c: mask for c, mask in told.items() if c not in gone}
+
+
+def possible(b: Board, s: GameState, c: int) -> list[int]:
+    """The faces card c may have as the clues told (one card of each face, in the deck's
+    order): every face if nothing was told of it where it lies."""
+    mask = s.told.get(c)
+    if mask is None:
+        return list(b.faces)
+    return [f for f in b.faces if mask >> f & 1]
+
+
 # What the card rules' inlined code calls of this module (dsl/binding.py binds these names).
-EXPORTED = ("unseen_move", "seen_again")
+EXPORTED = ("unseen_move", "seen_again", "tell_cards", "untold", "possible")

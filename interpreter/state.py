@@ -5,8 +5,9 @@ zones are lists of cards (the last card of a stack is its top; a grid's slots ar
 in reading order, -1 marking an empty slot). Per card: `face_up`, and `known`, a
 bitmask of the parties (seats, and the house) that know which card lies in its place.
 Per party, `maybe`: the cards it knows only partly, each with the zones it may be in
-(interpreter/sight.py). The random generator is part of the state, so a saved game
-continues exactly as it would have.
+(interpreter/sight.py); `told`: what clues said aloud of cards where they lie (sight.py).
+The random generator is part of the state, so a saved game continues exactly as it would
+have.
 """
 
 from __future__ import annotations
@@ -61,8 +62,8 @@ class GameState:
     """One game in play. The engine mutates it in place; copy() gives an independent one."""
 
     __slots__ = (*_PLAIN, "_rng", "_rng_shared", "version", "legal_cache", "log", "everyone",
-                 "forcing", "cut_off", "maybe", "watchers", "sight", "knowing", "deal", "dealt",
-                 "seen", *_HOUSE)
+                 "forcing", "cut_off", "maybe", "watchers", "told", "sight", "knowing", "deal",
+                 "dealt", "seen", *_HOUSE)
 
     def __init__(self) -> None:
         self.ruleset = ""
@@ -85,6 +86,9 @@ class GameState:
         # in place, so that copies may share them
         self.maybe: list[dict[int, frozenset[int]]] = []
         self.watchers: list[int] = []  # per zone: the parties a move out of it may mislead
+        # what clues said aloud (`tell`): card -> the faces it may be as told, while it lies
+        # where it lay then (sight.py); never changed in place, so that copies may share it
+        self.told: dict[int, int] = {}
         # whether partial knowledge is kept (a search's sample of a game needs none)
         self.sight = True
         # whether who knows each card is kept at all (a playout kernel's game, whose rules
@@ -172,6 +176,7 @@ class GameState:
             other.watchers = self.watchers[:]
         else:  # a kernel's game keeps no knowledge: what it holds is never read or changed
             other.known, other.maybe, other.watchers = self.known, self.maybe, self.watchers
+        other.told = self.told
         other.sight = self.sight
         other.knowing = self.knowing
         other.vars = self.vars.copy()
@@ -222,6 +227,8 @@ class GameState:
             data["maybe"] = [[[mask, sorted(cards)] for mask, cards in m.items()]
                              for m in self.maybe]
             data["watchers"] = list(self.watchers)
+        if self.told:  # (only where a clue was told)
+            data["told"] = sorted([c, mask] for c, mask in self.told.items())
         if self.seen:  # (only where the rules forbid repetition)
             data["seen"] = sorted(key.hex() for key in self.seen)
         return data
@@ -247,6 +254,7 @@ class GameState:
             if "maybe" in data:
                 state.maybe = [{int(mask): frozenset(int(c) for c in cards)
                                 for mask, cards in m} for m in data["maybe"]]
+            state.told = {int(c): int(mask) for c, mask in data.get("told", [])}
             state.forcing = False
             state.cut_off = data.get("cut_off", False) is True
             state.seen = frozenset(bytes.fromhex(key) for key in data.get("seen", ()))

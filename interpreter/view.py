@@ -3,7 +3,8 @@
 A card's identity appears exactly when that seat knows it (its bit in `known`);
 otherwise the card is a back (`None`). Hidden zones show only their count. A card the seat
 knows only partly (it is in one of a few zones: interpreter/sight.py) is listed under
-`maybe` in each zone it may be in. Card ids never appear in a view, only names, so nothing
+`maybe` in each zone it may be in; what clues told of a card where it lies is its `told`
+(interpreter/sight.py). Card ids never appear in a view, only names, so nothing
 can be decoded from it.
 """
 
@@ -16,13 +17,18 @@ from cardrules.model import Ruleset, VariableDef
 from .runtime import EMPTY, OWNER
 from .sight import parties, whereabouts
 from .state import GameState
+from .words import told_words
 
 
 def card_entry(rules: Ruleset, s: GameState, c: int, seat: int) -> dict[str, Any] | None:
-    """One card as `seat` sees it: {"card": name or None, "up": bool}; None for an empty slot."""
+    """One card as `seat` sees it: {"card": name or None, "up": bool}, and what clues told
+    of it where it lies ("told": "red, not 3"), which everyone heard; None for an empty
+    slot."""
     if c == EMPTY:
         return None
     shown = rules.cards.names[c] if s.known[c] >> seat & 1 else None
+    if c in s.told:
+        return {"card": shown, "up": s.face_up[c], "told": told_words(rules, s.told[c])}
     return {"card": shown, "up": s.face_up[c]}
 
 

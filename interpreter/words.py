@@ -25,6 +25,7 @@ from typing import Any
 
 from cardrules.model import PASS, PASS_TEXT, Action, MoveDef, Ruleset
 
+from .runtime import OTHERS
 from .state import GameState
 
 CARD_KINDS = ("red", "black", "none")  # colours, by number
@@ -175,11 +176,43 @@ class Words:
             width = board.width[z]
             return f"the face-down card of {zone} at row {index // width + 1}, " \
                    f"column {index % width + 1}"
+        if board.visibility[z] == OTHERS:  # its holder sees each card's place in it
+            return f"card {index + 1} of {zone}"
         if self._stacked.get(name, True):  # a pile: where in it is what tells cards apart
             depth = len(cards) - index
             return f"the unseen top card of {zone}" if depth == 1 \
                 else f"the unseen card {depth} from the top of {zone}"
         return f"an unseen card from {zone}"
+
+
+def told_words(rules: Ruleset, mask: int) -> str:
+    """What the clues told of a card (`mask`: the faces it may be, sight.py) in words: its
+    suits and ranks where the faces left are every pairing of them ('red', 'red, not 3',
+    'not red, not blue, 1 or 2'), else the names left ('1R or 2B')."""
+    cards, faces = rules.cards, rules.board.faces
+    left = [f for f in faces if mask >> f & 1]
+    if not left:
+        return "nothing"
+    suits = sorted({cards.suit[f] for f in left})
+    ranks = sorted({cards.rank[f] for f in left})
+    if len(left) != sum(1 for f in faces if cards.suit[f] in suits and cards.rank[f] in ranks):
+        return " or ".join(cards.names[f] for f in left)
+    parts = [_which(suits, sorted({cards.suit[f] for f in faces}), cards.suit_names),
+             _which(ranks, sorted({cards.rank[f] for f in faces}), cards.rank_names)]
+    return ", ".join(p for p in parts if p) or "anything"
+
+
+def _which(left: list[int], every: list[int], names: tuple[str, ...]) -> str:
+    """Some of a deck's suits (or ranks) in words: one by its name, else those left out
+    ('not 3, not 4'), or those left where they are fewer ('1 or 2')."""
+    if left == every:
+        return ""
+    if len(left) == 1:
+        return names[left[0]]
+    out = [x for x in every if x not in left]
+    if len(out) <= len(left):
+        return ", ".join(f"not {names[x]}" for x in out)
+    return " or ".join(names[x] for x in left)
 
 
 # ----------------------------------------------------- the person of a label's words
@@ -276,16 +309,52 @@ def tell(words: Words, state: GameState, me: int, action: Action) -> Told:
         public = f"{words.describe_move(action[0])} (written, not shown)"
         return Told(public, tuple(words.narrate(action, me, p, state) for p in range(state.n)))
     cards = cards_of(words.rules, action)
+    answers = clue_answers(words.rules, state, me, action) if words.rules.tells else []
     if move is None or not cards:
-        return Told(words.describe(action, state, None),
-                    tuple(words.narrate(action, me, p, state) for p in range(state.n)))
+        return Told(words.describe(action, state, None) + answered(words, answers, None),
+                    tuple(words.narrate(action, me, p, state) + answered(words, answers, p)
+                          for p in range(state.n)))
     after = known_after(words.rules, state, me, action)
     everyone = state.everyone
     public = _words(words, state, action, None, me, cards,
                     lambda c: state.known[c] == everyone, lambda c: after[c] == everyone)
     seats = tuple(_words(words, state, action, p, me, cards, _bit(state.known, p),
-                         _bit(after, p)) for p in range(state.n))
-    return Told(public, seats)
+                         _bit(after, p)) + answered(words, answers, p) for p in range(state.n))
+    return Told(public + answered(words, answers, None), seats)
+
+
+def clue_answers(rules: Ruleset, state: GameState, me: int,
+                 action: Action) -> list[dict[str, Any]]:
+    """The answers of the clues `me`'s action gives by its move's own effects (the event
+    log's `tell` events, sight.tell_cards), worked out on a copy of the game."""
+    move = rules.moves.get(action[0]) if action and action != PASS else None
+    if move is None:
+        return []
+    copy = state.copy()
+    copy.log = []
+    try:
+        move.run(copy, me, action)
+    except Exception:  # noqa: BLE001 - the move will fail, and be reported, in play
+        return []
+    return [event for event in copy.log if event.get("effect") == "tell"]
+
+
+def answered(words: Words, answers: list[dict[str, Any]], seat: int | None) -> str:
+    """What clues answered, as `seat` (None: the table) reads it: ' - cards 1 and 3 of
+    your hand', ' - no card of seat 2's hand'. Every seat hears a clue alike; only the
+    person of the words is the reader's."""
+    out = []
+    for event in answers:
+        zone, owner, held = event["zone"], event["owner"], event["yes"]
+        where = f"the {zone}" if owner < 1 else f"your {zone}" if owner - 1 == seat \
+            else f"{words.player_name(owner - 1)}'s {zone}"
+        if not held:
+            out.append(f"no card of {where}")
+        else:
+            listed = ", ".join(str(p) for p in held[:-1]) + " and " if len(held) > 1 else ""
+            noun = "cards" if len(held) > 1 else "card"
+            out.append(f"{noun} {listed}{held[-1]} of {where}")
+    return "".join(f" - {text}" for text in out)
 
 
 def known_after(rules: Ruleset, state: GameState, me: int, action: Action) -> dict[int, int]:

@@ -233,14 +233,16 @@ def _clip(text: str, width: int) -> str:
 
 
 def seen_card(entry: dict[str, Any] | None, plain: bool = False) -> str:
-    """One card of a view: face up as itself, known but face down in brackets, else a back."""
+    """One card of a view: face up as itself, known but face down in brackets, else a back;
+    then what clues told of it, if any ('##[red, not 3]')."""
     if entry is None:
         return "--"
+    told = f"[{entry['told']}]" if "told" in entry else ""
     name = entry["card"]
     if name is None:
-        return "##"
+        return "##" + told
     text = card_text(name, plain)
-    return text if entry["up"] else f"({text})"
+    return (text if entry["up"] else f"({text})") + told
 
 
 def seen_zone(zone: ZoneDef, seen: dict[str, Any], plain: bool = False,

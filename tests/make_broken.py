@@ -30,8 +30,8 @@ CASES = {
     "unknown_move_key": ([(36, "label:", "lable:")], (36, "lable", 0),
                          "unknown key 'lable': did you mean 'label'?"),
     "wrong_enum": ([(18, "visibility: hidden", "visibility: hiden")], (18, "hiden", 0),
-                   "'hiden' is not allowed here: expected one of public, owner, hidden; "
-                   "did you mean 'hidden'?"),
+                   "'hiden' is not allowed here: expected one of public, owner, others, "
+                   "hidden; did you mean 'hidden'?"),
     "missing_required_key": ([(23, "scope: round", "doc: Cards drawn.")], (22, "name", 0),
                              "missing required key 'scope'"),
     "unknown_zone_deal": ([(28, "to each hand", "to each hnd")], (28, "hnd", 0),
@@ -109,6 +109,15 @@ CASES = {
                            "a card's suit in a trick must be a suit, but this is a rank"),
     "bad_statement": ([(27, "shuffle stock", "shufle stock")], (27, "shufle", 0),
                       "expected a statement"),
+    "others_visibility_shared": ([(19, "visibility: public", "visibility: others")],
+                                 (19, "{", 0), "zone 'discard' has visibility 'others', which "
+                                 "needs a holder: a zone each player owns (owner: each)"),
+    "tell_of_players": ([(53, "move card to discard face up",
+                          "tell me which q in players where q == me")], (53, "players", 0),
+                        "a clue tells of cards, but this is list of players"),
+    "tell_not_a_player": ([(53, "move card to discard face up",
+                            "tell card which c in discard where c.face_up")],
+                          (53, "card", 0), "who is told must be a player, but this is a card"),
     "unknown_rank": ([(52, "'K'", "'Kx'")], (52, "'Kx'", 0),
                      "'Kx' is not a rank of this deck: expected A, 2, 3, K"),
     "option_choice": ([(37, "'fast'", "'fsat'")], (37, "'fsat'", 0),

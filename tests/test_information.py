@@ -9,7 +9,8 @@ choose), and a bot's hint for its decision (the last test). The tests build such
 pairs from the rulesets themselves, in three ways, each from random games at random points:
 
 - traded cards: a copy in which two cards the seat knows nothing of have traded identities
-  (each in the other's place, with what every other party knew of it); both games go on with
+  (each in the other's place, with what every other party knew of it and what clues told
+  of that place); both games go on with
   the same actions (a card an action names traded too);
 - a hidden choice: another seat's two moves that differ only in which of the face-down cards
   of its hand they take;
@@ -38,7 +39,7 @@ from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.players.bots import RandomBot
 from cardrules.interpreter.players.hint import hint
 from cardrules.interpreter.players.knowledge import unknown_positions
-from cardrules.interpreter.runtime import HIDDEN, OWNER
+from cardrules.interpreter.runtime import HIDDEN, OTHERS, OWNER
 from cardrules.interpreter.sight import whereabouts
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
@@ -87,16 +88,23 @@ def skeleton(engine: Engine, state: GameState, seat: int) -> tuple[Any, ...]:
             zones.append(len(cards))
             continue
         mine = vis == OWNER and owner == seat
+        if vis == OTHERS:  # every seat sees it but its holder, in its order
+            mine = owner != seat
         places = tuple(None if c < 0 else (state.face_up[c], names[c] if mine or
                                            state.face_up[c] else "?") for c in cards)
         zones.append(tuple(sorted(places, key=repr)) if vis == OWNER and not mine
                      else places)
+    # what clues told, by place (a hand another holds alone by its size: its order is its
+    # holder's)
+    told = sorted((state.where[c], -1 if board.visibility[state.where[c]] == OWNER and
+                   board.owner[state.where[c]] != seat else state.zones[state.where[c]].index(c),
+                   mask) for c, mask in state.told.items())
     plain = {v.name for v in rules.variables if "card" not in (v.kind, v.item_kind)}
     variables = sorted((name, repr(value)) for name, value in {**state.vars, **state.pvars}
                        .items() if name in plain)
     return (tuple(zones), tuple(state.active), state.current, state.phase, state.step,
             tuple(state.window), tuple(state.totals), repr(state.round_scores), state.over,
-            repr(state.winners), tuple(variables), state.actions)
+            repr(state.winners), tuple(variables), state.actions, tuple(told))
 
 
 def seat_side(engine: Engine, state: GameState, seat: int) -> dict[str, Any]:
@@ -156,6 +164,13 @@ def read_log(log: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
     return out
 
 
+def told_truly(engine: Engine, state: GameState) -> bool:
+    """Whether every card lies where the clues told it may (a trade may put a card where a
+    clue said no such card lies: the seat heard that clue, so the games are not alike)."""
+    face = engine.rules.board.face
+    return all(mask >> face[c] & 1 for c, mask in state.told.items())
+
+
 def seen_by(state: GameState, seat: int, cards: tuple[int, ...]) -> bool:
     """Whether `seat` knows any of `cards` now, exactly or partly."""
     partly = whereabouts(state, seat)
@@ -178,6 +193,7 @@ class Pair:
         """Whether the games are alike in all the seat could observe."""
         engine, seat = self.engine, self.seat
         return not seen_by(self.a, seat, self.cards) and not seen_by(self.b, seat, self.cards) \
+            and told_truly(engine, self.b) \
             and skeleton(engine, self.a, seat) == skeleton(engine, self.b, seat)
 
     def check(self, words: tuple[str, str] | None = None) -> None:
@@ -270,6 +286,7 @@ def traded_cards(engine: Engine, state: GameState, seat: int,
         table[x], table[y] = table[y], table[x]
     other.maybe = [{mask: frozenset(swap.get(c, c) for c in cards)
                     for mask, cards in groups.items()} for groups in state.maybe]
+    other.told = {swap.get(c, c): mask for c, mask in state.told.items()}  # of each place
     for var in engine.rules.variables:
         if "card" in (var.kind, var.item_kind):
             if var.name in other.vars:

@@ -29,7 +29,7 @@ RULESETS = (sorted((TESTS.parent / "rulesets").glob("*.yaml"))
             + sorted((TESTS / "games").glob("*.yaml")))
 LIMIT = 3000  # actions per game, enough for whole matches of every shipped ruleset
 SEEDS = 6
-KNOWLEDGE = ("known", "maybe", "watchers")  # what a kernel keeps only where rules ask
+KNOWLEDGE = ("known", "maybe", "watchers", "told")  # what a kernel keeps only where rules ask
 
 
 def _game(state: Any, knowing: bool) -> dict[str, Any]:

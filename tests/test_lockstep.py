@@ -31,8 +31,8 @@ pyspiel = pytest.importorskip(
     "pyspiel", reason="open_spiel is not installed (pip install '.[openspiel]'): there is "
                        "no OpenSpiel game to play in lockstep with")
 
-GAMES = {"spades": 300, "gin-rummy": 600, "kuhn-poker": 300,  # about 12 s in all, 2 cores
-         "dou-dizhu": 60}
+GAMES = {"spades": 300, "gin-rummy": 600, "kuhn-poker": 300,  # about 20 s in all, 2 cores
+         "dou-dizhu": 60, "hanabi": 200}
 
 
 def assert_none(tally: Tally) -> None:
@@ -45,6 +45,13 @@ def test_a_matched_game_plays_as_openspiels_does(name: str) -> None:
     tally = run(name, GAMES[name], seed=11)
     shortest = {"kuhn-poker": 2, "dou-dizhu": 20}.get(name, 30)  # decisions a game, on average
     assert tally.games == GAMES[name] and tally.decisions >= shortest * tally.games
+    assert_none(tally)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_hanabi_plays_as_openspiels_at_every_table_size(players: int) -> None:
+    tally = run("hanabi", 100, seed=players, params={"players": players})
+    assert tally.decisions >= 30 * tally.games
     assert_none(tally)
 
 
@@ -164,7 +171,8 @@ DOU = MATCHED["dou-dizhu"]
 def test_dou_dizhu_names_each_combination_as_openspiel_does() -> None:
     """Twelve 3s to 6s are an airplane of four, or one of three with the fourth trio as its
     kickers, from below or from above: four choices, four of OpenSpiel's actions."""
-    rules = Lockstep(DOU).rules
+    lockstep = Lockstep(DOU)
+    rules, game = lockstep.rules, lockstep.engine.new_game(3, 0)
     ids = {n: c for c, n in enumerate(rules.cards.names[:54])}
     def cards(*names: str) -> tuple[int, ...]:
         return tuple(ids[n] for n in names)
@@ -175,7 +183,7 @@ def test_dou_dizhu_names_each_combination_as_openspiel_does() -> None:
                ("trio_pair", trios["3"], cards("RJ", "BJ")[:0] + cards("2C", "2D")),
                ("rocket",), ("bid", 3), ("no_bid",), ("pass_turn",)]
     state = pyspiel.load_game("dou_dizhu").new_initial_state()
-    assert [state.action_to_string(0, dd_translate(rules, a)) for a in actions] == [
+    assert [state.action_to_string(0, dd_translate(rules, game, a)) for a in actions] == [
         "333444555666", "333444555-666", "444555666-333", "33322", "(BWJ)(CJ)", "Bid 3",
         "Pass", "Pass"]
     assert [dd_card(n) for n in ("3C", "2C", "3D", "2S", "BJ", "RJ")] == [0, 12, 13, 51, 52, 53]

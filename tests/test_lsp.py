@@ -236,7 +236,7 @@ async def test_completion_on_golf6(client: LanguageClient, tmp_path: Path) -> No
                                                                   column + 2)
     line, column = find(path, "visibility: owner")
     assert await labels(client, path, line, column + len("visibility: ")) == {
-        "public", "owner", "hidden"}
+        "public", "owner", "others", "hidden"}
     # a new line at the top level: the keys the file has not written
     lines = text.split("\n")
     lines.insert(3, "")

@@ -28,6 +28,7 @@ from cardrules.interpreter.players.bots import RandomBot, make_bot
 from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
+from cardrules.interpreter.words import told_words
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 # The shipped rulesets, and rule files of tests/games/ that play the language's constructs
@@ -115,6 +116,9 @@ def check_view(engine: Engine, state: GameState, seat: int) -> None:
             expected = [None if c == EMPTY else {
                 "card": names[c] if known[c] >> seat & 1 else None, "up": state.face_up[c]}
                 for c in cards]
+            for c, entry in zip(cards, expected):  # what clues told of a card, everyone heard
+                if entry is not None and c in state.told:
+                    entry["told"] = told_words(rules, state.told[c])
             if zone.layout == "trick":  # a trick shows who played each card
                 for c, entry in zip(cards, expected):
                     by = state.by[c]
@@ -122,6 +126,8 @@ def check_view(engine: Engine, state: GameState, seat: int) -> None:
                         entry["by"] = by + 1 if by is not None else None
             assert zview["cards"] == expected, (
                 f"seat {seat + 1} sees {label} as {zview['cards']}, but knows {expected}")
+    for c, mask in state.told.items():  # what clues told of a card is true of it
+        assert mask >> rules.board.face[c] & 1, f"a clue told {names[c]} it is not itself"
     for name, zones in maybe.items():  # a card known partly is in one of its zones
         assert any(names[c] == name and not known[c] >> seat & 1 and state.where[c] in zones
                    for c in range(state.n_cards)), (
@@ -187,8 +193,9 @@ def check_finished(engine: Engine, state: GameState) -> None:
         engine.apply(state, (next(iter(rules.moves)),))
     assert state.to_json() == before
     # (by totals, or by a rule's `win`: which one is for each ruleset's own tests); a game
-    # for one seat may be lost, with no winner
-    assert (state.winners or state.n == 1) and state.winners == sorted(set(state.winners))
+    # for one seat, or for a table scored as one (`by: table`), may be lost, with no winner
+    assert (state.winners or state.n == 1 or rules.score_by == "table") \
+        and state.winners == sorted(set(state.winners))
     assert all(0 <= w < state.n and state.active[w] for w in state.winners)
     results = engine.results(state)
     assert results["winners"] == [w + 1 for w in state.winners]

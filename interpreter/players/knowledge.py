@@ -10,7 +10,9 @@ with what it saw.
 
 Nothing here reads a card's identity except through what the seat knows: the positions of
 unknown cards are used only as "a place holding an unknown card", never for which card it
-is. The partly known cards are placed first, each at random among the free places of its
+is. What clues told of a place (sight.py: the faces the card lying there may be) is a
+constraint too: only a card of one of those faces is dealt there, and the told faces stay
+with the place. The partly known cards are placed first, each at random among the free places of its
 zones (a fresh start, then a search for an augmenting path, if that runs into a dead end);
 the others are shuffled into the places left. Where the seat knows nothing partly, that is
 one shuffle of the unknown cards, drawn from the generator as it always was.
@@ -19,6 +21,7 @@ one shuffle of the unknown cards, drawn from the generator as it always was.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from ..runtime import EMPTY
@@ -73,7 +76,11 @@ def determinize_with_map(engine: Any, state: GameState, seat: int,
     cards = [state.zones[z][i] for z, i in positions]
     # Deal the unknown cards from a fixed order (sorted), so the sample depends only on
     # which cards are unknown and what the seat knows of them, never on where they truly are.
-    drawn = deal_unknown(sorted(cards), positions, whereabouts(state, seat), rng)
+    told = state.told
+    faces = {index: told[c] for index, c in enumerate(cards) if c in told}
+    face = getattr(getattr(engine, "rules", None), "board", None)
+    drawn = deal_unknown(sorted(cards), positions, whereabouts(state, seat), rng,
+                         faces, face.face if face is not None and faces else ())
     mapping = {c: c for c in range(state.n_cards)}
     old_known = state.known
     old_up = state.face_up
@@ -83,6 +90,8 @@ def determinize_with_map(engine: Any, state: GameState, seat: int,
         det.known[new] = old_known[old]
         det.face_up[new] = old_up[old]
         mapping[old] = new
+    if told:  # what was told of a place stays with it, whichever card lies there now
+        det.told = {mapping[c]: mask for c, mask in told.items()}
     det.reseed(rng.getrandbits(64))
     det.version += 1
     det.legal_cache = None
@@ -101,9 +110,13 @@ def determinize_with_map(engine: Any, state: GameState, seat: int,
 
 
 def deal_unknown(cards: list[int], positions: list[tuple[int, int]], partly: dict[int, int],
-                 rng: random.Random) -> list[int]:
+                 rng: random.Random, faces: dict[int, int] | None = None,
+                 face: tuple[int, ...] = ()) -> list[int]:
     """The cards for `positions`, in their order: a random deal in which each card in
-    `partly` lies in one of the zones of its mask."""
+    `partly` lies in one of the zones of its mask, and the place of each index in `faces`
+    gets a card whose face (`face[c]`, sight.py) is in its mask."""
+    if faces:
+        return _deal_told(cards, positions, partly, rng, faces, face)
     constrained = [c for c in cards if c in partly]
     if not constrained:
         rng.shuffle(cards)
@@ -163,6 +176,75 @@ def _match_partly(cards: list[int], partly: dict[int, int], positions: list[tupl
         if not seat(c, set()):  # pragma: no cover - what the seat knows is always true
             raise AssertionError("partial knowledge that no deal agrees with")
     return holder
+
+
+def _deal_told(cards: list[int], positions: list[tuple[int, int]], partly: dict[int, int],
+               rng: random.Random, faces: dict[int, int], face: tuple[int, ...]) -> list[int]:
+    """deal_unknown where clues narrow some places: the places and cards with a constraint
+    are matched first (a random order, then augmenting paths where it runs into a dead
+    end), the rest shuffled into the places left."""
+
+    def fits(c: int, index: int) -> bool:
+        zone_ok = c not in partly or bool(partly[c] >> positions[index][0] & 1)
+        return zone_ok and (index not in faces or bool(faces[index] >> face[c] & 1))
+
+    bound = sorted(faces)
+    bound_cards = [c for c in cards if c in partly]
+    rng.shuffle(bound)
+    holder: dict[int, int] = {}  # place index -> card
+    placed: dict[int, int] = {}  # card -> place index
+    order = cards[:]
+    rng.shuffle(order)
+
+    def seat_place(index: int, seen: set[int]) -> bool:
+        for c in order:
+            if c in seen or not fits(c, index):
+                continue
+            seen.add(c)
+            if c not in placed or seat_place(placed[c], seen):
+                holder[index], placed[c] = c, index
+                return True
+        return False
+
+    for index in bound:
+        if not seat_place(index, set()):  # pragma: no cover - the true deal fits
+            raise AssertionError("clues that no deal agrees with")
+    for c in bound_cards:  # a partly known card not yet placed: among its zones' free places
+        if c in placed:
+            continue
+        places = [i for i in range(len(positions)) if i not in holder and fits(c, i)]
+        if not places:  # pragma: no cover - a rare dead end: the partial-knowledge matcher
+            return _deal_matched(cards, positions, fits, rng)
+        index = places[int(rng.random() * len(places))]
+        holder[index], placed[c] = c, index
+    rest = [c for c in order if c not in placed]
+    out: list[int] = []
+    for index in range(len(positions)):
+        out.append(holder[index] if index in holder else rest.pop())
+    return out
+
+
+def _deal_matched(cards: list[int], positions: list[tuple[int, int]],
+                  fits: Callable[[int, int], bool], rng: random.Random) -> list[int]:
+    """Every place matched to a card that fits it, by augmenting paths in a random order."""
+    order = cards[:]
+    rng.shuffle(order)
+    holder: dict[int, int] = {}
+    placed: dict[int, int] = {}
+
+    def seat_place(index: int, seen: set[int]) -> bool:
+        for c in order:
+            if c not in seen and fits(c, index):
+                seen.add(c)
+                if c not in placed or seat_place(placed[c], seen):
+                    holder[index], placed[c] = c, index
+                    return True
+        return False
+
+    for index in range(len(positions)):
+        if not seat_place(index, set()):  # pragma: no cover - the true deal fits
+            raise AssertionError("knowledge that no deal agrees with")
+    return [holder[index] for index in range(len(positions))]
 
 
 def determinize(engine: Any, state: GameState, seat: int, rng: random.Random) -> GameState:

@@ -84,6 +84,11 @@ def sample_fill(action: Action, rng: random.Random) -> Action:
     return tuple(out)
 
 
+# A shared score (`by: table`) as a reward in [0, 1]: 0.5 + 0.5 v / (|v| + SHARED_SCALE),
+# so that a score of SHARED_SCALE points is three quarters of the way.
+SHARED_SCALE = 10.0
+
+
 def seat_values(engine: Engine, state: GameState, in_round: bool = True) -> list[float]:
     """Each seat's standing, higher is better: its total so far plus (with `in_round`) its
     round so far, by the ruleset's `scoring.evaluate` if it has one, else by its own scoring
@@ -121,6 +126,9 @@ def rewards(engine: Engine, state: GameState, in_round: bool = True) -> list[flo
     of the k best, 0 to the worst, the others linearly between (below 1/2, so a clear best
     is worth more)."""
     n = state.n
+    if engine.rules.score_by == "table":  # a shared score: no seat gains at another's cost
+        value = seat_values(engine, state, in_round)[0]
+        return [0.5 + 0.5 * value / (abs(value) + SHARED_SCALE)] * n
     if state.over and state.winners:
         # Mostly the result, plus a little for the margin (a near miss beats a rout).
         share = 1.0 / len(state.winners)
@@ -385,6 +393,8 @@ class GreedyBot:
 
     @staticmethod
     def _value(engine: Engine, state: GameState, seat: int, in_round: bool = True) -> float:
+        if engine.rules.score_by == "table":  # a shared score: the table's is the seat's
+            return seat_values(engine, state, in_round)[seat]
         if state.over:
             winners = state.winners or []
             return 1e6 / len(winners) if seat in winners else -1e6

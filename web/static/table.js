@@ -20,14 +20,15 @@ function placeKey(place) {
   return place.map((part) => (part === null ? "" : String(part))).join("|");
 }
 
-// A card as the seat sees it: a face (up, or known but face down), a back, or a gap.
+// A card as the seat sees it: a face (up, or known but face down), a back, or a gap; with
+// what clues told of it beneath, if any ("red, not 3").
 function cardElement(entry, key) {
   if (entry === null || entry === undefined) return el("div", "card empty");
   if (entry.card === null) {
     const back = el("div", "card back");
     back.title = "a card you do not know";
     if (key) back.dataset.key = key;
-    return back;
+    return withTold(back, entry);
   }
   const node = faceElement(entry.card);
   if (!entry.up) {
@@ -35,6 +36,14 @@ function cardElement(entry, key) {
     node.title = entry.card + " (face down: you know it)";
   }
   if (key) node.dataset.key = key;
+  return withTold(node, entry);
+}
+
+function withTold(node, entry) {
+  if (entry.told) {
+    node.appendChild(el("span", "told", entry.told));
+    node.title += " - told: " + entry.told;
+  }
   return node;
 }
 
