@@ -45,9 +45,17 @@ def tells(program: ir.Program) -> bool:
 
 
 def _any_node(program: ir.Program, found: Callable[[object], bool]) -> bool:
+    """Whether any node of the program is `found`. Each node is looked at once: a checked
+    program shares nodes (a function's body, inlined where it is called), and walking every
+    path to them would take time exponential in how deeply the calls nest."""
     stack: list[object] = [program]
+    seen: set[int] = set()
     while stack:
         node = stack.pop()
+        if isinstance(node, (tuple, list, dict)) or hasattr(node, "__dataclass_fields__"):
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
         if found(node):
             return True
         if isinstance(node, (tuple, list)):
