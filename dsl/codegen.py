@@ -417,6 +417,9 @@ class Generator(ExpressionWriter):
         if stmt.op == "=":
             return [pyast.assign(target, value)]
         op = ast.Add() if stmt.op == "+=" else ast.Sub()
+        if isinstance(stmt.target, ir.Need):  # a variable that may be none: x = need(x) - v
+            store = pyast.assign(self.expr(stmt.target.operand), value).targets[0]
+            return [ast.Assign([store], ast.BinOp(target, op, value))]
         store = pyast.assign(target, value).targets[0]
         assert isinstance(store, (ast.Name, ast.Attribute, ast.Subscript))
         return [ast.AugAssign(store, op, value)]

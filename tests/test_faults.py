@@ -36,6 +36,7 @@ zones:
 variables:
   - {{name: who, scope: round, initial: none, type: player}}
   - {{name: lost, scope: round, initial: none, type: card}}
+  - {{name: count, scope: round, initial: none, type: number}}
   - {{name: zero, scope: round, initial: 0}}
 round:
   setup:
@@ -65,6 +66,8 @@ FAULTS = {
                            "cards(stock)[9]: index 9 is past the end of a 4-card list"),
     "index before the start": ("move cards(stock)[zero - 5] to pile", "cards(stock)[zero",
                                "index -5 is before the start of a 4-card list"),
+    "a number that is none changed": ("set count -= 1", "set count",
+                                      "set count -= 1: the number is none"),
     "division by zero": ("set zero = 7 / zero", "7 / zero", "7 / zero: 7 / 0: division by zero"),
     "modulo by zero": ("set zero = 7 % zero", "7 % zero", "7 % 0: division by zero"),
     "min of nothing": ("set zero = min(c.number for c in pile)", "min(",
@@ -132,6 +135,16 @@ def test_each_fault_names_its_place_and_says_what_went_wrong(kind: str, tmp_path
     assert len(lines) == 3 and lines[2].strip() == "^"
 
 
+def test_a_number_that_may_be_none_is_changed_once_it_holds_one(tmp_path: Path) -> None:
+    """`set x -= 1` of a variable declared `initial: none` compiles (it once stopped the
+    generator), and changes the number the variable holds."""
+    path = write(tmp_path, "set count = 3\n                - set count -= 1")
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, seed=1)
+    engine.apply(state, ("go",))
+    assert state.vars["count"] == 2
+
+
 def test_a_fault_leaves_no_python_in_the_message_from_the_command_line(tmp_path: Path) -> None:
     path = write(tmp_path, FAULTS["player is none"][0])
     result = CliRunner().invoke(main, ["run", str(path)], prog_name="cardrules")
@@ -164,7 +177,7 @@ def test_a_fault_in_the_setup_is_located_too(tmp_path: Path) -> None:
     d = info.value.diagnostic
     assert d is not None and d.location is not None
     assert (d.location.line, d.message) == (
-        17, "in the round's setup: move top(pile) to stock: zone 'pile' is empty: it has no "
+        18, "in the round's setup: move top(pile) to stock: zone 'pile' is empty: it has no "
             "top card")
 
 
