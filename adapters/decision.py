@@ -4,23 +4,35 @@ tree of ids (the parts of table.py), and a prefix of ids followed along it (matc
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from cardrules.interpreter.domains import Words
+from cardrules.interpreter.state import GameState
 
 from . import table as tables
 
-if TYPE_CHECKING:
-    from .match import Match
-
 Action = tuple[Any, ...]
+
+
+class Deciding(Protocol):
+    """What a decision is made from: a game being played in parts (a Match)."""
+
+    @property
+    def table(self) -> tables.Table: ...
+
+    def playing(self) -> GameState: ...
+
+    def listed(self) -> list[Action]: ...
+
+    def card_token(self) -> Callable[[int], int]: ...
 
 
 class Decision:
     """The legal actions of one decision, from the chooser's side: trees of ids, each whole
     action's parts. Never changed once made, so copies of a match share it."""
 
-    def __init__(self, match: Match):
+    def __init__(self, match: Deciding):
         s, engine, ids = match.playing(), match.table.engine, match.table.parts
         legal = match.listed()
         self.seat = s.window[0] if s.window else s.current
