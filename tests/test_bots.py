@@ -19,7 +19,8 @@ from cardrules.interpreter.players.knowledge import (
     unknown_positions,
 )
 from cardrules.interpreter.players.repetition import Memory, position
-from cardrules.interpreter.players.search import GreedyBot, IsmctsBot, rewards
+from cardrules.interpreter.players.search import GreedyBot, IsmctsBot
+from cardrules.interpreter.players.worth import rewards
 from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
 
@@ -331,7 +332,7 @@ def test_a_seat_kind_may_carry_a_budget() -> None:
 
 
 def test_bots_value_a_position_by_the_rulesets_evaluation() -> None:
-    from cardrules.interpreter.players.search import seat_values
+    from cardrules.interpreter.players.worth import seat_values
 
     engine = Engine(load_ruleset("golf6"))
     state = engine.new_game(2, 5)
