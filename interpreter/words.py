@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cardrules.errors import CardrulesError, RuleFault, RuleRuntimeError
 from cardrules.model import PASS, PASS_TEXT, Action, MoveDef, Ruleset
 
 from .runtime import OTHERS
@@ -96,9 +97,22 @@ class Words:
         out: dict[str, str] = {}
         for i, shown in enumerate(move.label_values):
             cards = [c for place in shown.cards for c in _flat(action[place])]
-            out[str(i)] = self.value_text(shown.kind, shown.value(state, action)) \
+            out[str(i)] = self.value_text(shown.kind, self._value(move, shown, state, action)) \
                 if all(sees(c) for c in cards) else "?"
         return out
+
+    def _value(self, move: MoveDef, shown: Any, state: GameState | None, action: Action) -> Any:
+        """A label's value, a fault in working it out located at the label's expression."""
+        try:
+            return shown.value(state, action)
+        except CardrulesError as exc:
+            if not isinstance(exc, RuleFault):
+                raise
+            failed: BaseException = exc
+        except Exception as exc:  # noqa: BLE001 - a bug of cardrules, located
+            failed = exc
+        diagnostic = self.rules.locate(failed, f"in the label of move '{move.name}'")
+        raise RuleRuntimeError(diagnostic.message, diagnostic) from None
 
     @staticmethod
     def knower(state: GameState | None, seat: int | None) -> Callable[[int], bool]:

@@ -310,3 +310,20 @@ def test_a_goal_naming_no_declared_kind_is_a_fault_at_its_call(tmp_path: Path) -
     assert "lay_downs: no meld kind 'trio' (the kinds: pair)" in d.message
     assert d.source_line is not None and "lay_downs(hand[me], [wanted])" in d.source_line
     assert "please report" not in d.message
+
+
+def test_a_fault_in_a_label_value_is_located_at_its_expression(tmp_path: Path) -> None:
+    """A label's value that cannot be worked out (here a division by zero) is a fault at the
+    label's expression, as any rule's is, not a bare error."""
+    source = (Path(__file__).parent / "games" / "ferry.yaml").read_text(encoding="utf-8")
+    shown = "{card.worth}\""
+    assert shown in source
+    path = tmp_path / "ferry.yaml"
+    path.write_text(source.replace(shown, "{card.worth / 0}\""), encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(path), "--seed", "3", "--plain"])
+    assert result.exit_code != 0
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1)
+                if "{card.worth / 0}" in text)
+    assert f"ferry.yaml:{line}:" in result.output, result.output
+    assert "in the label of move 'lay': card.worth / 0: " in result.output, result.output
+    assert "Traceback" not in result.output
