@@ -277,7 +277,9 @@ class TableChecker(StatementChecker):
                          f"{'' if len(given) == 1 else 's'}, but a copy of the deck has "
                          f"{jokers}: give one name for each")
             return ()
-        taken = {r + s[:1].upper() for r in ranks for s in suits}
+        # (a deal file names cards in upper or lower case: names differing only by case are
+        # one name there)
+        taken = {(r + s[:1]).upper() for r in ranks for s in suits}
         seen: set[str] = set()
         for literal in given:
             text = str(literal.value)
@@ -286,11 +288,12 @@ class TableChecker(StatementChecker):
                 self.problem(literal.pos, "a joker's name has 1 to "
                                           f"{limits.MAX_CARD_NAME} characters, without spaces")
                 return ()
-            if text in taken or text in seen:
-                self.problem(literal.pos, f"the joker name '{text}' is already a card's name: "
+            if text.upper() in taken or text.upper() in seen:
+                self.problem(literal.pos, f"the joker name '{text}' is already a card's name "
+                                          "(names differing only by case are the same name): "
                                           "each card of a deck has a name of its own")
                 return ()
-            seen.add(text)
+            seen.add(text.upper())
         return tuple(str(literal.value) for literal in given)
 
     def distinct_names(self, names: tuple[d.Literal, ...], what: str, most: int) -> set[str]:

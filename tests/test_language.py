@@ -372,3 +372,10 @@ def test_a_deck_names_its_jokers(tmp_path: Path) -> None:
     cards = load_ruleset(path).cards
     assert [(cards.names[c], cards.colour[c]) for c in (16, 17)] == [("RJ", 0), ("BJ", 1)]
     assert (problem.location.line, problem.location.column) == (14, 17)
+    # A deal file reads names in either case, so names differing only by case are one name.
+    for names, refused in (("[ks]", "ks"), ("[rj, RJ]", "RJ")):
+        path.write_text(base.replace("suits: [clubs, diamonds, hearts, spades]",
+                                     f"jokers: {names.count(',') + 1}\n  joker_names: {names}")
+                        .replace("K: 0}", "K: 0, joker: 0}"), encoding="utf-8")
+        (problem,) = check_files([str(path)])
+        assert f"the joker name '{refused}' is already a card's name" in problem.message
