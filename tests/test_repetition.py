@@ -35,16 +35,22 @@ def _with_the_rule(path: Path, tmp_path: Path) -> Path:
     return out
 
 
-def test_a_move_back_to_a_position_seen_is_not_legal() -> None:
-    """tests/games/ferry.yaml: two cards ferried across, the second may not be brought back
-    (the table would be as it was after the first crossed), but the first may; the seat may
-    still land the ferry. The engine refuses the move back, and leaves the game as it was."""
+def two_crossed() -> tuple[Engine, GameState, int, int]:
+    """A ferry game in which the first two cards of the near bank have crossed, in turn."""
     engine = Engine(load_ruleset(FERRY))
     state = engine.new_game(2, 0)
     near = engine.rules.zone("near").index
     first, second = state.zones[near][:2]
     engine.apply(state, ("cross", first))
     engine.apply(state, ("cross", second))
+    return engine, state, first, second
+
+
+def test_a_move_back_to_a_position_seen_is_not_legal() -> None:
+    """tests/games/ferry.yaml: two cards ferried across, the second may not be brought back
+    (the table would be as it was after the first crossed), but the first may; the seat may
+    still land the ferry. The engine refuses the move back, and leaves the game as it was."""
+    engine, state, first, second = two_crossed()
     legal = engine.legal_actions(state)
     assert ("bring_back", first) in legal and ("bring_back", second) not in legal
     assert ("land",) in legal
@@ -60,12 +66,7 @@ def test_a_move_back_to_a_position_seen_is_not_legal() -> None:
 def test_the_positions_seen_are_kept_in_the_saved_game() -> None:
     """What the table has seen is a part of the game: a game read back from JSON refuses the
     same moves, and so does the kernel playing it."""
-    engine = Engine(load_ruleset(FERRY))
-    state = engine.new_game(2, 0)
-    near = engine.rules.zone("near").index
-    first, second = state.zones[near][:2]
-    engine.apply(state, ("cross", first))
-    engine.apply(state, ("cross", second))
+    engine, state, first, second = two_crossed()
     legal = engine.legal_actions(state)
     assert ("bring_back", second) not in legal
     again = GameState.from_json(state.to_json())
