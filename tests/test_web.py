@@ -236,6 +236,25 @@ def test_a_body_without_a_length_is_limited_too() -> None:
         assert answer.status_code == 413
 
 
+def test_a_rule_failing_while_a_seat_is_answered_is_told_where_it_is(tmp_path: Path) -> None:
+    """A label's value that cannot be worked out fails while the seat's choices are made: the
+    page is told the rule's located message, not a bare server error."""
+    source = (Path(__file__).parent / "games" / "ferry.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "ferry.yaml"
+    path.write_text(source.replace("{card.worth}\"", "{card.worth / 0}\""), encoding="utf-8")
+    game = Game.new(str(path), {}, 2, 3, None)
+    with served(game) as (client, _):
+        state = client.get(seat_url(game, 0)).json()  # the ferry first: no value to show
+        land = next(c for c in state["choices"] if c["text"] == "Land the ferry")
+        client.post(f"{seat_url(game, 0)}/move", json={"version": state["version"],
+                                                       "index": land["index"]})
+        answer = client.get(seat_url(game, 0))  # then laying a card, whose label fails
+    assert answer.status_code == 500
+    error = answer.json()["error"]
+    assert error.startswith("the game cannot go on: ") and "ferry.yaml:" in error, error
+    assert "in the label of move 'lay': card.worth / 0" in error, error
+
+
 # ----------------------------------------------------------------- refusals
 def test_wrong_tokens_and_illegal_moves_are_refused_and_change_nothing() -> None:
     game = Game.new("precognition", {"playoff_limit": "1"}, 2, 2, None)

@@ -33,9 +33,10 @@ SECURITY_HEADERS = [
 
 
 # An absolute file path (POSIX or Windows), its last part captured: install paths and the
-# person's folders are not for pages (a rule's fault names its file, a program's its own).
+# person's folders are not for pages (a rule's fault names its file, a program's its own). A
+# slash with no name after it is not a path (a division in a rule's text: `worth / 2`).
 _ABSOLUTE = re.compile(r"(?<![\w.~])(?:[A-Za-z]:)?[/\\](?:[^\s'\"`:,;()\[\]{}<>/\\]+[/\\])*"
-                       r"([^\s'\"`:,;()\[\]{}<>/\\]*)")
+                       r"([^\s'\"`:,;()\[\]{}<>/\\]+)")
 
 
 def public(text: str) -> str:

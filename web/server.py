@@ -48,7 +48,7 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from cardrules.errors import CardrulesError
+from cardrules.errors import CardrulesError, GameError
 from cardrules.interpreter.engine import PASS
 from cardrules.interpreter.players.external import Forfeit
 from cardrules.interpreter.sessions.play import finish
@@ -367,7 +367,8 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 def answering(handler: Handler) -> Handler:
     """A request handler whose refusals (an unknown seat, a body too large or not JSON, a
-    move out of turn...) are answered as such, written once for every route."""
+    move out of turn...) are answered as such, written once for every route; a rule that
+    fails while the answer is made is answered with its located message."""
 
     @functools.wraps(handler)
     async def answered(request: Request) -> Response:
@@ -375,6 +376,8 @@ def answering(handler: Handler) -> Handler:
             return await handler(request)
         except Refused as refused:
             return refusal(refused)
+        except GameError as exc:  # a rule failed (a label's value, say): the ruleset's fault
+            return refusal(Refused(500, f"the game cannot go on: {exc}"))
 
     return answered
 
