@@ -70,9 +70,11 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagn
     if kind == "enum":
         found = error.instance
         choices = ", ".join(str(c) for c in rule)
-        hint = suggest(str(found), [str(c) for c in rule])
+        hint = suggest(str(found), [str(c) for c in rule]) if isinstance(found, str) else None
         tail = f"; did you mean '{hint}'?" if hint else ""
-        yield doc.diagnostic(path, f"'{found}' is not allowed here: "
+        # (a text as written; anything else as YAML reads it: `true` is the boolean true)
+        shown = f"'{found}'" if isinstance(found, str) else _describe(found)
+        yield doc.diagnostic(path, f"{shown} is not allowed here: "
                                    f"expected one of {choices}{tail}")
         return
     if kind == "type":

@@ -197,6 +197,8 @@ CASES = {
     "repetition_misspelt": ([(4, "title: Mini", "repetition: forbidden")], (4, "forbidden", 0),
                             "'forbidden' is not allowed here: expected one of allow, forbid; "
                             "did you mean 'forbid'?"),
+    "repetition_true": ([(4, "title: Mini", "repetition: true")], (4, "true", 0),
+                        "the boolean true is not allowed here: expected one of allow, forbid"),
     "colour_of_a_card": ([(52, "card.rank != 'K'", "colour(card) == 'red'")],
                          (52, "card", 1),
                          "the argument of colour() must be a suit, but this is a card"),
