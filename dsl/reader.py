@@ -274,16 +274,17 @@ class _Reader:
 
     def function(self, i: int) -> d.FunctionDecl:
         path = ("functions", i)
-        params = tuple((self.named((*path, "params", name), key=True), str(kind))
-                       for name, kind in (self._get((*path, "params")) or {}).items())
-        return d.FunctionDecl(self.named((*path, "name")), params,
+        return d.FunctionDecl(self.named((*path, "name")), self.params(path),
                               self.expr((*path, "value")), self.doc_text((*path, "doc")))
+
+    def params(self, path: tuple[Any, ...]) -> tuple[tuple[d.Named, str], ...]:
+        """A function's or a procedure's `params:`, each name with its type, in order."""
+        return tuple((self.named((*path, "params", name), key=True), str(kind))
+                     for name, kind in (self._get((*path, "params")) or {}).items())
 
     def procedure(self, i: int) -> d.ProcedureDecl:
         path = ("procedures", i)
-        params = tuple((self.named((*path, "params", name), key=True), str(kind))
-                       for name, kind in (self._get((*path, "params")) or {}).items())
-        return d.ProcedureDecl(self.named((*path, "name")), params,
+        return d.ProcedureDecl(self.named((*path, "name")), self.params(path),
                                self.statements((*path, "do")), self.doc_text((*path, "doc")))
 
     def phase(self, i: int) -> d.PhaseDecl:

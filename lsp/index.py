@@ -182,15 +182,17 @@ class _Builder:
             if isinstance(kind.ace, n.Expr):
                 self.expr(kind.ace, {})
 
+    def parameters(self, params: tuple[tuple[d.Named, str], ...]) -> dict[str, Symbol | None]:
+        """The scope of a function's or a procedure's body: its parameters, declared."""
+        return {p.name: self.declare("parameter", p, kind, parent=self.container)
+                for p, kind in params}
+
     def expressions(self) -> None:
         """The rule text outside the round's flow: functions, variables, the deck, scoring."""
         decls = self.decls
         for function in decls.functions:
             self.container = self.functions.get(function.name.name)
-            scope: dict[str, Symbol | None] = {
-                p.name: self.declare("parameter", p, kind, parent=self.container)
-                for p, kind in function.params}
-            self.expr(function.value, scope)
+            self.expr(function.value, self.parameters(function.params))
         self.container = None
         for variable in decls.variables:
             self.expr(variable.initial, {})
@@ -213,10 +215,7 @@ class _Builder:
         decls = self.decls
         for procedure in decls.procedures:
             self.container = self.procedures.get(procedure.name.name)
-            scope: dict[str, Symbol | None] = {
-                p.name: self.declare("parameter", p, kind, parent=self.container)
-                for p, kind in procedure.params}
-            self.statements(procedure.body, scope)
+            self.statements(procedure.body, self.parameters(procedure.params))
         self.container = None
         self.statements(decls.setup, {})
         for phase in decls.phases:
