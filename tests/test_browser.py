@@ -321,6 +321,9 @@ def test_a_whole_geohash_game_by_keyboard_without_being_asked_to_pass(browser: A
             if asks == ASKS_BEFORE_NAMING:  # the control, always there: react at my next chance
                 page.click("#react-now")
                 page.wait_for_selector("text=Your next chance to react will wait for you")
+                # (the control drew the page again at a newer version: the decision to wait
+                # for after this ask is one past that, not past the one read above)
+                version = page.evaluate("() => current.version")
             # (the page may be drawing the choices again: wait for them, then read them)
             page.wait_for_selector("#choices button.choice[data-number='1']")
             choice = page.eval_on_selector("#choices button.choice[data-number='1']",
@@ -332,8 +335,9 @@ def test_a_whole_geohash_game_by_keyboard_without_being_asked_to_pass(browser: A
             asked = choice[3:]
             # What came of it, as the person reads it (a card given, one fished at random,
             # or nothing), under the ask in "what happened".
+            # (the same ask may have been made before: the newest is the one just made)
             item = page.locator("#news > li", has_text=f"you {asked[0].lower()}{asked[1:]}")
-            item.first.locator(".then li").first.wait_for(timeout=WAIT)
+            item.last.locator(".then li").first.wait_for(timeout=WAIT)
         assert game.state.winners == [0]
         # the round's account, before anything else: what each seat scored, and why
         page.wait_for_selector("#account:not([hidden])")
