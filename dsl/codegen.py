@@ -25,7 +25,7 @@ from . import nodes as n
 from .checker import Checked
 from .codegen_expr import ME, B, ExpressionWriter, S, Z, local, seat_zone, zone_const
 from .inline import Inliner
-from .reads import seat_zones, tells
+from .reads import remembered, seat_zones, tells
 
 VISIBILITY = {"hidden": runtime.HIDDEN, "owner": runtime.OWNER, "public": runtime.PUBLIC,
               "others": runtime.OTHERS}
@@ -34,6 +34,11 @@ _SIGNALS = {"turn": runtime.SIGNAL_TURN, "phase": runtime.SIGNAL_PHASE,
 _ARITH = {"+": ast.Add(), "-": ast.Sub(), "*": ast.Mult()}
 _COMPARE = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), "<=": ast.LtE(), ">": ast.Gt(),
             ">=": ast.GtE()}
+
+
+# Values a function of the rule file keeps by its arguments, each (function_def), before it
+# starts afresh: a bound on the memory a long game or a search may take.
+REMEMBERED = 4096
 
 
 @dataclass
@@ -111,8 +116,9 @@ class Generator(ExpressionWriter):
         step's legal actions and each move's own rules, setup, triggers, scoring (the move
         handlers, the rules and the flow after them, are codegen_flow.py's)."""
         program, made = self.checked.program, self.manifest
+        kept = remembered(program.functions)
         for fn in program.functions:
-            self.function_def(fn)
+            self.function_def(fn, kept.get(fn.name))
         for name, how in (("tr_suit", program.trick_suit), ("tr_rank", program.trick_rank)):
             if how is not None:  # `tricks:`: a card's suit or rank in a trick
                 made.helpers.append(self.expression_function(name, ["S", "v_card"], how))
@@ -173,10 +179,30 @@ class Generator(ExpressionWriter):
         self.functions.append(fn)
         return fn_name
 
-    def function_def(self, fn: ir.Function) -> None:
+    def function_def(self, fn: ir.Function, lists: tuple[bool, ...] | None = None) -> None:
+        """A function of the rule file. `lists`, for a function whose value is kept by its
+        arguments (reads.remembered: which of them are lists): its values are kept in a
+        dict of its own, up to REMEMBERED, then afresh; a list is handed out as a copy, so
+        that no caller can change what is kept."""
         params = ["S", *(local(p) for p, _ in fn.params)]
-        self.manifest.functions[fn.name] = self.expression_function(f"f_{fn.name}", params,
-                                                                    fn.value)
+        if lists is None:
+            self.manifest.functions[fn.name] = self.expression_function(f"f_{fn.name}",
+                                                                        params, fn.value)
+            return
+        kept = f"M_{fn.name}"
+        self.constants[kept] = {}
+        key = ast.Tuple([pyast.call("tuple", pyast.name(name)) if is_list else pyast.name(name)
+                         for name, is_list in zip(params[1:], lists)], ast.Load())
+        value = self.expr(fn.value)
+        body = pyast.stmts(f"_k = _key\n_v = _kept.get(_k)\nif _v is None:\n"
+                           f"    _v = _value\n    if len(_kept) >= {REMEMBERED}:\n"
+                           "        _kept.clear()\n    _kept[_k] = _v",
+                           key=key, kept=pyast.name(kept), value=value)
+        out = pyast.name("_v")
+        body.append(ast.Return(pyast.expr("_0[:]", out) if fn.value.type.is_list else out))
+        self.tag(body, self.site(fn.value.pos))
+        self.manifest.functions[fn.name] = self.add_function(f"f_{fn.name}", params, body,
+                                                             fn.value.pos)
 
     def expression_function(self, fn_name: str, params: list[str], value: ir.Expr,
                             prologue: list[ast.stmt] | None = None) -> str:

@@ -18,6 +18,7 @@ from dataclasses import fields
 from cardrules.model import ZoneDef
 
 from . import ir
+from .typesys import Type
 
 # Built-ins whose value depends on their arguments alone (and on the ruleset).
 PURE = frozenset({
@@ -114,15 +115,19 @@ def _walk(node: ir.Expr, seat: str, found: dict[str, ZoneDef], bound: set[str]) 
                     _walk(item, seat, found, bound)
 
 
-def outside_reads(expr: ir.Expr, params: frozenset[str]) -> ir.Expr | None:
+def outside_reads(expr: ir.Expr, params: frozenset[str],
+                  calls: frozenset[str] = frozenset()) -> ir.Expr | None:
     """The first part of `expr` (a label's expression) that reads anything but the names
     `params` (a move's parameters), the locals it binds itself, constants, the cards' fixed
     attributes and built-ins of their arguments alone: a zone, a variable, a name of the
-    game (`me`, `round`), a player's attribute, a ruleset's function. None if there is none:
-    then the value depends on the action alone."""
+    game (`me`, `round`), a player's attribute, a ruleset's function (but those named in
+    `calls`). None if there is none: then the value depends on the action alone."""
     stack: list[tuple[ir.Expr, frozenset[str]]] = [(expr, params)]
     while stack:
         node, bound = stack.pop()
+        if isinstance(node, ir.UserCall) and node.function in calls:
+            stack.extend((arg, bound) for arg in node.args)
+            continue
         if isinstance(node, (ir.ZoneRef, ir.ZoneCards, ir.GameVar, ir.PlayerVar,
                              ir.PlayerAttr, ir.StateName, ir.UserCall)):
             return node
@@ -138,6 +143,57 @@ def outside_reads(expr: ir.Expr, params: frozenset[str]) -> ir.Expr | None:
             continue
         stack.extend((child, bound) for child in _children(node))
     return None
+
+
+# Built-ins whose work grows with their arguments (a search, every way to choose): a function
+# of the ruleset that calls one is worth remembering by its arguments.
+SEARCHING = frozenset({
+    "combinations", "subsets", "sorted", "lay_downs", "can_lay_down", "melds_in", "can_meld",
+    "meld_layouts", "deadwood", "discard_deadwood", "best_melds", "left_out",
+})
+# Argument types a remembered value is kept by: the value itself, or a list of such values
+# as a tuple.
+_KEYED = frozenset({"int", "bool", "text", "card", "player", "rank", "suit", "colour"})
+
+
+def remembered(functions: tuple[ir.Function, ...]) -> dict[str, tuple[bool, ...]]:
+    """The ruleset's functions whose value is kept by their arguments (`f(h, k)` asked again
+    with the same hand and number answers at once): those whose value depends on their
+    arguments alone (they read no zone, variable, name of the game or player's attribute,
+    and call only built-ins of their arguments and such functions of the ruleset), whose
+    arguments are all values or flat lists of values, and that do work worth keeping (go
+    through a list, search, or call such a function). For each: which arguments are lists
+    (kept as tuples)."""
+    pure: set[str] = set()
+    changed = True
+    while changed:  # (a function is pure when the functions it calls are)
+        changed = False
+        for fn in functions:
+            if fn.name not in pure and outside_reads(
+                    fn.value, frozenset(p for p, _ in fn.params), frozenset(pure)) is None:
+                pure.add(fn.name)
+                changed = True
+    out: dict[str, tuple[bool, ...]] = {}
+    changed = True
+    while changed:  # (a function is worth keeping when it calls one that is)
+        changed = False
+        for fn in functions:
+            if fn.name in pure and fn.name not in out and _keyed(fn.params) \
+                    and _works(fn.value, out):
+                out[fn.name] = tuple(t.is_list for _, t in fn.params)
+                changed = True
+    return out
+
+
+def _keyed(params: tuple[tuple[str, Type], ...]) -> bool:
+    return bool(params) and all(
+        t.name in _KEYED or t.is_list and t.item is not None and t.item.name in _KEYED
+        for _, t in params)
+
+
+def _works(expr: ir.Expr, kept: dict[str, tuple[bool, ...]]) -> bool:
+    return any(isinstance(n, ir.Aggregate) or isinstance(n, ir.Call) and n.function in SEARCHING
+               or isinstance(n, ir.UserCall) and n.function in kept for n in _nodes(expr))
 
 
 def locals_read(expr: ir.Expr) -> set[str]:

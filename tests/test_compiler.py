@@ -311,3 +311,34 @@ def test_rulesets_and_their_code_load_without_running_rule_text(tmp_path: Path) 
     with pytest.raises(RulesetError):
         load_ruleset(path)
     assert re.search(r"^def ", load_ruleset("golf6").python, re.MULTILINE)
+
+
+# ------------------------------------------------------------ remembered values
+def test_a_function_of_its_arguments_alone_keeps_its_values_and_hands_out_copies(
+        tmp_path: Path) -> None:
+    """A function that reads nothing but its arguments is worked out once per arguments
+    (dou-dizhu's and holdem's listings ask the same ones again and again); one that reads
+    a zone is not, as its value changes with the game; a kept list is handed out as a copy,
+    so a caller that changes it changes nothing kept."""
+    path = mini_with(tmp_path, "zones:\n", "functions:\n"
+                     "  - name: low\n    params: {h: cards}\n"
+                     "    value: \"select(c for c in h if c.points < 2)\"\n"
+                     "  - name: ahead\n    params: {h: cards}\n"
+                     "    value: \"select(c for c in h if size(stock) > 40)\"\n"
+                     "zones:\n")
+    text = path.read_text(encoding="utf-8").replace(
+        "hand[me] where card.rank != 'K'",
+        "hand[me] where card in low(hand[me]) or card in ahead(hand[me])")
+    path.write_text(text, encoding="utf-8")
+    rules = load_ruleset(path)
+    source = rules.python
+    assert "M_low.get(" in source and "M_ahead" not in source
+    namespace = rules.setup.__globals__  # type: ignore[union-attr]
+    low, kept = namespace["f_low"], namespace["M_low"]
+    points = rules.cards.values["points"]
+    hand = [c for c in range(8)]
+    first = low(None, hand)
+    assert first == [c for c in hand if points[c] < 2] and len(kept) == 1
+    first.append(99)
+    assert low(None, hand) == [c for c in hand if points[c] < 2]  # (the kept one, unchanged)
+    assert low(None, tuple(hand)) == low(None, hand) and len(kept) == 1  # a tuple is the key
