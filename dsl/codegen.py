@@ -25,7 +25,7 @@ from . import nodes as n
 from .checker import Checked
 from .codegen_expr import ME, B, ExpressionWriter, S, Z, local, seat_zone, zone_const
 from .inline import Inliner
-from .reads import remembered, seat_zones, tells
+from .reads import seat_zones, tells
 
 VISIBILITY = {"hidden": runtime.HIDDEN, "owner": runtime.OWNER, "public": runtime.PUBLIC,
               "others": runtime.OTHERS}
@@ -116,9 +116,8 @@ class Generator(ExpressionWriter):
         step's legal actions and each move's own rules, setup, triggers, scoring (the move
         handlers, the rules and the flow after them, are codegen_flow.py's)."""
         program, made = self.checked.program, self.manifest
-        kept = remembered(program.functions)
         for fn in program.functions:
-            self.function_def(fn, kept.get(fn.name))
+            self.function_def(fn, self.kept.get(fn.name))
         for name, how in (("tr_suit", program.trick_suit), ("tr_rank", program.trick_rank)):
             if how is not None:  # `tricks:`: a card's suit or rank in a trick
                 made.helpers.append(self.expression_function(name, ["S", "v_card"], how))
@@ -305,6 +304,7 @@ class Generator(ExpressionWriter):
                 where = None
             source = self.temp()  # (a comprehension's source may not assign: `:=`)
             inner: list[ast.stmt] = [pyast.assign(source, self.expr(param.source))]
+            where = self.unfold(where) if where is not None else None
             pieces = self.hoist([where], param.name) if where is not None else []
             inner += [pyast.assign(name, code) for name, code in pieces]
             try:

@@ -24,8 +24,9 @@ from .builtins import (
 )
 from .checker import Checked
 from .inline import Inliner, pure
-from .reads import loop_invariant
+from .reads import loop_invariant, remembered
 from .typesys import NONE
+from .unfold import Unfolder
 
 VISIBILITY = {"hidden": runtime.HIDDEN, "owner": runtime.OWNER, "public": runtime.PUBLIC,
               "others": runtime.OTHERS}
@@ -61,6 +62,9 @@ class ExpressionWriter:
         self._iterable = 0  # > 0 while writing a comprehension's iterable
         self._hoisted: dict[int, str] = {}  # id of a checked node -> the local holding it
         self._temp = 0
+        functions = checked.program.functions
+        self.kept = remembered(functions)  # functions kept by their arguments (reads.py)
+        self.unfold = Unfolder(functions, frozenset(self.kept))
 
     # ----------------------------------------------------------------- sites
     def site(self, pos: n.Pos) -> int:
@@ -235,12 +239,14 @@ class ExpressionWriter:
             self._iterable -= 1
         # What the element and condition read that is the same for every item is worked out
         # once: a first `for` over a one-item tuple (no `:=`, which a comprehension's
-        # iterable may not hold).
-        pieces = self.hoist([element, *([node.condition] if node.condition else [])],
+        # iterable may not hold); the functions they call unfolded first (dsl/unfold.py).
+        element = self.unfold(element)
+        condition = self.unfold(node.condition) if node.condition is not None else None
+        pieces = self.hoist([element, *([condition] if condition is not None else [])],
                             node.variable)
         try:
             element_code = self.expr(element)
-            conds = [self.expr(node.condition)] if node.condition is not None else []
+            conds = [self.expr(condition)] if condition is not None else []
         finally:
             self.unhoist(pieces)
         once = [ast.comprehension(pyast.store(name), ast.Tuple([code], ast.Load()), [], 0)

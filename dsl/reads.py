@@ -210,6 +210,7 @@ TOTAL = frozenset({
     "colour",
     "abs", "min", "max", "knows", "owner", "team", "led_suit", "best_of_suit",
 })
+TOTAL_AGGREGATES = frozenset({"sum", "count", "all", "any", "first", "select"})
 _TOTAL_NODES = (ir.Const, ir.Local, ir.StateName, ir.GameVar, ir.PlayerVar, ir.CardAttr,
                 ir.PlayerAttr, ir.ZoneCards, ir.ZoneRef, ir.Comparison, ir.Membership,
                 ir.Negation, ir.Conjunction, ir.Disjunction, ir.Conditional, ir.ListLiteral,
@@ -219,7 +220,8 @@ _TOTAL_NODES = (ir.Const, ir.Local, ir.StateName, ir.GameVar, ir.PlayerVar, ir.C
 def loop_invariant(parts: list[ir.Expr], bound: str) -> list[ir.Expr]:
     """The largest pieces of `parts` (an aggregate's element and condition, which run once
     per item bound to the local `bound`) that read nothing of the item, cannot fail and call
-    a built-in: computing each once before the loop changes nothing but the time taken."""
+    a built-in or go through a list: computing each once before the loop changes nothing but
+    the time taken."""
     out: list[ir.Expr] = []
     for part in parts:
         _invariant(part, bound, out)
@@ -227,7 +229,8 @@ def loop_invariant(parts: list[ir.Expr], bound: str) -> list[ir.Expr]:
 
 
 def _invariant(node: ir.Expr, bound: str, out: list[ir.Expr]) -> None:
-    if _fixed(node, bound) and any(isinstance(n, ir.Call) for n in _nodes(node)):
+    if _fixed(node, bound) and any(isinstance(n, (ir.Call, ir.Aggregate))
+                                   for n in _nodes(node)):
         out.append(node)
         return
     if isinstance(node, ir.Aggregate):  # (its own element and condition bind a local)
@@ -238,11 +241,22 @@ def _invariant(node: ir.Expr, bound: str, out: list[ir.Expr]) -> None:
 
 
 def _fixed(node: ir.Expr, bound: str) -> bool:
-    """Whether `node` cannot fail and reads neither `bound` nor a local bound inside it."""
-    for n in _nodes(node):
+    """Whether `node` cannot fail and does not read `bound` (nor a local of that name it
+    binds itself, which is left alone too)."""
+    return total(node) and not any(isinstance(n, ir.Local) and n.name == bound
+                                   for n in _nodes(node))
+
+
+def total(expr: ir.Expr) -> bool:
+    """Whether `expr` cannot fail on any value of its types (nor draw from the generator):
+    made of names, constants, card attributes, zones, comparisons and the like, built-ins
+    that cannot fail, + - * and the aggregates that cannot (not min or max of nothing)."""
+    for n in _nodes(expr):
+        if isinstance(n, ir.Aggregate):
+            if n.function not in TOTAL_AGGREGATES:
+                return False
+            continue
         if not isinstance(n, _TOTAL_NODES):
-            return False
-        if isinstance(n, ir.Local) and n.name == bound:
             return False
         if isinstance(n, ir.Call) and n.function not in TOTAL:
             return False
@@ -251,6 +265,11 @@ def _fixed(node: ir.Expr, bound: str) -> bool:
         if isinstance(n, ir.ZoneRef) and n.group is not None:
             return False
     return True
+
+
+def nodes_of(node: ir.Expr) -> list[ir.Expr]:
+    """Every node of `node`'s tree, `node` first."""
+    return _nodes(node)
 
 
 def _nodes(node: ir.Expr) -> list[ir.Expr]:

@@ -342,3 +342,31 @@ def test_a_function_of_its_arguments_alone_keeps_its_values_and_hands_out_copies
     first.append(99)
     assert low(None, hand) == [c for c in hand if points[c] < 2]  # (the kept one, unchanged)
     assert low(None, tuple(hand)) == low(None, hand) and len(kept) == 1  # a tuple is the key
+
+
+def test_a_call_in_a_loop_is_unfolded_where_it_cannot_fail_and_its_fixed_part_worked_out_once(
+        tmp_path: Path) -> None:
+    """`hand[me] where short(card, me)`: the function's value is written in the loop, and
+    what it asks of the hand alone (the same for every card) is worked out before it. A
+    function that may fail (a division) stays a call, so its faults keep their place; so does
+    one whose argument's name its own loop binds (it would be captured)."""
+    path = mini_with(tmp_path, "zones:\n", "functions:\n"
+                     "  - name: short\n    params: {card: card, p: player}\n"
+                     "    value: \"card.points < 2 or all(c.points > 1 for c in hand[p])\"\n"
+                     "  - name: share\n    params: {card: card, p: player}\n"
+                     "    value: \"card.points / size(hand[p]) > 0\"\n"
+                     "  - name: other\n    params: {x: card}\n"
+                     "    value: \"any(c.points > x.points for c in stock)\"\n"
+                     "zones:\n")
+    text = path.read_text(encoding="utf-8").replace(
+        "hand[me] where card.rank != 'K'",
+        "hand[me] where short(card, me) and share(card, me) and "
+        "all(other(c) for c in discard)")
+    path.write_text(text, encoding="utf-8")
+    source = load_ruleset(path).python
+    listing = source[source.index("def legal_0_drop"):]
+    listing = listing[:listing.index("\n\n")]
+    hoisted, loop = listing.split("out.extend(")
+    assert "all(" in hoisted and "f_short" not in listing  # unfolded, its fixed part before
+    assert "f_share(S, v_card, me)" in loop  # may fail: called
+    assert "f_other(S, v_c)" in listing  # `c` is the function's own loop variable: called
