@@ -12,6 +12,7 @@ from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import IllegalAction
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.kernel import Kernel
+from cardrules.interpreter.positions import position
 from cardrules.interpreter.state import GameState
 
 TESTS = Path(__file__).resolve().parent
@@ -100,3 +101,29 @@ def test_validate_notes_moves_that_undo_each_other(tmp_path: Path) -> None:
     assert check_files([str(FERRY)], hints=True) == []
     shipped = sorted((ROOT / "rulesets").glob("*.yaml")) + sorted((TESTS / "games").glob("*.yaml"))
     assert check_files([str(p) for p in shipped], hints=True) == []
+
+
+def test_whether_a_move_repeats_never_depends_on_a_card_nobody_has_seen(tmp_path: Path) -> None:
+    """Shuttle with `repetition: forbid`: drawing turns up the stock's top card, which nobody
+    knows. Two games alike but for the order of the stock, each having seen the position the
+    first would reach by drawing (its top card on the left pile), list the same moves: which
+    card would turn up cannot decide whether the draw repeats a position, or the listing
+    would tell the seat which card lies on top."""
+    engine = Engine(load_ruleset(_with_the_rule(SHUTTLE, tmp_path)))
+    one = engine.new_game(1, 3)
+    stock = engine.rules.zone("stock").index
+    assert len(one.zones[stock]) >= 2 and not any(one.known[c] for c in one.zones[stock])
+    two = one.copy()
+    cards = two.zones[stock]
+    cards[-1], cards[-2] = cards[-2], cards[-1]  # (unseen by anyone: the stock's top two)
+    drawn = one.copy()
+    engine.apply(drawn, ("draw",))
+    reached = position(engine.rules, drawn, None)  # the table's position after the draw
+    for game in (one, two):
+        game.seen = game.seen | {reached}
+        game.version += 1
+        game.legal_cache = None
+    assert ("draw",) in engine.legal_actions(one)
+    assert engine.legal_actions(one) == engine.legal_actions(two)
+    kernel = Kernel(engine.rules)
+    assert kernel.legal_actions(kernel.adopt(one.copy())) == engine.legal_actions(one)

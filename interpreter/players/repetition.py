@@ -8,8 +8,9 @@ the bot's pick would return to one of them and another candidate would not, it t
 candidate that would not. Where no repetition occurs the bot's choice is unchanged.
 
 A position is the game as the seat sees it (interpreter/positions.py). The position after a
-candidate is read with what the seat knows before taking it, so that where a card would come
-to light (a draw) the memory learns nothing of it.
+candidate is read with what the seat knows both before taking it and after
+(positions.known_throughout), so that where a card would come to light (a draw) the memory
+learns nothing of it, nor of where a shuffle would put a card it knows.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 from cardrules.errors import CardrulesError
 
 from ..engine import Engine
-from ..positions import position
+from ..positions import known_throughout, position
 from ..state import GameState
 
 Action = tuple[Any, ...]
@@ -74,5 +75,4 @@ class Memory:
                 engine.legal_actions(copy)  # pass over seats with nothing to react with
         except CardrulesError:
             return None
-        known = known + [0] * (len(copy.known) - len(known))
-        return position(engine.rules, copy, seat, known)
+        return position(engine.rules, copy, seat, known_throughout(known, copy.known))
