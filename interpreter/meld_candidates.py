@@ -151,6 +151,13 @@ def _sets(rules: MeldRules, hand: _Hand, kind: MeldKind, counts: list[int],
     for t in range(len(counts)):
         if not hand.wild[t] and hand.rank[t] < rules.n_ranks:
             by_rank.setdefault(hand.rank[t], []).extend([t] * counts[t])
+    if most_wild == 0:  # (naturals only: each set a choice of k cards of one rank)
+        for naturals_all in by_rank.values():
+            top = len(naturals_all) if not kind.most else min(kind.most, len(naturals_all))
+            for k in range(max(kind.least, 1), top + 1):
+                for naturals in set(combinations(naturals_all, k)):
+                    add(naturals, ())
+        return
     groups = list(by_rank.values()) + [[]]  # the last: a set of wild cards only
     for naturals_all in groups:
         for k in range(len(naturals_all) + 1):
@@ -179,7 +186,7 @@ def _runs(rules: MeldRules, hand: _Hand, kind: MeldKind, counts: list[int],
         if not hand.wild[t] and hand.rank[t] < rules.n_ranks:
             at.setdefault((hand.suit[t], hand.rank[t]), []).append(t)
     if most_wild == 0 and all(len(ts) == 1 for ts in at.values()):
-        _plain_runs(order, circle, longest, least, sorted({s for s, _ in at}) or [-1], at, add)
+        _plain_runs(order, circle, longest, least, at, add)
         return
     wild_sets = [list(_wild_choices(wild_types, counts, w)) for w in range(most_wild + 1)]
 
@@ -213,12 +220,15 @@ def _runs(rules: MeldRules, hand: _Hand, kind: MeldKind, counts: list[int],
 
 
 def _plain_runs(order: tuple[int, ...], circle: bool, longest: int, least: int,
-                suits: list[int], at: dict[tuple[int, int], list[int]], add: Any) -> None:
+                at: dict[tuple[int, int], list[int]], add: Any) -> None:
     """Runs without wild cards, where each rank of a suit is one type: every stretch of held
-    ranks from each start, as long as it may be."""
+    ranks from each card held, as long as it may be."""
     span = len(order)
-    for suit in suits:
-        for start in range(span):
+    places: dict[int, list[int]] = {}  # rank -> where it stands in the order
+    for i, r in enumerate(order):
+        places.setdefault(r, []).append(i)
+    for suit, first in at:  # (a run starts at a card held)
+        for start in places.get(first, ()):
             chosen: list[int] = []
             seen: set[int] = set()
             for i in range(longest if circle else min(longest, span - start)):
