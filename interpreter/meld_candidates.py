@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
@@ -222,24 +223,44 @@ def _runs(rules: MeldRules, hand: _Hand, kind: MeldKind, counts: list[int],
 def _plain_runs(order: tuple[int, ...], circle: bool, longest: int, least: int,
                 at: dict[tuple[int, int], list[int]], add: Any) -> None:
     """Runs without wild cards, where each rank of a suit is one type: every stretch of held
-    ranks from each card held, as long as it may be."""
+    ranks from each card held, as long as it may be. (No rank comes twice in one stretch:
+    `longest` is at most the order's distinct ranks, and only an order that turns the corner
+    goes round, at most once.)"""
     span = len(order)
-    places: dict[int, list[int]] = {}  # rank -> where it stands in the order
-    for i, r in enumerate(order):
-        places.setdefault(r, []).append(i)
-    for suit, first in at:  # (a run starts at a card held)
-        for start in places.get(first, ()):
+    places = _places(order)
+    held: dict[int, int] = {}  # suit -> a bit for each place of the order held
+    for suit, r in at:
+        for i in places[r]:
+            held[suit] = held.get(suit, 0) | 1 << i
+    starts: dict[int, int] = {}  # suit -> a bit for each place where `least` held ones begin
+    for suit, bits in held.items():
+        if circle:
+            bits |= bits << span  # (round the corner)
+        begins = bits
+        for k in range(1, least):
+            begins &= bits >> k
+        starts[suit] = begins
+    for suit, first in at:  # (a run starts at a card held, and at least `least` follow)
+        begins = starts[suit]
+        if not begins:
+            continue
+        for start in places[first]:
+            if not begins >> start & 1:
+                continue
             chosen: list[int] = []
-            seen: set[int] = set()
             for i in range(longest if circle else min(longest, span - start)):
-                r = order[(start + i) % span]
-                slot = at.get((suit, r))
-                if slot is None or r in seen:
+                slot = at.get((suit, order[(start + i) % span]))
+                if slot is None:
                     break
-                seen.add(r)
                 chosen.append(slot[0])
-                if len(chosen) >= least:
+                if i >= least - 1:
                     add(chosen, ())
+
+
+@cache
+def _places(order: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    """Each rank's places in a run order (the ace's two, where it stands at both ends)."""
+    return {r: tuple(i for i, x in enumerate(order) if x == r) for r in set(order)}
 
 
 def meld_tree(held: list[tuple[int, Key]]) -> list[Any]:

@@ -181,6 +181,8 @@ class _Search:
 
     def least(self, left: int) -> int:
         """The least deadwood of `left`: its dead cards' value, and each part's least."""
+        if not self.cands:  # no meld at all (most hands dealt at random): every card counts
+            return sum(self.value[t] * (left >> (t * _W) & _FIELDS) for t in range(len(self.value)))
         if self.whole:
             return self._least(left)
         got = self.memo.get(left)
@@ -251,6 +253,8 @@ class _Search:
         """The melds of the layout that leaves the least deadwood; where several do, the
         first when each lists its melds in meld order (`meld_order`), compared meld by
         meld: a fixed choice that a rule can state in words."""
+        if not self.cands:
+            return []
         least = self.least(self.start)
         ties = self.ties(self.start, least)
         return list(min(ties, key=lambda melds: sorted(self.meld_order(m) for m in melds)))
@@ -365,6 +369,9 @@ def discard_deadwood(rules: MeldRules, cards: Sequence[int], site: int) -> int:
         raise RuleFault("discard_deadwood: no cards to discard", site)
     search = _Search(rules, _hand(rules, cards, "discard_deadwood", site, pool=True),
                      what="discard_deadwood", site=site)
+    if not search.cands:  # no meld: the highest card goes, the others count
+        values = [v for v, ids in zip(search.value, search.hand.ids) for _ in ids]
+        return sum(values) - max(values)
     if search.whole:  # one search, the discard a choice in it
         return search.discarding(search.start)
     return min(search.least(search.without_one(t)) for t in range(len(search.hand.ids)))
