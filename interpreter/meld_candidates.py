@@ -45,6 +45,17 @@ class MeldRules:
         default_factory=dict)
     # left_out's answers, by sorted cards (asked for each card of a hand, at every turn)
     _left_out: dict[tuple[int, ...], frozenset[int]] = field(default_factory=dict)
+    _made: dict[str, Any] = field(default_factory=dict)  # what is worked out once (card_order)
+
+    def card_order(self) -> tuple[Any, ...] | None:
+        """Per card, where it stands among a hand's types, where every card's name is its own
+        (one deck), else None (made once)."""
+        if "order" not in self._made:
+            unique = len(set(self.names)) == len(self.names)
+            self._made["order"] = tuple(
+                (self.wild[c], self.rank[c], self.suit[c], self.names[c])
+                for c in range(len(self.names))) if unique else None
+        return self._made["order"]  # type: ignore[no-any-return]
 
     def forget_goals(self) -> None:
         """Drop the goal searches kept (for timing the search itself)."""
@@ -78,6 +89,13 @@ def _hand(rules: MeldRules, cards: Sequence[int], what: str, site: int,
     if len(cards) > MOST_MELD_CARDS:
         raise RuleFault(f"{what}: {len(cards)} cards; a meld search takes at most "
                         f"{MOST_MELD_CARDS}", site)
+    order = rules.card_order()
+    if order is not None and not (pool and any(rules.wild[c] for c in cards)):
+        # (every card its own type: the types are the cards in type order)
+        one = sorted(cards, key=order.__getitem__)
+        return _Hand(tuple((c,) for c in one), tuple(rules.rank[c] for c in one),
+                     tuple(rules.suit[c] for c in one), tuple(rules.wild[c] for c in one),
+                     tuple(rules.value[c] for c in one))
     by_name: dict[object, list[int]] = {}
     for c in sorted(cards):
         key = (None, rules.value[c]) if pool and rules.wild[c] else rules.names[c]
@@ -154,6 +172,8 @@ def _sets(rules: MeldRules, hand: _Hand, kind: MeldKind, counts: list[int],
             by_rank.setdefault(hand.rank[t], []).extend([t] * counts[t])
     if most_wild == 0:  # (naturals only: each set a choice of k cards of one rank)
         for naturals_all in by_rank.values():
+            if len(naturals_all) < kind.least:
+                continue
             top = len(naturals_all) if not kind.most else min(kind.most, len(naturals_all))
             for k in range(max(kind.least, 1), top + 1):
                 for naturals in set(combinations(naturals_all, k)):
@@ -180,7 +200,7 @@ def _runs(rules: MeldRules, hand: _Hand, kind: MeldKind, counts: list[int],
     run may hold (they stand at either end; a run that long always fits in the order)."""
     order, circle = rules.order(kind.ace)
     span = len(order)
-    longest = min(kind.most or span, len(set(order)))
+    longest = min(kind.most or span, len(_places(order)))
     least = max(kind.least, 1)
     at: dict[tuple[int, int], list[int]] = {}
     for t in range(len(counts)):
