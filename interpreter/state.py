@@ -61,9 +61,9 @@ class Deal:
 class GameState:
     """One game in play. The engine mutates it in place; copy() gives an independent one."""
 
-    __slots__ = (*_PLAIN, "_rng", "_rng_shared", "version", "legal_cache", "log", "everyone",
-                 "forcing", "cut_off", "maybe", "watchers", "told", "sight", "knowing", "deal",
-                 "dealt", "seen", *_HOUSE)
+    __slots__ = (*_PLAIN, "_rng", "_rng_shared", "_rng_seed", "version", "legal_cache", "log",
+                 "everyone", "forcing", "cut_off", "maybe", "watchers", "told", "sight",
+                 "knowing", "deal", "dealt", "seen", *_HOUSE)
 
     def __init__(self) -> None:
         self.ruleset = ""
@@ -74,6 +74,7 @@ class GameState:
         self.rounds_total = 1
         self._rng = blank_rng()
         self._rng_shared = False
+        self._rng_seed: int | None = None  # a seed not yet given to a generator (reseed)
         # A given deal (interpreter/deal.py: the order its shuffles yield), and how many of
         # its orders the game has used; None: every shuffle is the generator's.
         self.deal: Any = None
@@ -143,22 +144,26 @@ class GameState:
     def rng(self) -> random.Random:
         """The game's random generator. A copy of the state shares it until either side uses
         it (copying a generator's state costs more than copying the rest of a game, and most
-        copies made by a search never draw from it)."""
+        copies made by a search never draw from it). A seed given by `reseed` is given to a
+        generator only then, each copy that draws seeding its own: the same draws as one
+        generator seeded at once and copied, for less than copying a generator's state."""
         if self._rng_shared:
             own = blank_rng()
-            own.setstate(self._rng.getstate())
-            self._rng, self._rng_shared = own, False
+            if self._rng_seed is not None:
+                own.seed(self._rng_seed)
+            else:
+                own.setstate(self._rng.getstate())
+            self._rng, self._rng_shared, self._rng_seed = own, False, None
         return self._rng
 
     @rng.setter
     def rng(self, value: random.Random) -> None:
-        self._rng, self._rng_shared = value, False
+        self._rng, self._rng_shared, self._rng_seed = value, False, None
 
     def reseed(self, seed: int) -> None:
-        """A generator of its own, seeded afresh (the old state is not kept)."""
-        fresh = blank_rng()
-        fresh.seed(seed)
-        self._rng, self._rng_shared = fresh, False
+        """A generator of its own, seeded afresh (the old state is not kept): seeded when it
+        is first drawn from (see rng), which a search's sample often never is."""
+        self._rng, self._rng_shared, self._rng_seed = self._rng, True, seed
         self.deal = None  # a search's sample foresees no stated shuffle either
 
     # ------------------------------------------------------------------ copies
@@ -197,7 +202,7 @@ class GameState:
         other.next_turn, other.forced, other.forcing = self.next_turn, self.forced, False
         other.by = self.by[:]
         other.deal, other.dealt = self.deal, self.dealt  # (a deal is never changed)
-        other._rng = self._rng  # shared until either side draws (see rng)
+        other._rng, other._rng_seed = self._rng, self._rng_seed  # shared until either draws
         other._rng_shared = self._rng_shared = True
         other.everyone = self.everyone
         other.house, other.house_total, other.house_won = \
