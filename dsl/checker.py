@@ -428,8 +428,10 @@ class _RulesetChecker(TableChecker):
                 self.problem(spec.then.pos, f"no step '{spec.then.name}' in this phase"
                              + did_you_mean(spec.then.name, step_names))
         param_names = [p.name.name for p in spec.params]
-        if spec.label is not None:
-            self.check_label(spec.label, param_names)
+        label = spec.label
+        if label is not None:
+            label = self.options_shown(label, param_names)
+            self.check_label(label, param_names)
         self.has_me = True
         when = self.condition(spec.when) if spec.when is not None else None
         if when is not None and known(when) and when.value:  # type: ignore[attr-defined]
@@ -437,16 +439,25 @@ class _RulesetChecker(TableChecker):
         saved = dict(self.scope)
         try:
             params = tuple(p for p in (self.parameter(p) for p in spec.params) if p is not None)
-            shown = self.label_values(spec.label, params) if spec.label is not None else None
+            shown = self.label_values(label, params) if label is not None else None
             body = self.statements(spec.body)
         finally:
             self.scope = saved
-        if spec.label is None or shown is None or when is BAD \
+        if label is None or shown is None or when is BAD \
                 or len(params) != len(spec.params):
             return None
         kinds = tuple(p.type.name for p in params)
         self.move_infos[name] = MoveInfo(kinds, tuple(_names_cards(p.type) for p in params))
-        return ir.Move(name, spec.label, spec.doc, when, params, body, then, spec.pos, shown)
+        return ir.Move(name, label, spec.doc, when, params, body, then, spec.pos, shown)
+
+    def options_shown(self, label: n.Label, params: list[str]) -> n.Label:
+        """The label with each placeholder that names an option, not a parameter of the move
+        (`{knock_card}`), made an expression that shows the option's value."""
+        parts = tuple(replace(part, expr=n.Name(part.name, pos=part.pos))
+                      if isinstance(part, n.Placeholder) and part.expr is None
+                      and part.name not in params and part.name in self.symbols.options
+                      else part for part in label.parts)
+        return label if parts == label.parts else replace(label, parts=parts)
 
     def parameter(self, spec: d.ParamDecl) -> ir.Param | None:
         name = spec.name.name

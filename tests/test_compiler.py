@@ -20,6 +20,7 @@ from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.dsl.source import flow_depth
 from cardrules.errors import GeneratorError, RulesetError
 from cardrules.interpreter import effects, runtime
+from cardrules.interpreter.engine import Engine
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOTS = Path(__file__).resolve().parent / "generated"
@@ -370,3 +371,20 @@ def test_a_call_in_a_loop_is_unfolded_where_it_cannot_fail_and_its_fixed_part_wo
     assert "all(" in hoisted and "f_short" not in listing  # unfolded, its fixed part before
     assert "f_share(S, v_card, me)" in loop  # may fail: called
     assert "f_other(S, v_c)" in listing  # `c` is the function's own loop variable: called
+
+
+def test_a_label_placeholder_that_names_an_option_shows_its_value(tmp_path: Path) -> None:
+    """`{mode}` in a label, where the move chooses no `mode` but the rules have that option,
+    shows the option's value; a name that is neither stays an error."""
+    path = mini_with(tmp_path, "label: Take the top card of the stock\n",
+                     "label: \"Take the top card ({mode} mode)\"\n")
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, 1)
+    assert engine.words.describe(("take",), state, 0) == "Take the top card (fast mode)"
+    engine = Engine(load_ruleset(path, {"mode": "slow"}))
+    assert engine.words.describe(("take",), engine.new_game(2, 1), 0) == \
+        "Take the top card (slow mode)"
+    path = mini_with(tmp_path, "label: Take the top card of the stock\n",
+                     "label: \"Take the top card ({speed} mode)\"\n")
+    [d] = check_files([str(path)])
+    assert d.message == "the label names '{speed}', but the move chooses nothing", d.format()
