@@ -96,29 +96,7 @@ def arrive(b: Board, s: GameState, c: int, src: int, z: int, face: bool | None,
     logging: Fact = s.log is not None
     if knowing:
         up = s.face_up[c] if face is None else face
-        src_vis: Fact = b.visibility[src]
-        if src_vis == OWNER and not up:
-            # A card leaving a hand face down: only the hand's owner can tell which it was.
-            s.known[c] &= 1 << b.owner[src]
-        dest_vis: Fact = b.visibility[z]
-        if dest_vis == PUBLIC:
-            if up:
-                s.known[c] = s.everyone
-        elif dest_vis == OWNER:
-            s.known[c] |= 1 << b.owner[z]
-            others = s.known[c] & ~(1 << b.owner[z])
-            if others:  # they know it in a hand they do not see: a move out of it may hide it
-                s.watchers[z] |= others
-        elif dest_vis == OTHERS:  # every party sees it but its holder (face up: all)
-            s.known[c] = s.everyone if up else s.known[c] | s.everyone & ~(1 << b.owner[z])
-        telling: Fact = s.told  # (known before the game: whether any rule gives a clue)
-        if telling and c in s.told:  # what a clue told of it was of the place it left
-            untold(s, (c,))
-        if s.sight:  # (a search's sample of the game keeps no partial knowledge)
-            if s.everyone & ~s.known[c] & (was | s.watchers[src]):
-                unseen_move(s, c, src, z, was, src_vis == OWNER and not up, b.owner[src])
-            if s.known[c] & ~was & s.watchers[src]:
-                seen_again(s, c, s.known[c] & ~was)
+        known_after_move(b, s, c, src, z, was, up)
     if logging:
         log_move(b, s, c, src, z)
 
@@ -198,34 +176,36 @@ def swap(b: Board, s: GameState, c: int, d: int) -> None:
     if knowing:
         was_c = s.known[c]
         was_d = s.known[d]
-        known_after_move(b, s, c, zc, zd, was_c)
-        known_after_move(b, s, d, zd, zc, was_d)
+        known_after_move(b, s, c, zc, zd, was_c, s.face_up[c])
+        known_after_move(b, s, d, zd, zc, was_d, s.face_up[d])
     logging: Fact = s.log is not None
     if logging:
         log_swap(b, s, c, d, zc, zd)
 
 
 @inlinable
-def known_after_move(b: Board, s: GameState, c: int, src: int, z: int, was: int) -> None:
-    """Who knows card c after it went from zone src to zone z, as it lies now (`was`: who
-    knew it before; for those who could not tell it was c that moved, see sight.py)."""
-    up = s.face_up[c]
-    src_vis = b.visibility[src]
+def known_after_move(b: Board, s: GameState, c: int, src: int, z: int, was: int,
+                     up: bool) -> None:
+    """Who knows card c after it went from zone src to zone z, where it lies face up or not
+    (`up`), `was`: who knew it before (for those who could not tell it was c that moved, see
+    sight.py)."""
+    src_vis: Fact = b.visibility[src]
     if src_vis == OWNER and not up:
+        # A card leaving a hand face down: only the hand's owner can tell which it was.
         s.known[c] &= 1 << b.owner[src]
-    vis = b.visibility[z]
-    if vis == PUBLIC:
+    dest_vis: Fact = b.visibility[z]
+    if dest_vis == PUBLIC:
         if up:
             s.known[c] = s.everyone
-    elif vis == OWNER:
+    elif dest_vis == OWNER:
         s.known[c] |= 1 << b.owner[z]
         others = s.known[c] & ~(1 << b.owner[z])
-        if others:
+        if others:  # they know it in a hand they do not see: a move out of it may hide it
             s.watchers[z] |= others
-    elif vis == OTHERS:
+    elif dest_vis == OTHERS:  # every party sees it but its holder (face up: all)
         s.known[c] = s.everyone if up else s.known[c] | s.everyone & ~(1 << b.owner[z])
-    telling: Fact = s.told
-    if telling and c in s.told:
+    telling: Fact = s.told  # (known before the game: whether any rule gives a clue)
+    if telling and c in s.told:  # what a clue told of it was of the place it left
         untold(s, (c,))
     if s.sight:  # (a search's sample of the game keeps no partial knowledge)
         if s.everyone & ~s.known[c] & (was | s.watchers[src]):
@@ -256,7 +236,7 @@ def shuffle(b: Board, s: GameState, z: int) -> None:
             was = known[c]
             known[c] = 0
             if shows:
-                known_after_move(b, s, c, z, z, 0)
+                known_after_move(b, s, c, z, z, 0, s.face_up[c])
             if s.sight:
                 for p in parties(was & ~known[c]):
                     knew.setdefault(p, []).append(c)
