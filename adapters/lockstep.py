@@ -68,6 +68,7 @@ class Matched:
     # the chance outcomes of a whole deal (OpenSpiel's ids, each as often as it is dealt),
     # where they are not each card of one deck once (Hanabi deals faces, by count)
     deck: Callable[[], list[int]] | None = None
+    params: dict[str, Any] = field(default_factory=dict)  # OpenSpiel's game's parameters
 
 
 @dataclass
@@ -191,6 +192,32 @@ def hanabi_translate(rules: Ruleset, state: GameState, action: Action) -> int:
     return 2 * size + (state.n - 1) * 5 + (offset - 1) * 5 + int(action[2])
 
 
+_POKER_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def holdem_card(name: str) -> int:
+    """OpenSpiel's universal_poker card id: rank (2 to the ace) x 4 + suit (clubs, diamonds,
+    hearts, spades)."""
+    rank, suit = _split(name)
+    return _POKER_RANKS.index(rank) * 4 + "CDHS".index(suit)
+
+
+def holdem_translate(rules: Ruleset, state: GameState, action: Action) -> int:
+    """holdem's actions as universal_poker's ids: fold 0, check or call 1, bet or raise 2."""
+    return {"fold": 0, "check": 1, "call": 1, "bet": 2, "raise": 2}[action[0]]
+
+
+# Heads-up limit hold'em as universal_poker plays it (the ACPC's game): the first player the
+# big blind, the second the small blind and the dealer, who acts first before the flop and
+# second after it; bets of 2 then 4; three raises of the big blind before the flop, a bet and
+# three raises after (holdem's cap of 4 bets); stacks no limit game reaches.
+HOLDEM_PARAMS: dict[str, Any] = {
+    "betting": "limit", "numPlayers": 2, "numRounds": 4, "blind": "2 1",
+    "firstPlayer": "2 1 1 1", "maxRaises": "3 4 4 4", "raiseSize": "2 2 4 4",
+    "numSuits": 4, "numRanks": 13, "numHoleCards": 2, "numBoardCards": "0 3 1 1",
+    "stack": "20000 20000"}
+
+
 # ------------------------------------------------------------------ deals
 def gin_zones(outcomes: list[str], players: int) -> dict[str, list[str]]:
     """OpenSpiel deals ten cards to the first player, ten to the second, the upcard, then
@@ -215,6 +242,12 @@ def hanabi_zones(outcomes: list[str], players: int) -> dict[str, list[str]]:
 def kuhn_zones(outcomes: list[str], players: int) -> dict[str, list[str]]:
     """OpenSpiel deals the first player's card, then the second's; the third stays out."""
     return {"hand[1]": outcomes[:1], "hand[2]": outcomes[1:2], "stock": outcomes[2:]}
+
+
+def holdem_zones(outcomes: list[str], players: int) -> dict[str, list[str]]:
+    """universal_poker deals the first player's two cards, the second's, then the board's
+    cards as they are turned: the stock's order from the top."""
+    return {"hand[1]": outcomes[:2], "hand[2]": outcomes[2:4], "stock": outcomes[4:]}
 
 
 def by_zones(zones: Callable[[list[str], int], dict[str, list[str]]]) -> Dealer:
@@ -331,6 +364,15 @@ def spades_choose(state: Any, legal: list[int], rng: random.Random) -> int:
     return rng.choice(legal)
 
 
+def holdem_choose(state: Any, legal: list[int], rng: random.Random) -> int:
+    """Fold one time in twenty it may, else call or raise alike: most hands reach the
+    showdown, where the two games' hand rankings are compared (a uniform player folds a
+    third of its hands before the flop)."""
+    if 0 in legal and rng.random() >= 0.05:
+        legal = [a for a in legal if a != 0]
+    return rng.choice(legal)
+
+
 def dd_choose(state: Any, legal: list[int], rng: random.Random) -> int:
     """Bid 3 now and then, pass less than a uniform player would, play a bomb or the rocket
     half the times one may, so that doublings and springs come up, and a chain, a trio or
@@ -408,6 +450,9 @@ MATCHED: dict[str, Matched] = {
     "hanabi": Matched("hanabi", {"fuse_out": "zero", "empty_clues": "false"}, "hanabi",
                       hanabi_card, by_zones(hanabi_zones), hanabi_translate, hanabi_choose,
                       hanabi_deck),
+    "holdem": Matched("holdem", {"hands": "1"}, "universal_poker", holdem_card,
+                      by_zones(holdem_zones), holdem_translate, holdem_choose,
+                      params=HOLDEM_PARAMS),
 }
 
 
@@ -425,7 +470,7 @@ class Lockstep:
         self.rules = load_ruleset(match.ruleset, {**match.options, **(options or {})})
         self.applied: list[tuple[int, Action]] = []
         self.engine = Engine(self.rules, watch=self._watched)
-        self.game = pyspiel.load_game(match.game, params or {})
+        self.game = pyspiel.load_game(match.game, {**match.params, **(params or {})})
         deck = self.rules.cards.names[:self.rules.cards.per_deck]
         self.names = {match.card(n): n for n in deck}
 

@@ -5,9 +5,11 @@
     python benchmarks/openspiel_match.py gin-rummy [--games 3000]
     python benchmarks/openspiel_match.py kuhn-poker [--games 20000]
     python benchmarks/openspiel_match.py dou-dizhu [--games 2000]
+    python benchmarks/openspiel_match.py holdem [--games 20000]
 
 Plays the cardrules ruleset with the options that reproduce OpenSpiel's game (below), and
-OpenSpiel's game with its default parameters, each with every seat choosing uniformly among
+OpenSpiel's game with its default parameters (universal_poker with those of heads-up limit
+hold'em), each with every seat choosing uniformly among
 its legal actions (OpenSpiel's chance nodes sampled by their probabilities). Compares the mean
 number of player actions a game and the mean return of each seat, each with its 95% interval
 (mean +- 1.96 standard errors; the two agree when the interval of their difference holds 0),
@@ -25,8 +27,10 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
+from cardrules.adapters.lockstep import HOLDEM_PARAMS
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.kernel import Kernel
@@ -35,11 +39,13 @@ from cardrules.interpreter.sessions.play import play_game
 
 @dataclass(frozen=True)
 class Match:
-    """A ruleset, the options that make it OpenSpiel's game, and that game's name."""
+    """A ruleset, the options that make it OpenSpiel's game, that game's name and its
+    parameters."""
 
     ruleset: str
     options: dict[str, str]
     game: str
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 MATCHES = {
@@ -49,6 +55,7 @@ MATCHES = {
     "gin-rummy": Match("gin-rummy", {"openspiel": "true"}, "gin_rummy"),
     "kuhn-poker": Match("kuhn-poker", {}, "kuhn_poker"),
     "dou-dizhu": Match("dou-dizhu", {"openspiel": "true"}, "dou_dizhu"),
+    "holdem": Match("holdem", {"hands": "1"}, "universal_poker", HOLDEM_PARAMS),
 }
 
 
@@ -72,7 +79,7 @@ def openspiel_games(match: Match, games: int, seed: int) -> tuple[float, list[in
                                                                    list[list[float]]]:
     import pyspiel
 
-    game = pyspiel.load_game(match.game)
+    game = pyspiel.load_game(match.game, match.params)
     rng = random.Random(seed)
     actions: list[int] = []
     returns: list[list[float]] = []

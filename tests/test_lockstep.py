@@ -32,7 +32,7 @@ pyspiel = pytest.importorskip(
                        "no OpenSpiel game to play in lockstep with")
 
 GAMES = {"spades": 300, "gin-rummy": 600, "kuhn-poker": 300,  # about 20 s in all, 2 cores
-         "dou-dizhu": 60, "hanabi": 200}
+         "dou-dizhu": 60, "hanabi": 200, "holdem": 300}
 
 
 def assert_none(tally: Tally) -> None:
@@ -43,7 +43,7 @@ def assert_none(tally: Tally) -> None:
 @pytest.mark.parametrize("name", sorted(MATCHED))
 def test_a_matched_game_plays_as_openspiels_does(name: str) -> None:
     tally = run(name, GAMES[name], seed=11)
-    shortest = {"kuhn-poker": 2, "dou-dizhu": 20}.get(name, 30)  # decisions a game, on average
+    shortest = {"kuhn-poker": 2, "dou-dizhu": 20, "holdem": 8}.get(name, 30)  # a game, on average
     assert tally.games == GAMES[name] and tally.decisions >= shortest * tally.games
     assert_none(tally)
 
