@@ -1,4 +1,4 @@
-"""A goal of melds to lay down (`lay_downs`, `can_lay_down` in interpreter/melding.py) with
+"""A goal of melds to lay down (`lay_downs`, `can_lay_down` in interpreter/meld_goals.py) with
 a contract rummy's kinds: worked examples, and random hands checked against a brute force
 that tries every choice of disjoint card subsets with the runtime's is_set/is_run/is_flush.
 
@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardrules.errors import RuleFault
-from cardrules.interpreter import melding
+from cardrules.interpreter import meld_goals, melding
 from cardrules.interpreter.runtime import is_flush, is_run, is_set
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -61,11 +61,11 @@ def goal(trios: int, staircases: int) -> list[str]:
 
 def layouts(cards: list[int], trios: int, staircases: int, wrap: bool = True,
             longer: bool = False) -> list[Layout]:
-    return melding.lay_downs(rules(wrap, longer), cards, goal(trios, staircases), 0)
+    return meld_goals.lay_downs(rules(wrap, longer), cards, goal(trios, staircases), 0)
 
 
 def meets(cards: list[int], trios: int, staircases: int, wrap: bool = True) -> bool:
-    return melding.can_lay_down(rules(wrap), cards, goal(trios, staircases), 0)
+    return meld_goals.can_lay_down(rules(wrap), cards, goal(trios, staircases), 0)
 
 
 def named(layout: Layout) -> list[list[str]]:
@@ -265,7 +265,7 @@ def test_no_goal_is_met_by_the_empty_layout() -> None:
 def test_melds_come_in_the_goals_order() -> None:
     cards = hand("7H", "7S", "7D", "9H", "10H", "JH", "QH", "5C")
     assert named(layouts(cards, 1, 1)[0]) == [["7D", "7H", "7S"], ["9H", "10H", "JH", "QH"]]
-    found = melding.lay_downs(rules(), cards, ["staircase", "trio"], 0)
+    found = meld_goals.lay_downs(rules(), cards, ["staircase", "trio"], 0)
     assert [named(x) for x in found] == [[["9H", "10H", "JH", "QH"], ["7D", "7H", "7S"]]]
 
 
@@ -281,7 +281,7 @@ def test_a_run_of_natural_cards_is_laid_in_the_order_it_runs(
     no_wilds = (False,) * len(NAMES)
     three = melding.MeldRules((melding.MeldKind("run", True, 3, 3, 0, ace),), RANK, SUIT,
                               no_wilds, NAMES, POINTS, N_RANKS, 0)
-    found = melding.lay_downs(three, hand(*cards, "9D"), ["run"], 0)
+    found = meld_goals.lay_downs(three, hand(*cards, "9D"), ["run"], 0)
     if ace == "low" or cards == ("3S", "AS", "KS"):  # with no wild 2, no such run
         assert found == []
     else:
@@ -301,11 +301,11 @@ def test_order_of_the_hand_does_not_matter() -> None:
 def test_a_goal_with_an_unknown_kind_or_too_many_cards_is_the_rules_fault() -> None:
     cards = hand("7H", "7S", "7D")
     with pytest.raises(RuleFault, match="no meld kind 'set' .the kinds: trio, staircase"):
-        melding.lay_downs(rules(), cards, ["set"], 0)
+        meld_goals.lay_downs(rules(), cards, ["set"], 0)
     with pytest.raises(RuleFault, match="a goal names at most"):
-        melding.can_lay_down(rules(), cards, ["trio"] * (melding.MOST_GOAL_MELDS + 1), 0)
+        meld_goals.can_lay_down(rules(), cards, ["trio"] * (meld_goals.MOST_GOAL_MELDS + 1), 0)
     with pytest.raises(RuleFault, match="a meld search takes at most"):
-        melding.can_lay_down(rules(), list(range(melding.MOST_MELD_CARDS + 1)), ["trio"], 0)
+        meld_goals.can_lay_down(rules(), list(range(melding.MOST_MELD_CARDS + 1)), ["trio"], 0)
 
 
 # ------------------------------------------------------------------ random hands
