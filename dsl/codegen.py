@@ -36,11 +36,6 @@ _COMPARE = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), "<=": ast.LtE(), "
             ">=": ast.GtE()}
 
 
-# Values a function of the rule file keeps by its arguments, each (function_def), before it
-# starts afresh: a bound on the memory a long game or a search may take.
-REMEMBERED = 4096
-
-
 @dataclass
 class Manifest:
     """Every function the generator wrote, by what it does: the assembler reads the module's
@@ -180,23 +175,26 @@ class Generator(ExpressionWriter):
 
     def function_def(self, fn: ir.Function, lists: tuple[bool, ...] | None = None) -> None:
         """A function of the rule file. `lists`, for a function whose value is kept by its
-        arguments (reads.remembered: which of them are lists): its values are kept in a
-        dict of its own, up to REMEMBERED, then afresh; a list is handed out as a copy, so
-        that no caller can change what is kept."""
+        arguments (reads.remembered: which of them are lists, keyed as tuples): its values
+        are kept in a Remembered of its own (runtime.remember: bounded, kept as copies, a
+        list handed out as a copy), so that keeping them changes nothing but the time."""
         params = ["S", *(local(p) for p, _ in fn.params)]
         if lists is None:
             self.manifest.functions[fn.name] = self.expression_function(f"f_{fn.name}",
                                                                         params, fn.value)
             return
         kept = f"M_{fn.name}"
-        self.constants[kept] = {}
+        self.constants[kept] = runtime.Remembered()
         key = ast.Tuple([pyast.call("tuple", pyast.name(name)) if is_list else pyast.name(name)
                          for name, is_list in zip(params[1:], lists)], ast.Load())
-        value = self.expr(fn.value)
-        body = pyast.stmts(f"_k = _key\n_v = _kept.get(_k)\nif _v is None:\n"
-                           f"    _v = _value\n    if len(_kept) >= {REMEMBERED}:\n"
-                           "        _kept.clear()\n    _kept[_k] = _v",
-                           key=key, kept=pyast.name(kept), value=value)
+        size: ast.expr = pyast.const(len(lists))  # (the key's items: each list's count)
+        for name, is_list in zip(params[1:], lists):
+            if is_list:
+                size = ast.BinOp(size, ast.Add(), pyast.call("len", pyast.name(name)))
+        body = pyast.stmts("_k = _key\n_v = _kept.values.get(_k)\nif _v is None:\n"
+                           "    return remember(_kept, _k, _size, _value)\n",
+                           key=key, kept=pyast.name(kept), size=size,
+                           value=self.expr(fn.value))
         out = pyast.name("_v")
         body.append(ast.Return(pyast.expr("_0[:]", out) if fn.value.type.is_list else out))
         self.tag(body, self.site(fn.value.pos))

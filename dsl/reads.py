@@ -18,6 +18,7 @@ from dataclasses import fields
 from cardrules.model import ZoneDef
 
 from . import ir
+from .builtins import CARD_ATTRIBUTES
 from .typesys import Type
 
 # Built-ins whose value depends on their arguments alone (and on the ruleset).
@@ -151,6 +152,10 @@ SEARCHING = frozenset({
     "combinations", "subsets", "sorted", "lay_downs", "can_lay_down", "melds_in", "can_meld",
     "meld_layouts", "deadwood", "discard_deadwood", "best_melds", "left_out",
 })
+# A card's attributes that change as the game goes (which way up it lies, who played it): read
+# from the game, not from the deck's tables.
+STATE_CARD_ATTRIBUTES = frozenset(name for name, (_, code, _) in CARD_ATTRIBUTES.items()
+                                  if "S." in code)
 # Argument types a remembered value is kept by: the value itself, or a list of such values
 # as a tuple.
 _KEYED = frozenset({"int", "bool", "text", "card", "player", "rank", "suit", "colour"})
@@ -159,8 +164,9 @@ _KEYED = frozenset({"int", "bool", "text", "card", "player", "rank", "suit", "co
 def remembered(functions: tuple[ir.Function, ...]) -> dict[str, tuple[bool, ...]]:
     """The ruleset's functions whose value is kept by their arguments (`f(h, k)` asked again
     with the same hand and number answers at once): those whose value depends on their
-    arguments alone (they read no zone, variable, name of the game or player's attribute,
-    and call only built-ins of their arguments and such functions of the ruleset), whose
+    arguments alone (they read no zone, variable, name of the game, player's attribute or
+    card attribute that changes in play, such as `face_up`, and call only built-ins of their
+    arguments and such functions of the ruleset), whose
     arguments are all values or flat lists of values, and that do work worth keeping (go
     through a list, search, or call such a function). For each: which arguments are lists
     (kept as tuples)."""
@@ -170,7 +176,9 @@ def remembered(functions: tuple[ir.Function, ...]) -> dict[str, tuple[bool, ...]
         changed = False
         for fn in functions:
             if fn.name not in pure and outside_reads(
-                    fn.value, frozenset(p for p, _ in fn.params), frozenset(pure)) is None:
+                    fn.value, frozenset(p for p, _ in fn.params), frozenset(pure)) is None \
+                    and not any(isinstance(n, ir.CardAttr) and not n.table
+                                and n.name in STATE_CARD_ATTRIBUTES for n in _nodes(fn.value)):
                 pure.add(fn.name)
                 changed = True
     out: dict[str, tuple[bool, ...]] = {}

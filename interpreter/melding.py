@@ -86,6 +86,7 @@ class _Search:
         n = len(hand.ids)
         self.work = _Work(what, site, sum(len(ids) for ids in hand.ids))
         self.value = hand.value if counted else (1,) * n
+        self.signed = any(v < 0 for v in self.value)  # a card counting less than nothing
         self.cands = _candidates(rules, hand, work=self.work)
         self.guard = sum(1 << (t * _W + _W - 1) for t in range(n))
         self.holding: list[list[tuple[int, Key]]] = [[] for _ in hand.ids]
@@ -207,17 +208,21 @@ class _Search:
         t = self.first(left)
         self.work.steps += 1
         # The melds first: leaving the card out costs at least its value, so once a meld
-        # does as well that branch is not searched, and nothing does better than none.
-        best, choice, out = -1, None, self.value[t]
+        # does as well that branch is not searched, and nothing does better than none
+        # (where no card counts less than nothing; with a negative value, every branch).
+        signed = self.signed
+        best: int | None = None
+        choice: Key | None = None
+        out = self.value[t]
         for packed, key in self.melds_with(t, left):
             score = self._least(left - packed)
-            if best < 0 or score < best:
+            if best is None or score < best:
                 best, choice = score, key
-                if best == 0:
+                if best == 0 and not signed:
                     break
-        if best < 0 or best > out:
+        if best is None or signed or best > out:
             score = out + self._least(left - (1 << (t * _W)))
-            if best < 0 or score < best:
+            if best is None or score < best:
                 best, choice = score, None
         self.memo[left] = (best, choice)
         return best
@@ -235,12 +240,13 @@ class _Search:
         self.work.steps += 1
         rest = left - (1 << (t * _W))
         best = self._least(rest)
-        for packed, _ in self.melds_with(t, left) if best else ():
+        signed = self.signed  # (a negative value: no branch is cut short)
+        for packed, _ in self.melds_with(t, left) if best or signed else ():
             if left != packed:
                 best = min(best, self.discarding(left - packed))
-                if best == 0:
+                if best == 0 and not signed:
                     break
-        if best > self.value[t] and rest:
+        if (signed or best > self.value[t]) and rest:
             best = min(best, self.value[t] + self.discarding(rest))
         self.discards[left] = best
         return best

@@ -51,6 +51,13 @@ def position(rules: Ruleset, state: GameState, seat: int | None,
     return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
+def shows_a_card(before: Sequence[int], after: Sequence[int], mask: int) -> bool:
+    """Whether a move showed every party of `mask` a card they did not all know before it
+    (per card, who knew it `before` the move and `after`): what it reaches is news to them,
+    whichever card it was, so it repeats no position of theirs."""
+    return any(a & mask == mask and b & mask != mask for b, a in zip(before, after))
+
+
 def known_throughout(before: Sequence[int], after: Sequence[int]) -> list[int]:
     """Per card, the parties that knew it both before a move and after it: what of the
     position the move reaches could be told before it is made. A card the move turns up was

@@ -130,6 +130,57 @@ def frozen(value: Any) -> Any:
     return value
 
 
+# What one function of a rule file keeps of its values by their arguments (dsl/reads.py,
+# `remembered`), in items (each argument, and each item of a list and of the lists in it),
+# before it starts afresh: a bound on the memory a long game, a search or a server may take.
+REMEMBERED_ITEMS = 200_000
+
+
+class Remembered:
+    """The values one function of a rule file has worked out, by their arguments."""
+
+    __slots__ = ("values", "items")
+
+    def __init__(self) -> None:
+        self.values: dict[tuple[Any, ...], Any] = {}
+        self.items = 0
+
+
+def remember(kept: Remembered, key: tuple[Any, ...], size: int, value: Any) -> Any:
+    """`value`, just worked out for the arguments `key` (of `size` items), kept as a copy
+    of its own (a list passed in, a zone's say, goes on changing; the lists inside are
+    copied too), and handed out: a list as a copy the caller may change, so that nothing
+    kept is ever changed. A value too large for the bound is handed out and not kept."""
+    if isinstance(value, (list, tuple)):
+        value = _own(value)
+        size += _items(value)
+    else:
+        size += 1
+    if kept.items + size > REMEMBERED_ITEMS:
+        kept.values.clear()
+        kept.items = 0
+    if size <= REMEMBERED_ITEMS:
+        kept.values[key] = value
+        kept.items += size
+    return value[:] if type(value) is list else value
+
+
+def _own(value: list[Any] | tuple[Any, ...]) -> Any:
+    """A copy of a list, and of the lists inside it, as they are (tuples stay tuples). A
+    list's items are all of one type, so its first says whether any is a list."""
+    if not value or not isinstance(value[0], (list, tuple)):
+        return list(value) if type(value) is list else value
+    inner = [_own(item) for item in value]
+    return inner if type(value) is list else tuple(inner)
+
+
+def _items(value: list[Any] | tuple[Any, ...]) -> int:
+    """How many items a list holds, counting those of the lists inside it."""
+    if not value or not isinstance(value[0], (list, tuple)):
+        return len(value)
+    return sum(_items(item) for item in value)
+
+
 def same(a: Any, b: Any) -> bool:
     """Whether two values are equal, a list and a tuple of the same items alike."""
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
@@ -490,6 +541,7 @@ EXPORTED = (
     "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "OTHERS", "MOST_LETTERS", "MOST_NUMBERS",
     "SIGNAL_TURN", "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "ReadAs", "in_play",
     "total_now", "need", "at", "position", "combinations", "subsets", "frozen", "same", "ordered",
+    "remember",
     "most_by",
     "least_by", "ordered_by", "divide", "modulo", "least", "most", "numbers", "words", "group",
     "empty", "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others",

@@ -263,7 +263,10 @@ class _Builder:
                 scope = {**scope, param.name.name: symbol}
         if move.label is not None:
             for placeholder in move.label.placeholders:
-                self.note(placeholder.pos, placeholder.name, scope.get(placeholder.name))
+                if placeholder.name in scope:
+                    self.note(placeholder.pos, placeholder.name, scope[placeholder.name])
+                else:  # `{knock_card}`: an option's value, where no parameter has the name
+                    self.expr(n.Name(placeholder.name, pos=placeholder.pos), scope)
             for placeholder in move.label.expressions:  # `{size(cs)}`: its names, as anywhere
                 self.expr(placeholder.expr, scope)
         self.statements(move.body, scope)

@@ -333,16 +333,48 @@ def test_a_function_of_its_arguments_alone_keeps_its_values_and_hands_out_copies
     path.write_text(text, encoding="utf-8")
     rules = load_ruleset(path)
     source = rules.python
-    assert "M_low.get(" in source and "M_ahead" not in source
+    assert "M_low.values.get(" in source and "M_ahead" not in source
     namespace = rules.setup.__globals__  # type: ignore[union-attr]
     low, kept = namespace["f_low"], namespace["M_low"]
     points = rules.cards.values["points"]
     hand = [c for c in range(8)]
     first = low(None, hand)
-    assert first == [c for c in hand if points[c] < 2] and len(kept) == 1
+    assert first == [c for c in hand if points[c] < 2] and len(kept.values) == 1
     first.append(99)
     assert low(None, hand) == [c for c in hand if points[c] < 2]  # (the kept one, unchanged)
-    assert low(None, tuple(hand)) == low(None, hand) and len(kept) == 1  # a tuple is the key
+    assert low(None, tuple(hand)) == low(None, hand) and len(kept.values) == 1  # a tuple is the key
+
+
+def test_a_kept_value_is_the_functions_own_and_never_one_that_changes_in_play(
+        tmp_path: Path) -> None:
+    """A function whose value is its argument keeps a copy, not the caller's list (a zone's,
+    which goes on changing); one that reads which way up a card lies is never kept (that
+    changes in play); a function of a list that may give none gives none."""
+    path = mini_with(tmp_path, "zones:\n", "functions:\n"
+                     "  - name: same_list\n    params: {h: cards}\n"
+                     "    value: \"if any(c.points > 0 for c in h) then h else []\"\n"
+                     "  - name: ups\n    params: {h: cards}\n"
+                     "    value: \"select(c for c in h if c.face_up)\"\n"
+                     "  - name: pair\n    params: {h: cards}\n"
+                     "    value: \"first(g for g in combinations(h, 2) if same_rank(g))\"\n"
+                     "zones:\n")
+    text = path.read_text(encoding="utf-8").replace(
+        "hand[me] where card.rank != 'K'",
+        "hand[me] where card in same_list(hand[me]) or card in ups(hand[me]) "
+        "or pair(hand[me]) != none")
+    path.write_text(text, encoding="utf-8")
+    rules = load_ruleset(path)
+    namespace = rules.setup.__globals__  # type: ignore[union-attr]
+    assert "M_same_list" in namespace and "M_pair" in namespace and "M_ups" not in namespace
+    hand = [0, 1, 2]  # (an ace among them: the list itself is the value)
+    same_list = namespace["f_same_list"]
+    assert same_list(None, hand) == [0, 1, 2]
+    hand.append(3)  # the caller's list changes (a zone's would as the game goes on)
+    assert same_list(None, [0, 1, 2]) == [0, 1, 2]  # what was kept is what was worked out
+    rank = rules.cards.rank
+    no_pair = [c for c in range(len(rank)) if rank[c] != rank[0]][:1] + [0]
+    assert namespace["f_pair"](None, no_pair) is None
+    assert namespace["f_pair"](None, no_pair) is None  # (asked again: none again, no error)
 
 
 def test_a_call_in_a_loop_is_unfolded_where_it_cannot_fail_and_its_fixed_part_worked_out_once(
@@ -388,3 +420,17 @@ def test_a_label_placeholder_that_names_an_option_shows_its_value(tmp_path: Path
                      "label: \"Take the top card ({speed} mode)\"\n")
     [d] = check_files([str(path)])
     assert d.message == "the label names '{speed}', but the move chooses nothing", d.format()
+
+
+def test_what_a_function_keeps_is_bounded_by_its_items() -> None:
+    """However large its values, a function keeps at most REMEMBERED_ITEMS items (its
+    arguments and its values' items), then starts afresh; a value larger than that is handed
+    out and not kept."""
+    kept = runtime.Remembered()
+    big = [list(range(50)) for _ in range(40)]  # 2,041 items
+    for n in range(300):
+        assert runtime.remember(kept, (n,), 1, big) == big
+        assert kept.items <= runtime.REMEMBERED_ITEMS
+    assert 0 < len(kept.values) < 300
+    huge = list(range(runtime.REMEMBERED_ITEMS + 1))
+    assert runtime.remember(kept, ("huge",), 1, huge) == huge and ("huge",) not in kept.values

@@ -322,6 +322,22 @@ async def test_rename_leaves_a_valid_file(client: LanguageClient, tmp_path: Path
     closed(client, path)
 
 
+async def test_an_option_shown_in_a_label_is_renamed_with_the_option(client: LanguageClient,
+                                                                       tmp_path: Path) -> None:
+    """`{mode}` in a label shows the option `mode` (no parameter has the name): renaming the
+    option renames it there too, and the file stays valid."""
+    path = tmp_path / "mini.yaml"
+    original = (TESTS / "data" / "mini.yaml").read_text(encoding="utf-8").replace(
+        "label: Take the top card of the stock\n", "label: \"Take the top card ({mode})\"\n")
+    path.write_text(original, encoding="utf-8")
+    assert check_text(str(path), original) == []
+    await opened(client, path)
+    renamed, edits = await rename(client, path, "mode", "speed")
+    assert "({speed})" in renamed and edits == _uses(original, "mode") == 4
+    assert check_text(str(path), renamed) == []
+    closed(client, path)
+
+
 def _uses(text: str, name: str) -> int:
     """How often a name is written as a whole word."""
     import re

@@ -484,3 +484,36 @@ def test_validate_notes_a_meld_search_of_a_zone_that_may_outgrow_the_bound(
     assert all(d.location is not None and "melds_in(hand[me])" in lines[d.location.line - 1]
                for d in found)
     assert check_files([str(gin)], hints=True) == []
+
+
+def test_with_a_card_that_counts_less_than_nothing_the_search_is_still_exact() -> None:
+    """A value table may count a card below zero (a king as -3): then leaving a card out can
+    lower the count, and no branch of the search may be cut short. Least deadwood, and after
+    the best discard, agree with trying every layout, with melds and without."""
+    values = [(-3 if r == 12 else min(r + 1, 10)) for s in range(4)
+              for r in range(13)]
+    t = deck()
+    signed = MeldRules((SETS, RUNS), t["rank"], t["suit"], t["wild"], t["names"], values, 13, 0)
+
+    def oracle(hand: list[int]) -> int:
+        melds = [frozenset(m) for k in range(3, len(hand) + 1) for m in combinations(hand, k)
+                 if plain_meld(m)]
+        best = sum(values[c] for c in hand)
+
+        def go(i: int, used: frozenset[int]) -> None:
+            nonlocal best
+            best = min(best, sum(values[c] for c in hand if c not in used))
+            for j in range(i, len(melds)):
+                if not melds[j] & used:
+                    go(j + 1, used | melds[j])
+        go(0, frozenset())
+        return best
+
+    assert discard_deadwood(signed, cards("AC 6D 8D 9D KD"), 0) == 12  # (the 9 goes)
+    assert discard_deadwood(signed, cards("AC 6D 8D 9D KD 5C 5D 5H"), 0) == 12
+    rng = random.Random(11)
+    for _ in range(120):
+        hand = rng.sample(range(52), rng.choice((6, 8, 10)))
+        assert deadwood(signed, hand, 0) == oracle(hand), hand
+        assert discard_deadwood(signed, hand, 0) == min(
+            oracle([c for c in hand if c != gone]) for gone in hand), hand

@@ -103,7 +103,7 @@ def test_validate_notes_moves_that_undo_each_other(tmp_path: Path) -> None:
     assert check_files([str(p) for p in shipped], hints=True) == []
 
 
-def test_whether_a_move_repeats_never_depends_on_a_card_nobody_has_seen(tmp_path: Path) -> None:
+def test_whether_a_move_repeats_never_depends_on_the_card_it_turns_up(tmp_path: Path) -> None:
     """Shuttle with `repetition: forbid`: drawing turns up the stock's top card, which nobody
     knows. Two games alike but for the order of the stock, each having seen the position the
     first would reach by drawing (its top card on the left pile), list the same moves: which
@@ -127,3 +127,47 @@ def test_whether_a_move_repeats_never_depends_on_a_card_nobody_has_seen(tmp_path
     assert engine.legal_actions(one) == engine.legal_actions(two)
     kernel = Kernel(engine.rules)
     assert kernel.legal_actions(kernel.adopt(one.copy())) == engine.legal_actions(one)
+
+
+FLIPS = """\
+cardrules: 1
+name: flips
+players: {min: 2, max: 2}
+repetition: forbid
+max_actions: 40
+deck: {ranks: [A, "2", "3"], suits: [clubs, hearts], zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: row, owner: each, visibility: public, layout: row}
+round:
+  setup: [shuffle stock, deal 2 from stock to each row face down]
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: act
+          moves:
+            - name: flip
+              label: "Turn {card} up"
+              choose: {card: "row[me] where not card.face_up"}
+              do: [flip card face up]
+            - name: wait
+              label: Wait
+scoring:
+  winner: none
+  round:
+    - {name: none, score: "0"}
+"""
+
+
+def test_a_move_that_turns_up_a_card_nobody_knew_repeats_nothing(tmp_path: Path) -> None:
+    """Turning up a face-down card of a public row shows the table a card it did not know:
+    news, whichever card it is, so it is never a repeat, even where nothing else about the
+    table would change; waiting, which changes nothing, is one once the table has been so."""
+    path = tmp_path / "flips.yaml"
+    path.write_text(FLIPS, encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, 1)
+    engine.apply(state, ("wait",))  # seat 1 waits: seat 2's wait would bring back the start
+    legal = engine.legal_actions(state)
+    assert ("wait",) not in legal and len(legal) == 2 and all(a[0] == "flip" for a in legal)

@@ -7,10 +7,11 @@ seen (at each of its decisions, and after each of its actions), each as the seat
 the bot's pick would return to one of them and another candidate would not, it takes the best
 candidate that would not. Where no repetition occurs the bot's choice is unchanged.
 
-A position is the game as the seat sees it (interpreter/positions.py). The position after a
-candidate is read with what the seat knows both before taking it and after
-(positions.known_throughout), so that where a card would come to light (a draw) the memory
-learns nothing of it, nor of where a shuffle would put a card it knows.
+A position is the game as the seat sees it (interpreter/positions.py). A candidate that would
+show the seat a card it does not know (a draw) is news whichever card it is, and repeats
+nothing; the position after another is read with what the seat knows both before taking it and
+after (positions.known_throughout), so that the memory learns nothing of where a shuffle would
+put a card it knows.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from typing import Any
 from cardrules.errors import CardrulesError
 
 from ..engine import Engine
-from ..positions import known_throughout, position
+from ..positions import known_throughout, position, shows_a_card
 from ..state import GameState
 
 Action = tuple[Any, ...]
 MOST = 100_000  # positions remembered at most (the oldest are forgotten first)
+NEWS = b""  # the position after an action that shows the seat a card: new, never remembered
 
 
 class Memory:
@@ -59,7 +61,7 @@ class Memory:
                 if elsewhere is not None and elsewhere not in self.seen:
                     pick, after = other, elsewhere
                     break
-        if after is not None:
+        if after:  # (None: it could not be tried; NEWS: no position to remember)
             self.remember(after)
         return pick
 
@@ -67,7 +69,8 @@ class Memory:
     def _after(engine: Engine, state: GameState, seat: int, action: Action,
                known: list[int]) -> bytes | None:
         """The position after `action`, as the seat sees it with what it knows now (None if
-        the action cannot be tried on a copy: then it is not counted a repetition)."""
+        the action cannot be tried on a copy: then it is not counted a repetition; NEWS if it
+        would show the seat a card it does not know: never a repetition)."""
         copy = state.copy()
         try:
             engine.advance(copy, action)
@@ -75,4 +78,6 @@ class Memory:
                 engine.legal_actions(copy)  # pass over seats with nothing to react with
         except CardrulesError:
             return None
+        if shows_a_card(known, copy.known, 1 << seat):
+            return NEWS  # news to the seat, whichever card it was: no position of its own
         return position(engine.rules, copy, seat, known_throughout(known, copy.known))
