@@ -185,16 +185,19 @@ class Generator(ExpressionWriter):
             return
         kept = f"M_{fn.name}"
         self.constants[kept] = runtime.Remembered()
-        key = ast.Tuple([pyast.call("tuple", pyast.name(name)) if is_list else pyast.name(name)
+        # a list argument: its items, and whether it came as a tuple (a function that hands
+        # back its argument hands back what it was given, and `in` tells them apart)
+        key = ast.Tuple([pyast.expr("(_0[:0] == (), *_0)", pyast.name(name)) if is_list
+                         else pyast.name(name)
                          for name, is_list in zip(params[1:], lists)], ast.Load())
         size: ast.expr = pyast.const(len(lists))  # (the key's items: each list's count)
         for name, is_list in zip(params[1:], lists):
             if is_list:
                 size = ast.BinOp(size, ast.Add(), pyast.call("len", pyast.name(name)))
         body = pyast.stmts("_k = _key\n_v = _kept.values.get(_k)\nif _v is None:\n"
-                           "    return remember(_kept, _k, _size, _value)\n",
+                           "    return remember(_kept, _k, _size, _value, _depth)\n",
                            key=key, kept=pyast.name(kept), size=size,
-                           value=self.expr(fn.value))
+                           value=self.expr(fn.value), depth=pyast.const(_depth(fn.value.type)))
         out = pyast.name("_v")
         body.append(ast.Return(pyast.expr("_0[:]", out) if fn.value.type.is_list else out))
         self.tag(body, self.site(fn.value.pos))
@@ -514,3 +517,12 @@ def _reads_state(body: list[ast.stmt]) -> bool:
     return any(isinstance(node, ast.Name) and node.id in ("S", "me", "Z")
                for stmt in body for node in ast.walk(stmt))
 
+
+def _depth(t: Any) -> int:
+    """How many lists deep a value of type `t` is (0: no list), or -1 where the innermost
+    items' type is not known (they may be lists)."""
+    depth = 0
+    while t is not None and t.is_list:
+        depth += 1
+        t = t.item
+    return -1 if depth and (t is None or t.name in ("any", "none")) else depth

@@ -26,7 +26,7 @@ from cardrules.model import PASS, Action
 
 from . import domains, rounds
 from .interface import Flow
-from .positions import known_throughout, position, shows_a_card
+from .positions import position, shows_a_card
 from .runtime import (
     SIGNAL_GAME,
     SIGNAL_PHASE,
@@ -331,11 +331,9 @@ def unrepeated(F: Flow, s: GameState, legal: list[Action]) -> list[Action]:
     this round (`repetition: forbid`); the position now is remembered as seen. A move's
     position is the game's once the move and what follows it are done, up to the next
     decision (its listing aside), worked out on a copy; a move that fails there, or that
-    ends the round, repeats nothing. An open move (a text to fill in) is kept. A move that
-    shows the table a card it did not know repeats nothing either (which card it shows
-    cannot decide it); otherwise the position reached is read with what the table knew of
-    each card both before the move and after it (positions.known_throughout), so that where
-    a shuffle puts a card it knew decides nothing either."""
+    ends the round, repeats nothing. An open move (a text to fill in) is kept. Nor does a
+    move that meets chance (a shuffle: how it falls cannot decide it) or that shows the table
+    a card it did not know (which card cannot decide it): what it reaches is news."""
     rules = F.rules
     here = position(rules, s, None)
     if here not in s.seen:
@@ -352,9 +350,9 @@ def unrepeated(F: Flow, s: GameState, legal: list[Action]) -> list[Action]:
                 move_made(quiet, copy, s.current, False, phase, step, move.then)
             except CardrulesError:
                 copy.over = True  # (the move fails when it is made: it is reported there)
-            if not copy.over and copy.round == s.round \
-                    and not shows_a_card(s.known, copy.known, s.everyone) and position(
-                        rules, copy, None, known_throughout(s.known, copy.known)) in s.seen:
+            if not copy.over and copy.round == s.round and not copy.met_chance_since(s) \
+                    and not shows_a_card(s.known, copy.known, s.everyone) \
+                    and position(rules, copy, None) in s.seen:
                 continue
         out.append(action)
     return out

@@ -58,16 +58,6 @@ def shows_a_card(before: Sequence[int], after: Sequence[int], mask: int) -> bool
     return any(a & mask == mask and b & mask != mask for b, a in zip(before, after))
 
 
-def known_throughout(before: Sequence[int], after: Sequence[int]) -> list[int]:
-    """Per card, the parties that knew it both before a move and after it: what of the
-    position the move reaches could be told before it is made. A card the move turns up was
-    not known (which card it is cannot decide anything before), and one it shuffles is no
-    longer (nor can where the shuffle put it)."""
-    if len(before) < len(after):
-        before = [*before, *[0] * (len(after) - len(before))]
-    return [a & b for a, b in zip(before, after)]
-
-
 def _variables(rules: Ruleset, state: GameState, seat: int | None) -> list[Any]:
     """The variables as the seat's view shows them: another seat's secret ones hidden (every
     seat's, for the table)."""

@@ -146,14 +146,19 @@ class Remembered:
         self.items = 0
 
 
-def remember(kept: Remembered, key: tuple[Any, ...], size: int, value: Any) -> Any:
+def remember(kept: Remembered, key: tuple[Any, ...], size: int, value: Any,
+             depth: int) -> Any:
     """`value`, just worked out for the arguments `key` (of `size` items), kept as a copy
     of its own (a list passed in, a zone's say, goes on changing; the lists inside are
-    copied too), and handed out: a list as a copy the caller may change, so that nothing
-    kept is ever changed. A value too large for the bound is handed out and not kept."""
+    copied too: `depth` lists deep, as the function's type says, or -1 where it does not),
+    and handed out: a list as a copy the caller may change, so that nothing kept is ever
+    changed. None is handed out and not kept (it is never found again); nor is a value too
+    large for the bound."""
+    if value is None:
+        return None
     if isinstance(value, (list, tuple)):
-        value = _own(value)
-        size += _items(value)
+        value = _own(value, depth)
+        size += _items(value, depth)
     else:
         size += 1
     if kept.items + size > REMEMBERED_ITEMS:
@@ -165,20 +170,24 @@ def remember(kept: Remembered, key: tuple[Any, ...], size: int, value: Any) -> A
     return value[:] if type(value) is list else value
 
 
-def _own(value: list[Any] | tuple[Any, ...]) -> Any:
-    """A copy of a list, and of the lists inside it, as they are (tuples stay tuples). A
-    list's items are all of one type, so its first says whether any is a list."""
-    if not value or not isinstance(value[0], (list, tuple)):
+def _own(value: list[Any] | tuple[Any, ...], depth: int) -> Any:
+    """A copy of a list, and of the lists inside it (`depth` lists deep, or -1: look at each
+    item), each as it is (tuples stay tuples)."""
+    if depth == 1:
         return list(value) if type(value) is list else value
-    inner = [_own(item) for item in value]
+    if depth > 1:
+        inner = [None if item is None else _own(item, depth - 1) for item in value]
+    else:
+        inner = [_own(item, -1) if isinstance(item, (list, tuple)) else item for item in value]
     return inner if type(value) is list else tuple(inner)
 
 
-def _items(value: list[Any] | tuple[Any, ...]) -> int:
+def _items(value: list[Any] | tuple[Any, ...], depth: int) -> int:
     """How many items a list holds, counting those of the lists inside it."""
-    if not value or not isinstance(value[0], (list, tuple)):
+    if depth == 1:
         return len(value)
-    return sum(_items(item) for item in value)
+    inner = depth - 1 if depth > 1 else -1
+    return sum(_items(item, inner) if isinstance(item, (list, tuple)) else 1 for item in value)
 
 
 def same(a: Any, b: Any) -> bool:

@@ -166,6 +166,13 @@ class GameState:
         self._rng, self._rng_shared, self._rng_seed = self._rng, True, seed
         self.deal = None  # a search's sample foresees no stated shuffle either
 
+    def met_chance_since(self, before: GameState) -> bool:
+        """Whether this game, a copy of `before` made since, has met chance since: drawn from
+        its generator (a shuffle, a random card) or taken a given deal's next order. Nobody
+        at the table could have foreseen what that gave."""
+        return (not self._rng_shared and self._rng is not before._rng) \
+            or self.dealt != before.dealt
+
     # ------------------------------------------------------------------ copies
     def copy(self) -> GameState:
         """An independent copy (for search); the event log is not carried over."""

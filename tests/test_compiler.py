@@ -342,7 +342,7 @@ def test_a_function_of_its_arguments_alone_keeps_its_values_and_hands_out_copies
     assert first == [c for c in hand if points[c] < 2] and len(kept.values) == 1
     first.append(99)
     assert low(None, hand) == [c for c in hand if points[c] < 2]  # (the kept one, unchanged)
-    assert low(None, tuple(hand)) == low(None, hand) and len(kept.values) == 1  # a tuple is the key
+    assert low(None, tuple(hand)) == low(None, hand)  # (a tuple of the same cards: its own key)
 
 
 def test_a_kept_value_is_the_functions_own_and_never_one_that_changes_in_play(
@@ -375,6 +375,32 @@ def test_a_kept_value_is_the_functions_own_and_never_one_that_changes_in_play(
     no_pair = [c for c in range(len(rank)) if rank[c] != rank[0]][:1] + [0]
     assert namespace["f_pair"](None, no_pair) is None
     assert namespace["f_pair"](None, no_pair) is None  # (asked again: none again, no error)
+    # a tuple and a list of the same cards are two arguments: what is handed back is of the
+    # kind given, as a fresh call's would be (`in` tells them apart)
+    assert type(same_list(None, (0, 1))) is tuple and type(same_list(None, [0, 1])) is list
+    assert type(same_list(None, (0, 1))) is tuple
+
+
+def test_a_kept_list_holding_none_first_is_still_the_functions_own(tmp_path: Path) -> None:
+    """A list whose first item is none and whose next is the caller's list: what is kept is
+    a copy all the way down, so the caller's list changing later changes nothing kept."""
+    path = mini_with(tmp_path, "zones:\n", "functions:\n"
+                     "  - name: both\n    params: {h: cards}\n"
+                     "    value: \"[first(g for g in combinations(h, 2) if same_rank(g)), h]\"\n"
+                     "zones:\n")
+    text = path.read_text(encoding="utf-8").replace(
+        "hand[me] where card.rank != 'K'", "hand[me] where size(both(hand[me])) > 1")
+    path.write_text(text, encoding="utf-8")
+    rules = load_ruleset(path)
+    namespace = rules.setup.__globals__  # type: ignore[union-attr]
+    assert "M_both" in namespace
+    rank = rules.cards.rank
+    hand = [0] + [c for c in range(len(rank)) if rank[c] != rank[0]][:1]
+    both = namespace["f_both"]
+    assert both(None, hand) == [None, hand]
+    first = list(hand)
+    hand.append(hand[0] + 1)
+    assert both(None, first) == [None, first]
 
 
 def test_a_call_in_a_loop_is_unfolded_where_it_cannot_fail_and_its_fixed_part_worked_out_once(
@@ -429,8 +455,8 @@ def test_what_a_function_keeps_is_bounded_by_its_items() -> None:
     kept = runtime.Remembered()
     big = [list(range(50)) for _ in range(40)]  # 2,041 items
     for n in range(300):
-        assert runtime.remember(kept, (n,), 1, big) == big
+        assert runtime.remember(kept, (n,), 1, big, 2) == big
         assert kept.items <= runtime.REMEMBERED_ITEMS
     assert 0 < len(kept.values) < 300
     huge = list(range(runtime.REMEMBERED_ITEMS + 1))
-    assert runtime.remember(kept, ("huge",), 1, huge) == huge and ("huge",) not in kept.values
+    assert runtime.remember(kept, ("huge",), 1, huge, 1) == huge and ("huge",) not in kept.values

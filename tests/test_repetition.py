@@ -171,3 +171,29 @@ def test_a_move_that_turns_up_a_card_nobody_knew_repeats_nothing(tmp_path: Path)
     engine.apply(state, ("wait",))  # seat 1 waits: seat 2's wait would bring back the start
     legal = engine.legal_actions(state)
     assert ("wait",) not in legal and len(legal) == 2 and all(a[0] == "flip" for a in legal)
+
+
+MIXES = FLIPS.replace("name: flips", "name: mixes").replace(
+    "deal 2 from stock to each row face down", "deal 3 from stock to each row face up").replace(
+    """            - name: flip
+              label: "Turn {card} up"
+              choose: {card: "row[me] where not card.face_up"}
+              do: [flip card face up]""", """            - name: mix
+              label: Shuffle my row
+              do: ["shuffle row[me]"]""")
+
+
+def test_a_move_that_meets_chance_repeats_nothing(tmp_path: Path) -> None:
+    """Shuffling a row of face-up cards: how the shuffle would fall is not known before it is
+    made, so it cannot decide whether the move repeats a position (the legal moves would tell
+    a seat how the next shuffle falls, or leave it none where the shuffle would restore its
+    row): it never does. Seat 1 waits; seat 2 may not wait (that would restore the start),
+    and may always shuffle, one time in six back into the order it had."""
+    path = tmp_path / "mixes.yaml"
+    path.write_text(MIXES, encoding="utf-8")
+    assert check_files([str(path)]) == []
+    engine = Engine(load_ruleset(path))
+    for seed in range(30):
+        state = engine.new_game(2, seed)
+        engine.apply(state, ("wait",))
+        assert engine.legal_actions(state) == [("mix",)], seed

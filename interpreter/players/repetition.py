@@ -8,10 +8,9 @@ the bot's pick would return to one of them and another candidate would not, it t
 candidate that would not. Where no repetition occurs the bot's choice is unchanged.
 
 A position is the game as the seat sees it (interpreter/positions.py). A candidate that would
-show the seat a card it does not know (a draw) is news whichever card it is, and repeats
-nothing; the position after another is read with what the seat knows both before taking it and
-after (positions.known_throughout), so that the memory learns nothing of where a shuffle would
-put a card it knows.
+show the seat a card it does not know (a draw), or that meets chance (a shuffle), is news
+however it falls, and repeats nothing: the memory learns nothing of which card, nor of how
+the shuffle would fall.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from typing import Any
 from cardrules.errors import CardrulesError
 
 from ..engine import Engine
-from ..positions import known_throughout, position, shows_a_card
+from ..positions import position, shows_a_card
 from ..state import GameState
 
 Action = tuple[Any, ...]
@@ -70,7 +69,7 @@ class Memory:
                known: list[int]) -> bytes | None:
         """The position after `action`, as the seat sees it with what it knows now (None if
         the action cannot be tried on a copy: then it is not counted a repetition; NEWS if it
-        would show the seat a card it does not know: never a repetition)."""
+        would show the seat a card it does not know or meets chance: never a repetition)."""
         copy = state.copy()
         try:
             engine.advance(copy, action)
@@ -78,6 +77,6 @@ class Memory:
                 engine.legal_actions(copy)  # pass over seats with nothing to react with
         except CardrulesError:
             return None
-        if shows_a_card(known, copy.known, 1 << seat):
-            return NEWS  # news to the seat, whichever card it was: no position of its own
-        return position(engine.rules, copy, seat, known_throughout(known, copy.known))
+        if copy.met_chance_since(state) or shows_a_card(known, copy.known, 1 << seat):
+            return NEWS  # news to the seat, however it fell: no position of its own
+        return position(engine.rules, copy, seat)
