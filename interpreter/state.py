@@ -61,9 +61,9 @@ class Deal:
 class GameState:
     """One game in play. The engine mutates it in place; copy() gives an independent one."""
 
-    __slots__ = (*_PLAIN, "_rng", "_rng_shared", "_rng_seed", "version", "legal_cache", "log",
-                 "everyone", "forcing", "cut_off", "maybe", "watchers", "told", "sight",
-                 "knowing", "deal", "dealt", "seen", *_HOUSE)
+    __slots__ = (*_PLAIN, "_rng", "_rng_shared", "_rng_seed", "chances", "version",
+                 "legal_cache", "log", "everyone", "forcing", "cut_off", "maybe", "watchers",
+                 "told", "sight", "knowing", "deal", "dealt", "seen", *_HOUSE)
 
     def __init__(self) -> None:
         self.ruleset = ""
@@ -75,6 +75,7 @@ class GameState:
         self._rng = blank_rng()
         self._rng_shared = False
         self._rng_seed: int | None = None  # a seed not yet given to a generator (reseed)
+        self.chances = 0  # times the generator was asked for (kept by copies, not saved)
         # A given deal (interpreter/deal.py: the order its shuffles yield), and how many of
         # its orders the game has used; None: every shuffle is the generator's.
         self.deal: Any = None
@@ -147,6 +148,7 @@ class GameState:
         copies made by a search never draw from it). A seed given by `reseed` is given to a
         generator only then, each copy that draws seeding its own: the same draws as one
         generator seeded at once and copied, for less than copying a generator's state."""
+        self.chances += 1
         if self._rng_shared:
             own = blank_rng()
             if self._rng_seed is not None:
@@ -170,8 +172,7 @@ class GameState:
         """Whether this game, a copy of `before` made since, has met chance since: drawn from
         its generator (a shuffle, a random card) or taken a given deal's next order. Nobody
         at the table could have foreseen what that gave."""
-        return (not self._rng_shared and self._rng is not before._rng) \
-            or self.dealt != before.dealt
+        return self.chances != before.chances or self.dealt != before.dealt
 
     # ------------------------------------------------------------------ copies
     def copy(self) -> GameState:
@@ -210,6 +211,7 @@ class GameState:
         other.by = self.by[:]
         other.deal, other.dealt = self.deal, self.dealt  # (a deal is never changed)
         other._rng, other._rng_seed = self._rng, self._rng_seed  # shared until either draws
+        other.chances = self.chances
         other._rng_shared = self._rng_shared = True
         other.everyone = self.everyone
         other.house, other.house_total, other.house_won = \

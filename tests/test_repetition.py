@@ -12,6 +12,7 @@ from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import IllegalAction
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.kernel import Kernel
+from cardrules.interpreter.players.repetition import NEWS, Memory
 from cardrules.interpreter.positions import position
 from cardrules.interpreter.state import GameState
 
@@ -197,3 +198,18 @@ def test_a_move_that_meets_chance_repeats_nothing(tmp_path: Path) -> None:
         state = engine.new_game(2, seed)
         engine.apply(state, ("wait",))
         assert engine.legal_actions(state) == [("mix",)], seed
+
+
+def test_the_search_bots_memory_reads_no_shuffle_ahead(tmp_path: Path) -> None:
+    """The search bots' memory judges a candidate as the rule does: a shuffle is news however
+    it falls, even where listing the next decision (which, with `repetition: forbid`, tries
+    each move on copies of its own) came after it."""
+    path = tmp_path / "mixes.yaml"
+    path.write_text(MIXES, encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    for seed in range(6):
+        state = engine.new_game(2, seed)
+        engine.apply(state, ("wait",))
+        after = Memory._after(engine.unwatched(), state, state.current, ("mix",),
+                              list(state.known))
+        assert after == NEWS, seed
