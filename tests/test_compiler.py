@@ -179,6 +179,16 @@ def mini_with(tmp_path: Path, old: str, new: str) -> Path:
     return path
 
 
+def mini_with_functions(tmp_path: Path, functions: str, where: str) -> Path:
+    """mini.yaml with a `functions:` block (its entries' YAML lines) and its `drop` move
+    choosing `hand[me] where <where>`, which calls them."""
+    path = mini_with(tmp_path, "zones:\n", "functions:\n" + functions + "zones:\n")
+    text = path.read_text(encoding="utf-8").replace("hand[me] where card.rank != 'K'",
+                                                    f"hand[me] where {where}")
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def test_a_variable_first_none_takes_its_type_from_what_is_stored(tmp_path: Path) -> None:
     """Storing the text 'hearts' and comparing it with a suit is always false: refused."""
     path = mini_with(tmp_path, "    initial: 0\n", "    initial: 0\n"
@@ -321,16 +331,13 @@ def test_a_function_of_its_arguments_alone_keeps_its_values_and_hands_out_copies
     (dou-dizhu's and holdem's listings ask the same ones again and again); one that reads
     a zone is not, as its value changes with the game; a kept list is handed out as a copy,
     so a caller that changes it changes nothing kept."""
-    path = mini_with(tmp_path, "zones:\n", "functions:\n"
-                     "  - name: low\n    params: {h: cards}\n"
-                     "    value: \"select(c for c in h if c.points < 2)\"\n"
-                     "  - name: ahead\n    params: {h: cards}\n"
-                     "    value: \"select(c for c in h if size(stock) > 40)\"\n"
-                     "zones:\n")
-    text = path.read_text(encoding="utf-8").replace(
-        "hand[me] where card.rank != 'K'",
-        "hand[me] where card in low(hand[me]) or card in ahead(hand[me])")
-    path.write_text(text, encoding="utf-8")
+    path = mini_with_functions(
+        tmp_path,
+        "  - name: low\n    params: {h: cards}\n"
+        "    value: \"select(c for c in h if c.points < 2)\"\n"
+        "  - name: ahead\n    params: {h: cards}\n"
+        "    value: \"select(c for c in h if size(stock) > 40)\"\n",
+        "card in low(hand[me]) or card in ahead(hand[me])")
     rules = load_ruleset(path)
     source = rules.python
     assert "M_low.values.get(" in source and "M_ahead" not in source
@@ -350,19 +357,16 @@ def test_a_kept_value_is_the_functions_own_and_never_one_that_changes_in_play(
     """A function whose value is its argument keeps a copy, not the caller's list (a zone's,
     which goes on changing); one that reads which way up a card lies is never kept (that
     changes in play); a function of a list that may give none gives none."""
-    path = mini_with(tmp_path, "zones:\n", "functions:\n"
-                     "  - name: same_list\n    params: {h: cards}\n"
-                     "    value: \"if any(c.points > 0 for c in h) then h else []\"\n"
-                     "  - name: ups\n    params: {h: cards}\n"
-                     "    value: \"select(c for c in h if c.face_up)\"\n"
-                     "  - name: pair\n    params: {h: cards}\n"
-                     "    value: \"first(g for g in combinations(h, 2) if same_rank(g))\"\n"
-                     "zones:\n")
-    text = path.read_text(encoding="utf-8").replace(
-        "hand[me] where card.rank != 'K'",
-        "hand[me] where card in same_list(hand[me]) or card in ups(hand[me]) "
+    path = mini_with_functions(
+        tmp_path,
+        "  - name: same_list\n    params: {h: cards}\n"
+        "    value: \"if any(c.points > 0 for c in h) then h else []\"\n"
+        "  - name: ups\n    params: {h: cards}\n"
+        "    value: \"select(c for c in h if c.face_up)\"\n"
+        "  - name: pair\n    params: {h: cards}\n"
+        "    value: \"first(g for g in combinations(h, 2) if same_rank(g))\"\n",
+        "card in same_list(hand[me]) or card in ups(hand[me]) "
         "or pair(hand[me]) != none")
-    path.write_text(text, encoding="utf-8")
     rules = load_ruleset(path)
     namespace = rules.setup.__globals__  # type: ignore[union-attr]
     assert "M_same_list" in namespace and "M_pair" in namespace and "M_ups" not in namespace
@@ -384,13 +388,11 @@ def test_a_kept_value_is_the_functions_own_and_never_one_that_changes_in_play(
 def test_a_kept_list_holding_none_first_is_still_the_functions_own(tmp_path: Path) -> None:
     """A list whose first item is none and whose next is the caller's list: what is kept is
     a copy all the way down, so the caller's list changing later changes nothing kept."""
-    path = mini_with(tmp_path, "zones:\n", "functions:\n"
-                     "  - name: both\n    params: {h: cards}\n"
-                     "    value: \"[first(g for g in combinations(h, 2) if same_rank(g)), h]\"\n"
-                     "zones:\n")
-    text = path.read_text(encoding="utf-8").replace(
-        "hand[me] where card.rank != 'K'", "hand[me] where size(both(hand[me])) > 1")
-    path.write_text(text, encoding="utf-8")
+    path = mini_with_functions(
+        tmp_path,
+        "  - name: both\n    params: {h: cards}\n"
+        "    value: \"[first(g for g in combinations(h, 2) if same_rank(g)), h]\"\n",
+        "size(both(hand[me])) > 1")
     rules = load_ruleset(path)
     namespace = rules.setup.__globals__  # type: ignore[union-attr]
     assert "M_both" in namespace
@@ -409,19 +411,16 @@ def test_a_call_in_a_loop_is_unfolded_where_it_cannot_fail_and_its_fixed_part_wo
     what it asks of the hand alone (the same for every card) is worked out before it. A
     function that may fail (a division) stays a call, so its faults keep their place; so does
     one whose argument's name its own loop binds (it would be captured)."""
-    path = mini_with(tmp_path, "zones:\n", "functions:\n"
-                     "  - name: short\n    params: {card: card, p: player}\n"
-                     "    value: \"card.points < 2 or all(c.points > 1 for c in hand[p])\"\n"
-                     "  - name: share\n    params: {card: card, p: player}\n"
-                     "    value: \"card.points / size(hand[p]) > 0\"\n"
-                     "  - name: other\n    params: {x: card}\n"
-                     "    value: \"any(c.points > x.points for c in stock)\"\n"
-                     "zones:\n")
-    text = path.read_text(encoding="utf-8").replace(
-        "hand[me] where card.rank != 'K'",
-        "hand[me] where short(card, me) and share(card, me) and "
+    path = mini_with_functions(
+        tmp_path,
+        "  - name: short\n    params: {card: card, p: player}\n"
+        "    value: \"card.points < 2 or all(c.points > 1 for c in hand[p])\"\n"
+        "  - name: share\n    params: {card: card, p: player}\n"
+        "    value: \"card.points / size(hand[p]) > 0\"\n"
+        "  - name: other\n    params: {x: card}\n"
+        "    value: \"any(c.points > x.points for c in stock)\"\n",
+        "short(card, me) and share(card, me) and "
         "all(other(c) for c in discard)")
-    path.write_text(text, encoding="utf-8")
     source = load_ruleset(path).python
     listing = source[source.index("def legal_0_drop"):]
     listing = listing[:listing.index("\n\n")]
