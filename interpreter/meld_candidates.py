@@ -21,8 +21,6 @@ from cardrules.model import MeldKind
 
 MOST_MELD_CARDS = 60  # the most cards a meld search takes at once
 MOST_MELD_STEPS = 2_000_000  # the most melds listed plus positions tried in one search
-MOST_LAYOUTS = 10_000  # the most layouts meld_layouts gives
-_KEPT_SEARCHES = 100_000  # left_out answers kept before starting afresh
 
 Key = tuple[int, ...]  # counts per type
 
