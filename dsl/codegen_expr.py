@@ -24,7 +24,7 @@ from .builtins import (
 )
 from .checker import Checked
 from .inline import Inliner, pure
-from .reads import loop_invariant, remembered
+from .reads import drawing_functions, loop_invariant, remembered
 from .typesys import NONE
 from .unfold import Unfolder
 
@@ -60,11 +60,14 @@ class ExpressionWriter:
         self.constants: dict[str, Any] = {}
         self._site_now: int | None = None  # the site of the statement being written
         self._iterable = 0  # > 0 while writing a comprehension's iterable
-        self._hoisted: dict[int, str] = {}  # id of a checked node -> the local holding it
+        # id of a checked node worked out once for a loop -> its local, and its code where
+        # it is worked out where first needed (None: before the loop)
+        self._hoisted: dict[int, tuple[str, ast.expr | None]] = {}
         self._temp = 0
         functions = checked.program.functions
         self.kept = remembered(functions)  # functions kept by their arguments (reads.py)
         self.unfold = Unfolder(functions, frozenset(self.kept))
+        self.drawing = drawing_functions(functions)  # never worked out once for a loop
 
     # ----------------------------------------------------------------- sites
     def site(self, pos: n.Pos) -> int:
@@ -108,26 +111,36 @@ class ExpressionWriter:
     # ----------------------------------------------------------- expressions
     def expr(self, node: ir.Expr) -> ast.expr:
         found = self._hoisted.get(id(node))
-        if found is not None:  # worked out once, before the loop it is part of
-            return pyast.name(found)
+        if found is not None:  # worked out once for the loop it is part of
+            name, code = found
+            if code is None:
+                return pyast.name(name)
+            return ast.IfExp(pyast.name(name), pyast.subscript(pyast.name(name), pyast.const(0)),
+                             pyast.call("kept", pyast.name(name), code))
         method = getattr(self, "expr_" + type(node).__name__)
         return method(node)  # type: ignore[no-any-return]
 
     def hoist(self, parts: list[ir.Expr], bound: str) -> list[tuple[str, ast.expr]]:
-        """The pieces of a loop's parts worth working out once before it (reads.py's
-        `loop_invariant`), each with a fresh local and its code; the parts' code written
-        from here on reads the local (until `unhoist`)."""
+        """The pieces of a loop's parts worth working out once (reads.py's `loop_invariant`),
+        each with a fresh local and what to set it to before the loop; the parts' code written
+        from here on reads the local (until `unhoist`). A piece that cannot fail is worked out
+        before the loop; one that may fail, where the loop first needs it: its local is a
+        list, empty until then (`kept(_t, value)` fills it)."""
         out = []
-        for piece in loop_invariant(parts, bound):
+        for piece, total in loop_invariant(parts, bound, self.drawing):
             code = self.expr(piece)
             name = self.temp()
-            self._hoisted[id(piece)] = name
-            out.append((name, code))
+            if total:
+                out.append((name, code))
+                self._hoisted[id(piece)] = (name, None)
+            else:
+                out.append((name, ast.List([], ast.Load())))
+                self._hoisted[id(piece)] = (name, code)
         return out
 
     def unhoist(self, pieces: list[tuple[str, ast.expr]]) -> None:
         names = {name for name, _ in pieces}
-        self._hoisted = {k: v for k, v in self._hoisted.items() if v not in names}
+        self._hoisted = {k: v for k, v in self._hoisted.items() if v[0] not in names}
 
     def expr_Const(self, node: ir.Const) -> ast.expr:
         return pyast.const(node.value)

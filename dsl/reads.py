@@ -225,34 +225,57 @@ _TOTAL_NODES = (ir.Const, ir.Local, ir.StateName, ir.GameVar, ir.PlayerVar, ir.C
                 ir.Join, ir.Minus, ir.Arithmetic, ir.Call)
 
 
-def loop_invariant(parts: list[ir.Expr], bound: str) -> list[ir.Expr]:
+def loop_invariant(parts: list[ir.Expr], bound: str,
+                   drawing: frozenset[str] = frozenset()) -> list[tuple[ir.Expr, bool]]:
     """The largest pieces of `parts` (an aggregate's element and condition, which run once
-    per item bound to the local `bound`) that read nothing of the item, cannot fail and call
-    a built-in or go through a list: computing each once before the loop changes nothing but
-    the time taken."""
-    out: list[ir.Expr] = []
+    per item bound to the local `bound`) that read nothing of the item, draw nothing from the
+    game's generator (`random_card`, or a function of the ruleset in `drawing`) and call a
+    function or go through a list: working each out once changes nothing but the time taken.
+    With each, whether it cannot fail (`total`): such a piece is worked out before the loop;
+    one that may fail is worked out where the loop first needs it and kept for the items
+    after, so that if it fails, it fails where and when it would have (and not at all where
+    no item needs it)."""
+    out: list[tuple[ir.Expr, bool]] = []
     for part in parts:
-        _invariant(part, bound, out)
+        _invariant(part, bound, drawing, out)
     return out
 
 
-def _invariant(node: ir.Expr, bound: str, out: list[ir.Expr]) -> None:
-    if _fixed(node, bound) and any(isinstance(n, (ir.Call, ir.Aggregate))
-                                   for n in _nodes(node)):
-        out.append(node)
+def _invariant(node: ir.Expr, bound: str, drawing: frozenset[str],
+               out: list[tuple[ir.Expr, bool]]) -> None:
+    inside = _nodes(node)
+    if any(isinstance(n, _WORK) for n in inside) and not any(
+            isinstance(n, ir.Local) and n.name == bound
+            or isinstance(n, ir.Call) and n.function in DRAWING
+            or isinstance(n, ir.UserCall) and n.function in drawing for n in inside):
+        out.append((node, total(node)))
         return
     if isinstance(node, ir.Aggregate):  # (its own element and condition bind a local)
-        _invariant(node.source, bound, out)
+        _invariant(node.source, bound, drawing, out)
         return
     for child in _children(node):
-        _invariant(child, bound, out)
+        _invariant(child, bound, drawing, out)
 
 
-def _fixed(node: ir.Expr, bound: str) -> bool:
-    """Whether `node` cannot fail and does not read `bound` (nor a local of that name it
-    binds itself, which is left alone too)."""
-    return total(node) and not any(isinstance(n, ir.Local) and n.name == bound
-                                   for n in _nodes(node))
+_WORK = (ir.Call, ir.Aggregate, ir.UserCall)  # what is worth working out once
+DRAWING = frozenset({"random_card"})  # built-ins that draw from the game's generator
+
+
+def drawing_functions(functions: tuple[ir.Function, ...]) -> frozenset[str]:
+    """The ruleset's functions that draw from the game's generator, themselves or through
+    another: each call of one is a fresh draw, never worked out once for many."""
+    out: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for fn in functions:
+            if fn.name not in out and any(
+                    isinstance(n, ir.Call) and n.function in DRAWING
+                    or isinstance(n, ir.UserCall) and n.function in out
+                    for n in _nodes(fn.value)):
+                out.add(fn.name)
+                changed = True
+    return frozenset(out)
 
 
 def total(expr: ir.Expr) -> bool:

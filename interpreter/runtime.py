@@ -314,6 +314,14 @@ def all_but_top(b: Board, s: GameState, z: int) -> list[int]:
     return cards[:-1]
 
 
+def kept(memo: list[Any], value: Any) -> Any:
+    """`value`, kept in `memo` (an empty list until now) and handed back: a piece of a loop
+    that reads nothing of the item but may fail, worked out where the loop first needs it
+    (dsl/codegen_expr.py, `hoist`)."""
+    memo.append(value)
+    return value
+
+
 def players(s: GameState) -> list[int]:
     """Seats still in the game, in seat order."""
     return [p for p in range(s.n) if s.active[p]]
@@ -550,7 +558,7 @@ EXPORTED = (
     "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "OTHERS", "MOST_LETTERS", "MOST_NUMBERS",
     "SIGNAL_TURN", "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "ReadAs", "in_play",
     "total_now", "need", "at", "position", "combinations", "subsets", "frozen", "same", "ordered",
-    "remember",
+    "remember", "kept",
     "most_by",
     "least_by", "ordered_by", "divide", "modulo", "least", "most", "numbers", "words", "group",
     "empty", "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others",

@@ -55,6 +55,11 @@ class Serving:
 
     def __enter__(self) -> Serving:
         self.thread.start()
+        # A page asked for before the server listens is refused: wait until it does.
+        deadline = time.monotonic() + WAIT / 1000
+        while not self.server.started and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert self.server.started, "the server did not start"
         return self
 
     def __exit__(self, *exc: Any) -> None:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from cardrules.dsl import pyast
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.dsl.source import flow_depth
-from cardrules.errors import GeneratorError, RulesetError
+from cardrules.errors import GeneratorError, RuleRuntimeError, RulesetError
 from cardrules.interpreter import effects, runtime
 from cardrules.interpreter.engine import Engine
 
@@ -428,6 +428,48 @@ def test_a_call_in_a_loop_is_unfolded_where_it_cannot_fail_and_its_fixed_part_wo
     assert "all(" in hoisted and "f_short" not in listing  # unfolded, its fixed part before
     assert "f_share(S, v_card, me)" in loop  # may fail: called
     assert "f_other(S, v_c)" in listing  # `c` is the function's own loop variable: called
+
+
+def test_a_fixed_part_that_may_fail_is_worked_out_where_first_needed_and_kept(
+        tmp_path: Path) -> None:
+    """`hand[me] where card.points < mean()`: mean() is the same for every card but may fail
+    (a division by the size of an empty pile), so it is worked out where the loop first
+    needs it, once, and kept: where no card gets that far it is never worked out (no fault),
+    where one does it fails with its own message, in its own place. What draws a card at
+    random is never kept: each card draws afresh."""
+    functions = ("  - name: mean\n    params: {}\n"
+                 "    value: \"sum(c.points for c in discard) / size(discard)\"\n"
+                 "  - name: pick\n    params: {}\n    value: \"random_card(stock)\"\n")
+    path = mini_with_functions(tmp_path, functions, "card.points > 5 and card.points < mean()")
+    source = load_ruleset(path).python
+    listing = source[source.index("def legal_0_drop"):]
+    listing = listing[:listing.index("\n\n")]
+    assert listing.count("f_mean(S)") == 1 and "kept(" in listing
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, 1)
+    assert engine.play(state, ("take",)) == [("keep",)]  # no card has 5 points: never asked
+    path = mini_with_functions(tmp_path, functions, "card.points < mean()")
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, 1)
+    with pytest.raises(RuleRuntimeError) as fault:
+        engine.play(state, ("take",))
+    assert "division by zero" in str(fault.value) and "mini.yaml:" in str(fault.value)
+    state = engine.new_game(2, 1)
+    discard = engine.rules.zone("discard").index
+    card = state.zones[engine.rules.home_zone].pop()  # one card in the discard pile
+    state.zones[discard].append(card)
+    state.where[card] = discard
+    points = engine.rules.cards.values["points"]
+    legal = engine.play(state, ("take",))
+    hand = state.zones[engine.rules.zone("hand").index + state.current]
+    assert sorted(legal) == sorted([("drop", c) for c in hand if points[c] < points[card]]
+                                   + [("keep",)])
+    path = mini_with_functions(tmp_path, functions,
+                               "card.rank == pick().rank or card.suit == random_card(stock).suit")
+    source = load_ruleset(path).python
+    listing = source[source.index("def legal_0_drop"):]
+    listing = listing[:listing.index("\n\n")]
+    assert "kept(" not in listing and "for v_card in" in listing.split("f_pick(S)")[0]
 
 
 def test_a_label_placeholder_that_names_an_option_shows_its_value(tmp_path: Path) -> None:
