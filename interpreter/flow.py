@@ -83,9 +83,9 @@ def next_step(F: Flow, S: GameState, me: int, listing: bool, phase: int,
 def decision(F: Flow, S: GameState, me: int, listing: bool, phase: int,
              step: int) -> list[Action]:
     """The legal actions of the seat to play in step `step` of `phase`, kept in the state
-    (a reaction window to `me`'s action first, or a forced action, where the ruleset has
-    them: `tail`)."""
-    if F.facts.reactions or F.facts.automatic[phase][step]:
+    (a reaction window to `me`'s action first, where the ruleset has them: `tail`); a single
+    one of an automatic step is played at once (`forced`), as `decide` does."""
+    if F.facts.reactions:
         return tail(F, S, me, listing)
     caching: Fact = F.facts.caching
     if not listing:
@@ -100,6 +100,9 @@ def decision(F: Flow, S: GameState, me: int, listing: bool, phase: int,
         stuck(F, S)
     if caching:
         S.legal_cache = (S.version, out)
+    automatic: Fact = F.facts.automatic[phase][step]
+    if automatic and len(out) == 1 and not S.forcing:
+        return forced(F, S, out)
     return out
 
 
@@ -447,4 +450,4 @@ def react(F: Flow, s: GameState, action: Action, listing: bool,
 # What generated code may call of the flow (dsl/binding.py binds these names, no others).
 EXPORTED = ("move_made", "next_step", "decision", "turn_over", "signalled", "round_over",
             "phase_over", "whose_turn", "skip_turns", "begin_turn", "tail", "stuck",
-            "unrepeated")
+            "unrepeated", "forced")
