@@ -123,14 +123,20 @@ class ExpressionWriter:
     def hoist(self, parts: list[ir.Expr], bound: str) -> list[tuple[str, ast.expr]]:
         """The pieces of a loop's parts worth working out once (reads.py's `loop_invariant`),
         each with a fresh local and what to set it to before the loop; the parts' code written
-        from here on reads the local (until `unhoist`). A piece that cannot fail is worked out
-        before the loop; one that may fail, where the loop first needs it: its local is a
+        from here on reads the local (until `unhoist`). A piece is worked out before the loop
+        where `loop_invariant` says so; else where the loop first needs it: its local is a
         list, empty until then (`kept(_t, value)` fills it)."""
         out = []
-        for piece, total in loop_invariant(parts, bound, self.drawing):
-            code = self.expr(piece)
+        for piece, before in loop_invariant(parts, bound, self.drawing):
+            # Written as for a comprehension's iterable (no `:=`): a piece's code goes in a
+            # comprehension's first clause, and may be read in an inner one's iterable.
+            self._iterable += 1
+            try:
+                code = self.expr(piece)
+            finally:
+                self._iterable -= 1
             name = self.temp()
-            if total:
+            if before:
                 out.append((name, code))
                 self._hoisted[id(piece)] = (name, None)
             else:

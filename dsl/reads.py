@@ -231,10 +231,11 @@ def loop_invariant(parts: list[ir.Expr], bound: str,
     per item bound to the local `bound`) that read nothing of the item, draw nothing from the
     game's generator (`random_card`, or a function of the ruleset in `drawing`) and call a
     function or go through a list: working each out once changes nothing but the time taken.
-    With each, whether it cannot fail (`total`): such a piece is worked out before the loop;
-    one that may fail is worked out where the loop first needs it and kept for the items
-    after, so that if it fails, it fails where and when it would have (and not at all where
-    no item needs it)."""
+    With each, whether to work it out before the loop: so is a piece that cannot fail
+    (`total`) and goes through no list; any other is worked out where the loop first needs
+    it and kept for the items after, so that if it fails, it fails where and when it would
+    have, and a search through a list that no item needs (whether the hand holds a spade,
+    where the card played need not follow suit) is never made."""
     out: list[tuple[ir.Expr, bool]] = []
     for part in parts:
         _invariant(part, bound, drawing, out)
@@ -248,7 +249,7 @@ def _invariant(node: ir.Expr, bound: str, drawing: frozenset[str],
             isinstance(n, ir.Local) and n.name == bound
             or isinstance(n, ir.Call) and n.function in DRAWING
             or isinstance(n, ir.UserCall) and n.function in drawing for n in inside):
-        out.append((node, total(node)))
+        out.append((node, total(node) and not any(isinstance(n, ir.Aggregate) for n in inside)))
         return
     if isinstance(node, ir.Aggregate):  # (its own element and condition bind a local)
         _invariant(node.source, bound, drawing, out)

@@ -408,9 +408,10 @@ def test_a_kept_list_holding_none_first_is_still_the_functions_own(tmp_path: Pat
 def test_a_call_in_a_loop_is_unfolded_where_it_cannot_fail_and_its_fixed_part_worked_out_once(
         tmp_path: Path) -> None:
     """`hand[me] where short(card, me)`: the function's value is written in the loop, and
-    what it asks of the hand alone (the same for every card) is worked out before it. A
-    function that may fail (a division) stays a call, so its faults keep their place; so does
-    one whose argument's name its own loop binds (it would be captured)."""
+    what it asks of the hand alone (the same for every card) is worked out once, where the
+    loop first needs it (a card of 2 points or more), and kept. A function that may fail (a
+    division) stays a call, so its faults keep their place; so does one whose argument's name
+    its own loop binds (it would be captured)."""
     path = mini_with_functions(
         tmp_path,
         "  - name: short\n    params: {card: card, p: player}\n"
@@ -424,8 +425,10 @@ def test_a_call_in_a_loop_is_unfolded_where_it_cannot_fail_and_its_fixed_part_wo
     source = load_ruleset(path).python
     listing = source[source.index("def legal_0_drop"):]
     listing = listing[:listing.index("\n\n")]
-    hoisted, loop = listing.split("out.extend(")
-    assert "all(" in hoisted and "f_short" not in listing  # unfolded, its fixed part before
+    before, loop = listing.split("out.extend(")
+    assert "f_short" not in listing and "all(" not in before  # unfolded; its fixed part:
+    [kept] = re.findall(r"(_t\d+)\[0\] if _t\d+ else kept\(_t\d+, all\(\(T_points", loop)
+    assert f"{kept} = []" in before  # kept where first needed
     assert "f_share(S, v_card, me)" in loop  # may fail: called
     assert "f_other(S, v_c)" in listing  # `c` is the function's own loop variable: called
 
@@ -470,6 +473,34 @@ def test_a_fixed_part_that_may_fail_is_worked_out_where_first_needed_and_kept(
     listing = source[source.index("def legal_0_drop"):]
     listing = listing[:listing.index("\n\n")]
     assert "kept(" not in listing and "for v_card in" in listing.split("f_pick(S)")[0]
+
+
+def test_a_piece_worked_out_once_may_read_a_grid_anywhere_in_its_loop(tmp_path: Path) -> None:
+    """A piece read in an inner loop's source, or worked out before the loop, is written
+    without `:=` (which Python refuses there): each of these rule texts compiles and lists."""
+    path = mini_with(tmp_path, "zones:\n", "functions:\n  - name: firsts\n"
+                     "    params: {h: cards}\n    value: \"h[0:1]\"\nzones:\n"
+                     "  - {name: board, owner: each, visibility: public, layout: grid, rows: 1,"
+                     " columns: 2}\n")
+    text = path.read_text(encoding="utf-8").replace(
+        "    - deal 2 from stock to each hand\n",
+        "    - deal 2 from stock to each hand\n    - deal 1 from stock to each board\n")
+    for where in ("any(y.rank == card.rank for y in firsts(board[me]))",
+                  "count(size(board[me]) > 0 for x in hand[me]) > 0 and "
+                  "card.rank == top(board[me]).rank",
+                  "count(any(y.rank == x.rank for y in cards(board[me])[0:1]) "
+                  "for x in hand[me]) >= 0 and card.rank == top(board[me]).rank"):
+        path.write_text(text.replace("hand[me] where card.rank != 'K'", f"hand[me] where {where}"),
+                        encoding="utf-8")
+        rules = load_ruleset(path)
+        engine = Engine(rules)
+        state = engine.new_game(2, 1)
+        legal = engine.play(state, ("take",))
+        me, rank = state.current, rules.cards.rank
+        board = state.zones[rules.zone("board").index + me]
+        hand = state.zones[rules.zone("hand").index + me]
+        assert sorted(legal) == sorted([("drop", c) for c in hand if rank[c] == rank[board[0]]]
+                                       + [("keep",)]), where
 
 
 def test_a_label_placeholder_that_names_an_option_shows_its_value(tmp_path: Path) -> None:
