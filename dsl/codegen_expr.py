@@ -251,11 +251,19 @@ class ExpressionWriter:
         mapped = self.mapped(node, self.expr(node.source))
         if mapped is not None:
             return mapped
-        self._iterable += 1
-        try:
-            source = self.expr(node.source)
-        finally:
-            self._iterable -= 1
+        seated: list[ast.expr] = []
+        source: ast.expr
+        if isinstance(node.source, ir.StateName) and node.source.name == "players":
+            # the seats still in, tested one by one: no list made (an aggregate over the
+            # players often stops at the first: `all(size(hand[p]) == 0 for p in players)`)
+            source = pyast.call("range", pyast.attr(S, "n"))
+            seated.append(pyast.subscript(pyast.attr(S, "active"), pyast.name(var)))
+        else:
+            self._iterable += 1
+            try:
+                source = self.expr(node.source)
+            finally:
+                self._iterable -= 1
         # What the element and condition read that is the same for every item is worked out
         # once: a first `for` over a one-item tuple (no `:=`, which a comprehension's
         # iterable may not hold); the functions they call unfolded first (dsl/unfold.py).
@@ -274,7 +282,7 @@ class ExpressionWriter:
         if name == "count":
             conds.append(element_code)
             element_code = pyast.const(1)
-        comps = [*once, ast.comprehension(pyast.store(var), source, conds, 0)]
+        comps = [*once, ast.comprehension(pyast.store(var), source, seated + conds, 0)]
         if name == "select":
             return ast.ListComp(element_code, comps)
         if name in ("first", "all", "any"):  # these stop at the item that decides
