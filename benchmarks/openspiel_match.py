@@ -14,8 +14,8 @@ its legal actions (OpenSpiel's chance nodes sampled by their probabilities). Com
 number of player actions a game and the mean return of each seat, each with its 95% interval
 (mean +- 1.96 standard errors; the two agree when the interval of their difference holds 0),
 and prints the games per second of OpenSpiel and of cardrules (on its playout kernel, what
-simulations run on, and on its engine, what serves people), measured in the same run. Needs
-open_spiel (pip install '.[openspiel]').
+simulations run on, and on its engine, what serves people), measured in the same run, in
+batches that take turns. Needs open_spiel (pip install '.[openspiel]').
 """
 
 from __future__ import annotations
@@ -59,32 +59,34 @@ MATCHES = {
 }
 
 
-def cardrules_games(match: Match, games: int, seed: int, kernel: bool = True
-                    ) -> tuple[float, list[int], list[list[float]]]:
-    """Seconds, player actions per game and each seat's return per game."""
+Result = tuple[float, list[int], list[list[float]]]  # seconds, actions and returns per game
+BATCHES = 8  # each engine plays its games in this many batches, taking turns
+
+
+def cardrules_games(match: Match, games: range, seed: int, kernel: bool = True) -> Result:
+    """Seconds, player actions per game and each seat's return per game, for the games
+    numbered `games`."""
     rules = load_ruleset(match.ruleset, match.options)
     engine = Kernel(rules) if kernel else Engine(rules)
     play_game(engine, None, -1)  # warm up: compile, allocate
     actions: list[int] = []
     returns: list[list[float]] = []
     t0 = time.perf_counter()
-    for game in range(games):
+    for game in games:
         state = play_game(engine, None, seed * 1_000_003 + game)
         actions.append(state.actions)
         returns.append([float(t) for t in state.totals])
     return time.perf_counter() - t0, actions, returns
 
 
-def openspiel_games(match: Match, games: int, seed: int) -> tuple[float, list[int],
-                                                                   list[list[float]]]:
+def openspiel_games(match: Match, games: range, rng: random.Random) -> Result:
     import pyspiel
 
     game = pyspiel.load_game(match.game, match.params)
-    rng = random.Random(seed)
     actions: list[int] = []
     returns: list[list[float]] = []
     t0 = time.perf_counter()
-    for _ in range(games):
+    for _ in games:
         state = game.new_initial_state()
         count = 0
         while not state.is_terminal():
@@ -98,6 +100,25 @@ def openspiel_games(match: Match, games: int, seed: int) -> tuple[float, list[in
         actions.append(count)
         returns.append(list(state.returns()))
     return time.perf_counter() - t0, actions, returns
+
+
+def side_by_side(match: Match, games: int, seed: int) -> dict[str, Result]:
+    """Each engine's games, played in batches that take turns (so that a change in the
+    machine's load falls on all of them alike), the times and results of each summed."""
+    rng = random.Random(seed)  # OpenSpiel's chance and choices, one stream across batches
+    runs: dict[str, Callable[[range], Result]] = {
+        "cardrules": lambda part: cardrules_games(match, part, seed),
+        "engine": lambda part: cardrules_games(match, part, seed, kernel=False),
+        "OpenSpiel": lambda part: openspiel_games(match, part, rng)}
+    results: dict[str, Result] = {who: (0.0, [], []) for who in runs}
+    size = -(-games // BATCHES)
+    for start in range(0, games, size):
+        part = range(start, min(start + size, games))
+        for who, run in runs.items():
+            seconds, actions, returns = run(part)
+            total, all_actions, all_returns = results[who]
+            results[who] = (total + seconds, all_actions + actions, all_returns + returns)
+    return results
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -129,11 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print("open_spiel is not installed: pip install '.[openspiel]'", file=sys.stderr)
         return 2
-    runs: dict[str, Callable[..., tuple[float, list[int], list[list[float]]]]] = {
-        "cardrules": cardrules_games,
-        "engine": lambda m, g, s: cardrules_games(m, g, s, kernel=False),
-        "OpenSpiel": openspiel_games}
-    results = {who: run(match, args.games, args.seed) for who, run in runs.items()}
+    results = side_by_side(match, args.games, args.seed)
     options = " ".join(f"{k}={v}" for k, v in match.options.items()) or "its defaults"
     print(f"{match.ruleset} ({options}) against OpenSpiel's {match.game}, {args.games} games "
           "each, uniform random players")
