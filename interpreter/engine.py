@@ -122,8 +122,9 @@ class Engine:
 
     # ------------------------------------------------------------------ query
     def to_move(self, state: GameState) -> int | None:
-        """The seat that must decide now, or None when the game is over."""
-        if state.over:
+        """The seat that must decide now, or None when the game is over (or its round, for
+        a game played to its round's end)."""
+        if state.over or state.between_rounds:
             return None
         return state.window[0] if state.window else state.current
 
@@ -137,7 +138,7 @@ class Engine:
     def listed(self, state: GameState) -> list[Action]:
         """The actions the seat to move may take, listed afresh by the turn flow (a reaction
         window's next answer, or the next decision)."""
-        if state.over:
+        if state.over or state.between_rounds:
             return []
         if state.window:
             if flow.next_reaction(self.flow, state):

@@ -154,9 +154,13 @@ def new_round(F: Flow, s: GameState) -> None:
 
 
 def end_round(F: Flow, s: GameState) -> None:
-    """The round ends and is scored; the next one is dealt unless the game is over."""
+    """The round ends and is scored; the next one is dealt unless the game is over (or the
+    game is a search's, played to its round's end: `until_round_end`)."""
     if not rounds.score(F, s):
-        new_round(F, s)
+        if s.until_round_end:
+            s.between_rounds = True
+        else:
+            new_round(F, s)
 
 
 # ------------------------------------------------------------------ the rest
@@ -298,8 +302,9 @@ def enter_phase(F: Flow, s: GameState, index: int) -> bool:
 # ------------------------------------------------------- the next decision
 def tail(F: Flow, s: GameState, me: int, listing: bool) -> list[Action]:
     """After an action of `me` and the flow it set off: the next decision's legal actions
-    (a reaction window first, where the ruleset has one), or [] once the game is over."""
-    if s.over:
+    (a reaction window first, where the ruleset has one), or [] once the game is over (or
+    its round, for a game played to its round's end)."""
+    if s.over or s.between_rounds:
         return []
     reactions = F.facts.reactions
     if not listing:  # advance(): listed when asked for

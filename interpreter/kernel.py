@@ -66,9 +66,11 @@ class Kernel(Engine):
     def unwatched(self) -> Kernel:
         return self
 
-    def adopt(self, state: GameState) -> GameState:
+    def adopt(self, state: GameState, until_round_end: bool = False) -> GameState:
         """A game of the engine (a search's sample of it, say), made one of this kernel's:
-        from here on it keeps what this kernel keeps. Returns the same state."""
+        from here on it keeps what this kernel keeps; with `until_round_end`, it is played no
+        further than its round's end (the next round is not dealt). Returns the same state."""
+        state.until_round_end = until_round_end
         state.knowing = self.rules.knowing
         state.sight = False
         state.log = None

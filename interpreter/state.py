@@ -63,7 +63,8 @@ class GameState:
 
     __slots__ = (*_PLAIN, "_rng", "_rng_shared", "_rng_seed", "chances", "version",
                  "legal_cache", "log", "everyone", "forcing", "cut_off", "maybe", "watchers",
-                 "told", "sight", "knowing", "deal", "dealt", "seen", *_HOUSE)
+                 "told", "sight", "knowing", "deal", "dealt", "seen", "until_round_end",
+                 "between_rounds", *_HOUSE)
 
     def __init__(self) -> None:
         self.ruleset = ""
@@ -117,6 +118,11 @@ class GameState:
         self.winners: list[int] | None = None
         self.over = False
         self.cut_off = False  # ended by the ruleset's bound on actions (`max_actions`)
+        # A search's imagined game is played to its round's end and no further: the round is
+        # scored, the next is not dealt (nobody would play it), and nothing is left to play
+        # (`between_rounds`). Kept by copies, never saved.
+        self.until_round_end = False
+        self.between_rounds = False
         self.turns = 0
         self.actions = 0
         self.active: list[bool] = []
@@ -204,6 +210,7 @@ class GameState:
             self.stop_before, self.signal, self.over, self.turns, self.actions
         other.winners = self.winners[:] if self.winners is not None else None
         other.cut_off = self.cut_off
+        other.until_round_end, other.between_rounds = self.until_round_end, self.between_rounds
         other.active = self.active[:]
         other.window = self.window[:]
         other.n_cards = self.n_cards

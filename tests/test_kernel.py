@@ -93,3 +93,30 @@ def test_a_bot_plays_a_kernel_game_to_its_end() -> None:
     while legal:
         legal = kernel.play(state, bot.choose(kernel, state, legal))
     assert state.over and kernel.legal_actions(state) == []
+
+
+@pytest.mark.parametrize("name", ["golf6", "spades", "mini"])
+def test_a_game_played_until_its_round_end_stops_there_scored(name: str) -> None:
+    """A search's imagined game (`adopt(..., until_round_end=True)`) is the same game up to
+    its round's end, which is scored as ever; then nothing is left to play and the next round
+    is not dealt, but the game is not over (unless that round ended it)."""
+    rules = load_ruleset(TESTS / "data" / "mini.yaml" if name == "mini" else name)
+    engine, kernel = Engine(rules), Kernel(rules)
+    whole = engine.new_game(None, 5)
+    held = kernel.adopt(engine.new_game(None, 5), until_round_end=True)
+    rng = random.Random(5)
+    legal = engine.legal_actions(whole)
+    assert kernel.legal_actions(held) == legal
+    while len(whole.round_scores) == 0:
+        action = legal[int(rng.random() * len(legal))]
+        legal = engine.play(whole, action)
+        left = kernel.play(held, action)
+        if len(whole.round_scores) == 0:
+            assert left == legal
+    assert held.round_scores == whole.round_scores and held.totals == whole.totals
+    if whole.over:  # (a one-round game: over either way)
+        assert held.over and not held.between_rounds and held.winners == whole.winners
+        return
+    assert left == [] and kernel.legal_actions(held) == [] and kernel.to_move(held) is None
+    assert held.between_rounds and not held.over and held.round == whole.round - 1
+    assert held.copy().between_rounds and held.copy().until_round_end

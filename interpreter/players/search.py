@@ -190,7 +190,7 @@ class GreedyBot:
         alive = list(range(len(candidates)))
         for _ in range(self.samples):
             det, mapping = determinize_with_map(sampler, state, seat, rng)
-            engine.adopt(det)
+            engine.adopt(det, until_round_end=True)
             own = self._own_actions(engine, det)
             for i in alive:
                 value, ends, wins = self._try(engine, det, own, candidates[i], mapping, seat)
@@ -309,7 +309,7 @@ class GreedyBot:
         wins = 0
         for _ in range(self.confirm):
             det, mapping = determinize_with_map(engine, state, seat, self.rng)
-            engine.adopt(det)
+            engine.adopt(det, until_round_end=True)
             try:
                 sample, _ = self._play(engine, det, self._own_actions(engine, det), action,
                                        mapping, seat)
@@ -476,7 +476,7 @@ class IsmctsBot:
                  root: _Node) -> None:
         rng = self.rng
         det, mapping = determinize_with_map(sampler, state, seat, rng)
-        engine.adopt(det)
+        engine.adopt(det, until_round_end=True)
         back = {new: old for old, new in mapping.items()}
         start_rounds = len(det.round_scores)
         play = engine.play
