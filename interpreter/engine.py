@@ -158,7 +158,9 @@ class Engine:
         return not state.forcing
 
     def is_over(self, state: GameState) -> bool:
-        return state.over
+        """Whether nothing is left to play: the game is over (or its round, for a game
+        played to its round's end)."""
+        return state.over or state.between_rounds
 
     def results(self, state: GameState) -> dict[str, Any]:
         """Totals, per-round scores, winners (seats from 1) and how long the game took; for a

@@ -157,8 +157,9 @@ def end_round(F: Flow, s: GameState) -> None:
     """The round ends and is scored; the next one is dealt unless the game is over (or the
     game is a search's, played to its round's end: `until_round_end`)."""
     if not rounds.score(F, s):
-        if s.until_round_end:
+        if s.until_round_end:  # nothing is left to play; what a deal would clear, cleared
             s.between_rounds = True
+            s.signal, s.stop_before, s.next_turn, s.window = 0, None, None, []
         else:
             new_round(F, s)
 
@@ -266,7 +267,7 @@ def begin_turn(F: Flow, s: GameState) -> None:
             return
         where = (s.round, s.phase)
         end_turn(F, s, s.current, begin=False)  # the turn ends before it is played
-        if s.over or (s.round, s.phase) != where:
+        if s.over or s.between_rounds or (s.round, s.phase) != where:
             return
     raise RuleRuntimeError(f"{F.rules.path}: every player's turn ends as it begins "
                            "(a trigger before each turn keeps saying `end turn`)")
@@ -358,7 +359,8 @@ def unrepeated(F: Flow, s: GameState, legal: list[Action]) -> list[Action]:
                 move_made(quiet, copy, s.current, False, phase, step, move.then)
             except CardrulesError:
                 copy.over = True  # (the move fails when it is made: it is reported there)
-            if not copy.over and copy.round == s.round and not copy.met_chance_since(s) \
+            if not copy.over and copy.round == s.round and not copy.between_rounds \
+                    and not copy.met_chance_since(s) \
                     and not shows_a_card(s.known, copy.known, s.everyone) \
                     and position(rules, copy, None) in s.seen:
                 continue
@@ -414,7 +416,7 @@ def reactions_of(F: Flow, s: GameState, seat: int) -> list[Action]:
     game is over or the seat is out, or in a ruleset without reactions): for showing a
     person what they may react with before their next window comes."""
     reactions = F.rules.reactions
-    if reactions is None or s.over or not s.active[seat]:
+    if reactions is None or s.over or s.between_rounds or not s.active[seat]:
         return []
     return F.listed(reactions.legal, s, seat, "the reactions")
 
@@ -440,7 +442,7 @@ def react(F: Flow, s: GameState, action: Action, listing: bool,
         if s.signal:
             s.window = []
             on_signal(F, s, s.current)
-    if s.over:
+    if s.over or s.between_rounds:
         return []
     if not listing:  # advance(): listed when asked for
         s.legal_cache = None

@@ -11,6 +11,7 @@ import pytest
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter import domains
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.kernel import Kernel
 from cardrules.interpreter.players.bots import BOTS, RandomBot, make_bot
 from cardrules.interpreter.players.knowledge import (
     determinize,
@@ -620,3 +621,23 @@ def test_a_search_follows_its_turn_into_an_automatic_step_that_ends_the_game(kin
     for seed in range(6):
         result = play_game(engine, 2, seed, seats=[kind, kind])
         assert result.winners
+
+
+HELD = sorted((Path(__file__).resolve().parent / "data" / "held").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", HELD, ids=[p.stem for p in HELD])
+def test_searches_stop_their_imagined_games_at_the_rounds_end(path: Path) -> None:
+    """The search bots play their samples to the round's end and deal no further: a round
+    ended by a reaction, by a turn passed before it begins, or by a move under `repetition:
+    forbid` leaves the sample with nothing to play, and the sample lists what the real game
+    lists. Whole games with search seats play to their end."""
+    rules = load_ruleset(path)
+    engine, kernel = Engine(rules), Kernel(rules)
+    for seed in range(3):
+        state = engine.new_game(None, seed)
+        sample = kernel.adopt(state.copy(), until_round_end=True)
+        assert kernel.legal_actions(sample) == engine.legal_actions(state)
+        for seats in (["greedy", "ismcts:30"], ["ismcts:30", "greedy"]):
+            done = play_game(engine, None, seed, seats=seats)
+            assert done.over and len(done.round_scores) == 3
