@@ -180,8 +180,8 @@ class Generator(ExpressionWriter):
         list handed out as a copy), so that keeping them changes nothing but the time."""
         params = ["S", *(local(p) for p, _ in fn.params)]
         if lists is None:
-            self.manifest.functions[fn.name] = self.expression_function(f"f_{fn.name}",
-                                                                        params, fn.value)
+            self.manifest.functions[fn.name] = self.expression_function(
+                f"f_{fn.name}", params, fn.value, fixed=frozenset(p for p, _ in fn.params))
             return
         kept = f"M_{fn.name}"
         self.constants[kept] = runtime.Remembered()
@@ -194,10 +194,16 @@ class Generator(ExpressionWriter):
         for name, is_list in zip(params[1:], lists):
             if is_list:
                 size = ast.BinOp(size, ast.Add(), pyast.call("len", pyast.name(name)))
+        shared = self.share([fn.value], frozenset(p for p, _ in fn.params))
+        try:
+            value = self.expr(fn.value)
+        finally:
+            self.unhoist(shared)
         body = pyast.stmts("_k = _key\n_v = _kept.values.get(_k)\nif _v is None:\n"
                            "    return remember(_kept, _k, _size, _value, _depth)\n",
                            key=key, kept=pyast.name(kept), size=size,
-                           value=self.expr(fn.value), depth=pyast.const(_depth(fn.value.type)))
+                           value=value, depth=pyast.const(_depth(fn.value.type)))
+        body[2:2] = [pyast.assign(name, code) for name, code in shared]  # (before the value)
         out = pyast.name("_v")
         body.append(ast.Return(pyast.expr("_0[:]", out) if fn.value.type.is_list else out))
         self.tag(body, self.site(fn.value.pos))
@@ -205,8 +211,16 @@ class Generator(ExpressionWriter):
                                                              fn.value.pos)
 
     def expression_function(self, fn_name: str, params: list[str], value: ir.Expr,
-                            prologue: list[ast.stmt] | None = None) -> str:
-        body = [*(prologue or []), ast.Return(self.expr(value))]
+                            prologue: list[ast.stmt] | None = None,
+                            fixed: frozenset[str] = frozenset()) -> str:
+        """A function returning `value`; a call it makes more than once with the same
+        arguments (which read only the names `fixed`) is made once (`share`)."""
+        shared = self.share([value], fixed)
+        try:
+            body = [*(prologue or []), *(pyast.assign(name, code) for name, code in shared),
+                    ast.Return(self.expr(value))]
+        finally:
+            self.unhoist(shared)
         self.tag(body, self.site(value.pos))
         return self.add_function(fn_name, params, body, value.pos)
 
@@ -229,7 +243,12 @@ class Generator(ExpressionWriter):
 
     def score_functions(self, program: ir.Program) -> None:
         bind = pyast.stmts("me = p\nv_p = p")
-        values = [self.expr(score.value) for score in program.scores]
+        shared = self.share([score.value for score in program.scores], frozenset({"p"}))
+        try:
+            values = [self.expr(score.value) for score in program.scores]
+        finally:
+            self.unhoist(shared)
+        bind += [pyast.assign(name, code) for name, code in shared]
         if program.in_play:  # the points scored during play, the last entry ('in play')
             teams = self.checked.scored_teams
             values.append(pyast.call("in_play", S, pyast.name("p"), pyast.const(teams)))
@@ -238,8 +257,8 @@ class Generator(ExpressionWriter):
         self.tag(body, self.site(pos))
         self.manifest.score = self.add_function("score", ["S", "p"], body, pos)
         if program.evaluate is not None:
-            self.manifest.evaluate = self.expression_function("evaluate", ["S", "p"],
-                                                              program.evaluate, bind)
+            self.manifest.evaluate = self.expression_function(
+                "evaluate", ["S", "p"], program.evaluate, bind[:2], fixed=frozenset({"p"}))
             self.estimate_key(program.evaluate)
 
     def estimate_key(self, estimate: ir.Expr) -> None:

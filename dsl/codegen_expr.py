@@ -24,7 +24,7 @@ from .builtins import (
 )
 from .checker import Checked
 from .inline import Inliner, pure
-from .reads import drawing_functions, loop_invariant, remembered
+from .reads import drawing_functions, loop_invariant, remembered, repeated_calls
 from .typesys import NONE
 from .unfold import Unfolder
 
@@ -142,6 +142,24 @@ class ExpressionWriter:
             else:
                 out.append((name, ast.List([], ast.Load())))
                 self._hoisted[id(piece)] = (name, code)
+        return out
+
+    def share(self, values: list[ir.Expr], fixed: frozenset[str]) -> list[tuple[str, ast.expr]]:
+        """Each call of the rule file's functions that `values` makes more than once with the
+        same arguments (reads.py's `repeated_calls`; `fixed`: the names its arguments may
+        read), made where first needed and kept, as `hoist` does: a fresh local and what to
+        set it to before the value is worked out, until `unhoist`."""
+        out: list[tuple[str, ast.expr]] = []
+        for group in repeated_calls(values, fixed, self.drawing):
+            self._iterable += 1  # (as in hoist: no `:=`)
+            try:
+                code = self.expr(group[0])
+            finally:
+                self._iterable -= 1
+            name = self.temp()
+            out.append((name, ast.List([], ast.Load())))
+            for call in group:
+                self._hoisted[id(call)] = (name, code)
         return out
 
     def unhoist(self, pieces: list[tuple[str, ast.expr]]) -> None:

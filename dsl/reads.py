@@ -19,6 +19,7 @@ from cardrules.model import ZoneDef
 
 from . import ir
 from .builtins import CARD_ATTRIBUTES
+from .dump import dump
 from .typesys import Type
 
 # Built-ins whose value depends on their arguments alone (and on the ruleset).
@@ -260,6 +261,36 @@ def _invariant(node: ir.Expr, bound: str, drawing: frozenset[str],
 
 _WORK = (ir.Call, ir.Aggregate, ir.UserCall)  # what is worth working out once
 DRAWING = frozenset({"random_card"})  # built-ins that draw from the game's generator
+
+
+def repeated_calls(values: list[ir.Expr], fixed: frozenset[str],
+                   drawing: frozenset[str]) -> list[list[ir.UserCall]]:
+    """The calls of the rule file's functions that `values` (one function's value, or a
+    scoring's entries) makes more than once with the same arguments, grouped: each group's
+    calls give one value, as nothing changes while a value is worked out (their arguments
+    read only the names `fixed`, never a local an aggregate binds, and nothing in them draws
+    a card at random)."""
+    groups: dict[str, list[ir.UserCall]] = {}
+    stack: list[tuple[ir.Expr, frozenset[str]]] = [(value, frozenset()) for value in values]
+    while stack:
+        node, bound = stack.pop()
+        if isinstance(node, ir.UserCall):
+            inside = [n for arg in node.args for n in _nodes(arg)]
+            if node.function not in drawing and not any(
+                    isinstance(n, ir.Local) and (n.name not in fixed or n.name in bound)
+                    or isinstance(n, ir.Call) and n.function in DRAWING
+                    or isinstance(n, ir.UserCall) and n.function in drawing
+                    or isinstance(n, ir.Aggregate) for n in inside):
+                groups.setdefault(dump(node), []).append(node)
+                continue
+        if isinstance(node, ir.Aggregate):
+            stack.append((node.source, bound))
+            inner = bound | {node.variable}
+            stack.extend((part, inner) for part in (node.element, node.condition)
+                         if part is not None)
+            continue
+        stack.extend((child, bound) for child in _children(node))
+    return [group for group in groups.values() if len(group) > 1]
 
 
 def drawing_functions(functions: tuple[ir.Function, ...]) -> frozenset[str]:

@@ -503,6 +503,56 @@ def test_a_piece_worked_out_once_may_read_a_grid_anywhere_in_its_loop(tmp_path: 
                                        + [("keep",)]), where
 
 
+def test_a_call_made_twice_with_the_same_arguments_in_one_value_is_made_once(
+        tmp_path: Path) -> None:
+    """`share(p) - 1 if share(p) > 1 else share(p)`: one call, kept, in the function's body
+    and in a scoring's entries; not a call whose argument is a loop's item (each item its
+    own), nor one that draws a card at random (each a draw of its own). The value, and a
+    fault's message, are the same."""
+    functions = ("  - name: share\n    params: {p: player}\n"
+                 "    value: \"sum(c.points for c in hand[p]) / size(discard)\"\n"
+                 "  - name: twice\n    params: {p: player}\n"
+                 "    value: \"if share(p) > 1 then share(p) - 1 else share(p) + "
+                 "sum(share(q) for q in players)\"\n"
+                 "  - name: pick\n    params: {}\n    value: \"random_card(stock)\"\n"
+                 "  - name: two\n    params: {}\n    value: \"pick() == pick()\"\n")
+    path = mini_with_functions(tmp_path, functions, "card.rank != 'K'")
+    text = path.read_text(encoding="utf-8").replace(
+        '      score: "sum(c.points for c in hand[p])"',
+        '      score: "twice(p) + twice(p)"')
+    path.write_text(text, encoding="utf-8")
+    source = load_ruleset(path).python
+    def kept_once(function: str, call: str) -> bool:  # every place of it reads one keep
+        body = source[source.index(f"def {function}("):]
+        body = body[:body.index("\n\n")]
+        keeps = set(re.findall(r"kept\((_t\d+), " + re.escape(call), body))
+        return len(keeps) == 1 and body.count(call) == body.count(f"kept({keeps.pop()}, {call}")
+    assert kept_once("f_twice", "f_share(S, v_p)") and kept_once("score", "f_twice(S, v_p)")
+    assert "sum([f_share(S, v_q) for v_q in" in source  # (each item its own call)
+    two = source[source.index("def f_two"):]
+    assert two[:two.index("\n\n")].count("f_pick(S)") == 2
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, 1)
+    discard = engine.rules.zone("discard").index
+    card = state.zones[engine.rules.home_zone].pop()
+    state.zones[discard].append(card)
+    state.where[card] = discard
+    namespace = engine.rules.setup.__globals__  # type: ignore[union-attr]
+    points = engine.rules.cards.values["points"]
+
+    def share(p: int) -> int:
+        return sum(points[c] for c in state.zones[engine.rules.zone("hand").index + p])
+
+    def twice(p: int) -> int:
+        return share(p) - 1 if share(p) > 1 else share(p) + share(0) + share(1)
+    assert [namespace["score"](state, p) for p in range(2)] == \
+        [(2 * twice(p),) for p in range(2)]
+    state.zones[discard].clear()  # a division by an empty pile's size: its own message
+    with pytest.raises(RuleRuntimeError) as fault:
+        engine.flow.call(namespace["score"], state, 0)
+    assert "division by zero" in str(fault.value) and "mini.yaml:" in str(fault.value)
+
+
 def test_a_label_placeholder_that_names_an_option_shows_its_value(tmp_path: Path) -> None:
     """`{mode}` in a label, where the move chooses no `mode` but the rules have that option,
     shows the option's value; a name that is neither stays an error."""
