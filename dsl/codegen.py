@@ -203,7 +203,9 @@ class Generator(ExpressionWriter):
                            "    return remember(_kept, _k, _size, _value, _depth)\n",
                            key=key, kept=pyast.name(kept), size=size,
                            value=value, depth=pyast.const(_depth(fn.value.type)))
-        body[2:2] = [pyast.assign(name, code) for name, code in shared]  # (before the value)
+        found = body[2]  # (`if _v is None:`, where the value is worked out)
+        assert isinstance(found, ast.If)
+        found.body[0:0] = [pyast.assign(name, code) for name, code in shared]
         out = pyast.name("_v")
         body.append(ast.Return(pyast.expr("_0[:]", out) if fn.value.type.is_list else out))
         self.tag(body, self.site(fn.value.pos))

@@ -151,14 +151,16 @@ class ExpressionWriter:
         set it to before the value is worked out, until `unhoist`."""
         out: list[tuple[str, ast.expr]] = []
         for group in repeated_calls(values, fixed, self.drawing):
-            self._iterable += 1  # (as in hoist: no `:=`)
-            try:
-                code = self.expr(group[0])
-            finally:
-                self._iterable -= 1
             name = self.temp()
             out.append((name, ast.List([], ast.Load())))
-            for call in group:
+            # each place its own code (the same call, but a fault in its arguments is that
+            # place's: whichever runs first says where it failed, as before)
+            self._iterable += 1  # (as in hoist: no `:=`)
+            try:
+                codes = [self.expr(call) for call in group]
+            finally:
+                self._iterable -= 1
+            for call, code in zip(group, codes):
                 self._hoisted[id(call)] = (name, code)
         return out
 

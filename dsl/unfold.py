@@ -41,8 +41,9 @@ class Unfolder:
         return self._expr(expr)
 
     def _expr(self, node: Any) -> Any:
-        if isinstance(node, tuple):
-            return tuple(self._expr(item) for item in node)
+        if isinstance(node, tuple):  # (the same tuple where no item changed)
+            items = tuple(self._expr(item) for item in node)
+            return node if all(a is b for a, b in zip(items, node)) else items
         if not isinstance(node, ir.Expr):
             return node
         changed = {f.name: self._expr(getattr(node, f.name)) for f in fields(node)

@@ -551,6 +551,19 @@ def test_a_call_made_twice_with_the_same_arguments_in_one_value_is_made_once(
     with pytest.raises(RuleRuntimeError) as fault:
         engine.flow.call(namespace["score"], state, 0)
     assert "division by zero" in str(fault.value) and "mini.yaml:" in str(fault.value)
+    # a fault in a shared call's arguments is the place's that runs first, as it was
+    entry = 'score: "same(10 / size(discard)) + same(10 / size(discard))"'
+    path.write_text(text.replace('score: "twice(p) + twice(p)"', entry).replace(
+        "functions:\n", "functions:\n  - name: same\n    params: {x: number}\n    value: x\n"),
+        encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, 1)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    row = next(i for i, line in enumerate(lines, 1) if entry in line)
+    column = lines[row - 1].index("10 /") + 1
+    with pytest.raises(RuleRuntimeError) as fault:
+        engine.flow.call(engine.rules.score, state, 0)
+    assert f"mini.yaml:{row}:{column}:" in str(fault.value), str(fault.value)
 
 
 def test_a_label_placeholder_that_names_an_option_shows_its_value(tmp_path: Path) -> None:
