@@ -247,9 +247,7 @@ def _invariant(node: ir.Expr, bound: str, drawing: frozenset[str],
                out: list[tuple[ir.Expr, bool]]) -> None:
     inside = _nodes(node)
     if any(isinstance(n, _WORK) for n in inside) and not any(
-            isinstance(n, ir.Local) and n.name == bound
-            or isinstance(n, ir.Call) and n.function in DRAWING
-            or isinstance(n, ir.UserCall) and n.function in drawing for n in inside):
+            isinstance(n, ir.Local) and n.name == bound or draws(n, drawing) for n in inside):
         out.append((node, total(node) and not any(isinstance(n, ir.Aggregate) for n in inside)))
         return
     if isinstance(node, ir.Aggregate):  # (its own element and condition bind a local)
@@ -261,6 +259,13 @@ def _invariant(node: ir.Expr, bound: str, drawing: frozenset[str],
 
 _WORK = (ir.Call, ir.Aggregate, ir.UserCall)  # what is worth working out once
 DRAWING = frozenset({"random_card"})  # built-ins that draw from the game's generator
+
+
+def draws(node: ir.Expr, drawing: frozenset[str]) -> bool:
+    """Whether `node` itself draws from the game's generator: a built-in that draws, or a
+    function of the ruleset in `drawing` (`drawing_functions`)."""
+    return isinstance(node, ir.Call) and node.function in DRAWING \
+        or isinstance(node, ir.UserCall) and node.function in drawing
 
 
 def repeated_calls(values: list[ir.Expr], fixed: frozenset[str],
@@ -276,11 +281,9 @@ def repeated_calls(values: list[ir.Expr], fixed: frozenset[str],
         node, bound = stack.pop()
         if isinstance(node, ir.UserCall):
             inside = [n for arg in node.args for n in _nodes(arg)]
-            if node.function not in drawing and not any(
+            if not draws(node, drawing) and not any(
                     isinstance(n, ir.Local) and (n.name not in fixed or n.name in bound)
-                    or isinstance(n, ir.Call) and n.function in DRAWING
-                    or isinstance(n, ir.UserCall) and n.function in drawing
-                    or isinstance(n, ir.Aggregate) for n in inside):
+                    or draws(n, drawing) or isinstance(n, ir.Aggregate) for n in inside):
                 groups.setdefault(dump(node), []).append(node)
                 continue
         if isinstance(node, ir.Aggregate):
@@ -301,10 +304,7 @@ def drawing_functions(functions: tuple[ir.Function, ...]) -> frozenset[str]:
     while changed:
         changed = False
         for fn in functions:
-            if fn.name not in out and any(
-                    isinstance(n, ir.Call) and n.function in DRAWING
-                    or isinstance(n, ir.UserCall) and n.function in out
-                    for n in _nodes(fn.value)):
+            if fn.name not in out and any(draws(n, frozenset(out)) for n in _nodes(fn.value)):
                 out.add(fn.name)
                 changed = True
     return frozenset(out)
