@@ -402,6 +402,13 @@ class Generator(ExpressionWriter):
             return self.card_rule("move_top", facts, src=self.zone_index(stmt.top_of), z=dest,
                                   face=face, by=ME)
         if stmt.many:
+            whole = stmt.cards.args[0] if isinstance(stmt.cards, ir.Call) \
+                and stmt.cards.function == "cards" else stmt.cards
+            if isinstance(whole, ir.ZoneCards) and whole.ref.zone.layout != "grid" \
+                    and stmt.to.zone.layout != "grid":  # a zone's every card
+                facts |= self.zone_facts(whole.ref.zone, "src")
+                return self.card_rule("move_zone", facts, src=self.zone_index(whole.ref),
+                                      z=dest, face=face, by=ME)
             return self.card_rule("move_all", facts, cards=self.expr(stmt.cards), z=dest,
                                   face=face, by=ME)
         return self.card_rule("move_card", facts, c=self.expr(stmt.cards), z=dest, face=face,

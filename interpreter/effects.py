@@ -128,6 +128,23 @@ def move_all(b: Board, s: GameState, cards: Iterable[int], z: int, face: bool | 
 
 
 @inlinable
+def move_zone(b: Board, s: GameState, src: int, z: int, face: bool | None, by: int) -> None:
+    """Move every card of zone src (not a grid), from its bottom card up, to zone z (not a
+    grid): as move_all does with them, but where nobody's knowledge or log is kept (a
+    playout kernel's game), without looking for each card's place: the zone is emptied
+    once its cards have landed."""
+    cards = s.zones[src]
+    knowing: Fact = s.knowing
+    logging: Fact = s.log is not None
+    for c in list(cards):
+        if knowing or logging or src == z:  # (to itself: each card leaves and lands again)
+            leave(b, s, c, src)
+        arrive(b, s, c, src, z, face, by)
+    if not (knowing or logging) and src != z:
+        cards.clear()
+
+
+@inlinable
 def flip_card(b: Board, s: GameState, c: int, face: bool) -> None:
     """Turn a card face up or down where it lies; a card turned up where others can see it
     becomes known to all. The log records what the table sees: a card turned face down
@@ -402,7 +419,8 @@ def seen_by_each(b: Board, s: GameState, c: int) -> list[str | None]:
 
 # What generated code may call of this module (dsl/binding.py binds these names).
 EXPORTED = (
-    "put", "leave", "arrive", "move_card", "move_top", "move_all", "flip_card", "flip_all",
-    "swap", "known_after_move", "shuffle", "peek", "peek_all", "reveal", "deal", "deal_order",
-    "end_round_before", "win", "eliminate", "score_points", "log_move", "log_swap", "log_flip",
+    "put", "leave", "arrive", "move_card", "move_top", "move_all", "move_zone", "flip_card",
+    "flip_all", "swap", "known_after_move", "shuffle", "peek", "peek_all", "reveal", "deal",
+    "deal_order", "end_round_before", "win", "eliminate", "score_points", "log_move",
+    "log_swap", "log_flip",
 )
