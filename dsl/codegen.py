@@ -407,6 +407,8 @@ class Generator(ExpressionWriter):
             if isinstance(whole, ir.ZoneCards) and whole.ref.zone.layout != "grid" \
                     and stmt.to.zone.layout != "grid":  # a zone's every card
                 facts |= self.zone_facts(whole.ref.zone, "src")
+                if whole.ref.zone is not stmt.to.zone:  # (two zones, never one)
+                    facts["to_itself"] = False
                 return self.card_rule("move_zone", facts, src=self.zone_index(whole.ref),
                                       z=dest, face=face, by=ME)
             return self.card_rule("move_all", facts, cards=self.expr(stmt.cards), z=dest,

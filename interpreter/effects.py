@@ -136,11 +136,12 @@ def move_zone(b: Board, s: GameState, src: int, z: int, face: bool | None, by: i
     cards = s.zones[src]
     knowing: Fact = s.knowing
     logging: Fact = s.log is not None
+    to_itself: Fact = src == z  # (each card leaves and lands again)
     for c in list(cards):
-        if knowing or logging or src == z:  # (to itself: each card leaves and lands again)
+        if knowing or logging or to_itself:
             leave(b, s, c, src)
         arrive(b, s, c, src, z, face, by)
-    if not (knowing or logging) and src != z:
+    if not (knowing or logging or to_itself):
         cards.clear()
 
 
