@@ -194,18 +194,14 @@ class Generator(ExpressionWriter):
         for name, is_list in zip(params[1:], lists):
             if is_list:
                 size = ast.BinOp(size, ast.Add(), pyast.call("len", pyast.name(name)))
-        shared = self.share([fn.value], frozenset(p for p, _ in fn.params))
-        try:
-            value = self.expr(fn.value)
-        finally:
-            self.unhoist(shared)
+        [value], prologue = self.values_sharing([fn.value], frozenset(p for p, _ in fn.params))
         body = pyast.stmts("_k = _key\n_v = _kept.values.get(_k)\nif _v is None:\n"
                            "    return remember(_kept, _k, _size, _value, _depth)\n",
                            key=key, kept=pyast.name(kept), size=size,
                            value=value, depth=pyast.const(_depth(fn.value.type)))
         found = body[2]  # (`if _v is None:`, where the value is worked out)
         assert isinstance(found, ast.If)
-        found.body[0:0] = [pyast.assign(name, code) for name, code in shared]
+        found.body[0:0] = prologue
         out = pyast.name("_v")
         body.append(ast.Return(pyast.expr("_0[:]", out) if fn.value.type.is_list else out))
         self.tag(body, self.site(fn.value.pos))
@@ -217,12 +213,8 @@ class Generator(ExpressionWriter):
                             fixed: frozenset[str] = frozenset()) -> str:
         """A function returning `value`; a call it makes more than once with the same
         arguments (which read only the names `fixed`) is made once (`share`)."""
-        shared = self.share([value], fixed)
-        try:
-            body = [*(prologue or []), *(pyast.assign(name, code) for name, code in shared),
-                    ast.Return(self.expr(value))]
-        finally:
-            self.unhoist(shared)
+        [code], shared = self.values_sharing([value], fixed)
+        body = [*(prologue or []), *shared, ast.Return(code)]
         self.tag(body, self.site(value.pos))
         return self.add_function(fn_name, params, body, value.pos)
 
@@ -245,22 +237,18 @@ class Generator(ExpressionWriter):
 
     def score_functions(self, program: ir.Program) -> None:
         bind = pyast.stmts("me = p\nv_p = p")
-        shared = self.share([score.value for score in program.scores], frozenset({"p"}))
-        try:
-            values = [self.expr(score.value) for score in program.scores]
-        finally:
-            self.unhoist(shared)
-        bind += [pyast.assign(name, code) for name, code in shared]
+        values, shared = self.values_sharing([score.value for score in program.scores],
+                                             frozenset({"p"}))
         if program.in_play:  # the points scored during play, the last entry ('in play')
             teams = self.checked.scored_teams
             values.append(pyast.call("in_play", S, pyast.name("p"), pyast.const(teams)))
         pos = program.scores[0].value.pos if program.scores else self.checked.decls.name.pos
-        body = [*bind, ast.Return(ast.Tuple(values, ast.Load()))]
+        body = [*bind, *shared, ast.Return(ast.Tuple(values, ast.Load()))]
         self.tag(body, self.site(pos))
         self.manifest.score = self.add_function("score", ["S", "p"], body, pos)
         if program.evaluate is not None:
             self.manifest.evaluate = self.expression_function(
-                "evaluate", ["S", "p"], program.evaluate, bind[:2], fixed=frozenset({"p"}))
+                "evaluate", ["S", "p"], program.evaluate, bind, fixed=frozenset({"p"}))
             self.estimate_key(program.evaluate)
 
     def estimate_key(self, estimate: ir.Expr) -> None:

@@ -144,6 +144,19 @@ class ExpressionWriter:
                 self._hoisted[id(piece)] = (name, code)
         return out
 
+    def values_sharing(self, values: list[ir.Expr], fixed: frozenset[str]
+                       ) -> tuple[list[ast.expr], list[ast.stmt]]:
+        """The code of `values` (one function's value, or a scoring's entries), and the
+        statements to run before it: each call of the rule file's functions they make more
+        than once with the same arguments (whose arguments read only the names `fixed`) is
+        made where first needed and kept (`share`)."""
+        shared = self.share(values, fixed)
+        try:
+            codes = [self.expr(value) for value in values]
+        finally:
+            self.unhoist(shared)
+        return codes, [pyast.assign(name, code) for name, code in shared]
+
     def share(self, values: list[ir.Expr], fixed: frozenset[str]) -> list[tuple[str, ast.expr]]:
         """Each call of the rule file's functions that `values` makes more than once with the
         same arguments (reads.py's `repeated_calls`; `fixed`: the names its arguments may
