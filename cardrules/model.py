@@ -337,6 +337,21 @@ class Ruleset:
         text = f"{where.text}: " if where.text and not message.startswith(where.text) else ""
         return Diagnostic(where.location, f"{context}: {text}{message}", where.source_line)
 
+    def listing_of(self, tb: TracebackType | None) -> tuple[str, int] | None:
+        """Where a traceback went through a step's listing (the legal actions of the next
+        decision, listed at the end of a move's code): that step's name and the seat it
+        listed for; None if it did not."""
+        listings = {step.legal.__name__: step.name
+                    for phase in self.phases for step in phase.steps}
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if code.co_filename == self.code_name and code.co_name in listings:
+                seat = tb.tb_frame.f_locals.get("me")
+                if isinstance(seat, int):
+                    return listings[code.co_name], seat
+            tb = tb.tb_next
+        return None
+
     def _site_of(self, tb: TracebackType | None) -> int | None:
         """The site of the innermost generated line in a traceback."""
         found = None

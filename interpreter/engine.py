@@ -276,6 +276,12 @@ class Engine:
         """A failure while an action was applied, pointing at the rule text that failed."""
         if isinstance(exc, CardrulesError) and not isinstance(exc, RuleFault):
             return exc  # already located (a step with no legal move, say)
+        # A move's code ends by listing the next decision: a fault there is that step's, for
+        # the seat it listed (as the flow says it where it lists: Flow.listed).
+        listing = self.rules.listing_of(exc.__traceback__)
+        if listing is not None:
+            step, listed = listing
+            return self.flow.fault(exc, f"listing the moves of step '{step}' (seat {listed + 1})")
         return self.flow.fault(exc, f"in move '{action[0]}' (seat {seat + 1})")
 
     def _check(self, state: GameState, action: Any) -> Action:

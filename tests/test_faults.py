@@ -20,6 +20,7 @@ from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import RuleFault, RuleRuntimeError
 from cardrules.interpreter import effects, runtime
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.kernel import Kernel
 from cardrules.interpreter.players.bots import make_bot
 from cardrules.interpreter.players.search import GreedyBot, IsmctsBot
 
@@ -179,6 +180,58 @@ def test_a_fault_in_the_setup_is_located_too(tmp_path: Path) -> None:
     assert (d.location.line, d.message) == (
         18, "in the round's setup: move top(pile) to stock: zone 'pile' is empty: it has no "
             "top card")
+
+
+LISTING = """\
+cardrules: 1
+name: listing
+deck: {ranks: [A, "2"], suits: [clubs, hearts], zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+variables:
+  - {name: divisor, scope: round, initial: 1}
+round:
+  setup:
+    - shuffle stock
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: ask
+          moves:
+            - name: go
+              when: 7 / divisor > 0
+              do:
+                - set divisor = 1
+        - name: answer
+          moves:
+            - name: zero
+              do:
+                - set divisor = 0
+scoring:
+  round:
+    - {name: nothing, score: "0"}
+"""
+
+
+@pytest.mark.parametrize("make", [Engine, Kernel], ids=["engine", "kernel"])
+def test_a_fault_listing_the_next_decision_names_that_step_and_seat(
+        make: type[Engine], tmp_path: Path) -> None:
+    """A move's code ends by listing the next decision: a rule that fails there is the
+    listed step's, for the seat it was listed for, not the move's just made (seat 1 answers
+    `zero`; the turn passes and listing seat 2's `ask` divides by zero)."""
+    path = tmp_path / "listing.yaml"
+    path.write_text(LISTING, encoding="utf-8")
+    engine = make(load_ruleset(path))
+    state = engine.new_game(2, seed=1)
+    engine.apply(state, ("go",))
+    with pytest.raises(RuleRuntimeError) as info:
+        engine.apply(state, ("zero",))
+    d = info.value.diagnostic
+    assert d is not None and d.location is not None
+    assert (d.location.line, d.location.column) == (18, 21), d.format()
+    assert d.message == ("listing the moves of step 'ask' (seat 2): 7 / divisor: 7 / 0: "
+                         "division by zero"), d.message
 
 
 def test_a_bug_in_cardrules_points_at_the_rule_and_its_traceback_at_the_generated_line(
