@@ -260,9 +260,9 @@ class Generator(ExpressionWriter):
         parts: list[ast.expr] = []
         for zone in zones:
             cards = pyast.subscript(Z, seat_zone(zone, pyast.name("p")))
-            card = pyast.name(self.temp())
-            parts.append(pyast.expr("(tuple(_z), tuple([S.face_up[_c] if _c >= 0 else None "
-                                    "for _c in _z]))", z=cards, c=card))
+            # which way up each card lies; a grid's empty slot (-1) reads the last card's,
+            # which tells nothing but is harmless: the cards say the slot is empty
+            parts.append(pyast.expr("(tuple(_z), tuple(entries(S.face_up, _z)))", z=cards))
         body: list[ast.stmt] = [ast.Return(ast.Tuple(parts, ast.Load()))]
         self.tag(body, self.site(estimate.pos))
         self.manifest.evaluate_key = self.add_function("evaluate_key", ["S", "p"], body,

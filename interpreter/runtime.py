@@ -500,18 +500,38 @@ def rows(b: Board, s: GameState, z: int) -> list[list[int]]:
 
 
 def same_key(table: Sequence[int], cards: Sequence[int]) -> bool:
-    """Whether every card has the same entry in a card table (rank, suit...)."""
-    return len(set(map(table.__getitem__, cards))) <= 1
+    """Whether every card has the same entry in a card table (rank, suit...). (A loop that
+    stops at the first card that differs: for the few cards of a column or a meld, a third
+    of the time of making a set.)"""
+    if not cards:
+        return True
+    key = table[cards[0]]
+    for c in cards:  # noqa: SIM110 - a generator for all() takes twice as long
+        if table[c] != key:
+            return False
+    return True
 
 
 def is_set(rank: Sequence[int], wild: Sequence[bool], cards: Sequence[int]) -> bool:
     """All one rank, wild cards standing in for any."""
-    return len({rank[c] for c in cards if not wild[c]}) <= 1
+    return _one_key(rank, wild, cards)
 
 
 def is_flush(suit: Sequence[int], wild: Sequence[bool], cards: Sequence[int]) -> bool:
     """All one suit, wild cards standing in for any."""
-    return len({suit[c] for c in cards if not wild[c]}) <= 1
+    return _one_key(suit, wild, cards)
+
+
+def _one_key(table: Sequence[int], wild: Sequence[bool], cards: Sequence[int]) -> bool:
+    """Whether the cards that are not wild all have one entry in a card table."""
+    key = None
+    for c in cards:
+        if not wild[c]:
+            if key is None:
+                key = table[c]
+            elif table[c] != key:
+                return False
+    return True
 
 
 def is_run_high(rank: Sequence[int], wild: Sequence[bool], n_ranks: int,

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from cardrules.errors import RuleFault
 from cardrules.interpreter import meld_goals, melding
-from cardrules.interpreter.runtime import is_flush, is_run, is_set
+from cardrules.interpreter.runtime import is_flush, is_run, is_set, same_key
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = "CDHS"
@@ -149,6 +149,20 @@ def check_layouts(cards: list[int], result: list[Layout], trios: int, staircases
 
 
 # ------------------------------------------------------------------ worked examples
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 11), max_size=8), st.lists(st.integers(0, 3), min_size=12,
+                                                          max_size=12),
+       st.sets(st.integers(0, 11)))
+def test_one_rank_and_one_suit_are_what_a_set_of_keys_says(
+        cards: list[int], table: list[int], wild: set[int]) -> None:
+    """same_key, is_set and is_flush stop at the first card that differs; they say what
+    the set of the cards' entries (the wild cards' left out) says."""
+    wilds = [c in wild for c in range(12)]
+    assert same_key(table, cards) == (len({table[c] for c in cards}) <= 1)
+    one = len({table[c] for c in cards if not wilds[c]}) <= 1
+    assert is_set(table, wilds, cards) == one and is_flush(table, wilds, cards) == one
+
+
 def test_two_trios_without_wilds() -> None:
     cards = hand("7H", "7S", "7D", "9C", "9D", "9S", "KH", "4C", "5D", "JS")
     assert meets(cards, 2, 0)
