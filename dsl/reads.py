@@ -76,7 +76,8 @@ class _Unknown(Exception):
 
 def seat_zones(expr: ir.Expr, seat: str = "p") -> list[ZoneDef] | None:
     """The zones of seat `seat` (a local's name) the expression reads, if it reads nothing
-    else of the game; else None."""
+    else of the game (of its cards, their tables and which way up they lie, not who played
+    them); else None."""
     found: dict[str, ZoneDef] = {}
     try:
         _walk(expr, seat, found, bound={seat})
@@ -100,6 +101,9 @@ def _walk(node: ir.Expr, seat: str, found: dict[str, ZoneDef], bound: set[str]) 
         raise _Unknown
     if isinstance(node, (ir.StateName, ir.GameVar, ir.PlayerVar, ir.PlayerAttr, ir.UserCall)):
         raise _Unknown
+    if isinstance(node, ir.CardAttr) and node.name in STATE_CARD_ATTRIBUTES \
+            and node.name != "face_up":
+        raise _Unknown  # the key holds which way up each card lies, nothing else of play
     if isinstance(node, ir.Aggregate):
         _walk(node.source, seat, found, bound)
         inner = bound | {node.variable}

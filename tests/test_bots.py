@@ -641,3 +641,65 @@ def test_searches_stop_their_imagined_games_at_the_rounds_end(path: Path) -> Non
         for seats in (["greedy", "ismcts:30"], ["ismcts:30", "greedy"]):
             done = play_game(engine, None, seed, seats=seats)
             assert done.over and len(done.round_scores) == 3
+
+
+PLAYED_BY = """\
+cardrules: 1
+name: played-by
+deck: {ranks: [A, "2"], suits: [clubs, hearts], zone: stock}
+zones:
+  - {name: stock, visibility: public}
+  - {name: trick, visibility: public, layout: trick}
+  - {name: won, owner: each, visibility: public}
+round:
+  setup:
+    - shuffle stock
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: act
+          moves:
+            - name: lead
+              choose: {card: stock}
+              do:
+                - move card to trick
+            - name: take
+              choose: {card: trick}
+              do:
+                - move card to won[me]
+scoring:
+  round:
+    - {name: nothing, score: "0"}
+  evaluate: "count(c.played_by == p for c in won[p])"
+"""
+
+
+def test_an_estimate_is_kept_only_by_what_it_reads(tmp_path: Path) -> None:
+    """The estimates a search keeps are keyed by the seat's cards and which way up they lie:
+    an estimate that reads who played a card is worked out afresh every time (two games
+    with the same card in seat 2's pile, played by different seats, are valued apart), and
+    every shipped estimate, kept or not, is the ruleset's `evaluate` of the game."""
+    path = tmp_path / "played-by.yaml"
+    path.write_text(PLAYED_BY, encoding="utf-8")
+    rules = load_ruleset(path)
+    assert rules.evaluate is not None and rules.evaluate_key is None
+    engine = Engine(rules)
+    first, second = engine.new_game(2, seed=3), engine.new_game(2, seed=3)
+    card, other = first.zones[0][0], first.zones[0][1]
+    for action in (("lead", card), ("take", card)):  # seat 1 plays it, seat 2 takes it
+        engine.apply(first, action)
+    for action in (("lead", other), ("lead", card), ("take", other), ("take", card)):
+        engine.apply(second, action)  # seat 2 plays it and takes it back
+    assert [engine.estimate(g, 1) for g in (first, second)] == [0, 1]
+    for name in ("golf6", "golf6-family"):
+        engine = Engine(load_ruleset(name))
+        assert engine.rules.evaluate_key is not None
+        for seed in range(3):
+            state = engine.new_game(4, seed)
+            legal = engine.legal_actions(state)
+            rng = random.Random(seed)
+            while legal:
+                for p in range(state.n):
+                    assert engine.estimate(state, p) == engine.rules.evaluate(state, p)
+                legal = engine.play(state, rng.choice(legal))
