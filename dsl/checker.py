@@ -359,6 +359,10 @@ class _RulesetChecker(TableChecker):
         out: list[ir.Phase] = []
         for spec in self.decls.phases:
             names = [s.name.name for s in spec.steps]
+            for i, step in enumerate(spec.steps):  # (a step is gone on to by its name)
+                if step.name.name in names[:i]:
+                    self.problem(step.name.pos, f"step '{step.name.name}' is declared twice "
+                                                f"in phase '{spec.name.name}'")
             steps = tuple(self.step(step, names) for step in spec.steps)
             skip: ir.Expr | None = None
             on_skip: tuple[ir.Stmt, ...] = ()
