@@ -524,11 +524,11 @@ def is_flush(suit: Sequence[int], wild: Sequence[bool], cards: Sequence[int]) ->
 
 def _one_key(table: Sequence[int], wild: Sequence[bool], cards: Sequence[int]) -> bool:
     """Whether the cards that are not wild all have one entry in a card table."""
-    key = None
+    first, key = True, 0
     for c in cards:
         if not wild[c]:
-            if key is None:
-                key = table[c]
+            if first:
+                first, key = False, table[c]
             elif table[c] != key:
                 return False
     return True
