@@ -516,10 +516,12 @@ class IsmctsBot:
             legal = play(det, _translate(engine, avail[best_k], mapping))
             steps += 1
             listed += len(legal)
-        # Random playout to the round's end.
-        while legal and len(det.round_scores) == start_rounds and steps < self.max_actions:
-            action = legal[int(rng.random() * len(legal))]
-            if domains.is_open(action):
+        # Random playout to the round's end (its hottest loop: an action's parts are looked
+        # at only where the ruleset has a move with an open part).
+        open_moves, uniform, most = engine.open_moves, rng.random, self.max_actions
+        while legal and len(det.round_scores) == start_rounds and steps < most:
+            action = legal[int(uniform() * len(legal))]
+            if open_moves and action[0] in open_moves and domains.is_open(action):
                 action = sample_fill(action, rng)
             legal = play(det, action)
             steps += 1
