@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -364,6 +365,9 @@ class IsmctsBot:
     budget = "iterations"  # what a seat kind's number sets: ismcts:200
     timed = True  # ismcts:0.5s sets seconds
     WORK = 10_000
+    # What its imagined games are played on: the rules' kernel (benchmarks/bots_equal_time.py
+    # plays them on the engine, to weigh what the kernel buys at equal time).
+    playouts: Callable[[Engine], Kernel] = staticmethod(kernel_for)
 
     def __init__(self, seed: Any, iterations: int | None = None, seconds: float | None = None,
                  work: int | None = None, exploration: float = 0.7, max_actions: int = 200,
@@ -414,7 +418,7 @@ class IsmctsBot:
         # played on its kernel: their actions are imagined, not the game's. Being copies,
         # they keep no event log.
         sampler = engine.unwatched()
-        engine = kernel_for(sampler)
+        engine = self.playouts(sampler)
         seat = _mover(state)
         root = _Node(seat)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
