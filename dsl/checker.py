@@ -357,12 +357,14 @@ class _RulesetChecker(TableChecker):
     def phases(self) -> tuple[ir.Phase, ...]:
         self.taken: set[str] = set()
         out: list[ir.Phase] = []
+        # (a variant changes a phase, and a move goes on to a step, by its name)
+        for twice in d.repeated(self.decls.phases):
+            self.problem(twice.pos, f"phase '{twice.name}' is declared twice")
         for spec in self.decls.phases:
             names = [s.name.name for s in spec.steps]
-            for i, step in enumerate(spec.steps):  # (a step is gone on to by its name)
-                if step.name.name in names[:i]:
-                    self.problem(step.name.pos, f"step '{step.name.name}' is declared twice "
-                                                f"in phase '{spec.name.name}'")
+            for twice in d.repeated(spec.steps):
+                self.problem(twice.pos, f"step '{twice.name}' is declared twice in phase "
+                                        f"'{spec.name.name}'")
             steps = tuple(self.step(step, names) for step in spec.steps)
             skip: ir.Expr | None = None
             on_skip: tuple[ir.Stmt, ...] = ()

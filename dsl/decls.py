@@ -7,7 +7,9 @@ The checker (checker.py) reads only this tree, never the YAML.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from . import nodes as n
 
@@ -18,6 +20,16 @@ class Named:
 
     name: str
     pos: n.Pos
+
+
+def repeated(named: Iterable[Any]) -> Iterator[Named]:
+    """The names of `named` (declarations, each with a `name`) that an earlier one already
+    has, in order: each is a second declaration of its name."""
+    seen: set[str] = set()
+    for item in named:
+        if item.name.name in seen:
+            yield item.name
+        seen.add(item.name.name)
 
 
 @dataclass(frozen=True)

@@ -463,3 +463,20 @@ def test_a_refused_alias_is_located_at_the_alias_not_its_anchor(tmp_path: Path) 
                            "  - &h {name: hand, owner: each, visibility: owner}\n  - *h")
     twice = next(i for i, line in enumerate(lines, 1) if line == "  - *h")
     assert found == {(twice, 5): "zone 'hand' is declared twice"}
+
+
+def test_a_phase_declared_twice_is_located_at_the_second(tmp_path: Path) -> None:
+    """A variant changes a phase by its name, so two phases of one name are refused (the
+    base's `drop` step made a second phase `play`; `burn` goes on to `draw` instead)."""
+    text = BASE.read_text(encoding="utf-8").replace("then: drop", "then: draw")
+    old = "\n        - name: drop\n"
+    assert text.count(old) == 1
+    path = tmp_path / "mini.yaml"
+    path.write_text(text.replace(old, "\n    - name: play\n      turns: rotate\n      steps:"
+                                      + old), encoding="utf-8")
+    problems = check_files([str(path)])
+    lines = path.read_text(encoding="utf-8").splitlines()
+    second = [i for i, line in enumerate(lines, 1) if line == "    - name: play"][1]
+    assert [(p.location.line, p.location.column, p.message) for p in problems
+            if p.location is not None] == [(second, 13, "phase 'play' is declared twice")]
+    assert len(problems) == 1
