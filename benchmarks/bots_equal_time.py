@@ -9,9 +9,10 @@ ISMCTS plays its imagined games on the rules' kernel (interpreter/kernel.py); be
 kernel it played them on the engine, which keeps who knows each card, a cache of legal actions
 and checks every action. Here one seat plays on the kernel and one on the engine, each with
 `--seconds` of wall time a decision (`ismcts:0.02s`), the other seats random. Game g puts the
-kernel's seat at g mod n and the engine's at the next seat, so sitting first counts for and
-against both alike. It prints each seat's share of the wins (a win shared by k seats counts
-1/k) with a 95% Wilson interval, and how many iterations each made a decision: at equal time,
+kernel's seat at g mod n and the engine's next to it, after it in even games and before it in
+odd ones, so neither sitting first nor playing after the other favours either. It prints each
+seat's share of the wins (a win shared by k seats counts 1/k) with a 95% Wilson interval, and
+how many iterations each made a decision (all its iterations over all its searches): at equal time,
 the kernel's seat searches more and (the figures say how much) wins more. Time budgets depend
 on the machine, so the figures are not a function of the seed; both seats of a game meet the
 same load.
@@ -20,8 +21,8 @@ same load.
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing
-import statistics
 from typing import Any
 
 from cardrules.dsl.loader import load_ruleset
@@ -54,48 +55,60 @@ class OnEngine(Kernel):
 
 
 class Counted(IsmctsBot):
-    """ISMCTS with a time budget that counts its iterations and decisions."""
+    """ISMCTS with a time budget that counts its searches and their iterations."""
 
     def __init__(self, seed: Any, seconds: float) -> None:
         super().__init__(seed, seconds=seconds)
         self.iterations_made = 0
-        self.decisions = 0
+        self.searches = 0
 
-    def choose(self, engine: Engine, state: GameState, legal: list[Action]) -> Action:
-        self.decisions += len(legal) > 1
-        return super().choose(engine, state, legal)
+    def _grow(self, engine: Engine, state: GameState, legal: list[Action]) -> Any:
+        self.searches += 1
+        return super()._grow(engine, state, legal)
 
     def _iterate(self, *args: Any) -> None:
         self.iterations_made += 1
         super()._iterate(*args)
 
 
-class CountedOnEngine(Counted):
-    engines: dict[int, OnEngine] = {}
+@functools.cache
+def rules_of(name: str) -> Ruleset:
+    return load_ruleset(name)
 
+
+# The engine each ruleset's searches play on, by the id of the Ruleset (rules_of keeps each
+# one loaded, once per ruleset and worker).
+ON_ENGINE: dict[int, OnEngine] = {}
+
+
+class CountedOnEngine(Counted):
     @staticmethod
     def playouts(engine: Engine) -> Kernel:  # type: ignore[override]
-        found = CountedOnEngine.engines.get(id(engine.rules))
+        found = ON_ENGINE.get(id(engine.rules))
         if found is None:
-            found = CountedOnEngine.engines[id(engine.rules)] = OnEngine(engine.rules)
+            found = ON_ENGINE[id(engine.rules)] = OnEngine(engine.rules)
         return found
 
 
 def one_game(job: tuple[str, int, float, int]) -> dict[str, float]:
     name, players, seconds, seed = job
-    engine = Engine(load_ruleset(name))
+    engine = Engine(rules_of(name))
     state = engine.new_game(players, seed)
     n = state.n
-    on_kernel, on_engine = seed % n, (seed + 1) % n
-    kernel_bot, engine_bot = Counted(seed, seconds), CountedOnEngine(seed + 1, seconds)
-    bots = [kernel_bot if p == on_kernel else engine_bot if p == on_engine
+    kernel_seat = seed % n
+    engine_seat = (kernel_seat + (1 if seed % 2 == 0 else -1)) % n
+    kernel_bot = Counted(f"{seed}/kernel", seconds)
+    engine_bot = CountedOnEngine(f"{seed}/engine", seconds)
+    bots = [kernel_bot if p == kernel_seat else engine_bot if p == engine_seat
             else make_bot("random", seed, p) for p in range(n)]
     play(engine, state, bots)
     winners = state.winners or []
     out: dict[str, float] = {}
-    for label, seat, bot in (("kernel", on_kernel, kernel_bot), ("engine", on_engine, engine_bot)):
+    for label, seat, bot in (("kernel", kernel_seat, kernel_bot),
+                             ("engine", engine_seat, engine_bot)):
         out[label] = 1 / len(winners) if seat in winners else 0.0
-        out[label + " iterations"] = bot.iterations_made / max(bot.decisions, 1)
+        out[label + " iterations"] = bot.iterations_made
+        out[label + " searches"] = bot.searches
     return out
 
 
@@ -122,8 +135,9 @@ def main() -> None:
                 wins = sum(r[label] for r in results)
                 lo, hi = wilson(wins, len(results))
                 cells.append(f"{wins / len(results):6.1%} [{lo:5.1%}, {hi:5.1%}]")
-            kernel_its = statistics.fmean(r["kernel iterations"] for r in results)
-            engine_its = statistics.fmean(r["engine iterations"] for r in results)
+            kernel_its, engine_its = (sum(r[f"{label} iterations"] for r in results)
+                                      / max(sum(r[f"{label} searches"] for r in results), 1)
+                                      for label in ("kernel", "engine"))
             print(f"{name:<13} {players:>2}  {cells[0]:<30} {cells[1]:<30} "
                   f"{kernel_its:7.1f} / {engine_its:.1f} ({kernel_its / engine_its:.2f}x)",
                   flush=True)
