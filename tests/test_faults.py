@@ -8,6 +8,7 @@ people from `run`, `play`, `simulate` and `compare`.
 
 from __future__ import annotations
 
+import functools
 import re
 import traceback
 from pathlib import Path
@@ -214,12 +215,14 @@ scoring:
 """
 
 
-@pytest.mark.parametrize("make", [Engine, Kernel], ids=["engine", "kernel"])
+@pytest.mark.parametrize("make", [Engine, Kernel, functools.partial(Engine, compiled=False)],
+                         ids=["engine", "kernel", "interpreted flow"])
 def test_a_fault_listing_the_next_decision_names_that_step_and_seat(
         make: type[Engine], tmp_path: Path) -> None:
     """A move's code ends by listing the next decision: a rule that fails there is the
     listed step's, for the seat it was listed for, not the move's just made (seat 1 answers
-    `zero`; the turn passes and listing seat 2's `ask` divides by zero)."""
+    `zero`; the turn passes and listing seat 2's `ask` divides by zero), as the flow that
+    lists apart from the move's code says it."""
     path = tmp_path / "listing.yaml"
     path.write_text(LISTING, encoding="utf-8")
     engine = make(load_ruleset(path))
