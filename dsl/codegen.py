@@ -229,8 +229,8 @@ class Generator(ExpressionWriter):
             if trigger.when is None:
                 body.extend(inner)
             else:
-                test = self.expr(trigger.when)
-                body.extend(self.tag([pyast.if_(test, inner)], self.site(trigger.when.pos)))
+                body.extend(self.tag(self.test_statements(trigger.when, inner, []),
+                                     self.site(trigger.when.pos)))
         pos = triggers[0].when.pos if triggers[0].when is not None else \
             self.checked.decls.name.pos
         self.manifest.triggers[kind] = self.add_function(kind, ["S", "me"], body, pos)
@@ -509,8 +509,8 @@ class Generator(ExpressionWriter):
         return [pyast.expr_stmt(pyast.call("eliminate", S, who))]
 
     def stmt_If(self, stmt: ir.If) -> list[ast.stmt]:
-        return [pyast.if_(self.expr(stmt.test), self.block(stmt.then),
-                          self.block(stmt.otherwise))]
+        return self.test_statements(stmt.test, self.block(stmt.then),
+                                    self.block(stmt.otherwise))
 
     def stmt_For(self, stmt: ir.For) -> list[ast.stmt]:
         source = pyast.call("list", self.expr(stmt.source))  # the loop may change the zone

@@ -7,6 +7,7 @@ temporaries, and zone indices written so that a listing can name them.
 from __future__ import annotations
 
 import ast
+import copy
 from typing import Any
 
 from cardrules.interpreter import runtime
@@ -279,11 +280,43 @@ class ExpressionWriter:
         return pyast.call(f"f_{node.function}", S, *(self.expr(a) for a in node.args))
 
     def expr_Aggregate(self, node: ir.Aggregate) -> ast.expr:
-        var = local(node.variable)
-        element = node.element
         mapped = self.mapped(node, self.expr(node.source))
         if mapped is not None:
             return mapped
+        var, source, once, element_code, conds = self.aggregate_parts(node)
+        comps = [*(ast.comprehension(pyast.store(name), ast.Tuple([code], ast.Load()), [], 0)
+                   for name, code in once),
+                 ast.comprehension(pyast.store(var), source, conds, 0)]
+        name = node.function
+        if name == "count":
+            comps[-1].ifs.append(element_code)
+            element_code = pyast.const(1)
+        if name == "select":
+            return ast.ListComp(element_code, comps)
+        if name in ("first", "all", "any"):  # these stop at the item that decides
+            generator = ast.GeneratorExp(element_code, comps)
+            if name == "first":
+                return pyast.call("next", generator, pyast.const(None))
+            return pyast.call(name, generator)
+        if name in ("max_by", "min_by", "sorted_by"):  # (value, item) pairs, then the items
+            pair = ast.Tuple([element_code, pyast.name(var)], ast.Load())
+            by = {"max_by": "most_by", "min_by": "least_by", "sorted_by": "ordered_by"}[name]
+            return pyast.call(by, ast.ListComp(pair, comps))
+        # Every item is needed: a list is made faster than a generator is run.
+        items = ast.ListComp(element_code, comps)
+        if name in ("min", "max"):
+            helper = "least" if name == "min" else "most"
+            return pyast.call(helper, items, self.site_const(node.pos))
+        return pyast.call("sum", items)
+
+    def aggregate_parts(self, node: ir.Aggregate
+                        ) -> tuple[str, ast.expr, list[tuple[str, ast.expr]], ast.expr,
+                                   list[ast.expr]]:
+        """An aggregate's loop, written apart: its variable, what it runs over, the pieces
+        worked out once before it (each a local and its value), the element's code and the
+        item's tests (the seat still in, then the condition)."""
+        var = local(node.variable)
+        element = node.element
         seated: list[ast.expr] = []
         source: ast.expr
         if isinstance(node.source, ir.StateName) and node.source.name == "players":
@@ -309,39 +342,44 @@ class ExpressionWriter:
             conds = [self.expr(condition)] if condition is not None else []
         finally:
             self.unhoist(pieces)
-        once = [ast.comprehension(pyast.store(name), ast.Tuple([code], ast.Load()), [], 0)
-                for name, code in pieces]
-        name = node.function
-        if name == "count":
-            conds.append(element_code)
-            element_code = pyast.const(1)
-        comps = [*once, ast.comprehension(pyast.store(var), source, seated + conds, 0)]
-        if name == "select":
-            return ast.ListComp(element_code, comps)
-        if name in ("first", "all", "any"):  # these stop at the item that decides
-            generator = ast.GeneratorExp(element_code, comps)
-            if name == "first":
-                return pyast.call("next", generator, pyast.const(None))
-            return pyast.call(name, generator)
-        if name in ("max_by", "min_by", "sorted_by"):  # (value, item) pairs, then the items
-            pair = ast.Tuple([element_code, pyast.name(var)], ast.Load())
-            by = {"max_by": "most_by", "min_by": "least_by", "sorted_by": "ordered_by"}[name]
-            return pyast.call(by, ast.ListComp(pair, comps))
-        # Every item is needed: a list is made faster than a generator is run.
-        items = ast.ListComp(element_code, comps)
-        if name in ("min", "max"):
-            helper = "least" if name == "min" else "most"
-            return pyast.call(helper, items, self.site_const(node.pos))
-        return pyast.call("sum", items)
+        return var, source, pieces, element_code, seated + conds
+
+    def test_statements(self, test: ir.Expr, then: list[ast.stmt],
+                        otherwise: list[ast.stmt]) -> list[ast.stmt]:
+        """`if test: then else: otherwise`. A test that is an `all` or an `any` (or `not`
+        one, or one after `and` with nothing otherwise) is written as a loop that leaves at
+        the item that decides: no generator is made and resumed, on what may run after
+        every card (`all(size(hand[p]) == 0 for p in players)`)."""
+        if isinstance(test, ir.Negation) and _loops(test.operand):
+            return self.test_statements(test.operand, otherwise, then)
+        if isinstance(test, ir.Conjunction) and not otherwise and _loops(test.right):
+            return [pyast.if_(self.expr(test.left), self.test_statements(test.right, then, []))]
+        if not (isinstance(test, ir.Aggregate) and _loops(test)):
+            return [pyast.if_(self.expr(test), then, otherwise)]
+        var, source, once, element_code, conds = self.aggregate_parts(test)
+        # The loop's variable is a fresh local (the test's own stays unbound: a name of the
+        # rule that the blocks read is the one outside the test).
+        item = self.temp()
+        element_code, conds = copy.deepcopy((element_code, conds))  # (code may be shared)
+        for node in (x for code in (element_code, *conds) for x in ast.walk(code)):
+            if isinstance(node, ast.Name) and node.id == var:
+                node.id = item
+        if test.function == "all":  # decided by an item that fails
+            decides, decided, rest = _negated(element_code), otherwise, then
+        else:  # decided by an item that holds
+            decides, decided, rest = element_code, then, otherwise
+        found = pyast.if_(ast.BoolOp(ast.And(), [*conds, decides]) if conds else decides,
+                          [*decided, ast.Break()])
+        return [*(pyast.assign(name, code) for name, code in once),
+                ast.For(pyast.store(item), source, [found], rest)]
 
     def mapped(self, node: ir.Aggregate, source: ast.expr) -> ast.expr | None:
         """`sum(c.points for c in col)`: a table mapped over the items, with no Python frame
         per item (a table of truth values counts its true entries)."""
         element = node.element
-        if node.condition is not None or node.function not in ("sum", "count", "all", "any") \
-                or not isinstance(element, ir.CardAttr) \
-                or not isinstance(element.card, ir.Local) or element.card.name != node.variable:
+        if not _mapped(node):
             return None
+        assert isinstance(element, ir.CardAttr)
         template = ("T_" + element.name + "[_0]") if element.table else \
             CARD_ATTRIBUTES[element.name][1]
         lookup = pyast.expr(template, pyast.name("_item"))
@@ -421,3 +459,32 @@ def seat_zone(zone: ZoneDef, owner: ast.expr) -> ast.expr:
         return zone_const(zone, owner.value)
     return owner if zone.index == 0 else ast.BinOp(zone_const(zone), ast.Add(), owner)
 
+
+
+def _loops(test: ir.Expr) -> bool:
+    """Whether `test_statements` writes this test as a loop (at its end, for an `and`)."""
+    if isinstance(test, ir.Negation):
+        return _loops(test.operand)
+    if isinstance(test, ir.Conjunction):
+        return _loops(test.right)
+    return isinstance(test, ir.Aggregate) and test.function in ("all", "any") \
+        and not _mapped(test)  # (a table mapped over the items is faster still)
+
+
+def _mapped(node: ir.Aggregate) -> bool:
+    """Whether an aggregate is a table mapped over its items (`mapped`)."""
+    element = node.element
+    return node.condition is None and node.function in ("sum", "count", "all", "any") \
+        and isinstance(element, ir.CardAttr) and isinstance(element.card, ir.Local) \
+        and element.card.name == node.variable
+
+
+_OPPOSITE: dict[type, type] = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.In: ast.NotIn,
+                               ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
+
+
+def _negated(code: ast.expr) -> ast.expr:
+    """`not code`, a single `==`, `!=`, `in` or `is` test turned round."""
+    if isinstance(code, ast.Compare) and len(code.ops) == 1 and type(code.ops[0]) in _OPPOSITE:
+        return ast.Compare(code.left, [_OPPOSITE[type(code.ops[0])]()], code.comparators)
+    return ast.UnaryOp(ast.Not(), code)

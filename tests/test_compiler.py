@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import json
 import linecache
+import random
 import re
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from cardrules.dsl.source import flow_depth
 from cardrules.errors import GeneratorError, RuleRuntimeError, RulesetError
 from cardrules.interpreter import effects, runtime
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.kernel import Kernel
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOTS = Path(__file__).resolve().parent / "generated"
@@ -595,3 +597,45 @@ def test_what_a_function_keeps_is_bounded_by_its_items() -> None:
     assert 0 < len(kept.values) < 300
     huge = list(range(runtime.REMEMBERED_ITEMS + 1))
     assert runtime.remember(kept, ("huge",), 1, huge, 1) == huge and ("huge",) not in kept.values
+
+
+_TESTS = ["all(size(hand[p]) > 1 for p in players)",
+          "any(c.points >= 2 for c in hand[me] if c.suit != 'clubs')",
+          "not any(c.rank == 'K' for c in discard)",
+          "drawn > 1 and all(c.points > 0 for c in hand[me])",
+          "not all(size(hand[q]) == size(hand[me]) for q in players)"]
+
+
+def test_a_test_of_all_or_any_written_as_a_loop_agrees_with_the_value(tmp_path: Path) -> None:
+    """An `if` or a trigger's `when` that is an `all` or an `any` (or `not` one, or one after
+    `and`) is written as a loop that leaves at the item that decides: after every action of
+    random games, on the engine and on the kernel, each test's branch taken, and which of a
+    trigger and its opposite ran, agree with the test's value worked out as an expression."""
+    count = len(_TESTS)
+    variables = "".join(f"  - {{name: {kind}{i}, scope: round, initial: false}}\n"
+                        for i in range(count) for kind in "est")
+    do = "".join(f"      - set e{i} = {test}\n"
+                 f"      - if: \"{test}\"\n        then: [set s{i} = true]\n"
+                 f"        else: [set s{i} = false]\n" for i, test in enumerate(_TESTS))
+    triggers = "".join(f"  - {{name: yes{i}, after: move, when: \"{test}\", "
+                       f"do: [set t{i} = true]}}\n"
+                       f"  - {{name: no{i}, after: move, when: \"not ({test})\", "
+                       f"do: [set t{i} = false]}}\n" for i, test in enumerate(_TESTS))
+    path = mini_with(tmp_path, "triggers:\n", "triggers:\n  - name: values\n    after: move\n"
+                     "    do:\n" + do + triggers)
+    text = path.read_text(encoding="utf-8").replace(
+        "    initial: 0\n", "    initial: 0\n" + variables, 1)
+    path.write_text(text, encoding="utf-8")
+    rules = load_ruleset(path)
+    after_move = rules.python[rules.python.index("def after_move"):]
+    assert after_move.count("break\n    else:") >= count  # loops, each with a branch after it
+    for engine in (Engine(rules), Kernel(rules)):
+        for seed in range(40):
+            state = engine.new_game(2 + seed % 3, seed)
+            legal = engine.legal_actions(state)
+            rng = random.Random(seed)
+            while legal:
+                legal = engine.play(state, rng.choice(legal))
+                values = state.vars
+                assert all(values[f"e{i}"] == values[f"s{i}"] == values[f"t{i}"]
+                           for i in range(count)), (seed, values)
