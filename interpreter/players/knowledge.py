@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ..runtime import EMPTY
+from ..runtime import EMPTY, OWNER
 from ..sight import whereabouts
 from ..state import GameState
 
@@ -84,15 +84,22 @@ def determinize_with_map(engine: Any, state: GameState, seat: int,
     mapping = {c: c for c in range(state.n_cards)}
     old_known = state.known
     old_up = state.face_up
+    old_by = state.by
     for (z, i), old, new in zip(positions, cards, drawn):
         det.zones[z][i] = new
         det.where[new] = z
         det.known[new] = old_known[old]
         det.face_up[new] = old_up[old]
+        det.by[new] = old_by[old]
         mapping[old] = new
     if told:  # what was told of a place stays with it, whichever card lies there now
         det.told = {mapping[c]: mask for c, mask in told.items()}
+    rules = getattr(engine, "rules", None)
+    if rules is not None:  # a variable naming a card names the card now where it lay
+        relabel_variables(rules.variables, det, mapping)
     det.reseed(rng.getrandbits(64))
+    if rules is not None:
+        shuffle_held_orders(rules.board, det, seat, rng)
     det.version += 1
     det.legal_cache = None
     # The other parties' partial knowledge was of where the true cards are: not of these.
@@ -100,13 +107,48 @@ def determinize_with_map(engine: Any, state: GameState, seat: int,
     # knows exactly still follows the rules, as a rule may ask it).
     det.maybe = [groups if p == seat else {} for p, groups in enumerate(det.maybe)]
     det.sight = False
-    rules = getattr(engine, "rules", None)
     if rules is not None and not state.over:
         for var in rules.variables:
             if getattr(var, "visibility", None) == "owner" and var.name in det.pvars:
                 values = det.pvars[var.name]
                 det.pvars[var.name] = [values[seat] for _ in values]
     return det, mapping
+
+
+def relabel_variables(variables: Any, det: GameState, mapping: dict[int, int]) -> None:
+    """Each variable that holds a card, or a list of cards, made to hold the card `mapping`
+    put where its card lay: the sample is the game with the unknown cards relabelled, and a
+    variable left naming the true card would say which card lies there."""
+    for var in variables:
+        if var.kind == "card":
+            def moved(value: Any) -> Any:
+                return value if value is None else mapping[value]
+        elif var.kind == "list" and var.item_kind == "card":
+            def moved(value: Any) -> Any:
+                return value if value is None else [mapping[c] for c in value]
+        else:
+            continue
+        if var.name in det.vars:
+            det.vars[var.name] = moved(det.vars[var.name])
+        elif var.name in det.pvars:
+            det.pvars[var.name] = [moved(v) for v in det.pvars[var.name]]
+
+
+def shuffle_held_orders(board: Any, det: GameState, seat: int, rng: random.Random) -> None:
+    """The cards of each zone another party holds put in a random order among its places,
+    where `seat` knows some of them: the seat does not see the holder's order (its view
+    shows the cards it knows first, in the deck's order), so the sample must not keep it.
+    Where it knows none, the deal of the unknown cards has made the order random already."""
+    known = det.known
+    for z, cards in enumerate(det.zones):
+        if board.visibility[z] != OWNER or board.owner[z] == seat or len(cards) < 2 \
+                or not any(c != EMPTY and known[c] >> seat & 1 for c in cards):
+            continue
+        places = [i for i, c in enumerate(cards) if c != EMPTY]
+        held = sorted(cards[i] for i in places)  # (whatever the order they lay in)
+        rng.shuffle(held)
+        for i, c in zip(places, held):
+            cards[i] = c
 
 
 def deal_unknown(cards: list[int], positions: list[tuple[int, int]], partly: dict[int, int],
