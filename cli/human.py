@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,6 +32,7 @@ from cardrules.interpreter.players.external import Forfeit, forfeit
 from cardrules.interpreter.sessions.events import round_ends
 from cardrules.interpreter.sessions.play import finish
 from cardrules.interpreter.sessions.record import HUMAN, Record
+from cardrules.interpreter.sessions.start import free_path, fresh_seed
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action, Ruleset
 from cardrules.present import render
@@ -131,13 +131,16 @@ class Session:
         self.table = table
         self.console = console
         self.save = save  # None: saved only on quit, to a default file
+        self.default: Path | None = None  # that file, once named
         self.last_person: int | None = None
 
     @property
     def save_path(self) -> Path:
         if self.save is not None:
             return self.save
-        return Path(f"{self.table.engine.rules.name}-{self.table.seed}.cardrules-save")
+        if self.default is None:  # (named for the ruleset: a seed in its name would tell it)
+            self.default = free_path(Path(), self.table.engine.rules.name)
+        return self.default
 
     def play(self) -> None:
         """Play on until the game is over; Stop if a person quits."""
@@ -355,7 +358,7 @@ class Session:
         person's final view, and the standings."""
         t, style = self.table, self.console.style
         names = frozenset(t.engine.rules.cards.names)
-        lines = [RULE, "Game over."]
+        lines = [RULE, f"Game over. Its seed was {t.seed}: --seed {t.seed} deals it again."]
         alone = len(t.humans) == 1
         for seat, news in t.pending.items():
             if news:
@@ -394,8 +397,10 @@ def play_table(table: Table, plain: bool, save: str | None, as_json: bool = Fals
 
 def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: GameState,
                     kinds: list[str], humans: Sequence[int], seed: int, plain: bool,
-                    save: str | None, as_json: bool, view_seat: int | None) -> None:
-    """`cardrules run` with people in seats (`--human SEAT`, or `human` in `--seats`)."""
+                    save: str | None, as_json: bool, view_seat: int | None,
+                    secret: bool = False) -> None:
+    """`cardrules run` with people in seats (`--human SEAT`, or `human` in `--seats`);
+    `secret`: the seed was cardrules' pick (shown only at the game's end)."""
     seats = list(kinds)
     for seat in humans:
         if seat > state.n:
@@ -409,7 +414,7 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
                                  "of bots", param_hint="--view")
     table = Table.start(ref, options, engine, state, seats, seed, plain)
     if not as_json:
-        click.echo(printable(game_line(engine.rules, table.record)))
+        click.echo(printable(game_line(engine.rules, table.record, secret)))
     play_table(table, plain, save, as_json)
 
 
@@ -418,7 +423,7 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
 @click.option("--players", "-p", type=SEAT, help="Number of players "
               "(default: the ruleset's).")
 @click.option("--seed", "-s", type=SEED, help="Seed for the deal and the bots (default: a new "
-              "one, shown at the start).")
+              "one nobody knows, shown when the game is over).")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="Set one of the ruleset's options (repeatable).")
 @click.option("--save", "save_file", type=click.Path(dir_okay=False),
@@ -431,12 +436,13 @@ def play_cmd(ruleset: str, players: int | None, seed: int | None, options: tuple
              save_file: str | None, bot_kind: str, plain: bool) -> None:
     """Play RULESET yourself, in seat 1, against bots (greedy ones unless --bots says)."""
     chosen = parse_options(options)
-    seed = secrets.randbelow(1_000_000) if seed is None else seed
+    secret = seed is None
+    dealt = fresh_seed() if seed is None else seed
     engine = Engine(load_ruleset(ruleset, chosen))
-    state = engine.new_game(players, seed, log=round_ends())
+    state = engine.new_game(players, dealt, log=round_ends())
     seats = [HUMAN] + [seat_kind(bot_kind, "--bots")] * (state.n - 1)
-    run_with_humans(ruleset, chosen, engine, state, seats, (), seed, plain, save_file,
-                    False, None)
+    run_with_humans(ruleset, chosen, engine, state, seats, (), dealt, plain, save_file,
+                    False, None, secret)
 
 
 @click.command("resume")
@@ -451,12 +457,16 @@ def play_cmd(ruleset: str, players: int | None, seed: int | None, options: tuple
 def resume_cmd(file: str, save_file: str | None, plain: bool, programs: tuple[str, ...]) -> None:
     """Go on with a game saved by `play`, or `run --human` (after quit or --save)."""
     table = read_save(Path(file), parse_programs(programs))
-    click.echo(printable(f"{game_line(table.engine.rules, table.record)} - resumed from {file}"))
+    click.echo(printable(f"{game_line(table.engine.rules, table.record, True)} - resumed "
+                         f"from {file}"))
     play_table(table, plain, save_file or file)
 
 
-def game_line(rules: Ruleset, saved: Record) -> str:
-    """What a game is: its ruleset, players, seed, seats and the options it plays under."""
+def game_line(rules: Ruleset, saved: Record, secret: bool = False) -> str:
+    """What a game is: its ruleset, players, seed, seats and the options it plays under. A
+    `secret` seed (one cardrules picked, or any once saved: it deals every hidden card) is
+    not shown while the game is on."""
     chosen = ", ".join(f"{name}={value}" for name, value in sorted(saved.options.items()))
-    return (f"{rules.title} ({rules.name}) - {saved.players} players, seed {saved.seed}, "
+    seed = "seed shown at the end" if secret else f"seed {saved.seed}"
+    return (f"{rules.title} ({rules.name}) - {saved.players} players, {seed}, "
             f"seats: {', '.join(saved.seats)}" + (f", options: {chosen}" if chosen else ""))

@@ -14,7 +14,6 @@ bots within caps, and its games are saved in --save-dir.
 from __future__ import annotations
 
 import importlib.util
-import secrets
 import socket
 import sys
 from pathlib import Path
@@ -24,6 +23,7 @@ import click
 
 from cardrules.errors import GameError
 from cardrules.interpreter.players.external import split_seats
+from cardrules.interpreter.sessions.start import free_path, fresh_seed
 
 if TYPE_CHECKING:
     from cardrules.web.game import Game
@@ -51,7 +51,7 @@ def web_installed() -> bool:
 @click.option("--seats", help="Comma-separated seat kinds, one per player: human or a bot "
               "kind (default: every seat a person's).")
 @click.option("--seed", "-s", type=SEED, help="Seed for the deal and the bots (default: a new "
-              "one, shown at the start).")
+              "one nobody knows, never shown while the game is on).")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="Set one of the ruleset's options (repeatable).")
 @click.option("--host", default="127.0.0.1", show_default=True,
@@ -111,7 +111,8 @@ def new_game(ruleset: str, players: int | None, seats: str | None, seed: int | N
     from cardrules.web.game import Game
 
     chosen = parse_options(options)
-    seed = secrets.randbelow(1_000_000) if seed is None else seed
+    secret = seed is None
+    seed = fresh_seed() if secret else seed
     kinds = None
     if seats:
         kinds = parse_seats(seats, len(split_seats(seats)))
@@ -120,12 +121,11 @@ def new_game(ruleset: str, players: int | None, seats: str | None, seed: int | N
     if save_file:
         game.save = Path(save_file)
     else:
-        from cardrules.web.server import free_path
-        game.save = free_path(Path.cwd(), f"{rules.name}-{seed}")
+        game.save = free_path(Path.cwd(), rules.name)
     game.write()
     if game.save_problem:
         raise GameError(game.save_problem)
-    click.echo(printable(f"{game_line(rules, game.record)}; saved to {game.save}"))
+    click.echo(printable(f"{game_line(rules, game.record, secret)}; saved to {game.save}"))
     return game
 
 
@@ -133,7 +133,7 @@ def resumed_game(resume_file: str, save_file: str | None, programs: dict[int, st
     from cardrules.web.game import Game
 
     game = Game.resume(Path(resume_file), Path(save_file) if save_file else None, programs)
-    click.echo(printable(f"{game_line(game.engine.rules, game.record)} - resumed from "
+    click.echo(printable(f"{game_line(game.engine.rules, game.record, True)} - resumed from "
                          f"{resume_file} after {len(game.record.actions)} actions; saved to "
                          f"{game.save}"))
     return game

@@ -26,7 +26,7 @@ from .codegen import Generated
 # The only Python built-ins generated code may call.
 SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
     "len", "list", "sum", "all", "any", "min", "max", "abs", "map", "bool", "range", "tuple",
-    "next")}
+    "next", "sorted")}
 
 
 # The modules generated code calls into, each with its declared EXPORTED names: the runtime's

@@ -172,7 +172,12 @@ def flip_card(b: Board, s: GameState, c: int, face: bool) -> None:
 
 @inlinable
 def flip_all(b: Board, s: GameState, cards: Iterable[int], face: bool) -> None:
-    for c in list(cards):
+    """Turn cards; a hand's in the deck's order: the order they lay in is their holder's
+    alone (the table sees which cards are turned, not where each lay in the hand)."""
+    turned = list(cards)
+    if turned and b.visibility[s.where[turned[0]]] == OWNER:
+        turned.sort()
+    for c in turned:
         flip_card(b, s, c, face)
 
 

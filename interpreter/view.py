@@ -205,13 +205,20 @@ def shown(rules: Ruleset, s: GameState, seat: int | None, kind: str, item: str,
 
 def table_cards(rules: Ruleset, s: GameState, public: bool = False) -> dict[str, Any]:
     """Every zone's cards by name, face up or not: the whole truth; with `public`, only the
-    cards everyone knows are named (the others are None), as the event log shows."""
+    cards everyone knows are named (the others are None), as the event log shows, a zone its
+    holder alone sees in the table's order (those named first, in the deck's order)."""
     names = rules.cards.names
     out: dict[str, Any] = {}
     for zone in rules.zones:
         def cards(z: int) -> list[str | None]:
+            held = s.zones[z]
+            if public and rules.board.visibility[z] == OWNER:
+                # a hand in the table's order, not its holder's (which the table never saw):
+                # the cards everyone knows in the deck's order, then the others
+                seen = sorted(c for c in held if c >= 0 and s.known[c] == s.everyone)
+                return [names[c] for c in seen] + [None] * (len(held) - len(seen))
             return [names[c] if c >= 0 and (not public or s.known[c] == s.everyone)
-                    else None for c in s.zones[z]]
+                    else None for c in held]
         if zone.groups and not zone.owned:
             out[zone.name] = [cards(z) for z in zone.instances(0)]
         elif zone.groups:

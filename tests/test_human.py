@@ -189,7 +189,7 @@ def test_quit_and_resume_go_on_exactly_as_a_game_never_stopped(
     child.expect(r"Resume it with: cardrules resume (\S+)")
     saved = child.match.group(1)
     assert finished(child) == 0
-    assert saved == "golf6-11.cardrules-save"
+    assert saved == "golf6.cardrules-save"  # (no seed in the name)
     child = spawn(["resume", saved], tmp_path)
     after = list(drive(child, start=9))
     assert finished(child) == 0
@@ -276,7 +276,7 @@ def test_pass_and_play_clears_the_screen_between_people(tmp_path: Path) -> None:
     child.expect(r"\[y/N\] ")
     child.sendline("yes")
     assert finished(child) == 0
-    table = read_save(tmp_path / "golf6-3.cardrules-save")
+    table = read_save(tmp_path / "golf6.cardrules-save")
     assert table.seats == [HUMAN, "random", HUMAN]
 
 
@@ -780,3 +780,30 @@ def test_a_hint_and_a_decision_taken_back_at_the_terminal() -> None:
     assert "  you take the top card of the stock\n    JC goes from the stock to your " \
         "holding" in after
     assert "refused: you have seen a card since that decision" in after
+
+
+def test_a_seed_cardrules_picks_is_shown_only_once_the_game_is_over(tmp_path: Path) -> None:
+    """The seed deals every hidden card: one the person did not give is not on the screen
+    while the game is on, nor in the save file's name, nor when the game is resumed; the
+    end tells it, to deal the game again."""
+    child = spawn([*PLAY, "kuhn-poker", "--plain"], tmp_path)
+    child.expect(PROMPT)
+    first = text(child)
+    assert "seed shown at the end" in first and not re.search(r"seed \d", first)
+    child.sendline("quit")
+    child.expect(r"\[y/N\] ")
+    child.sendline("y")
+    child.expect(r"Resume it with: cardrules resume (\S+)")
+    assert child.match.group(1) == "kuhn-poker.cardrules-save"
+    assert finished(child) == 0
+    seed = json.loads((tmp_path / "kuhn-poker.cardrules-save").read_text())["seed"]
+    child = spawn(["resume", "kuhn-poker.cardrules-save", "--plain"], tmp_path)
+    child.expect(PROMPT)
+    resumed = text(child)
+    assert "seed shown at the end" in resumed and str(seed) not in resumed
+    for _ in range(10):  # play the first choice to the end
+        child.sendline("1")
+        index = child.expect([PROMPT, pexpect.EOF])
+        if index == 1:
+            break
+    assert f"Its seed was {seed}: --seed {seed} deals it again." in text(child)

@@ -220,6 +220,11 @@ class Pair:
         rounds = len(a.round_scores)
         engine.apply(a, action)
         engine.apply(b, mirror)
+        if len(a.round_scores) != rounds and self.way == "hidden order":
+            # the round's end turns up the same cards in both: the table is told which, not
+            # where each lay in the holder's hand (in its account, or as they are turned)
+            assert read_log(a.log or [], self.seat) == read_log(b.log or [], self.seat), \
+                (engine.rules.name, self.seat + 1, a.actions)
         if len(a.round_scores) != rounds or not self.alike():
             return False  # a round's end shows every card; or the rules set them apart
         self.check(words)

@@ -187,13 +187,22 @@ def test_the_lobby_starts_a_game_and_gives_a_link_per_person(tmp_path: Path) -> 
         assert all(link["url"].startswith("http://testserver/seat/") for link in data["links"])
         game = hub.games[data["game"]]
         assert game.record.options == {"rounds": "2", "discard_taken_card": "false"}
-        assert data["save"] == "golf6-7.cardrules-save"  # its name: no folder is told
+        assert data["save"] == "golf6.cardrules-save"  # its name: no folder, nor the seed
         assert record.read(tmp_path / data["save"]).seats == ["human", "greedy", "human"]
         token = data["links"][1]["url"].rsplit("/", 1)[1]
         assert client.get(f"/api/seat/{token}").json()["seat"] == 3
         again = client.post("/api/games", json={
             "ruleset": "golf6", "players": 2, "seats": ["human", "human"], "seed": 7})
-        assert again.json()["save"] == "golf6-7-2.cardrules-save"
+        assert again.json()["save"] == "golf6-2.cardrules-save"
+        # no seed asked for: one nobody can guess (a seed deals every hidden card), never
+        # sent to a page (nor in the file's name)
+        secret = client.post("/api/games", json={"ruleset": "golf6", "players": 2,
+                                                 "seats": ["human", "human"]})
+        assert secret.status_code == 200 and secret.json()["save"] == "golf6-3.cardrules-save"
+        seed = hub.games[secret.json()["game"]].record.seed
+        assert str(seed) not in secret.text and 0 <= seed < 2**53
+        token = secret.json()["links"][0]["url"].rsplit("/", 1)[1]
+        assert str(seed) not in client.get(f"/api/seat/{token}").text
 
 
 @pytest.mark.parametrize(("body", "status", "cause"), [
@@ -521,12 +530,14 @@ def test_serve_prints_a_link_per_person_and_saves(tmp_path: Path, no_serving: li
     tokens = {line.rsplit("/", 1)[1] for line in links}
     assert len(tokens) == 2 and all(len(t) >= 32 for t in tokens)
     assert "http://127.0.0.1:" in links[0] and "warning" not in out
-    assert "saved to" in lines[0] and (tmp_path / "golf6-5.cardrules-save").is_file()
+    assert "saved to" in lines[0] and (tmp_path / "golf6.cardrules-save").is_file()
+    assert "seed 5," in lines[0]  # (given on the command line: the person knows it)
     assert len(no_serving) == 1
-    code, out, err = cli("serve", "--resume", "golf6-5.cardrules-save", "--port", "0",
+    code, out, err = cli("serve", "--resume", "golf6.cardrules-save", "--port", "0",
                          "--host", "0.0.0.0")
     assert code == 0, err
-    assert "resumed from golf6-5.cardrules-save after 0 actions" in out
+    assert "resumed from golf6.cardrules-save after 0 actions" in out
+    assert "seed shown at the end" in out and "seed 5" not in out
     assert "warning: listening on 0.0.0.0, not only on this machine" in out
     assert not tokens & {line.rsplit("/", 1)[1] for line in out.splitlines()
                          if line.startswith("seat ")}
@@ -854,7 +865,7 @@ def test_a_save_is_written_only_for_a_game_accepted(tmp_path: Path,
             .status_code == 400
         assert not saves.exists()
         first = client.post("/api/games", json=GOLF_GAME).json()
-        assert first["save"] == "golf6-3.cardrules-save"
+        assert first["save"] == "golf6.cardrules-save"
         assert [p.name for p in saves.iterdir()] == [first["save"]]
         hub.add(Game.new("golf6", {}, 2, 4, None))
         refused = client.post("/api/games", json={**GOLF_GAME, "seed": 9})
@@ -874,7 +885,7 @@ def test_the_lobby_stops_at_its_bound_on_saves(tmp_path: Path,
             "the server's save folder holds 2 saved games, as many as it takes: the person "
             "running the server may move or delete old saves")
         assert len(hub.games) == 2 and len(list(tmp_path.iterdir())) == 2
-        (tmp_path / "golf6-1.cardrules-save").unlink()
+        (tmp_path / "golf6.cardrules-save").unlink()
         assert client.post("/api/games", json={**GOLF_GAME, "seed": 3}).status_code == 200
 
 
@@ -924,7 +935,7 @@ def test_serve_saves_the_lobbys_games_in_its_save_folder(
     assert hub.save_dir == Path("elsewhere") and hub.hosts is None
     (served_game,) = hub.served.values()
     assert served_game.pinned and served_game.game.seats == ["human", "ismcts:0.5s"]
-    assert (tmp_path / "golf6-2.cardrules-save").is_file() and not (tmp_path / "elsewhere").exists()
+    assert (tmp_path / "golf6.cardrules-save").is_file() and not (tmp_path / "elsewhere").exists()
 
 
 # -------------------------------------------------- reactions, hints, take-backs
@@ -1007,6 +1018,10 @@ def test_a_decision_is_taken_back_alone_against_bots_until_a_card_is_seen() -> N
                                          "index": discard["index"]})
         payload = client.get(me).json()
         assert payload["takeback"] and game.record.actions[-1] == ["take_discard"]
+        for wrong in ("bogus", "take_back", "move2"):  # not a take-back: refused, nothing done
+            answer = client.post(f"{me}/{wrong}", json={})
+            assert answer.status_code == 404 and "take-back" in answer.json()["error"]
+            assert game.record.actions[-1] == ["take_discard"]
         answer = client.post(f"{me}/takeback", json={})
         assert answer.status_code == 200, answer.text
         assert game.state.to_json() == before and len(game.record.actions) == 4
@@ -1026,3 +1041,30 @@ def test_a_decision_is_taken_back_alone_against_bots_until_a_card_is_seen() -> N
         client.post(f"{seat_url(people, 0)}/move", json={"version": 0, "index": 0})
         answer = client.post(f"{seat_url(people, 0)}/takeback", json={})
         assert answer.status_code == 409 and "one person against bots" in answer.json()["error"]
+
+
+def test_a_decision_is_not_taken_back_once_a_clue_has_told_the_seat_of_its_cards() -> None:
+    """hanabi: the person gives a clue, then the bot gives one of the person's own cards,
+    which the person cannot see: no card is seen, but the person now knows something of a
+    card it did not, so the clue cannot be taken back to choose again knowing it."""
+    found = 0
+    for seed in range(50):
+        game = Game.new("hanabi", {}, 2, seed, ["human", "random"])
+        if game.to_move() != 0:
+            continue
+        clue = next(a for a in game.legal() if a[0] not in ("play", "discard"))
+        game.play(0, clue, chosen=True)
+        assert game.takeback.refusal(game.state, 0, 1) is None  # its own clue: nothing learnt
+        bot = game.bots[1]
+        assert bot is not None
+        answer = bot.choose(game.engine, game.state, game.legal())
+        told = dict(game.state.told)
+        game.play(1, answer)
+        hand = game.engine.rules.zone("hand").zone_of(0)
+        if game.to_move() != 0 or not any(game.state.where[c] == hand and told.get(c) != mask
+                                           for c, mask in game.state.told.items()):
+            continue
+        refusal = game.takeback.refusal(game.state, 0, 1)
+        assert refusal is not None and "learnt something of a card" in refusal, seed
+        found += 1
+    assert found > 0

@@ -9,8 +9,6 @@ against a person; a ruleset's options are offered by their labels, their names a
 from __future__ import annotations
 
 import json
-import secrets
-from pathlib import Path
 from typing import Any
 
 from cardrules.dsl.loader import builtin_names, load_ruleset
@@ -18,10 +16,10 @@ from cardrules.errors import CardrulesError, GameError, RulesetError
 from cardrules.interpreter.players import bots
 from cardrules.interpreter.players.bots import BOTS, OPPONENT
 from cardrules.interpreter.sessions.record import HUMAN
+from cardrules.interpreter.sessions.start import fresh_seed
 
 from .game import Game, Refused
 
-SAVE_SUFFIX = ".cardrules-save"
 # The largest budget a lobby request may give a bot, in work per decision (never seconds:
 # a game stays the same game for the same seed). At these, one decision on grandma, the
 # slowest shipped ruleset for the search bots, takes under a second (README, serve); an
@@ -72,7 +70,7 @@ def game_from_lobby(body: Any) -> Game:
             isinstance(k, str) and isinstance(v, str | int | bool) for k, v in options.items()):
         raise Refused(400, "options are names with values")
     if seed is None:
-        seed = secrets.randbelow(1_000_000)
+        seed = fresh_seed()  # (never shown while the game is on, nor in a file's name)
     elif type(seed) is not int or not 0 <= seed < 2**63:
         raise Refused(400, "a seed is a whole number from 0")
     for kind in seats:
@@ -108,16 +106,6 @@ def check_kind(kind: Any) -> None:
     if budget is not None and most is not None and budget > most:
         raise Refused(400, f"seat kind '{kind}': the lobby allows at most {most} {unit} a "
                       "decision")
-
-
-def free_path(folder: Path, stem: str) -> Path:
-    """A save file in `folder` named after `stem` that no file has yet."""
-    path = folder / f"{stem}{SAVE_SUFFIX}"
-    number = 2
-    while path.exists():
-        path = folder / f"{stem}-{number}{SAVE_SUFFIX}"
-        number += 1
-    return path
 
 
 def links(game: Game, base: str) -> list[dict[str, Any]]:

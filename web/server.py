@@ -52,24 +52,17 @@ from cardrules.errors import CardrulesError, GameError
 from cardrules.interpreter.engine import PASS
 from cardrules.interpreter.players.external import Forfeit
 from cardrules.interpreter.sessions.play import finish
+from cardrules.interpreter.sessions.start import SAVE_SUFFIX, free_path
 
 from . import asks
 from .game import Game, Refused, apply_move
 from .guard import Guard, SecurityHeaders, allowed_hosts, public, refusal
-from .lobby import (
-    LOBBY_BUDGETS,
-    SAVE_SUFFIX,
-    free_path,
-    game_from_lobby,
-    links,
-    lobby_offer,
-)
+from .lobby import LOBBY_BUDGETS, game_from_lobby, links, lobby_offer
 from .payload import seat_payload
 from .pool import Pool
 from .served import Served
 
-__all__ = ["Hub", "LOBBY_BUDGETS", "allowed_hosts", "free_path", "links", "make_app",
-           "public"]
+__all__ = ["Hub", "LOBBY_BUDGETS", "allowed_hosts", "links", "make_app", "public"]
 
 MAX_BODY = 16 * 1024  # a move or a new game is a few hundred bytes
 MAX_GAMES = 50  # games one server keeps at once (each a few hundred KB at most)
@@ -332,7 +325,7 @@ class Hub:
             return None
         with suppress(OSError):  # a folder that cannot be made: the write below says why
             self.save_dir.mkdir(parents=True, exist_ok=True)
-        game.save = free_path(self.save_dir, f"{game.engine.rules.name}-{game.record.seed}")
+        game.save = free_path(self.save_dir, game.engine.rules.name)
         game.write()
         if game.save_problem is not None:
             game.unreported = False
@@ -454,6 +447,9 @@ def make_app(hub: Hub) -> Starlette:
         what = request.path_params["what"]
         if what == "hint":  # reads the game only: nothing changed
             return JSONResponse(await asks.hint(served, seat, body))
+        if what not in ("react", "takeback"):
+            raise Refused(404, f"a seat's page asks for a hint, a reaction or a take-back, "
+                               f"not {what[:40]!r}")
         async with served.lock:
             answer = asks.react(game, seat, body) if what == "react" \
                 else asks.take_back(game, seat)

@@ -5,8 +5,9 @@ is applied again. So a decision is taken back by dealing the game again and repl
 action before it, the bots' random streams set back to what they were then: the game stands
 exactly where it stood when the person decided, and goes on as it would have.
 
-It is refused where the seat has learnt a card since that decision (drawn, peeked at,
-shown: any card it knows now and did not know then): the deal is fixed by the seed, so
+It is refused where the seat has learnt of a card since that decision (drawn, peeked at,
+shown: any card it knows now and did not know then; or told something of a card it does not
+know, by a clue; or narrowed down where a card may be): the deal is fixed by the seed, so
 taking back a look would let a person see a hidden card and choose again. And it is for a
 game with one person only: with several, it would undo what others saw and did.
 """
@@ -21,6 +22,7 @@ from cardrules.errors import GameError
 
 from ..engine import Engine
 from ..players.bots import Bot
+from ..sight import whereabouts
 from ..state import GameState
 from .record import Record, bot_stream, find_action, restore_streams
 
@@ -30,12 +32,15 @@ KEPT = 50  # decisions that can be taken back, one after the other
 @dataclass(frozen=True)
 class Mark:
     """The game as it stood when a person decided: how many actions the record held, the
-    bots' streams, and the cards the seat knew (a bit per card)."""
+    bots' streams, the cards the seat knew (a bit per card), what clues had told of each
+    card and where the seat knew a card partly to be (card -> its zones' mask)."""
 
     seat: int
     actions: int
     streams: tuple[Any, ...]
     known: int
+    told: dict[int, int] = field(default_factory=dict)
+    partly: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -50,7 +55,7 @@ class TakeBack:
         """Where the game stands as `seat`'s person decides, `record` holding the actions
         so far (kept once the decision is made: `keep`)."""
         return Mark(seat, len(record.actions), tuple(bot_stream(bot) for bot in bots),
-                    knows(state, seat))
+                    knows(state, seat), dict(state.told), whereabouts(state, seat))
 
     def keep(self, mark: Mark) -> None:
         self.marks.append(mark)
@@ -63,9 +68,14 @@ class TakeBack:
                    "here the others have seen it"
         if not self.marks or self.marks[-1].seat != seat:
             return "there is no decision of yours to take back"
-        if knows(state, seat) & ~self.marks[-1].known:
+        mark = self.marks[-1]
+        if knows(state, seat) & ~mark.known:
             return "you have seen a card since that decision (drawn, looked at or shown): " \
                    "taking it back would let you choose again knowing it"
+        if told_since(state, seat, mark) or whereabouts(state, seat).items() - \
+                mark.partly.items():
+            return "you have learnt something of a card since that decision (a clue, or " \
+                   "where it may be): taking it back would let you choose again knowing it"
         return None
 
     def take(self, record: Record, engine: Engine, bots: Sequence[Bot | None],
@@ -92,3 +102,11 @@ def knows(state: GameState, seat: int) -> int:
     known = state.known
     return sum(1 << c for c in range(state.n_cards) if known[c] >> seat & 1)
 
+
+
+def told_since(state: GameState, seat: int, mark: Mark) -> bool:
+    """Whether clues have told something new of a card the seat does not know, since
+    `mark` (a clue of the seat's own of cards it sees tells it nothing)."""
+    known = state.known
+    return any(mark.told.get(c) != mask for c, mask in state.told.items()
+               if not known[c] >> seat & 1)
