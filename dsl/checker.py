@@ -52,6 +52,7 @@ from .typesys import (
     Type,
     accepts,
 )
+from .work import over_budget
 
 TRIGGER_KINDS = ("after_setup", "after_move", "after_turn", "after_round", "before_turn")
 TYPE_NAMES = {"card": CARD, "cards": CARDS, "player": PLAYER, "players": PLAYERS,
@@ -146,7 +147,6 @@ def _order(diagnostic: Diagnostic) -> tuple[int, int]:
     return (loc.line, loc.column) if loc else (0, 0)
 
 
-
 class _RulesetChecker(TableChecker):
     """Checks one ruleset's declarations; collects every diagnostic."""
 
@@ -194,6 +194,7 @@ class _RulesetChecker(TableChecker):
                              self.scores_in_play, procedures, *tricks)
         for pos, note in program_hints(decls, program, melds, cards, copies):
             self.hint(pos, note)
+        self.diagnostics.extend(over_budget(program, cards, self.max_players + 1))
         return Checked(decls, program, dict(self.symbols.options), option_defs, cards, copies,
                        rounds, home, zones, self.min_players, self.max_players,
                        self.default_players, self.direction, self.move_infos,

@@ -26,6 +26,7 @@ from .checker import Checked
 from .codegen_expr import ME, B, ExpressionWriter, S, Z, local, seat_zone, zone_const
 from .inline import Inliner
 from .reads import seat_zones, tells
+from .typesys import INT
 
 VISIBILITY = {"hidden": runtime.HIDDEN, "owner": runtime.OWNER, "public": runtime.PUBLIC,
               "others": runtime.OTHERS}
@@ -239,6 +240,7 @@ class Generator(ExpressionWriter):
         bind = pyast.stmts("me = p\nv_p = p")
         values, shared = self.values_sharing([score.value for score in program.scores],
                                              frozenset({"p"}))
+        values = [self.bounded(v, score.value.pos) for v, score in zip(values, program.scores)]
         if program.in_play:  # the points scored during play, the last entry ('in play')
             teams = self.checked.scored_teams
             values.append(pyast.call("in_play", S, pyast.name("p"), pyast.const(teams)))
@@ -459,15 +461,18 @@ class Generator(ExpressionWriter):
     def stmt_Set(self, stmt: ir.Set) -> list[ast.stmt]:
         target = self.expr(stmt.target)
         value = self.expr(stmt.value)
+        number = stmt.value.type == INT  # a number stored is bounded (runtime.bounded)
         if stmt.op == "=":
-            return [pyast.assign(target, value)]
+            return [pyast.assign(target, self.bounded(value, stmt.pos) if number else value)]
         op = ast.Add() if stmt.op == "+=" else ast.Sub()
-        if isinstance(stmt.target, ir.Need):  # a variable that may be none: x = need(x) - v
-            store = pyast.assign(self.expr(stmt.target.operand), value).targets[0]
-            return [ast.Assign([store], ast.BinOp(target, op, value))]
-        store = pyast.assign(target, value).targets[0]
+        inner = stmt.target.operand if isinstance(stmt.target, ir.Need) else stmt.target
+        store = pyast.assign(self.expr(inner), value).targets[0]
         assert isinstance(store, (ast.Name, ast.Attribute, ast.Subscript))
-        return [ast.AugAssign(store, op, value)]
+        return [ast.Assign([store], self.bounded(ast.BinOp(target, op, value), stmt.pos))]
+
+    def bounded(self, value: ast.expr, pos: n.Pos) -> ast.expr:
+        """A number as a rule stores it: within MOST_VALUE, else a fault at `pos`."""
+        return pyast.call("bounded", value, self.site_const(pos))
 
     def stmt_Let(self, stmt: ir.Let) -> list[ast.stmt]:
         return [pyast.assign(local(stmt.name), self.expr(stmt.value))]
@@ -501,7 +506,8 @@ class Generator(ExpressionWriter):
     def stmt_ScorePoints(self, stmt: ir.ScorePoints) -> list[ast.stmt]:
         teams = self.checked.scored_teams
         who = self.seat(stmt.player, stmt.pos, "it scores at the round's end")
-        return [pyast.expr_stmt(pyast.call("score_points", S, self.expr(stmt.points), who,
+        points = self.bounded(self.expr(stmt.points), stmt.points.pos)
+        return [pyast.expr_stmt(pyast.call("score_points", S, points, who,
                                            pyast.const(teams)))]
 
     def stmt_Eliminate(self, stmt: ir.Eliminate) -> list[ast.stmt]:

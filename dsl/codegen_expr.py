@@ -409,6 +409,10 @@ class ExpressionWriter:
 
     def expr_Arithmetic(self, node: ir.Arithmetic) -> ast.expr:
         left, right = self.expr(node.left), self.expr(node.right)
+        if node.op == "*" and not (isinstance(node.left, ir.Const)
+                                   and isinstance(node.right, ir.Const)):
+            return pyast.call("bounded", ast.BinOp(left, ast.Mult(), right),
+                              self.site_const(node.pos))
         if node.op in _ARITH:
             return ast.BinOp(left, _ARITH[node.op], right)
         if isinstance(node.right, ir.Const) and node.right.value:  # never zero: plain

@@ -15,7 +15,7 @@ from cardrules.model import Action
 
 from . import sight
 from .interface import Flow
-from .runtime import SIGNAL_GAME, next_seat
+from .runtime import MOST_VALUE, SIGNAL_GAME, next_seat
 from .state import GameState
 from .view import house_view, public_variables, table_cards
 
@@ -120,6 +120,7 @@ def score(F: Flow, s: GameState) -> bool:
         house_score = sum(F.call(rules.score, s, s.house))
         s.house_total += house_score
         s.house_scores.append(house_score)
+    _bounded(F, [*scores, *s.totals, s.house_total])
     scored, won, active = list(s.totals), s.winners, list(s.active)
     parts = _score_parts(F, s) if s.log is not None else None
     if rules.after_round is not None:
@@ -142,6 +143,15 @@ def score(F: Flow, s: GameState) -> bool:
     if over:
         finish(F, s)
     return over
+
+
+def _bounded(F: Flow, numbers: list[int]) -> None:
+    """Refuse a round's score or a total beyond MOST_VALUE (each entry is bounded, their
+    sum may not be)."""
+    if any(not -MOST_VALUE <= x <= MOST_VALUE for x in numbers):
+        raise RuleRuntimeError(f"{F.rules.path}: a round's score or a total passes "
+                               f"{MOST_VALUE:,} (2^53 - 1) either side of 0, the most a game "
+                               "holds: the scoring's entries add up beyond it")
 
 
 def round_scores(F: Flow, s: GameState) -> list[int]:

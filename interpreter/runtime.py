@@ -222,6 +222,17 @@ def ordered_by(pairs: Sequence[tuple[Any, Any]]) -> list[Any]:
     return [item for _, item in sorted(pairs, key=_value)]
 
 
+MOST_VALUE = 2**53 - 1  # the largest number a game holds, either sign (a browser's exact)
+
+
+def bounded(value: int, site: int) -> int:
+    """A number stored or multiplied by a rule, refused beyond MOST_VALUE either side of 0."""
+    if -MOST_VALUE <= value <= MOST_VALUE:
+        return value
+    raise RuleFault(f"a number of {value.bit_length()} bits is made here: beyond "
+                    f"{MOST_VALUE:,} (2^53 - 1) either side of 0, the most a game holds", site)
+
+
 def divide(a: int, b: int, site: int) -> int:
     """a / b, rounded down (whole numbers only)."""
     if b == 0:
@@ -578,9 +589,8 @@ EXPORTED = (
     "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "OTHERS", "MOST_LETTERS", "MOST_NUMBERS",
     "SIGNAL_TURN", "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "ReadAs", "in_play",
     "total_now", "need", "at", "position", "combinations", "subsets", "frozen", "same", "ordered",
-    "remember", "kept",
-    "most_by",
-    "least_by", "ordered_by", "divide", "modulo", "least", "most", "numbers", "words", "group",
+    "remember", "kept", "most_by", "least_by", "ordered_by", "bounded", "MOST_VALUE",
+    "divide", "modulo", "least", "most", "numbers", "words", "group",
     "empty", "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others",
     "next_seat", "random_card", "seat_of", "owner_of", "team_of", "led_suit", "best_of_suit",
     "trick_winner", "round_score", "Totals", "seat_number", "is_active", "last_score", "a_seat",

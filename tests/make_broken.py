@@ -300,6 +300,18 @@ CASES = {
                                          "`secret_until: round_end` is for a variable of scope "
                                          "player_round, whose value lasts one round (this one "
                                          "is player)"),
+    "work_nested_numbers": ([(67, "sum(c.points for c in hand[p])",
+                              "sum(sum(i * j for j in numbers(1, 10000)) "
+                              "for i in numbers(1, 10000))")],
+                            (67, "sum", 0),
+                            "score 'hand' may take up to 400,040,006 steps, more than the "
+                            "10,000,000 a rule may take"),
+    "work_nested_loops": ([(40, "- set drawn += 1",
+                            "- {while: 'drawn < 5', limit: 1000, do: [{until: 'drawn > 2', "
+                            "limit: 1000, do: [{until: 'drawn > 3', limit: 1000, do: "
+                            "[set drawn += 1]}]}]}")],
+                          (40, "drawn < 5", 0),
+                          "move 'take' may take up to"),
 }
 # Files cut short: name: (the last line kept, (line, token, occurrence), substring).
 CUTS = {

@@ -1,0 +1,559 @@
+"""The most work each rule of a checked program can take: a bound known before any game.
+
+Every limit of the language holds alone (a list of numbers(a, b) has at most 10,000 items, a
+`while` block runs at most 1,000 times), but loops nest, and work multiplies through them.
+This stage weighs each rule (a function, a procedure, a condition, a move's listing and its
+effect, a trigger, the setup, a score) in steps: each part of an expression or statement
+is a step, and a loop takes its body's steps once for each item it may go through. A loop
+goes through at most:
+
+- a zone: its places (a grid) or every card in play;
+- `players`, `others`, a team: the most players (and the house);
+- numbers(a, b): b - a + 1, from the least a and the most b known before the game (numbers
+  written out, options, the items of such a list), else its own limit (MOST_NUMBERS);
+- combinations(xs, k): the binomial of the most items of xs and k, subsets(xs): 2 ** items,
+  either at most MOST_LISTED (the runtime refuses to list more);
+- a `while` or `until` block: its limit; a call of a function or a procedure: its own bound,
+  weighed with what its arguments are known to be.
+
+A piece of an aggregate that reads nothing of the item is worked out once for the loop (the
+code generator's `hoist`, dsl/reads.py's `loop_invariant`), and is weighed once. A meld
+search counts its own bound of steps (MOST_MELD_STEPS). A rule that may take more than
+limits.MAX_WORK steps is refused where it is written (docs/grammar.md §2.18).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from cardrules.errors import Diagnostic
+from cardrules.interpreter.meld_candidates import MOST_MELD_STEPS
+from cardrules.interpreter.meld_goals import MOST_GOAL_MELDS
+from cardrules.interpreter.melding import MOST_LAYOUTS
+from cardrules.interpreter.runtime import MOST_LISTED, MOST_NUMBERS
+from cardrules.model import CardTable, ZoneDef
+
+from . import ir, limits
+from . import nodes as n
+from .builtins import MELD_FUNCTIONS
+from .reads import drawing_functions, loop_invariant
+from .typesys import Type
+
+# Built-ins that go once through each of their list arguments.
+_LINEAR = frozenset({
+    "size", "cards", "position", "all_but_top", "same_rank", "same_suit", "is_set",
+    "is_flush", "is_run", "is_run_high", "changes", "led_suit", "best_of_suit",
+    "trick_winner", "random_card", "bottom", "top", "columns", "rows",
+})
+
+
+@dataclass(frozen=True)
+class Known:
+    """What is known of a value before the game: of a list, the most items it holds and what
+    is known of each; of a number, its least and its most where they are known."""
+
+    most: int = 1
+    item: Known | None = None
+    low: int | None = None
+    high: int | None = None
+
+
+@dataclass(frozen=True)
+class Weight:
+    """The most steps one rule takes (`steps`), and of them what its rule text fixes
+    (`fixed`: every loop through the cards in play counted once), and the part of it that
+    weighs most (where a message about it points)."""
+
+    rule: str
+    steps: int
+    fixed: int
+    pos: n.Pos
+
+
+def weights(program: ir.Program, cards: CardTable, players: int) -> list[Weight]:
+    """The bound of every rule of the program, in the order the rule file declares them."""
+    whole = _Weigher(program, cards, players, True).rules()
+    fixed = _Weigher(program, cards, players, False).rules()
+    return [Weight(rule, steps, most, pos) for (rule, steps, pos), (_, most, _) in
+            zip(whole, fixed)]
+
+
+def over_budget(program: ir.Program, cards: CardTable, players: int) -> Iterator[Diagnostic]:
+    """A diagnostic for each rule whose rule text fixes more than limits.MAX_WORK steps."""
+    for weight in weights(program, cards, players):
+        if weight.fixed > limits.MAX_WORK:
+            yield weight.pos.diagnostic(
+                f"{weight.rule} may take up to {_count(weight.fixed)} steps, more than the "
+                f"{limits.MAX_WORK:,} a rule may take: the loops nested here multiply "
+                "(numbers(a, b), a while or until block's limit, players, the functions it "
+                "calls); loop over fewer items, give numbers() bounds known before the game, "
+                "or lower a block's limit")
+
+
+def _count(steps: int) -> str:
+    return f"{steps:,}" if steps < 10**15 else f"about 10^{len(str(steps)) - 1}"
+
+
+def _join(a: Known, b: Known) -> Known:
+    """What is known of a value that is either a or b."""
+    item = a.item if b.item is None else b.item if a.item is None else _join(a.item, b.item)
+    low = None if a.low is None or b.low is None else min(a.low, b.low)
+    high = None if a.high is None or b.high is None else max(a.high, b.high)
+    return Known(max(a.most, b.most), item, low, high)
+
+
+def _number(low: int | None, high: int | None) -> Known:
+    return Known(1, None, low, high)
+
+
+Part = tuple[str, int, n.Pos]  # a rule, its steps, where it weighs most
+
+
+class _Weigher:
+    """Weighs rules; `whole`: a loop through the cards in play (a zone, a meld search's
+    answer) goes through every card in play, else once (what the rule text itself fixes)."""
+
+    def __init__(self, program: ir.Program, cards: CardTable, players: int, whole: bool):
+        self.program = program
+        self.cards = len(cards.names) if whole else 1
+        self.search = MOST_MELD_STEPS if whole else 1
+        self.layouts = MOST_LAYOUTS if whole else 1
+        self.ranks = len(set(cards.rank))
+        self.suits = len(set(cards.suit))
+        self.players = players
+        self.tables = {**cards.values, "number": cards.number}
+        self.functions = {f.name: f for f in program.functions}
+        self.procedures = {p.name: p for p in program.procedures}
+        self.drawing = drawing_functions(program.functions)
+        self.hoisted: dict[int, Known] = {}  # pieces worked out once for a loop: one step
+        self.memo: dict[tuple[str, tuple[Known, ...]], tuple[int, Known]] = {}
+        self.busy: set[str] = set()
+
+    # ------------------------------------------------------------------ rules
+    def rules(self) -> Iterator[Part]:
+        p = self.program
+        for v in p.variables:
+            yield from self.expression(f"variable '{v.name}'", v.initial)
+        yield from self.block("the setup", p.setup)
+        if p.round_first is not None:
+            yield from self.expression("the round's first player", p.round_first)
+        for phase in p.phases:
+            what = f"phase '{phase.name}'"
+            for part in (phase.when, phase.first, phase.skip_turn):
+                if part is not None:
+                    yield from self.expression(what, part)
+            yield from self.block(f"{what}'s on_skip", phase.on_skip)
+            for step in phase.steps:
+                yield from self.step(step)
+        if p.reactions is not None:
+            yield from self.step(p.reactions)
+        yield from self.block("the round's end", p.round_end)
+        for kind, triggers in p.triggers.items():
+            for trigger in triggers:
+                yield from self.trigger(kind, trigger)
+        for score in p.scores:
+            yield from self.expression(f"score '{score.name}'", score.value, self.scored())
+        if p.evaluate is not None:
+            yield from self.expression("the estimate (evaluate)", p.evaluate, self.scored())
+        for what, part in (("the rounds", p.rounds), ("the match's end (until)", p.until),
+                           ("tricks: suit", p.trick_suit), ("tricks: rank", p.trick_rank)):
+            if part is not None:
+                yield from self.expression(what, part)
+
+    def scored(self) -> dict[str, Known]:
+        return {"p": Known(), "card": Known()}
+
+    def expression(self, rule: str, node: ir.Expr, env: dict[str, Known] | None = None
+                   ) -> Iterator[Part]:
+        steps, _ = self.expr(node, env or {})
+        yield rule, steps, node.pos
+
+    def block(self, rule: str, body: tuple[ir.Stmt, ...], env: dict[str, Known] | None = None
+              ) -> Iterator[Part]:
+        if not body:
+            return
+        env = dict(env or {})
+        parts = [(self.stmt(s, env), s.pos) for s in body]
+        yield rule, sum(steps for steps, _ in parts), max(parts, key=_steps)[1]
+
+    def trigger(self, kind: str, trigger: ir.Trigger) -> Iterator[Part]:
+        env: dict[str, Known] = {}
+        parts = [(self.expr(trigger.when, env)[0], trigger.when.pos)] if trigger.when else []
+        parts += [(self.stmt(s, env), s.pos) for s in trigger.body]
+        if parts:
+            yield f"trigger '{trigger.name}'", sum(s for s, _ in parts), max(parts, key=_steps)[1]
+
+    def step(self, step: ir.Step) -> Iterator[Part]:
+        for move in step.moves:
+            env: dict[str, Known] = {}
+            listing = self.expr(move.when, env)[0] if move.when is not None else 0
+            times = 1
+            for param in move.params:
+                steps, known = self.expr(param.source, env)
+                item = known.item or Known()
+                env[param.name] = item
+                where = self.loop([param.where], param.name, item, env, known.most) \
+                    if param.where is not None else 0
+                listing += times * (steps + where)
+                times *= max(known.most, 1)
+            for value in move.label_values:
+                listing += times * self.expr(value, env)[0]
+            yield f"move '{move.name}' (listing its choices)", listing, move.pos
+            yield from self.block(f"move '{move.name}'", move.body, env)
+
+    # -------------------------------------------------------------- statements
+    def stmt(self, s: ir.Stmt, env: dict[str, Known]) -> int:
+        if isinstance(s, ir.If):
+            test = self.expr(s.test, env)[0]
+            return test + max(self.body(s.then, env), self.body(s.otherwise, env))
+        if isinstance(s, ir.For):
+            steps, known = self.expr(s.source, env)
+            inner = {**env, s.name: known.item or Known()}
+            return steps + known.most * self.body(s.body, inner)
+        if isinstance(s, ir.Loop):
+            test = self.expr(s.test, env)[0]
+            return test + s.limit * (test + self.body(s.body, env))
+        if isinstance(s, ir.Let):
+            steps, known = self.expr(s.value, env)
+            env[s.name] = known
+            return steps + 1
+        if isinstance(s, ir.ProcedureCall):
+            args = [self.expr(a, env) for a in s.args]
+            return 1 + sum(a for a, _ in args) + self.procedure(s.name, [k for _, k in args])
+        if isinstance(s, ir.Tell):
+            steps, known = self.expr(s.source, env)
+            inner = {**env, s.name: known.item or Known()}
+            return steps + self.expr(s.player, env)[0] + known.most * (
+                1 + self.expr(s.condition, inner)[0])
+        if isinstance(s, (ir.DealCards, ir.Shuffle)):
+            return 1 + self.cards + sum(self.expr(e, env)[0] for e in _exprs(s))
+        steps = 1
+        for e in _exprs(s):  # (cards moved, flipped or shown: one step each)
+            cost, known = self.expr(e, env)
+            steps += cost + (known.most if e.type.is_list or e.type.name == "zone" else 0)
+        return steps
+
+    def body(self, body: tuple[ir.Stmt, ...], env: dict[str, Known]) -> int:
+        inner = dict(env)
+        return sum(self.stmt(s, inner) for s in body)
+
+    def procedure(self, name: str, args: list[Known]) -> int:
+        proc = self.procedures.get(name)
+        if proc is None:
+            return 1
+        key = ("procedure " + name, tuple(args))
+        if key not in self.memo:
+            env = {p: a for (p, _), a in zip(proc.params, args)}
+            self.memo[key] = (self.body(proc.body, env), Known())
+        return self.memo[key][0]
+
+    # -------------------------------------------------------------- expressions
+    def expr(self, node: ir.Expr, env: dict[str, Known]) -> tuple[int, Known]:
+        """The most steps `node` takes, and what is known of its value."""
+        hoisted = self.hoisted.get(id(node))
+        if hoisted is not None:
+            return 1, hoisted
+        method = getattr(self, "expr_" + type(node).__name__, None)
+        if method is None:
+            return 1, self.default(node.type)
+        return method(node, env)  # type: ignore[no-any-return]
+
+    def exprs(self, nodes: tuple[ir.Expr | None, ...], env: dict[str, Known]
+              ) -> tuple[int, list[Known]]:
+        found = [self.expr(e, env) for e in nodes if e is not None]
+        return sum(s for s, _ in found), [k for _, k in found]
+
+    def default(self, t: Type) -> Known:
+        """What is known of a value of type t alone: a list of cards holds at most every card
+        in play, of players every player; any other list its numbers' limit."""
+        if t.name == "zone":
+            return Known(self.cards)
+        if not t.is_list:
+            return Known()
+        item = t.item
+        if item is not None and item.is_list:
+            return Known(MOST_LISTED, self.default(item))
+        if item is not None and item.name == "player":
+            return Known(self.players)
+        if item is not None and item.name in ("card", "rank", "suit", "colour"):
+            return Known(self.cards)
+        return Known(max(MOST_NUMBERS, self.cards))
+
+    def zone(self, zone: ZoneDef) -> Known:
+        return Known(zone.rows * zone.columns if zone.layout == "grid" else self.cards)
+
+    def expr_Const(self, node: ir.Const, env: dict[str, Known]) -> tuple[int, Known]:
+        v = node.value
+        if isinstance(v, int) and not isinstance(v, bool):
+            return 1, _number(v, v)
+        if isinstance(v, (list, tuple)):
+            return 1, Known(len(v), self.default(node.type).item)
+        return 1, Known()
+
+    def expr_Local(self, node: ir.Local, env: dict[str, Known]) -> tuple[int, Known]:
+        return 1, env.get(node.name, self.default(node.type))
+
+    def expr_StateName(self, node: ir.StateName, env: dict[str, Known]) -> tuple[int, Known]:
+        if node.name in ("players", "others"):
+            return 1 + self.players, Known(self.players, Known())
+        if node.name == "player_count":
+            return 1, _number(0, self.players)
+        return 1, self.default(node.type)
+
+    def expr_ZoneRef(self, node: ir.ZoneRef, env: dict[str, Known]) -> tuple[int, Known]:
+        steps, _ = self.exprs((node.owner, node.group), env)
+        return 1 + steps, self.zone(node.zone)
+
+    def expr_ZoneCards(self, node: ir.ZoneCards, env: dict[str, Known]) -> tuple[int, Known]:
+        steps, known = self.expr_ZoneRef(node.ref, env)
+        return steps + known.most, known
+
+    def expr_GameVar(self, node: ir.GameVar, env: dict[str, Known]) -> tuple[int, Known]:
+        return 1, self.default(node.type)
+
+    def expr_PlayerVar(self, node: ir.PlayerVar, env: dict[str, Known]) -> tuple[int, Known]:
+        return 1 + self.expr(node.player, env)[0], self.default(node.type)
+
+    def expr_PlayerAttr(self, node: ir.PlayerAttr, env: dict[str, Known]) -> tuple[int, Known]:
+        return 1 + self.expr(node.player, env)[0], self.default(node.type)
+
+    def expr_CardAttr(self, node: ir.CardAttr, env: dict[str, Known]) -> tuple[int, Known]:
+        values = self.tables.get(node.name) if node.table or node.name == "number" else None
+        known = _number(min(values), max(values)) if values else self.default(node.type)
+        return 1 + self.expr(node.card, env)[0], known
+
+    def expr_Need(self, node: ir.Need, env: dict[str, Known]) -> tuple[int, Known]:
+        steps, known = self.expr(node.operand, env)
+        return steps + 1, known
+
+    def expr_ListLiteral(self, node: ir.ListLiteral, env: dict[str, Known]
+                         ) -> tuple[int, Known]:
+        steps, items = self.exprs(node.items, env)
+        item = None
+        for k in items:
+            item = k if item is None else _join(item, k)
+        return 1 + steps, Known(len(items), item)
+
+    def expr_Join(self, node: ir.Join, env: dict[str, Known]) -> tuple[int, Known]:
+        steps, (a, b) = self.exprs((node.left, node.right), env)
+        item = a.item if b.item is None else b.item if a.item is None else _join(a.item, b.item)
+        return 1 + steps + a.most + b.most, Known(a.most + b.most, item)
+
+    def expr_Index(self, node: ir.Index, env: dict[str, Known]) -> tuple[int, Known]:
+        steps, (subject, _) = self.exprs((node.subject, node.index), env)
+        return 1 + steps, subject.item or self.default(node.type)
+
+    def expr_Slice(self, node: ir.Slice, env: dict[str, Known]) -> tuple[int, Known]:
+        steps, (subject, *bounds) = self.exprs((node.subject, node.start, node.stop), env)
+        most = subject.most
+        if node.start is None and node.stop is not None and bounds[-1].high is not None \
+                and bounds[-1].high >= 0:
+            most = min(most, bounds[-1].high)  # xs[:k]
+        return 1 + steps + subject.most, Known(most, subject.item)
+
+    def expr_Minus(self, node: ir.Minus, env: dict[str, Known]) -> tuple[int, Known]:
+        steps, k = self.expr(node.operand, env)
+        return steps + 1, _number(None if k.high is None else -k.high,
+                                  None if k.low is None else -k.low)
+
+    def expr_Arithmetic(self, node: ir.Arithmetic, env: dict[str, Known]) -> tuple[int, Known]:
+        steps, (a, b) = self.exprs((node.left, node.right), env)
+        return 1 + steps, _arithmetic(node.op, a, b)
+
+    def expr_Comparison(self, node: ir.Comparison, env: dict[str, Known]) -> tuple[int, Known]:
+        steps, known = self.exprs((node.left, node.right), env)
+        return 1 + steps + sum(k.most for k in known if k.item is not None), Known()
+
+    def expr_Membership(self, node: ir.Membership, env: dict[str, Known]) -> tuple[int, Known]:
+        steps, (_, collection) = self.exprs((node.item, node.collection), env)
+        return 1 + steps + collection.most, Known()
+
+    def expr_Negation(self, node: ir.Negation, env: dict[str, Known]) -> tuple[int, Known]:
+        return 1 + self.expr(node.operand, env)[0], Known()
+
+    def expr_Conjunction(self, node: ir.Conjunction, env: dict[str, Known]
+                         ) -> tuple[int, Known]:
+        return 1 + self.exprs((node.left, node.right), env)[0], Known()
+
+    expr_Disjunction = expr_Conjunction
+
+    def expr_Conditional(self, node: ir.Conditional, env: dict[str, Known]
+                         ) -> tuple[int, Known]:
+        test = self.expr(node.test, env)[0]
+        (a, ka), (b, kb) = self.expr(node.then, env), self.expr(node.otherwise, env)
+        return 1 + test + max(a, b), _join(ka, kb)
+
+    def expr_Aggregate(self, node: ir.Aggregate, env: dict[str, Known]) -> tuple[int, Known]:
+        steps, source = self.expr(node.source, env)
+        item = source.item or Known()
+        parts = [node.element, *([node.condition] if node.condition is not None else [])]
+        inner = {**env, node.variable: item}
+        value = self.expr(node.element, inner)[1] if node.function in (
+            "select", "first", "max", "min") else Known()
+        steps += self.loop(parts, node.variable, item, inner, source.most)
+        if node.function in ("select", "sorted_by"):
+            return steps, Known(source.most, value if node.function == "select" else item)
+        if node.function in ("max_by", "min_by"):
+            return steps, item
+        if node.function == "count":
+            return steps, _number(0, source.most)
+        if node.function in ("first", "max", "min"):
+            return steps, value
+        return steps, Known()
+
+    def loop(self, parts: list[ir.Expr], bound: str, item: Known, env: dict[str, Known],
+             most: int) -> int:
+        """The steps the parts of a loop take for `most` items: the pieces worked out once
+        for the loop are weighed once."""
+        outer = {k: v for k, v in env.items() if k != bound}
+        pieces = loop_invariant(parts, bound, self.drawing)
+        once = 0
+        for piece, _ in pieces:
+            steps, known = self.expr(piece, outer)
+            once += steps
+            self.hoisted[id(piece)] = known
+        try:
+            each = sum(self.expr(part, {**env, bound: item})[0] for part in parts)
+        finally:
+            for piece, _ in pieces:
+                self.hoisted.pop(id(piece), None)
+        return once + most * (1 + each)
+
+    def expr_UserCall(self, node: ir.UserCall, env: dict[str, Known]) -> tuple[int, Known]:
+        steps, args = self.exprs(node.args, env)
+        fn = self.functions.get(node.function)
+        if fn is None or node.function in self.busy:
+            return 1 + steps, self.default(node.type)
+        key = (node.function, tuple(args))
+        if key not in self.memo:
+            self.busy.add(node.function)
+            try:
+                self.memo[key] = self.expr(fn.value, {p: a for (p, _), a in
+                                                      zip(fn.params, args)})
+            finally:
+                self.busy.discard(node.function)
+        inner, known = self.memo[key]
+        return 1 + steps + inner, known
+
+    def expr_Call(self, node: ir.Call, env: dict[str, Known]) -> tuple[int, Known]:
+        steps, args = self.exprs(node.args, env)
+        steps += 1
+        f = node.function
+        if f in _LINEAR or f == "sorted":
+            steps += sum(a.most for a in args if a.item is not None or a.most > 1)
+        if f in MELD_FUNCTIONS:
+            return steps + self.search, self.melds(f)
+        if f == "numbers":
+            low, high = args[0].low, args[1].high
+            most = MOST_NUMBERS if low is None or high is None else \
+                max(0, min(high - low + 1, MOST_NUMBERS))
+            return steps + most, Known(most, _number(low, high))
+        if f == "combinations":
+            items, k = args[0].most, args[1]
+            low, high = max(k.low or 0, 0), min(items if k.high is None else k.high, items)
+            ways = max((math.comb(items, j) for j in _near_half(low, high, items)), default=0)
+            ways = min(ways, MOST_LISTED)
+            return steps + ways * max(high, 1), Known(ways, Known(high, args[0].item))
+        if f == "subsets":
+            items = min(args[0].most, MOST_LISTED.bit_length() - 1)  # (more: a fault)
+            ways = 1 << items
+            return steps + ways * max(items, 1), Known(ways, Known(items, args[0].item))
+        if f == "ranks":
+            return steps + self.ranks, Known(self.ranks)
+        if f == "suits":
+            return steps + self.suits, Known(self.suits)
+        if f == "colours":
+            return steps + 2, Known(2)
+        if f in ("team", "possible"):
+            most = self.players if f == "team" else self.cards
+            return steps + most, Known(most)
+        if f in ("columns", "rows"):
+            return steps, self.grid(node, f)
+        if f in ("min", "max", "abs"):
+            return steps, _extreme(f, args)
+        if f in ("sorted", "cards", "all_but_top"):
+            return steps, args[0]
+        return steps, self.default(node.type)
+
+    def grid(self, node: ir.Call, f: str) -> Known:
+        zone = node.args[0]
+        if isinstance(zone, ir.ZoneRef) and zone.zone.layout == "grid":
+            rows, cols = zone.zone.rows, zone.zone.columns
+            return Known(cols, Known(rows)) if f == "columns" else Known(rows, Known(cols))
+        return Known(self.cards, Known(self.cards))
+
+    def melds(self, f: str) -> Known:
+        """What a meld search gives: layouts (at most MOST_LAYOUTS, of at most a goal's
+        melds, or a meld a card), or melds (at most a card each), of at most every card."""
+        meld = Known(self.cards)
+        if f == "lay_downs":
+            return Known(self.layouts, Known(MOST_GOAL_MELDS, meld))
+        if f == "meld_layouts":
+            return Known(self.layouts, Known(self.cards, meld))
+        if f in ("melds_in", "best_melds"):
+            return Known(self.cards, meld)
+        return meld if f == "left_out" else Known()
+
+
+def _steps(part: tuple[int, n.Pos]) -> int:
+    return part[0]
+
+
+def _near_half(low: int, high: int, items: int) -> list[int]:
+    """The sizes of a choice among low..high that may give the most ways: the ends, and
+    the one nearest half the items."""
+    if low > high:
+        return []
+    half = min(max(items // 2, low), high)
+    return [low, high, half]
+
+
+def _arithmetic(op: str, a: Known, b: Known) -> Known:
+    if None in (a.low, a.high, b.low, b.high):
+        if op == "%" and b.low is not None and b.low > 0 and b.high is not None:
+            return _number(0, b.high - 1)
+        return Known()
+    assert a.low is not None and a.high is not None and b.low is not None \
+        and b.high is not None
+    if op == "+":
+        return _number(a.low + b.low, a.high + b.high)
+    if op == "-":
+        return _number(a.low - b.high, a.high - b.low)
+    if op == "*":
+        ends = [x * y for x in (a.low, a.high) for y in (b.low, b.high)]
+        return _number(min(ends), max(ends))
+    if op == "%" and b.low > 0:
+        return _number(0, b.high - 1)
+    if op == "/" and b.low > 0:  # (rounded down)
+        ends = [a.low // b.low, a.low // b.high, a.high // b.low, a.high // b.high]
+        return _number(min(ends), max(ends))
+    return Known()
+
+
+def _extreme(f: str, args: list[Known]) -> Known:
+    if f == "abs":
+        a = args[0]
+        if a.low is None or a.high is None:
+            return Known()
+        top = max(abs(a.low), abs(a.high))
+        return _number(0 if a.low <= 0 <= a.high else min(abs(a.low), abs(a.high)), top)
+    lows = [a.low for a in args]
+    highs = [a.high for a in args]
+    pick = min if f == "min" else max
+    low = None if None in lows else pick(x for x in lows if x is not None)
+    high = None if None in highs else pick(x for x in highs if x is not None)
+    return _number(low, high)
+
+
+def _exprs(s: ir.Stmt) -> list[ir.Expr]:
+    """The expressions a simple statement reads."""
+    out: list[ir.Expr] = []
+    for name in getattr(s, "__dataclass_fields__", {}):
+        value = getattr(s, name)
+        if isinstance(value, ir.Expr):
+            out.append(value)
+        elif isinstance(value, tuple):
+            out.extend(v for v in value if isinstance(v, ir.Expr))
+    return out

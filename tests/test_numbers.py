@@ -1,0 +1,75 @@
+"""Numbers a game holds stay within 2^53 - 1 either side of 0 (what a browser shows exactly):
+a value stored, scored or multiplied beyond it is a located rule fault, never a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardrules.cli.main import main
+from cardrules.dsl.loader import load_ruleset
+from cardrules.errors import RuleRuntimeError
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.runtime import MOST_VALUE
+from cardrules.interpreter.sessions.play import play_game
+
+KUHN = Path(__file__).resolve().parent.parent / "rulesets" / "kuhn-poker.yaml"
+SCORE = 'score: "if takes_pot(p) then pot() - p.stake else 0 - p.stake"'
+
+
+def kuhn(tmp_path: Path, score: str, setup: str = "") -> Path:
+    text = KUHN.read_text(encoding="utf-8")
+    assert SCORE in text
+    text = text.replace(SCORE, f'score: "{score}"')
+    if setup:
+        text = text.replace("    - shuffle stock\n", f"    - shuffle stock\n    - {setup}\n", 1)
+    path = tmp_path / "kuhn.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+HUGE = "if takes_pot(p) then 1000000000 * 1000000000 * (pot() + 1) else 0"
+
+
+def test_a_product_beyond_the_bound_is_a_located_fault(tmp_path: Path) -> None:
+    engine = Engine(load_ruleset(kuhn(tmp_path, HUGE)))
+    with pytest.raises(RuleRuntimeError) as info:
+        play_game(engine, 2, seed=1)
+    assert "2^53 - 1" in str(info.value) and "kuhn.yaml:" in str(info.value)
+
+
+def test_a_variable_squared_in_a_loop_stops_at_the_bound(tmp_path: Path) -> None:
+    loop = "{while: 'true', limit: 40, do: ['set checks = checks * checks + 2']}"
+    path = kuhn(tmp_path, "0", loop)
+    engine = Engine(load_ruleset(path))
+    with pytest.raises(RuleRuntimeError, match="2\\^53 - 1"):
+        play_game(engine, 2, seed=1)
+
+
+def test_the_bound_itself_is_held(tmp_path: Path) -> None:
+    engine = Engine(load_ruleset(kuhn(tmp_path, str(MOST_VALUE))))
+    state = play_game(engine, 2, seed=1)
+    assert state.totals == [MOST_VALUE, MOST_VALUE]
+
+
+@pytest.mark.parametrize("args", [["run"], ["run", "--json"], ["simulate", "-n", "2"]])
+def test_the_commands_say_where_and_exit_non_zero(tmp_path: Path, args: list[str]) -> None:
+    path = kuhn(tmp_path, HUGE)
+    result = CliRunner().invoke(main, [args[0], str(path), *args[1:]])
+    assert result.exit_code not in (0, None), result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output and "2^53 - 1" in result.output
+    assert f"{path}:" in result.output
+
+
+def test_the_web_payload_of_a_total_at_the_bound_is_plain_json(tmp_path: Path) -> None:
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from cardrules.web.game import Game
+    from cardrules.web.payload import seat_payload
+
+    game = Game.new(str(kuhn(tmp_path, f"0 - {MOST_VALUE}")), {}, 2, 1, ["human", "random"])
+    text = json.dumps(seat_payload(game, 0))
+    assert text
