@@ -14,6 +14,7 @@ that goes wrong in generated code points back at the rule author's text.
 from __future__ import annotations
 
 import ast
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -459,16 +460,33 @@ class Generator(ExpressionWriter):
         return ast.ListComp(pyast.call("bool", self.expr(stmt.condition)), [loop])
 
     def stmt_Set(self, stmt: ir.Set) -> list[ast.stmt]:
-        target = self.expr(stmt.target)
+        # A number stored is bounded (runtime.bounded) where it may grow faster than by a
+        # step at a time: a constant set or added is within the literals' own bound.
+        check = stmt.value.type == INT and not isinstance(stmt.value, ir.Const)
         value = self.expr(stmt.value)
-        number = stmt.value.type == INT  # a number stored is bounded (runtime.bounded)
         if stmt.op == "=":
-            return [pyast.assign(target, self.bounded(value, stmt.pos) if number else value)]
+            target = self.expr(stmt.target)
+            return [pyast.assign(target, self.bounded(value, stmt.pos) if check else value)]
         op = ast.Add() if stmt.op == "+=" else ast.Sub()
-        inner = stmt.target.operand if isinstance(stmt.target, ir.Need) else stmt.target
-        store = pyast.assign(self.expr(inner), value).targets[0]
+        need = stmt.target if isinstance(stmt.target, ir.Need) else None
+        store = pyast.assign(self.expr(need.operand if need else stmt.target), value).targets[0]
         assert isinstance(store, (ast.Name, ast.Attribute, ast.Subscript))
-        return [ast.Assign([store], self.bounded(ast.BinOp(target, op, value), stmt.pos))]
+        if not check and need is None:
+            return [ast.AugAssign(store, op, value)]
+        out: list[ast.stmt] = []
+        if isinstance(store, ast.Subscript) and not isinstance(store.slice,
+                                                               (ast.Name, ast.Constant)):
+            name = self.temp()  # the place is read and written: worked out once
+            out.append(pyast.assign(name, store.slice))
+            store.slice = pyast.name(name)
+        load = copy.deepcopy(store)
+        load.ctx = ast.Load()
+        read: ast.expr = load
+        if need is not None:  # a variable that may be none: x = need(x) - v
+            read = pyast.call("need", load, pyast.const(need.what), self.site_const(need.pos))
+        total: ast.expr = ast.BinOp(read, op, value)
+        out.append(ast.Assign([store], self.bounded(total, stmt.pos) if check else total))
+        return out
 
     def bounded(self, value: ast.expr, pos: n.Pos) -> ast.expr:
         """A number as a rule stores it: within MOST_VALUE, else a fault at `pos`."""

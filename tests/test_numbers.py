@@ -73,3 +73,31 @@ def test_the_web_payload_of_a_total_at_the_bound_is_plain_json(tmp_path: Path) -
     game = Game.new(str(kuhn(tmp_path, f"0 - {MOST_VALUE}")), {}, 2, 1, ["human", "random"])
     text = json.dumps(seat_payload(game, 0))
     assert text
+
+
+def test_a_sum_kept_by_a_place_worked_out_is_read_and_written_at_one_place(
+        tmp_path: Path) -> None:
+    """`set last.stake += me.stake`, `last` a seat that may be none: the seat is worked out
+    once (checked to be a seat once), and the sum is bounded there."""
+    path = kuhn(tmp_path, "0 - p.stake")
+    text = path.read_text(encoding="utf-8").replace(
+        "do: [set me.stake += 1, set bet_made = true]",
+        "do: [set me.stake += 1, set bet_made = true, set last.stake += me.stake]", 1).replace(
+        "                - set checks += 1\n", "                - set checks += 1\n"
+        "                - set last = me\n", 1).replace(
+        "variables:\n", "variables:\n  - {name: last, scope: round, initial: none, "
+        "type: player}\n", 1)
+    path.write_text(text, encoding="utf-8")
+    rules = load_ruleset(path)
+    move = rules.python[rules.python.index("def m_bet"):]
+    move = move[:move.index("\n\n")]
+    assert move.count("need(") == 1 and "bounded(" in move, move
+    engine = Engine(rules)
+    state = engine.new_game(2, 1)
+    first = state.current
+    engine.apply(state, ("check",))
+    engine.apply(state, ("bet",))
+    stakes = [1, 1]
+    stakes[1 - first] = 2
+    stakes[first] = 1 + 2
+    assert state.pvars["stake"] == stakes
