@@ -105,6 +105,11 @@ class RuleFault(RuleRuntimeError):
         self.site = site
 
 
+class ProtocolError(CardrulesError):
+    """What an editor sent the language server cannot be a message of its protocol (a header
+    line far too long, a body larger than any rule file's): the server stops."""
+
+
 class GeneratorError(CardrulesError):
     """The code generator was asked to write something it must never write (a name that is
     not a plain identifier, a value that is not a plain literal): a bug in cardrules."""
