@@ -361,7 +361,9 @@ def restore_streams(bots: Sequence[Bot | None], streams: Sequence[list[Any] | No
 
 
 # ------------------------------------------------------------------ replaying
-Loader = Callable[[str, dict[str, str]], Ruleset]  # cardrules.dsl.loader.load_ruleset
+# cardrules.dsl.loader.load_referenced: a save names a built-in ruleset or a rule file, checked
+# as one before it is read
+Loader = Callable[[str, dict[str, str]], Ruleset]
 
 
 def start(record: Record, loader: Loader,
