@@ -159,3 +159,45 @@ def test_a_save_naming_a_rule_file_or_a_built_in_ruleset_resumes(tmp_path: Path)
     for ref in ("golf6", shipped):
         engine, state = record.start(record.read(_save_naming(tmp_path, ref)), load_referenced)
         assert engine.rules.name == "golf6" and not state.over
+
+
+def test_a_record_the_reader_would_refuse_is_never_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writer and reader hold one set of limits: a game too long for a save is refused when
+    it is written, saying why, and the save written before it stays as it was."""
+    monkeypatch.setattr(record, "MAX_ACTIONS", 4)
+    rules = load_ruleset("golf6")
+    engine = Engine(rules)
+    state = engine.new_game(2, 1)
+    rec = Record.new("golf6", {}, rules, 2, 1, [HUMAN, "random"])
+    rec.keep_streams(make_bots(rec.seats, 1))
+    path = tmp_path / "game.json"
+    for number in range(1, 6):
+        action = engine.legal_actions(state)[0]
+        engine.apply(state, action)
+        rec.actions.append(action_data(action))
+        if number <= 4:
+            record.write(path, rec)
+            assert record.read(path).actions == rec.actions
+    kept = path.read_bytes()
+    with pytest.raises(GameError, match=r"cannot save the game to .*game\.json: too long for a "
+                                        r"saved game \(5 actions; a save holds at most 4\)"):
+        record.write(path, rec)
+    assert path.read_bytes() == kept and sorted(tmp_path.iterdir()) == [path]
+
+
+def test_at_the_terminal_a_game_too_long_to_save_goes_on_and_says_so_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from cardrules.cli.main import main
+
+    monkeypatch.setattr(record, "MAX_ACTIONS", 6)
+    save = tmp_path / "game.json"
+    result = CliRunner().invoke(main, ["run", "golf6", "-p", "2", "-s", "3", "-o", "rounds=1",
+                                       "--human", "1", "--save", str(save)],
+                                input="1\n" * 200)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("warning: cannot save the game to") == 1, result.stderr
+    assert "too long for a saved game" in result.stderr and "Game over." in result.stdout
+    assert 0 < len(record.read(save).actions) <= 6  # the last save that could be resumed
