@@ -50,7 +50,7 @@ class Diagnostic:
         head = f"{self.location}: {message}"
         if not self.source_line:
             return head
-        line = self.source_line.rstrip("\n").expandtabs(1)
+        line = _visible(self.source_line.rstrip("\n").expandtabs(1))
         column = max(self.location.column, 1)
         caret = " " * (column - 1) + "^" * self.width(len(line))
         return f"{head}\n    {line}\n    {caret}"
@@ -63,6 +63,14 @@ class Diagnostic:
             return 1
         last = end.column if end.line == start.line else line_length + 1
         return max(min(last, line_length + 1) - max(start.column, 1), 1)
+
+
+def _visible(line: str) -> str:
+    """A source line as shown above its caret: each character that prints nothing (a control
+    character, which a terminal's output drops) shown as U+FFFD, so the caret stays under
+    the column it names."""
+    return line if line.isprintable() else "".join(
+        ch if ch.isprintable() else "\ufffd" for ch in line)
 
 
 class CardrulesError(Exception):
@@ -103,6 +111,11 @@ class RuleFault(RuleRuntimeError):
     def __init__(self, message: str, site: int | None = None):
         super().__init__(message)
         self.site = site
+
+
+class ProtocolError(CardrulesError):
+    """What an editor sent the language server cannot be a message of its protocol (a header
+    line far too long, a body larger than any rule file's): the server stops."""
 
 
 class GeneratorError(CardrulesError):

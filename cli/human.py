@@ -24,7 +24,7 @@ from pathlib import Path
 import click
 
 from cardrules.dsl.loader import load_ruleset
-from cardrules.errors import IllegalAction
+from cardrules.errors import GameError, IllegalAction
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import OPPONENT
@@ -133,6 +133,22 @@ class Session:
         self.save = save  # None: saved only on quit, to a default file
         self.default: Path | None = None  # that file, once named
         self.last_person: int | None = None
+        self.save_problem: str | None = None  # why the last save after a decision failed
+
+    def autosave(self) -> None:
+        """Save after a decision (with --save). A save that fails (a full disk, a game too
+        long for a save) is said once, on stderr, and play goes on; the earlier save stays
+        as it was."""
+        if self.save is None:
+            return
+        try:
+            self.table.write(self.save)
+        except GameError as exc:
+            if self.save_problem is None:
+                click.echo(printable(f"warning: {exc}; the game goes on unsaved"), err=True)
+            self.save_problem = str(exc)
+        else:
+            self.save_problem = None
 
     @property
     def save_path(self) -> Path:
@@ -167,8 +183,7 @@ class Session:
             action = self.decide(seat, legal)
             if action is None:  # the decision before this one was taken back
                 legal = t.engine.legal_actions(t.state)
-                if self.save is not None:
-                    t.write(self.save)
+                self.autosave()
                 continue
             seen = t.pending[seat]
             t.pending[seat] = []  # shown with this decision; what the action brings is news
@@ -178,8 +193,7 @@ class Session:
                 t.pending[seat] = seen
                 self.console.refuse(str(exc))
                 continue
-            if self.save is not None:
-                t.write(self.save)
+            self.autosave()
         self.watch_out()
 
     def watch_out(self) -> None:
@@ -384,7 +398,8 @@ def play_table(table: Table, plain: bool, save: str | None, as_json: bool = Fals
     except Stop as stop:
         sys.exit(stop.code)
     except KeyboardInterrupt:
-        where = f"; your last decision is saved in {session.save}" if session.save else ""
+        where = "" if not session.save else f"; your last decision is saved in {session.save}" \
+            if session.save_problem is None else f"; {session.save} holds an earlier point"
         click.echo(f"\ninterrupted{where}", err=True)
         sys.exit(EXIT_INTERRUPTED)
     finally:

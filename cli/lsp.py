@@ -11,6 +11,8 @@ import sys
 
 import click
 
+from cardrules.errors import ProtocolError
+
 from .errors import EXIT_USAGE
 from .params import Seconds
 
@@ -31,4 +33,8 @@ def lsp_cmd(delay: float) -> None:
         sys.exit(EXIT_USAGE)
     from cardrules.lsp.server import serve
 
-    serve(delay)
+    try:
+        serve(delay)
+    except ProtocolError as exc:  # the stream cannot be read on: no message ends where
+        click.echo(f"error: cardrules lsp: {exc}", err=True)  # this one would
+        sys.exit(EXIT_USAGE)

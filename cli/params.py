@@ -27,6 +27,7 @@ MAX_SEED = 2**63 - 1  # a saved game keeps a seed of at most this size, either s
 _WHOLE = re.compile(r"-?[0-9]+", re.ASCII)
 MAX_DIGITS = 19  # of any number a flag takes
 _DECIMAL = re.compile(r"[0-9]{1,6}(?:\.[0-9]{0,6})?|\.[0-9]{1,6}", re.ASCII)
+_SIGNED = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)", re.ASCII)  # any size, any sign
 
 
 class Whole(click.ParamType):
@@ -44,8 +45,9 @@ class Whole(click.ParamType):
             number = value
         elif isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
             if len(value.strip().lstrip("-")) > MAX_DIGITS:
+                most = f" of at most {MAX_DIGITS} digits" if self.high is None else ""
                 self.fail(f"'{quoted(value, 24)}' is far too large: expected "
-                          f"{self.range_text()}", param, ctx)
+                          f"{self.range_text()}{most}", param, ctx)
             number = int(value.strip())
         else:
             self.fail(f"expected a whole number in digits 0-9, got '{quoted(str(value), 24)}'",
@@ -73,16 +75,27 @@ class Seconds(click.ParamType):
 
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> float:
+        text = value.strip() if isinstance(value, str) else ""
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             number = float(value)
-        elif isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
-            number = float(value.strip())
+        elif _DECIMAL.fullmatch(text):
+            number = float(text)
+        elif _SIGNED.fullmatch(text):  # a number, with a sign or more digits than a flag takes
+            whole, _, fraction = text.lstrip("-").partition(".")
+            if len(fraction) > 6 and len(whole) <= 6 and not text.startswith("-"):
+                self.fail(f"'{quoted(text, 24)}' has more than 6 decimals: expected seconds "
+                          f"in the range {self.range_text()}, such as 0.8", param, ctx)
+            self.fail(f"'{quoted(text, 24)}' is not in the range {self.range_text()}",
+                      param, ctx)
         else:
-            self.fail("expected seconds in digits 0-9 (such as 0.8), got "
-                      f"'{quoted(str(value), 24)}'", param, ctx)
+            self.fail(f"expected seconds in digits 0-9 (such as 0.8), in the range "
+                      f"{self.range_text()}, got '{quoted(str(value), 24)}'", param, ctx)
         if not 0 <= number <= self.high:  # (also false for nan)
-            self.fail(f"{number:g} is not in the range 0<=x<={self.high:g}", param, ctx)
+            self.fail(f"{number:g} is not in the range {self.range_text()}", param, ctx)
         return number
+
+    def range_text(self) -> str:
+        return f"0<=x<={self.high:g}"
 
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardrules.dsl.loader import load_ruleset
+from cardrules.dsl.loader import load_referenced
 from cardrules.errors import GameError
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.players.bots import Bot
@@ -122,7 +122,7 @@ def read_save(path: Path, programs: dict[int, str] | None = None) -> Table:
     `programs` (seat -> 'cmd:...', from the command line) in the seats programs played;
     GameError (one line, naming the file) if it is not one, or does not replay."""
     return people.resume(
-        path, programs, load_ruleset,
+        path, programs, load_referenced,
         lambda saved, engine, state, bots: Table(
             saved, engine, state, bots, {p: [] for p, k in enumerate(saved.seats) if k == HUMAN}),
         lambda table: table.replayed)

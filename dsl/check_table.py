@@ -128,11 +128,20 @@ class TableChecker(StatementChecker):
             raise RulesetError([Diagnostic(None, f"{self.decls.path}: no option '{name}'"
                                            + did_you_mean(name, by_name))])
         coerced = coerce_option(value, option.default)
-        if coerced is None or (option.choices is not None and coerced not in option.choices):
-            wanted = (", ".join(str(c) for c in option.choices) if option.choices
-                      else _type_word(option.default))
-            raise RulesetError([Diagnostic(None, f"option '{name}': expected {wanted}")])
         low, high = self.option_bounds.get(name, (None, None))
+        digits = isinstance(value, str) and type(option.default) is int and \
+            re.fullmatch(r"-?[0-9]+", value) is not None
+        if coerced is None and digits and (low or high):  # too large: outside its range too
+            negative = value.startswith("-")
+            bound = low if negative and low else high if not negative and high else low or high
+            assert bound is not None
+            raise RulesetError([bound.pos.diagnostic(
+                f"option '{name}': {_shown(value)} is outside its range, "
+                f"{_range_text(option.low, option.high)}")])
+        if coerced is None or (option.choices is not None and coerced not in option.choices):
+            declared = next(o for o in self.decls.options if o.name.name == name)
+            raise RulesetError([declared.name.pos.diagnostic(
+                f"option '{name}': {_wanted(option, digits)}, got '{_shown(str(value))}'")])
         below = option.low is not None and coerced < option.low
         above = option.high is not None and coerced > option.high
         bound = low if below else high if above else None
@@ -462,6 +471,23 @@ def _range_text(low: int | None, high: int | None) -> str:
     if low is not None and high is not None:
         return f"from {low} to {high}"
     return f"at least {low}" if low is not None else f"at most {high}"
+
+
+def _wanted(option: OptionDef, digits: bool) -> str:
+    """What an option's value must be, for a message about one that is not."""
+    if option.choices:
+        return "expected one of " + ", ".join(str(c) for c in option.choices)
+    if type(option.default) is int:
+        low = option.low if option.low is not None else -limits.MAX_VALUE
+        high = option.high if option.high is not None else limits.MAX_VALUE
+        return f"expected a whole number {_range_text(low, high)}" + (
+            "" if digits else " (digits 0-9)")
+    return f"expected {_type_word(option.default)}"
+
+
+def _shown(value: str, width: int = 24) -> str:
+    """A value given on the command line, cut short in a message when it is long."""
+    return value if len(value) <= width else value[:width - 3] + "..."
 
 
 def _type_word(value: Any) -> str:

@@ -122,8 +122,8 @@ def load_document(path: Path, chain: tuple[Path, ...] = (), text: str | None = N
                                                          "extend one another in a chain: no "
                                                          "house rule needs that many layers")])
     try:
-        parent_file = resolve(parent_path(doc, name), builtin_only=True)
-        text = parent_text(parent_file)
+        parent_file = referenced_file(parent_path(doc, name), "a parent's name")
+        text = rule_file_text(parent_file)
     except RulesetError as exc:
         cause = exc.diagnostics[0].message if exc.diagnostics else ""
         raise RulesetError([doc.diagnostic(("extends",), f"cannot use the parent ruleset "
@@ -138,13 +138,22 @@ def load_document(path: Path, chain: tuple[Path, ...] = (), text: str | None = N
     return merge_documents(load_document(parent_file, seen, text), doc)
 
 
-def parent_text(path: Path) -> str:
-    """The text of a file named by `extends:`, if it is a rule file: its name ends in .yaml
-    or .yml and it has a top-level `cardrules:` key. Any other file is refused unread, or
-    read but never quoted: a message about it holds its name alone, none of its lines."""
-    if path.suffix.lower() not in RULE_FILE_SUFFIXES:
-        raise RulesetError([Diagnostic(None, "not a rule file: a parent's name ends in .yaml "
-                                             "or .yml")])
+def referenced_file(ref: str, what: str) -> Path:
+    """The file that a reference in data someone else may have written names (a parent in
+    `extends:`, a saved game's ruleset): a built-in ruleset's name, or a path whose name ends
+    in .yaml or .yml. Any other path is refused before the system is asked about it, so the
+    message tells nothing of that file, not even whether it exists (`what`: whose name it is,
+    for the message)."""
+    named = "/" not in ref and "\\" not in ref and not ref.lower().endswith(RULE_FILE_SUFFIXES)
+    if not named and Path(ref).suffix.lower() not in RULE_FILE_SUFFIXES:
+        raise RulesetError([Diagnostic(None, f"not a rule file: {what} ends in .yaml or .yml")])
+    return resolve(ref, builtin_only=True)
+
+
+def rule_file_text(path: Path) -> str:
+    """The text of a referenced file (`referenced_file`) if it is a rule file: at most a rule
+    file's size, with a top-level `cardrules:` key. Any other file is read but never quoted:
+    a message about it holds its name alone, none of its lines."""
     text = read_text(path)
     if not _VERSION_KEY.search(text):
         raise RulesetError([Diagnostic(None, "not a rule file: it has no top-level "
@@ -175,7 +184,20 @@ def load_ruleset(ref: str | Path, options: dict[str, Any] | None = None) -> Rule
 
     A Ruleset is immutable, so the same files with the same options compile once: the last
     few are kept, keyed by the text of every file read (a changed file compiles afresh)."""
-    doc = load_document(resolve(str(ref)))
+    return _compiled(load_document(resolve(str(ref))), options)
+
+
+def load_referenced(ref: str, options: dict[str, Any] | None = None) -> Ruleset:
+    """`load_ruleset` for a ruleset named in data someone else may have written (a saved
+    game's `ruleset`, by `cardrules resume` and `serve --resume`): a built-in ruleset's name,
+    or a rule file, checked as a parent in `extends:` is (`referenced_file`,
+    `rule_file_text`) before it is parsed."""
+    path = referenced_file(ref, "a saved game names a built-in ruleset or a file whose name")
+    return _compiled(load_document(path, text=rule_file_text(path)), options)
+
+
+def _compiled(doc: Document, options: dict[str, Any] | None) -> Ruleset:
+    """A loaded document checked and compiled with `options` (or the one compiled already)."""
     key = (_sources(doc), tuple(sorted((k, str(v)) for k, v in (options or {}).items())))
     found = _COMPILED.get(key)
     if found is not None:

@@ -221,6 +221,7 @@ def _check_bounds(text: str, path: str) -> None:
         raise RulesetError([Diagnostic(Location(path, 1, 1), f"the file is {len(text):,} "
                                        f"characters long; a rule file has at most "
                                        f"{MAX_BYTES:,}")])
+    _check_characters(text, path)
     deepest = _FlowDepth(text).first_too_deep()
     if deepest is not None:
         line = text.count("\n", 0, deepest) + 1
@@ -246,6 +247,29 @@ def _check_bounds(text: str, path: str) -> None:
         return  # malformed: the parser itself says where
     finally:
         loader.dispose()
+
+
+# What YAML lets a file hold: tab, the line breaks, printable ASCII, NEL and the rest of
+# Unicode but the surrogates and U+FFFE, U+FFFF. The YAML library refuses any other character
+# in its own words, at the file's start; it is found here first, at its place.
+_NOT_YAML = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _check_characters(text: str, path: str) -> None:
+    """Refuse the first character that YAML does not allow in a file (a control character,
+    say), located at its line and column."""
+    found = _NOT_YAML.search(text)
+    if found is None:
+        return
+    at, code = found.start(), ord(found.group())
+    line = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    if code < 0x20 or 0x7F <= code <= 0x9F:
+        message = (f"a control character that a rule file cannot hold (U+{code:04X}): delete "
+                   f"it, or, inside a double-quoted text, write it as \"\\x{code:02X}\"")
+    else:
+        message = f"a character that a rule file cannot hold (U+{code:04X}): delete it"
+    raise RulesetError([Diagnostic(Location(path, line, column), message, _line_at(text, at))])
 
 
 def _line_at(text: str, offset: int) -> str:

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import BinaryIO
+from urllib.parse import unquote
 
 from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
@@ -19,13 +22,17 @@ from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace.position_codec import PositionCodec, ServerTextPosition
 
 from cardrules import __version__
-from cardrules.errors import Diagnostic, Location
+from cardrules.dsl.source import MAX_BYTES
+from cardrules.errors import Diagnostic, Location, ProtocolError
 
 from . import features
 from .analysis import Analysis, analyse
 from .places import Place
 
 DELAY = 0.3  # seconds of quiet after a change before the text is checked
+MAX_HEADER = 1000  # bytes in one header line ("Content-Length: 1234" and the like)
+# bytes in one message: the largest rule file, every character escaped as JSON may escape it
+MAX_MESSAGE = 16 * MAX_BYTES
 SOURCE = "cardrules"
 _SYMBOL_KINDS = {"phase": t.SymbolKind.Namespace, "step": t.SymbolKind.Event,
                  "move": t.SymbolKind.Method, "function": t.SymbolKind.Function,
@@ -72,10 +79,20 @@ class RulesServer(LanguageServer):
         return os.path.abspath(path) if path else os.path.abspath(uri.rsplit("/", 1)[-1] or
                                                                    "untitled.yaml")
 
-    async def current(self, uri: str) -> Analysis:
+    def text_of(self, uri: str) -> str | None:
+        """The text of a document the editor opened, as the editor sent it; None for any
+        other. A request may name any URI: a file the editor did not open is never read
+        (pygls's own `get_text_document` would read it from disk, /dev/zero too)."""
+        document = self.workspace.text_documents.get(unquote(uri))
+        return None if document is None else document.source
+
+    async def current(self, uri: str) -> Analysis | None:
         """The analysis of the document's text as it is now (made now if the last one is of
-        another text; published by the check that the change scheduled)."""
-        text = self.workspace.get_text_document(uri).source
+        another text; published by the check that the change scheduled); None for a document
+        the editor has not opened."""
+        text = self.text_of(uri)
+        if text is None:
+            return None
         state = self.files.setdefault(uri, _File())
         if state.latest is not None and state.latest.text == text:
             return state.latest
@@ -87,7 +104,7 @@ class RulesServer(LanguageServer):
         loop = asyncio.get_running_loop()
         found = await loop.run_in_executor(self.checker, analyse, self.path_of(uri), text)
         state = self.files.setdefault(uri, _File())
-        if self.workspace.get_text_document(uri).source == text:
+        if self.text_of(uri) == text:
             state.latest = found
             if found.readable:
                 state.readable = found
@@ -97,18 +114,23 @@ class RulesServer(LanguageServer):
         """Analyse a text and publish what it found, unless it changed meanwhile (its own
         check follows)."""
         found = await self.analysed(uri, text)
-        if self.workspace.get_text_document(uri).source == text:
+        if self.text_of(uri) == text:
             self.publish(uri, found)
 
     def schedule(self, uri: str, delay: float) -> None:
-        """Check the document after `delay` seconds of quiet (a new change starts again)."""
+        """Check the document after `delay` seconds of quiet (a new change starts again);
+        nothing for a document the editor has not opened."""
+        if self.text_of(uri) is None:
+            return
         state = self.files.setdefault(uri, _File())
         if state.pending is not None:
             state.pending.cancel()
 
         async def later() -> None:
             await asyncio.sleep(delay)
-            await self.check(uri, self.workspace.get_text_document(uri).source)
+            text = self.text_of(uri)
+            if text is not None:  # (closed meanwhile: nothing to check)
+                await self.check(uri, text)
 
         state.pending = asyncio.ensure_future(later())
 
@@ -248,6 +270,8 @@ def make_server() -> RulesServer:
     @server.feature(t.TEXT_DOCUMENT_HOVER)
     async def hover(ls: RulesServer, params: t.HoverParams) -> t.Hover | None:
         found = await ls.current(params.text_document.uri)
+        if found is None:
+            return None
         answer = features.hover(found, *ls.place_in(found, params.position))
         if answer is None:
             return None
@@ -259,11 +283,13 @@ def make_server() -> RulesServer:
                     t.CompletionOptions(trigger_characters=[".", "'", " ", "["]))
     async def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
         uri = params.text_document.uri
-        text = ls.workspace.get_text_document(uri).source
+        text = ls.text_of(uri)
+        if text is None:
+            return t.CompletionList(is_incomplete=False, items=[])
         state = ls.files.setdefault(uri, _File())
-        known = state.readable
-        if known is None:
-            known = await ls.current(uri)
+        known = state.readable or await ls.current(uri)
+        if known is None:  # (closed meanwhile)
+            return t.CompletionList(is_incomplete=False, items=[])
         lines = text.split("\n")
         server = ls.codec.position_from_client_units(lines, params.position)
         items = features.complete(text, server.line + 1, server.character + 1, known)
@@ -273,12 +299,16 @@ def make_server() -> RulesServer:
     @server.feature(t.TEXT_DOCUMENT_DEFINITION)
     async def definition(ls: RulesServer, params: t.DefinitionParams) -> list[t.Location]:
         found = await ls.current(params.text_document.uri)
+        if found is None:
+            return []
         places = features.definition(found, *ls.place_in(found, params.position))
         return [ls.location_of(p, found) for p in places]
 
     @server.feature(t.TEXT_DOCUMENT_REFERENCES)
     async def references(ls: RulesServer, params: t.ReferenceParams) -> list[t.Location]:
         found = await ls.current(params.text_document.uri)
+        if found is None:
+            return []
         places = features.references(found, *ls.place_in(found, params.position),
                                      params.context.include_declaration)
         return [ls.location_of(p, found) for p in places]
@@ -287,6 +317,8 @@ def make_server() -> RulesServer:
     async def prepare_rename(ls: RulesServer, params: t.PrepareRenameParams
                              ) -> t.PrepareRenamePlaceholder | None:
         found = await ls.current(params.text_document.uri)
+        if found is None:
+            return None
         try:
             symbol, place = features.renamable(found, *ls.place_in(found, params.position))
         except features.RenameRefused:
@@ -295,10 +327,12 @@ def make_server() -> RulesServer:
                                           placeholder=symbol.name)
 
     @server.feature(t.TEXT_DOCUMENT_RENAME)
-    async def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit:
+    async def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
         from pygls.exceptions import JsonRpcInvalidRequest
 
         found = await ls.current(params.text_document.uri)
+        if found is None:
+            return None
         try:
             places = features.rename(found, *ls.place_in(found, params.position),
                                      params.new_name)
@@ -312,6 +346,8 @@ def make_server() -> RulesServer:
     async def symbols(ls: RulesServer, params: t.DocumentSymbolParams
                       ) -> list[t.DocumentSymbol]:
         found = await ls.current(params.text_document.uri)
+        if found is None:
+            return []
         return [_symbol(entry, ls, found) for entry in features.outline(found)]
 
     return server
@@ -332,8 +368,33 @@ def _symbol(entry: features.Outline, ls: RulesServer, found: Analysis) -> t.Docu
         children=[_symbol(child, ls, found) for child in entry.children])
 
 
-def serve(delay: float = DELAY) -> None:
-    """Run the server on standard input and output until the editor stops it."""
+class BoundedInput:
+    """Standard input as pygls reads it (a line for each header, then the body of the length
+    a header gave), each read bounded: a header line longer than MAX_HEADER, or a body longer
+    than MAX_MESSAGE, cannot be an editor's, and is refused (ProtocolError) before anything is
+    read into memory. pygls takes any length that is digits, 99999999999999999999 too."""
+
+    def __init__(self, stream: BinaryIO):
+        self.stream = stream
+
+    def readline(self) -> bytes:
+        line = self.stream.readline(MAX_HEADER + 1)
+        if len(line) > MAX_HEADER:
+            raise ProtocolError(f"a message header longer than {MAX_HEADER:,} bytes: not the "
+                                "Language Server Protocol")
+        return line
+
+    def read(self, size: int) -> bytes:
+        if size > MAX_MESSAGE:
+            shown = str(size) if size < 10**30 else "a number of more than 30 digits"
+            raise ProtocolError(f"a message header gives Content-Length {shown}: a message "
+                                f"has at most {MAX_MESSAGE:,} bytes")
+        return self.stream.read(size)
+
+
+def serve(delay: float = DELAY, stream: BinaryIO | None = None) -> None:
+    """Run the server on standard input (or `stream`) and output until the editor stops it;
+    ProtocolError if what comes in is not a message."""
     server = make_server()
     server.delay = delay
-    server.start_io()
+    server.start_io(BoundedInput(stream or sys.stdin.buffer))  # type: ignore[arg-type]

@@ -23,6 +23,9 @@ REFILL = 'procedures: [{name: refill, params: {p: player}, do: ["move top(stock)
 CASES = {
     "malformed_yaml": ([(4, "title: Mini", "title: Mini: the game")], (4, ":", 1),
                        "malformed YAML:"),  # then the YAML library's own words
+    "control_character": ([(4, "title: Mini", "title: Mi\x01ni")], (4, "\x01", 0),
+                          "a control character that a rule file cannot hold (U+0001): delete "
+                          'it, or, inside a double-quoted text, write it as "\\x01"'),
     "duplicate_key": ([(4, "title: Mini", "name: mini")], (4, "name", 0),
                       "duplicate key 'name'"),
     "unknown_top_key": ([(4, "title: Mini", "titel: Mini")], (4, "titel", 0),

@@ -96,7 +96,9 @@ def test_broken_file_gives_its_expected_diagnostic(path: Path) -> None:
     assert first.location.path == str(path)
     source = path.read_text(encoding="utf-8").splitlines()[line - 1]
     head, shown, caret = first.format().splitlines()
-    assert (head, shown) == (f"{path}:{line}:{column}: {first.message}", f"    {source}")
+    visible = "".join(ch if ch.isprintable() else "\ufffd" for ch in source)  # (a control
+    assert (head, shown) == (f"{path}:{line}:{column}: {first.message}", f"    {visible}")
+    # character is shown as U+FFFD: a terminal drops it, and the caret would stand elsewhere)
     # a caret under the column, and under the rest of the offending text where its end is known
     width = first.end.column - column if first.end and first.end.line == line else 1
     assert caret == "    " + " " * (column - 1) + "^" * max(width, 1)

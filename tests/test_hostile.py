@@ -26,7 +26,17 @@ def cli(*args: str, input: str | None = None) -> Result:
     (["run", "golf6", "-o", "rounds=3_000"], EXIT_INVALID,
      "option 'rounds': expected a whole number"),
     (["run", "golf6", "-o", "rounds=" + DIGITS], EXIT_INVALID,
-     "option 'rounds': expected a whole number"),
+     "option 'rounds': 999999999999999999999... is outside its range, from 1 to 10000"),
+    (["run", "golf6", "-o", "rounds=999999999999999999"], EXIT_INVALID,
+     "option 'rounds': 999999999999999999 is outside its range, from 1 to 10000"),
+    (["run", "golf6", "-o", "rounds=-99999999999"], EXIT_INVALID,
+     "option 'rounds': -99999999999 is outside its range, from 1 to 10000"),
+    (["run", "golf6", "-o", "rounds=many"], EXIT_INVALID,
+     "option 'rounds': expected a whole number from 1 to 10000 (digits 0-9), got 'many'"),
+    (["run", "golf6", "-o", "stock_runs_out=x"], EXIT_INVALID,
+     "option 'stock_runs_out': expected one of reshuffle, end_round, got 'x'"),
+    (["run", "golf6", "-o", "joker_pair_cancels=maybe"], EXIT_INVALID,
+     "option 'joker_pair_cancels': expected true or false, got 'maybe'"),
     (["run", "golf6", "-o", "rounds=1000000000"], EXIT_INVALID,
      "outside its range, from 1 to 10000"),
     (["run", "golf6", "--seed", "٣"], EXIT_USAGE, "expected a whole number in digits 0-9"),
@@ -55,6 +65,17 @@ def cli(*args: str, input: str | None = None) -> Result:
     (["serve", "golf6", "--delay", "nan"], EXIT_USAGE, "expected seconds in digits 0-9"),
     (["serve", "golf6", "--delay", "inf"], EXIT_USAGE, "expected seconds in digits 0-9"),
     (["serve", "golf6", "--delay", "61"], EXIT_USAGE, "61 is not in the range 0<=x<=60"),
+    (["serve", "golf6", "--delay", "99999999999999999999"], EXIT_USAGE,
+     "'99999999999999999999' is not in the range 0<=x<=60"),
+    (["serve", "golf6", "--delay", "-1"], EXIT_USAGE, "'-1' is not in the range 0<=x<=60"),
+    (["serve", "golf6", "--react-wait", "0.1234567"], EXIT_USAGE,
+     "'0.1234567' has more than 6 decimals: expected seconds in the range 0<=x<=3600"),
+    (["serve", "golf6", "--delay", "x"], EXIT_USAGE, "in the range 0<=x<=60, got 'x'"),
+    (["lsp", "--delay", "99999999"], EXIT_USAGE, "'99999999' is not in the range 0<=x<=5"),
+    (["simulate", "golf6", "-n", "9" * 25], EXIT_USAGE,
+     "is far too large: expected x>=1 of at most 19 digits"),
+    (["serve", "golf6", "--port", "9" * 25], EXIT_USAGE,
+     "is far too large: expected 0<=x<=65535"),
     (["serve", "golf6", "--port", "\x1b[2J"], EXIT_USAGE, "got '\\x1b[2J'"),
 ], ids=lambda v: " ".join(v)[:60] if isinstance(v, list) else None)
 def test_a_bad_flag_value_is_refused_in_one_line(args: list[str], code: int,
@@ -64,6 +85,17 @@ def test_a_bad_flag_value_is_refused_in_one_line(args: list[str], code: int,
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "Traceback" not in result.output and "\x1b" not in result.output
     assert sum(cause in line for line in result.output.splitlines()) == 1, result.output
+
+
+def test_an_options_bad_value_is_located_at_its_declaration() -> None:
+    """A value the option can never take is reported in the rule file: at the bound it
+    passes (digits too many for any number too), else at the option's name."""
+    for given, where, shown in [("rounds=999999999999999999", ":24:10: ", "max: 10000"),
+                                ("stock_runs_out=x", ":41:11: ", "- name: stock_runs_out")]:
+        result = cli("run", "golf6", "-o", given)
+        assert result.exit_code == EXIT_INVALID, result.output
+        head, line, caret = result.output.splitlines()[:3]
+        assert "golf6.yaml" + where in head and line.strip() == shown and "^" in caret
 
 
 def test_many_workers_are_capped_with_a_line_saying_so() -> None:

@@ -416,7 +416,7 @@ def spoiled_saves(good: dict[str, Any]) -> dict[str, object]:
     ("nested", "action 3 is not an action"),
     ("illegal", "action 3 of the saved game cannot be played: not a legal action now"),
     ("inserted", "action 2 of the saved game cannot be played"),
-    ("many", "more than 100000 actions"),
+    ("many", "too long for a saved game (100,001 actions; a save holds at most 100,000)"),
     ("bots", "its random streams (one per seat)"),
     ("bots.1", "its random streams"),
     ("word", "its random streams"),

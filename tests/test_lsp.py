@@ -439,6 +439,53 @@ async def test_a_hostile_file_gets_the_compilers_refusal(client: LanguageClient,
     closed(client, path)
 
 
+async def test_a_document_the_editor_did_not_open_is_never_read(client: LanguageClient,
+                                                                tmp_path: Path) -> None:
+    """A request may name any URI: the server answers only about the documents the editor
+    opened, with their text as sent; any other gets an empty answer (no file is read, a
+    missing one is no error)."""
+    secret = tmp_path / "secret.yaml"
+    secret.write_text(GOLF6.read_text(encoding="utf-8"), encoding="utf-8")
+    for uri in (secret.as_uri(), (tmp_path / "nope" / "b.yaml").as_uri()):
+        document = t.TextDocumentIdentifier(uri=uri)
+        at = t.Position(line=1, character=2)
+        assert await client.text_document_document_symbol_async(
+            t.DocumentSymbolParams(text_document=document)) == []
+        assert await client.text_document_hover_async(
+            t.HoverParams(text_document=document, position=at)) is None
+        assert await client.text_document_definition_async(
+            t.DefinitionParams(text_document=document, position=at)) == []
+        listed = await client.text_document_completion_async(
+            t.CompletionParams(text_document=document, position=at))
+        assert isinstance(listed, t.CompletionList) and not listed.items
+        assert await client.text_document_rename_async(
+            t.RenameParams(text_document=document, position=at, new_name="x")) is None
+    # opened, the same file is answered about from the text the editor sent, not the file's
+    await opened(client, secret, "cardrules: 1\nextends: golf6\nname: mine\n")
+    found = await client.text_document_document_symbol_async(t.DocumentSymbolParams(
+        text_document=t.TextDocumentIdentifier(uri=secret.as_uri())))
+    assert found is not None and "reveal" not in {s.name for s in found}
+    closed(client, secret)
+
+
+@pytest.mark.parametrize(("sent", "message"), [
+    (b"Content-Length: 99999999999999999999\r\n\r\n{}",
+     "Content-Length 99999999999999999999: a message has at most 16,000,000 bytes"),
+    (b"Content-Length: 16000001\r\n\r\n{}", "a message has at most 16,000,000 bytes"),
+    (b"X" * 5000, "a message header longer than 1,000 bytes"),
+])
+async def test_a_header_that_no_editor_sends_is_refused(sent: bytes, message: str) -> None:
+    import subprocess
+
+    done = await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-m", "cardrules", "lsp"], input=sent,
+        capture_output=True, timeout=60)
+    said = done.stderr.decode()
+    assert done.returncode == 2 and done.stdout == b""
+    assert said.startswith("error: cardrules lsp: ") and message in said, said
+    assert "Traceback" not in said and said.count("\n") == 1
+
+
 # ----------------------------------------------------------------- neovim
 async def test_neovim_shows_validates_diagnostics_and_a_hover(tmp_path: Path) -> None:
     """A real editor, headless: Neovim starts `cardrules lsp` for a file with three mistakes

@@ -103,3 +103,101 @@ def test_loads_refuses_what_is_not_a_record() -> None:
             record.loads(json.dumps({**data, key: value}))
     with pytest.raises(GameError, match="far too large"):
         record.loads('{"format": "cardrules-save/2", "seed": ' + "9" * 5000 + "}")
+
+
+def _save_naming(tmp_path: Path, ruleset: str) -> Path:
+    rules = load_ruleset("golf6")
+    saved = Record.new("golf6", {}, rules, 2, 1, [HUMAN, "random"])
+    saved.keep_streams(make_bots(saved.seats, 1))
+    path = tmp_path / "game.save"
+    path.write_text(json.dumps({**saved.to_data(), "ruleset": ruleset}), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("name", "content", "cause"), [
+    ("shadow", "root:$6$hunter2:19000:0:99999:7:::\n",
+     "a saved game names a built-in ruleset or a file whose name ends in .yaml or .yml"),
+    ("secret.env", "cardrules: 1\nAPI_KEY=hunter2\n", "ends in .yaml or .yml"),
+    ("notes.yaml", "password: hunter2\n", "it has no top-level 'cardrules:' key"),
+    ("list.yml", "- hunter2\n", "it has no top-level 'cardrules:' key"),
+])
+def test_a_save_naming_a_file_that_is_not_a_rule_file_is_refused_without_telling_of_it(
+        tmp_path: Path, name: str, content: str, cause: str) -> None:
+    """A save is data anyone may have written: its `ruleset` is a built-in name or a rule file
+    (.yaml or .yml, declaring `cardrules:`), as a parent in `extends:` is. Any other file is
+    refused unread, with the message a missing file gets; a .yaml that is no rule file is
+    named, never quoted. `resume` and `serve --resume` check alike."""
+    from click.testing import CliRunner
+
+    from cardrules.cli.main import main
+    from cardrules.dsl.loader import load_referenced
+    from cardrules.web.game import Game
+
+    (tmp_path / name).write_text(content, encoding="utf-8")
+    there, missing = str(tmp_path / name), str(tmp_path / "gone" / name)
+    said = []
+    for ref in (there, missing):
+        with pytest.raises(GameError) as refused:
+            record.start(record.read(_save_naming(tmp_path, ref)), load_referenced)
+        said.append(str(refused.value).replace(ref, "REF"))
+        assert f"its ruleset '{ref}' cannot be loaded: not a rule file" in str(refused.value) \
+            or "no such file" in str(refused.value)
+    assert cause in said[0] and "hunter2" not in said[0], said[0]
+    if not name.endswith((".yaml", ".yml")):  # refused unread: nothing tells it is there
+        assert said[0] == said[1]
+    result = CliRunner().invoke(main, ["resume", str(_save_naming(tmp_path, there))])
+    assert result.exit_code == 3 and cause in result.output and "hunter2" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    with pytest.raises(GameError, match="not a rule file"):
+        Game.resume(_save_naming(tmp_path, there))
+
+
+def test_a_save_naming_a_rule_file_or_a_built_in_ruleset_resumes(tmp_path: Path) -> None:
+    from cardrules.dsl.loader import load_referenced
+
+    shipped = str(Path(__file__).resolve().parent.parent / "rulesets" / "golf6.yaml")
+    for ref in ("golf6", shipped):
+        engine, state = record.start(record.read(_save_naming(tmp_path, ref)), load_referenced)
+        assert engine.rules.name == "golf6" and not state.over
+
+
+def test_a_record_the_reader_would_refuse_is_never_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writer and reader hold one set of limits: a game too long for a save is refused when
+    it is written, saying why, and the save written before it stays as it was."""
+    monkeypatch.setattr(record, "MAX_ACTIONS", 4)
+    rules = load_ruleset("golf6")
+    engine = Engine(rules)
+    state = engine.new_game(2, 1)
+    rec = Record.new("golf6", {}, rules, 2, 1, [HUMAN, "random"])
+    rec.keep_streams(make_bots(rec.seats, 1))
+    path = tmp_path / "game.json"
+    for number in range(1, 6):
+        action = engine.legal_actions(state)[0]
+        engine.apply(state, action)
+        rec.actions.append(action_data(action))
+        if number <= 4:
+            record.write(path, rec)
+            assert record.read(path).actions == rec.actions
+    kept = path.read_bytes()
+    with pytest.raises(GameError, match=r"cannot save the game to .*game\.json: too long for a "
+                                        r"saved game \(5 actions; a save holds at most 4\)"):
+        record.write(path, rec)
+    assert path.read_bytes() == kept and sorted(tmp_path.iterdir()) == [path]
+
+
+def test_at_the_terminal_a_game_too_long_to_save_goes_on_and_says_so_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from cardrules.cli.main import main
+
+    monkeypatch.setattr(record, "MAX_ACTIONS", 6)
+    save = tmp_path / "game.json"
+    result = CliRunner().invoke(main, ["run", "golf6", "-p", "2", "-s", "3", "-o", "rounds=1",
+                                       "--human", "1", "--save", str(save)],
+                                input="1\n" * 200)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("warning: cannot save the game to") == 1, result.stderr
+    assert "too long for a saved game" in result.stderr and "Game over." in result.stdout
+    assert 0 < len(record.read(save).actions) <= 6  # the last save that could be resumed

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardrules.dsl.loader import load_ruleset
+from cardrules.dsl.loader import load_referenced, load_ruleset
 from cardrules.errors import GameError, IllegalAction
 from cardrules.interpreter.domains import Words
 from cardrules.interpreter.engine import PASS, Engine
@@ -98,7 +98,7 @@ class Game(PeoplesGame):
         `programs` (seat -> 'cmd:...', from the command line) in the seats programs played;
         GameError (one line) if the save is refused."""
         game = people.resume(
-            path, programs, load_ruleset,
+            path, programs, load_referenced,
             lambda saved, engine, state, bots: cls(secrets.token_hex(8), saved, engine, state,
                                                    bots, new_tokens(saved.seats)),
             lambda game: game.play)  # (not saved as it goes)

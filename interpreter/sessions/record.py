@@ -52,6 +52,8 @@ OLDER = "cardrules-save/2"  # still resumed: its programs' commands are never re
 OLD_FORMATS = ("cardrules-save/1",)
 HUMAN = "human"  # the seat kind of a person
 PROGRAM = "program"  # what a record holds for a seat played by a program (cmd:)
+# What a save holds at most: `read` refuses more, and `write` refuses to write more (a game
+# longer than this goes on unsaved, its last save kept), so every save written can be resumed.
 MAX_BYTES = 4 * 1024 * 1024  # far above any real game (a long grandma match: ~100 KB)
 MAX_ACTIONS = 100_000  # the longest shipped games take a few thousand
 MAX_SEED = 2**63  # seeds are at most this in size (either sign)
@@ -195,7 +197,7 @@ def read(path: Path) -> Record:
 def loads(text: str) -> Record:
     """A record from its JSON text; GameError if the text is not a record of this format."""
     if len(text) > MAX_BYTES:
-        raise GameError("too large for a saved game")
+        raise GameError(f"too large for a saved game (at most {MAX_BYTES // 2**20} MB)")
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
@@ -308,7 +310,8 @@ def _actions(value: Any) -> list[list[Any]]:
     if not isinstance(value, list):
         raise _damaged("actions")
     if len(value) > MAX_ACTIONS:
-        raise GameError(f"a damaged saved game (more than {MAX_ACTIONS} actions)")
+        raise GameError(f"too long for a saved game ({len(value):,} actions; a save holds at "
+                        f"most {MAX_ACTIONS:,})")
     for number, action in enumerate(value, 1):
         if not (isinstance(action, list) and action and isinstance(action[0], str)
                 and _json_action(action, MAX_DEPTH)):
@@ -361,7 +364,9 @@ def restore_streams(bots: Sequence[Bot | None], streams: Sequence[list[Any] | No
 
 
 # ------------------------------------------------------------------ replaying
-Loader = Callable[[str, dict[str, str]], Ruleset]  # cardrules.dsl.loader.load_ruleset
+# cardrules.dsl.loader.load_referenced: a save names a built-in ruleset or a rule file, checked
+# as one before it is read
+Loader = Callable[[str, dict[str, str]], Ruleset]
 
 
 def start(record: Record, loader: Loader,
@@ -446,10 +451,18 @@ def dumps(record: Record) -> str:
 
 
 def write(path: Path, record: Record) -> None:
-    """Save the record; a failed write leaves any earlier save as it was."""
+    """Save the record; a failed write leaves any earlier save as it was. A record that
+    `read` would refuse (a game too long for a save: more than MAX_ACTIONS actions or
+    MAX_BYTES) is not written: GameError says why, and the earlier save stays."""
+    text = dumps(record)
+    try:
+        loads(text)  # the reader's own checks, on what it would read
+    except GameError as exc:
+        raise GameError(f"cannot save the game to {path}: {exc}; a save there is left as it "
+                        "was") from None
     temporary = path.with_name(path.name + ".part")
     try:
-        temporary.write_text(dumps(record), encoding="utf-8")
+        temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, path)
     except OSError as exc:
         raise GameError(f"cannot save the game to {path}: {exc.strerror}") from None
