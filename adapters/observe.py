@@ -223,8 +223,7 @@ class SeatTensor:
         # what the variables were written from (and whether one names a card, whose name
         # the seat may learn or lose)
         self.values: Any = None
-        self.cards_named = any(var.kind == "card" or var.item_kind == "card"
-                               for var in rules.variables)
+        self.cards_named = any(var.names_cards for var in rules.variables)
 
     def update(self, s: GameState, match: Match) -> np.ndarray:
         """Bring the tensor to `s` (the engine's game of `match` now) and return it."""

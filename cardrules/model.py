@@ -108,6 +108,17 @@ class VariableDef:
     internal: bool = False  # the rules' own bookkeeping: never shown to players
     secret_until: str = "game_end"  # with visibility owner: shown to all at round_end or game_end
     label: str = ""  # how players see it named (label:); "" for its name
+    inner: tuple[str, ...] = ()  # for a list of lists: the types below its items', outermost first
+
+    @property
+    def shape(self) -> tuple[str, ...]:
+        """Its type, outermost first: ('card',), ('list', 'card'), ('list', 'list', 'card')."""
+        return (self.kind, *((self.item_kind,) if self.item_kind else ()), *self.inner)
+
+    @property
+    def names_cards(self) -> bool:
+        """Whether its values name cards (a card, or cards in lists at any depth)."""
+        return "card" in self.shape
 
     @property
     def title(self) -> str:

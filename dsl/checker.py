@@ -51,6 +51,7 @@ from .typesys import (
     WORDS,
     Type,
     accepts,
+    open_list,
 )
 from .work import over_budget
 
@@ -282,13 +283,14 @@ class _RulesetChecker(TableChecker):
                 self.problem(spec.initial.pos if spec.initial else declared.pos,
                              f"the initial value must be {t}, but this is {initial.type}")
             return t
-        if initial.type != NONE:
+        if initial.type != NONE and not open_list(initial.type):
             return initial.type
-        if self.seen is None:
-            return ANY  # the first reading: any value may be stored
+        if self.seen is None:  # the first reading: any value may be stored
+            return ANY if initial.type == NONE else initial.type
+        # `none`, or a list whose items' type `[]` does not say: what the rules store in it
         stored = [t for t, _ in self.seen.types.get(spec.name.name, [])
-                  if t not in (NONE, ANY)]
-        return stored[0] if stored else NONE
+                  if t not in (NONE, ANY) and not open_list(t)]
+        return stored[0] if stored else initial.type
 
     # ------------------------------------------------------------- functions
     def functions(self) -> tuple[ir.Function, ...]:

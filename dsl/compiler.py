@@ -40,6 +40,7 @@ from .listing import listing
 from .reader import read
 from .reads import locals_read, reads_knowledge, tells
 from .source import Document
+from .typesys import Type
 
 
 @cache
@@ -241,7 +242,7 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, generated: Ge
         variables=tuple(VariableDef(v.name, v.scope, fn(made.initial[v.name]), v.doc,
                                     v.visibility, v.type.name,
                                     v.type.item.name if v.type.item else "", v.internal,
-                                    v.secret_until, v.label)
+                                    v.secret_until, v.label, _inner(v.type))
                         for v in program.variables),
         phases=phases, setup=fn(made.setup), round_end=fn(made.round_end),
         after_move=fn(made.triggers.get("after_move")),
@@ -307,3 +308,13 @@ def _move(checked: Checked, move: ir.Move, fn: _Functions) -> MoveDef:
     return MoveDef(move.name, text, tuple(names), info.kinds,
                    fn(made.moves[move.name]), move.then, location(move.pos), move.doc,
                    info.names_cards, tuple(parts), fn(made.handlers.get(move.name)), values)
+
+
+def _inner(t: Type) -> tuple[str, ...]:
+    """The types below a list's items (a list of lists), outermost first."""
+    out: list[str] = []
+    item = t.item.item if t.item is not None else None
+    while item is not None:
+        out.append(item.name)
+        item = item.item
+    return tuple(out)

@@ -30,6 +30,15 @@ def list_of(item: Type) -> Type:
     return Type("list", item)
 
 
+def open_list(t: Type) -> bool:
+    """Whether a list type leaves its items' type open (`[]`, a list of `[]`)."""
+    while t.is_list:
+        if t.item is None or t.item.name == "any":
+            return True
+        t = t.item
+    return False
+
+
 def zone_type(name: str) -> Type:
     return Type("zone", zone=name)
 

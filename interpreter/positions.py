@@ -66,10 +66,10 @@ def _variables(rules: Ruleset, state: GameState, seat: int | None) -> list[Any]:
         if var.internal:
             continue
         if var.name in state.vars:
-            out.append(shown(rules, state, seat, var.kind, var.item_kind, state.vars[var.name]))
+            out.append(shown(rules, state, seat, var.shape, state.vars[var.name]))
         elif var.name in state.pvars:
             hide = secret(var, state.over)
-            out.append([shown(rules, state, seat, var.kind, var.item_kind, v)
+            out.append([shown(rules, state, seat, var.shape, v)
                         if not hide or p == seat else None
                         for p, v in enumerate(state.pvars[var.name])])
     return out

@@ -142,8 +142,7 @@ def house_view(rules: Ruleset, s: GameState, seat: int | None,
     return {"name": rules.house.name, "total": s.house_total,
             "round_scores": list(s.house_scores),
             "variables": {var.name: None if secret(var, over, round_over)
-                          else shown(rules, s, seat, var.kind, var.item_kind,
-                                     s.pvars[var.name][s.house])
+                          else shown(rules, s, seat, var.shape, s.pvars[var.name][s.house])
                           for var in rules.variables if var.name in s.pvars and not var.internal},
             "winner": s.over and s.house_won}
 
@@ -156,7 +155,7 @@ def _player_variables(rules: Ruleset, s: GameState, seat: int) -> dict[str, list
         if var.name not in s.pvars or var.internal:
             continue
         hide = secret(var, s.over)
-        out[var.name] = [shown(rules, s, seat, var.kind, var.item_kind, v)
+        out[var.name] = [shown(rules, s, seat, var.shape, v)
                          if not hide or p == seat else None
                          for p, v in enumerate(s.pvars[var.name][:s.n])]
     return out
@@ -169,25 +168,26 @@ def public_variables(rules: Ruleset, s: GameState, over: bool,
     no longer `secret` (the game `over`, or with `secret_until: round_end` the round, when
     `round_over`; None until then); internal variables never."""
     return {var.name: [None if secret(var, over, round_over)
-                       else shown(rules, s, None, var.kind, var.item_kind, v)
+                       else shown(rules, s, None, var.shape, v)
                        for v in s.pvars[var.name][:s.n]]
             for var in rules.variables if var.name in s.pvars and not var.internal}
 
 
 def _game_variables(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
-    return {var.name: shown(rules, s, seat, var.kind, var.item_kind, s.vars[var.name])
+    return {var.name: shown(rules, s, seat, var.shape, s.vars[var.name])
             for var in rules.variables if var.name in s.vars and not var.internal}
 
 
-def shown(rules: Ruleset, s: GameState, seat: int | None, kind: str, item: str,
+def shown(rules: Ruleset, s: GameState, seat: int | None, shape: tuple[str, ...],
           value: Any) -> Any:
     """A variable's value as the seat sees it (no seat: as everyone does), in the view's
     terms: a card by its name if the seat knows it (else None: a card id would tell which
     card it is), a player by seat number from 1, a rank, suit or colour by its name."""
     if value is None:
         return None
-    if kind == "list":
-        return [shown(rules, s, seat, item, "", v) for v in value]
+    kind = shape[0] if shape else "any"
+    if kind == "list":  # (a list of lists of cards too: each card as the seat knows it)
+        return [shown(rules, s, seat, shape[1:], v) for v in value]
     if kind == "card":
         known = s.known[value]
         seen = known == s.everyone if seat is None else known >> seat & 1

@@ -38,7 +38,7 @@ from cardrules.interpreter.domains import fill
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.players.bots import RandomBot
 from cardrules.interpreter.players.hint import hint
-from cardrules.interpreter.players.knowledge import unknown_positions
+from cardrules.interpreter.players.knowledge import determinize_with_map, unknown_positions
 from cardrules.interpreter.runtime import HIDDEN, OTHERS, OWNER
 from cardrules.interpreter.sight import whereabouts
 from cardrules.interpreter.state import GameState
@@ -585,3 +585,36 @@ def test_a_label_value_reads_no_card_the_seat_has_not_seen() -> None:
                if x[0] == "lay"]
         assert own and not any("?" in text for text in own)
     assert from_hand > 0  # some pair differs in the hand the labels read
+
+
+def test_a_variable_holding_cards_in_lists_names_only_those_the_seat_knows(
+        tmp_path: Path) -> None:
+    """A variable that starts as `[]` takes its items' type from what the rules store in it,
+    and a list of lists of cards is a list of lists of cards: another seat sees each card of
+    them as it knows it (never a card's number, which would say which card it is), and a
+    search's sample names the cards it dealt in their places."""
+    base = (Path(__file__).resolve().parent / "data" / "mini.yaml").read_text(encoding="utf-8")
+    text = base.replace("    initial: 0\n", "    initial: 0\n"
+                        "  - {name: held, scope: round, initial: \"[]\"}\n"
+                        "  - {name: nest, scope: round, initial: none}\n", 1).replace(
+        "                - set drawn += 1\n", "                - set drawn += 1\n"
+        "                - set held = select(c for c in hand[me])\n"
+        "                - set nest = [select(c for c in hand[me]), [top(hand[me])]]\n", 1)
+    path = tmp_path / "nested.yaml"
+    path.write_text(text, encoding="utf-8")
+    rules = load_ruleset(path)
+    assert {v.name: v.shape for v in rules.variables if v.name in ("held", "nest")} == \
+        {"held": ("list", "card"), "nest": ("list", "list", "card")}
+    engine = Engine(rules)
+    state = engine.new_game(2, 3)
+    me = state.current
+    engine.apply(state, ("take",))
+    seen = player_view(rules, state, 1 - me)["variables"]
+    assert seen["held"] == [None, None, None] and seen["nest"] == [[None] * 3, [None]]
+    own = player_view(rules, state, me)["variables"]
+    hand_zone = rules.zone("hand").zone_of(me)
+    assert own["nest"][1] == [rules.cards.names[state.zones[hand_zone][-1]]]
+    sample, mapping = determinize_with_map(engine, state, 1 - me, random.Random(1))
+    hand = sample.zones[hand_zone]
+    assert sample.vars["held"] == hand and sample.vars["nest"] == [hand, [hand[-1]]]
+    assert [mapping[c] for c in state.vars["held"]] == hand

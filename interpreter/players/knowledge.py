@@ -116,22 +116,28 @@ def determinize_with_map(engine: Any, state: GameState, seat: int,
 
 
 def relabel_variables(variables: Any, det: GameState, mapping: dict[int, int]) -> None:
-    """Each variable that holds a card, or a list of cards, made to hold the card `mapping`
-    put where its card lay: the sample is the game with the unknown cards relabelled, and a
+    """Each variable that holds a card, or cards in lists, made to hold the card `mapping`
+    put where each card lay: the sample is the game with the unknown cards relabelled, and a
     variable left naming the true card would say which card lies there."""
     for var in variables:
-        if var.kind == "card":
-            def moved(value: Any) -> Any:
-                return value if value is None else mapping[value]
-        elif var.kind == "list" and var.item_kind == "card":
-            def moved(value: Any) -> Any:
-                return value if value is None else [mapping[c] for c in value]
-        else:
+        if not var.names_cards:
             continue
+        shape = var.shape
         if var.name in det.vars:
-            det.vars[var.name] = moved(det.vars[var.name])
+            det.vars[var.name] = _relabelled(det.vars[var.name], shape, mapping)
         elif var.name in det.pvars:
-            det.pvars[var.name] = [moved(v) for v in det.pvars[var.name]]
+            det.pvars[var.name] = [_relabelled(v, shape, mapping) for v in det.pvars[var.name]]
+
+
+def _relabelled(value: Any, shape: tuple[str, ...], mapping: dict[int, int]) -> Any:
+    """A value of the type `shape` (outermost first) with each card it names relabelled."""
+    if value is None or not shape:
+        return value
+    if shape[0] == "card":
+        return mapping[value]
+    if shape[0] == "list":
+        return [_relabelled(v, shape[1:], mapping) for v in value]
+    return value
 
 
 def shuffle_held_orders(board: Any, det: GameState, seat: int, rng: random.Random) -> None:
