@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from cardrules.errors import Diagnostic
@@ -58,6 +59,8 @@ class Known:
     item: Known | None = None
     low: int | None = None
     high: int | None = None
+    zoned: bool = False  # a list of cards in play (as many as a zone holds)
+    listed: bool = False  # subsets or combinations of such a list
 
 
 @dataclass(frozen=True)
@@ -74,15 +77,35 @@ class Weight:
 
 def weights(program: ir.Program, cards: CardTable, players: int) -> list[Weight]:
     """The bound of every rule of the program, in the order the rule file declares them."""
+    return _weighed(program, cards, players)[0]
+
+
+def _weighed(program: ir.Program, cards: CardTable, players: int
+             ) -> tuple[list[Weight], list[n.Pos]]:
+    """The bound of every rule, and where subsets or combinations of cards in play are gone
+    through inside a loop through others."""
     whole = _Weigher(program, cards, players, True).rules()
-    fixed = _Weigher(program, cards, players, False).rules()
+    weigher = _Weigher(program, cards, players, False)
+    fixed = list(weigher.rules())
     return [Weight(rule, steps, most, pos) for (rule, steps, pos), (_, most, _) in
-            zip(whole, fixed)]
+            zip(whole, fixed)], weigher.nested
 
 
 def over_budget(program: ir.Program, cards: CardTable, players: int) -> Iterator[Diagnostic]:
-    """A diagnostic for each rule whose rule text fixes more than limits.MAX_WORK steps."""
-    for weight in weights(program, cards, players):
+    """A diagnostic for each rule whose rule text fixes more than limits.MAX_WORK steps, and
+    for each loop through subsets or combinations of cards in play inside a loop through
+    others (each lists up to MOST_LISTED: nested, they multiply)."""
+    found, nested = _weighed(program, cards, players)
+    seen: set[tuple[int, int]] = set()
+    for pos in nested:
+        if (pos.offset, pos.end) not in seen:
+            seen.add((pos.offset, pos.end))
+            yield pos.diagnostic(
+                "this goes through subsets or combinations of cards in play inside a loop "
+                "through others: each may list up to "
+                f"{MOST_LISTED:,}, so together they may take {MOST_LISTED**2:,} steps or "
+                "more; go through one such list at a time, or through fewer cards")
+    for weight in found:
         if weight.fixed > limits.MAX_WORK:
             yield weight.pos.diagnostic(
                 f"{weight.rule} may take up to {_count(weight.fixed)} steps, more than the "
@@ -101,7 +124,8 @@ def _join(a: Known, b: Known) -> Known:
     item = a.item if b.item is None else b.item if a.item is None else _join(a.item, b.item)
     low = None if a.low is None or b.low is None else min(a.low, b.low)
     high = None if a.high is None or b.high is None else max(a.high, b.high)
-    return Known(max(a.most, b.most), item, low, high)
+    return Known(max(a.most, b.most), item, low, high, a.zoned or b.zoned,
+                 a.listed or b.listed)
 
 
 def _number(low: int | None, high: int | None) -> Known:
@@ -128,8 +152,10 @@ class _Weigher:
         self.procedures = {p.name: p for p in program.procedures}
         self.drawing = drawing_functions(program.functions)
         self.hoisted: dict[int, Known] = {}  # pieces worked out once for a loop: one step
-        self.memo: dict[tuple[str, tuple[Known, ...]], tuple[int, Known]] = {}
+        self.memo: dict[tuple[str, tuple[Known, ...], bool], tuple[int, Known]] = {}
         self.busy: set[str] = set()
+        self.depth = 0  # loops through subsets or combinations of cards in play, around here
+        self.nested: list[n.Pos] = []  # where such a loop is inside another
 
     # ------------------------------------------------------------------ rules
     def rules(self) -> Iterator[Part]:
@@ -190,14 +216,20 @@ class _Weigher:
             env: dict[str, Known] = {}
             listing = self.expr(move.when, env)[0] if move.when is not None else 0
             times = 1
-            for param in move.params:
+            listed = self.depth
+            for param in move.params:  # (each parameter's choices go through the former's)
                 steps, known = self.expr(param.source, env)
                 item = known.item or Known()
                 env[param.name] = item
+                if known.listed:
+                    if self.depth > listed:
+                        self.nested.append(param.source.pos)
+                    self.depth += 1
                 where = self.loop([param.where], param.name, item, env, known.most) \
                     if param.where is not None else 0
                 listing += times * (steps + where)
                 times *= max(known.most, 1)
+            self.depth = listed
             for value in move.label_values:
                 listing += times * self.expr(value, env)[0]
             yield f"move '{move.name}' (listing its choices)", listing, move.pos
@@ -211,7 +243,8 @@ class _Weigher:
         if isinstance(s, ir.For):
             steps, known = self.expr(s.source, env)
             inner = {**env, s.name: known.item or Known()}
-            return steps + known.most * self.body(s.body, inner)
+            with self.through(known, s.pos):
+                return steps + known.most * self.body(s.body, inner)
         if isinstance(s, ir.Loop):
             test = self.expr(s.test, env)[0]
             return test + s.limit * (test + self.body(s.body, env))
@@ -243,7 +276,7 @@ class _Weigher:
         proc = self.procedures.get(name)
         if proc is None:
             return 1
-        key = ("procedure " + name, tuple(args))
+        key = ("procedure " + name, tuple(args), self.depth > 0)
         if key not in self.memo:
             env = {p: a for (p, _), a in zip(proc.params, args)}
             self.memo[key] = (self.body(proc.body, env), Known())
@@ -278,11 +311,13 @@ class _Weigher:
         if item is not None and item.name == "player":
             return Known(self.players)
         if item is not None and item.name in ("card", "rank", "suit", "colour"):
-            return Known(self.cards)
+            return Known(self.cards, zoned=True)
         return Known(max(MOST_NUMBERS, self.cards))
 
     def zone(self, zone: ZoneDef) -> Known:
-        return Known(zone.rows * zone.columns if zone.layout == "grid" else self.cards)
+        if zone.layout == "grid":
+            return Known(zone.rows * zone.columns)
+        return Known(self.cards, zoned=True)
 
     def expr_Const(self, node: ir.Const, env: dict[str, Known]) -> tuple[int, Known]:
         v = node.value
@@ -339,7 +374,8 @@ class _Weigher:
     def expr_Join(self, node: ir.Join, env: dict[str, Known]) -> tuple[int, Known]:
         steps, (a, b) = self.exprs((node.left, node.right), env)
         item = a.item if b.item is None else b.item if a.item is None else _join(a.item, b.item)
-        return 1 + steps + a.most + b.most, Known(a.most + b.most, item)
+        return 1 + steps + a.most + b.most, Known(a.most + b.most, item, zoned=a.zoned or b.zoned,
+                                                  listed=a.listed or b.listed)
 
     def expr_Index(self, node: ir.Index, env: dict[str, Known]) -> tuple[int, Known]:
         steps, (subject, _) = self.exprs((node.subject, node.index), env)
@@ -390,11 +426,13 @@ class _Weigher:
         item = source.item or Known()
         parts = [node.element, *([node.condition] if node.condition is not None else [])]
         inner = {**env, node.variable: item}
-        value = self.expr(node.element, inner)[1] if node.function in (
-            "select", "first", "max", "min") else Known()
-        steps += self.loop(parts, node.variable, item, inner, source.most)
+        with self.through(source, node.pos):
+            value = self.expr(node.element, inner)[1] if node.function in (
+                "select", "first", "max", "min") else Known()
+            steps += self.loop(parts, node.variable, item, inner, source.most)
         if node.function in ("select", "sorted_by"):
-            return steps, Known(source.most, value if node.function == "select" else item)
+            return steps, Known(source.most, value if node.function == "select" else item,
+                                zoned=source.zoned, listed=source.listed)
         if node.function in ("max_by", "min_by"):
             return steps, item
         if node.function == "count":
@@ -402,6 +440,21 @@ class _Weigher:
         if node.function in ("first", "max", "min"):
             return steps, value
         return steps, Known()
+
+    @contextmanager
+    def through(self, source: Known, pos: n.Pos) -> Iterator[None]:
+        """While weighing a loop through `source`: one through subsets or combinations of
+        cards in play inside another is noted (`nested`)."""
+        if not source.listed:
+            yield
+            return
+        if self.depth:
+            self.nested.append(pos)
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
 
     def loop(self, parts: list[ir.Expr], bound: str, item: Known, env: dict[str, Known],
              most: int) -> int:
@@ -426,7 +479,7 @@ class _Weigher:
         fn = self.functions.get(node.function)
         if fn is None or node.function in self.busy:
             return 1 + steps, self.default(node.type)
-        key = (node.function, tuple(args))
+        key = (node.function, tuple(args), self.depth > 0)
         if key not in self.memo:
             self.busy.add(node.function)
             try:
@@ -445,6 +498,8 @@ class _Weigher:
             steps += sum(a.most for a in args if a.item is not None or a.most > 1)
         if f in MELD_FUNCTIONS:
             return steps + self.search, self.melds(f)
+        if f == "size":  # (as many as the list may hold: a zone's, as a loop through it)
+            return steps, _number(0, args[0].most)
         if f == "numbers":
             low, high = args[0].low, args[1].high
             most = MOST_NUMBERS if low is None or high is None else \
@@ -455,11 +510,13 @@ class _Weigher:
             low, high = max(k.low or 0, 0), min(items if k.high is None else k.high, items)
             ways = max((math.comb(items, j) for j in _near_half(low, high, items)), default=0)
             ways = min(ways, MOST_LISTED)
-            return steps + ways * max(high, 1), Known(ways, Known(high, args[0].item))
+            return steps + ways * max(high, 1), Known(ways, Known(high, args[0].item),
+                                                      listed=args[0].zoned)
         if f == "subsets":
             items = min(args[0].most, MOST_LISTED.bit_length() - 1)  # (more: a fault)
             ways = 1 << items
-            return steps + ways * max(items, 1), Known(ways, Known(items, args[0].item))
+            return steps + ways * max(items, 1), Known(ways, Known(items, args[0].item),
+                                                       listed=args[0].zoned)
         if f == "ranks":
             return steps + self.ranks, Known(self.ranks)
         if f == "suits":

@@ -315,6 +315,12 @@ CASES = {
                             "[set drawn += 1]}]}]}")],
                           (40, "drawn < 5", 0),
                           "move 'take' may take up to"),
+    "work_nested_subsets": ([(52, "hand[me] where card.rank != 'K'",
+                              "hand[me] where any(any(size(s) > size(t) for t in "
+                              "subsets(hand[me])) for s in subsets(hand[me]))")],
+                            (52, "any", 1),
+                            "this goes through subsets or combinations of cards in play inside "
+                            "a loop through others"),
 }
 # Files cut short: name: (the last line kept, (line, token, occurrence), substring).
 CUTS = {
