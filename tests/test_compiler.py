@@ -639,3 +639,17 @@ def test_a_test_of_all_or_any_written_as_a_loop_agrees_with_the_value(tmp_path: 
                 values = state.vars
                 assert all(values[f"e{i}"] == values[f"s{i}"] == values[f"t{i}"]
                            for i in range(count)), (seed, values)
+
+
+def test_numbers_up_to_a_hands_size_weigh_as_the_hand_does(tmp_path: Path) -> None:
+    """Two positions of a hand chosen (numbers(1, size(hand[me]))): as many numbers as the
+    hand holds cards, each loop counted as a loop through the hand (not 10,000 numbers
+    each, which the work bound refused)."""
+    path = mini_with(tmp_path, "choose: {card: \"hand[me] where card.rank != 'K'\"}",
+                     "choose: {i: \"numbers(1, size(hand[me]))\", "
+                     "j: \"numbers(1, size(hand[me]))\"}")
+    text = path.read_text(encoding="utf-8").replace('label: "Drop {card}"', "label: Drop")
+    text = text.replace("do: [move card to discard face up]",
+                        "do: [\"move cards(hand[me])[i - 1] to discard face up\"]")
+    path.write_text(text, encoding="utf-8")
+    assert check_files([str(path)]) == []
