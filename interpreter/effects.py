@@ -137,7 +137,13 @@ def move_zone(b: Board, s: GameState, src: int, z: int, face: bool | None, by: i
     knowing: Fact = s.knowing
     logging: Fact = s.log is not None
     to_itself: Fact = src == z  # (each card leaves and lands again)
-    for c in list(cards):
+    # a hand's cards land in the deck's order: the order they lay in is their holder's alone
+    src_vis: Fact = b.visibility[src]
+    if src_vis == OWNER:  # noqa: SIM108 - a statement: the inliner drops the branch a fact decides
+        moved = sorted(cards)
+    else:
+        moved = list(cards)
+    for c in moved:
         if knowing or logging or to_itself:
             leave(b, s, c, src)
         arrive(b, s, c, src, z, face, by)
@@ -170,13 +176,20 @@ def flip_card(b: Board, s: GameState, c: int, face: bool) -> None:
         log_flip(b, s, c)
 
 
+def table_order(b: Board, s: GameState, cards: Iterable[int]) -> list[int]:
+    """Cards to turn or show, in the deck's order if any lies in a zone its holder alone
+    sees (the table learns which cards they are, not where each lay in the hand)."""
+    out = list(cards)
+    if any(b.visibility[s.where[c]] == OWNER for c in out):
+        out.sort()
+    return out
+
+
 @inlinable
 def flip_all(b: Board, s: GameState, cards: Iterable[int], face: bool) -> None:
     """Turn cards; a hand's in the deck's order: the order they lay in is their holder's
     alone (the table sees which cards are turned, not where each lay in the hand)."""
-    turned = list(cards)
-    if turned and b.visibility[s.where[turned[0]]] == OWNER:
-        turned.sort()
+    turned = table_order(b, s, cards)
     for c in turned:
         flip_card(b, s, c, face)
 
@@ -313,7 +326,7 @@ def reveal(b: Board, s: GameState, cards: Iterable[int]) -> None:
     """Show cards to everyone without turning them: all players now know them."""
     if not s.knowing:
         return
-    for c in list(cards):
+    for c in table_order(b, s, cards):  # (a hand's in the deck's order, as flip_all)
         gained = s.everyone & ~s.known[c]
         s.known[c] = s.everyone
         learnt(b, s, c, gained)
@@ -428,5 +441,5 @@ EXPORTED = (
     "put", "leave", "arrive", "move_card", "move_top", "move_all", "move_zone", "flip_card",
     "flip_all", "swap", "known_after_move", "shuffle", "peek", "peek_all", "reveal", "deal",
     "deal_order", "end_round_before", "win", "eliminate", "score_points", "log_move",
-    "log_swap", "log_flip",
+    "log_swap", "log_flip", "table_order",
 )

@@ -618,3 +618,32 @@ def test_a_variable_holding_cards_in_lists_names_only_those_the_seat_knows(
     hand = sample.zones[hand_zone]
     assert sample.vars["held"] == hand and sample.vars["nest"] == [hand, [hand[-1]]]
     assert [mapping[c] for c in state.vars["held"]] == hand
+
+
+def test_a_hand_shown_or_laid_down_whole_keeps_its_holders_order_to_itself(
+        tmp_path: Path) -> None:
+    """A rule shows a hand to all, then lays it face up on the discard pile: in two games
+    that differ only in the order of that hand (which the others never saw), the others
+    read the same log and see the same pile (the cards go in the deck's order)."""
+    base = (Path(__file__).resolve().parent / "data" / "mini.yaml").read_text(encoding="utf-8")
+    text = base.replace("triggers:\n", "triggers:\n  - name: show\n    after: move\n"
+                        "    when: \"size(hand[me]) == 3\"\n    do: [\"reveal cards(hand[me])\", "
+                        "\"move cards(hand[me]) to discard face up\"]\n", 1)
+    path = tmp_path / "shown.yaml"
+    path.write_text(text, encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    hand = engine.rules.zone("hand")
+    for seed in range(4):
+        a = engine.new_game(2, seed, log=True)
+        me = a.current
+        b = a.copy()
+        b.zones[hand.zone_of(me)].reverse()
+        b.legal_cache = None
+        b.version += 1
+        a.log, b.log = [], []
+        other = 1 - me
+        assert player_view(engine.rules, a, other) == player_view(engine.rules, b, other)
+        for game in (a, b):
+            engine.apply(game, ("take",))  # three cards in hand: shown, then laid down
+        assert read_log(a.log, other) == read_log(b.log, other)
+        assert player_view(engine.rules, a, other) == player_view(engine.rules, b, other)
