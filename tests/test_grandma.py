@@ -222,7 +222,7 @@ def test_every_layout_offered_is_valid_melds_from_the_hand(seed: int, round_: in
     state.round = round_
     eng.apply(state, ("take_stock",))
     hand = set(state.zones[rules.zone("hand").zone_of(state.current)])
-    from cardrules.interpreter.runtime import is_flush, is_run, is_set
+    from cardrules.interpreter.card_sets import is_flush, is_run, is_set
     cards = rules.cards
     for action in lay_downs(state):
         layout = action[1]

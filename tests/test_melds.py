@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from cardrules.errors import RuleFault
 from cardrules.interpreter import meld_goals, melding
-from cardrules.interpreter.runtime import is_flush, is_run, is_set, same_key
+from cardrules.interpreter.card_sets import is_flush, is_run, is_set, same_key
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = "CDHS"
