@@ -466,6 +466,9 @@ class Generator(ExpressionWriter):
         value = self.expr(stmt.value)
         if stmt.op == "=":
             target = self.expr(stmt.target)
+            if _numbers(stmt.value.type) and not isinstance(stmt.value, ir.Const):
+                # a list of numbers: each bounded (a list kept and grown would hold any)
+                value = pyast.call("bounded_items", value, self.site_const(stmt.pos))
             return [pyast.assign(target, self.bounded(value, stmt.pos) if check else value)]
         op = ast.Add() if stmt.op == "+=" else ast.Sub()
         need = stmt.target if isinstance(stmt.target, ir.Need) else None
@@ -552,6 +555,15 @@ class Generator(ExpressionWriter):
         inner = [leave, *body] if stmt.test_first else [*body, leave]
         return [ast.For(pyast.store("_loop"), pyast.call("range", pyast.const(stmt.limit)),
                         inner, [])]
+
+
+def _numbers(t: Any) -> bool:
+    """Whether a type is a list of numbers, or of lists of them."""
+    while t is not None and t.is_list:
+        t = t.item
+        if t is not None and t.name == "int":
+            return True
+    return False
 
 
 def _reads_state(body: list[ast.stmt]) -> bool:

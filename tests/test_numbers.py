@@ -101,3 +101,16 @@ def test_a_sum_kept_by_a_place_worked_out_is_read_and_written_at_one_place(
     stakes[1 - first] = 2
     stakes[first] = 1 + 2
     assert state.pvars["stake"] == stakes
+
+
+def test_numbers_kept_in_a_list_are_bounded_too(tmp_path: Path) -> None:
+    """A list of numbers stored each turn, its number doubled: a fault at the bound, as for
+    a number stored alone (the list would otherwise hold any number)."""
+    loop = "{while: 'true', limit: 80, do: ['set piles = [piles[0] + piles[0] + 1, 0]']}"
+    path = kuhn(tmp_path, "0", loop)
+    text = path.read_text(encoding="utf-8").replace(
+        "variables:\n", "variables:\n  - {name: piles, scope: round, initial: \"[1, 0]\"}\n", 1)
+    path.write_text(text, encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    with pytest.raises(RuleRuntimeError, match="2\\^53 - 1"):
+        play_game(engine, 2, seed=1)
