@@ -24,6 +24,7 @@ from cardrules.interpreter.players.bots import Bot, make_bot
 from cardrules.interpreter.players.external import Forfeit, forfeit
 from cardrules.interpreter.sessions.events import EventStream, drain
 from cardrules.interpreter.sessions.play import finish, play
+from cardrules.interpreter.sessions.start import fresh_seed
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view, table_cards
 from cardrules.interpreter.words import applied
@@ -57,8 +58,10 @@ def file_name(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
 @click.argument("ruleset")
 @click.option("--players", "-p", type=SEAT, help="Number of players "
               "(default: the ruleset's).")
-@click.option("--seed", "-s", type=SEED, default=1, show_default=True,
-              help="Seed for the deal and the bots: the same seed plays the same game.")
+@click.option("--seed", "-s", type=SEED,
+              help="Seed for the deal and the bots: the same seed plays the same game "
+                   "(default: 1; with a person in a seat, a new one nobody knows, shown when "
+                   "the game is over).")
 @click.option("--seats", help="Comma-separated seat kinds, one per player (default: random).")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="Set one of the ruleset's options (repeatable).")
@@ -79,7 +82,7 @@ def file_name(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
               help="Deal the cards this file states (YAML or JSON): the order of each "
                    "shuffle, or the cards of each zone at the start (docs/grammar.md).")
 @reports_errors
-def run(ruleset: str, players: int | None, seed: int, seats: str | None,
+def run(ruleset: str, players: int | None, seed: int | None, seats: str | None,
         options: tuple[str, ...], log_file: str | None, plain: bool, as_json: bool,
         view_seat: int | None, humans: tuple[int, ...] = (), save_file: str | None = None,
         reveal: bool = False, deal_file: str | None = None) -> None:
@@ -101,6 +104,10 @@ def run(ruleset: str, players: int | None, seed: int, seats: str | None,
         raise click.BadParameter("--reveal shows everything: it goes with neither --view nor "
                                  "--json", param_hint="--reveal")
     deal = read_deal(Path(deal_file), rules, count) if deal_file else None
+    # A person's game is dealt from a seed nobody knows unless they give one: a seed known
+    # (the default 1 of a game of bots) deals every hidden card.
+    secret = people and seed is None
+    seed = fresh_seed() if secret else 1 if seed is None else seed
     log = LogFile(Path(log_file)) if log_file else None
     try:
         if people:  # cli/human.py; the last round's end is kept for the round's account
@@ -109,7 +116,7 @@ def run(ruleset: str, players: int | None, seed: int, seats: str | None,
                                     log=round_ends(log.write if log is not None else None),
                                     deal=deal)
             run_with_humans(ruleset, parse_options(options), engine, state, kinds, humans,
-                            seed, plain, save_file, as_json, view_seat)
+                            seed, plain, save_file, as_json, view_seat, secret)
         else:
             if reveal:
                 engine = revealing(rules, plain)

@@ -807,3 +807,12 @@ def test_a_seed_cardrules_picks_is_shown_only_once_the_game_is_over(tmp_path: Pa
         if index == 1:
             break
     assert f"Its seed was {seed}: --seed {seed} deals it again." in text(child)
+    # `run` with a person in a seat: not the bots' default seed 1, which deals a known game
+    child = spawn(["run", "kuhn-poker", "--human", "1", "--plain"], tmp_path)
+    child.expect(PROMPT)
+    assert "seed shown at the end" in text(child) and "seed 1," not in text(child)
+    child.sendline("quit")
+    child.expect(r"\[y/N\] ")
+    child.sendline("n")
+    child.expect(PROMPT)
+    child.terminate(force=True)
