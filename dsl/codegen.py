@@ -246,7 +246,8 @@ class Generator(ExpressionWriter):
             teams = self.checked.scored_teams
             values.append(pyast.call("in_play", S, pyast.name("p"), pyast.const(teams)))
         pos = program.scores[0].value.pos if program.scores else self.checked.decls.name.pos
-        body = [*bind, *shared, ast.Return(ast.Tuple(values, ast.Load()))]
+        entries = ast.Tuple(values, ast.Load())  # (their sum bounded: the round's score)
+        body = [*bind, *shared, ast.Return(pyast.call("scored", entries, self.site_const(pos)))]
         self.tag(body, self.site(pos))
         self.manifest.score = self.add_function("score", ["S", "p"], body, pos)
         if program.evaluate is not None:

@@ -120,7 +120,7 @@ def score(F: Flow, s: GameState) -> bool:
         house_score = sum(F.call(rules.score, s, s.house))
         s.house_total += house_score
         s.house_scores.append(house_score)
-    _bounded(F, [*scores, *s.totals, s.house_total])
+    _bounded(F, [*s.totals, s.house_total])
     scored, won, active = list(s.totals), s.winners, list(s.active)
     parts = _score_parts(F, s) if s.log is not None else None
     if rules.after_round is not None:
@@ -146,12 +146,12 @@ def score(F: Flow, s: GameState) -> bool:
 
 
 def _bounded(F: Flow, numbers: list[int]) -> None:
-    """Refuse a round's score or a total beyond MOST_VALUE (each entry is bounded, their
-    sum may not be)."""
+    """Refuse a match's total beyond MOST_VALUE (a round's score is bounded where the
+    scoring works it out; the rounds' scores may add up beyond it)."""
     if any(not -MOST_VALUE <= x <= MOST_VALUE for x in numbers):
-        raise RuleRuntimeError(f"{F.rules.path}: a round's score or a total passes "
-                               f"{MOST_VALUE:,} (2^53 - 1) either side of 0, the most a game "
-                               "holds: the scoring's entries add up beyond it")
+        raise RuleRuntimeError(f"{F.rules.path}: a match's total passes {MOST_VALUE:,} "
+                               "(2^53 - 1) either side of 0, the most a game holds: its "
+                               "rounds' scores add up beyond it")
 
 
 def round_scores(F: Flow, s: GameState) -> list[int]:

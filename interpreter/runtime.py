@@ -233,6 +233,12 @@ def bounded(value: int, site: int) -> int:
                     f"{MOST_VALUE:,} (2^53 - 1) either side of 0, the most a game holds", site)
 
 
+def scored(entries: tuple[int, ...], site: int) -> tuple[int, ...]:
+    """A seat's score entries for a round (each bounded), their sum bounded too."""
+    bounded(sum(entries), site)
+    return entries
+
+
 def bounded_items(values: list[Any], site: int) -> list[Any]:
     """A list of numbers (or of lists of them) stored by a rule: each number bounded."""
     for v in values:
@@ -510,7 +516,7 @@ EXPORTED = (
     "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "OTHERS", "MOST_LETTERS", "MOST_NUMBERS",
     "SIGNAL_TURN", "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "ReadAs", "in_play",
     "total_now", "need", "at", "position", "combinations", "subsets", "frozen", "same", "ordered",
-    "remember", "kept", "most_by", "least_by", "ordered_by", "bounded", "bounded_items",
+    "remember", "kept", "most_by", "least_by", "ordered_by", "bounded", "bounded_items", "scored",
     "MOST_VALUE", "divide", "modulo", "least", "most", "numbers", "words", "group",
     "empty", "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others",
     "next_seat", "random_card", "seat_of", "owner_of", "team_of", "led_suit", "best_of_suit",

@@ -4,6 +4,7 @@ a value stored, scored or multiplied beyond it is a located rule fault, never a 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -114,3 +115,20 @@ def test_numbers_kept_in_a_list_are_bounded_too(tmp_path: Path) -> None:
     engine = Engine(load_ruleset(path))
     with pytest.raises(RuleRuntimeError, match="2\\^53 - 1"):
         play_game(engine, 2, seed=1)
+
+
+def test_a_rounds_entries_adding_up_beyond_the_bound_fault_at_the_scoring(
+        tmp_path: Path) -> None:
+    """Two score entries each at the bound: their sum, the round's score, is refused where
+    the scoring is written (file, line and column), not at the file alone."""
+    path = kuhn(tmp_path, str(MOST_VALUE))
+    text = path.read_text(encoding="utf-8")
+    entry = f'      score: "{MOST_VALUE}"\n'
+    assert text.count(entry) == 1
+    text = text.replace(entry, entry + f'    - name: again\n      score: "{MOST_VALUE}"\n')
+    path.write_text(text, encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    with pytest.raises(RuleRuntimeError) as info:
+        play_game(engine, 2, seed=1)
+    assert "2^53 - 1" in str(info.value)
+    assert re.search(r"kuhn\.yaml:\d+:\d+", str(info.value)), str(info.value)
