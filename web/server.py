@@ -442,14 +442,14 @@ def make_app(hub: Hub) -> Starlette:
     async def seat_ask(request: Request) -> Response:
         """A request of a seat's page besides a move: web/asks.py."""
         served, seat = seat_of(request)
-        body = await read_object(request, "a JSON object")
-        game = served.game
         what = request.path_params["what"]
-        if what == "hint":  # reads the game only: nothing changed
-            return JSONResponse(await asks.hint(served, seat, body))
-        if what not in ("react", "takeback"):
+        if what not in ("hint", "react", "takeback"):
             raise Refused(404, f"a seat's page asks for a hint, a reaction or a take-back, "
                                f"not {what[:40]!r}")
+        body = await read_object(request, "a JSON object")
+        game = served.game
+        if what == "hint":  # reads the game only: nothing changed
+            return JSONResponse(await asks.hint(served, seat, body))
         async with served.lock:
             answer = asks.react(game, seat, body) if what == "react" \
                 else asks.take_back(game, seat)
