@@ -241,7 +241,9 @@ class Generator(ExpressionWriter):
         bind = pyast.stmts("me = p\nv_p = p")
         values, shared = self.values_sharing([score.value for score in program.scores],
                                              frozenset({"p"}))
-        values = [self.bounded(v, score.value.pos) for v, score in zip(values, program.scores)]
+        if len(values) > 1 or program.in_play:  # (one entry alone: scored bounds it)
+            values = [self.bounded(v, score.value.pos)
+                      for v, score in zip(values, program.scores)]
         if program.in_play:  # the points scored during play, the last entry ('in play')
             teams = self.checked.scored_teams
             values.append(pyast.call("in_play", S, pyast.name("p"), pyast.const(teams)))
