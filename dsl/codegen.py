@@ -282,6 +282,7 @@ class Generator(ExpressionWriter):
             body.extend(self.listing(move))
             self.move_function(move)
         body.append(ast.Return(pyast.name("out")))
+        _first_made(body, self.statement_sites)
         fn_name = f"legal_{key}"
         if not _reads_state(body):
             # The same actions in every state (choices from ranks() and the like, filtered
@@ -558,6 +559,26 @@ class Generator(ExpressionWriter):
         inner = [leave, *body] if stmt.test_first else [*body, leave]
         return [ast.For(pyast.store("_loop"), pyast.call("range", pyast.const(stmt.limit)),
                         inner, [])]
+
+
+def _first_made(body: list[ast.stmt], sites: dict[int, int]) -> None:
+    """`out = []` then `out.extend(<list>)` or `out.append(<action>)` as the first thing done
+    with it, unconditionally: the list made at once (`out = <list>`, `out = [<action>]`),
+    which a listing run after every action saves making and growing."""
+    for i, stmt in enumerate(body[1:], 1):
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                and isinstance(call.func.value, ast.Name) and call.func.value.id == "out":
+            made = call.args[0] if call.func.attr == "extend" \
+                else ast.List([call.args[0]], ast.Load())
+            body[i] = ast.copy_location(pyast.assign("out", made), stmt)
+            if id(stmt) in sites:  # (a fault there is the same rule text's)
+                sites[id(body[i])] = sites[id(stmt)]
+            del body[0]
+            return
+        if not isinstance(stmt, ast.Assign) or any(
+                isinstance(node, ast.Name) and node.id == "out" for node in ast.walk(stmt)):
+            return  # (a test, a loop, or a use of the list before)
 
 
 def _numbers(t: Any) -> bool:

@@ -427,7 +427,7 @@ def test_a_call_in_a_loop_is_unfolded_where_it_cannot_fail_and_its_fixed_part_wo
     source = load_ruleset(path).python
     listing = source[source.index("def legal_0_drop"):]
     listing = listing[:listing.index("\n\n")]
-    before, loop = listing.split("out.extend(")
+    before, loop = listing.split("out = [")
     assert "f_short" not in listing and "all(" not in before  # unfolded; its fixed part:
     [kept] = re.findall(r"(_t\d+)\[0\] if _t\d+ else kept\(_t\d+, all\(\(T_points", loop)
     assert f"{kept} = []" in before  # kept where first needed
