@@ -26,6 +26,7 @@ from . import nodes as n
 from .checker import Checked
 from .codegen_expr import ME, B, ExpressionWriter, S, Z, local, seat_zone, zone_const
 from .inline import Inliner
+from .limits import MAX_VALUE
 from .reads import seat_zones, tells
 from .typesys import INT
 
@@ -465,12 +466,14 @@ class Generator(ExpressionWriter):
 
     def stmt_Set(self, stmt: ir.Set) -> list[ast.stmt]:
         # A number stored is bounded (runtime.bounded) where it may grow faster than by a
-        # step at a time: a constant set or added is within the literals' own bound.
-        check = stmt.value.type == INT and not isinstance(stmt.value, ir.Const)
+        # step at a time: a small constant set or added (no larger than a value table's
+        # numbers may be) is not.
+        small = isinstance(stmt.value, ir.Const) and _small(stmt.value.value)
+        check = stmt.value.type == INT and not small
         value = self.expr(stmt.value)
         if stmt.op == "=":
             target = self.expr(stmt.target)
-            if _numbers(stmt.value.type) and not isinstance(stmt.value, ir.Const):
+            if _numbers(stmt.value.type) and not small:
                 # a list of numbers: each bounded (a list kept and grown would hold any)
                 value = pyast.call("bounded_items", value, self.site_const(stmt.pos))
             return [pyast.assign(target, self.bounded(value, stmt.pos) if check else value)]
@@ -579,6 +582,14 @@ def _first_made(body: list[ast.stmt], sites: dict[int, int]) -> None:
         if not isinstance(stmt, ast.Assign) or any(
                 isinstance(node, ast.Name) and node.id == "out" for node in ast.walk(stmt)):
             return  # (a test, a loop, or a use of the list before)
+
+
+def _small(value: Any) -> bool:
+    """Whether a constant holds no number larger than a value table's may be (or a list of
+    such): stored, or added a step at a time, it needs no bound at run time."""
+    if isinstance(value, (list, tuple)):
+        return all(_small(v) for v in value)
+    return not isinstance(value, int) or -MAX_VALUE <= value <= MAX_VALUE
 
 
 def _numbers(t: Any) -> bool:

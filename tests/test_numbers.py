@@ -132,3 +132,13 @@ def test_a_rounds_entries_adding_up_beyond_the_bound_fault_at_the_scoring(
         play_game(engine, 2, seed=1)
     assert "2^53 - 1" in str(info.value)
     assert re.search(r"kuhn\.yaml:\d+:\d+", str(info.value)), str(info.value)
+
+
+@pytest.mark.parametrize("statement", ["set checks = 999999999999999999",
+                                       "set checks += 999999999999999999",
+                                       "set checks = 999999999 * 999999999"])
+def test_a_constant_beyond_the_bound_is_refused_where_it_is_stored(
+        tmp_path: Path, statement: str) -> None:
+    engine = Engine(load_ruleset(kuhn(tmp_path, "0", statement)))
+    with pytest.raises(RuleRuntimeError, match="2\\^53 - 1"):
+        play_game(engine, 2, seed=1)
