@@ -47,6 +47,7 @@ from .typesys import (
     as_collection,
     comparable,
     list_of,
+    open_list,
     type_of_value,
     zone_type,
 )
@@ -399,7 +400,7 @@ class ExpressionChecker(CallChecks):
             return BAD
         if not comparable(a.type, b.type):
             return self.error(node.pos, f"cannot join {a.type} and {b.type}")
-        t = a.type if a.type.item != ANY else b.type
+        t = a.type if not open_list(a.type) else b.type
         return ir.Join(a, b, type=t, pos=node.pos)
 
     def check_comparison(self, node: n.Comparison) -> ir.Expr:

@@ -30,10 +30,9 @@ from .builtins import (
 )
 from .check_expr import BAD, known
 from .check_hints import program_hints
-from .check_table import TableChecker
+from .check_moves import MoveChecker, MoveInfo
 from .fold import Env, NotStatic, value_at_load
 from .names import did_you_mean
-from .reads import outside_reads
 from .symbols import Assignments, FunctionInfo, Symbols, VariableInfo
 from .typesys import (
     ANY,
@@ -48,7 +47,6 @@ from .typesys import (
     RANK,
     SUIT,
     TEXT,
-    WORDS,
     Type,
     accepts,
     open_list,
@@ -59,32 +57,6 @@ TRIGGER_KINDS = ("after_setup", "after_move", "after_turn", "after_round", "befo
 TYPE_NAMES = {"card": CARD, "cards": CARDS, "player": PLAYER, "players": PLAYERS,
               "number": INT, "bool": BOOL, "text": TEXT, "rank": RANK, "suit": SUIT,
               "colour": COLOUR}
-
-
-# What a label's expression may show (a card is named by its parameter alone: `{card}`).
-LABEL_TYPES = frozenset({"int", "text", "rank", "suit", "colour", "player"})
-
-
-def _read_name(node: ir.Expr) -> str:
-    """What a part of an expression reads of the game, in words."""
-    if isinstance(node, (ir.ZoneRef, ir.ZoneCards)):
-        zone = node.zone if isinstance(node, ir.ZoneRef) else node.ref.zone
-        return f"zone '{zone.name}'"
-    if isinstance(node, (ir.GameVar, ir.PlayerVar)):
-        return f"variable '{node.name}'"
-    if isinstance(node, ir.PlayerAttr):
-        return f"a player's {node.name}"
-    if isinstance(node, (ir.Call, ir.UserCall)):
-        return f"'{node.function}'"
-    return f"'{getattr(node, 'name', '?')}'"
-
-
-@dataclass(frozen=True)
-class MoveInfo:
-    """What the engine and the people need of a move besides its code."""
-
-    kinds: tuple[str, ...]  # each parameter's type name
-    names_cards: tuple[bool, ...]
 
 
 @dataclass(frozen=True)
@@ -125,14 +97,24 @@ def check(decls: d.RulesetDecl, options: dict[str, Any] | None = None
     """Check a ruleset with the given option values; the result is None if any problem."""
     seen = Assignments()
     if not all(_plain_value(v.initial) for v in decls.variables):
-        first = _RulesetChecker(decls, options, seen)
-        first.run()
+        _RulesetChecker(decls, options, seen).run()
+        # Read again while a variable's type is still being found: one stored from another
+        # whose type the reading before found (`set b = a`, a first `none` or `[]`).
+        for _ in range(_READINGS):
+            again = Assignments()
+            _RulesetChecker(decls, options, again, seen).run()
+            if again.decided() == seen.decided():
+                break
+            seen = again
     second = _RulesetChecker(decls, options, None, seen)
     checked = second.run()
     found = sorted(second.diagnostics, key=_order)
     if checked is not None:
         checked = replace(checked, hints=tuple(sorted(second.hints, key=_order)))
     return (checked if not found else None), found
+
+
+_READINGS = 4  # readings that may pass a variable's type on to another, at most
 
 
 def _plain_value(node: n.Expr | None) -> bool:
@@ -148,7 +130,7 @@ def _order(diagnostic: Diagnostic) -> tuple[int, int]:
     return (loc.line, loc.column) if loc else (0, 0)
 
 
-class _RulesetChecker(TableChecker):
+class _RulesetChecker(MoveChecker):
     """Checks one ruleset's declarations; collects every diagnostic."""
 
     def __init__(self, decls: d.RulesetDecl, overrides: dict[str, Any] | None,
@@ -427,103 +409,6 @@ class _RulesetChecker(TableChecker):
             return 1
         return int(code.value)  # type: ignore[attr-defined]
 
-    def move(self, spec: d.MoveDecl, step_names: list[str]) -> ir.Move | None:
-        name = spec.name.name
-        then = None
-        if spec.then is not None:
-            if spec.then.name in step_names:
-                then = step_names.index(spec.then.name)
-            else:
-                self.problem(spec.then.pos, f"no step '{spec.then.name}' in this phase"
-                             + did_you_mean(spec.then.name, step_names))
-        param_names = [p.name.name for p in spec.params]
-        label = spec.label
-        if label is not None:
-            label = self.options_shown(label, param_names)
-            self.check_label(label, param_names)
-        self.has_me = True
-        when = self.condition(spec.when) if spec.when is not None else None
-        if when is not None and known(when) and when.value:  # type: ignore[attr-defined]
-            when = None
-        saved = dict(self.scope)
-        try:
-            params = tuple(p for p in (self.parameter(p) for p in spec.params) if p is not None)
-            shown = self.label_values(label, params) if label is not None else None
-            body = self.statements(spec.body)
-        finally:
-            self.scope = saved
-        if label is None or shown is None or when is BAD \
-                or len(params) != len(spec.params):
-            return None
-        kinds = tuple(p.type.name for p in params)
-        self.move_infos[name] = MoveInfo(kinds, tuple(_names_cards(p.type) for p in params))
-        return ir.Move(name, label, spec.doc, when, params, body, then, spec.pos, shown)
-
-    def options_shown(self, label: n.Label, params: list[str]) -> n.Label:
-        """The label with each placeholder that names an option, not a parameter of the move
-        (`{knock_card}`), made an expression that shows the option's value."""
-        parts = tuple(replace(part, expr=n.Name(part.name, pos=part.pos))
-                      if isinstance(part, n.Placeholder) and part.expr is None
-                      and part.name not in params and part.name in self.symbols.options
-                      else part for part in label.parts)
-        return label if parts == label.parts else replace(label, parts=parts)
-
-    def parameter(self, spec: d.ParamDecl) -> ir.Param | None:
-        name = spec.name.name
-        domain = spec.domain
-        if domain is None or self.clash(name, spec.name.pos):
-            return None
-        first = self.check(domain.source)
-        if first is BAD:
-            return None
-        if first.type == WORDS:  # an open domain: one action, its parameter filled in later
-            if domain.where is not None:
-                self.error(domain.where.pos, "an open domain takes no 'where'")
-            self.scope[name] = (TEXT, False)
-            return ir.Param(name, WORDS, first, None, True)
-        source = self.iterable(domain.source, first)
-        if source is BAD:
-            return None
-        item = source.type.item if source.type.item is not None else ANY
-        self.scope[name] = (item, False)
-        where = self.condition(domain.where) if domain.where is not None else None
-        if where is BAD:
-            return None
-        return ir.Param(name, item, source, where, False)
-
-    def label_values(self, label: n.Label, params: tuple[ir.Param, ...]
-                     ) -> tuple[ir.Expr, ...] | None:
-        """A label's expressions (`{count(cs)}`), checked with the parameters bound: each
-        shows a number, a text, a rank, a suit, a colour or a player, worked out from the
-        move's choices alone (so that what it shows is what the action says), else None."""
-        chosen = frozenset(p.name for p in params)
-        out: list[ir.Expr] = []
-        for placeholder in label.expressions:
-            assert placeholder.expr is not None
-            code = self.check(placeholder.expr)
-            if code is BAD:
-                continue
-            if code.type.name not in LABEL_TYPES:
-                article = "a " if code.type.is_list else ""
-                self.problem(placeholder.pos, f"a label shows a number, a text, a rank, a suit, "
-                             f"a colour or a player, not {article}{code.type}"
-                             + (": name a chosen card by its parameter alone ('{card}')"
-                                if code.type == CARD else ""))
-                continue
-            outside = outside_reads(code, chosen)
-            if outside is not None:
-                self.problem(outside.pos, "a label's value is worked out from the move's "
-                             f"choices alone, but this reads {_read_name(outside)}")
-                continue
-            out.append(self.needed(code, placeholder.pos, "the label's value"))
-        return tuple(out) if len(out) == len(label.expressions) else None
-
-    def check_label(self, label: n.Label, params: list[str]) -> None:
-        for placeholder in label.placeholders:
-            if placeholder.name not in params:
-                self.problem(placeholder.pos, f"the label names '{{{placeholder.name}}}', but "
-                             "the move chooses " + (", ".join(params) if params else "nothing"))
-
     # -------------------------------------------------------------- triggers
     def triggers(self) -> dict[str, tuple[ir.Trigger, ...]]:
         found: dict[str, list[ir.Trigger]] = {kind: [] for kind in TRIGGER_KINDS}
@@ -592,10 +477,3 @@ class _RulesetChecker(TableChecker):
                 break
             rounds[count] = value
         return code, rounds, None if until is BAD else until
-
-
-def _names_cards(t: Type) -> bool:
-    """Whether a parameter of type t is a card or a list (of lists...) of cards."""
-    while t.is_list and t.item is not None:
-        t = t.item
-    return t.name == "card"

@@ -11,7 +11,7 @@ from cardrules.model import ZoneDef
 
 from . import ir
 from . import nodes as n
-from .typesys import Type
+from .typesys import Type, open_list
 
 
 @dataclass
@@ -57,3 +57,13 @@ class Assignments:
 
     types: dict[str, list[tuple[Type, n.Pos]]] = field(default_factory=dict)
     nullable: set[str] = field(default_factory=set)
+
+    def decided(self) -> dict[str, Type]:
+        """Each variable's first type stored that says all (not none, not an open list): a
+        reading that decides no more than the one before has found every type it can."""
+        out = {}
+        for name, types in self.types.items():
+            found = [t for t, _ in types if t.name not in ("none", "any") and not open_list(t)]
+            if found:
+                out[name] = found[0]
+        return out

@@ -647,3 +647,31 @@ def test_a_hand_shown_or_laid_down_whole_keeps_its_holders_order_to_itself(
             engine.apply(game, ("take",))  # three cards in hand: shown, then laid down
         assert read_log(a.log, other) == read_log(b.log, other)
         assert player_view(engine.rules, a, other) == player_view(engine.rules, b, other)
+
+
+def test_a_variable_stored_from_another_takes_its_type_and_hides_its_cards(
+        tmp_path: Path) -> None:
+    """`set b = a`, `set n = [a, a]`, `set m = [[]] + [a]`, `set x = y`: each variable
+    stored from another whose type a first reading found takes that type, so another seat
+    sees no card's number through it."""
+    base = (Path(__file__).resolve().parent / "data" / "mini.yaml").read_text(encoding="utf-8")
+    names = ("a", "b", "n", "m", "x", "y")
+    text = base.replace("    initial: 0\n", "    initial: 0\n" + "".join(
+        f"  - {{name: {v}, scope: round, initial: none}}\n" for v in names), 1).replace(
+        "                - set drawn += 1\n", "                - set drawn += 1\n" + "".join(
+            f"                - {stmt}\n" for stmt in (
+                "set a = select(c for c in hand[me])", "set b = a", "set n = [a, a]",
+                "set m = [[]] + [a]", "set y = top(hand[me])", "set x = y")), 1)
+    path = tmp_path / "passed_on.yaml"
+    path.write_text(text, encoding="utf-8")
+    rules = load_ruleset(path)
+    assert {v.name: v.shape for v in rules.variables if v.name in names} == {
+        "a": ("list", "card"), "b": ("list", "card"), "n": ("list", "list", "card"),
+        "m": ("list", "list", "card"), "x": ("card",), "y": ("card",)}
+    engine = Engine(rules)
+    state = engine.new_game(2, 3)
+    me = state.current
+    engine.apply(state, ("take",))
+    seen = player_view(rules, state, 1 - me)["variables"]
+    assert seen["b"] == [None] * 3 and seen["n"] == [[None] * 3] * 2
+    assert seen["m"] == [[], [None] * 3] and seen["x"] is None
