@@ -407,8 +407,11 @@ class Generator(ExpressionWriter):
                     facts["to_itself"] = False
                 return self.card_rule("move_zone", facts, src=self.zone_index(whole.ref),
                                       z=dest, face=face, by=ME)
-            return self.card_rule("move_all", facts, cards=self.expr(stmt.cards), z=dest,
-                                  face=face, by=ME)
+            cards = self.expr(stmt.cards)
+            if not _named(stmt.cards):  # (a move's choice, or a part of it: in its order)
+                # cards worked out from a hand land in the deck's order, not their holder's
+                cards = pyast.call("table_order", B, S, cards)
+            return self.card_rule("move_all", facts, cards=cards, z=dest, face=face, by=ME)
         return self.card_rule("move_card", facts, c=self.expr(stmt.cards), z=dest, face=face,
                               by=ME)
 
@@ -582,6 +585,13 @@ def _first_made(body: list[ast.stmt], sites: dict[int, int]) -> None:
         if not isinstance(stmt, ast.Assign) or any(
                 isinstance(node, ast.Name) and node.id == "out" for node in ast.walk(stmt)):
             return  # (a test, a loop, or a use of the list before)
+
+
+def _named(cards: ir.Expr) -> bool:
+    """Whether cards moved are a name's (a move's choice, a local), or a part of one."""
+    while isinstance(cards, (ir.Index, ir.Slice)):
+        cards = cards.subject
+    return isinstance(cards, ir.Local)
 
 
 def _small(value: Any) -> bool:
