@@ -578,8 +578,11 @@ def _first_made(body: list[ast.stmt], sites: dict[int, int]) -> None:
             made = call.args[0] if call.func.attr == "extend" \
                 else ast.List([call.args[0]], ast.Load())
             body[i] = ast.copy_location(pyast.assign("out", made), stmt)
-            if id(stmt) in sites:  # (a fault there is the same rule text's)
-                sites[id(body[i])] = sites[id(stmt)]
+            # (a fault there is the same rule text's; the nodes dropped leave no site behind,
+            # which a node made later at the same address would take for its own)
+            if id(stmt) in sites:
+                sites[id(body[i])] = sites.pop(id(stmt))
+            sites.pop(id(body[0]), None)
             del body[0]
             return
         if not isinstance(stmt, ast.Assign) or any(
