@@ -33,8 +33,9 @@ from . import nodes as n
 from .binding import Bound, bind
 from .cards import NO_COLOUR
 from .checker import Checked, check
-from .codegen import VISIBILITY, Generated, Generator, Manifest
+from .codegen import Generated, Generator, Manifest
 from .codegen_flow import FlowGenerator, flow_facts
+from .codegen_stmt import VISIBILITY
 from .inline import Inliner
 from .listing import listing
 from .reader import read

@@ -1,0 +1,248 @@
+"""Stage 5, a rule's statements: each statement of the checked tree written as Python
+statements (the card rules specialised in place, dsl/inline.py), the numbers it stores
+bounded, the tests of its `if`s written as loops where that stops early
+(codegen_expr.test_statements). The module and its functions are dsl/codegen.py's."""
+
+from __future__ import annotations
+
+import ast
+import copy
+from typing import Any
+
+from cardrules.interpreter import runtime
+from cardrules.model import ZoneDef
+
+from . import ir, pyast
+from . import nodes as n
+from .codegen_expr import ME, B, ExpressionWriter, S, local, zone_const
+from .limits import MAX_VALUE
+from .typesys import INT
+
+VISIBILITY = {"hidden": runtime.HIDDEN, "owner": runtime.OWNER, "public": runtime.PUBLIC,
+              "others": runtime.OTHERS}
+_SIGNALS = {"turn": runtime.SIGNAL_TURN, "phase": runtime.SIGNAL_PHASE,
+            "round": runtime.SIGNAL_ROUND, "game": runtime.SIGNAL_GAME}
+
+
+class StatementWriter(ExpressionWriter):
+    """Writes the statements of a rule (the generator is one)."""
+
+    effects: dict[str, Any]  # what the card rules may take as known (codegen.Generator)
+
+    # ------------------------------------------------------------ statements
+    def block(self, stmts: tuple[ir.Stmt, ...]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for stmt in stmts:
+            site = self.site(stmt.pos)
+            saved, self._site_now = self._site_now, site
+            try:
+                method = getattr(self, "stmt_" + type(stmt).__name__)
+                out.extend(self.tag(method(stmt), site))
+            finally:
+                self._site_now = saved
+        return out
+
+    def zone_facts(self, zone: ZoneDef, prefix: str) -> dict[str, Any]:
+        return {f"{prefix}_grid": zone.layout == "grid", f"{prefix}_trick": zone.layout == "trick",
+                f"{prefix}_vis": VISIBILITY[zone.visibility]}
+
+    def stmt_MoveCards(self, stmt: ir.MoveCards) -> list[ast.stmt]:
+        dest = self.zone_index(stmt.to)
+        face = stmt.face
+        facts = self.zone_facts(stmt.to.zone, "dest")
+        if stmt.top_of is not None:
+            facts |= self.zone_facts(stmt.top_of.zone, "src")
+            return self.card_rule("move_top", facts, src=self.zone_index(stmt.top_of), z=dest,
+                                  face=face, by=ME)
+        if stmt.many:
+            whole = stmt.cards.args[0] if isinstance(stmt.cards, ir.Call) \
+                and stmt.cards.function == "cards" else stmt.cards
+            if isinstance(whole, ir.ZoneCards) and whole.ref.zone.layout != "grid" \
+                    and stmt.to.zone.layout != "grid":  # a zone's every card
+                facts |= self.zone_facts(whole.ref.zone, "src")
+                if whole.ref.zone is not stmt.to.zone:  # (two zones, never one)
+                    facts["to_itself"] = False
+                return self.card_rule("move_zone", facts, src=self.zone_index(whole.ref),
+                                      z=dest, face=face, by=ME)
+            cards = self.expr(stmt.cards)
+            if not _named(stmt.cards):  # (a move's choice, or a part of it: in its order)
+                # cards worked out from a hand land in the deck's order, not their holder's
+                cards = pyast.call("table_order", B, S, cards)
+            return self.card_rule("move_all", facts, cards=cards, z=dest, face=face, by=ME)
+        return self.card_rule("move_card", facts, c=self.expr(stmt.cards), z=dest, face=face,
+                              by=ME)
+
+    def card_rule(self, fn_name: str, facts: dict[str, Any], **args: Any) -> list[ast.stmt]:
+        """A runtime card rule: specialised in place where its source is at hand."""
+        if self.inliner.available:
+            return self.inliner.statements(fn_name, {"b": B, "s": S, **args},
+                                           {**self.effects, **facts})
+        values = [a if isinstance(a, ast.expr) else pyast.const(a) for a in args.values()]
+        return [pyast.expr_stmt(pyast.call(fn_name, B, S, *values))]
+
+    def stmt_DealCards(self, stmt: ir.DealCards) -> list[ast.stmt]:
+        count = self.expr(stmt.count) if stmt.count is not None else pyast.const(None)
+        after = self.expr(stmt.after) if stmt.after is not None else pyast.const(None)
+        facts = self.zone_facts(stmt.source.zone, "src") | self.zone_facts(stmt.zone, "dest")
+        return self.card_rule("deal", facts, count=count, src=self.zone_index(stmt.source),
+                              base=zone_const(stmt.zone), face=stmt.face,
+                              direction=pyast.name("DIRECTION"),
+                              after=after, by=ME)
+
+    def stmt_Shuffle(self, stmt: ir.Shuffle) -> list[ast.stmt]:
+        return [pyast.expr_stmt(pyast.call("shuffle", B, S, self.zone_index(stmt.zone)))]
+
+    def stmt_Flip(self, stmt: ir.Flip) -> list[ast.stmt]:
+        if stmt.many:
+            return self.card_rule("flip_all", {}, cards=self.expr(stmt.cards), face=stmt.face)
+        return self.card_rule("flip_card", {}, c=self.expr(stmt.cards), face=stmt.face)
+
+    def stmt_Swap(self, stmt: ir.Swap) -> list[ast.stmt]:
+        return self.card_rule("swap", {}, c=self.expr(stmt.first), d=self.expr(stmt.second))
+
+    def stmt_Peek(self, stmt: ir.Peek) -> list[ast.stmt]:
+        fn = "peek_all" if stmt.many else "peek"
+        return [pyast.expr_stmt(pyast.call(fn, B, S, self.expr(stmt.cards), ME))]
+
+    def stmt_Reveal(self, stmt: ir.Reveal) -> list[ast.stmt]:
+        cards = self.expr(stmt.cards)
+        if not stmt.many:
+            cards = ast.List([cards], ast.Load())
+        return [pyast.expr_stmt(pyast.call("reveal", B, S, cards))]
+
+    def stmt_Tell(self, stmt: ir.Tell) -> list[ast.stmt]:
+        """The cards, whether the condition holds of each, and of each face of the deck
+        (FACES: one card of each name), handed to the one rule of a clue (sight.py)."""
+        cards = pyast.store("_told")
+        marks = [self._each(stmt, pyast.name("_told")), self._each(stmt, pyast.name("FACES"))]
+        return [ast.Assign([cards], pyast.call("list", self.expr(stmt.source))),
+                pyast.expr_stmt(pyast.call("tell_cards", B, S, self.expr(stmt.player),
+                                           pyast.name("_told"), *marks))]
+
+    def _each(self, stmt: ir.Tell, cards: ast.expr) -> ast.expr:
+        """[condition for each card of `cards`], the card bound to the clue's name."""
+        loop = ast.comprehension(pyast.store(local(stmt.name)), cards, [], 0)
+        return ast.ListComp(pyast.call("bool", self.expr(stmt.condition)), [loop])
+
+    def stmt_Set(self, stmt: ir.Set) -> list[ast.stmt]:
+        # A number stored is bounded (runtime.bounded) where it may grow faster than by a
+        # step at a time: a small constant set or added (no larger than a value table's
+        # numbers may be) is not.
+        small = isinstance(stmt.value, ir.Const) and _small(stmt.value.value)
+        check = stmt.value.type == INT and not small
+        value = self.expr(stmt.value)
+        if stmt.op == "=":
+            target = self.expr(stmt.target)
+            if _numbers(stmt.value.type) and not small:
+                # a list of numbers: each bounded (a list kept and grown would hold any)
+                value = pyast.call("bounded_items", value, self.site_const(stmt.pos))
+            return [pyast.assign(target, self.bounded(value, stmt.pos) if check else value)]
+        op = ast.Add() if stmt.op == "+=" else ast.Sub()
+        need = stmt.target if isinstance(stmt.target, ir.Need) else None
+        store = pyast.assign(self.expr(need.operand if need else stmt.target), value).targets[0]
+        assert isinstance(store, (ast.Name, ast.Attribute, ast.Subscript))
+        if not check and need is None:
+            return [ast.AugAssign(store, op, value)]
+        out: list[ast.stmt] = []
+        if isinstance(store, ast.Subscript) and not isinstance(store.slice,
+                                                               (ast.Name, ast.Constant)):
+            name = self.temp()  # the place is read and written: worked out once
+            out.append(pyast.assign(name, store.slice))
+            store.slice = pyast.name(name)
+        load = copy.deepcopy(store)
+        load.ctx = ast.Load()
+        read: ast.expr = load
+        if need is not None:  # a variable that may be none: x = need(x) - v
+            read = pyast.call("need", load, pyast.const(need.what), self.site_const(need.pos))
+        total: ast.expr = ast.BinOp(read, op, value)
+        out.append(ast.Assign([store], self.bounded(total, stmt.pos) if check else total))
+        return out
+
+    def bounded(self, value: ast.expr, pos: n.Pos) -> ast.expr:
+        """A number as a rule stores it: within MOST_VALUE, else a fault at `pos`."""
+        return pyast.call("bounded", value, self.site_const(pos))
+
+    def stmt_Let(self, stmt: ir.Let) -> list[ast.stmt]:
+        return [pyast.assign(local(stmt.name), self.expr(stmt.value))]
+
+    def stmt_Signal(self, stmt: ir.Signal) -> list[ast.stmt]:
+        return pyast.stmts("S.signal |= _0", pyast.const(_SIGNALS[stmt.kind]))
+
+    def seat(self, player: ir.Expr, pos: n.Pos, what: str) -> ast.expr:
+        """A player where a rule needs a seat: in a ruleset with a house, checked not to be
+        the house when the game runs."""
+        code = self.expr(player)
+        if self.checked.house is None:
+            return code
+        return pyast.call("a_seat", S, code, pyast.const(what), self.site_const(pos))
+
+    def stmt_TurnTo(self, stmt: ir.TurnTo) -> list[ast.stmt]:
+        return pyast.stmts("S.next_turn = _0", self.seat(stmt.player, stmt.pos,
+                                                         "`turn to` names a seat"))
+
+    def stmt_EndRoundBefore(self, stmt: ir.EndRoundBefore) -> list[ast.stmt]:
+        who = self.seat(stmt.player, stmt.pos, "it never has a turn before which a round ends")
+        return [pyast.expr_stmt(pyast.call("end_round_before", S, who))]
+
+    def stmt_Win(self, stmt: ir.Win) -> list[ast.stmt]:
+        return [pyast.expr_stmt(pyast.call("win", S, self.expr(stmt.player)))]
+
+    def stmt_ProcedureCall(self, stmt: ir.ProcedureCall) -> list[ast.stmt]:
+        args = [self.expr(a) for a in stmt.args]
+        return [pyast.expr_stmt(pyast.call(f"pr_{stmt.name}", S, ME, *args))]
+
+    def stmt_ScorePoints(self, stmt: ir.ScorePoints) -> list[ast.stmt]:
+        teams = self.checked.scored_teams
+        who = self.seat(stmt.player, stmt.pos, "it scores at the round's end")
+        points = self.bounded(self.expr(stmt.points), stmt.points.pos)
+        return [pyast.expr_stmt(pyast.call("score_points", S, points, who,
+                                           pyast.const(teams)))]
+
+    def stmt_Eliminate(self, stmt: ir.Eliminate) -> list[ast.stmt]:
+        who = self.seat(stmt.player, stmt.pos, "it cannot be put out")
+        return [pyast.expr_stmt(pyast.call("eliminate", S, who))]
+
+    def stmt_If(self, stmt: ir.If) -> list[ast.stmt]:
+        return self.test_statements(stmt.test, self.block(stmt.then),
+                                    self.block(stmt.otherwise))
+
+    def stmt_For(self, stmt: ir.For) -> list[ast.stmt]:
+        source = pyast.call("list", self.expr(stmt.source))  # the loop may change the zone
+        body = self.block(stmt.body) or [ast.Pass()]
+        return [ast.For(pyast.store(local(stmt.name)), source, body, [])]
+
+    def stmt_Loop(self, stmt: ir.Loop) -> list[ast.stmt]:
+        """`for _loop in range(limit)`, leaving when the test says so: before the body for
+        a while, after it for an until."""
+        exit_test = self.expr(stmt.test)
+        if stmt.test_first:
+            exit_test = ast.UnaryOp(ast.Not(), exit_test)
+        leave = pyast.if_(exit_test, [ast.Break()], [])
+        body = self.block(stmt.body)
+        inner = [leave, *body] if stmt.test_first else [*body, leave]
+        return [ast.For(pyast.store("_loop"), pyast.call("range", pyast.const(stmt.limit)),
+                        inner, [])]
+
+
+def _named(cards: ir.Expr) -> bool:
+    """Whether cards moved are a name's (a move's choice, a local), or a part of one."""
+    while isinstance(cards, (ir.Index, ir.Slice)):
+        cards = cards.subject
+    return isinstance(cards, ir.Local)
+
+
+def _small(value: Any) -> bool:
+    """Whether a constant holds no number larger than a value table's may be (or a list of
+    such): stored, or added a step at a time, it needs no bound at run time."""
+    if isinstance(value, (list, tuple)):
+        return all(_small(v) for v in value)
+    return not isinstance(value, int) or -MAX_VALUE <= value <= MAX_VALUE
+
+
+def _numbers(t: Any) -> bool:
+    """Whether a type is a list of numbers, or of lists of them."""
+    while t is not None and t.is_list:
+        t = t.item
+        if t is not None and t.name == "int":
+            return True
+    return False
