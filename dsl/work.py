@@ -39,6 +39,7 @@ from cardrules.model import CardTable, ZoneDef
 from . import ir, limits
 from . import nodes as n
 from .builtins import MELD_FUNCTIONS
+from .known import Known, arithmetic, extreme, join, number
 from .reads import drawing_functions, loop_invariant
 from .typesys import Type
 
@@ -48,19 +49,6 @@ _LINEAR = frozenset({
     "is_flush", "is_run", "is_run_high", "changes", "led_suit", "best_of_suit",
     "trick_winner", "random_card", "bottom", "top", "columns", "rows",
 })
-
-
-@dataclass(frozen=True)
-class Known:
-    """What is known of a value before the game: of a list, the most items it holds and what
-    is known of each; of a number, its least and its most where they are known."""
-
-    most: int = 1
-    item: Known | None = None
-    low: int | None = None
-    high: int | None = None
-    zoned: bool = False  # a list of cards in play (as many as a zone holds)
-    listed: bool = False  # subsets or combinations of such a list
 
 
 @dataclass(frozen=True)
@@ -117,19 +105,6 @@ def over_budget(program: ir.Program, cards: CardTable, players: int) -> Iterator
 
 def _count(steps: int) -> str:
     return f"{steps:,}" if steps < 10**15 else f"about 10^{len(str(steps)) - 1}"
-
-
-def _join(a: Known, b: Known) -> Known:
-    """What is known of a value that is either a or b."""
-    item = a.item if b.item is None else b.item if a.item is None else _join(a.item, b.item)
-    low = None if a.low is None or b.low is None else min(a.low, b.low)
-    high = None if a.high is None or b.high is None else max(a.high, b.high)
-    return Known(max(a.most, b.most), item, low, high, a.zoned or b.zoned,
-                 a.listed or b.listed)
-
-
-def _number(low: int | None, high: int | None) -> Known:
-    return Known(1, None, low, high)
 
 
 Part = tuple[str, int, n.Pos]  # a rule, its steps, where it weighs most
@@ -322,7 +297,7 @@ class _Weigher:
     def expr_Const(self, node: ir.Const, env: dict[str, Known]) -> tuple[int, Known]:
         v = node.value
         if isinstance(v, int) and not isinstance(v, bool):
-            return 1, _number(v, v)
+            return 1, number(v, v)
         if isinstance(v, (list, tuple)):
             return 1, Known(len(v), self.default(node.type).item)
         return 1, Known()
@@ -334,7 +309,7 @@ class _Weigher:
         if node.name in ("players", "others"):
             return 1 + self.players, Known(self.players, Known())
         if node.name == "player_count":
-            return 1, _number(0, self.players)
+            return 1, number(0, self.players)
         return 1, self.default(node.type)
 
     def expr_ZoneRef(self, node: ir.ZoneRef, env: dict[str, Known]) -> tuple[int, Known]:
@@ -356,7 +331,7 @@ class _Weigher:
 
     def expr_CardAttr(self, node: ir.CardAttr, env: dict[str, Known]) -> tuple[int, Known]:
         values = self.tables.get(node.name) if node.table or node.name == "number" else None
-        known = _number(min(values), max(values)) if values else self.default(node.type)
+        known = number(min(values), max(values)) if values else self.default(node.type)
         return 1 + self.expr(node.card, env)[0], known
 
     def expr_Need(self, node: ir.Need, env: dict[str, Known]) -> tuple[int, Known]:
@@ -368,12 +343,12 @@ class _Weigher:
         steps, items = self.exprs(node.items, env)
         item = None
         for k in items:
-            item = k if item is None else _join(item, k)
+            item = k if item is None else join(item, k)
         return 1 + steps, Known(len(items), item)
 
     def expr_Join(self, node: ir.Join, env: dict[str, Known]) -> tuple[int, Known]:
         steps, (a, b) = self.exprs((node.left, node.right), env)
-        item = a.item if b.item is None else b.item if a.item is None else _join(a.item, b.item)
+        item = a.item if b.item is None else b.item if a.item is None else join(a.item, b.item)
         return 1 + steps + a.most + b.most, Known(a.most + b.most, item, zoned=a.zoned or b.zoned,
                                                   listed=a.listed or b.listed)
 
@@ -391,12 +366,12 @@ class _Weigher:
 
     def expr_Minus(self, node: ir.Minus, env: dict[str, Known]) -> tuple[int, Known]:
         steps, k = self.expr(node.operand, env)
-        return steps + 1, _number(None if k.high is None else -k.high,
+        return steps + 1, number(None if k.high is None else -k.high,
                                   None if k.low is None else -k.low)
 
     def expr_Arithmetic(self, node: ir.Arithmetic, env: dict[str, Known]) -> tuple[int, Known]:
         steps, (a, b) = self.exprs((node.left, node.right), env)
-        return 1 + steps, _arithmetic(node.op, a, b)
+        return 1 + steps, arithmetic(node.op, a, b)
 
     def expr_Comparison(self, node: ir.Comparison, env: dict[str, Known]) -> tuple[int, Known]:
         steps, known = self.exprs((node.left, node.right), env)
@@ -419,7 +394,7 @@ class _Weigher:
                          ) -> tuple[int, Known]:
         test = self.expr(node.test, env)[0]
         (a, ka), (b, kb) = self.expr(node.then, env), self.expr(node.otherwise, env)
-        return 1 + test + max(a, b), _join(ka, kb)
+        return 1 + test + max(a, b), join(ka, kb)
 
     def expr_Aggregate(self, node: ir.Aggregate, env: dict[str, Known]) -> tuple[int, Known]:
         steps, source = self.expr(node.source, env)
@@ -436,7 +411,7 @@ class _Weigher:
         if node.function in ("max_by", "min_by"):
             return steps, item
         if node.function == "count":
-            return steps, _number(0, source.most)
+            return steps, number(0, source.most)
         if node.function in ("first", "max", "min"):
             return steps, value
         return steps, Known()
@@ -499,12 +474,12 @@ class _Weigher:
         if f in MELD_FUNCTIONS:
             return steps + self.search, self.melds(f)
         if f == "size":  # (as many as the list may hold: a zone's, as a loop through it)
-            return steps, _number(0, args[0].most)
+            return steps, number(0, args[0].most)
         if f == "numbers":
             low, high = args[0].low, args[1].high
             most = MOST_NUMBERS if low is None or high is None else \
                 max(0, min(high - low + 1, MOST_NUMBERS))
-            return steps + most, Known(most, _number(low, high))
+            return steps + most, Known(most, number(low, high))
         if f == "combinations":
             items, k = args[0].most, args[1]
             low, high = max(k.low or 0, 0), min(items if k.high is None else k.high, items)
@@ -529,7 +504,7 @@ class _Weigher:
         if f in ("columns", "rows"):
             return steps, self.grid(node, f)
         if f in ("min", "max", "abs"):
-            return steps, _extreme(f, args)
+            return steps, extreme(f, args)
         if f in ("sorted", "cards", "all_but_top"):
             return steps, args[0]
         return steps, self.default(node.type)
@@ -565,43 +540,6 @@ def _near_half(low: int, high: int, items: int) -> list[int]:
         return []
     half = min(max(items // 2, low), high)
     return [low, high, half]
-
-
-def _arithmetic(op: str, a: Known, b: Known) -> Known:
-    if None in (a.low, a.high, b.low, b.high):
-        if op == "%" and b.low is not None and b.low > 0 and b.high is not None:
-            return _number(0, b.high - 1)
-        return Known()
-    assert a.low is not None and a.high is not None and b.low is not None \
-        and b.high is not None
-    if op == "+":
-        return _number(a.low + b.low, a.high + b.high)
-    if op == "-":
-        return _number(a.low - b.high, a.high - b.low)
-    if op == "*":
-        ends = [x * y for x in (a.low, a.high) for y in (b.low, b.high)]
-        return _number(min(ends), max(ends))
-    if op == "%" and b.low > 0:
-        return _number(0, b.high - 1)
-    if op == "/" and b.low > 0:  # (rounded down)
-        ends = [a.low // b.low, a.low // b.high, a.high // b.low, a.high // b.high]
-        return _number(min(ends), max(ends))
-    return Known()
-
-
-def _extreme(f: str, args: list[Known]) -> Known:
-    if f == "abs":
-        a = args[0]
-        if a.low is None or a.high is None:
-            return Known()
-        top = max(abs(a.low), abs(a.high))
-        return _number(0 if a.low <= 0 <= a.high else min(abs(a.low), abs(a.high)), top)
-    lows = [a.low for a in args]
-    highs = [a.high for a in args]
-    pick = min if f == "min" else max
-    low = None if None in lows else pick(x for x in lows if x is not None)
-    high = None if None in highs else pick(x for x in highs if x is not None)
-    return _number(low, high)
 
 
 def _exprs(s: ir.Stmt) -> list[ir.Expr]:
