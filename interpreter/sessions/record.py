@@ -194,10 +194,22 @@ def read(path: Path) -> Record:
         raise GameError(f"{path}: {exc}") from None
 
 
+def too_large(size: int, actions: int) -> str | None:
+    """Why a save of `size` characters holding `actions` actions is too large to be read
+    (the bounds the reader and the writer share), or None."""
+    if size > MAX_BYTES:
+        return f"too large for a saved game (at most {MAX_BYTES // 2**20} MB)"
+    if actions > MAX_ACTIONS:
+        return f"too long for a saved game ({actions:,} actions; a save holds at most " \
+            f"{MAX_ACTIONS:,})"
+    return None
+
+
 def loads(text: str) -> Record:
     """A record from its JSON text; GameError if the text is not a record of this format."""
-    if len(text) > MAX_BYTES:
-        raise GameError(f"too large for a saved game (at most {MAX_BYTES // 2**20} MB)")
+    problem = too_large(len(text), 0)
+    if problem is not None:
+        raise GameError(problem)
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
@@ -309,9 +321,9 @@ def _seats(value: Any) -> list[str]:
 def _actions(value: Any) -> list[list[Any]]:
     if not isinstance(value, list):
         raise _damaged("actions")
-    if len(value) > MAX_ACTIONS:
-        raise GameError(f"too long for a saved game ({len(value):,} actions; a save holds at "
-                        f"most {MAX_ACTIONS:,})")
+    problem = too_large(0, len(value))
+    if problem is not None:
+        raise GameError(problem)
     for number, action in enumerate(value, 1):
         if not (isinstance(action, list) and action and isinstance(action[0], str)
                 and _json_action(action, MAX_DEPTH)):
@@ -455,11 +467,12 @@ def write(path: Path, record: Record) -> None:
     `read` would refuse (a game too long for a save: more than MAX_ACTIONS actions or
     MAX_BYTES) is not written: GameError says why, and the earlier save stays."""
     text = dumps(record)
-    try:
-        loads(text)  # the reader's own checks, on what it would read
-    except GameError as exc:
-        raise GameError(f"cannot save the game to {path}: {exc}; a save there is left as it "
-                        "was") from None
+    # The reader's own bounds (what the program records is otherwise what it reads: a save
+    # is not parsed again after every action, which would cost a long game's length each time)
+    problem = too_large(len(text), len(record.actions))
+    if problem is not None:
+        raise GameError(f"cannot save the game to {path}: {problem}; a save there is left as "
+                        "it was")
     temporary = path.with_name(path.name + ".part")
     try:
         temporary.write_text(text, encoding="utf-8")
