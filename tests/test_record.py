@@ -201,3 +201,34 @@ def test_at_the_terminal_a_game_too_long_to_save_goes_on_and_says_so_once(
     assert result.stderr.count("warning: cannot save the game to") == 1, result.stderr
     assert "too long for a saved game" in result.stderr and "Game over." in result.stdout
     assert 0 < len(record.read(save).actions) <= 6  # the last save that could be resumed
+
+
+def test_what_is_written_is_read_back_and_nothing_else_is_written(tmp_path: Path) -> None:
+    """An action holding a number a game may hold (3,000,000,000: beyond 2^31, within 2^53)
+    is saved and read back; an action the reader would refuse (a number beyond 2^53) is not
+    written, and the save there is left as it was."""
+    base = (Path(__file__).resolve().parent / "data" / "mini.yaml").read_text(encoding="utf-8")
+    text = base.replace("              label: Keep every card\n              do: []",
+                        "              label: \"Keep, bidding {n}\"\n"
+                        "              choose: {n: \"numbers(3000000000, 3000000001)\"}\n"
+                        "              do: []")
+    path = tmp_path / "big.yaml"
+    path.write_text(text, encoding="utf-8")
+    rules = load_ruleset(path)
+    engine = Engine(rules)
+    state = engine.new_game(2, 1)
+    saved = Record.new(str(path), {}, rules, 2, 1, [HUMAN, HUMAN])
+    saved.bots = [None, None]  # (two people: no random streams)
+    for _ in range(2):
+        legal = engine.legal_actions(state)
+        action = next((a for a in legal if a[0] == "keep"), legal[0])
+        engine.apply(state, action)
+        saved.actions.append(action_data(action))
+    assert ["keep", 3000000000] in saved.actions
+    save = tmp_path / "game.cardrules-save"
+    record.write(save, saved)
+    assert record.read(save).actions == saved.actions
+    saved.actions.append(["keep", 2**60])
+    with pytest.raises(GameError, match="cannot save the game"):
+        record.write(save, saved)
+    assert len(record.read(save).actions) == 2

@@ -45,6 +45,7 @@ from ..domains import Words
 from ..engine import Engine
 from ..players.bots import Bot, check_kind, make_bot
 from ..players.external import is_command
+from ..runtime import MOST_VALUE
 from ..state import GameState
 
 FORMAT = "cardrules-save/3"
@@ -339,7 +340,7 @@ def _json_action(value: Any, depth: int) -> bool:
     if isinstance(value, str):
         return len(value) <= MAX_TEXT
     return value is None or isinstance(value, bool) or (
-        isinstance(value, int) and abs(value) < 2**31)
+        isinstance(value, int) and abs(value) <= MOST_VALUE)
 
 
 def _streams(value: Any, seats: Sequence[str]) -> list[list[Any] | None]:
@@ -467,9 +468,12 @@ def write(path: Path, record: Record) -> None:
     `read` would refuse (a game too long for a save: more than MAX_ACTIONS actions or
     MAX_BYTES) is not written: GameError says why, and the earlier save stays."""
     text = dumps(record)
-    # The reader's own bounds (what the program records is otherwise what it reads: a save
-    # is not parsed again after every action, which would cost a long game's length each time)
+    # The reader's own bounds and its check of each action (a save is not parsed again
+    # after every action: the rest of what it holds is the program's own)
     problem = too_large(len(text), len(record.actions))
+    if problem is None and not all(_json_action(a, MAX_DEPTH) for a in record.actions):
+        problem = "an action holds what a saved game cannot (a number beyond 2^53, a list " \
+                  "of over 1,000 items or a text over its bound)"
     if problem is not None:
         raise GameError(f"cannot save the game to {path}: {problem}; a save there is left as "
                         "it was")
