@@ -28,10 +28,6 @@ from .codegen_stmt import StatementWriter
 from .inline import Inliner
 from .reads import seat_zones, tells
 
-_ARITH = {"+": ast.Add(), "-": ast.Sub(), "*": ast.Mult()}
-_COMPARE = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), "<=": ast.LtE(), ">": ast.Gt(),
-            ">=": ast.GtE()}
-
 
 @dataclass
 class Manifest:

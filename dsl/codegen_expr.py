@@ -10,7 +10,6 @@ import ast
 import copy
 from typing import Any
 
-from cardrules.interpreter import runtime
 from cardrules.model import Site, ZoneDef
 
 from . import ir, pyast
@@ -29,10 +28,6 @@ from .reads import drawing_functions, loop_invariant, remembered, repeated_calls
 from .typesys import NONE
 from .unfold import Unfolder
 
-VISIBILITY = {"hidden": runtime.HIDDEN, "owner": runtime.OWNER, "public": runtime.PUBLIC,
-              "others": runtime.OTHERS}
-_SIGNALS = {"turn": runtime.SIGNAL_TURN, "phase": runtime.SIGNAL_PHASE,
-            "round": runtime.SIGNAL_ROUND, "game": runtime.SIGNAL_GAME}
 _ARITH = {"+": ast.Add(), "-": ast.Sub(), "*": ast.Mult()}
 _COMPARE = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), "<=": ast.LtE(), ">": ast.Gt(),
             ">=": ast.GtE()}
