@@ -362,7 +362,6 @@ class Generator(StatementWriter):
             self.expression_function(f"l_{move.name}_{i}", ["S", "A"], value, unpack)
             for i, value in enumerate(move.label_values))
 
-    # ------------------------------------------------------------ statements
 def _first_made(body: list[ast.stmt], sites: dict[int, int]) -> None:
     """`out = []` then `out.extend(<list>)` or `out.append(<action>)` as the first thing done
     with it, unconditionally: the list made at once (`out = <list>`, `out = [<action>]`),
