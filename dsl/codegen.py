@@ -24,7 +24,7 @@ from . import ir, pyast
 from . import nodes as n
 from .checker import Checked
 from .codegen_expr import S, Z, local, seat_zone
-from .codegen_stmt import StatementWriter
+from .codegen_stmt import StatementWriter, small
 from .inline import Inliner
 from .reads import seat_zones, tells
 
@@ -115,8 +115,20 @@ class Generator(StatementWriter):
             made.procedures[proc.name] = self.add_function(f"pr_{proc.name}", params, body,
                                                            self.checked.decls.name.pos)
         for var in program.variables:
+            initial = var.initial
+            if isinstance(initial, ir.Const) and not small(initial.value):
+                # a number beyond what a value table may hold (folded before the game, as
+                # 999999999 * 999999999): bounded as a number stored is
+                value = self.expr(initial)
+                many = isinstance(initial.value, (list, tuple))
+                checked = pyast.call("bounded_items", value, self.site_const(initial.pos)) \
+                    if many else self.bounded(value, initial.pos)
+                body = self.tag([ast.Return(checked)], self.site(initial.pos))
+                made.initial[var.name] = self.add_function(f"init_{var.name}", ["S"], body,
+                                                           initial.pos)
+                continue
             made.initial[var.name] = self.expression_function(f"init_{var.name}", ["S"],
-                                                              var.initial)
+                                                              initial)
         for index, phase in enumerate(program.phases):
             for step in phase.steps:
                 made.legal[index, step.name] = self.step_functions(step, f"{index}_{step.name}")

@@ -128,12 +128,12 @@ class StatementWriter(ExpressionWriter):
         # A number stored is bounded (runtime.bounded) where it may grow faster than by a
         # step at a time: a small constant set or added (no larger than a value table's
         # numbers may be) is not.
-        small = isinstance(stmt.value, ir.Const) and _small(stmt.value.value)
-        check = stmt.value.type == INT and not small
+        plain = isinstance(stmt.value, ir.Const) and small(stmt.value.value)
+        check = stmt.value.type == INT and not plain
         value = self.expr(stmt.value)
         if stmt.op == "=":
             target = self.expr(stmt.target)
-            if _numbers(stmt.value.type) and not small:
+            if _numbers(stmt.value.type) and not plain:
                 # a list of numbers: each bounded (a list kept and grown would hold any)
                 value = pyast.call("bounded_items", value, self.site_const(stmt.pos))
             return [pyast.assign(target, self.bounded(value, stmt.pos) if check else value)]
@@ -231,11 +231,11 @@ def _named(cards: ir.Expr) -> bool:
     return isinstance(cards, ir.Local)
 
 
-def _small(value: Any) -> bool:
+def small(value: Any) -> bool:
     """Whether a constant holds no number larger than a value table's may be (or a list of
     such): stored, or added a step at a time, it needs no bound at run time."""
     if isinstance(value, (list, tuple)):
-        return all(_small(v) for v in value)
+        return all(small(v) for v in value)
     return not isinstance(value, int) or -MAX_VALUE <= value <= MAX_VALUE
 
 

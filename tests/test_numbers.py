@@ -142,3 +142,16 @@ def test_a_constant_beyond_the_bound_is_refused_where_it_is_stored(
     engine = Engine(load_ruleset(kuhn(tmp_path, "0", statement)))
     with pytest.raises(RuleRuntimeError, match="2\\^53 - 1"):
         play_game(engine, 2, seed=1)
+
+
+def test_a_variable_starting_beyond_the_bound_is_refused_at_the_start(tmp_path: Path) -> None:
+    """`initial: 999999999 * 999999999`, worked out before the game: the game's start is a
+    fault at the variable's initial value, as a `set` of it would be."""
+    path = kuhn(tmp_path, "0")
+    text = path.read_text(encoding="utf-8").replace(
+        "variables:\n", "variables:\n  - {name: huge, scope: game, initial: "
+        "\"999999999 * 999999999\"}\n", 1)
+    path.write_text(text, encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    with pytest.raises(RuleRuntimeError, match="2\\^53 - 1"):
+        engine.new_game(2, 1)
