@@ -70,7 +70,7 @@ class Match:
         self.prefix: list[int] = []
         self._records: list[Record] | None = [] if recording else None
         self._history: list[tuple[int, Action]] = []  # (seat, action) since the deal
-        self.tensors: dict[int, Any] = {}  # seat -> its observation tensor (observe.py)
+        self.tensors: dict[Any, Any] = {}  # seat -> its observation tensor (observe.py)
         self.actions = 0  # whole actions applied
         self._made: dict[tuple[int, str], int] = {}  # (seat, move) -> actions of that move
         self.cut = False  # stopped at the bound on actions, with no winner

@@ -424,6 +424,42 @@ def tensor_of(plan: TensorPlan, match: Match, seat: int) -> np.ndarray:
     return writer.update(state, match)
 
 
+class TensorItems:
+    """A seat's tensor as a list of floats (what OpenSpiel's tensors are), kept up to date
+    from the items that changed since it was last asked for: making 3,000 floats afresh at
+    every decision (`tolist`), and freeing them after, took longer than the tensor itself."""
+
+    __slots__ = ("seen", "items")
+
+    def __init__(self, tensor: np.ndarray):
+        self.seen = tensor.copy()  # the tensor as `items` holds it
+        self.items: list[float] = tensor.tolist()
+
+    def of(self, tensor: np.ndarray) -> list[float]:
+        """`tensor`'s items, a list of the caller's own."""
+        if tensor.shape != self.seen.shape:
+            self.seen, self.items = tensor.copy(), tensor.tolist()
+        else:
+            changed = np.flatnonzero(tensor != self.seen)
+            if changed.size:
+                values = tensor[changed]
+                self.seen[changed] = values
+                items = self.items
+                for i, value in zip(changed.tolist(), values.tolist()):
+                    items[i] = value
+        return self.items.copy()
+
+
+def tensor_items(plan: TensorPlan, match: Match, seat: int) -> list[float]:
+    """`tensor_of` as a list of floats, the same numbers."""
+    tensor = tensor_of(plan, match, seat)
+    key = ("items", seat, plan.recall)
+    kept = match.tensors.get(key)
+    if kept is None:
+        kept = match.tensors[key] = TensorItems(tensor)
+    return kept.of(tensor)  # type: ignore[no-any-return]
+
+
 def _with_recall(plan: TensorPlan, match: Match, seat: int) -> np.ndarray:
     """The observation's tensor, then the moves made."""
     tensor = np.zeros(plan.size, np.float32)

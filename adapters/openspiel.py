@@ -50,7 +50,14 @@ import pyspiel
 from cardrules.interpreter.domains import fill
 
 from .match import SEED_BASE, SEED_PARTS, Match, zero_sum
-from .observe import TensorPlan, information_text, observation_text, tensor_of, truth_text
+from .observe import (
+    TensorPlan,
+    information_text,
+    observation_text,
+    tensor_items,
+    tensor_of,
+    truth_text,
+)
 from .table import AdapterError, Table, option_pairs, table
 
 SHORT_NAME = "cardrules"
@@ -194,7 +201,7 @@ class CardrulesState(pyspiel.State):
         if not 0 <= player < table.players:  # as OpenSpiel's State refuses it
             raise pyspiel.SpielError(f"player {player} is not at the table (players 0 to "
                                      f"{table.players - 1})")
-        return tensor_of(TensorPlan.of(table, recall), self.match, player).tolist()
+        return tensor_items(TensorPlan.of(table, recall), self.match, player)
 
     def returns(self) -> list[float]:
         return self.match.returns()

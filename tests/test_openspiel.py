@@ -146,6 +146,28 @@ def test_round_rollouts_value_the_round_reached() -> None:
     assert evaluator.prior(state) == [(a, 1 / len(legal)) for a in legal]
 
 
+def test_a_tensor_handed_out_is_the_callers_own() -> None:
+    """A tensor's list, kept from one decision to the next (OpenSpiel's lists are the
+    caller's), is neither changed by the game playing on nor by another list changed."""
+    game = pyspiel.load_game("cardrules", {"ruleset": "golf6", "options": "rounds:1"})
+    rng = np.random.default_rng(3)
+    state = game.new_initial_state()
+    kept: list[tuple[list[float], list[float]]] = []
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            for recall in (False, True):
+                ask = state.information_state_tensor if recall else state.observation_tensor
+                mine = ask(0)
+                kept.append((mine, list(mine)))
+                mine[0] = 99.0  # spoiling the list handed out spoils nothing else
+                assert ask(0) == pyspiel.State.information_state_tensor(state, 0) if recall \
+                    else ask(0) == pyspiel.State.observation_tensor(state, 0)
+                mine[0] = kept[-1][1][0]
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert len(kept) > 50
+    assert all(tensor == copy for tensor, copy in kept)
+
+
 @pytest.mark.parametrize("name,options", [("golf6", "rounds:1"), ("gin-rummy", "")])
 def test_what_python_asks_is_what_the_state_api_answers(name: str, options: str) -> None:
     """legal_actions, is_chance_node and the tensors, answered in Python, agree with OpenSpiel's
