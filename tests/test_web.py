@@ -1043,6 +1043,38 @@ def test_a_decision_is_taken_back_alone_against_bots_until_a_card_is_seen() -> N
         assert answer.status_code == 409 and "one person against bots" in answer.json()["error"]
 
 
+def test_a_decision_is_not_taken_back_once_a_bot_has_answered_it() -> None:
+    """kuhn-poker: the person checks and the bot, holding a card the person cannot see,
+    bets or checks. The bots answer the same way again, so taking the check back would let
+    the person see how the bot meets it and choose again knowing: refused, on the page too.
+    A forced answer (one choice) tells nothing and leaves the decision to take back."""
+    answered = 0
+    for seed in range(6):
+        game = Game.new("kuhn-poker", {}, 2, seed, ["human", "random"])
+        assert game.to_move() == 0
+        check = next(a for a in game.legal() if a[0] != "bet")
+        game.play(0, check, chosen=True)
+        assert game.takeback.refusal(game.state, 0, 1) is None
+        bot = game.bots[1]
+        assert bot is not None and game.to_move() == 1 and len(game.legal()) > 1
+        game.play(1, bot.choose(game.engine, game.state, game.legal()))
+        if game.state.over:
+            continue
+        refusal = game.takeback.refusal(game.state, 0, 1)
+        assert refusal is not None and "another seat has made a choice" in refusal, seed
+        with served(game) as (client, _):
+            assert not client.get(seat_url(game, 0)).json()["takeback"]
+            answer = client.post(f"{seat_url(game, 0)}/takeback", json={})
+            assert answer.status_code == 409 and "how it answered" in answer.json()["error"]
+        answered += 1
+    assert answered > 0
+    game = Game.new("kuhn-poker", {}, 2, 0, ["human", "random"])
+    game.takeback.chose(1, game.legal()[:1])  # a forced move of the bot's
+    game.play(0, game.legal()[0], chosen=True)
+    game.takeback.chose(1, game.legal()[:1])
+    assert game.takeback.refusal(game.state, 0, 1) is None
+
+
 def test_a_decision_is_not_taken_back_once_a_clue_has_told_the_seat_of_its_cards() -> None:
     """hanabi: the person gives a clue, then the bot gives one of the person's own cards,
     which the person cannot see: no card is seen, but the person now knows something of a

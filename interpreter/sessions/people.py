@@ -42,6 +42,8 @@ class PeoplesGame:
         mark = self.takeback.mark(self.record, self.bots, state, seat) if chosen else None
         if chosen:
             self.windows.answered(state, seat)
+        else:
+            self.takeback.chose(seat, self.engine.legal_actions(state))
         self.engine.apply(state, action)
         if mark is not None:
             self.takeback.keep(mark)

@@ -8,7 +8,10 @@ exactly where it stood when the person decided, and goes on as it would have.
 It is refused where the seat has learnt of a card since that decision (drawn, peeked at,
 shown: any card it knows now and did not know then; or told something of a card it does not
 know, by a clue; or narrowed down where a card may be): the deal is fixed by the seed, so
-taking back a look would let a person see a hidden card and choose again. And it is for a
+taking back a look would let a person see a hidden card and choose again. It is refused too
+once another seat has made a choice since (a bot's bet, or its letting a chance to react go
+by): the bots answer the same way again, so taking a decision back would let a person try
+one, see how a bot holding hidden cards answers, and choose again knowing it. And it is for a
 game with one person only: with several, it would undo what others saw and did.
 """
 
@@ -20,6 +23,7 @@ from typing import Any
 
 from cardrules.errors import GameError
 
+from ..domains import is_open
 from ..engine import Engine
 from ..players.bots import Bot
 from ..sight import whereabouts
@@ -48,6 +52,8 @@ class TakeBack:
     """The decisions a person may take back, the latest last."""
 
     marks: list[Mark] = field(default_factory=list)
+    # the first `answered` marks are decisions another seat has made a choice after
+    answered: int = 0
 
     @staticmethod
     def mark(record: Record, bots: Sequence[Bot | None], state: GameState,
@@ -59,7 +65,17 @@ class TakeBack:
 
     def keep(self, mark: Mark) -> None:
         self.marks.append(mark)
-        del self.marks[:-KEPT]
+        dropped = max(0, len(self.marks) - KEPT)
+        del self.marks[:dropped]
+        self.answered = max(0, self.answered - dropped)
+
+    def chose(self, seat: int, legal: Sequence[Any]) -> None:
+        """`seat` is about to take one of `legal` (a bot, or a person's only choice played
+        for them): a choice among several answers every decision marked before it but the
+        seat's own."""
+        if self.marks and self.marks[-1].seat != seat and \
+                (len(legal) > 1 or any(is_open(a) for a in legal)):
+            self.answered = len(self.marks)
 
     def refusal(self, state: GameState, seat: int, people: int) -> str | None:
         """Why `seat` may not take back its last decision now, or None if it may."""
@@ -76,6 +92,9 @@ class TakeBack:
                 mark.partly.items():
             return "you have learnt something of a card since that decision (a clue, or " \
                    "where it may be): taking it back would let you choose again knowing it"
+        if len(self.marks) <= self.answered:
+            return "another seat has made a choice since that decision: taking it back " \
+                   "would let you choose again knowing how it answered"
         return None
 
     def take(self, record: Record, engine: Engine, bots: Sequence[Bot | None],
@@ -85,6 +104,7 @@ class TakeBack:
         keeps the actions before it. Returns the new game and the action taken back (as
         the record held it)."""
         mark = self.marks.pop()
+        self.answered = min(self.answered, len(self.marks))
         undone = record.actions[mark.actions]
         state = engine.new_game(record.players, record.seed, log=log)
         for number, data in enumerate(record.actions[:mark.actions], 1):
