@@ -59,8 +59,8 @@ def web_installed() -> bool:
 @click.option("--port", type=Whole(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free one).")
 @click.option("--save", "save_file", type=click.Path(dir_okay=False),
-              help="Save the game here after every action (default: RULESET-SEED."
-              "cardrules-save, or the file resumed).")
+              help="Save the game here after every action (default: RULESET."
+              "cardrules-save, numbered if taken, or the file resumed).")
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False),
               help="Go on with a saved game (from serve, play or run --human).")
 @click.option("--seat", "programs", multiple=True, metavar="SEAT=cmd:COMMAND",
@@ -161,7 +161,7 @@ def run(hub: Hub, game: Game | None, listener: socket.socket, host: str) -> None
     """Print the links, then serve until Ctrl-C."""
     import uvicorn
 
-    from cardrules.web.server import links, make_app
+    from cardrules.web.server import MAX_CONNECTIONS, links, make_app
     address, port = listener.getsockname()[:2]
     shown = f"[{address}]" if ":" in address else address
     base = f"http://{shown}:{port}/"
@@ -178,8 +178,12 @@ def run(hub: Hub, game: Game | None, listener: socket.socket, host: str) -> None
     # Open pages keep their event streams open: on Ctrl-C, wait for them a second only.
     # log_config=None: the server's warnings go through Python's logging as it is set up,
     # rather than uvicorn re-configuring (and closing) every handler of the process.
+    # limit_concurrency: connections (each page holds one open) beyond which a request is
+    # answered 503 at once, so that many connections left half-sent cannot use up the
+    # process's open files.
     config = uvicorn.Config(make_app(hub), log_level="warning", access_log=False,
-                            lifespan="on", timeout_graceful_shutdown=1, log_config=None)
+                            lifespan="on", timeout_graceful_shutdown=1, log_config=None,
+                            limit_concurrency=MAX_CONNECTIONS)
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:

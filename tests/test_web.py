@@ -9,6 +9,7 @@ can be compared with the engine playing the same bots.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import threading
@@ -22,6 +23,7 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
 from click.testing import CliRunner  # noqa: E402
+from starlette.requests import Request  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from cardrules.cli import serve as serve_cli  # noqa: E402
@@ -279,7 +281,7 @@ def test_wrong_tokens_and_illegal_moves_are_refused_and_change_nothing() -> None
             (f"/api/seat/{game.tokens[0]}x/move", {"version": 0, "index": 0}, 404, "no seat"),
             (f"{other}/move", {"version": 0, "index": 0}, 409, "seat 1's move, not yours"),
             (f"{me}/move", {"version": 5, "index": 0}, 409, "moved on"),
-            (f"{me}/move", {"version": "0", "index": 0}, 409, "moved on"),
+            (f"{me}/move", {"version": "0", "index": 0}, 400, "whole number"),
             (f"{me}/move", {"version": 0, "index": 99}, 400, "no such choice"),
             (f"{me}/move", {"version": 0, "index": True}, 400, "no such choice"),
             (f"{me}/move", [0, 0], 400, "expected"),
@@ -969,6 +971,101 @@ def test_with_several_people_a_chance_to_react_waits_a_bounded_time() -> None:
         # the first person's own chance went by for them at once: their next ask is theirs
         mine = wait_for(client, me, lambda p: p["choices"])
         assert not mine["reaction"]
+
+
+def test_how_a_seat_meets_reactions_is_its_own() -> None:
+    """geohash, two people: the second asks to react at its next chance. The first's page
+    is not woken, shows the same bytes, and a choice it was shown is still taken (the
+    version it was sent with holds); asking again for what is already set changes nothing;
+    the second's own page shows the control as it now is."""
+    game = Game.new("geohash", {}, 3, 4, ["human", "human", "greedy"])
+    with served(game) as (client, hub):
+        me, other = seat_url(game, 0), seat_url(game, 1)
+        before = client.get(me).content
+        payload = json.loads(before)
+        theirs = client.get(other).json()
+        assert not theirs["react"]["wanted"]
+        answer = client.post(f"{other}/react", json={"want": True})
+        assert answer.status_code == 200 and answer.json()["want"] is True
+        assert game.version == payload["version"] and game.redrawn == {1: 1}
+        assert client.get(me).content == before
+        assert client.get(other).json()["react"]["wanted"]
+        for _ in range(3):  # already so: nothing to draw again
+            assert client.post(f"{other}/react", json={"want": True}).status_code == 200
+        assert game.redrawn == {1: 1}
+        served_game = hub.served[game.id]
+        assert 0 not in served_game.pages  # nobody woke the first seat's pages for it
+        ask = next(c for c in payload["choices"] if c["move"] == "ask")
+        answer = client.post(f"{me}/move", json={"version": payload["version"],
+                                                  "index": ask["index"]})
+        assert answer.status_code == 200, answer.text
+
+
+def test_a_seat_has_a_few_event_streams_and_one_hint_at_a_time() -> None:
+    """The fifth event stream of one seat, and a second hint asked for while the first is
+    worked out, are refused: each costs the server work for every change."""
+    game = Game.new("golf6", {"rounds": "1"}, 2, 5, ["human", "greedy"])
+    with served(game) as (client, hub):
+        me = seat_url(game, 0)
+        kept = hub.served[game.id]
+        kept.streams[0] = server.MAX_STREAMS
+        answer = client.get(f"{me}/events")
+        assert answer.status_code == 429 and "pages open already" in answer.json()["error"]
+        kept.hinting.add(0)
+        answer = client.post(f"{me}/hint", json={})
+        assert answer.status_code == 429 and "being worked out" in answer.json()["error"]
+        kept.hinting.clear()
+        assert client.post(f"{me}/hint", json={}).status_code == 200
+        assert kept.hinting == set()
+
+    async def first_of(stream: Any) -> str:
+        return str(await stream.__anext__())
+
+    # a stream let in as the seat's fourth opens: refused in its first event
+    hub = Hub()
+    hub.add(game)
+    kept = hub.served[game.id]
+    kept.streams[0] = server.MAX_STREAMS
+    event = asyncio.run(first_of(server.events(hub, kept, 0)))
+    assert event.startswith("event: refused") and kept.streams[0] == server.MAX_STREAMS
+
+
+def test_a_request_cut_off_or_holding_no_text_is_refused_quietly(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lone surrogate is valid JSON but not text: refused (400, said in JSON) before it
+    reaches a game or an answer quoting it; a body cut off before its end is refused
+    without a traceback, and one that takes too long to arrive is refused (408)."""
+    game = Game.new("precognition", {}, 3, 1, ["human", "greedy", "greedy"])
+    with served(game) as (client, _):
+        bodies = [("/api/games", '{"ruleset": "golf6", "seats": ["human", "greedy:\\udc80"]}'),
+                  ("/api/games", '{"ruleset": "golf6", "options": {"rounds": "\\udc80"}}'),
+                  (f"{seat_url(game, 0)}/hint", '{"bot": "\\udc80"}'),
+                  (f"{seat_url(game, 0)}/move", '{"version": 0, "index": 0, '
+                                                '"texts": {"1": "U\\udc80"}}')]
+        for url, body in bodies:
+            answer = client.post(url, content=body.encode(),
+                                 headers={"content-type": "application/json"})
+            assert answer.status_code == 400, (url, answer.text)
+            assert "lone surrogates" in answer.json()["error"]
+        assert game.version == 0
+
+    async def cut_off() -> dict[str, Any]:
+        return {"type": "http.disconnect"}
+
+    request = Request({"type": "http", "method": "POST", "headers": [], "path": "/"},
+                      cut_off)
+    with pytest.raises(server.Refused, match="cut off"):
+        asyncio.run(server.read_json(request))
+
+    async def slowly() -> dict[str, Any]:  # a byte now and then, never the end
+        await asyncio.sleep(0.01)
+        return {"type": "http.request", "body": b" ", "more_body": True}
+
+    monkeypatch.setattr(server, "BODY_WAIT", 0.2)
+    request = Request({"type": "http", "method": "POST", "headers": [], "path": "/"}, slowly)
+    with pytest.raises(server.Refused, match="took more than 0.2 seconds") as refused:
+        asyncio.run(server.read_json(request))
+    assert refused.value.status == 408
 
 
 def test_a_hint_is_a_bots_pick_for_the_seats_own_decision_within_the_caps() -> None:

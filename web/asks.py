@@ -6,8 +6,10 @@
     POST /api/seat/{token}/takeback   {}: take back my last decision
 
 Each is refused (an HTTP status and one line) where it cannot be: a hint's bot is held to
-the lobby's caps (a served game's hints are made in its bots' threads), a hint is for the
-seat's own decision, and a take-back for a game with one person, before they see a card.
+the lobby's caps (a served game's hints are made in its bots' threads, one at a time for a
+seat), a hint is for the seat's own decision, and a take-back for a game with one person,
+before they see a card or a bot answers. How a seat meets reactions is its own: setting it
+draws its own page again, and neither wakes nor changes the others' pages or choices.
 """
 
 from __future__ import annotations
@@ -32,12 +34,17 @@ def react(game: Game, seat: int, body: dict[str, Any]) -> dict[str, Any]:
     if want is None and stop is None or not all(v is None or isinstance(v, bool)
                                                 for v in (want, stop)):
         raise Refused(400, "expected {\"want\": true or false} or {\"stop\": true or false}")
+    reacting = game.windows.seats[seat]
+    before = (reacting.wanted, reacting.stop)
     if want is not None:
         game.windows.want(seat, want)
     if stop is not None:
         game.windows.set_stop(seat, stop)
     reacting = game.windows.seats[seat]
-    game.version += 1  # the pages are drawn again, with the control as it now is
+    if (reacting.wanted, reacting.stop) != before:
+        # the seat's own page is drawn again, with the control as it now is; nobody
+        # else's: another seat learns of it only from what the seat then does
+        game.redrawn[seat] = game.redrawn.get(seat, 0) + 1
     return {"want": reacting.wanted, "stop": reacting.stop}
 
 
@@ -57,9 +64,15 @@ async def hint(served: Served, seat: int, body: dict[str, Any]) -> dict[str, Any
     async with served.lock:
         if game.to_move() != seat:
             raise Refused(409, "a hint is for your own decision: it is not yours now")
+        if seat in served.hinting:
+            raise Refused(429, "a hint for this seat is being worked out: wait for it")
         version, state, legal = game.version, game.state.copy(), game.legal()
+        served.hinting.add(seat)
     engine = game.engine
-    advice = await served.lane.run(hints.hint, engine, state, kind)
+    try:
+        advice = await served.lane.run(hints.hint, engine, state, kind)
+    finally:
+        served.hinting.discard(seat)
 
     def entry(action: Any) -> dict[str, Any]:
         index = next((i for i, a in enumerate(legal) if not is_open(a) and a == action), None)

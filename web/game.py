@@ -62,6 +62,9 @@ class Game(PeoplesGame):
     # actions (each in its words, with what came of it: present/news.py)
     news: list[str | tuple[tuple[News, ...], ...]] = field(default_factory=list)
     version: int = 0  # counts the actions applied here: a page's choices belong to one
+    # per seat: changes of its own controls (how it meets reactions), which only its own
+    # page shows again; they leave `version`, and so the others' choices, as they were
+    redrawn: dict[int, int] = field(default_factory=dict)
     save_problem: str | None = None
     unreported: bool = False
     forfeited: list[int] = field(default_factory=list)  # seats whose program forfeited
@@ -140,7 +143,10 @@ class Game(PeoplesGame):
             raise Refused(409, "the game is over")
         if mover != seat:
             raise Refused(409, f"it is seat {mover + 1}'s move, not yours")
-        if type(version) is not int or version != self.version:
+        if type(version) is not int:
+            raise Refused(400, "a choice's version is a whole number: the one the page was "
+                          "sent with its choices")
+        if version != self.version:
             raise Refused(409, "the game has moved on since that choice was shown: choose "
                           "again")
         legal = self.legal()

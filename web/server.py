@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -67,6 +67,11 @@ __all__ = ["Hub", "LOBBY_BUDGETS", "allowed_hosts", "links", "make_app", "public
 MAX_BODY = 16 * 1024  # a move or a new game is a few hundred bytes
 MAX_GAMES = 50  # games one server keeps at once (each a few hundred KB at most)
 KEEP_ALIVE = 15.0  # seconds between comments on a quiet event stream
+MAX_CONNECTIONS = 512  # connections at once (pages hold theirs open); past it, 503
+BODY_WAIT = 10.0  # seconds a request's body may take to arrive
+MAX_STREAMS = 4  # event streams open at once for one seat (its page in a few tabs)
+TOO_MANY_STREAMS = (f"this seat has {MAX_STREAMS} pages open already: close one (each "
+                    "page follows the game by itself)")
 BOT_WORKERS = 2  # threads the lobby's games think in (see docs/language-design.md)
 KEEP_FINISHED = 10 * 60.0  # seconds a finished game is kept, for its pages to read the end
 ABANDONED_AFTER = 30 * 60.0  # seconds with no page open and no request: a game is abandoned
@@ -201,11 +206,33 @@ class Hub:
         """Wake every page (and the bots) waiting for the game to change."""
         served.changed.set()
         served.changed = asyncio.Event()
+        for seat in list(served.pages):
+            self.notify_page(served, seat)
+
+    def notify_page(self, served: Served, seat: int) -> None:
+        """Wake `seat`'s pages alone (its own controls changed)."""
+        served.pages.pop(seat, asyncio.Event()).set()
+
+    def own_change(self, served: Served, seat: int) -> None:
+        """`seat` changed how it meets reactions: its own pages are drawn again, and the
+        bots' runner looks again (a window waiting for the seat may now go by); the other
+        seats' pages are not woken (their keep-alives, too, tell them nothing of it)."""
+        served.changed.set()
+        served.changed = asyncio.Event()
+        self.notify_page(served, seat)
 
     async def wait(self, served: Served, version: int | None, timeout: float) -> None:
-        """Until the game has moved past `version`, or `timeout` seconds."""
+        """Until the game has moved past `version`, or `timeout` seconds (the runner)."""
         event = served.changed
         if served.game.version == version:
+            with suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), timeout)
+
+    async def wait_page(self, served: Served, seat: int, seen: tuple[int, int] | None,
+                        timeout: float) -> None:
+        """Until `seat`'s page has more to show than at `seen`, or `timeout` seconds."""
+        event = served.page_event(seat)
+        if page_mark(served.game, seat) == seen:
             with suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), timeout)
 
@@ -341,14 +368,26 @@ async def read_json(request: Request) -> Any:
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
         raise Refused(413, f"a request body is at most {MAX_BODY} bytes")
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise Refused(413, f"a request body is at most {MAX_BODY} bytes")
     try:
-        return json.loads(body)
-    except (ValueError, RecursionError):
-        raise Refused(400, "the request is not JSON") from None
+        async with asyncio.timeout(BODY_WAIT):  # a body sent a byte at a time holds a place
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY:
+                    raise Refused(413, f"a request body is at most {MAX_BODY} bytes")
+    except ClientDisconnect:  # nobody is left to answer
+        raise Refused(400, "the request was cut off before its end") from None
+    except TimeoutError:
+        raise Refused(408, f"the request's body took more than {BODY_WAIT:g} seconds to "
+                           "arrive") from None
+    try:
+        value = json.loads(body)
+        # A lone surrogate (\udc80) is valid JSON but no text: refused here, before it is
+        # stored in a game or quoted in an answer, which could then not be written.
+        json.dumps(value, ensure_ascii=False).encode()
+    except (ValueError, RecursionError):  # (UnicodeEncodeError is a ValueError)
+        raise Refused(400, "the request is not JSON text (UTF-8, without lone "
+                           "surrogates)") from None
+    return value
 
 
 def page(name: str) -> FileResponse:
@@ -424,6 +463,8 @@ def make_app(hub: Hub) -> Starlette:
     @answering
     async def seat_events(request: Request) -> Response:
         served, seat = seat_of(request)
+        if served.streams.get(seat, 0) >= MAX_STREAMS:
+            raise Refused(429, TOO_MANY_STREAMS)
         return StreamingResponse(events(hub, served, seat), media_type="text/event-stream")
 
     @answering
@@ -450,9 +491,13 @@ def make_app(hub: Hub) -> Starlette:
         game = served.game
         if what == "hint":  # reads the game only: nothing changed
             return JSONResponse(await asks.hint(served, seat, body))
+        if what == "react":
+            async with served.lock:
+                answer = asks.react(game, seat, body)
+            hub.own_change(served, seat)
+            return JSONResponse(answer)
         async with served.lock:
-            answer = asks.react(game, seat, body) if what == "react" \
-                else asks.take_back(game, seat)
+            answer = asks.take_back(game, seat)
         hub.changed_by_action(served)
         return JSONResponse(answer)
 
@@ -497,20 +542,31 @@ async def events(hub: Hub, served: Served, seat: int) -> AsyncIterator[str]:
     declarations, as a page that connects or reconnects needs them), while the game is
     served. An open stream keeps the game from being abandoned."""
     game = served.game
-    version = None
+    if served.streams.get(seat, 0) >= MAX_STREAMS:  # (opened since the request was let in)
+        yield f"event: refused\ndata: {json.dumps({'error': TOO_MANY_STREAMS})}\n\n"
+        return
+    seen: tuple[int, int] | None = None
     served.watchers += 1
+    served.streams[seat] = served.streams.get(seat, 0) + 1
     try:
         while not hub.closing and hub.served.get(game.id) is served:
-            if game.version != version:
-                payload = seat_payload(game, seat, full=version is None,
+            mark = page_mark(game, seat)
+            if mark != seen:
+                payload = seat_payload(game, seat, full=seen is None,
                                        left=hub.left(served, seat))
-                version = game.version
+                seen = mark
                 yield f"data: {json.dumps(payload, separators=(',', ':'))}\n\n"
             else:
                 yield ": still here\n\n"
-            await hub.wait(served, version, KEEP_ALIVE)
+            await hub.wait_page(served, seat, seen, KEEP_ALIVE)
     finally:
         served.watchers -= 1
+        served.streams[seat] -= 1
         served.seen = hub.clock()
+
+
+def page_mark(game: Game, seat: int) -> tuple[int, int]:
+    """What a seat's page was drawn from: the game's actions, and the seat's own controls."""
+    return game.version, game.redrawn.get(seat, 0)
 
 
