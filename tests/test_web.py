@@ -1030,6 +1030,18 @@ def test_a_seat_has_a_few_event_streams_and_one_hint_at_a_time() -> None:
     assert event.startswith("event: refused") and kept.streams[0] == server.MAX_STREAMS
 
 
+def test_a_request_no_route_takes_is_refused_in_json_on_the_api() -> None:
+    game = Game.new("golf6", {"rounds": "1"}, 2, 5, ["human", "greedy"])
+    with served(game) as (client, _):
+        answer = client.get("/api/nothing")
+        assert answer.status_code == 404 and answer.json() == {"error": "no such request"}
+        answer = client.get(f"{seat_url(game, 0)}/hint")
+        assert answer.status_code == 405
+        assert answer.json() == {"error": "GET is not answered here: POST is"}
+        answer = client.get("/nothing")
+        assert answer.status_code == 404 and answer.text == "Not found.\n"
+
+
 def test_a_request_cut_off_or_holding_no_text_is_refused_quietly(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A lone surrogate is valid JSON but not text: refused (400, said in JSON) before it

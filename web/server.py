@@ -530,7 +530,20 @@ def make_app(hub: Hub) -> Starlette:
         Route("/api/seat/{token}/{what:str}", seat_ask, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    async def no_route(request: Request, exc: Exception) -> Response:
+        """A path or method no route takes: JSON for the API (as its other refusals), a
+        line for a person's browser."""
+        status = getattr(exc, "status_code", 404)
+        if request.url.path.startswith("/api/"):
+            allowed = (getattr(exc, "headers", None) or {}).get("Allow", "another method")
+            what = "no such request" if status == 404 else \
+                f"{request.method[:10]} is not answered here: {allowed} is"
+            return refusal(Refused(status, what))
+        return Response("Not found.\n" if status == 404 else "Method not allowed.\n",
+                        status_code=status, media_type="text/plain")
+
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={404: no_route, 405: no_route})
     app.state.hub = hub
     app.add_middleware(Guard, hosts=hub.hosts)
     app.add_middleware(SecurityHeaders)

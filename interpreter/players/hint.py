@@ -41,7 +41,7 @@ def check_hint_kind(kind: str) -> None:
     if name not in HINT_KINDS:
         offered = ", ".join(HINT_KINDS)
         raise GameError(f"'{kind[:40]}' gives no hints: ask one of {offered} "
-                        "(with a budget if you like: greedy:8, ismcts:200)")
+                        "(with a budget if you like: greedy:8, ismcts:10)")
     check_kind(kind)
 
 
