@@ -131,6 +131,41 @@ class Document:
             remaining -= len(text) + 1
         return Location(self.path, span.line, span.column)
 
+    def comments_ended(self, path: Path, value: str) -> str:
+        """`value`, the rule text of the scalar at `path`, with each `#` comment ended where
+        its source line ends. YAML folds the lines of a `>` scalar, and of a quoted or plain
+        one written over several lines, into one: the comment would run on over every line
+        after it. The line break that ends it is put back in place of the space the fold
+        made (the same length: locations are unchanged), only where the comment's text in
+        `value` is its source line's to the end (else `value` is left as it is)."""
+        span = self.spans.get(tuple(path))
+        if "#" not in value or span is None or span.style in ("|", ALIAS):
+            return value
+        chars = list(value)
+        quote: str | None = None
+        i = 0
+        while i < len(chars):
+            ch = chars[i]
+            if quote is not None:
+                quote = None if ch == quote else quote
+            elif ch in "'\"":
+                quote = ch
+            elif ch == "#":
+                at = self.where_in(path, i)
+                line = self.lines[at.line - 1].rstrip()
+                comment = line[at.column - 1:]
+                end = i + len(comment)
+                if not comment.startswith("#") or value[i:end] != comment:
+                    return "".join(chars)  # not where it seems: leave the rest as it is
+                if end < len(chars) and chars[end] == " ":
+                    chars[end] = "\n"
+                i = end
+                continue
+            elif ch == "\n":
+                quote = None
+            i += 1
+        return "".join(chars)
+
     def get(self, path: Path) -> Any:
         node = self.data
         for part in path:

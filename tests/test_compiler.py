@@ -288,6 +288,31 @@ def test_the_flow_nesting_count_agrees_with_yaml(data: object, flow: bool,
     assert flow_depth(text) == deepest, text
 
 
+@pytest.mark.parametrize("written", [
+    '>-\n        1000   # a thousand\n        + sum(c.points for c in hand[p])',
+    '"1000   # a thousand\n        + sum(c.points for c in hand[p])"',
+    '>-\n        1000   # a "thousand" + 7\n        + sum(c.points for c in hand[p])',
+    '|-\n        1000   # a thousand\n        + sum(c.points for c in hand[p])',
+])
+def test_a_comment_ends_with_its_line_in_a_folded_scalar(written: str, tmp_path: Path) -> None:
+    """YAML folds a `>` or quoted scalar's lines into one line: a rule-text comment still
+    ends where its line ends, so the lines after it count (they were dropped, silently),
+    and an error after it is still located on its own line."""
+    scores = []
+    for text in (written, '"1000 + sum(c.points for c in hand[p])"'):
+        engine = Engine(load_ruleset(mini_with(tmp_path, 'score: "sum(c.points for c in '
+                                               'hand[p])"', f"score: {text}")))
+        state = engine.new_game(2, 1)
+        scores.append([engine.round_score(state, p) for p in range(2)])
+    assert scores[0] == scores[1] and min(scores[0]) >= 1000
+    broken = mini_with(tmp_path, 'score: "sum(c.points for c in hand[p])"',
+                       f"score: {written}".replace("hand[p]", "nowhere[p]"))
+    [d] = check_files([str(broken)])
+    last = 67 + written.count("\n")  # the line of `+ sum(...)`
+    assert "nowhere" in d.message and d.location is not None and d.location.line == last, \
+        d.format()
+
+
 def test_an_expression_of_500_terms_is_refused_plainly(tmp_path: Path) -> None:
     path = mini_with(tmp_path, 'score: "sum(c.points for c in hand[p])"',
                      'score: "' + " + ".join(["1"] * 500) + '"')
