@@ -41,6 +41,7 @@ from .typesys import (
     RANK,
     SUIT,
     TEXT,
+    UNCHECKED,
     WORDS,
     Type,
     accepts,
@@ -185,6 +186,8 @@ class ExpressionChecker(CallChecks):
         name = node.name
         if name in self.scope:
             t, nullable = self.scope[name]
+            if t is UNCHECKED:
+                return BAD
             return ir.Local(name, type=t, pos=node.pos, nullable=nullable)
         if name == "house" and self.symbols.house is None:
             return self.no_house(node)

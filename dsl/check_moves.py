@@ -13,7 +13,7 @@ from .check_expr import BAD, known
 from .check_table import TableChecker
 from .names import did_you_mean
 from .reads import outside_reads
-from .typesys import ANY, CARD, TEXT, WORDS, Type
+from .typesys import ANY, CARD, TEXT, UNCHECKED, WORDS, Type
 
 # What a label's expression may show (a card is named by its parameter alone: `{card}`).
 LABEL_TYPES = frozenset({"int", "text", "rank", "suit", "colour", "player"})
@@ -90,7 +90,10 @@ class MoveChecker(TableChecker):
     def parameter(self, spec: d.ParamDecl) -> ir.Param | None:
         name = spec.name.name
         domain = spec.domain
-        if domain is None or self.clash(name, spec.name.pos):
+        if self.clash(name, spec.name.pos):
+            return None
+        self.scope[name] = (UNCHECKED, False)  # until its domain is known to check
+        if domain is None:
             return None
         first = self.check(domain.source)
         if first is BAD:

@@ -288,6 +288,9 @@ class _RulesetChecker(MoveChecker):
                 self.hint(spec.name.pos, f"'{name}' is also a built-in function: in this file "
                                          f"{name}(...) calls this one")
             params = {p.name: TYPE_NAMES[kind] for p, kind in spec.params}
+            # A function whose value fails is said to fail once, where it is written: its
+            # calls are not errors of their own (nor a missing function).
+            self.symbols.unchecked.add(name)
             if any([self.clash(p.name, p.pos) for p, _ in spec.params]):
                 continue
             if spec.value is None:
@@ -296,6 +299,7 @@ class _RulesetChecker(MoveChecker):
                 value = self.check(spec.value)
             if value is BAD:
                 continue
+            self.symbols.unchecked.discard(name)
             self.symbols.functions[name] = FunctionInfo(tuple(params.values()), value.type,
                                                         value.nullable, value)
             out.append(ir.Function(name, tuple(params.items()), value))

@@ -53,6 +53,9 @@ SUIT = Type("suit")
 COLOUR = Type("colour")
 NONE = Type("none")
 ANY = Type("any")
+# A name whose declaration failed its check (a parameter whose domain, a function whose
+# value, did not parse or check): using it is not a second error, the first was reported.
+UNCHECKED = Type("unchecked")
 ZONE = Type("zone")
 WORDS = Type("words")  # an open domain of texts (a move parameter typed by a person)
 CARDS = list_of(CARD)

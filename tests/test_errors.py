@@ -482,3 +482,25 @@ def test_a_phase_declared_twice_is_located_at_the_second(tmp_path: Path) -> None
     assert [(p.location.line, p.location.column, p.message) for p in problems
             if p.location is not None] == [(second, 13, "phase 'play' is declared twice")]
     assert len(problems) == 1
+
+
+@pytest.mark.parametrize("old,new,line,message", [
+    ("choose: {card: \"hand[me] where card.rank != 'K'\"}",
+     "choose: {card: \"hand[me] where card.rank != 'K')\"}", 52, "unexpected ')'"),
+    ("choose: {card: \"hand[me] where card.rank != 'K'\"}",
+     "choose: {card: \"hnad[me] where card.rank != 'K'\"}", 52, "unknown zone 'hnad'"),
+    ("zones:\n", "functions:\n  - name: worth\n    params: {c: card}\n"
+     "    value: \"c.points +\"\nzones:\n", 20, "incomplete expression"),
+])
+def test_a_declaration_that_fails_is_one_problem_not_two(old: str, new: str, line: int,
+                                                          message: str, tmp_path: Path) -> None:
+    """A parameter whose domain, or a function whose value, fails is said to fail where it
+    is written, once: its uses are not "unknown name" or "unknown function" besides."""
+    path = mini_with(old, new, tmp_path)
+    if "worth" in new:  # the move's condition calls the function
+        text = path.read_text(encoding="utf-8").replace("card.rank != 'K'",
+                                                        "worth(card) > 0")
+        path.write_text(text, encoding="utf-8")
+    found = check_files([str(path)])
+    assert [(d.location.line if d.location else 0, d.message.split(":")[0]) for d in found] \
+        == [(line, message)], [d.format() for d in found]
