@@ -67,12 +67,13 @@ def parse(text: str, kind: str, origin: n.Origin) -> Any:
 def _too_deep(tree: Tree) -> int | None:
     """The offset of a part nested more than MAX_DEPTH rules deep, or None (walked without
     recursion, so that no depth of input can exhaust Python's stack)."""
-    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    stack: list[tuple[Tree, int]] = [(tree, 0)]  # (the start rule is no nesting)
     while stack:
         item, depth = stack.pop()
         if depth > MAX_DEPTH:
             return getattr(item.meta, "start_pos", 0) or 0
-        stack.extend((child, depth + 1) for child in item.children if isinstance(child, Tree))
+        stack.extend((child, depth if child.data == "arguments" else depth + 1)
+                     for child in item.children if isinstance(child, Tree))
     return None
 
 

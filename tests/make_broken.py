@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parent
 base = (ROOT / "data" / "mini.yaml").read_text(encoding="utf-8").splitlines(keepends=True)
 
 # The term of expression_600_terms (from 0) where its nesting passes 100 levels: the sum is
-# left-nested, so the 599 additions nest 599 deep and the 503rd term is the first too deep.
-DEEPEST_TERM = 502
+# left-nested, so the 599 additions nest 599 deep and the 502nd term is the first too deep.
+DEEPEST_TERM = 501
 # One procedure, for the cases of its calls.
 REFILL = 'procedures: [{name: refill, params: {p: player}, do: ["move top(stock) to hand[p]"]}]'
 # name: (edits [(line, old, new)], (line, token, occurrence) of the error, substring)

@@ -313,6 +313,22 @@ def test_a_comment_ends_with_its_line_in_a_folded_scalar(written: str, tmp_path:
         d.format()
 
 
+def test_a_call_in_a_call_is_one_level_of_nesting(tmp_path: Path) -> None:
+    """abs(abs(...)) nests a level a call (its arguments are no level of their own): 95
+    calls deep loads and plays, 101 is refused; parentheses are no level."""
+    inner = "sum(c.points for c in hand[p])"
+    for depth, loads in ((95, True), (101, False)):
+        text = "abs(" * depth + "(((" * 30 + inner + ")))" * 30 + ")" * depth
+        path = mini_with(tmp_path, f'score: "{inner}"', f'score: "{text}"')
+        found = check_files([str(path)])
+        assert (found == []) == loads, [d.format() for d in found]
+        if loads:
+            engine = Engine(load_ruleset(path))
+            assert engine.round_score(engine.new_game(2, 1), 0) >= 0
+        else:
+            assert "nested more than 100 levels deep" in found[0].message
+
+
 def test_an_expression_of_500_terms_is_refused_plainly(tmp_path: Path) -> None:
     path = mini_with(tmp_path, 'score: "sum(c.points for c in hand[p])"',
                      'score: "' + " + ".join(["1"] * 500) + '"')
