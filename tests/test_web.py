@@ -205,6 +205,13 @@ def test_the_lobby_starts_a_game_and_gives_a_link_per_person(tmp_path: Path) -> 
         assert str(seed) not in secret.text and 0 <= seed < 2**53
         token = secret.json()["links"][0]["url"].rsplit("/", 1)[1]
         assert str(seed) not in client.get(f"/api/seat/{token}").text
+        # a seed given deals a game whoever knows it can know: every seat is told so
+        told = [n["text"] for n in client.get(f"/api/seat/{token}").json()["news"]]
+        assert not any("dealt from a seed given" in t for t in told)
+        for link in again.json()["links"]:
+            token = link["url"].rsplit("/", 1)[1]
+            told = [n["text"] for n in client.get(f"/api/seat/{token}").json()["news"]]
+            assert any("dealt from a seed given" in t for t in told), told
 
 
 @pytest.mark.parametrize(("body", "status", "cause"), [

@@ -38,6 +38,10 @@ ACCOUNTS_KEPT = 3  # rounds' accounts kept; a page shows the last
 MAX_TEXT = 1000  # the longest text a person may type into a move
 
 
+SEED_GIVEN = ("this game was dealt from a seed given when it was started: whoever knows that "
+              "seed can know every card")
+
+
 class Refused(Exception):
     """A request that changes nothing: an HTTP status and one line saying why."""
 
@@ -76,6 +80,11 @@ class Game(PeoplesGame):
         if not self.windows.seats:
             self.windows = Windows.of(p for p, token in enumerate(self.tokens)
                                       if token is not None)
+
+    def seed_given(self) -> None:
+        """The deal comes from a seed someone gave: every seat is told, as whoever knows a
+        seed can deal the game again and know every card."""
+        self.news.append(SEED_GIVEN)
 
     # ---------------------------------------------------------------- starting
     @classmethod

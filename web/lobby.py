@@ -69,6 +69,7 @@ def game_from_lobby(body: Any) -> Game:
     if not isinstance(options, dict) or not all(
             isinstance(k, str) and isinstance(v, str | int | bool) for k, v in options.items()):
         raise Refused(400, "options are names with values")
+    given = seed is not None
     if seed is None:
         seed = fresh_seed()  # (never shown while the game is on, nor in a file's name)
     elif type(seed) is not int or not 0 <= seed < 2**63:
@@ -77,12 +78,15 @@ def game_from_lobby(body: Any) -> Game:
         check_kind(kind)
     chosen = {k: json.dumps(v) if isinstance(v, bool) else str(v) for k, v in options.items()}
     try:
-        return Game.new(name, chosen, players, seed, seats)
+        game = Game.new(name, chosen, players, seed, seats)
     except RulesetError as exc:
         problem = exc.diagnostics[0].message if exc.diagnostics else "invalid options"
         raise Refused(400, problem) from None
     except GameError as exc:
         raise Refused(400, str(exc)) from None
+    if given:  # whoever started the game may know every card: every seat is told so
+        game.seed_given()
+    return game
 
 
 def check_kind(kind: Any) -> None:
