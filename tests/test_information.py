@@ -625,17 +625,22 @@ def test_a_variable_holding_cards_in_lists_names_only_those_the_seat_knows(
     assert [mapping[c] for c in state.zones[hand_zone]] == hand
 
 
-@pytest.mark.parametrize("laid", ["cards(hand[me])", "select(c for c in hand[me])"])
+@pytest.mark.parametrize("laid", [
+    "\"move cards(hand[me]) to discard face up\"",
+    "\"move select(c for c in hand[me]) to discard face up\"",
+    "\"let cs = select(c for c in hand[me])\", \"move cs to discard face up\"",
+    "{for: \"cs in combinations(cards(hand[me]), 3)\", do: [\"move cs to discard face up\"]}"],
+    ids=["zone", "select", "let", "combinations"])
 def test_a_hand_shown_or_laid_down_whole_keeps_its_holders_order_to_itself(
         tmp_path: Path, laid: str) -> None:
     """A rule shows a hand to all, then lays it face up on the discard pile (the zone's
-    cards, or a list made of them): in two games that differ only in the order of that hand
-    (which the others never saw), the others read the same log and see the same pile (the
-    cards go in the deck's order)."""
+    cards, a list made of them, a name for such a list, the one way to choose 3 of 3): in two
+    games that differ only in the order of that hand (which the others never saw), the
+    others read the same log and see the same pile (the cards go in the deck's order)."""
     base = (Path(__file__).resolve().parent / "data" / "mini.yaml").read_text(encoding="utf-8")
     text = base.replace("triggers:\n", "triggers:\n  - name: show\n    after: move\n"
                         "    when: \"size(hand[me]) == 3\"\n    do: [\"reveal cards(hand[me])\", "
-                        f"\"move {laid} to discard face up\"]\n", 1)
+                        f"{laid}]\n", 1)
     path = tmp_path / "shown.yaml"
     path.write_text(text, encoding="utf-8")
     engine = Engine(load_ruleset(path))
