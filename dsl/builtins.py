@@ -86,12 +86,13 @@ _register(
             example="move pile[i][position(card, pile[i]):] to pile[j]"),
     Builtin("combinations", (list_of(ANY), INT), list_of(list_of(ANY)),
             "Every way to choose so many items of a list (or cards of a zone), each a list in "
-            "the list's order; at most 100,000 of them (a fault beyond).",
+            "the list's order (a hand's: the deck's); at most 100,000 of them (a fault beyond).",
             _t("combinations(_0, _1, _site)"),
             example="max_by(strength(h) for h in combinations(cards(hand[me]), 5))"),
     Builtin("subsets", (list_of(ANY),), list_of(list_of(ANY)),
             "Every subset of a list (or of a zone's cards), the empty one first, then by size, "
-            "each in the list's order; at most 100,000 of them (a fault beyond).",
+            "each in the list's order (a hand's: the deck's); at most 100,000 of them (a fault "
+            "beyond).",
             _t("subsets(_0, _site)"),
             example="choose: {cs: \"subsets(table) where sum(c.number for c in cs) == 7\"}"),
     Builtin("sorted", (list_of(ANY),), list_of(ANY),

@@ -323,7 +323,7 @@ class Generator(StatementWriter):
             if isinstance(where, ir.Const) and where.value is True:
                 where = None
             source = self.temp()  # (a comprehension's source may not assign: `:=`)
-            inner: list[ast.stmt] = [pyast.assign(source, self.expr(param.source))]
+            inner: list[ast.stmt] = [pyast.assign(source, self.domain(param))]
             where = self.unfold(where) if where is not None else None
             pieces = self.hoist([where], param.name) if where is not None else []
             inner += [pyast.assign(name, code) for name, code in pieces]
@@ -362,7 +362,15 @@ class Generator(StatementWriter):
             return [pyast.assign(var, self.expr(param.source)), *inner]
         if param.where is not None:
             inner = [pyast.if_(self.expr(param.where), inner)]
-        return [ast.For(pyast.store(var), self.expr(param.source), inner, [])]
+        return [ast.For(pyast.store(var), self.domain(param), inner, [])]
+
+    def domain(self, param: ir.Param) -> ast.expr:
+        """What a move's parameter is chosen from. One card of a hand is listed as the hand
+        lies (the listing is its holder's alone, in the order the holder sees it); a list
+        of cards made from a hand comes in the deck's order (`expr_ZoneCards`)."""
+        if param.type.is_list:
+            return self.expr(param.source)
+        return self.in_any_order(param.source)
 
     def move_function(self, move: ir.Move) -> None:
         unpack: list[ast.stmt] = [

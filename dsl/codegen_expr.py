@@ -42,6 +42,10 @@ def local(name: str) -> str:
 S, B, Z, ME = (pyast.name(x) for x in ("S", "B", "Z", "me"))
 # The built-ins that read a card's suit and rank in a trick (`tricks:`).
 TRICK_FUNCTIONS = frozenset({"led_suit", "best_of_suit", "trick_winner", "trick_suit"})
+# What reads a list whose order cannot change its answer: built-ins, and aggregates.
+ORDER_FREE_FUNCTIONS = frozenset({"size", "same_rank", "same_suit", "is_set", "is_flush",
+                                  "is_run", "is_run_high"})
+ORDER_FREE_AGGREGATES = frozenset({"count", "sum", "min", "max", "all", "any"})
 
 class ExpressionWriter:
     """Writes expressions, numbering the rule text they come from; the Generator
@@ -206,9 +210,25 @@ class ExpressionWriter:
     def expr_ZoneRef(self, node: ir.ZoneRef) -> ast.expr:
         return self.zone_index(node)
 
+    def in_any_order(self, node: ir.Expr) -> ast.expr:
+        """A list read where its order cannot change the answer (its size, whether a card
+        is in it, a sum over it): a zone's cards as they lie, never sorted first."""
+        if isinstance(node, ir.Call) and node.function == "cards" \
+                and id(node) not in self._hoisted:
+            node = node.args[0]
+        if isinstance(node, ir.ZoneCards) and node.ref.zone.layout != "grid" \
+                and id(node) not in self._hoisted:
+            return pyast.subscript(Z, self.zone_index(node.ref))
+        return self.expr(node)
+
     def expr_ZoneCards(self, node: ir.ZoneCards) -> ast.expr:
         cards = pyast.subscript(Z, self.zone_index(node.ref))
         if node.ref.zone.layout != "grid":
+            if _hand(node):
+                # a hand read as a list: in the deck's order, never its holder's (which
+                # card came last is the holder's to know, and a list made of a hand may
+                # be shown: a move's choice, the cards it lays down)
+                return pyast.call("sorted", cards)
             return cards
         if self._iterable:  # Python allows no := in a comprehension's iterable
             return pyast.call("present", cards)
@@ -249,7 +269,10 @@ class ExpressionWriter:
                 if self.inliner.available and pure(index):
                     return self.inliner.expression("top_of_stack", {"b": B, "s": S, "z": index})
                 return pyast.call("top_of_stack", B, S, index)
-        args = [self.expr(a) for a in node.args]
+        if node.function == "cards" and _hand(node.args[0]) and id(node) not in self._hoisted:
+            return self.expr(node.args[0])  # (sorted: a list of its own already)
+        write = self.in_any_order if node.function in ORDER_FREE_FUNCTIONS else self.expr
+        args = [write(a) for a in node.args]
         program = self.checked.program
         if node.function in TRICK_FUNCTIONS and (program.trick_suit or program.trick_rank):
             return self.trick_call(node.function, args)
@@ -275,9 +298,8 @@ class ExpressionWriter:
         return pyast.call(f"f_{node.function}", S, *(self.expr(a) for a in node.args))
 
     def expr_Aggregate(self, node: ir.Aggregate) -> ast.expr:
-        mapped = self.mapped(node, self.expr(node.source))
-        if mapped is not None:
-            return mapped
+        if _mapped(node):
+            return self.mapped(node, self.in_any_order(node.source))
         var, source, once, element_code, conds = self.aggregate_parts(node)
         comps = [*(ast.comprehension(pyast.store(name), ast.Tuple([code], ast.Load()), [], 0)
                    for name, code in once),
@@ -320,9 +342,10 @@ class ExpressionWriter:
             source = pyast.call("range", pyast.attr(S, "n"))
             seated.append(pyast.subscript(pyast.attr(S, "active"), pyast.name(var)))
         else:
+            write = self.in_any_order if node.function in ORDER_FREE_AGGREGATES else self.expr
             self._iterable += 1
             try:
-                source = self.expr(node.source)
+                source = write(node.source)
             finally:
                 self._iterable -= 1
         # What the element and condition read that is the same for every item is worked out
@@ -368,12 +391,10 @@ class ExpressionWriter:
         return [*(pyast.assign(name, code) for name, code in once),
                 ast.For(pyast.store(item), source, [found], rest)]
 
-    def mapped(self, node: ir.Aggregate, source: ast.expr) -> ast.expr | None:
-        """`sum(c.points for c in col)`: a table mapped over the items, with no Python frame
-        per item (a table of truth values counts its true entries)."""
+    def mapped(self, node: ir.Aggregate, source: ast.expr) -> ast.expr:
+        """`sum(c.points for c in col)` (`_mapped`): a table mapped over the items, with no
+        Python frame per item (a table of truth values counts its true entries)."""
         element = node.element
-        if not _mapped(node):
-            return None
         assert isinstance(element, ir.CardAttr)
         template = ("T_" + element.name + "[_0]") if element.table else \
             CARD_ATTRIBUTES[element.name][1]
@@ -427,7 +448,7 @@ class ExpressionWriter:
 
     def expr_Membership(self, node: ir.Membership) -> ast.expr:
         op = ast.NotIn() if node.negated else ast.In()
-        return ast.Compare(self.expr(node.item), [op], [self.expr(node.collection)])
+        return ast.Compare(self.expr(node.item), [op], [self.in_any_order(node.collection)])
 
     def expr_Negation(self, node: ir.Negation) -> ast.expr:
         return ast.UnaryOp(ast.Not(), self.expr(node.operand))
@@ -458,6 +479,13 @@ def seat_zone(zone: ZoneDef, owner: ast.expr) -> ast.expr:
         return zone_const(zone, owner.value)
     return owner if zone.index == 0 else ast.BinOp(zone_const(zone), ast.Add(), owner)
 
+
+
+def _hand(node: ir.Expr) -> bool:
+    """Whether an expression is the cards of a zone its holder alone sees (not a grid's,
+    whose places are its own): read as a list, they come in the deck's order."""
+    return isinstance(node, ir.ZoneCards) and node.ref.zone.visibility == "owner" \
+        and node.ref.zone.layout != "grid"
 
 
 def _loops(test: ir.Expr) -> bool:

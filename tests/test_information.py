@@ -212,7 +212,10 @@ class Pair:
         engine, a, b = self.engine, self.a, self.b
         mirror = traded(action, self.trade)
         if not legal_in(engine, b, mirror):
-            return False  # the two games part: the rules tell them apart from here
+            # a hand's order sets apart no choice of its holder's (a list of its cards comes
+            # in the deck's order); else the two games part: the rules tell them apart
+            assert self.way != "hidden order", (engine.rules.name, self.seat + 1, action)
+            return False
         me = engine.to_move(a)
         assert me is not None and me == engine.to_move(b)
         words = (told_to(engine, a, me, action, self.seat), told_to(engine, b, me, mirror,
@@ -616,21 +619,28 @@ def test_a_variable_holding_cards_in_lists_names_only_those_the_seat_knows(
     assert own["nest"][1] == [rules.cards.names[state.zones[hand_zone][-1]]]
     sample, mapping = determinize_with_map(engine, state, 1 - me, random.Random(1))
     hand = sample.zones[hand_zone]
-    assert sample.vars["held"] == hand and sample.vars["nest"] == [hand, [hand[-1]]]
-    assert [mapping[c] for c in state.vars["held"]] == hand
+    held = sample.vars["held"]  # (the hand listed in the deck's order: the sample's names)
+    assert sorted(held) == sorted(hand) and sample.vars["nest"] == [held, [hand[-1]]]
+    assert [mapping[c] for c in state.vars["held"]] == held
+    assert [mapping[c] for c in state.zones[hand_zone]] == hand
 
 
-@pytest.mark.parametrize("laid", ["cards(hand[me])", "select(c for c in hand[me])"])
+@pytest.mark.parametrize("laid", [
+    "\"move cards(hand[me]) to discard face up\"",
+    "\"move select(c for c in hand[me]) to discard face up\"",
+    "\"let cs = select(c for c in hand[me])\", \"move cs to discard face up\"",
+    "{for: \"cs in combinations(cards(hand[me]), 3)\", do: [\"move cs to discard face up\"]}"],
+    ids=["zone", "select", "let", "combinations"])
 def test_a_hand_shown_or_laid_down_whole_keeps_its_holders_order_to_itself(
         tmp_path: Path, laid: str) -> None:
     """A rule shows a hand to all, then lays it face up on the discard pile (the zone's
-    cards, or a list made of them): in two games that differ only in the order of that hand
-    (which the others never saw), the others read the same log and see the same pile (the
-    cards go in the deck's order)."""
+    cards, a list made of them, a name for such a list, the one way to choose 3 of 3): in two
+    games that differ only in the order of that hand (which the others never saw), the
+    others read the same log and see the same pile (the cards go in the deck's order)."""
     base = (Path(__file__).resolve().parent / "data" / "mini.yaml").read_text(encoding="utf-8")
     text = base.replace("triggers:\n", "triggers:\n  - name: show\n    after: move\n"
                         "    when: \"size(hand[me]) == 3\"\n    do: [\"reveal cards(hand[me])\", "
-                        f"\"move {laid} to discard face up\"]\n", 1)
+                        f"{laid}]\n", 1)
     path = tmp_path / "shown.yaml"
     path.write_text(text, encoding="utf-8")
     engine = Engine(load_ruleset(path))
@@ -677,3 +687,51 @@ def test_a_variable_stored_from_another_takes_its_type_and_hides_its_cards(
     seen = player_view(rules, state, 1 - me)["variables"]
     assert seen["b"] == [None] * 3 and seen["n"] == [[None] * 3] * 2
     assert seen["m"] == [[], [None] * 3] and seen["x"] is None
+
+
+def several_cards(action: Action) -> bool:
+    """Whether an action names a list of two or more cards (or a list of such lists)."""
+    return any(isinstance(v, tuple) and (len(v) > 1 or any(isinstance(x, tuple) for x in v))
+               for v in action[1:])
+
+
+@pytest.mark.parametrize("name", ["dou-dizhu", "grandma"])
+def test_a_choice_of_several_cards_from_a_hand_keeps_its_holders_order_to_itself(
+        name: str) -> None:
+    """Random games played up to a decision with a choice of several cards of the hand
+    (a pair, a trio with a kicker, a chain; melds laid down): in a copy that differs only in
+    the order the holder got that hand, the same actions are listed, and each of them is
+    told to the others in the same words, leaves the same log and the same table (the
+    cards of a choice listed in the deck's order: which was drawn last is the holder's)."""
+    engine = Engine(load_ruleset(name))
+    hand = engine.rules.zone("hand")
+    tried = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        a = engine.new_game(None, seed, log=True)
+        legal = engine.legal_actions(a)
+        while legal and tried < 40:
+            me = engine.to_move(a)
+            assert me is not None
+            several = [x for x in legal if several_cards(x)]
+            if several:
+                b = a.copy()
+                b.zones[hand.zone_of(me)].reverse()  # the hand as if got the other way round
+                b.legal_cache = None
+                b.version += 1
+                assert sorted(legal) == sorted(engine.legal_actions(b))
+                for action in rng.sample(several, min(3, len(several))):
+                    x, y = a.copy(), b.copy()
+                    x.log, y.log = [], []
+                    told = [tell(engine.words, game, me, action).seats for game in (x, y)]
+                    engine.apply(x, action)
+                    engine.apply(y, action)
+                    for seat in range(a.n):
+                        if seat != me:
+                            assert told[0][seat] == told[1][seat], (seed, action)
+                            assert read_log(x.log or [], seat) == read_log(y.log or [], seat)
+                            assert player_view(engine.rules, x, seat) == \
+                                player_view(engine.rules, y, seat)
+                    tried += 1
+            legal = engine.play(a, rng.choice(legal))
+    assert tried >= 20
