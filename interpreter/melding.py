@@ -34,6 +34,12 @@ How the search works
 * `discard_deadwood` of a hand searched whole makes the discard a choice of one search
   (`discarding`): far less work than a search per discard, where the memo of one discard's
   search serves little of another's.
+* `left_out`, asked at every turn of hands that mostly meld little, searches only the cards
+  some meld the hand allows holds (`live_cards`: where no wild card of the hand may stand in
+  a meld, the cards of a rank held often enough for a set or in a stretch of held ranks long
+  enough for a run), the others being left out of every layout; and keeps its answers by
+  those cards, which come back hand after hand. The layouts, and so the one picked, are the
+  whole hand's: a card in no meld adds no choice to a split.
 * Each type's copies are handed out lowest id first, melds in their key order.
 * A search is bounded twice: by the cards it takes (MOST_MELD_CARDS) and by its work (the
   melds it lists, the positions it tries and the melds or tree nodes it looks at there,
@@ -58,6 +64,7 @@ from .meld_candidates import (  # noqa: F401  (MOST_MELD_CARDS, MeldRules: this 
     _Hand,
     _hand,
     _Work,
+    live_cards,
     meld_tree,
 )
 
@@ -394,16 +401,21 @@ def best_melds(rules: MeldRules, cards: Sequence[int], site: int) -> list[tuple[
 def left_out(rules: MeldRules, cards: Sequence[int], site: int) -> list[int]:
     """The cards best_melds leaves out of its melds, in the order given: the deadwood itself,
     for a rule that counts it otherwise than by `deadwood` (such as less its highest card)."""
-    key = tuple(sorted(cards))
-    found = rules._left_out.get(key)
-    if found is None:
+    if len(cards) > MOST_MELD_CARDS:
+        _hand(rules, cards, "left_out", site)  # (the fault)
+    live = live_cards(rules, cards)  # the others are left out of every meld
+    if not live:
+        return list(cards)
+    key = tuple(sorted(live))
+    melded = rules._left_out.get(key)
+    if melded is None:
         if len(rules._left_out) > _KEPT_SEARCHES:
             rules._left_out.clear()
-        search = _Search(rules, _hand(rules, cards, "left_out", site, pool=True),
+        search = _Search(rules, _hand(rules, live, "left_out", site, pool=True),
                          what="left_out", site=site)
-        melded = {c for meld in search.cards(search.best()) for c in meld}
-        found = rules._left_out[key] = frozenset(c for c in key if c not in melded)
-    return [c for c in cards if c in found]
+        melded = rules._left_out[key] = frozenset(
+            c for meld in search.cards(search.best()) for c in meld)
+    return [c for c in cards if c not in melded]
 
 
 # What generated code may call of this module: the meld built-ins (dsl/binding.py binds these).
