@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, reduce
 from itertools import combinations, combinations_with_replacement
+from operator import or_
 from typing import Any
 
 from cardrules.errors import RuleFault
@@ -44,6 +45,8 @@ class MeldRules:
     # left_out's answers (the cards melded), by the sorted cards that may meld (`live_cards`):
     # asked at every turn, of hands whose few cards that meld come back turn after turn
     _left_out: dict[tuple[int, ...], frozenset[int]] = field(default_factory=dict)
+    # per built-in, its last cards and answer: one rule line may ask of one hand thrice
+    _last: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict)
     _made: dict[str, Any] = field(default_factory=dict)  # what is worked out once (card_order)
 
     def card_order(self) -> tuple[Any, ...] | None:
@@ -134,8 +137,8 @@ class _Work:
 
 class _Liveness:
     """A ruleset's meld kinds as `live_cards` tests them. A hand is read as two integers:
-    its count of each rank (`_COUNT` bits a rank), and the places its cards hold in each
-    kind of run's order, each kind a region of the integer, each suit a field of the
+    its count of each rank, a field of `_COUNT` bits a rank, and the places its cards hold
+    in each kind of run's order, each kind a region of the integer, each suit a field of the
     region that ends in a bit never held (so that no stretch crosses into the next suit),
     twice as long where runs turn the corner (to hold the order twice over)."""
 
@@ -144,14 +147,20 @@ class _Liveness:
         self.wilds = frozenset(c for c, w in enumerate(rules.wild) if w) if any(
             kind.wilds != 0 for kind in kinds) else frozenset()  # wild cards that may meld
         natural = [not w and r < rules.n_ranks for w, r in zip(rules.wild, rules.rank)]
-        n_suits = max(rules.suit, default=0) + 1
         sets = [max(k.least, 1) for k in kinds if not k.run]
         sets = [least for k, least in zip((k for k in kinds if not k.run), sets)
-                if not k.most or k.most >= least]
-        self.set_least = min(sets, default=MOST_MELD_CARDS + 1)  # (no count reaches it)
-        # what a card adds to the count of each rank, and where its count is
-        self.shift = tuple(r * _COUNT for r in rules.rank)
-        self.unit = tuple(1 << s if n else 0 for s, n in zip(self.shift, natural))
+                if (not k.most or k.most >= least) and least <= MOST_MELD_CARDS]
+        # What a card adds to the count of each rank, and the top bit of its rank's field:
+        # adding `lift` to the counts sets the top bit of each rank held often enough for a
+        # set (a count is at most MOST_MELD_CARDS, so no field carries into the next).
+        top = 1 << (_COUNT - 1)
+        self.unit = tuple(1 << r * _COUNT if n else 0 for r, n in zip(rules.rank, natural))
+        self.mark = tuple(top << r * _COUNT if n and sets else 0
+                          for r, n in zip(rules.rank, natural))
+        self.lift = sum(top - min(sets) << r * _COUNT for r in range(rules.n_ranks)) if sets \
+            else 0
+        self.tops = sum(top << r * _COUNT for r in range(rules.n_ranks))
+        n_suits = max(rules.suit, default=0) + 1
         # per kind of run: where its region starts, the region's mask, the cards its runs
         # hold at least, its order's length and whether runs turn the corner
         self.runs: list[tuple[int, int, int, int, bool]] = []
@@ -173,7 +182,7 @@ class _Liveness:
 
 
 _COUNT = 7  # bits a rank in a hand's count of each rank (a count up to MOST_MELD_CARDS)
-assert MOST_MELD_CARDS < 1 << _COUNT
+assert MOST_MELD_CARDS < 1 << (_COUNT - 1)
 
 
 def live_cards(rules: MeldRules, cards: Sequence[int]) -> list[int]:
@@ -185,11 +194,9 @@ def live_cards(rules: MeldRules, cards: Sequence[int]) -> list[int]:
     live = rules.liveness()
     if live.wilds and not live.wilds.isdisjoint(cards):
         return list(cards)
-    unit, places, shift = live.unit, live.places, live.shift
-    counts = held = 0
-    for c in cards:
-        counts += unit[c]
-        held |= places[c]
+    places = live.places
+    sets = sum(map(live.unit.__getitem__, cards)) + live.lift & live.tops
+    held = reduce(or_, map(places.__getitem__, cards), 0)
     covered = 0
     for start, mask, least, span, circle in live.runs:
         region = held >> start & mask
@@ -204,9 +211,10 @@ def live_cards(rules: MeldRules, cards: Sequence[int]) -> list[int]:
         if circle:
             spans |= spans >> span  # (the order's second copy folded onto the first)
         covered |= spans << start
-    least, field = live.set_least, (1 << _COUNT) - 1
-    return [c for c in cards if unit[c] and (counts >> shift[c] & field >= least
-                                              or covered & places[c])]
+    if not sets and not covered:
+        return []
+    mark = live.mark
+    return [c for c in cards if sets & mark[c] or covered & places[c]]
 
 
 def _wild_choices(wild_types: Sequence[int], counts: Sequence[int], w: int) -> Iterator[Key]:

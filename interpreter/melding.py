@@ -39,7 +39,8 @@ How the search works
   a meld, the cards of a rank held often enough for a set or in a stretch of held ranks long
   enough for a run), the others being left out of every layout; and keeps its answers by
   those cards, which come back hand after hand. The layouts, and so the one picked, are the
-  whole hand's: a card in no meld adds no choice to a split.
+  whole hand's: a card in no meld adds no choice to a split. Its last answer is kept too, for
+  a rule line that asks it of one hand more than once.
 * Each type's copies are handed out lowest id first, melds in their key order.
 * A search is bounded twice: by the cards it takes (MOST_MELD_CARDS) and by its work (the
   melds it lists, the positions it tries and the melds or tree nodes it looks at there,
@@ -401,10 +402,15 @@ def best_melds(rules: MeldRules, cards: Sequence[int], site: int) -> list[tuple[
 def left_out(rules: MeldRules, cards: Sequence[int], site: int) -> list[int]:
     """The cards best_melds leaves out of its melds, in the order given: the deadwood itself,
     for a rule that counts it otherwise than by `deadwood` (such as less its highest card)."""
+    given = tuple(cards)
+    last = rules._last.get("left_out")
+    if last is not None and last[0] == given:
+        return list(last[1])
     if len(cards) > MOST_MELD_CARDS:
         _hand(rules, cards, "left_out", site)  # (the fault)
     live = live_cards(rules, cards)  # the others are left out of every meld
     if not live:
+        rules._last["left_out"] = (given, given)
         return list(cards)
     key = tuple(sorted(live))
     melded = rules._left_out.get(key)
@@ -415,7 +421,9 @@ def left_out(rules: MeldRules, cards: Sequence[int], site: int) -> list[int]:
                          what="left_out", site=site)
         melded = rules._left_out[key] = frozenset(
             c for meld in search.cards(search.best()) for c in meld)
-    return [c for c in cards if c not in melded]
+    out = [c for c in cards if c not in melded]
+    rules._last["left_out"] = (given, tuple(out))
+    return out
 
 
 # What generated code may call of this module: the meld built-ins (dsl/binding.py binds these).

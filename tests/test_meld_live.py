@@ -102,6 +102,10 @@ def test_left_out_keeps_answers_only_for_hands_that_meld() -> None:
     assert left_out(meld_rules, [5, 0, 1, 2, 20], 0) == [5, 20]  # A-2-3 of clubs
     assert left_out(meld_rules, [0, 1, 2, 30], 0) == [30]  # the same run, kept
     assert list(meld_rules._left_out) == [(0, 1, 2)]
+    first = left_out(meld_rules, [30, 2, 1, 0], 0)
+    first.append(99)  # (an answer is the caller's own, and asked again is as it was)
+    assert left_out(meld_rules, [30, 2, 1, 0], 0) == [30]
+    assert left_out(meld_rules, [2, 1, 0, 30], 0) == [30]
 
 
 def test_left_out_of_too_many_cards_is_a_fault_at_its_place() -> None:
