@@ -42,9 +42,10 @@ class MeldRules:
     # goal searches already made, by (sorted cards, goal, listed): a bot asks again and again
     _goals: dict[tuple[tuple[int, ...], tuple[str, ...], bool], Any] = field(
         default_factory=dict)
-    # left_out's answers (the cards melded), by the sorted cards that may meld (`live_cards`):
-    # asked at every turn, of hands whose few cards that meld come back turn after turn
-    _left_out: dict[tuple[int, ...], frozenset[int]] = field(default_factory=dict)
+    # the answers of deadwood, discard_deadwood and left_out (the cards melded), by built-in
+    # and the sorted cards that may meld (`live_cards`): asked at every turn, of hands whose
+    # few cards that meld come back turn after turn
+    _kept: dict[tuple[str, tuple[int, ...]], Any] = field(default_factory=dict)
     # per built-in, its last cards and answer: one rule line may ask of one hand thrice
     _last: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict)
     _made: dict[str, Any] = field(default_factory=dict)  # what is worked out once (card_order)
@@ -65,9 +66,11 @@ class MeldRules:
             self._made["live"] = _Liveness(self)
         return self._made["live"]  # type: ignore[no-any-return]
 
-    def forget_goals(self) -> None:
-        """Drop the goal searches kept (for timing the search itself)."""
+    def forget(self) -> None:
+        """Drop the answers kept (for timing the search itself)."""
         self._goals.clear()
+        self._kept.clear()
+        self._last.clear()
 
     def order(self, place: str) -> tuple[tuple[int, ...], bool]:
         """The ranks a run climbs through, and whether they turn the corner."""
@@ -90,13 +93,18 @@ class _Hand:
     value: tuple[int, ...]
 
 
+def searchable(cards: Sequence[int], what: str, site: int) -> None:
+    """A fault at the call's place where a search would take more than MOST_MELD_CARDS."""
+    if len(cards) > MOST_MELD_CARDS:
+        raise RuleFault(f"{what}: {len(cards)} cards; a meld search takes at most "
+                        f"{MOST_MELD_CARDS}", site)
+
+
 def _hand(rules: MeldRules, cards: Sequence[int], what: str, site: int,
           pool: bool = False) -> _Hand:
     """The hand grouped into types; with `pool`, wild cards of one value make one type
     (where only what is left over counts, which wild card stands in does not matter)."""
-    if len(cards) > MOST_MELD_CARDS:
-        raise RuleFault(f"{what}: {len(cards)} cards; a meld search takes at most "
-                        f"{MOST_MELD_CARDS}", site)
+    searchable(cards, what, site)
     order = rules.card_order()
     if order is not None and not (pool and any(rules.wild[c] for c in cards)):
         # (every card its own type: the types are the cards in type order)
