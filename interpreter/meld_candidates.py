@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, reduce
 from itertools import combinations, combinations_with_replacement
+from operator import or_
 from typing import Any
 
 from cardrules.errors import RuleFault
@@ -41,8 +42,12 @@ class MeldRules:
     # goal searches already made, by (sorted cards, goal, listed): a bot asks again and again
     _goals: dict[tuple[tuple[int, ...], tuple[str, ...], bool], Any] = field(
         default_factory=dict)
-    # left_out's answers, by sorted cards (asked for each card of a hand, at every turn)
-    _left_out: dict[tuple[int, ...], frozenset[int]] = field(default_factory=dict)
+    # the answers of deadwood, discard_deadwood and left_out (the cards melded), by built-in
+    # and the sorted cards that may meld (`live_cards`): asked at every turn, of hands whose
+    # few cards that meld come back turn after turn
+    _kept: dict[tuple[str, tuple[int, ...]], Any] = field(default_factory=dict)
+    # per built-in, its last cards and answer: one rule line may ask of one hand thrice
+    _last: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict)
     _made: dict[str, Any] = field(default_factory=dict)  # what is worked out once (card_order)
 
     def card_order(self) -> tuple[Any, ...] | None:
@@ -55,9 +60,17 @@ class MeldRules:
                 for c in range(len(self.names))) if unique else None
         return self._made["order"]  # type: ignore[no-any-return]
 
-    def forget_goals(self) -> None:
-        """Drop the goal searches kept (for timing the search itself)."""
+    def liveness(self) -> _Liveness:
+        """What `live_cards` reads of the kinds and the card tables (made once)."""
+        if "live" not in self._made:
+            self._made["live"] = _Liveness(self)
+        return self._made["live"]  # type: ignore[no-any-return]
+
+    def forget(self) -> None:
+        """Drop the answers kept (for timing the search itself)."""
         self._goals.clear()
+        self._kept.clear()
+        self._last.clear()
 
     def order(self, place: str) -> tuple[tuple[int, ...], bool]:
         """The ranks a run climbs through, and whether they turn the corner."""
@@ -80,13 +93,18 @@ class _Hand:
     value: tuple[int, ...]
 
 
+def searchable(cards: Sequence[int], what: str, site: int) -> None:
+    """A fault at the call's place where a search would take more than MOST_MELD_CARDS."""
+    if len(cards) > MOST_MELD_CARDS:
+        raise RuleFault(f"{what}: {len(cards)} cards; a meld search takes at most "
+                        f"{MOST_MELD_CARDS}", site)
+
+
 def _hand(rules: MeldRules, cards: Sequence[int], what: str, site: int,
           pool: bool = False) -> _Hand:
     """The hand grouped into types; with `pool`, wild cards of one value make one type
     (where only what is left over counts, which wild card stands in does not matter)."""
-    if len(cards) > MOST_MELD_CARDS:
-        raise RuleFault(f"{what}: {len(cards)} cards; a meld search takes at most "
-                        f"{MOST_MELD_CARDS}", site)
+    searchable(cards, what, site)
     order = rules.card_order()
     if order is not None and not (pool and any(rules.wild[c] for c in cards)):
         # (every card its own type: the types are the cards in type order)
@@ -123,6 +141,88 @@ class _Work:
             raise RuleFault(f"{self.what}: a meld search of {self.cards} cards needs more than "
                             f"{self.limit:,} steps (melds listed and positions tried); "
                             "search fewer cards at once", self.site)
+
+
+class _Liveness:
+    """A ruleset's meld kinds as `live_cards` tests them. A hand is read as two integers:
+    its count of each rank, a field of `_COUNT` bits a rank, and the places its cards hold
+    in each kind of run's order, each kind a region of the integer, each suit a field of the
+    region that ends in a bit never held (so that no stretch crosses into the next suit),
+    twice as long where runs turn the corner (to hold the order twice over)."""
+
+    def __init__(self, rules: MeldRules) -> None:
+        kinds = rules.kinds
+        self.wilds = frozenset(c for c, w in enumerate(rules.wild) if w) if any(
+            kind.wilds != 0 for kind in kinds) else frozenset()  # wild cards that may meld
+        natural = [not w and r < rules.n_ranks for w, r in zip(rules.wild, rules.rank)]
+        sets = [max(k.least, 1) for k in kinds if not k.run]
+        sets = [least for k, least in zip((k for k in kinds if not k.run), sets)
+                if (not k.most or k.most >= least) and least <= MOST_MELD_CARDS]
+        # What a card adds to the count of each rank, and the top bit of its rank's field:
+        # adding `lift` to the counts sets the top bit of each rank held often enough for a
+        # set (a count is at most MOST_MELD_CARDS, so no field carries into the next).
+        top = 1 << (_COUNT - 1)
+        self.unit = tuple(1 << r * _COUNT if n else 0 for r, n in zip(rules.rank, natural))
+        self.mark = tuple(top << r * _COUNT if n and sets else 0
+                          for r, n in zip(rules.rank, natural))
+        self.lift = sum(top - min(sets) << r * _COUNT for r in range(rules.n_ranks)) if sets \
+            else 0
+        self.tops = sum(top << r * _COUNT for r in range(rules.n_ranks))
+        n_suits = max(rules.suit, default=0) + 1
+        # per kind of run: where its region starts, the region's mask, the cards its runs
+        # hold at least, its order's length and whether runs turn the corner
+        self.runs: list[tuple[int, int, int, int, bool]] = []
+        places = [0] * len(natural)  # per card, its places in every region
+        start = 0
+        for kind in kinds:
+            order, circle = rules.order(kind.ace)
+            at = _places(order)
+            least, span = max(kind.least, 1), len(order)
+            if not kind.run or least > min(kind.most or span, len(at)):
+                continue
+            width = 2 * span + 1 if circle else span + 1
+            for c, r in enumerate(rules.rank):
+                if natural[c]:
+                    places[c] |= sum(1 << i for i in at[r]) << (start + rules.suit[c] * width)
+            self.runs.append((start, (1 << n_suits * width) - 1, least, span, circle))
+            start += n_suits * width
+        self.places = tuple(places)
+
+
+_COUNT = 7  # bits a rank in a hand's count of each rank (a count up to MOST_MELD_CARDS)
+assert MOST_MELD_CARDS < 1 << (_COUNT - 1)
+
+
+def live_cards(rules: MeldRules, cards: Sequence[int]) -> list[int]:
+    """The cards that some meld the hand allows holds, in the order given: every card where
+    a wild card of the hand may stand in a meld; else each natural card of a rank held often
+    enough to make a set, or in a stretch of its suit's held ranks long enough to make a run.
+    A search of these alone splits the hand as a search of all does (the others are left
+    out of every meld), and the same few come back hand after hand."""
+    live = rules.liveness()
+    if live.wilds and not live.wilds.isdisjoint(cards):
+        return list(cards)
+    places = live.places
+    sets = sum(map(live.unit.__getitem__, cards)) + live.lift & live.tops
+    held = reduce(or_, map(places.__getitem__, cards), 0)
+    covered = 0
+    for start, mask, least, span, circle in live.runs:
+        region = held >> start & mask
+        if circle:
+            region |= region << span
+        begins = region
+        for k in range(1, least):
+            begins &= region >> k
+        spans = begins
+        for k in range(1, least):
+            spans |= begins << k
+        if circle:
+            spans |= spans >> span  # (the order's second copy folded onto the first)
+        covered |= spans << start
+    if not sets and not covered:
+        return []
+    mark = live.mark
+    return [c for c in cards if sets & mark[c] or covered & places[c]]
 
 
 def _wild_choices(wild_types: Sequence[int], counts: Sequence[int], w: int) -> Iterator[Key]:

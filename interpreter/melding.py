@@ -34,6 +34,14 @@ How the search works
 * `discard_deadwood` of a hand searched whole makes the discard a choice of one search
   (`discarding`): far less work than a search per discard, where the memo of one discard's
   search serves little of another's.
+* `deadwood`, `discard_deadwood` and `left_out`, asked at every turn of hands that mostly
+  meld little, search only the cards some meld the hand allows holds (`live_cards`: where no
+  wild card of the hand may stand in a meld, the cards of a rank held often enough for a set
+  or in a stretch of held ranks long enough for a run), the others being left out of every
+  layout (counted as they are; the highest of them the best discard of them); and keep their
+  answers by those cards, which come back hand after hand. The layouts, and so the one
+  `left_out` picks, are the whole hand's: a card in no meld adds no choice to a split.
+  `left_out` keeps its last answer too, for a rule line that asks it of one hand again.
 * Each type's copies are handed out lowest id first, melds in their key order.
 * A search is bounded twice: by the cards it takes (MOST_MELD_CARDS) and by its work (the
   melds it lists, the positions it tries and the melds or tree nodes it looks at there,
@@ -44,6 +52,7 @@ How the search works
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from cardrules.errors import RuleFault
 from cardrules.model import MeldKind  # noqa: F401  (this module's API, with MeldRules)
@@ -58,7 +67,9 @@ from .meld_candidates import (  # noqa: F401  (MOST_MELD_CARDS, MeldRules: this 
     _Hand,
     _hand,
     _Work,
+    live_cards,
     meld_tree,
+    searchable,
 )
 
 MOST_LAYOUTS = 10_000  # the most layouts meld_layouts gives
@@ -362,25 +373,70 @@ def meld_layouts(rules: MeldRules, cards: Sequence[int], site: int
 
 def deadwood(rules: MeldRules, cards: Sequence[int], site: int,
              what: str = "deadwood") -> int:
-    """The least total value of the cards left out of melds, over every layout."""
-    search = _Search(rules, _hand(rules, cards, what, site, pool=True), what=what, site=site)
-    return search.least(search.start)
+    """The least total value of the cards left out of melds, over every layout: the value of
+    the cards in no meld, and the least of the others' (kept by them)."""
+    searchable(cards, what, site)
+    live = live_cards(rules, cards)
+    dead = sum(rules.value[c] for c in cards) - sum(rules.value[c] for c in live)
+    return dead + _kept_least(rules, live, what, site) if live else dead
+
+
+def _kept_least(rules: MeldRules, live: Sequence[int], what: str, site: int) -> int:
+    """The least deadwood of cards that may meld (kept by them)."""
+    key = ("deadwood", tuple(sorted(live)))
+    found = rules._kept.get(key)
+    if found is None:
+        search = _Search(rules, _hand(rules, live, what, site, pool=True), what=what, site=site)
+        found = _keep(rules, key, search.least(search.start))
+    return found  # type: ignore[no-any-return]
+
+
+def _keep(rules: MeldRules, key: tuple[str, tuple[int, ...]], answer: Any) -> Any:
+    """Keep an answer (at most _KEPT_SEARCHES of them, then starting afresh)."""
+    if len(rules._kept) > _KEPT_SEARCHES:
+        rules._kept.clear()
+    rules._kept[key] = answer
+    return answer
 
 
 def discard_deadwood(rules: MeldRules, cards: Sequence[int], site: int) -> int:
     """The least deadwood left after discarding one of the cards (the best one to discard):
-    whether a player may knock or go down before the discard. One search shares its memo
-    over every discard, which costs far less than a search per discard."""
+    whether a player may knock or go down before the discard. A card in no meld leaves the
+    others' least deadwood, and the highest of them is the one to discard of those; the
+    cards that may meld are searched for their best discard in one search, whose memo
+    serves every discard (kept by those cards)."""
     if not cards:
         raise RuleFault("discard_deadwood: no cards to discard", site)
-    search = _Search(rules, _hand(rules, cards, "discard_deadwood", site, pool=True),
+    searchable(cards, "discard_deadwood", site)
+    live = live_cards(rules, cards)
+    melding = set(live)
+    dead = [rules.value[c] for c in cards if c not in melding]
+    best: list[int] = []
+    if dead:
+        best.append(sum(dead) - max(dead) + (
+            _kept_least(rules, live, "discard_deadwood", site) if live else 0))
+    if live:
+        best.append(sum(dead) + _kept_discard(rules, live, site))
+    return min(best)
+
+
+def _kept_discard(rules: MeldRules, live: Sequence[int], site: int) -> int:
+    """The least deadwood of cards that may meld once one of them is discarded (kept by
+    them): the discard a choice of one search (searched whole) or each discard searched."""
+    key = ("discard_deadwood", tuple(sorted(live)))
+    found = rules._kept.get(key)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    search = _Search(rules, _hand(rules, live, "discard_deadwood", site, pool=True),
                      what="discard_deadwood", site=site)
-    if not search.cands:  # no meld: the highest card goes, the others count
+    if not search.cands:  # no meld (wild cards alone): the highest card goes, the others count
         values = [v for v, ids in zip(search.value, search.hand.ids) for _ in ids]
-        return sum(values) - max(values)
-    if search.whole:  # one search, the discard a choice in it
-        return search.discarding(search.start)
-    return min(search.least(search.without_one(t)) for t in range(len(search.hand.ids)))
+        found = sum(values) - max(values)
+    elif search.whole:  # one search, the discard a choice in it
+        found = search.discarding(search.start)
+    else:
+        found = min(search.least(search.without_one(t)) for t in range(len(search.hand.ids)))
+    return _keep(rules, key, found)  # type: ignore[no-any-return]
 
 
 def best_melds(rules: MeldRules, cards: Sequence[int], site: int) -> list[tuple[int, ...]]:
@@ -393,17 +449,27 @@ def best_melds(rules: MeldRules, cards: Sequence[int], site: int) -> list[tuple[
 
 def left_out(rules: MeldRules, cards: Sequence[int], site: int) -> list[int]:
     """The cards best_melds leaves out of its melds, in the order given: the deadwood itself,
-    for a rule that counts it otherwise than by `deadwood` (such as less its highest card)."""
-    key = tuple(sorted(cards))
-    found = rules._left_out.get(key)
-    if found is None:
-        if len(rules._left_out) > _KEPT_SEARCHES:
-            rules._left_out.clear()
-        search = _Search(rules, _hand(rules, cards, "left_out", site, pool=True),
+    for a rule that counts it otherwise than by `deadwood` (such as less its highest card).
+    Only the cards that may meld are searched (kept by them); the last answer is kept too."""
+    given = tuple(cards)
+    last = rules._last.get("left_out")
+    if last is not None and last[0] == given:
+        return list(last[1])
+    searchable(cards, "left_out", site)
+    live = live_cards(rules, cards)  # the others are left out of every meld
+    if not live:
+        rules._last["left_out"] = (given, given)
+        return list(cards)
+    key = ("left_out", tuple(sorted(live)))
+    melded = rules._kept.get(key)
+    if melded is None:
+        search = _Search(rules, _hand(rules, live, "left_out", site, pool=True),
                          what="left_out", site=site)
-        melded = {c for meld in search.cards(search.best()) for c in meld}
-        found = rules._left_out[key] = frozenset(c for c in key if c not in melded)
-    return [c for c in cards if c in found]
+        melded = _keep(rules, key, frozenset(
+            c for meld in search.cards(search.best()) for c in meld))
+    out = [c for c in cards if c not in melded]
+    rules._last["left_out"] = (given, tuple(out))
+    return out
 
 
 # What generated code may call of this module: the meld built-ins (dsl/binding.py binds these).
