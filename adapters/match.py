@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from cardrules.errors import IllegalAction
+from cardrules.errors import CardrulesError, IllegalAction
 from cardrules.interpreter.players.knowledge import determinize
 from cardrules.interpreter.runtime import OWNER
 from cardrules.interpreter.state import GameState
@@ -32,7 +32,7 @@ from .table import AdapterError, Table
 
 SEED_BASE = 256
 SEED_PARTS = 4  # a 32-bit seed
-RESAMPLE_ATTEMPTS = 50
+RESAMPLE_ATTEMPTS = 2000
 Action = tuple[Any, ...]
 
 
@@ -94,6 +94,9 @@ class Match:
         return self.dealt is None
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The seed's next part, each equally likely; none once the game is dealt."""
+        if self.dealt is not None:
+            return []
         return [(b, 1.0 / SEED_BASE) for b in range(SEED_BASE)]
 
     def apply_chance(self, outcome: int) -> None:
@@ -477,6 +480,11 @@ class Match:
             return out
         out.recall_of = seat if self.recall_of is None else self.recall_of
         out._recall = {seat: self._recall[seat]} if seat in self._recall else {}
+        if self.prefix and self.to_move() != seat:
+            # The parts another seat has chosen of its action are its own: `seat` never saw
+            # them, and keeping them would keep only samples that fit the hidden cards they
+            # were chosen from. The sample's chooser begins its action afresh.
+            out.prefix = []
         for _ in range(RESAMPLE_ATTEMPTS):
             out._seen, out._own_seen = determinize(self.table.engine, state, seat, rng), True
             out._live, out._legal, out._behind = None, None, []
@@ -484,15 +492,30 @@ class Match:
             out._next = None
             out._views = {}
             out._memo = {}
-            if not self.prefix or self.is_over() or self._fits(out):
+            if self._playable(out) and (not out.prefix or self._fits(out)):
                 return out
-        raise AdapterError("no sample of the hidden cards agrees with the parts of the action "
-                           "chosen so far")
+        raise AdapterError(f"no sample of the cards seat {seat + 1} does not know, out of "
+                           f"{RESAMPLE_ATTEMPTS} drawn, agrees with what the game has shown "
+                           "(the parts of the action chosen so far, or what the last actions "
+                           "tell of them: a knock, say, says the knocker's hand may be laid "
+                           "down)")
+
+    @staticmethod
+    def _playable(sample: Match) -> bool:
+        """Whether `sample` goes on: its game over, or a seat with something to choose.
+        Hidden cards are drawn knowing what a seat saw, not what the actions it saw tell of
+        them (a knock says the knocker's hand is low enough): such a sample may leave the
+        seat to move with nothing it may do, and is drawn again."""
+        try:
+            return sample.is_over() or bool(sample.legal())
+        except CardrulesError:
+            return False
 
     @staticmethod
     def _fits(sample: Match) -> bool:
         """Whether the parts chosen so far still begin a legal action in `sample`."""
         prefix, sample.prefix = sample.prefix, []
+        sample._next = None  # (worked out for the whole prefix, if asked before)
         try:
             for token in prefix:
                 if token not in sample.following()[0]:

@@ -160,6 +160,8 @@ class CardrulesState(pyspiel.State):
         return self.match.legal() if player == self.player and player >= 0 else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.match.is_chance():  # as OpenSpiel's games refuse it
+            raise pyspiel.SpielError("chance_outcomes: this state is not a chance node")
         return self.match.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:

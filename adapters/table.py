@@ -342,9 +342,14 @@ class Table:
 
     def __init__(self, ruleset: str, options: tuple[tuple[str, str], ...] = (),
                  players: int | None = None, actions: str = "auto"):
-        if actions not in CHOOSING:
+        if not isinstance(actions, str) or actions not in CHOOSING:
             raise AdapterError(f"actions: expected one of {', '.join(CHOOSING)}, "
-                               f"not {actions!r}")
+                               f"not {actions!r}"[:200])
+        if not isinstance(ruleset, str):
+            raise AdapterError(f"ruleset: expected a built-in ruleset's name or a rule file's "
+                               f"path, not {type(ruleset).__name__}")
+        if players is not None and (type(players) is not int):
+            raise AdapterError(f"players: expected a whole number, not {players!r}"[:200])
         self.ruleset, self.options, self.choosing = ruleset, options, actions
         self.rules = rules = load_ruleset(ruleset, dict(options) or None)
         refuse_unencodable(rules)
@@ -433,7 +438,7 @@ def table(ruleset: str, options: tuple[tuple[str, str], ...] = (),
 def option_pairs(options: dict[str, Any] | str | None) -> tuple[tuple[str, str], ...]:
     """Ruleset options as sorted (name, text) pairs, from a dict or from text: 'a=1;b=x', or
     'a:1;b:x' (OpenSpiel's game strings allow no '=' inside a value)."""
-    if not options:
+    if options is None or options == "":
         return ()
     if isinstance(options, str):
         pairs = {}
@@ -445,10 +450,19 @@ def option_pairs(options: dict[str, Any] | str | None) -> tuple[tuple[str, str],
                 name, sep, value = item.partition(":")
             if not sep or not name.strip():
                 raise AdapterError(f"options: expected NAME=VALUE or NAME:VALUE, separated by "
-                                   f"';', got '{item.strip()}'")
+                                   f"';', got '{item.strip()[:80]}'")
+            if name.strip() in pairs:
+                raise AdapterError(f"options: '{name.strip()[:80]}' is given twice")
             pairs[name.strip()] = value.strip()
         options = pairs
-    return tuple(sorted((str(k), _text(v)) for k, v in options.items()))
+    if not isinstance(options, dict):
+        raise AdapterError("options: expected a dict of names and values, or text "
+                           f"'NAME=VALUE;...', not {type(options).__name__}")
+    if not all(isinstance(k, str) and isinstance(v, str | int | bool)
+               for k, v in options.items()):
+        raise AdapterError("options: each is a name (text) with a value (text, a whole "
+                           "number or true/false)")
+    return tuple(sorted((k, _text(v)) for k, v in options.items()))
 
 
 def _text(value: Any) -> str:

@@ -3,6 +3,7 @@ ISMCTS playing through resample_from_infostate."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +109,55 @@ def test_a_resample_keeps_the_players_information_state() -> None:
     assert str(restored[1]) == str(sample)
     with pytest.raises(AdapterError, match="player 2 is not at the table"):
         state.resample_from_infostate(2, sampler)
+
+
+def test_a_resample_for_another_seat_leaves_the_choosers_parts_out() -> None:
+    """grandma, chosen in parts: seat 1 has begun laying down (two cards of its hand named).
+    Seat 2 never saw those parts: its samples are drawn as if they were not chosen (never
+    refused, never kept to hands those parts fit), and look the same to it."""
+    game = pyspiel.load_game("cardrules(ruleset=grandma)")
+    state = game.new_initial_state()
+    for action in [0, 0, 0, 0, 1, 111]:  # the seed; seat 1 takes the discard
+        state.apply_action(action)
+    before = state.clone()
+    for action in [2, 226, 219]:  # lay_down: hand 1 card 12, card 5
+        state.apply_action(action)
+    assert state.information_state_string(1) == before.information_state_string(1)
+    hands = []
+    for k in range(12):
+        sample = state.resample_from_infostate(1, random.Random(k).random)
+        assert sample.information_state_string(1) == state.information_state_string(1)
+        assert sample.match.prefix == [] and sample.current_player() == 0
+        other = sample.match.table.rules.zone("hand").zone_of(0)
+        hands.append(tuple(sample.match.state.zones[other]))
+    assert len(set(hands)) == 12
+    mine = state.resample_from_infostate(0, random.Random(1).random)  # the chooser's own
+    assert mine.match.prefix == state.match.prefix
+
+
+def test_a_resample_is_drawn_again_until_the_game_can_go_on() -> None:
+    """gin rummy: seat 1 has just knocked, so its hand can be laid down with little
+    deadwood; a sample of it for seat 2 is drawn until it can (most hands cannot), and the
+    game goes on from it."""
+    game = pyspiel.load_game("cardrules(ruleset=gin-rummy)")
+    state = game.new_initial_state()
+    for action in [2, 5, 0, 0, 0, 68, 5, 229, 0, 68, 5, 285, 0, 68, 5, 230, 1, 5, 284, 1, 5,
+                   224, 0, 68, 5, 281, 1, 5, 232, 0, 68, 5, 279, 0, 68, 6]:
+        state.apply_action(action)
+    assert state.current_player() == 0
+    for k in range(3):
+        sample = state.resample_from_infostate(1, random.Random(k).random)
+        assert sample.current_player() == 0 and sample.legal_actions()
+        assert sample.information_state_string(1) == state.information_state_string(1)
+
+
+def test_chance_outcomes_only_at_a_chance_node() -> None:
+    state = pyspiel.load_game("cardrules(ruleset=kuhn-poker)").new_initial_state()
+    assert len(state.chance_outcomes()) == 256
+    for action in (1, 2, 3, 4):
+        state.apply_action(action)
+    with pytest.raises(pyspiel.SpielError, match="not a chance node"):
+        state.chance_outcomes()
 
 
 @pytest.mark.parametrize("params", [{"ruleset": "czech-golf", "players": 2},

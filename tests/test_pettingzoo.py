@@ -60,6 +60,19 @@ def test_the_same_seed_deals_the_same_game() -> None:
     assert first_observations(3) != first_observations(4)
 
 
+@pytest.mark.parametrize("settings,message", [
+    ({"players": "3"}, "players: expected a whole number"),
+    ({"players": 2.5}, "players: expected a whole number"),
+    ({"options": ["rounds"]}, "options: expected a dict"),
+    ({"options": {"rounds": 2.5}}, "options: each is a name"),
+    ({"options": "rounds:2;rounds:3"}, "'rounds' is given twice"),
+])
+def test_a_setting_of_the_wrong_kind_is_refused_plainly(settings: dict[str, object],
+                                                        message: str) -> None:
+    with pytest.raises(AdapterError, match=message):
+        raw_env("golf6", **settings)  # type: ignore[arg-type]
+
+
 def test_text_and_render() -> None:
     game = raw_env("golf6", render_mode="ansi")
     with pytest.raises(AdapterError, match="call reset"):
