@@ -12,7 +12,8 @@ goes through at most:
 - numbers(a, b): b - a + 1, from the least a and the most b known before the game (numbers
   written out, options, the items of such a list), else its own limit (MOST_NUMBERS);
 - combinations(xs, k): the binomial of the most items of xs and k, subsets(xs): 2 ** items,
-  either at most MOST_LISTED (the runtime refuses to list more);
+  either at most MOST_LISTED (the runtime refuses to list more; of cards in play, whose count
+  is play's, the lists and their items are counted while the game runs, runtime.charge);
 - a `while` or `until` block: its limit; a call of a function or a procedure: its own bound,
   weighed with what its arguments are known to be.
 
