@@ -112,9 +112,18 @@ def charge(s: GameState, steps: int, site: int) -> None:
         s.work = 0
     s.work += steps
     if s.work > MOST_WORK:
-        raise RuleFault(f"this action's work passes {MOST_WORK:,} steps here (lists made by "
-                        "subsets or combinations, each of their items a step): go through "
-                        "fewer lists, or fewer cards", site)
+        raise RuleFault(f"this action's work passes {MOST_WORK:,} steps here (the loops "
+                        "through cards and lists, and the lists subsets and combinations "
+                        "make): go through fewer lists, or fewer cards", site)
+
+
+def counted(s: GameState, items: Sequence[Any], per_item: int, site: int) -> Sequence[Any]:
+    """The items a loop goes through, charged to the action under way at `per_item` steps
+    each (the loop's body, weighed before the game with each loop inside it once: each
+    charges its own). Where a rule may loop through more than the work bound allows with
+    every zone full (dsl/work.py), how many cards the zones hold is counted as they do."""
+    charge(s, len(items) * per_item, site)
+    return items
 
 
 def combinations(s: GameState, items: Sequence[Any], k: int, site: int
@@ -539,8 +548,8 @@ def zone_label(b: Board, z: int) -> str:
 EXPORTED = (
     "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "OTHERS", "MOST_LETTERS", "MOST_NUMBERS",
     "SIGNAL_TURN", "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "ReadAs", "in_play",
-    "total_now", "need", "at", "position", "MOST_WORK", "charge", "combinations", "subsets",
-    "frozen", "same", "ordered",
+    "total_now", "need", "at", "position", "MOST_WORK", "charge", "counted", "combinations",
+    "subsets", "frozen", "same", "ordered",
     "remember", "kept", "most_by", "least_by", "ordered_by", "bounded", "bounded_items", "scored",
     "MOST_VALUE", "divide", "modulo", "least", "most", "numbers", "words", "group",
     "empty", "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others",
