@@ -19,8 +19,13 @@ goes through at most:
 
 A piece of an aggregate that reads nothing of the item is worked out once for the loop (the
 code generator's `hoist`, dsl/reads.py's `loop_invariant`), and is weighed once. A meld
-search counts its own bound of steps (MOST_MELD_STEPS). A rule that may take more than
-limits.MAX_WORK steps is refused where it is written (docs/grammar.md §2.18).
+search counts once (its own bound, MOST_MELD_STEPS, holds for each call). A rule whose text
+fixes more than limits.MAX_WORK steps is refused where it is written (docs/grammar.md §2.18).
+
+What only play fixes is counted while the game runs (interpreter/runtime.py `charge`): the
+lists subsets and combinations make, and, in a program some rule of which may pass the bound
+with every zone full (Weighing.counted), each loop through a list, at the steps one of its
+items is weighed at here (Weighing.per_item, by the loop's place in the rule text).
 """
 
 from __future__ import annotations
