@@ -87,13 +87,13 @@ _register(
     Builtin("combinations", (list_of(ANY), INT), list_of(list_of(ANY)),
             "Every way to choose so many items of a list (or cards of a zone), each a list in "
             "the list's order (a hand's: the deck's); at most 100,000 of them (a fault beyond).",
-            _t("combinations(_0, _1, _site)"),
+            _t("combinations(S, _0, _1, _site)"),
             example="max_by(strength(h) for h in combinations(cards(hand[me]), 5))"),
     Builtin("subsets", (list_of(ANY),), list_of(list_of(ANY)),
             "Every subset of a list (or of a zone's cards), the empty one first, then by size, "
             "each in the list's order (a hand's: the deck's); at most 100,000 of them (a fault "
             "beyond).",
-            _t("subsets(_0, _site)"),
+            _t("subsets(S, _0, _site)"),
             example="choose: {cs: \"subsets(table) where sum(c.number for c in cs) == 7\"}"),
     Builtin("sorted", (list_of(ANY),), list_of(ANY),
             "The items of a list of numbers, ranks or suits, smallest first.",

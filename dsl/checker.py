@@ -51,7 +51,7 @@ from .typesys import (
     accepts,
     open_list,
 )
-from .work import over_budget
+from .work import PosKey, over_budget, weigh
 
 TRIGGER_KINDS = ("after_setup", "after_move", "after_turn", "after_round", "before_turn")
 TYPE_NAMES = {"card": CARD, "cards": CARDS, "player": PLAYER, "players": PLAYERS,
@@ -90,6 +90,8 @@ class Checked:
     max_actions: int = limits.DEFAULT_ACTIONS  # a game ends, with no winner, after this many
     house: HouseDef | None = None  # the party that is not a seat (`house:`)
     hints: tuple[Diagnostic, ...] = ()  # notes for the author that make nothing invalid
+    # each loop's steps for one item, where the loops are counted while a game runs (work.py)
+    per_item: dict[PosKey, int] | None = None
 
 
 def check(decls: d.RulesetDecl, options: dict[str, Any] | None = None
@@ -177,13 +179,15 @@ class _RulesetChecker(MoveChecker):
                              self.scores_in_play, procedures, *tricks)
         for pos, note in program_hints(decls, program, melds, cards, copies):
             self.hint(pos, note)
-        self.diagnostics.extend(over_budget(program, cards, self.max_players + 1))
+        weighing = weigh(program, cards, self.max_players + 1)
+        self.diagnostics.extend(over_budget(weighing))
         return Checked(decls, program, dict(self.symbols.options), option_defs, cards, copies,
                        rounds, home, zones, self.min_players, self.max_players,
                        self.default_players, self.direction, self.move_infos,
                        self.symbols.teams, decls.scoring.by, melds,
                        decls.melds.value.name if decls.melds and decls.melds.value else "number",
-                       self.max_actions(), house)
+                       self.max_actions(), house,
+                       per_item=weighing.per_item if weighing.counted else None)
 
     # ------------------------------------------------------------- variables
     def points_in_play(self, variables: tuple[ir.Variable, ...]) -> tuple[ir.Variable, ...]:

@@ -323,7 +323,8 @@ class Generator(StatementWriter):
             if isinstance(where, ir.Const) and where.value is True:
                 where = None
             source = self.temp()  # (a comprehension's source may not assign: `:=`)
-            inner: list[ast.stmt] = [pyast.assign(source, self.domain(param))]
+            inner: list[ast.stmt] = [pyast.assign(source, self.counted(
+                self.domain(param), param.source.pos))]
             where = self.unfold(where) if where is not None else None
             pieces = self.hoist([where], param.name) if where is not None else []
             inner += [pyast.assign(name, code) for name, code in pieces]
@@ -362,7 +363,8 @@ class Generator(StatementWriter):
             return [pyast.assign(var, self.expr(param.source)), *inner]
         if param.where is not None:
             inner = [pyast.if_(self.expr(param.where), inner)]
-        return [ast.For(pyast.store(var), self.domain(param), inner, [])]
+        source = self.counted(self.domain(param), param.source.pos)
+        return [ast.For(pyast.store(var), source, inner, [])]
 
     def domain(self, param: ir.Param) -> ast.expr:
         """What a move's parameter is chosen from. One card of a hand is listed as the hand

@@ -27,6 +27,7 @@ from .inline import Inliner, pure
 from .reads import drawing_functions, loop_invariant, remembered, repeated_calls
 from .typesys import NONE
 from .unfold import Unfolder
+from .work import ItemWeights
 
 _ARITH = {"+": ast.Add(), "-": ast.Sub(), "*": ast.Mult()}
 _COMPARE = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), "<=": ast.LtE(), ">": ast.Gt(),
@@ -68,6 +69,8 @@ class ExpressionWriter:
         self.kept = remembered(functions)  # functions kept by their arguments (reads.py)
         self.unfold = Unfolder(functions, frozenset(self.kept))
         self.drawing = drawing_functions(functions)  # never worked out once for a loop
+        # each loop's steps for one item, where the loops are counted while the game runs
+        self.per_item = ItemWeights(checked.per_item) if checked.per_item is not None else None
 
     # ----------------------------------------------------------------- sites
     def site(self, pos: n.Pos) -> int:
@@ -107,6 +110,15 @@ class ExpressionWriter:
         self._temp += 1
         return f"_t{self._temp}"
 
+
+    def counted(self, source: ast.expr, pos: n.Pos) -> ast.expr:
+        """The source of the loop written at `pos`, where the program's loops are counted
+        while the game runs (Checked.per_item), charged its items at the steps the work
+        bound weighed one at."""
+        if self.per_item is None:
+            return source
+        return pyast.call("counted", S, source, pyast.const(self.per_item(pos)),
+                          self.site_const(pos))
 
     # ----------------------------------------------------------- expressions
     def expr(self, node: ir.Expr) -> ast.expr:
@@ -299,7 +311,7 @@ class ExpressionWriter:
 
     def expr_Aggregate(self, node: ir.Aggregate) -> ast.expr:
         if _mapped(node):
-            return self.mapped(node, self.in_any_order(node.source))
+            return self.mapped(node, self.counted(self.in_any_order(node.source), node.pos))
         var, source, once, element_code, conds = self.aggregate_parts(node)
         comps = [*(ast.comprehension(pyast.store(name), ast.Tuple([code], ast.Load()), [], 0)
                    for name, code in once),
@@ -345,7 +357,7 @@ class ExpressionWriter:
             write = self.in_any_order if node.function in ORDER_FREE_AGGREGATES else self.expr
             self._iterable += 1
             try:
-                source = write(node.source)
+                source = self.counted(write(node.source), node.pos)
             finally:
                 self._iterable -= 1
         # What the element and condition read that is the same for every item is worked out

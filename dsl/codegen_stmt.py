@@ -115,7 +115,8 @@ class StatementWriter(ExpressionWriter):
         (FACES: one card of each name), handed to the one rule of a clue (sight.py)."""
         cards = pyast.store("_told")
         marks = [self._each(stmt, pyast.name("_told")), self._each(stmt, pyast.name("FACES"))]
-        return [ast.Assign([cards], pyast.call("list", self.expr(stmt.source))),
+        told = self.counted(pyast.call("list", self.expr(stmt.source)), stmt.pos)
+        return [ast.Assign([cards], told),
                 pyast.expr_stmt(pyast.call("tell_cards", B, S, self.expr(stmt.player),
                                            pyast.name("_told"), *marks))]
 
@@ -207,7 +208,8 @@ class StatementWriter(ExpressionWriter):
                                     self.block(stmt.otherwise))
 
     def stmt_For(self, stmt: ir.For) -> list[ast.stmt]:
-        source = pyast.call("list", self.expr(stmt.source))  # the loop may change the zone
+        # (a list: the loop may change the zone)
+        source = self.counted(pyast.call("list", self.expr(stmt.source)), stmt.pos)
         body = self.block(stmt.body) or [ast.Pass()]
         return [ast.For(pyast.store(local(stmt.name)), source, body, [])]
 

@@ -12,14 +12,20 @@ goes through at most:
 - numbers(a, b): b - a + 1, from the least a and the most b known before the game (numbers
   written out, options, the items of such a list), else its own limit (MOST_NUMBERS);
 - combinations(xs, k): the binomial of the most items of xs and k, subsets(xs): 2 ** items,
-  either at most MOST_LISTED (the runtime refuses to list more);
+  either at most MOST_LISTED (the runtime refuses to list more; of cards in play, whose count
+  is play's, the lists and their items are counted while the game runs, runtime.charge);
 - a `while` or `until` block: its limit; a call of a function or a procedure: its own bound,
   weighed with what its arguments are known to be.
 
 A piece of an aggregate that reads nothing of the item is worked out once for the loop (the
 code generator's `hoist`, dsl/reads.py's `loop_invariant`), and is weighed once. A meld
-search counts its own bound of steps (MOST_MELD_STEPS). A rule that may take more than
-limits.MAX_WORK steps is refused where it is written (docs/grammar.md §2.18).
+search counts once (its own bound, MOST_MELD_STEPS, holds for each call). A rule whose text
+fixes more than limits.MAX_WORK steps is refused where it is written (docs/grammar.md §2.18).
+
+What only play fixes is counted while the game runs (interpreter/runtime.py `charge`): the
+lists subsets and combinations make, and, in a program some rule of which may pass the bound
+with every zone full (Weighing.counted), each loop through a list, at the steps one of its
+items is weighed at here (Weighing.per_item, by the loop's place in the rule text).
 """
 
 from __future__ import annotations
@@ -30,7 +36,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from cardrules.errors import Diagnostic
-from cardrules.interpreter.meld_candidates import MOST_MELD_STEPS
 from cardrules.interpreter.meld_goals import MOST_GOAL_MELDS
 from cardrules.interpreter.melding import MOST_LAYOUTS
 from cardrules.interpreter.runtime import MOST_LISTED, MOST_NUMBERS
@@ -63,29 +68,47 @@ class Weight:
     pos: n.Pos
 
 
+@dataclass(frozen=True)
+class Weighing:
+    """The bound of every rule of a program (`weights`), and where subsets or combinations
+    of cards in play are gone through inside a loop through others (`nested`)."""
+
+    weights: list[Weight]
+    nested: list[n.Pos]
+    per_item: dict[PosKey, int]  # each loop's steps for one item (ItemWeights)
+
+    @property
+    def counted(self) -> bool:
+        """Whether some rule, with every loop through the cards in play at its largest (a
+        zone holding every card, the most lists subsets and combinations make, a meld search
+        counted once: its own bound holds), may pass limits.MAX_WORK: then the loops through
+        lists are counted while the game runs (runtime.counted), each item at its body's
+        weight (`per_item`). Otherwise every rule is bounded before the game, and nothing but
+        the lists subsets and combinations make is counted."""
+        return any(w.steps > limits.MAX_WORK for w in self.weights)
+
+
 def weights(program: ir.Program, cards: CardTable, players: int) -> list[Weight]:
     """The bound of every rule of the program, in the order the rule file declares them."""
-    return _weighed(program, cards, players)[0]
+    return weigh(program, cards, players).weights
 
 
-def _weighed(program: ir.Program, cards: CardTable, players: int
-             ) -> tuple[list[Weight], list[n.Pos]]:
+def weigh(program: ir.Program, cards: CardTable, players: int) -> Weighing:
     """The bound of every rule, and where subsets or combinations of cards in play are gone
     through inside a loop through others."""
     whole = _Weigher(program, cards, players, True).rules()
     weigher = _Weigher(program, cards, players, False)
     fixed = list(weigher.rules())
-    return [Weight(rule, steps, most, pos) for (rule, steps, pos), (_, most, _) in
-            zip(whole, fixed)], weigher.nested
+    return Weighing([Weight(rule, steps, most, pos) for (rule, steps, pos), (_, most, _) in
+                     zip(whole, fixed)], weigher.nested, weigher.per_item)
 
 
-def over_budget(program: ir.Program, cards: CardTable, players: int) -> Iterator[Diagnostic]:
+def over_budget(weighing: Weighing) -> Iterator[Diagnostic]:
     """A diagnostic for each rule whose rule text fixes more than limits.MAX_WORK steps, and
     for each loop through subsets or combinations of cards in play inside a loop through
     others (each lists up to MOST_LISTED: nested, they multiply)."""
-    found, nested = _weighed(program, cards, players)
     seen: set[tuple[int, int]] = set()
-    for pos in nested:
+    for pos in weighing.nested:
         if (pos.offset, pos.end) not in seen:
             seen.add((pos.offset, pos.end))
             yield pos.diagnostic(
@@ -93,7 +116,7 @@ def over_budget(program: ir.Program, cards: CardTable, players: int) -> Iterator
                 "through others: each may list up to "
                 f"{MOST_LISTED:,}, so together they may take {MOST_LISTED**2:,} steps or "
                 "more; go through one such list at a time, or through fewer cards")
-    for weight in found:
+    for weight in weighing.weights:
         if weight.fixed > limits.MAX_WORK:
             yield weight.pos.diagnostic(
                 f"{weight.rule} may take up to {_count(weight.fixed)} steps, more than the "
@@ -101,6 +124,29 @@ def over_budget(program: ir.Program, cards: CardTable, players: int) -> Iterator
                 "(numbers(a, b), a while or until block's limit, players, the functions it "
                 "calls); loop over fewer items, give numbers() bounds known before the game, "
                 "or lower a block's limit")
+
+
+PosKey = tuple[int, str, str, int, int]
+
+
+def pos_key(pos: n.Pos) -> PosKey:
+    """A place of rule text, as the work bound and the code generator both name a loop."""
+    origin = pos.origin
+    return id(origin.doc), str(origin.path), str(origin.key), pos.offset, pos.end
+
+
+class ItemWeights:
+    """The steps one item of a loop takes (its body, or its element and condition), each
+    loop through a list inside it counted once, as the work bound weighed it where it is
+    written (with what is known there of the values it reads): where a program's loops are
+    counted while the game runs (Weighing.counted), the code generator charges each loop its
+    items times this weight, and each loop inside charges its own."""
+
+    def __init__(self, per_item: dict[PosKey, int]):
+        self.per_item = per_item
+
+    def __call__(self, pos: n.Pos) -> int:
+        return self.per_item.get(pos_key(pos), limits.MAX_WORK)  # (never weighed: at most)
 
 
 def _count(steps: int) -> str:
@@ -117,7 +163,7 @@ class _Weigher:
     def __init__(self, program: ir.Program, cards: CardTable, players: int, whole: bool):
         self.program = program
         self.cards = len(cards.names) if whole else 1
-        self.search = MOST_MELD_STEPS if whole else 1
+        self.search = 1  # (a meld search is bounded by its own MOST_MELD_STEPS)
         self.layouts = MOST_LAYOUTS if whole else 1
         self.ranks = len(set(cards.rank))
         self.suits = len(set(cards.suit))
@@ -131,6 +177,7 @@ class _Weigher:
         self.busy: set[str] = set()
         self.depth = 0  # loops through subsets or combinations of cards in play, around here
         self.nested: list[n.Pos] = []  # where such a loop is inside another
+        self.per_item: dict[PosKey, int] = {}  # each loop's steps for one item, at most
 
     # ------------------------------------------------------------------ rules
     def rules(self) -> Iterator[Part]:
@@ -200,8 +247,10 @@ class _Weigher:
                     if self.depth > listed:
                         self.nested.append(param.source.pos)
                     self.depth += 1
-                where = self.loop([param.where], param.name, item, env, known.most) \
-                    if param.where is not None else 0
+                where, each = self.loop_each([param.where], param.name, item, env,
+                                             known.most) if param.where is not None else (0, 0)
+                labels = sum(self.expr(value, env)[0] for value in move.label_values)
+                self.weigh_item(param.source.pos, 1 + each + labels)
                 listing += times * (steps + where)
                 times *= max(known.most, 1)
             self.depth = listed
@@ -219,7 +268,9 @@ class _Weigher:
             steps, known = self.expr(s.source, env)
             inner = {**env, s.name: known.item or Known()}
             with self.through(known, s.pos):
-                return steps + known.most * self.body(s.body, inner)
+                each = self.body(s.body, inner)
+            self.weigh_item(s.pos, 1 + each)
+            return steps + known.most * each
         if isinstance(s, ir.Loop):
             test = self.expr(s.test, env)[0]
             return test + s.limit * (test + self.body(s.body, env))
@@ -233,8 +284,9 @@ class _Weigher:
         if isinstance(s, ir.Tell):
             steps, known = self.expr(s.source, env)
             inner = {**env, s.name: known.item or Known()}
-            return steps + self.expr(s.player, env)[0] + known.most * (
-                1 + self.expr(s.condition, inner)[0])
+            each = 1 + self.expr(s.condition, inner)[0]
+            self.weigh_item(s.pos, each)
+            return steps + self.expr(s.player, env)[0] + known.most * each
         if isinstance(s, (ir.DealCards, ir.Shuffle)):
             return 1 + self.cards + sum(self.expr(e, env)[0] for e in _exprs(s))
         steps = 1
@@ -404,7 +456,7 @@ class _Weigher:
         with self.through(source, node.pos):
             value = self.expr(node.element, inner)[1] if node.function in (
                 "select", "first", "max", "min") else Known()
-            steps += self.loop(parts, node.variable, item, inner, source.most)
+            steps += self.loop(parts, node.variable, item, inner, source.most, node.pos)
         if node.function in ("select", "sorted_by"):
             return steps, Known(source.most, value if node.function == "select" else item,
                                 zoned=source.zoned, listed=source.listed)
@@ -431,10 +483,25 @@ class _Weigher:
         finally:
             self.depth -= 1
 
+    def weigh_item(self, pos: n.Pos, steps: int) -> None:
+        """Note the steps one item of the loop written at `pos` takes (the most of every
+        place it is weighed at: a function's, at each call)."""
+        key = pos_key(pos)
+        self.per_item[key] = max(self.per_item.get(key, 0), steps)
+
     def loop(self, parts: list[ir.Expr], bound: str, item: Known, env: dict[str, Known],
-             most: int) -> int:
+             most: int, pos: n.Pos | None = None) -> int:
         """The steps the parts of a loop take for `most` items: the pieces worked out once
-        for the loop are weighed once."""
+        for the loop are weighed once. Its steps for one item are noted at `pos`."""
+        steps, each = self.loop_each(parts, bound, item, env, most)
+        if pos is not None:
+            self.weigh_item(pos, 1 + each)
+        return steps
+
+    def loop_each(self, parts: list[ir.Expr], bound: str, item: Known,
+                  env: dict[str, Known], most: int) -> tuple[int, int]:
+        """The steps of a loop's parts for `most` items, and for each (not counting the
+        pieces worked out once)."""
         outer = {k: v for k, v in env.items() if k != bound}
         pieces = loop_invariant(parts, bound, self.drawing)
         once = 0
@@ -447,7 +514,7 @@ class _Weigher:
         finally:
             for piece, _ in pieces:
                 self.hoisted.pop(id(piece), None)
-        return once + most * (1 + each)
+        return once + most * (1 + each), each
 
     def expr_UserCall(self, node: ir.UserCall, env: dict[str, Known]) -> tuple[int, Known]:
         steps, args = self.exprs(node.args, env)

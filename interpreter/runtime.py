@@ -97,10 +97,40 @@ def total_now(s: GameState, p: int, teams: int) -> int:
     return s.totals[p] + (0 if scored else in_play(s, p, teams))
 
 
-def combinations(items: Sequence[Any], k: int, site: int) -> list[tuple[Any, ...]]:
+# The most steps one action's listing built-ins may take (subsets, combinations: each item
+# of each list they make a step), with the rules it sets off (its triggers, the next listing,
+# a round's scoring and setup): a rule file cannot know how many cards a zone will hold, so
+# the work a listing does there is counted as it is done (docs/grammar.md §2.18).
+MOST_WORK = 10_000_000
+
+
+def charge(s: GameState, steps: int, site: int) -> None:
+    """Count `steps` of work against the action under way (the count starts afresh when the
+    game's count of actions moves on); a fault once it passes MOST_WORK."""
+    if s.work_at != s.actions:
+        s.work_at = s.actions
+        s.work = 0
+    s.work += steps
+    if s.work > MOST_WORK:
+        raise RuleFault(f"this action's work passes {MOST_WORK:,} steps here (the loops "
+                        "through cards and lists, and the lists subsets and combinations "
+                        "make): go through fewer lists, or fewer cards", site)
+
+
+def counted(s: GameState, items: Sequence[Any], per_item: int, site: int) -> Sequence[Any]:
+    """The items a loop goes through, charged to the action under way at `per_item` steps
+    each (the loop's body, weighed before the game with each loop inside it once: each
+    charges its own). Where a rule may loop through more than the work bound allows with
+    every zone full (dsl/work.py), how many cards the zones hold is counted as they do."""
+    charge(s, len(items) * per_item, site)
+    return items
+
+
+def combinations(s: GameState, items: Sequence[Any], k: int, site: int
+                 ) -> list[tuple[Any, ...]]:
     """Every way to choose k of the items, each in the items' order (none if k is out of
     range); a fault if there are more than MOST_LISTED. Each is a tuple, as an action's value
-    must be (`same` compares it with a list)."""
+    must be (`same` compares it with a list). Its items are charged to the action's work."""
     n = len(items)
     if not 0 <= k <= n:
         return []
@@ -108,16 +138,19 @@ def combinations(items: Sequence[Any], k: int, site: int) -> list[tuple[Any, ...
     if ways > MOST_LISTED:
         raise RuleFault(f"choosing {k} of {n} items gives {ways} ways: more than "
                         f"{MOST_LISTED:,} are never listed", site)
+    charge(s, ways * (k + 1), site)
     return list(itertools.combinations(items, k))
 
 
-def subsets(items: Sequence[Any], site: int) -> list[tuple[Any, ...]]:
+def subsets(s: GameState, items: Sequence[Any], site: int) -> list[tuple[Any, ...]]:
     """Every subset of the items, the empty one first, then by size, each in the items'
-    order; a fault if there are more than MOST_LISTED."""
+    order; a fault if there are more than MOST_LISTED. Its items are charged to the
+    action's work."""
     n = len(items)
     if n > MOST_LISTED.bit_length() - 1:
         raise RuleFault(f"a list of {n} items has {1 << n if n < 64 else 'too many'} subsets: "
                         f"more than {MOST_LISTED:,} are never listed", site)
+    charge(s, (n + 2) << n >> 1, site)  # (2^n lists of n/2 items on average, and each list)
     return [c for k in range(n + 1) for c in itertools.combinations(items, k)]
 
 
@@ -515,7 +548,8 @@ def zone_label(b: Board, z: int) -> str:
 EXPORTED = (
     "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "OTHERS", "MOST_LETTERS", "MOST_NUMBERS",
     "SIGNAL_TURN", "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "ReadAs", "in_play",
-    "total_now", "need", "at", "position", "combinations", "subsets", "frozen", "same", "ordered",
+    "total_now", "need", "at", "position", "MOST_WORK", "charge", "counted", "combinations",
+    "subsets", "frozen", "same", "ordered",
     "remember", "kept", "most_by", "least_by", "ordered_by", "bounded", "bounded_items", "scored",
     "MOST_VALUE", "divide", "modulo", "least", "most", "numbers", "words", "group",
     "empty", "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others",

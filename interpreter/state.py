@@ -64,7 +64,7 @@ class GameState:
     __slots__ = (*_PLAIN, "_rng", "_rng_shared", "_rng_seed", "chances", "version",
                  "legal_cache", "log", "everyone", "forcing", "cut_off", "maybe", "watchers",
                  "told", "sight", "knowing", "deal", "dealt", "seen", "until_round_end",
-                 "between_rounds", *_HOUSE)
+                 "between_rounds", "work", "work_at", *_HOUSE)
 
     def __init__(self) -> None:
         self.ruleset = ""
@@ -133,6 +133,11 @@ class GameState:
         # The positions of this round the table has decided at (interpreter/positions.py),
         # kept where the rules forbid repetition: replaced when one is added, never changed.
         self.seen: frozenset[bytes] = frozenset()
+        # The steps the rules' listing built-ins have taken since the game's count of actions
+        # was `work_at` (runtime.charge): bounded, so that no action takes unbounded time.
+        # Kept by no copy and never saved.
+        self.work = 0
+        self.work_at = 0
         self.house = -1
         self.house_total = 0
         self.house_scores: list[int] = []
@@ -228,6 +233,7 @@ class GameState:
         other.legal_cache = self.legal_cache  # same version, same actions (never mutated)
         other.log = None
         other.seen = self.seen
+        other.work, other.work_at = 0, self.actions
         return other
 
     # -------------------------------------------------------------------- JSON

@@ -23,6 +23,7 @@ from cardrules.errors import GeneratorError, RuleRuntimeError, RulesetError
 from cardrules.interpreter import effects, runtime
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.kernel import Kernel
+from cardrules.interpreter.state import GameState
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOTS = Path(__file__).resolve().parent / "generated"
@@ -420,8 +421,9 @@ def test_a_kept_value_is_the_functions_own_and_never_one_that_changes_in_play(
     assert same_list(None, [0, 1, 2]) == [0, 1, 2]  # what was kept is what was worked out
     rank = rules.cards.rank
     no_pair = [c for c in range(len(rank)) if rank[c] != rank[0]][:1] + [0]
-    assert namespace["f_pair"](None, no_pair) is None
-    assert namespace["f_pair"](None, no_pair) is None  # (asked again: none again, no error)
+    game = GameState()  # (combinations counts its work against the game's action)
+    assert namespace["f_pair"](game, no_pair) is None
+    assert namespace["f_pair"](game, no_pair) is None  # (asked again: none again, no error)
     # a tuple and a list of the same cards are two arguments: what is handed back is of the
     # kind given, as a fresh call's would be (`in` tells them apart)
     assert type(same_list(None, (0, 1))) is tuple and type(same_list(None, [0, 1])) is list
@@ -442,7 +444,7 @@ def test_a_kept_list_holding_none_first_is_still_the_functions_own(tmp_path: Pat
     rank = rules.cards.rank
     hand = [0] + [c for c in range(len(rank)) if rank[c] != rank[0]][:1]
     both = namespace["f_both"]
-    assert both(None, hand) == [None, hand]
+    assert both(GameState(), hand) == [None, hand]
     first = list(hand)
     hand.append(hand[0] + 1)
     assert both(None, first) == [None, first]

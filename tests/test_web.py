@@ -273,6 +273,24 @@ def test_a_rule_failing_while_a_seat_is_answered_is_told_where_it_is(tmp_path: P
     assert "in the label of move 'lay': card.worth / 0" in error, error
 
 
+
+def test_an_action_past_its_work_budget_is_told_where_it_stopped() -> None:
+    """A move whose loops pass the action's budget of work (tests/test_work.py): the page
+    is told the located fault, and the server goes on answering."""
+    path = Path(__file__).parent / "data" / "looped.yaml"
+    game = Game.new(str(path), {}, 2, 1, None)
+    with served(game) as (client, _):
+        state = client.get(seat_url(game, 0)).json()
+        go = next(c for c in state["choices"])
+        moved = client.post(f"{seat_url(game, 0)}/move", json={"version": state["version"],
+                                                               "index": go["index"]})
+        answer = client.get(seat_url(game, 0))
+    error = moved.json().get("error") or answer.json().get("error")
+    assert error is not None, (moved.text, answer.text)
+    assert "looped.yaml:" in error and "this action's work passes 10,000,000 steps" in error, \
+        error
+
+
 # ----------------------------------------------------------------- refusals
 def test_wrong_tokens_and_illegal_moves_are_refused_and_change_nothing() -> None:
     game = Game.new("precognition", {"playoff_limit": "1"}, 2, 2, None)

@@ -1,0 +1,139 @@
+"""No game of a rule file that validates takes unbounded time: what the work bound
+(dsl/work.py) cannot know before the game, the work of the lists subsets and combinations
+make of a zone's cards, is counted while the game runs, and an action that passes its budget
+is a fault at the rule (docs/grammar.md §2.18)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardrules.cli.main import main
+from cardrules.dsl.loader import check_files, load_ruleset
+from cardrules.errors import RuleRuntimeError
+from cardrules.interpreter import runtime
+from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.kernel import Kernel
+
+LOOPED = (Path(__file__).parent / "data" / "looped.yaml").read_text(encoding="utf-8")
+
+# A loop of known length around one list made of a 16-card hand: 10,000 times 2^16 subsets.
+SUBSETS = "size(subsets(cards(hand[me])))"
+COMBINATIONS = "size(combinations(cards(hand[me]), 8))"
+
+
+def write(tmp_path: Path, listed: str) -> Path:
+    path = tmp_path / "looped.yaml"
+    path.write_text(LOOPED.replace(SUBSETS, listed), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("listed", [SUBSETS, COMBINATIONS])
+def test_a_loop_around_the_lists_a_hand_makes_validates_and_faults_at_the_list(
+        tmp_path: Path, listed: str) -> None:
+    """The rule validates (a hand's size is play's), and its action, which would take
+    minutes, stops at the list with a located fault saying the action's budget."""
+    path = write(tmp_path, listed)
+    assert check_files([str(path)]) == []
+    line = next(i for i, text in enumerate(path.read_text(encoding="utf-8").splitlines())
+                if "numbers(1, 10000)" in text)
+    for engine in (Engine(load_ruleset(path)), Kernel(load_ruleset(path))):
+        state = engine.new_game(2, seed=1)
+        with pytest.raises(RuleRuntimeError) as info:
+            engine.apply(state, ("go",))
+        d = info.value.diagnostic
+        assert d is not None and d.location is not None, str(info.value)
+        assert d.location.line == line + 1
+        assert d.source_line is not None
+        assert d.location.column == d.source_line.index(listed.split("(")[1]) + 1
+        assert d.message.startswith("in move 'go' (seat 1): "), d.message
+        assert "this action's work passes 10,000,000 steps here" in d.message, d.message
+
+
+def test_the_budget_is_the_actions_and_starts_afresh_with_the_next(tmp_path: Path) -> None:
+    """Work done in one action does not count against the next: with a budget of a few
+    lists, each action may make them."""
+    path = write(tmp_path, SUBSETS).read_text(encoding="utf-8")
+    small = tmp_path / "small.yaml"
+    small.write_text(path.replace("numbers(1, 10000)", "numbers(1, 3)")
+                     .replace("                - end game\n", ""), encoding="utf-8")
+    engine = Engine(load_ruleset(small))
+    state = engine.new_game(2, seed=1)
+    for _ in range(4):  # (each action: 3 lists of 2^16 subsets, 1,769,472 steps)
+        engine.apply(state, ("go",))
+    assert state.work <= runtime.MOST_WORK
+    copy = state.copy()
+    assert copy.work == 0
+
+
+def test_the_fault_reaches_run_and_simulate_as_a_located_message(tmp_path: Path) -> None:
+    path = write(tmp_path, SUBSETS)
+    for args in (["run", str(path)], ["simulate", str(path), "--games", "2", "--workers", "1"]):
+        result = CliRunner().invoke(main, args, prog_name="cardrules")
+        assert result.exit_code == 3, result.output
+        assert re.search(rf"{re.escape(str(path))}:\d+:\d+: in move 'go' \(seat \d\): "
+                         r"subsets\(cards\(hand\[me\]\)\): this action's work passes",
+                         result.stderr), result.stderr
+        assert "Traceback" not in result.output
+
+
+BIG_DECK = """\
+cardrules: 1
+name: big
+deck:
+  ranks: [A, "2", "3", "4", "5", "6", "7", "8", "9", "10", J, Q, K, B, C, D]
+  suits: [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p]
+  copies: 16
+  zone: stock
+zones:
+  - {name: stock, visibility: hidden}
+variables:
+  - {name: total, scope: round, initial: 0}
+round:
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: act
+          moves:
+            - name: go
+              do:
+                - {for: 'a in stock', do: [{for: 'b in stock', do: [{for: 'c in stock',
+                   do: ['set total = a.number']}]}]}
+                - end game
+scoring:
+  round:
+    - {name: nothing, score: "0"}
+"""
+
+
+def test_three_loops_through_a_deck_of_4096_cards_validate_and_fault_at_the_inner_loop(
+        tmp_path: Path) -> None:
+    """4,096^3 steps in one action (minutes), which the work bound lets through (a loop
+    through a zone counts once there; weighed at the deck's size, the shipped dou-dizhu,
+    scopa and holdem would be refused): the loops are counted while the game runs, and the
+    action stops at the loop that passes the budget."""
+    path = tmp_path / "big.yaml"
+    path.write_text(BIG_DECK, encoding="utf-8")
+    assert check_files([str(path)]) == []
+    for engine in (Engine(load_ruleset(path)), Kernel(load_ruleset(path))):
+        state = engine.new_game(2, seed=1)
+        with pytest.raises(RuleRuntimeError) as info:
+            engine.apply(state, ("go",))
+        d = info.value.diagnostic
+        assert d is not None and d.location is not None and d.source_line is not None
+        assert d.location.line == 21 and d.source_line[d.location.column - 1:].startswith(
+            "c in stock"), d.format()
+        assert "in move 'go' (seat 1): " in d.message
+        assert "this action's work passes 10,000,000 steps here" in d.message, d.message
+
+
+def test_only_rulesets_that_may_pass_the_bound_count_their_loops() -> None:
+    """Where every rule is bounded before the game with every zone full, nothing is counted
+    while it runs (golf6, grandma's kernel stay as they were); the rest count each loop."""
+    counted = {name: "counted(S, " in load_ruleset(name).python
+               for name in ("golf6", "gin-rummy", "dou-dizhu", "scopa")}
+    assert counted == {"golf6": False, "gin-rummy": False, "dou-dizhu": True, "scopa": True}
