@@ -187,7 +187,9 @@ class Engine:
         return out
 
     def round_score(self, state: GameState, seat: int) -> int:
-        """A seat's round score by the ruleset's scoring, as the state stands now."""
+        """A seat's round score by the ruleset's scoring, as the state stands now (a
+        question asked between actions, as often as anyone likes: its work is its own)."""
+        state.work, state.work_at = 0, state.actions
         return sum(self.flow.call(self.rules.score, state, seat))
 
     def estimate(self, state: GameState, seat: int) -> int:
@@ -197,6 +199,7 @@ class Engine:
         rules = self.rules
         if rules.evaluate is None:
             return self.round_score(state, seat)
+        state.work, state.work_at = 0, state.actions  # (its work is its own, as above)
         if rules.evaluate_key is None:
             return int(self.flow.call(rules.evaluate, state, seat))
         key = rules.evaluate_key(state, seat)

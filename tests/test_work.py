@@ -137,3 +137,17 @@ def test_only_rulesets_that_may_pass_the_bound_count_their_loops() -> None:
     counted = {name: "counted(S, " in load_ruleset(name).python
                for name in ("golf6", "gin-rummy", "dou-dizhu", "scopa")}
     assert counted == {"golf6": False, "gin-rummy": False, "dou-dizhu": True, "scopa": True}
+
+
+def test_questions_asked_between_actions_have_work_of_their_own() -> None:
+    """scopa counts its loops: its score, asked again and again at one decision (a page, a
+    bot's estimate), never adds up to a fault, as it would if every asking counted against
+    the action."""
+    engine = Engine(load_ruleset("scopa"))
+    state = engine.new_game(2, 3)
+    engine.legal_actions(state)
+    first = engine.round_score(state, 0)
+    assert state.work > 0  # it is counted
+    for _ in range(2000):
+        assert engine.round_score(state, 0) == first and engine.estimate(state, 1) >= -10**9
+    assert state.work < runtime.MOST_WORK // 1000
