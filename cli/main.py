@@ -135,10 +135,16 @@ def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogF
     rules = engine.rules
     broken: list[OSError] = []  # output that failed (a closed pipe) while a move was made
 
+    watching = view_seat is not None  # what the seat sees happen is read from the log
+    # Each round's summary printed as the round ends, by the engine: unless the game is
+    # watched from a seat, whose news tells the round's end where it comes, after the
+    # action that ended it (or revealed, which prints the table instead).
+    summaries = not watching and not reveal
+
     def shown(event: dict[str, Any]) -> None:
         if log is not None:
             log.write(event)
-        if event.get("event") == "round_end" and not broken and not reveal:
+        if event.get("event") == "round_end" and not broken and summaries:
             try:
                 click.echo("")
                 click.echo("\n".join(render.round_summary(rules, event, plain)))
@@ -146,7 +152,6 @@ def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogF
                 broken.append(exc)
 
     sink = shown if not as_json else log.write if log is not None else None
-    watching = view_seat is not None  # what the seat sees happen is read from the log
     # what the seat sees happen is read from the log, and so is what a round's setup did
     fresh = watching or reveal
     state = engine.new_game(count, seed, log=EventStream(sink, fresh=fresh)
@@ -201,9 +206,9 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
         assert decider is not None
         action = bots[decider].choose(engine, state, legal)
         legal = engine.play(state, action)
-        # every action the seat sees happen, and what came of it, in the words it may read
-        # (each round's account is printed as the round ends)
-        for item in news(rules, drain(state.log), seat, accounts=False):
+        # every action the seat sees happen, what came of it and each round's account, in
+        # the words it may read and in the order they came: as a person playing reads them
+        for item in news(rules, drain(state.log), seat):
             click.echo("\n".join(printable(f"  {line}") for line in item.lines()))
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
 

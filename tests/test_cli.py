@@ -412,3 +412,26 @@ def test_lsp_without_its_extra_says_how_to_install_it(monkeypatch: pytest.Monkey
     assert result.exit_code == 2 and result.stdout == ""
     assert "cardrules lsp needs the lsp extra (pygls): pip install 'cardrules[lsp]'" in \
         result.stderr
+
+
+@pytest.mark.parametrize("args", [["golf6", "--view", "1", "-s", "4", "-o", "rounds=2"],
+                                  ["holdem", "--view", "1", "-s", "4"],
+                                  ["geohash", "--view", "2", "-s", "2"]],
+                         ids=["golf6", "holdem", "geohash"])
+def test_run_view_tells_a_rounds_account_after_the_action_that_ended_it(
+        args: list[str]) -> None:
+    """As a person playing reads it: the action ending a round and what it turned up, then
+    the round's account; no action of the round comes after its account."""
+    result = cli("run", *args, "--plain")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    ends = [i for i, line in enumerate(lines) if re.match(r"  Round \d+ over \(", line)]
+    assert ends
+    for end in ends:
+        # the action that ended it (and what that did), not a view of the table
+        assert re.match(r"  (you|seat \d)|    ", lines[end - 1]), lines[end - 1]
+        after = next((i for i in range(end + 1, len(lines))
+                      if not lines[i].startswith("    ")), len(lines))
+        assert after == len(lines) or re.match(
+            r"  (round \d+ begins|the game is over)|Round \d+ ", lines[after]), lines[after]
+    assert not any(re.fullmatch(r"Round \d+", line) for line in lines)  # (no summary apart)
