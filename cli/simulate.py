@@ -138,7 +138,8 @@ def compare(first: str, second: str, games: int, players: int | None, seats: str
     """Play FIRST and SECOND on the same seeds and print their differences per seat.
 
     Win rate, mean score and game length of each, and A - B with a 95% confidence interval
-    from the per-game (paired) differences; * marks a difference whose interval excludes 0.
+    from the per-game (paired) differences, by Student's t (none from a single game); *
+    marks a difference whose interval excludes 0.
     With --duplicate, every deal is played with the seats turned round the table, a seat
     being its kind wherever it sat, and the differences are paired deal by deal.
     """
@@ -307,6 +308,9 @@ def number(x: float | None, sign: bool = False) -> str:
 
 
 def interval(ci: Sequence[float | None], sign: bool = False) -> str:
+    """An interval as [low, high], or 'none' where there is none."""
+    if ci[0] is None and ci[1] is None:
+        return "none"
     return f"[{number(ci[0], sign)}, {number(ci[1], sign)}]"
 
 
@@ -449,11 +453,21 @@ def comparison_table(r: dict[str, Any]) -> list[str]:
         lines.append(row("seat 1", "moves to win", r["moves_to_win"]))
     for name, d in r["length"].items():
         lines.append(row("game", name, d))
+    missing = {d["no_ci"] for d in differences(r) if "no_ci" in d}
+    lines += [f"no interval: {why}" for why in sorted(missing)]
     cut = r["cut_off"]
     if cut["a"] or cut["b"]:
         lines += ["", f"cut off: A {cut['a']} games, B {cut['b']} games; "
                       f"{cut['pairs_left_out']} pairs left out of the differences"]
     return printable_lines(lines)
+
+
+def differences(r: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every A - B of a `compare` report."""
+    out = [s[key] for s in r["per_seat"] for key in ("win_rate", "score_mean")]
+    out += [r[key][name] for key, name in (("house", "win_rate"),) if key in r]
+    out += [r["moves_to_win"]] if "moves_to_win" in r else []
+    return out + list(r["length"].values())
 
 
 def draw_plot(summary: Summary, report: dict[str, Any], path: Path) -> None:
