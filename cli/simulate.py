@@ -436,23 +436,23 @@ def comparison_table(r: dict[str, Any]) -> list[str]:
     if r["interrupted"]:
         lines.append(f"INTERRUPTED: the results of the first {r['games']} of "
                      f"{r['games_requested']} games only")
-    lines += ["", f"{r['note']}; * marks a 95% interval that excludes 0", "",
-              f"{'':<8}{'measure':<12}{'A':>10}{'B':>10}{'A - B':>10}  95% CI"]
+    lines += ["", f"{r['note']}; * marks a 95% interval that excludes 0", ""]
+    rows = [["", "measure", "A", "B", "A - B", "95% CI"]]
 
-    def row(scope: str, name: str, d: dict[str, Any]) -> str:
-        mark = " *" if d["significant"] else ""
-        return (f"{scope:<8}{name:<12}{number(d['a']):>10}{number(d['b']):>10}"
-                f"{number(d['diff'], True):>10}  {interval(d['ci'], True)}{mark}")
+    def row(scope: str, name: str, d: dict[str, Any]) -> None:
+        rows.append([scope, name, number(d["a"]), number(d["b"]), number(d["diff"], True),
+                     interval(d["ci"], True) + (" *" if d["significant"] else "")])
 
     for s in r["per_seat"]:
-        lines.append(row(f"seat {s['seat']}", "win rate", s["win_rate"]))
-        lines.append(row(f"seat {s['seat']}", "score mean", s["score_mean"]))
+        row(f"seat {s['seat']}", "win rate", s["win_rate"])
+        row(f"seat {s['seat']}", "score mean", s["score_mean"])
     if "house" in r:
-        lines.append(row("house", "win rate", r["house"]["win_rate"]))
+        row("house", "win rate", r["house"]["win_rate"])
     if "moves_to_win" in r:
-        lines.append(row("seat 1", "moves to win", r["moves_to_win"]))
+        row("seat 1", "moves to win", r["moves_to_win"])
     for name, d in r["length"].items():
-        lines.append(row("game", name, d))
+        row("game", name, d)
+    lines += columns(rows, right=(2, 3, 4))
     missing = {d["no_ci"] for d in differences(r) if "no_ci" in d}
     lines += [f"no interval: {why}" for why in sorted(missing)]
     cut = r["cut_off"]
@@ -460,6 +460,15 @@ def comparison_table(r: dict[str, Any]) -> list[str]:
         lines += ["", f"cut off: A {cut['a']} games, B {cut['b']} games; "
                       f"{cut['pairs_left_out']} pairs left out of the differences"]
     return printable_lines(lines)
+
+
+def columns(rows: list[list[str]], right: Sequence[int] = ()) -> list[str]:
+    """Rows of cells as lines, each column as wide as its widest cell and two spaces
+    between columns, whatever the numbers' size; the columns in `right` aligned right."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.rjust(w) if i in right else cell.ljust(w)
+                      for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
+            for row in rows]
 
 
 def differences(r: dict[str, Any]) -> list[dict[str, Any]]:

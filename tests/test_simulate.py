@@ -423,6 +423,21 @@ def test_compare_marks_exactly_the_intervals_shown_to_exclude_0() -> None:
             assert line.endswith("*") == (low > 0 or high < 0), line
 
 
+def test_compare_table_keeps_wide_numbers_in_their_columns() -> None:
+    """Scores in the thousands, negative: every cell apart from the next by two spaces at
+    least, each number column ending where its heading ends."""
+    table = cli("compare", "golf6", "spades", "-n", "2", "-w", "1").stdout.splitlines()
+    start = next(i for i, line in enumerate(table) if line.strip().startswith("measure"))
+    header, rows = table[start], table[start + 1:start + 12]
+    assert any(len(number) >= 10 for row in rows for number in row.split())  # wide ones
+    for line in rows:
+        cells = re.split(r" {2,}", line)
+        assert len(cells) == 6, line
+        for heading in ("A", "B", "A - B"):
+            end = header.index(f" {heading} ") + len(heading) + 1
+            assert line[end - 1] != " " and line[end] == " ", (heading, line)
+
+
 def test_compare_a_ruleset_with_itself_finds_nothing() -> None:
     result = cli("compare", "golf6-quick", "golf6-quick", "-n", "30", "-w", "2", "--json")
     assert result.exit_code == 0, result.output
