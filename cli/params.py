@@ -21,6 +21,7 @@ import click
 from cardrules.errors import GameError
 from cardrules.interpreter.players.bots import BOTS, check_kind
 from cardrules.interpreter.players.external import is_command, split_seats
+from cardrules.interpreter.sessions.record import HUMAN
 from cardrules.present.render import quoted
 
 MAX_SEED = 2**63 - 1  # a saved game keeps a seed of at most this size, either sign
@@ -132,9 +133,11 @@ def parse_options(pairs: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def parse_seats(text: str | None, players: int, hint: str = "--seats") -> list[str]:
+def parse_seats(text: str | None, players: int, hint: str = "--seats",
+                people: bool = True) -> list[str]:
     """--seats: one kind per player, comma-separated (a comma inside quotes or the brackets
-    of `cmd[...]` does not separate seats); a person, a built-in bot or a program."""
+    of `cmd[...]` does not separate seats); a built-in bot or a program, or a person where
+    `people` may sit."""
     if not text:
         return ["random"] * players
     kinds = split_seats(text)
@@ -142,18 +145,23 @@ def parse_seats(text: str | None, players: int, hint: str = "--seats") -> list[s
         raise click.BadParameter(f"{len(kinds)} seats named for {players} players",
                                  param_hint=hint)
     for kind in kinds:
-        if kind != "human":
-            seat_kind(kind, hint)
+        if not (people and kind == HUMAN):
+            seat_kind(kind, hint, people)
     return kinds
 
 
-def seat_kind(kind: str, hint: str) -> str:
-    """One seat kind from the command line, checked without starting anything."""
+def seat_kind(kind: str, hint: str, people: bool = False) -> str:
+    """One seat kind from the command line, checked without starting anything: a bot or a
+    program, or a person (`human`) where `people` may sit. A refusal names the kinds this
+    option takes, and only those."""
     if not is_command(kind) and kind.partition(":")[0] not in BOTS:
-        raise click.BadParameter(f"unknown seat kind '{quoted(kind.partition(':')[0], 24)}': "
-                                 "expected one of " + ", ".join([*BOTS, "human"])
-                                 + " (a search bot may take a budget: ismcts:200), or "
-                                 "cmd:COMMAND for a program", param_hint=hint)
+        expected = ", ".join([*BOTS, HUMAN] if people else BOTS)
+        found = ("these seats are for bots and programs, not a person ('human')"
+                 if kind == HUMAN else
+                 f"unknown seat kind '{quoted(kind.partition(':')[0], 24)}'")
+        raise click.BadParameter(f"{found}: expected one of {expected} (a search bot may "
+                                 "take a budget: ismcts:200), or cmd:COMMAND for a program",
+                                 param_hint=hint)
     try:
         check_kind(kind, programs=True)
     except GameError as exc:

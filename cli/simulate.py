@@ -24,8 +24,6 @@ import click
 
 from cardrules.dsl.loader import RulesetRef, load_ruleset
 from cardrules.errors import GameError
-from cardrules.interpreter.players.bots import BOTS
-from cardrules.interpreter.players.external import is_command
 from cardrules.interpreter.sessions.simulate import (
     Comparison,
     Simulation,
@@ -174,12 +172,7 @@ def player_count(players: int | None, rulesets: Sequence[Ruleset]) -> int:
 
 def bot_seats(text: str | None, players: int) -> tuple[str, ...]:
     """--seats as for `run`, but bots only: nobody sits at a simulation's table."""
-    kinds = parse_seats(text, players)
-    for kind in kinds:  # a bot may carry a budget (ismcts:200), or be a program (cmd:...)
-        if kind.partition(":")[0] not in BOTS and not is_command(kind):
-            raise click.BadParameter(f"a simulation seats bots only ({', '.join(BOTS)}, or "
-                                     f"cmd:COMMAND), not '{kind}'", param_hint="--seats")
-    return tuple(kinds)
+    return tuple(parse_seats(text, players, people=False))
 
 
 def play_all(sim: Simulation, workers: int | None, backend: str, scheduler: str | None,
