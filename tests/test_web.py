@@ -577,6 +577,23 @@ def test_serve_refuses_a_busy_port_and_says_how_to_install_the_web_extra(
     assert code == 2 and "pip install 'cardrules[web]'" in err
 
 
+def test_serve_that_cannot_listen_leaves_no_save(
+        tmp_path: Path, no_serving: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    listener = serve_cli.listen("127.0.0.1", 0)
+    port = str(listener.getsockname()[1])
+    try:
+        for _ in range(2):  # a retry adds none either
+            code, out, err = cli("serve", "golf6", "-p", "2", "--port", port)
+            assert code == 3 and "cannot listen on" in err and "saved to" not in out
+            code, _, err = cli("serve", "golf6", "--port", "0", "--host", "256.1.1.1",
+                               "--save", "named.cardrules-save")
+            assert code == 3 and "cannot listen on 256.1.1.1" in err
+    finally:
+        listener.close()
+    assert list(tmp_path.iterdir()) == [] and not no_serving
+
+
 # ------------------------------------------------------------------ other sites
 GOLF_GAME = {"ruleset": "golf6", "players": 2, "seats": ["human", "human"], "seed": 3}
 FOREIGN = {"origin": "https://cards.example"}
