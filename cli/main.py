@@ -36,7 +36,7 @@ from cardrules.present.render import printable
 from .errors import EXIT_INVALID, reports_errors, say
 from .human import play_cmd, resume_cmd
 from .lsp import lsp_cmd
-from .params import SEAT, SEED, parse_options, parse_seats
+from .params import SEAT, SEED, parse_options, parse_seats, player_count
 from .serve import serve_cmd
 from .simulate import compare, simulate
 
@@ -92,7 +92,7 @@ def run(ruleset: str, players: int | None, seed: int | None, seats: str | None,
                                "it goes: choose one")
     rules = load_ruleset(ruleset, parse_options(options))
     engine = Engine(rules)
-    count = rules.default_players if players is None else players
+    count = player_count(players, [rules])
     kinds = parse_seats(seats, count)
     people = bool(humans or save_file or "human" in kinds)
     if reveal and people:

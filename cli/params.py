@@ -13,7 +13,7 @@ when a saved game resumes); a save or a web request never names one.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import click
@@ -22,6 +22,7 @@ from cardrules.errors import GameError
 from cardrules.interpreter.players.bots import BOTS, check_kind
 from cardrules.interpreter.players.external import is_command, split_seats
 from cardrules.interpreter.sessions.record import HUMAN
+from cardrules.model import Ruleset
 from cardrules.present.render import quoted
 
 MAX_SEED = 2**63 - 1  # a saved game keeps a seed of at most this size, either sign
@@ -131,6 +132,20 @@ def parse_options(pairs: Iterable[str]) -> dict[str, str]:
                                      param_hint="--option")
         out[name.strip()] = value.strip()
     return out
+
+
+def player_count(players: int | None, rulesets: Sequence[Ruleset]) -> int:
+    """--players, or the first ruleset's default; checked against every ruleset (a number
+    a ruleset is not for is a usage error, as any flag out of its range)."""
+    count = rulesets[0].default_players if players is None else players
+    for rules in rulesets:
+        low, high = rules.min_players, rules.max_players
+        if not low <= count <= high:
+            takes = f"{low} to {high} players" if low < high else \
+                f"{low} player{'s' if low > 1 else ''}"
+            raise click.BadParameter(f"{rules.name} is for {takes}, not {count}",
+                                     param_hint="--players")
+    return count
 
 
 def parse_seats(text: str | None, players: int, hint: str = "--seats",

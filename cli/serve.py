@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import GameError
-from cardrules.interpreter.players.external import split_seats
+from cardrules.interpreter.sessions.record import HUMAN
 from cardrules.interpreter.sessions.start import free_path, fresh_seed
 
 if TYPE_CHECKING:
@@ -33,7 +34,16 @@ from cardrules.present.render import printable
 
 from .errors import EXIT_USAGE, reports_errors
 from .human import game_line
-from .params import SEAT, SEED, Seconds, Whole, parse_options, parse_programs, parse_seats
+from .params import (
+    SEAT,
+    SEED,
+    Seconds,
+    Whole,
+    parse_options,
+    parse_programs,
+    parse_seats,
+    player_count,
+)
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 SAVE_DIR = "cardrules-saves"  # in the current folder: where the lobby's games are saved
@@ -116,12 +126,15 @@ def new_game(ruleset: str, players: int | None, seats: str | None, seed: int | N
     from cardrules.web.game import Game
 
     chosen = parse_options(options)
+    # what the command line asks for is checked here, as every command checks it
+    count = player_count(players, [load_ruleset(ruleset, chosen)])
+    kinds = parse_seats(seats, count) if seats else None
+    if kinds is not None and HUMAN not in kinds:
+        raise click.BadParameter("a game in the browser needs at least one seat for a "
+                                 "person (human)", param_hint="--seats")
     secret = seed is None
     seed = fresh_seed() if secret else seed
-    kinds = None
-    if seats:
-        kinds = parse_seats(seats, len(split_seats(seats)))
-    return Game.new(ruleset, chosen, players, seed, kinds), secret
+    return Game.new(ruleset, chosen, count, seed, kinds), secret
 
 
 def first_save(game: Game, save_file: str | None, secret: bool) -> None:

@@ -30,11 +30,10 @@ from cardrules.interpreter.sessions.simulate import (
     Summary,
     stream,
 )
-from cardrules.model import Ruleset
 from cardrules.present.render import printable_lines
 
 from .errors import EXIT_INTERRUPTED, reports_errors
-from .params import SCHEDULER, SEAT, SEED, Whole, parse_options, parse_seats
+from .params import SCHEDULER, SEAT, SEED, Whole, parse_options, parse_seats, player_count
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -159,17 +158,6 @@ def compare(first: str, second: str, games: int, players: int | None, seats: str
 
 
 # ---------------------------------------------------------------------- the run
-def player_count(players: int | None, rulesets: Sequence[Ruleset]) -> int:
-    """--players, or the first ruleset's default; checked against every ruleset."""
-    count = rulesets[0].default_players if players is None else players
-    for rules in rulesets:
-        if not rules.min_players <= count <= rules.max_players:
-            raise click.BadParameter(f"{rules.name} is for {rules.min_players} to "
-                                     f"{rules.max_players} players, not {count}",
-                                     param_hint="--players")
-    return count
-
-
 def bot_seats(text: str | None, players: int) -> tuple[str, ...]:
     """--seats as for `run`, but bots only: nobody sits at a simulation's table."""
     return tuple(parse_seats(text, players, people=False))

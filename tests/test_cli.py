@@ -193,9 +193,9 @@ def assert_one_line_cause(result: Result, cause: str) -> None:
     (["run", "no-such-file.yaml"], EXIT_INVALID, "no-such-file.yaml: no such file"),
     (["validate", "no-such-file.yaml"], EXIT_INVALID, "no-such-file.yaml: no such file"),
     (["run", "golf7"], EXIT_INVALID, "no ruleset 'golf7'"),
-    (["run", "golf6", "--players", "9"], EXIT_GAME,
-     "error: golf6 is for 2 to 8 players, not 9"),
-    (["run", "golf6", "--players", "1"], EXIT_GAME, "golf6 is for 2 to 8 players, not 1"),
+    (["run", "golf6", "--players", "9"], EXIT_USAGE,
+     "Invalid value for --players: golf6 is for 2 to 8 players, not 9"),
+    (["run", "golf6", "--players", "1"], EXIT_USAGE, "golf6 is for 2 to 8 players, not 1"),
     (["run", "golf6", "--players", "40"], EXIT_USAGE, "40 is not in the range"),
     (["run", "golf6", "-o", "rounds=many"], EXIT_INVALID,
      "option 'rounds': expected a whole number from 1 to 10000 (digits 0-9), got 'many'"),
@@ -289,9 +289,25 @@ def test_console_script_runs_like_the_test_runner() -> None:
 def test_console_script_error_has_no_traceback() -> None:
     done = subprocess.run([console_script(), "run", "golf6", "--players", "9"],
                           capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == EXIT_GAME
-    assert done.stdout == ""
-    assert done.stderr == "error: golf6 is for 2 to 8 players, not 9\n"
+    assert done.returncode == EXIT_USAGE
+    assert done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr.endswith("Error: Invalid value for --players: golf6 is for 2 to 8 "
+                                "players, not 9\n")
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "golf6", "-p", "1"], ["play", "golf6", "-p", "1"], ["serve", "golf6", "-p", "1"],
+    ["simulate", "freecell", "-p", "2", "-n", "1"], ["compare", "golf6", "freecell", "-n", "1"],
+    ["run", "golf6", "--seats", "human,ismcts:0.5s"],
+    ["serve", "golf6", "--seats", "human,ismcts:0.5s"],
+    ["play", "golf6", "--bots", "human"], ["serve", "golf6", "-p", "2", "--seats", "random,greedy"],
+], ids=" ".join)
+def test_the_same_mistake_is_a_usage_error_in_every_command(args: list[str]) -> None:
+    """A player count the ruleset is not for, or seats that do not fit the table: exit code
+    2, whatever the command (3 is for a game that fails in play, or a save)."""
+    result = CliRunner().invoke(main, args, prog_name="cardrules")
+    assert result.exit_code == EXIT_USAGE, result.output
+    assert result.stdout == "" and "Invalid value for" in result.stderr
 
 
 @pytest.mark.parametrize("args", [["run", "spades", "--reveal"], ["run", "golf6", "--view", "1"],

@@ -546,12 +546,12 @@ def test_serve_prints_a_link_per_person_and_saves(tmp_path: Path, no_serving: li
 
 
 @pytest.mark.parametrize(("args", "code", "cause"), [
-    (["serve", "golf6", "--seats", "human,robot"], 2, "unknown seat kind 'robot'"),
-    (["serve", "golf6", "--seats", "random,random,random,random"], 3,
+    (["serve", "golf6", "-p", "2", "--seats", "human,robot"], 2, "unknown seat kind 'robot'"),
+    (["serve", "golf6", "--seats", "random,random,random,random"], 2,
      "at least one seat for a person"),
     (["serve", "golf6", "--resume", "x"], 2, "not both"),
     (["serve", "--resume", "missing.json"], 3, "cannot read the saved game"),
-    (["serve", "golf6", "-p", "9"], 3, "2 to 8 players"),
+    (["serve", "golf6", "-p", "9"], 2, "2 to 8 players"),
     (["serve", "golf7"], 1, "golf7"),
 ])
 def test_serve_refuses_what_it_cannot_do(tmp_path: Path, no_serving: list[Any],
