@@ -223,6 +223,13 @@ def test_errors_exit_non_zero_with_a_one_line_cause(args: list[str], code: int,
     assert_one_line_cause(result, cause)
 
 
+@pytest.mark.parametrize("command", ["run", "validate"])
+def test_a_folder_is_not_a_rule_file(tmp_path: Path, command: str) -> None:
+    result = CliRunner().invoke(main, [command, str(tmp_path)], prog_name="cardrules")
+    assert result.exit_code == EXIT_INVALID
+    assert f"{tmp_path}: is a folder, not a rule file" in result.stderr
+
+
 def test_malformed_yaml_is_located() -> None:
     path = BROKEN / "malformed_yaml.yaml"
     result = CliRunner().invoke(main, ["run", str(path)])
