@@ -156,12 +156,14 @@ def parse_seats(text: str | None, players: int, hint: str = "--seats",
     if not text:
         return ["random"] * players
     kinds = split_seats(text)
-    if len(kinds) != players:
-        raise click.BadParameter(f"{len(kinds)} seats named for {players} players",
-                                 param_hint=hint)
+    # each kind first: a mistake inside one (a quote left open, which takes in the commas
+    # after it) is what to mend, not the count it throws off
     for kind in kinds:
         if not (people and kind == HUMAN):
             seat_kind(kind, hint, people)
+    if len(kinds) != players:
+        raise click.BadParameter(f"{len(kinds)} seats named for {players} players",
+                                 param_hint=hint)
     return kinds
 
 
