@@ -378,6 +378,8 @@ def spoiled_saves(good: dict[str, Any]) -> dict[str, object]:
     first = good["actions"][0]
     return {
         "seats": spoil(good, "seats", ["human", "wizard", "random"]),
+        "search budget": spoil(good, "seats", ["human", "ismcts:100000000", "random"]),
+        "samples budget": spoil(good, "seats", ["human", "greedy:100000000", "random"]),
         "seed": spoil(good, "seed", "eleven"),
         "huge seed": spoil(good, "seed", 10**30),
         "digits": json.dumps(good).replace('"seed": 11', '"seed": ' + "9" * 5000),
@@ -411,6 +413,10 @@ def spoiled_saves(good: dict[str, Any]) -> dict[str, object]:
     ("cut", "not JSON"),
     ("old", "saved by an older cardrules ('cardrules-save/1'"),
     ("seats", "unknown seat kind 'wizard'"),
+    ("search budget", "a damaged saved game (seat kind 'ismcts:100000000': at most 100,000 "
+                      "iterations)"),
+    ("samples budget", "a damaged saved game (seat kind 'greedy:100000000': at most 1,000 "
+                       "samples)"),
     ("seed", "damaged saved game (its seed)"),
     ("huge seed", "damaged saved game (its seed)"),
     ("digits", "a number far too large"),
