@@ -369,6 +369,10 @@ def validate(files: tuple[str, ...]) -> None:
 def show(ruleset: str, options: tuple[str, ...], stage: str, as_python: bool) -> None:
     """Print RULESET fully resolved (its parents merged in) as YAML, or what a stage of the
     compiler makes of it."""
+    given = click.get_current_context().get_parameter_source("stage")
+    if as_python and given is not click.core.ParameterSource.DEFAULT and stage != "python":
+        raise click.UsageError(f"--python is short for --stage python, and --stage says "
+                               f"{stage}: choose one")
     click.echo(stage_text(ruleset, "python" if as_python else stage, parse_options(options)),
                nl=False)
 

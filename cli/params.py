@@ -12,8 +12,10 @@ when a saved game resumes); a save or a web request never names one.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -203,3 +205,26 @@ def parse_programs(pairs: Iterable[str]) -> dict[int, str]:
                                      "saved", param_hint="--seat")
         out[int(number) - 1] = seat_kind(kind.strip(), "--seat")
     return out
+
+
+def check_writable(path: str, hint: str) -> Path:
+    """A file an option names, checked before any work is done that would be lost were it
+    not written: its folder must exist and take files, and a file already there must be one
+    this user may replace. Nothing is created (the file is written once there is something
+    to write)."""
+    target = Path(path)
+    folder = target.parent
+    try:
+        if target.is_dir():
+            problem = "it is a folder"
+        elif not folder.is_dir():
+            problem = f"there is no folder {folder}"
+        elif target.exists() and not os.access(target, os.W_OK):
+            problem = "it may not be written"
+        elif not target.exists() and not os.access(folder, os.W_OK | os.X_OK):
+            problem = f"the folder {folder} may not be written"
+        else:
+            return target
+    except (OSError, ValueError) as exc:  # a name the system refuses
+        problem = str(exc)
+    raise click.BadParameter(f"cannot write {quoted(path, 60)}: {problem}", param_hint=hint)

@@ -33,7 +33,16 @@ from cardrules.interpreter.sessions.simulate import (
 from cardrules.present.render import printable_lines
 
 from .errors import EXIT_INTERRUPTED, reports_errors
-from .params import SCHEDULER, SEAT, SEED, Whole, parse_options, parse_seats, player_count
+from .params import (
+    SCHEDULER,
+    SEAT,
+    SEED,
+    Whole,
+    check_writable,
+    parse_options,
+    parse_seats,
+    player_count,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -100,6 +109,9 @@ def simulate(ruleset: str, games: int, players: int | None, seats: str | None, s
         raise click.UsageError("--json and --csv: choose one")
     if plot_file:
         require("matplotlib", "plot", "--plot")
+        check_writable(plot_file, "--plot")
+    if csv_file:
+        check_writable(csv_file, "--csv")
     chosen = parse_options(options)
     rules = load_ruleset(ruleset, chosen)  # as the user wrote it, for error messages
     ref = RulesetRef.of(ruleset, chosen)

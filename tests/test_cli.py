@@ -230,6 +230,16 @@ def test_a_folder_is_not_a_rule_file(tmp_path: Path, command: str) -> None:
     assert f"{tmp_path}: is a folder, not a rule file" in result.stderr
 
 
+def test_show_refuses_python_with_another_stage() -> None:
+    result = CliRunner().invoke(main, ["show", "golf6", "--stage", "ir", "--python"],
+                                prog_name="cardrules")
+    assert result.exit_code == EXIT_USAGE and result.stdout == ""
+    assert "--python is short for --stage python, and --stage says ir" in result.stderr
+    both = CliRunner().invoke(main, ["show", "golf6", "--stage", "python", "--python"])
+    assert both.exit_code == 0 and both.stdout.startswith(
+        CliRunner().invoke(main, ["show", "golf6", "--python"]).stdout[:200])
+
+
 def test_malformed_yaml_is_located() -> None:
     path = BROKEN / "malformed_yaml.yaml"
     result = CliRunner().invoke(main, ["run", str(path)])

@@ -439,6 +439,24 @@ def test_compare_table_keeps_wide_numbers_in_their_columns() -> None:
             assert line[end - 1] != " " and line[end] == " ", (heading, line)
 
 
+@pytest.mark.parametrize("flag", ["--csv", "--plot"])
+def test_a_file_that_cannot_be_written_is_refused_before_any_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flag: str) -> None:
+    if flag == "--plot":
+        pytest.importorskip("matplotlib")
+
+    def no_games(*args: Any) -> None:
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(sim_module, "play_record", no_games)
+    for path, why in [(tmp_path / "none" / "out", "there is no folder"),
+                      (tmp_path, "is a folder")]:
+        result = cli("simulate", COIN, "-n", "5", "-w", "1", flag, str(path))
+        assert result.exit_code == EXIT_USAGE and flag in result.stderr, result.output
+        assert "Traceback" not in result.output and result.stdout == ""
+    assert list(tmp_path.iterdir()) == []  # nothing made
+
+
 def test_compare_a_ruleset_with_itself_finds_nothing() -> None:
     result = cli("compare", "golf6-quick", "golf6-quick", "-n", "30", "-w", "2", "--json")
     assert result.exit_code == 0, result.output
