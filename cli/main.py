@@ -37,6 +37,7 @@ from .errors import EXIT_INVALID, reports_errors, say
 from .human import play_cmd, resume_cmd
 from .lsp import lsp_cmd
 from .params import SEAT, SEED, parse_options, parse_seats, player_count
+from .screen import Style, cards_in_text
 from .serve import serve_cmd
 from .simulate import compare, simulate
 
@@ -197,6 +198,7 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
     rules = engine.rules
     legal = engine.legal_actions(state)
     turn = -1
+    names, style = frozenset(rules.cards.names), Style(plain=plain)
     while legal:
         if state.current == seat and state.turns != turn and state.step == 0:
             turn = state.turns
@@ -208,8 +210,11 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
         legal = engine.play(state, action)
         # every action the seat sees happen, what came of it and each round's account, in
         # the words it may read and in the order they came: as a person playing reads them
+        # with the cards shown as the table shows them (8♠, or 8S with --plain), as a
+        # person playing sees them
         for item in news(rules, drain(state.log), seat):
-            click.echo("\n".join(printable(f"  {line}") for line in item.lines()))
+            click.echo("\n".join(cards_in_text(printable(f"  {line}"), names, style)
+                                  for line in item.lines()))
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
 
 

@@ -468,3 +468,16 @@ def test_run_view_tells_a_rounds_account_after_the_action_that_ended_it(
         assert after == len(lines) or re.match(
             r"  (round \d+ begins|the game is over)|Round \d+ ", lines[after]), lines[after]
     assert not any(re.fullmatch(r"Round \d+", line) for line in lines)  # (no summary apart)
+
+
+def test_run_view_shows_cards_in_its_news_as_the_table_does() -> None:
+    """Suit symbols in the lines of what happened, as in the view above them (letters only
+    with --plain), as a person playing sees them."""
+    letters = re.compile(r"\b(?:10|[2-9JQKA])[CDHS]\b")
+    shown = cli("run", "czech-golf", "--view", "1", "--seed", "3").stdout
+    news = [line for line in shown.splitlines() if line.startswith("  you look at")]
+    assert news and all("♠" in line or "♥" in line or "♦" in line or "♣" in line
+                        for line in news)
+    assert not letters.search(shown)
+    plain = cli("run", "czech-golf", "--view", "1", "--seed", "3", "--plain").stdout
+    assert "it was 8S" in plain and "♠" not in plain
