@@ -1,8 +1,10 @@
 """How the command reports errors: one located message on stderr and an exit code, never a
 traceback. Every subcommand wraps itself in `reports_errors`.
 
-Exit codes: 0 success; 1 an invalid rule file; 2 a usage error (click's); 3 a game that
-cannot be played as asked (player count, a rule failing during play, a refused save); 130 a
+Exit codes: 0 success; 1 an invalid rule file; 2 a usage error (click's: a flag's value out
+of its range, a player count the ruleset is not for, seats that do not fit the table); 3 a
+game that fails in play or a save refused (a rule failing during play, a deal file's order
+that does not fit, a save that cannot be read or written); 130 a
 run stopped by Ctrl-C; 141 an output closed by its reader (`cardrules run ... | head`), which
 ends the command without a word, as it ends other command-line tools.
 """

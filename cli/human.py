@@ -42,7 +42,7 @@ from cardrules.present.render import printable, quoted
 
 from . import commands, parts
 from .errors import EXIT_GAME, EXIT_INTERRUPTED, reports_errors
-from .params import SEAT, SEED, parse_options, parse_programs, seat_kind
+from .params import SEAT, SEED, parse_options, parse_programs, player_count, seat_kind
 from .screen import (
     CLEAR,
     RULE,
@@ -454,7 +454,7 @@ def play_cmd(ruleset: str, players: int | None, seed: int | None, options: tuple
     secret = seed is None
     dealt = fresh_seed() if seed is None else seed
     engine = Engine(load_ruleset(ruleset, chosen))
-    state = engine.new_game(players, dealt, log=round_ends())
+    state = engine.new_game(player_count(players, [engine.rules]), dealt, log=round_ends())
     seats = [HUMAN] + [seat_kind(bot_kind, "--bots")] * (state.n - 1)
     run_with_humans(ruleset, chosen, engine, state, seats, (), dealt, plain, save_file,
                     False, None, secret)

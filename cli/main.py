@@ -36,7 +36,8 @@ from cardrules.present.render import printable
 from .errors import EXIT_INVALID, reports_errors, say
 from .human import play_cmd, resume_cmd
 from .lsp import lsp_cmd
-from .params import SEAT, SEED, parse_options, parse_seats
+from .params import SEAT, SEED, parse_options, parse_seats, player_count
+from .screen import Style, cards_in_text
 from .serve import serve_cmd
 from .simulate import compare, simulate
 
@@ -92,7 +93,7 @@ def run(ruleset: str, players: int | None, seed: int | None, seats: str | None,
                                "it goes: choose one")
     rules = load_ruleset(ruleset, parse_options(options))
     engine = Engine(rules)
-    count = rules.default_players if players is None else players
+    count = player_count(players, [rules])
     kinds = parse_seats(seats, count)
     people = bool(humans or save_file or "human" in kinds)
     if reveal and people:
@@ -135,10 +136,16 @@ def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogF
     rules = engine.rules
     broken: list[OSError] = []  # output that failed (a closed pipe) while a move was made
 
+    watching = view_seat is not None  # what the seat sees happen is read from the log
+    # Each round's summary printed as the round ends, by the engine: unless the game is
+    # watched from a seat, whose news tells the round's end where it comes, after the
+    # action that ended it (or revealed, which prints the table instead).
+    summaries = not watching and not reveal
+
     def shown(event: dict[str, Any]) -> None:
         if log is not None:
             log.write(event)
-        if event.get("event") == "round_end" and not broken and not reveal:
+        if event.get("event") == "round_end" and not broken and summaries:
             try:
                 click.echo("")
                 click.echo("\n".join(render.round_summary(rules, event, plain)))
@@ -146,7 +153,6 @@ def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogF
                 broken.append(exc)
 
     sink = shown if not as_json else log.write if log is not None else None
-    watching = view_seat is not None  # what the seat sees happen is read from the log
     # what the seat sees happen is read from the log, and so is what a round's setup did
     fresh = watching or reveal
     state = engine.new_game(count, seed, log=EventStream(sink, fresh=fresh)
@@ -192,6 +198,7 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
     rules = engine.rules
     legal = engine.legal_actions(state)
     turn = -1
+    names, style = frozenset(rules.cards.names), Style(plain=plain)
     while legal:
         if state.current == seat and state.turns != turn and state.step == 0:
             turn = state.turns
@@ -201,10 +208,13 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
         assert decider is not None
         action = bots[decider].choose(engine, state, legal)
         legal = engine.play(state, action)
-        # every action the seat sees happen, and what came of it, in the words it may read
-        # (each round's account is printed as the round ends)
-        for item in news(rules, drain(state.log), seat, accounts=False):
-            click.echo("\n".join(printable(f"  {line}") for line in item.lines()))
+        # every action the seat sees happen, what came of it and each round's account, in
+        # the words it may read and in the order they came: as a person playing reads them
+        # with the cards shown as the table shows them (8♠, or 8S with --plain), as a
+        # person playing sees them
+        for item in news(rules, drain(state.log), seat):
+            click.echo("\n".join(cards_in_text(printable(f"  {line}"), names, style)
+                                  for line in item.lines()))
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
 
 
@@ -364,6 +374,10 @@ def validate(files: tuple[str, ...]) -> None:
 def show(ruleset: str, options: tuple[str, ...], stage: str, as_python: bool) -> None:
     """Print RULESET fully resolved (its parents merged in) as YAML, or what a stage of the
     compiler makes of it."""
+    given = click.get_current_context().get_parameter_source("stage")
+    if as_python and given is not click.core.ParameterSource.DEFAULT and stage != "python":
+        raise click.UsageError(f"--python is short for --stage python, and --stage says "
+                               f"{stage}: choose one")
     click.echo(stage_text(ruleset, "python" if as_python else stage, parse_options(options)),
                nl=False)
 

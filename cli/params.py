@@ -12,8 +12,10 @@ when a saved game resumes); a save or a web request never names one.
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -21,6 +23,8 @@ import click
 from cardrules.errors import GameError
 from cardrules.interpreter.players.bots import BOTS, check_kind
 from cardrules.interpreter.players.external import is_command, split_seats
+from cardrules.interpreter.sessions.record import HUMAN
+from cardrules.model import Ruleset
 from cardrules.present.render import quoted
 
 MAX_SEED = 2**63 - 1  # a saved game keeps a seed of at most this size, either sign
@@ -132,28 +136,51 @@ def parse_options(pairs: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def parse_seats(text: str | None, players: int, hint: str = "--seats") -> list[str]:
+def player_count(players: int | None, rulesets: Sequence[Ruleset]) -> int:
+    """--players, or the first ruleset's default; checked against every ruleset (a number
+    a ruleset is not for is a usage error, as any flag out of its range)."""
+    count = rulesets[0].default_players if players is None else players
+    for rules in rulesets:
+        low, high = rules.min_players, rules.max_players
+        if not low <= count <= high:
+            takes = f"{low} to {high} players" if low < high else \
+                f"{low} player{'s' if low > 1 else ''}"
+            raise click.BadParameter(f"{rules.name} is for {takes}, not {count}",
+                                     param_hint="--players")
+    return count
+
+
+def parse_seats(text: str | None, players: int, hint: str = "--seats",
+                people: bool = True) -> list[str]:
     """--seats: one kind per player, comma-separated (a comma inside quotes or the brackets
-    of `cmd[...]` does not separate seats); a person, a built-in bot or a program."""
+    of `cmd[...]` does not separate seats); a built-in bot or a program, or a person where
+    `people` may sit."""
     if not text:
         return ["random"] * players
     kinds = split_seats(text)
+    # each kind first: a mistake inside one (a quote left open, which takes in the commas
+    # after it) is what to mend, not the count it throws off
+    for kind in kinds:
+        if not (people and kind == HUMAN):
+            seat_kind(kind, hint, people)
     if len(kinds) != players:
         raise click.BadParameter(f"{len(kinds)} seats named for {players} players",
                                  param_hint=hint)
-    for kind in kinds:
-        if kind != "human":
-            seat_kind(kind, hint)
     return kinds
 
 
-def seat_kind(kind: str, hint: str) -> str:
-    """One seat kind from the command line, checked without starting anything."""
+def seat_kind(kind: str, hint: str, people: bool = False) -> str:
+    """One seat kind from the command line, checked without starting anything: a bot or a
+    program, or a person (`human`) where `people` may sit. A refusal names the kinds this
+    option takes, and only those."""
     if not is_command(kind) and kind.partition(":")[0] not in BOTS:
-        raise click.BadParameter(f"unknown seat kind '{quoted(kind.partition(':')[0], 24)}': "
-                                 "expected one of " + ", ".join([*BOTS, "human"])
-                                 + " (a search bot may take a budget: ismcts:200), or "
-                                 "cmd:COMMAND for a program", param_hint=hint)
+        expected = ", ".join([*BOTS, HUMAN] if people else BOTS)
+        found = ("these seats are for bots and programs, not a person ('human')"
+                 if kind == HUMAN else
+                 f"unknown seat kind '{quoted(kind.partition(':')[0], 24)}'")
+        raise click.BadParameter(f"{found}: expected one of {expected} (a search bot may "
+                                 "take a budget: ismcts:200), or cmd:COMMAND for a program",
+                                 param_hint=hint)
     try:
         check_kind(kind, programs=True)
     except GameError as exc:
@@ -178,3 +205,26 @@ def parse_programs(pairs: Iterable[str]) -> dict[int, str]:
                                      "saved", param_hint="--seat")
         out[int(number) - 1] = seat_kind(kind.strip(), "--seat")
     return out
+
+
+def check_writable(path: str, hint: str) -> Path:
+    """A file an option names, checked before any work is done that would be lost were it
+    not written: its folder must exist and take files, and a file already there must be one
+    this user may replace. Nothing is created (the file is written once there is something
+    to write)."""
+    target = Path(path)
+    folder = target.parent
+    try:
+        if target.is_dir():
+            problem = "it is a folder"
+        elif not folder.is_dir():
+            problem = f"there is no folder {folder}"
+        elif target.exists() and not os.access(target, os.W_OK):
+            problem = "it may not be written"
+        elif not target.exists() and not os.access(folder, os.W_OK | os.X_OK):
+            problem = f"the folder {folder} may not be written"
+        else:
+            return target
+    except (OSError, ValueError) as exc:  # a name the system refuses
+        problem = str(exc)
+    raise click.BadParameter(f"cannot write {quoted(path, 60)}: {problem}", param_hint=hint)

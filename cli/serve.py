@@ -1,7 +1,7 @@
 """`cardrules serve`: play a ruleset in the browser, each person at their own page.
 
     cardrules serve golf6 --players 2                 # two links, one per seat
-    cardrules serve golf6 --seats human,greedy,random
+    cardrules serve golf6 -p 3 --seats human,greedy,random
     cardrules serve --resume golf6-7.cardrules-save   # on from a saved game
     cardrules serve                                    # only the lobby: start games there
 
@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import GameError
-from cardrules.interpreter.players.external import split_seats
+from cardrules.interpreter.sessions.record import HUMAN
 from cardrules.interpreter.sessions.start import free_path, fresh_seed
 
 if TYPE_CHECKING:
@@ -33,7 +34,16 @@ from cardrules.present.render import printable
 
 from .errors import EXIT_USAGE, reports_errors
 from .human import game_line
-from .params import SEAT, SEED, Seconds, Whole, parse_options, parse_programs, parse_seats
+from .params import (
+    SEAT,
+    SEED,
+    Seconds,
+    Whole,
+    parse_options,
+    parse_programs,
+    parse_seats,
+    player_count,
+)
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 SAVE_DIR = "cardrules-saves"  # in the current folder: where the lobby's games are saved
@@ -94,39 +104,48 @@ def serve_cmd(ruleset: str | None, players: int | None, seats: str | None, seed:
                                "game's programs with --seats")
     hub = Hub(delay=delay, save_dir=Path(save_dir or SAVE_DIR), hosts=allowed_hosts(host),
               window_wait=react_wait)
-    game = None
+    game, secret = None, True
     if resume_file:
         game = resumed_game(resume_file, save_file, parse_programs(programs))
     elif ruleset:
-        game = new_game(ruleset, players, seats, seed, options, save_file)
-    if game is not None:
-        hub.add(game, pinned=True)  # the person's own: any seat kind, kept to the end
+        game, secret = new_game(ruleset, players, seats, seed, options)
+    # The address is had before a new game's save is written: a server that cannot
+    # listen leaves no file behind.
     with listen(host, port) as listener:
+        if game is not None and not resume_file:
+            first_save(game, save_file, secret)
+        if game is not None:
+            hub.add(game, pinned=True)  # the person's own: any seat kind, kept to the end
         run(hub, game, listener, host)
 
 
 def new_game(ruleset: str, players: int | None, seats: str | None, seed: int | None,
-             options: tuple[str, ...], save_file: str | None) -> Game:
-    """The game the command line asks for, announced with its save file."""
+             options: tuple[str, ...]) -> tuple[Game, bool]:
+    """The game the command line asks for (not yet saved), and whether its seed is secret
+    (cardrules' pick)."""
     from cardrules.web.game import Game
 
     chosen = parse_options(options)
+    # what the command line asks for is checked here, as every command checks it
+    count = player_count(players, [load_ruleset(ruleset, chosen)])
+    kinds = parse_seats(seats, count) if seats else None
+    if kinds is not None and HUMAN not in kinds:
+        raise click.BadParameter("a game in the browser needs at least one seat for a "
+                                 "person (human)", param_hint="--seats")
     secret = seed is None
     seed = fresh_seed() if secret else seed
-    kinds = None
-    if seats:
-        kinds = parse_seats(seats, len(split_seats(seats)))
-    game = Game.new(ruleset, chosen, players, seed, kinds)
+    return Game.new(ruleset, chosen, count, seed, kinds), secret
+
+
+def first_save(game: Game, save_file: str | None, secret: bool) -> None:
+    """Save a new game where --save says (else RULESET.cardrules-save, numbered if taken)
+    and announce it with its save file."""
     rules = game.engine.rules
-    if save_file:
-        game.save = Path(save_file)
-    else:
-        game.save = free_path(Path.cwd(), rules.name)
+    game.save = Path(save_file) if save_file else free_path(Path.cwd(), rules.name)
     game.write()
     if game.save_problem:
         raise GameError(game.save_problem)
     click.echo(printable(f"{game_line(rules, game.record, secret)}; saved to {game.save}"))
-    return game
 
 
 def resumed_game(resume_file: str, save_file: str | None, programs: dict[int, str]) -> Game:

@@ -24,19 +24,25 @@ import click
 
 from cardrules.dsl.loader import RulesetRef, load_ruleset
 from cardrules.errors import GameError
-from cardrules.interpreter.players.bots import BOTS
-from cardrules.interpreter.players.external import is_command
 from cardrules.interpreter.sessions.simulate import (
     Comparison,
     Simulation,
     Summary,
     stream,
 )
-from cardrules.model import Ruleset
 from cardrules.present.render import printable_lines
 
 from .errors import EXIT_INTERRUPTED, reports_errors
-from .params import SCHEDULER, SEAT, SEED, Whole, parse_options, parse_seats
+from .params import (
+    SCHEDULER,
+    SEAT,
+    SEED,
+    Whole,
+    check_writable,
+    parse_options,
+    parse_seats,
+    player_count,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -103,6 +109,9 @@ def simulate(ruleset: str, games: int, players: int | None, seats: str | None, s
         raise click.UsageError("--json and --csv: choose one")
     if plot_file:
         require("matplotlib", "plot", "--plot")
+        check_writable(plot_file, "--plot")
+    if csv_file:
+        check_writable(csv_file, "--csv")
     chosen = parse_options(options)
     rules = load_ruleset(ruleset, chosen)  # as the user wrote it, for error messages
     ref = RulesetRef.of(ruleset, chosen)
@@ -138,7 +147,8 @@ def compare(first: str, second: str, games: int, players: int | None, seats: str
     """Play FIRST and SECOND on the same seeds and print their differences per seat.
 
     Win rate, mean score and game length of each, and A - B with a 95% confidence interval
-    from the per-game (paired) differences; * marks a difference whose interval excludes 0.
+    from the per-game (paired) differences, by Student's t (none from a single game); *
+    marks a difference whose interval excludes 0.
     With --duplicate, every deal is played with the seats turned round the table, a seat
     being its kind wherever it sat, and the differences are paired deal by deal.
     """
@@ -160,25 +170,9 @@ def compare(first: str, second: str, games: int, players: int | None, seats: str
 
 
 # ---------------------------------------------------------------------- the run
-def player_count(players: int | None, rulesets: Sequence[Ruleset]) -> int:
-    """--players, or the first ruleset's default; checked against every ruleset."""
-    count = rulesets[0].default_players if players is None else players
-    for rules in rulesets:
-        if not rules.min_players <= count <= rules.max_players:
-            raise click.BadParameter(f"{rules.name} is for {rules.min_players} to "
-                                     f"{rules.max_players} players, not {count}",
-                                     param_hint="--players")
-    return count
-
-
 def bot_seats(text: str | None, players: int) -> tuple[str, ...]:
     """--seats as for `run`, but bots only: nobody sits at a simulation's table."""
-    kinds = parse_seats(text, players)
-    for kind in kinds:  # a bot may carry a budget (ismcts:200), or be a program (cmd:...)
-        if kind.partition(":")[0] not in BOTS and not is_command(kind):
-            raise click.BadParameter(f"a simulation seats bots only ({', '.join(BOTS)}, or "
-                                     f"cmd:COMMAND), not '{kind}'", param_hint="--seats")
-    return tuple(kinds)
+    return tuple(parse_seats(text, players, people=False))
 
 
 def play_all(sim: Simulation, workers: int | None, backend: str, scheduler: str | None,
@@ -307,6 +301,9 @@ def number(x: float | None, sign: bool = False) -> str:
 
 
 def interval(ci: Sequence[float | None], sign: bool = False) -> str:
+    """An interval as [low, high], or 'none' where there is none."""
+    if ci[0] is None and ci[1] is None:
+        return "none"
     return f"[{number(ci[0], sign)}, {number(ci[1], sign)}]"
 
 
@@ -432,28 +429,47 @@ def comparison_table(r: dict[str, Any]) -> list[str]:
     if r["interrupted"]:
         lines.append(f"INTERRUPTED: the results of the first {r['games']} of "
                      f"{r['games_requested']} games only")
-    lines += ["", f"{r['note']}; * marks a 95% interval that excludes 0", "",
-              f"{'':<8}{'measure':<12}{'A':>10}{'B':>10}{'A - B':>10}  95% CI"]
+    lines += ["", f"{r['note']}; * marks a 95% interval that excludes 0", ""]
+    rows = [["", "measure", "A", "B", "A - B", "95% CI"]]
 
-    def row(scope: str, name: str, d: dict[str, Any]) -> str:
-        mark = " *" if d["significant"] else ""
-        return (f"{scope:<8}{name:<12}{number(d['a']):>10}{number(d['b']):>10}"
-                f"{number(d['diff'], True):>10}  {interval(d['ci'], True)}{mark}")
+    def row(scope: str, name: str, d: dict[str, Any]) -> None:
+        rows.append([scope, name, number(d["a"]), number(d["b"]), number(d["diff"], True),
+                     interval(d["ci"], True) + (" *" if d["significant"] else "")])
 
     for s in r["per_seat"]:
-        lines.append(row(f"seat {s['seat']}", "win rate", s["win_rate"]))
-        lines.append(row(f"seat {s['seat']}", "score mean", s["score_mean"]))
+        row(f"seat {s['seat']}", "win rate", s["win_rate"])
+        row(f"seat {s['seat']}", "score mean", s["score_mean"])
     if "house" in r:
-        lines.append(row("house", "win rate", r["house"]["win_rate"]))
+        row("house", "win rate", r["house"]["win_rate"])
     if "moves_to_win" in r:
-        lines.append(row("seat 1", "moves to win", r["moves_to_win"]))
+        row("seat 1", "moves to win", r["moves_to_win"])
     for name, d in r["length"].items():
-        lines.append(row("game", name, d))
+        row("game", name, d)
+    lines += columns(rows, right=(2, 3, 4))
+    missing = {d["no_ci"] for d in differences(r) if "no_ci" in d}
+    lines += [f"no interval: {why}" for why in sorted(missing)]
     cut = r["cut_off"]
     if cut["a"] or cut["b"]:
         lines += ["", f"cut off: A {cut['a']} games, B {cut['b']} games; "
                       f"{cut['pairs_left_out']} pairs left out of the differences"]
     return printable_lines(lines)
+
+
+def columns(rows: list[list[str]], right: Sequence[int] = ()) -> list[str]:
+    """Rows of cells as lines, each column as wide as its widest cell and two spaces
+    between columns, whatever the numbers' size; the columns in `right` aligned right."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.rjust(w) if i in right else cell.ljust(w)
+                      for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
+            for row in rows]
+
+
+def differences(r: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every A - B of a `compare` report."""
+    out = [s[key] for s in r["per_seat"] for key in ("win_rate", "score_mean")]
+    out += [r[key][name] for key, name in (("house", "win_rate"),) if key in r]
+    out += [r["moves_to_win"]] if "moves_to_win" in r else []
+    return out + list(r["length"].values())
 
 
 def draw_plot(summary: Summary, report: dict[str, Any], path: Path) -> None:

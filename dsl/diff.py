@@ -72,5 +72,17 @@ def _diff_named(old: list[dict[str, Any]], new: list[dict[str, Any]],
 
 
 def _short(value: Any) -> str:
-    text = repr(value) if not isinstance(value, str) else value
+    """A value on one line, at most 100 characters: a text with line breaks (a summary)
+    quoted, its breaks written \\n, so that each difference stays one line."""
+    text = repr(value) if not isinstance(value, str) else _one_line(value)
     return text if len(text) <= 100 else text[:97] + "..."
+
+
+_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+
+
+def _one_line(text: str) -> str:
+    if text.isprintable():
+        return text
+    return '"' + "".join(_ESCAPES.get(c, c if c.isprintable() else f"\\u{ord(c):04x}")
+                         for c in text) + '"'

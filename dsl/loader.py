@@ -44,6 +44,14 @@ def is_file(path: Path) -> bool:
         return False
 
 
+def is_dir(path: Path) -> bool:
+    """Whether `path` names a folder (False for a name the system refuses)."""
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def shown_name(ref: str | Path, width: int = 80) -> str:
     """A file name or reference as messages show it: cut short when it is very long."""
     text = str(ref)
@@ -65,7 +73,8 @@ def resolve(ref: str, builtin_only: bool = False) -> Path:
         where = "" if builtin_only else "not a file, and "
         raise RulesetError([Diagnostic(None, f"no ruleset '{shown_name(ref)}': {where}not one "
                                              f"of the built-in rulesets ({known})")])
-    raise RulesetError([Diagnostic(None, f"{shown_name(ref)}: no such file")])
+    found = "is a folder, not a rule file" if is_dir(path) else "no such file"
+    raise RulesetError([Diagnostic(None, f"{shown_name(ref)}: {found}")])
 
 
 def read_text(path: Path) -> str:

@@ -102,10 +102,40 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagn
         yield doc.diagnostic(path, "expected a statement: a string, an `if:` block with "
                                    "`then:`, or a `for:` block with `do:`")
         return
+    if kind == "anyOf":  # one of several shapes (repeat: a number, or an expression)
+        wanted = [_wanted(option) for option in rule if isinstance(option, dict)]
+        yield doc.diagnostic(path, f"{_named(path)}expected {' or '.join(wanted)}, "
+                                   f"found {_describe(error.instance)}")
+        return
+    if kind in ("minimum", "maximum"):
+        yield doc.diagnostic(path, f"{_named(path)}expected {_wanted(schema)}, "
+                                   f"found {_describe(error.instance)}")
+        return
     if kind == "const":
         yield doc.diagnostic(path, f"expected {rule!r}, found {error.instance!r}")
         return
     yield doc.diagnostic(path, error.message)
+
+
+def _named(path: tuple[Any, ...]) -> str:
+    """'repeat: ', the key a value is given for (nothing for an item of a list)."""
+    return f"{path[-1]}: " if path and isinstance(path[-1], str) else ""
+
+
+def _wanted(option: dict[str, Any]) -> str:
+    """What a part of the schema takes, in words: 'a whole number of at least 1'."""
+    kind = option.get("type")
+    if kind in ("integer", "number"):
+        low, high = option.get("minimum"), option.get("maximum")
+        what = "a whole number" if kind == "integer" else "a number"
+        if low is not None and high is not None:
+            return f"{what} from {low} to {high}"
+        if low is not None:
+            return f"{what} of at least {low}"
+        return f"{what} of at most {high}" if high is not None else what
+    if kind == "string":
+        return "an expression (text)"
+    return _article(str(kind)) if isinstance(kind, str) else "another value"
 
 
 def _unexpected(error: jsonschema.ValidationError, schema: dict[str, Any]) -> list[str]:

@@ -193,9 +193,9 @@ def assert_one_line_cause(result: Result, cause: str) -> None:
     (["run", "no-such-file.yaml"], EXIT_INVALID, "no-such-file.yaml: no such file"),
     (["validate", "no-such-file.yaml"], EXIT_INVALID, "no-such-file.yaml: no such file"),
     (["run", "golf7"], EXIT_INVALID, "no ruleset 'golf7'"),
-    (["run", "golf6", "--players", "9"], EXIT_GAME,
-     "error: golf6 is for 2 to 8 players, not 9"),
-    (["run", "golf6", "--players", "1"], EXIT_GAME, "golf6 is for 2 to 8 players, not 1"),
+    (["run", "golf6", "--players", "9"], EXIT_USAGE,
+     "Invalid value for --players: golf6 is for 2 to 8 players, not 9"),
+    (["run", "golf6", "--players", "1"], EXIT_USAGE, "golf6 is for 2 to 8 players, not 1"),
     (["run", "golf6", "--players", "40"], EXIT_USAGE, "40 is not in the range"),
     (["run", "golf6", "-o", "rounds=many"], EXIT_INVALID,
      "option 'rounds': expected a whole number from 1 to 10000 (digits 0-9), got 'many'"),
@@ -221,6 +221,23 @@ def test_errors_exit_non_zero_with_a_one_line_cause(args: list[str], code: int,
     assert result.exit_code == code, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert_one_line_cause(result, cause)
+
+
+@pytest.mark.parametrize("command", ["run", "validate"])
+def test_a_folder_is_not_a_rule_file(tmp_path: Path, command: str) -> None:
+    result = CliRunner().invoke(main, [command, str(tmp_path)], prog_name="cardrules")
+    assert result.exit_code == EXIT_INVALID
+    assert f"{tmp_path}: is a folder, not a rule file" in result.stderr
+
+
+def test_show_refuses_python_with_another_stage() -> None:
+    result = CliRunner().invoke(main, ["show", "golf6", "--stage", "ir", "--python"],
+                                prog_name="cardrules")
+    assert result.exit_code == EXIT_USAGE and result.stdout == ""
+    assert "--python is short for --stage python, and --stage says ir" in result.stderr
+    both = CliRunner().invoke(main, ["show", "golf6", "--stage", "python", "--python"])
+    assert both.exit_code == 0 and both.stdout.startswith(
+        CliRunner().invoke(main, ["show", "golf6", "--python"]).stdout[:200])
 
 
 def test_malformed_yaml_is_located() -> None:
@@ -289,9 +306,25 @@ def test_console_script_runs_like_the_test_runner() -> None:
 def test_console_script_error_has_no_traceback() -> None:
     done = subprocess.run([console_script(), "run", "golf6", "--players", "9"],
                           capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == EXIT_GAME
-    assert done.stdout == ""
-    assert done.stderr == "error: golf6 is for 2 to 8 players, not 9\n"
+    assert done.returncode == EXIT_USAGE
+    assert done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr.endswith("Error: Invalid value for --players: golf6 is for 2 to 8 "
+                                "players, not 9\n")
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "golf6", "-p", "1"], ["play", "golf6", "-p", "1"], ["serve", "golf6", "-p", "1"],
+    ["simulate", "freecell", "-p", "2", "-n", "1"], ["compare", "golf6", "freecell", "-n", "1"],
+    ["run", "golf6", "--seats", "human,ismcts:0.5s"],
+    ["serve", "golf6", "--seats", "human,ismcts:0.5s"],
+    ["play", "golf6", "--bots", "human"], ["serve", "golf6", "-p", "2", "--seats", "random,greedy"],
+], ids=" ".join)
+def test_the_same_mistake_is_a_usage_error_in_every_command(args: list[str]) -> None:
+    """A player count the ruleset is not for, or seats that do not fit the table: exit code
+    2, whatever the command (3 is for a game that fails in play, or a save)."""
+    result = CliRunner().invoke(main, args, prog_name="cardrules")
+    assert result.exit_code == EXIT_USAGE, result.output
+    assert result.stdout == "" and "Invalid value for" in result.stderr
 
 
 @pytest.mark.parametrize("args", [["run", "spades", "--reveal"], ["run", "golf6", "--view", "1"],
@@ -412,3 +445,39 @@ def test_lsp_without_its_extra_says_how_to_install_it(monkeypatch: pytest.Monkey
     assert result.exit_code == 2 and result.stdout == ""
     assert "cardrules lsp needs the lsp extra (pygls): pip install 'cardrules[lsp]'" in \
         result.stderr
+
+
+@pytest.mark.parametrize("args", [["golf6", "--view", "1", "-s", "4", "-o", "rounds=2"],
+                                  ["holdem", "--view", "1", "-s", "4"],
+                                  ["geohash", "--view", "2", "-s", "2"]],
+                         ids=["golf6", "holdem", "geohash"])
+def test_run_view_tells_a_rounds_account_after_the_action_that_ended_it(
+        args: list[str]) -> None:
+    """As a person playing reads it: the action ending a round and what it turned up, then
+    the round's account; no action of the round comes after its account."""
+    result = cli("run", *args, "--plain")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    ends = [i for i, line in enumerate(lines) if re.match(r"  Round \d+ over \(", line)]
+    assert ends
+    for end in ends:
+        # the action that ended it (and what that did), not a view of the table
+        assert re.match(r"  (you|seat \d)|    ", lines[end - 1]), lines[end - 1]
+        after = next((i for i in range(end + 1, len(lines))
+                      if not lines[i].startswith("    ")), len(lines))
+        assert after == len(lines) or re.match(
+            r"  (round \d+ begins|the game is over)|Round \d+ ", lines[after]), lines[after]
+    assert not any(re.fullmatch(r"Round \d+", line) for line in lines)  # (no summary apart)
+
+
+def test_run_view_shows_cards_in_its_news_as_the_table_does() -> None:
+    """Suit symbols in the lines of what happened, as in the view above them (letters only
+    with --plain), as a person playing sees them."""
+    letters = re.compile(r"\b(?:10|[2-9JQKA])[CDHS]\b")
+    shown = cli("run", "czech-golf", "--view", "1", "--seed", "3").stdout
+    news = [line for line in shown.splitlines() if line.startswith("  you look at")]
+    assert news and all("♠" in line or "♥" in line or "♦" in line or "♣" in line
+                        for line in news)
+    assert not letters.search(shown)
+    plain = cli("run", "czech-golf", "--view", "1", "--seed", "3", "--plain").stdout
+    assert "it was 8S" in plain and "♠" not in plain

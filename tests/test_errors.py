@@ -220,6 +220,19 @@ def test_double_equals_in_set_is_not_told_to_write_double_equals(tmp_path: Path)
     assert (d.location.line, d.location.column) == (40, 30)  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize(("value", "found"), [("0", "the number 0"), ("-3", "the number -3"),
+                                            ("[2]", "a list")])
+def test_a_repeat_out_of_its_shapes_says_what_it_takes(tmp_path: Path, value: str,
+                                                     found: str) -> None:
+    """Not jsonschema's 'is not valid under any of the given schemas': what repeat takes."""
+    path = mini_with("        - name: draw\n", f"        - name: draw\n          repeat: "
+                     f"{value}\n", tmp_path)
+    [d] = check_files([str(path)])
+    assert d.message == ("repeat: expected a whole number of at least 1 or an expression "
+                         f"(text), found {found}")
+    assert (d.location.line, d.location.column) == (34, 19)  # type: ignore[union-attr]
+
+
 # ------------------------------------------------------------ meaning, more
 def test_a_move_without_do_is_valid(tmp_path: Path) -> None:
     """`do:` is optional in the schema: a move may do nothing but move the turn on."""

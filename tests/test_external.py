@@ -113,7 +113,8 @@ def test_the_command_line_reports_a_forfeit(tmp_path: Path) -> None:
     ("cmd[speed=2]:x,random", "unknown setting 'speed=2' (expected timeout=SECONDS, "),
     ("cmd[timeout=2:x],random", "expected the command after 'cmd:'"),
     ("cmd[start=-1]:x,random", "start must be a number of seconds from 0"),
-    ('cmd:x "unclosed,random', "1 seats named for 2 players"),
+    ('cmd:x "unclosed,random', "a quote is opened and never closed"),
+    ("cmd:'unterminated", "a quote is opened and never closed"),
 ])
 def test_a_badly_written_seat_is_refused(seats: str, message: str) -> None:
     result = CliRunner().invoke(main, ["run", "czech-golf", "--seats", seats])

@@ -155,7 +155,7 @@ LONG = "x" * 300  # longer than a file name may be
     (["resume", "/dev/zero"], EXIT_GAME, "/dev/zero: too large for a saved game"),
     (["resume", "/dev/null"], EXIT_GAME, "not a cardrules saved game"),
     (["validate", "/dev/zero"], EXIT_INVALID, "/dev/zero: no such file"),
-    (["validate", "/"], EXIT_INVALID, "/: no such file"),
+    (["validate", "/"], EXIT_INVALID, "/: is a folder, not a rule file"),
     (["validate", LONG + ".yaml"], EXIT_INVALID, "...: no such file"),
     (["run", LONG], EXIT_INVALID, "not a file, and not one of the built-in rulesets"),
     (["resume", LONG + ".json"], EXIT_GAME, "error: " + LONG[:40]),

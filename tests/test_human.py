@@ -309,11 +309,18 @@ def cli(*args: str) -> tuple[int, str, str]:
     (["run", "golf6", "--save", "x.json"], "saving is for games with people"),
     (["run", "golf6", "--human", "1", "--view", "2"], "--view is for games of bots"),
     (["run", "golf6", "-p", "2", "--seats", "random,robot"], "unknown seat kind 'robot'"),
+    (["play", "golf6", "--bots", "human"], "not a person ('human')"),
+    (["simulate", "golf6", "-n", "1", "-p", "2", "--seats", "human,random"],
+     "not a person ('human')"),
+    (["play", "golf6", "--bots", "robot"], "unknown seat kind 'robot'"),
 ])
 def test_seat_options_are_checked(args: list[str], cause: str) -> None:
     code, _, err = cli(*args)
     assert code == EXIT_USAGE
     assert cause in err
+    # the kinds a refusal offers are those the option takes
+    offered = err.partition("expected one of ")[2]
+    assert not offered or ("human" in offered) == (args[0] == "run"), err
 
 
 def test_input_that_ends_stops_the_game_with_exit_code_3() -> None:
@@ -371,6 +378,8 @@ def spoiled_saves(good: dict[str, Any]) -> dict[str, object]:
     first = good["actions"][0]
     return {
         "seats": spoil(good, "seats", ["human", "wizard", "random"]),
+        "search budget": spoil(good, "seats", ["human", "ismcts:100000000", "random"]),
+        "samples budget": spoil(good, "seats", ["human", "greedy:100000000", "random"]),
         "seed": spoil(good, "seed", "eleven"),
         "huge seed": spoil(good, "seed", 10**30),
         "digits": json.dumps(good).replace('"seed": 11', '"seed": ' + "9" * 5000),
@@ -404,6 +413,10 @@ def spoiled_saves(good: dict[str, Any]) -> dict[str, object]:
     ("cut", "not JSON"),
     ("old", "saved by an older cardrules ('cardrules-save/1'"),
     ("seats", "unknown seat kind 'wizard'"),
+    ("search budget", "a damaged saved game (seat kind 'ismcts:100000000': at most 100,000 "
+                      "iterations)"),
+    ("samples budget", "a damaged saved game (seat kind 'greedy:100000000': at most 1,000 "
+                       "samples)"),
     ("seed", "damaged saved game (its seed)"),
     ("huge seed", "damaged saved game (its seed)"),
     ("digits", "a number far too large"),

@@ -180,6 +180,15 @@ def test_diff_lists_entries_by_name() -> None:
     assert list(diff(a.data, a.data)) == []
 
 
+def test_diff_keeps_each_difference_on_one_line() -> None:
+    """A summary of several lines is shown quoted, its line breaks written \\n."""
+    a, b = load_ruleset("golf6"), load_ruleset("spades")
+    lines = [c.format() for c in diff(a.data, b.data)]
+    assert all("\n" not in line and line.isprintable() for line in lines)
+    summary = next(line for line in lines if line.startswith("~ summary: "))
+    assert summary.startswith('~ summary: "Keep a face-down') and "\\n" in summary
+
+
 def test_variants_stay_small() -> None:
     root = Path(__file__).resolve().parent.parent / "rulesets"
     family = (root / "golf6-family.yaml").read_text(encoding="utf-8").splitlines()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -149,11 +150,12 @@ def test_a_tied_deals_predictions_are_shown_in_its_account() -> None:
     result = CliRunner().invoke(main, ["run", "precognition", "-s", "1", "--plain",
                                        "--view", "1"], catch_exceptions=False)
     assert result.exit_code == 0
-    accounts = result.output.split("\nRound 1\n")[1]
-    first = accounts.split("\n  row:")[0].splitlines()
+    account = result.output.split("  Round 1 over")[1].splitlines()
+    assert "Prediction" in account[1]  # the table's heading
+    first = account[2:5]
     assert [line.split()[:2] for line in first] == [["seat", "1"], ["seat", "2"],
                                                      ["seat", "3"]]
-    assert all("prediction: ?" not in line and "prediction: " in line for line in first)
+    assert all(re.fullmatch(r"[UDS]+", line.split()[-1]) for line in first), first
 
 
 @settings(max_examples=40, deadline=None, database=None)

@@ -103,7 +103,7 @@ def test_a_resumed_program_seat_takes_its_command_from_the_command_line(
     assert saved.programs_for({0: BOT}) == [BOT, "human"]
     with pytest.raises(GameError, match="seat 2 was played by 'human', not a program"):
         saved.programs_for({0: BOT, 1: BOT})
-    with pytest.raises(GameError, match="seat 5 was played by nobody"):
+    with pytest.raises(GameError, match="there is no seat 5: the saved game has 2 seats"):
         saved.programs_for({4: BOT})
     with pytest.raises(GameError, match="expected the command after 'cmd:'"):
         saved.programs_for({0: "cmd:"})

@@ -36,6 +36,7 @@ from cardrules.interpreter.sessions.simulate import (
     stream,
     wilson,
 )
+from cardrules.interpreter.sessions.statistics import t_quantile
 
 DATA = Path(__file__).resolve().parent / "data"
 COIN, SEAT_ONE = str(DATA / "coin.yaml"), str(DATA / "seat_one_wins.yaml")
@@ -99,7 +100,27 @@ def test_welford_and_nearest_rank_percentiles() -> None:
     assert Tally().percentile(50) is None
     one = Running()
     one.add(7)
-    assert one.sd == 0.0 and one.ci() == (7.0, 7.0)
+    assert one.sd == 0.0 and one.ci() is None  # one number: its spread is unknown
+
+
+# Student's t quantiles from published tables (to the digits given there).
+@pytest.mark.parametrize(("p", "df", "expected"), [
+    (0.975, 1, 12.7062), (0.975, 2, 4.3027), (0.975, 3, 3.1824), (0.975, 4, 2.7764),
+    (0.975, 5, 2.5706), (0.975, 10, 2.2281), (0.975, 30, 2.0423), (0.975, 100, 1.9840),
+    (0.975, 200, 1.9719), (0.975, 201, 1.9718), (0.975, 1000, 1.9623),
+    (0.975, 10**6, 1.9600), (0.995, 1, 63.6567), (0.995, 9, 3.2498), (0.95, 5, 2.0150),
+    (0.9, 20, 1.3253), (0.5, 7, 0.0)])
+def test_t_quantile_matches_the_tables(p: float, df: int, expected: float) -> None:
+    assert round(t_quantile(p, df), 4) == expected
+
+
+def test_a_mean_interval_is_students_t() -> None:
+    two = Running()
+    for x in (6, 15):
+        two.add(x)
+    ci = two.ci()
+    assert ci is not None  # 12.7062 standard errors either side: 6.5 times the normal's
+    assert ci == pytest.approx((10.5 - 12.7062 * 4.5, 10.5 + 12.7062 * 4.5), abs=1e-3)
 
 
 def test_lead_changes_on_constructed_round_scores() -> None:
@@ -301,7 +322,8 @@ def test_bad_ruleset_is_one_clear_error(tmp_path: Path) -> None:
     (("-n", "many"), ["--games", "expected a whole number in digits 0-9, got 'many'"]),
     (("-n", "5", "--seats", "random,oracle"), ["--seats", "unknown seat kind 'oracle'"]),
     (("-n", "5", "--seats", "random"), ["--seats", "1 seats named for 2 players"]),
-    (("-n", "5", "--seats", "random,human"), ["--seats", "bots only (", "not 'human'"]),
+    (("-n", "5", "--seats", "random,human"),
+     ["--seats", "for bots and programs, not a person ('human')"]),
     (("-n", "5", "-p", "7"), ["--players", "coin is for 2 to 4 players, not 7"]),
     (("-n", "5", "-w", "0"), ["--workers"]),
     (("-n", "5", "--json", "--csv", "x.csv"), ["--json and --csv"]),
@@ -369,6 +391,70 @@ def test_compare_marks_significant_differences() -> None:
                if line.startswith("seat 1") and "win rate" in line)
     assert row.endswith("*")
     assert table_numbers(row)[1:] == [first["a"], first["b"], first["diff"], *first["ci"]]
+
+
+def test_compare_of_one_game_gives_no_interval_and_says_why() -> None:
+    r = json.loads(cli("compare", "golf6", "golf6-jokers5", "-n", "1", "-w", "1",
+                       "--json").stdout)
+    score = r["per_seat"][0]["score_mean"]
+    assert score["diff"] is not None and score["ci"] == [None, None]
+    assert not score["significant"] and "two or more" in score["no_ci"]
+    table = cli("compare", "golf6", "golf6-jokers5", "-n", "1", "-w", "1").stdout
+    assert "*" not in table.split("excludes 0")[1]
+    assert re.search(r"^no interval: .*two or more", table, re.M)
+    duplicate = json.loads(cli("compare", "golf6", "golf6-jokers5", "-n", "3", "--duplicate",
+                               "-w", "1", "--json").stdout)
+    assert duplicate["deals"] == 1
+    assert all(seat["score_mean"]["ci"] == [None, None] for seat in duplicate["per_seat"])
+
+
+def test_compare_marks_exactly_the_intervals_shown_to_exclude_0() -> None:
+    """Two games: Student's t with one degree, so wide; the mark agrees with the numbers
+    shown, in the JSON and in the table alike."""
+    r = json.loads(cli("compare", "golf6", "golf6-jokers5", "-n", "2", "-w", "1",
+                       "--json").stdout)
+    for d in [s[key] for s in r["per_seat"] for key in ("win_rate", "score_mean")] \
+            + list(r["length"].values()):
+        low, high = d["ci"]
+        assert d["significant"] == (low > 0 or high < 0)
+    table = cli("compare", "golf6", "golf6-jokers5", "-n", "2", "-w", "1").stdout
+    for line in table.splitlines():
+        if line.startswith(("seat", "game")) and "[" in line:
+            low, high = table_numbers(line)[-2:]
+            assert line.endswith("*") == (low > 0 or high < 0), line
+
+
+def test_compare_table_keeps_wide_numbers_in_their_columns() -> None:
+    """Scores in the thousands, negative: every cell apart from the next by two spaces at
+    least, each number column ending where its heading ends."""
+    table = cli("compare", "golf6", "spades", "-n", "2", "-w", "1").stdout.splitlines()
+    start = next(i for i, line in enumerate(table) if line.strip().startswith("measure"))
+    header, rows = table[start], table[start + 1:start + 12]
+    assert any(len(number) >= 10 for row in rows for number in row.split())  # wide ones
+    for line in rows:
+        cells = re.split(r" {2,}", line)
+        assert len(cells) == 6, line
+        for heading in ("A", "B", "A - B"):
+            end = header.index(f" {heading} ") + len(heading) + 1
+            assert line[end - 1] != " " and line[end] == " ", (heading, line)
+
+
+@pytest.mark.parametrize("flag", ["--csv", "--plot"])
+def test_a_file_that_cannot_be_written_is_refused_before_any_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flag: str) -> None:
+    if flag == "--plot":
+        pytest.importorskip("matplotlib")
+
+    def no_games(*args: Any) -> None:
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(sim_module, "play_record", no_games)
+    for path, why in [(tmp_path / "none" / "out", "there is no folder"),
+                      (tmp_path, "is a directory")]:
+        result = cli("simulate", COIN, "-n", "5", "-w", "1", flag, str(path))
+        assert result.exit_code == EXIT_USAGE and flag in result.stderr, result.output
+        assert why in result.stderr and result.stdout == ""
+    assert list(tmp_path.iterdir()) == []  # nothing made
 
 
 def test_compare_a_ruleset_with_itself_finds_nothing() -> None:

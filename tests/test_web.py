@@ -571,12 +571,12 @@ def test_serve_prints_a_link_per_person_and_saves(tmp_path: Path, no_serving: li
 
 
 @pytest.mark.parametrize(("args", "code", "cause"), [
-    (["serve", "golf6", "--seats", "human,robot"], 2, "unknown seat kind 'robot'"),
-    (["serve", "golf6", "--seats", "random,random,random,random"], 3,
+    (["serve", "golf6", "-p", "2", "--seats", "human,robot"], 2, "unknown seat kind 'robot'"),
+    (["serve", "golf6", "--seats", "random,random,random,random"], 2,
      "at least one seat for a person"),
     (["serve", "golf6", "--resume", "x"], 2, "not both"),
     (["serve", "--resume", "missing.json"], 3, "cannot read the saved game"),
-    (["serve", "golf6", "-p", "9"], 3, "2 to 8 players"),
+    (["serve", "golf6", "-p", "9"], 2, "2 to 8 players"),
     (["serve", "golf7"], 1, "golf7"),
 ])
 def test_serve_refuses_what_it_cannot_do(tmp_path: Path, no_serving: list[Any],
@@ -600,6 +600,23 @@ def test_serve_refuses_a_busy_port_and_says_how_to_install_the_web_extra(
     monkeypatch.setattr(serve_cli, "web_installed", lambda: False)
     code, _, err = cli("serve", "golf6")
     assert code == 2 and "pip install 'cardrules[web]'" in err
+
+
+def test_serve_that_cannot_listen_leaves_no_save(
+        tmp_path: Path, no_serving: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    listener = serve_cli.listen("127.0.0.1", 0)
+    port = str(listener.getsockname()[1])
+    try:
+        for _ in range(2):  # a retry adds none either
+            code, out, err = cli("serve", "golf6", "-p", "2", "--port", port)
+            assert code == 3 and "cannot listen on" in err and "saved to" not in out
+            code, _, err = cli("serve", "golf6", "--port", "0", "--host", "256.1.1.1",
+                               "--save", "named.cardrules-save")
+            assert code == 3 and "cannot listen on 256.1.1.1" in err
+    finally:
+        listener.close()
+    assert list(tmp_path.iterdir()) == [] and not no_serving
 
 
 # ------------------------------------------------------------------ other sites

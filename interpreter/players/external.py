@@ -106,8 +106,10 @@ def parse(kind: str) -> CommandSeat:
     try:
         argv = tuple(shlex.split(rest[1:]))
     except ValueError as exc:
+        why = "a quote is opened and never closed (it takes in any commas after it)" \
+            if "closing quotation" in str(exc) else str(exc)
         raise GameError(f"seat kind '{kind}': the command cannot be split into words: "
-                        f"{exc}") from None
+                        f"{why}") from None
     timeout = _seconds(kind, settings, "timeout", DEFAULT_TIMEOUT, 0.0)
     start = _seconds(kind, settings, "start", DEFAULT_START, -1.0)
     fallback = settings.get("fallback", "forfeit")

@@ -43,7 +43,7 @@ from cardrules.model import Action, Ruleset
 from ..deal import MAX_SHUFFLES, Deal, deal_from_data
 from ..domains import Words
 from ..engine import Engine
-from ..players.bots import Bot, check_kind, make_bot
+from ..players.bots import BOTS, Bot, check_kind, make_bot
 from ..players.external import is_command
 from ..runtime import MOST_VALUE
 from ..state import GameState
@@ -117,10 +117,13 @@ class Record:
         played."""
         kinds = list(self.seats)
         for seat, command in sorted(commands.items()):
-            if not 0 <= seat < len(kinds) or kinds[seat] != PROGRAM:
-                played = "nobody" if not 0 <= seat < len(kinds) else f"'{kinds[seat]}'"
-                raise GameError(f"seat {seat + 1} was played by {played}, not a program: "
-                                "only a program's seat takes a command when a game resumes")
+            if not 0 <= seat < len(kinds):
+                raise GameError(f"there is no seat {seat + 1}: the saved game has "
+                                f"{len(kinds)} seats")
+            if kinds[seat] != PROGRAM:
+                raise GameError(f"seat {seat + 1} was played by '{kinds[seat]}', not a "
+                                "program: only a program's seat takes a command when a game "
+                                "resumes")
             check_kind(command, programs=True)
             kinds[seat] = command
         missing = [p + 1 for p, kind in enumerate(kinds) if kind == PROGRAM]
@@ -312,9 +315,11 @@ def _seats(value: Any) -> list[str]:
         elif kind not in (HUMAN, PROGRAM):
             try:
                 check_kind(kind)
-            except GameError:
-                raise GameError("a damaged saved game (unknown seat kind "
-                                f"'{_short(kind)}')") from None
+            except GameError as exc:  # an unknown kind, or a budget over its bound
+                known = kind.partition(":")[0] in BOTS and len(kind) <= 80
+                raise GameError("a damaged saved game ("
+                                + (str(exc) if known else f"unknown seat kind "
+                                   f"'{_short(kind)}'") + ")") from None
         kinds.append(kind)
     return kinds
 

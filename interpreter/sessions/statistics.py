@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
+from statistics import NormalDist
 from typing import Any
 
 from cardrules.model import Ruleset
@@ -30,6 +32,62 @@ LEAD_NOTE = ("a lead change: after a round, one seat alone leads the cumulative 
 CUT_OFF_NOTE = ("games cut off by the bound on actions (max_actions) are counted apart and "
                 "left out of every other figure")
 MOVES_NOTE = "moves to win: the seat's own decisions in a game it won"
+
+
+@lru_cache(maxsize=256)
+def t_quantile(p: float, df: int) -> float:
+    """The `p` quantile (0.5 <= p < 1) of Student's t distribution with `df` (>= 1) degrees
+    of freedom: exact (the distribution's closed form for whole degrees, inverted by
+    bisection) up to EXACT_DF degrees, the Cornish-Fisher expansion beyond (within 1e-8)."""
+    if not 0.5 <= p < 1 or df < 1:
+        raise ValueError(f"t_quantile({p}, {df}): p from 0.5 below 1, df from 1")
+    if p == 0.5:
+        return 0.0
+    if df > EXACT_DF:
+        return _cornish_fisher(p, df)
+    low, high = 0.0, 1.0
+    while 0.5 + _t_central(high, df) / 2 < p:
+        low, high = high, 2 * high
+    for _ in range(200):
+        middle = (low + high) / 2
+        if middle in (low, high):
+            break
+        if 0.5 + _t_central(middle, df) / 2 < p:
+            low = middle
+        else:
+            high = middle
+    return high
+
+
+EXACT_DF = 200  # beyond, the expansion's error is far below what a report shows
+
+
+def _t_central(t: float, df: int) -> float:
+    """P(-t < T < t) for Student's t with `df` degrees (Abramowitz and Stegun 26.7.3-4:
+    a finite sum of powers of cos(theta), theta = atan(t / sqrt(df)))."""
+    theta = math.atan(t / math.sqrt(df))
+    cos2 = math.cos(theta) ** 2
+    if df % 2:  # odd
+        total, term = 0.0, math.cos(theta)
+        for k in range(1, (df - 1) // 2 + 1):
+            total += term
+            term *= 2 * k / (2 * k + 1) * cos2
+        return 2 / math.pi * (theta + math.sin(theta) * total)
+    total, term = 0.0, 1.0
+    for k in range(1, df // 2 + 1):
+        total += term
+        term *= (2 * k - 1) / (2 * k) * cos2
+    return math.sin(theta) * total
+
+
+def _cornish_fisher(p: float, df: int) -> float:
+    """Student's t quantile from the normal one, in powers of 1/df (A&S 26.7.5)."""
+    x = NormalDist().inv_cdf(p)
+    g1 = (x**3 + x) / 4
+    g2 = (5 * x**5 + 16 * x**3 + 3 * x) / 96
+    g3 = (3 * x**7 + 19 * x**5 + 17 * x**3 - 15 * x) / 384
+    g4 = (79 * x**9 + 776 * x**7 + 1482 * x**5 - 1920 * x**3 - 945 * x) / 92160
+    return x + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -65,9 +123,13 @@ class Running:
         """The sample standard deviation (0 for fewer than two numbers)."""
         return math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else 0.0
 
-    def ci(self, z: float = Z95) -> tuple[float, float]:
-        """A normal-approximation confidence interval of the mean."""
-        half = z * self.sd / math.sqrt(self.n) if self.n else math.inf
+    def ci(self, level: float = 0.95) -> tuple[float, float] | None:
+        """The `level` confidence interval of the mean, from Student's t with n - 1 degrees
+        (wider than the normal one for few numbers: 6.5 times at n = 2); None for fewer
+        than two numbers, whose spread is unknown."""
+        if self.n < 2:
+            return None
+        half = t_quantile((1 + level) / 2, self.n - 1) * self.sd / math.sqrt(self.n)
         return self.mean - half, self.mean + half
 
 
@@ -383,10 +445,21 @@ class Comparison:
         return out
 
 
+NO_CI = "an interval takes two or more paired games (or deals): there was one"
+
+
 def _difference(a: float | None, b: float | None, diff: Running) -> dict[str, Any]:
+    """A - B, its 95% interval and whether that interval, as reported, excludes 0 (with
+    `no_ci` saying why there is no interval, where there is none)."""
     if not diff.n:
-        return {"a": a, "b": b, "diff": None, "ci": [None, None], "significant": False}
-    low, high = diff.ci()
-    significant = diff.n > 1 and (low > 0 or high < 0)
-    return {"a": a, "b": b, "diff": _r(diff.mean), "ci": _interval((low, high)),
-            "significant": significant}
+        return {"a": a, "b": b, "diff": None, "ci": [None, None], "significant": False,
+                "no_ci": "no paired games (or deals) to compare"}
+    bounds = diff.ci()
+    if bounds is None:
+        return {"a": a, "b": b, "diff": _r(diff.mean), "ci": [None, None],
+                "significant": False, "no_ci": NO_CI}
+    low, high = _interval(bounds)
+    assert low is not None and high is not None
+    # judged on the interval as shown, so that the mark and the numbers always agree
+    return {"a": a, "b": b, "diff": _r(diff.mean), "ci": [low, high],
+            "significant": low > 0 or high < 0}
