@@ -58,17 +58,27 @@ def shown_name(ref: str | Path, width: int = 80) -> str:
     return text if len(text) <= width else text[:width - 3] + "..."
 
 
+def _builtin(ref: str) -> bool:
+    """Whether `ref` is a built-in ruleset's name (which always means the built-in)."""
+    if "/" in ref or ref.endswith(RULE_FILE_SUFFIXES):
+        return False
+    return is_file(Path(str(resources.files("cardrules.rulesets").joinpath(ref + ".yaml"))))
+
+
 def resolve(ref: str, builtin_only: bool = False) -> Path:
-    """A path to a rule file, or the file of a built-in ruleset of that name. With
-    `builtin_only`, a name (not a path) is looked for among the built-in rulesets alone."""
+    """The file of a built-in ruleset of that name, or a path to a rule file. A built-in's
+    name (no folder, no .yaml) is always the built-in: a file of that name in the current
+    folder does not stand in for it (a game's key names it alone). With `builtin_only`, a
+    name (not a path) is looked for among the built-in rulesets alone."""
     path = Path(ref)
     named = "/" not in ref and not ref.endswith(RULE_FILE_SUFFIXES)
-    if not (named and builtin_only) and is_file(path):
-        return path
-    if named:
+    if named:  # a built-in's name means the built-in, whatever the current folder holds
         shipped = Path(str(resources.files("cardrules.rulesets").joinpath(ref + ".yaml")))
         if is_file(shipped):
             return shipped
+    if not (named and builtin_only) and is_file(path):
+        return path
+    if named:
         known = ", ".join(builtin_names())
         where = "" if builtin_only else "not a file, and "
         raise RulesetError([Diagnostic(None, f"no ruleset '{shown_name(ref)}': {where}not one "
@@ -181,7 +191,7 @@ class RulesetRef:
     @classmethod
     def of(cls, ref: str, options: dict[str, str] | None = None) -> RulesetRef:
         path = Path(ref)
-        where = str(path.resolve()) if is_file(path) else ref
+        where = str(path.resolve()) if not _builtin(ref) and is_file(path) else ref
         return cls(where, tuple(sorted((options or {}).items())))
 
     def load(self) -> Ruleset:
@@ -263,8 +273,7 @@ def _sources(doc: Document) -> tuple[tuple[str, str], ...]:
 def check_file(path: str, hints: bool = False) -> Iterator[Diagnostic]:
     """Yield every problem in one rule file (none if it is valid); with `hints`, a valid
     file's hints too (notes that make nothing invalid, such as a name hiding a built-in)."""
-    yield from _check(lambda: load_document(Path(path) if is_file(Path(path)) else resolve(path)),
-                      hints=hints)
+    yield from _check(lambda: load_document(resolve(path)), hints=hints)
 
 
 def check_text(path: str, text: str) -> list[Diagnostic]:

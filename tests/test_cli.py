@@ -481,3 +481,16 @@ def test_run_view_shows_cards_in_its_news_as_the_table_does() -> None:
     assert not letters.search(shown)
     plain = cli("run", "czech-golf", "--view", "1", "--seed", "3", "--plain").stdout
     assert "it was 8S" in plain and "♠" not in plain
+
+
+def test_a_built_in_name_means_the_built_in_whatever_the_folder_holds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file named like a built-in ruleset in the current folder does not stand in for it
+    (nor is it read and quoted back); `./NAME` names the file."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "kuhn-poker").write_text("secret line one\nsecret: two\n", encoding="utf-8")
+    assert load_ruleset("kuhn-poker").name == "kuhn-poker"
+    result = CliRunner().invoke(main, ["validate", "kuhn-poker"])
+    assert result.exit_code == 0 and "secret" not in result.output
+    result = CliRunner().invoke(main, ["validate", "./kuhn-poker"])
+    assert result.exit_code != 0 and "kuhn-poker:2" in result.output

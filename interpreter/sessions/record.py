@@ -92,8 +92,10 @@ class Record:
         """The record of a game about to start (`ref` as given: a name or a file; `deal`
         its given deal's data, if any: dealt_from)."""
         path = Path(ref)
-        try:
-            saved_ref = str(path.resolve()) if path.is_file() else ref
+        try:  # the file the rules came from (a built-in's name means the built-in, even
+            # where the current folder holds a file of that name)
+            saved_ref = str(path.resolve()) if path.is_file() and \
+                path.resolve() == Path(rules.path).resolve() else ref
         except (OSError, ValueError):  # a name the system refuses is no file
             saved_ref = ref
         recorded = [PROGRAM if is_command(kind) else kind for kind in seats]
