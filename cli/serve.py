@@ -134,7 +134,10 @@ def new_game(ruleset: str, players: int | None, seats: str | None, seed: int | N
                                  "person (human)", param_hint="--seats")
     secret = seed is None
     seed = fresh_seed() if secret else seed
-    return Game.new(ruleset, chosen, count, seed, kinds), secret
+    game = Game.new(ruleset, chosen, count, seed, kinds)
+    if not secret:  # whoever gave the seed may know every card: every seat is told so
+        game.seed_given()
+    return game, secret
 
 
 def first_save(game: Game, save_file: str | None, secret: bool) -> None:

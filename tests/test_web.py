@@ -560,6 +560,9 @@ def test_serve_prints_a_link_per_person_and_saves(tmp_path: Path, no_serving: li
     assert "saved to" in lines[0] and (tmp_path / "golf6.cardrules-save").is_file()
     assert "seed 5," in lines[0]  # (given on the command line: the person knows it)
     assert len(no_serving) == 1
+    [game] = no_serving[0].state.hub.games.values()  # and every seat is told it was given
+    assert any("dealt from a seed given" in entry for entry in game.news
+               if isinstance(entry, str))
     code, out, err = cli("serve", "--resume", "golf6.cardrules-save", "--port", "0",
                          "--host", "0.0.0.0")
     assert code == 0, err
