@@ -6,6 +6,8 @@ shifted list); everything else by value. Each difference is a `Change`.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -72,10 +74,39 @@ def _diff_named(old: list[dict[str, Any]], new: list[dict[str, Any]],
 
 
 def _short(value: Any) -> str:
-    """A value on one line, at most 100 characters: a text with line breaks (a summary)
+    """A value on one line, at most 100 characters, as a rule file writes it (YAML's flow
+    style: `{name: bonus, default: -20}`, `false`): a text with line breaks (a summary)
     quoted, its breaks written \\n, so that each difference stays one line."""
-    text = repr(value) if not isinstance(value, str) else _one_line(value)
+    text = _one_line(value) if isinstance(value, str) else flow_text(value)
     return text if len(text) <= 100 else text[:97] + "..."
+
+
+def flow_text(value: Any) -> str:
+    """A value of a rule file's data in YAML's flow style, on one line."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_text(str(k))}: {flow_text(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(flow_text(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return _text(value)
+    return str(value)
+
+
+_PLAIN = re.compile(r"[A-Za-z_(][^\[\]{},#:'\"\n\t\\]*")
+_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "null", "none", "~"})
+
+
+def _text(text: str) -> str:
+    """A text inside a flow collection: as it is where YAML reads it back as that text,
+    else in double quotes (JSON's escapes are YAML's)."""
+    if _PLAIN.fullmatch(text) and text == text.strip() and text.lower() not in _WORDS \
+            and text.isprintable():
+        return text
+    return json.dumps(text, ensure_ascii=False)
 
 
 _ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r", '"': '\\"', "\\": "\\\\"}

@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
-from cardrules.dsl.diff import diff
+from cardrules.dsl.diff import diff, flow_text
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import RulesetError
 
@@ -187,6 +188,19 @@ def test_diff_keeps_each_difference_on_one_line() -> None:
     assert all("\n" not in line and line.isprintable() for line in lines)
     summary = next(line for line in lines if line.startswith("~ summary: "))
     assert summary.startswith('~ summary: "Keep a face-down') and "\\n" in summary
+
+
+def test_diff_writes_values_as_a_rule_file_does() -> None:
+    """An added entry is written in YAML's flow style, which reads back as that entry (no
+    Python notation: True, None, quotes around every name)."""
+    a, b = load_ruleset("golf6-jokers5"), load_ruleset("golf6-pairs10")
+    [added] = [c for c in diff(a.data, b.data) if c.kind == "added"]
+    line = added.format()
+    assert line.startswith("+ options.pair_points: {name: pair_points, label: A column pair ")
+    assert "'" not in line and "True" not in line and "False" not in line
+    entry = {"name": "x", "on": True, "off": None, "texts": ["2", "yes", "a: b", "l1\nl2"],
+             "when": "size(stock) > 0 and mode == 'fast'"}
+    assert yaml.safe_load(flow_text(entry)) == entry
 
 
 def test_variants_stay_small() -> None:
