@@ -111,7 +111,7 @@ class Generator(StatementWriter):
                 made.helpers.append(self.expression_function(name, ["S", "v_card"], how))
         for proc in program.procedures:
             params = ["S", "me", *(local(p) for p, _ in proc.params)]
-            body = self.block(proc.body) or [ast.Pass()]
+            body = self.body(proc.body, tuple(p for p, _ in proc.params)) or [ast.Pass()]
             made.procedures[proc.name] = self.add_function(f"pr_{proc.name}", params, body,
                                                            self.checked.decls.name.pos)
         for var in program.variables:
@@ -225,12 +225,12 @@ class Generator(StatementWriter):
 
     def statement_function(self, fn_name: str, stmts: tuple[ir.Stmt, ...],
                            pos: n.Pos) -> str:
-        return self.add_function(fn_name, ["S", "me"], self.block(stmts), pos)
+        return self.add_function(fn_name, ["S", "me"], self.body(stmts), pos)
 
     def trigger_function(self, kind: str, triggers: tuple[ir.Trigger, ...]) -> None:
         body: list[ast.stmt] = []
         for trigger in triggers:
-            inner = self.block(trigger.body)
+            inner = self.body(trigger.body)
             if trigger.when is None:
                 body.extend(inner)
             else:
@@ -379,7 +379,8 @@ class Generator(StatementWriter):
             pyast.assign(local(p.name), pyast.subscript(pyast.name("A"), pyast.const(i)))
             for i, p in enumerate(move.params, 1)]
         self.manifest.moves[move.name] = self.add_function(
-            f"m_{move.name}", ["S", "me", "A"], unpack + self.block(move.body), move.pos)
+            f"m_{move.name}", ["S", "me", "A"],
+            unpack + self.body(move.body, tuple(p.name for p in move.params)), move.pos)
         self.manifest.labels[move.name] = tuple(
             self.expression_function(f"l_{move.name}_{i}", ["S", "A"], value, unpack)
             for i, value in enumerate(move.label_values))

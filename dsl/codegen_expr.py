@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import ast
 import copy
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from cardrules.model import Site, ZoneDef
@@ -65,6 +67,9 @@ class ExpressionWriter:
         # it is worked out where first needed (None: before the loop)
         self._hoisted: dict[int, tuple[str, ast.expr | None]] = {}
         self._temp = 0
+        # A rule's name bound, where it is written, to another local than local(name): an
+        # inner `let` or loop that hides a binding outside it (codegen_stmt.py's scopes)
+        self._names: dict[str, str] = {}
         functions = checked.program.functions
         self.kept = remembered(functions)  # functions kept by their arguments (reads.py)
         self.unfold = Unfolder(functions, frozenset(self.kept))
@@ -197,7 +202,21 @@ class ExpressionWriter:
         return pyast.const(node.value)
 
     def expr_Local(self, node: ir.Local) -> ast.expr:
-        return pyast.name(local(node.name))
+        return pyast.name(self._names.get(node.name, local(node.name)))
+
+    @contextmanager
+    def bound(self, name: str, python: str) -> Iterator[None]:
+        """While code is written inside a binding of `name` (an aggregate's variable, a
+        loop's), `name` reads `python`."""
+        outer = self._names.get(name)
+        self._names[name] = python
+        try:
+            yield
+        finally:
+            if outer is None:
+                del self._names[name]
+            else:
+                self._names[name] = outer
 
     def expr_StateName(self, node: ir.StateName) -> ast.expr:
         return NAMES[node.name].emit()
@@ -368,8 +387,9 @@ class ExpressionWriter:
         pieces = self.hoist([element, *([condition] if condition is not None else [])],
                             node.variable)
         try:
-            element_code = self.expr(element)
-            conds = [self.expr(condition)] if condition is not None else []
+            with self.bound(node.variable, var):
+                element_code = self.expr(element)
+                conds = [self.expr(condition)] if condition is not None else []
         finally:
             self.unhoist(pieces)
         return var, source, pieces, element_code, seated + conds

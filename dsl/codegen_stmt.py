@@ -29,6 +29,47 @@ class StatementWriter(ExpressionWriter):
 
     effects: dict[str, Any]  # what the card rules may take as known (codegen.Generator)
 
+    # ---------------------------------------------------------------- scopes
+    # A rule's names are scoped (a `let` ends with the list it is written in, a loop's name
+    # with its body); a function's locals are not. So a `let` or a loop inside a block that
+    # hides a name bound outside it gets a fresh local, read through `_names` while it is
+    # bound, and the name outside is left as it was.
+    _visible: set[str]  # the names bound here: parameters, and lets and loops around
+    _here: set[str] | None  # the names a `let` bound in this inner block (None: the body)
+
+    def body(self, stmts: tuple[ir.Stmt, ...], params: tuple[str, ...] = ()) -> list[ast.stmt]:
+        """A rule's statements, the whole of a function's (its parameters bound)."""
+        self._names, self._visible, self._here = {}, set(params), None
+        return self.block(stmts)
+
+    def inner(self, stmts: tuple[ir.Stmt, ...], loop: tuple[str, str] | None = None
+              ) -> list[ast.stmt]:
+        """A block inside another (a branch, a loop's body: `loop` its name and local):
+        what is bound in it ends with it."""
+        saved = dict(self._names), set(self._visible), self._here
+        self._here = set()
+        if loop is not None:
+            name, python = loop
+            self._visible.add(name)
+            if python != local(name):
+                self._names[name] = python
+        try:
+            return self.block(stmts)
+        finally:
+            self._names, self._visible, self._here = saved
+
+    def binding(self, name: str) -> str:
+        """The local a `let` or a loop of `name` binds here: a fresh one where it would
+        overwrite a binding outside this block that is still to be read after it."""
+        if self._here is not None and name in self._visible and name not in self._here:
+            return self.fresh(name)
+        return self._names.get(name, local(name))
+
+    def fresh(self, name: str) -> str:
+        """A local for `name` that no other binding of the function has."""
+        self._temp += 1
+        return f"{local(name)}_{self._temp}"
+
     # ------------------------------------------------------------ statements
     def block(self, stmts: tuple[ir.Stmt, ...]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
@@ -123,7 +164,8 @@ class StatementWriter(ExpressionWriter):
     def _each(self, stmt: ir.Tell, cards: ast.expr) -> ast.expr:
         """[condition for each card of `cards`], the card bound to the clue's name."""
         loop = ast.comprehension(pyast.store(local(stmt.name)), cards, [], 0)
-        return ast.ListComp(pyast.call("bool", self.expr(stmt.condition)), [loop])
+        with self.bound(stmt.name, local(stmt.name)):
+            return ast.ListComp(pyast.call("bool", self.expr(stmt.condition)), [loop])
 
     def stmt_Set(self, stmt: ir.Set) -> list[ast.stmt]:
         # A number stored is bounded (runtime.bounded) where it may grow faster than by a
@@ -164,7 +206,14 @@ class StatementWriter(ExpressionWriter):
         return pyast.call("bounded", value, self.site_const(pos))
 
     def stmt_Let(self, stmt: ir.Let) -> list[ast.stmt]:
-        return [pyast.assign(local(stmt.name), self.expr(stmt.value))]
+        value = self.expr(stmt.value)  # (`let x = x + 1` reads the x outside)
+        python = self.binding(stmt.name)
+        if python != local(stmt.name):
+            self._names[stmt.name] = python
+        self._visible.add(stmt.name)
+        if self._here is not None:
+            self._here.add(stmt.name)
+        return [pyast.assign(python, value)]
 
     def stmt_Signal(self, stmt: ir.Signal) -> list[ast.stmt]:
         return pyast.stmts("S.signal |= _0", pyast.const(_SIGNALS[stmt.kind]))
@@ -204,14 +253,20 @@ class StatementWriter(ExpressionWriter):
         return [pyast.expr_stmt(pyast.call("eliminate", S, who))]
 
     def stmt_If(self, stmt: ir.If) -> list[ast.stmt]:
-        return self.test_statements(stmt.test, self.block(stmt.then),
-                                    self.block(stmt.otherwise))
+        return self.test_statements(stmt.test, self.inner(stmt.then),
+                                    self.inner(stmt.otherwise))
 
     def stmt_For(self, stmt: ir.For) -> list[ast.stmt]:
         # (a list: the loop may change the zone)
-        source = self.counted(pyast.call("list", self.expr(stmt.source)), stmt.pos)
-        body = self.block(stmt.body) or [ast.Pass()]
-        return [ast.For(pyast.store(local(stmt.name)), source, body, [])]
+        code = self.expr(stmt.source)
+        if not (isinstance(code, ast.Call) and isinstance(code.func, ast.Name)
+                and code.func.id in ("list", "sorted")):  # (a list of its own already)
+            code = pyast.call("list", code)
+        source = self.counted(code, stmt.pos)
+        # (a fresh local where the loop hides a name still to be read after it)
+        python = self.fresh(stmt.name) if stmt.name in self._visible else local(stmt.name)
+        body = self.inner(stmt.body, (stmt.name, python)) or [ast.Pass()]
+        return [ast.For(pyast.store(python), source, body, [])]
 
     def stmt_Loop(self, stmt: ir.Loop) -> list[ast.stmt]:
         """`for _loop in range(limit)`, leaving when the test says so: before the body for
@@ -220,7 +275,7 @@ class StatementWriter(ExpressionWriter):
         if stmt.test_first:
             exit_test = ast.UnaryOp(ast.Not(), exit_test)
         leave = pyast.if_(exit_test, [ast.Break()], [])
-        body = self.block(stmt.body)
+        body = self.inner(stmt.body)
         inner = [leave, *body] if stmt.test_first else [*body, leave]
         return [ast.For(pyast.store("_loop"), pyast.call("range", pyast.const(stmt.limit)),
                         inner, [])]

@@ -330,6 +330,34 @@ def test_a_call_in_a_call_is_one_level_of_nesting(tmp_path: Path) -> None:
             assert "nested more than 100 levels deep" in found[0].message
 
 
+def test_an_inner_let_or_loop_hides_a_name_only_while_it_is_bound(tmp_path: Path) -> None:
+    """A loop through the hand named like the move's choice, and a `let` in a branch named
+    like one outside it, leave the names outside as they were (a function's locals are not
+    scoped: they overwrote them, and the card moved was the loop's last)."""
+    path = mini_with(tmp_path, "              do: [move card to discard face up]\n",
+                     "              do:\n"
+                     "                - let n = 1\n"
+                     "                - for: card in cards(hand[me])\n"
+                     "                  do: [let n = 5]\n"
+                     "                - if: \"size(stock) >= 0\"\n"
+                     "                  then: [let n = 7, move card to discard face up]\n"
+                     "                - if: \"n != 1\"\n"
+                     "                  then: [end game]\n")
+    engine = Engine(load_ruleset(path))
+    for seed in range(5):
+        state = engine.new_game(2, seed)
+        legal = engine.legal_actions(state)
+        while legal and state.step != 1:
+            legal = engine.play(state, legal[-1])
+        drops = [a for a in legal if a[0] == "drop"]
+        if len(drops) < 2:
+            continue
+        chosen = drops[0]
+        engine.play(state, chosen)
+        assert state.zones[engine.rules.zone("discard").zone_of(0)][-1] == chosen[1]
+        assert not state.over  # n is 1 again after the branch's own n
+
+
 def test_an_expression_of_500_terms_is_refused_plainly(tmp_path: Path) -> None:
     path = mini_with(tmp_path, 'score: "sum(c.points for c in hand[p])"',
                      'score: "' + " + ".join(["1"] * 500) + '"')
