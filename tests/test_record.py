@@ -87,6 +87,30 @@ def test_an_action_is_matched_by_its_exact_json() -> None:
             find_action(engine, state, wrong)
 
 
+def test_a_choice_of_cards_saved_in_another_order_is_the_same_action() -> None:
+    """A save written before a hand's cards were listed in the deck's order names a choice
+    of several cards in its holder's order: it is the one action of those cards (never
+    another, and never a list of other cards)."""
+    engine = Engine(load_ruleset("dou-dizhu"))
+    found = 0
+    for seed in range(10):
+        state = engine.new_game(3, seed)
+        legal = engine.legal_actions(state)
+        while legal and not any(isinstance(p, tuple) and len(p) > 1 for a in legal for p in a):
+            legal = engine.play(state, legal[0])
+        for action in legal:
+            data = action_data(action)
+            if not any(isinstance(p, list) and len(p) > 1 for p in data):
+                continue
+            held = [p[::-1] if isinstance(p, list) else p for p in data]
+            assert find_action(engine, state, held) == action
+            other = [[p[0] + 1000, *p[1:]] if isinstance(p, list) else p for p in data]
+            with pytest.raises(IllegalAction):
+                find_action(engine, state, other)
+            found += 1
+    assert found > 10
+
+
 def test_loads_refuses_what_is_not_a_record() -> None:
     rules = load_ruleset("golf6")
     good = Record.new("golf6", {}, rules, 2, 1, [HUMAN, "random"])

@@ -437,13 +437,30 @@ def find_action(engine: Engine, state: GameState, data: Any) -> Action:
     if not isinstance(data, list) or not data or not isinstance(data[0], str):
         raise IllegalAction("not an action")
     wanted = json.dumps(data)
+    unordered = json.dumps(_unordered(data))
+    alike: list[Action] = []
     for candidate in engine.legal_actions(state):
         if candidate[0] != data[0] or len(candidate) != len(data):
             continue
         filled = _filled(candidate, data)
-        if filled is not None and json.dumps(action_data(filled)) == wanted:
+        if filled is None:
+            continue
+        written = action_data(filled)
+        if json.dumps(written) == wanted:
             return filled
+        if json.dumps(_unordered(written)) == unordered:
+            alike.append(filled)
+    # A save written before a hand's cards were listed in the deck's order names a choice
+    # of several cards in the order its holder had them: the one action of those cards.
+    if len(alike) == 1:
+        return alike[0]
     raise IllegalAction(f"not a legal action now: {_short(wanted)}")
+
+
+def _unordered(data: list[Any]) -> list[Any]:
+    """An action's data with each list of numbers (cards chosen together) in order."""
+    return [sorted(part) if isinstance(part, list) and all(type(x) is int for x in part)
+            else part for part in data]
 
 
 def _filled(candidate: Action, data: list[Any]) -> Action | None:
