@@ -26,7 +26,7 @@ from typing import Any
 from cardrules.errors import CardrulesError, RuleFault, RuleRuntimeError
 from cardrules.model import PASS, PASS_TEXT, Action, MoveDef, Ruleset
 
-from .runtime import OTHERS
+from .runtime import OTHERS, OWNER
 from .state import GameState
 
 CARD_KINDS = ("red", "black", "none")  # colours, by number
@@ -192,7 +192,9 @@ class Words:
                    f"column {index % width + 1}"
         if board.visibility[z] == OTHERS:  # its holder sees each card's place in it
             return f"card {index + 1} of {zone}"
-        if self._stacked.get(name, True):  # a pile: where in it is what tells cards apart
+        # a pile: where in it is what tells cards apart; but a hand's order (whatever its
+        # layout) is its holder's alone, never told to the table
+        if self._stacked.get(name, True) and board.visibility[z] != OWNER:
             depth = len(cards) - index
             return f"the unseen top card of {zone}" if depth == 1 \
                 else f"the unseen card {depth} from the top of {zone}"

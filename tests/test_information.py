@@ -63,6 +63,8 @@ except ImportError:  # pragma: no cover - the test extra installs the web extra
     WEB = False
 
 RULESETS = sorted((Path(__file__).resolve().parent.parent / "rulesets").glob("*.yaml"))
+# and a small game whose hands keep the default layout, a stack (tests/data/mini.yaml)
+MINI = Path(__file__).resolve().parent / "data" / "mini.yaml"
 PAIRS = 9  # games per ruleset in which pairs are made at a random point
 DECISIONS = 2000  # decisions per ruleset whose hidden choices are tried
 FOLLOWED = 120  # actions a pair is followed for, at most
@@ -132,7 +134,7 @@ def adapter_match(engine: Engine, state: GameState) -> Any:
     key = (engine.rules.name, state.n)
     table = TABLES.get(key)
     if table is None:
-        path = next(p for p in RULESETS if p.stem == engine.rules.name)
+        path = next(p for p in [*RULESETS, MINI] if p.stem == engine.rules.name)
         table = TABLES[key] = Table(str(path), (), state.n)
     match = Match(table)
     match.state = state
@@ -415,7 +417,7 @@ def positions(engine: Engine) -> list[tuple[GameState, int, random.Random]]:
     return out
 
 
-@pytest.mark.parametrize("path", RULESETS, ids=[p.stem for p in RULESETS])
+@pytest.mark.parametrize("path", [*RULESETS, MINI], ids=[*(p.stem for p in RULESETS), "mini"])
 def test_a_seat_cannot_tell_apart_games_that_differ_in_what_it_did_not_see(path: Path) -> None:
     engine = Engine(load_ruleset(path))
     compared = {"traded cards": 0, "hidden order": 0, "hidden choice": 0}
