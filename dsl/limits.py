@@ -6,6 +6,8 @@ a small, known amount of memory and time. docs/grammar.md lists them (§2, "Limi
 
 from __future__ import annotations
 
+from cardrules.interpreter.runtime import MOST_WORK
+
 MAX_PLAYERS = 16
 MAX_RANKS = 64
 MAX_SUITS = 16
@@ -24,7 +26,9 @@ MAX_MELD_SIZE = 24  # cards in one meld kind (a search at run time takes up to 6
 MAX_ACTIONS = 10_000_000  # actions in one game (`max_actions`)
 DEFAULT_ACTIONS = 100_000  # ...when the ruleset does not say
 MAX_VALUE = 10**9  # the largest number in a value table or an option, either sign
-MAX_WORK = 10_000_000  # steps a rule's text may fix, its loops multiplied (dsl/work.py)
+# steps a rule's text may fix, its loops multiplied (dsl/work.py): the same budget an
+# action's counted work has while the game runs (runtime.charge)
+MAX_WORK = MOST_WORK
 
 LIMITS: dict[str, tuple[int, str]] = {
     "players": (MAX_PLAYERS, "players at a table"),

@@ -140,6 +140,7 @@ class Engine:
         window's next answer, or the next decision)."""
         if state.over or state.between_rounds:
             return []
+        state.work, state.work_at = 0, state.actions  # (a question's work is its own)
         if state.window:
             if flow.next_reaction(self.flow, state):
                 assert state.legal_cache is not None
@@ -151,6 +152,7 @@ class Engine:
         """The reaction moves `seat` could make were a reaction window offered to it now
         (without the pass; none in a ruleset without `reactions:`), in the order a window
         lists them. The game is not changed."""
+        state.work, state.work_at = 0, state.actions  # (a question's work is its own)
         return flow.reactions_of(self.flow, state, seat)
 
     def is_choice(self, state: GameState) -> bool:

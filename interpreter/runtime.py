@@ -105,8 +105,12 @@ MOST_WORK = 10_000_000
 
 
 def charge(s: GameState, steps: int, site: int) -> None:
-    """Count `steps` of work against the action under way (the count starts afresh when the
-    game's count of actions moves on); a fault once it passes MOST_WORK."""
+    """Count `steps` of work; a fault once the count passes MOST_WORK. The count starts
+    afresh when the game's count of actions has moved on (which a move's own rules do at
+    their end: a window holds a move's rules, and the triggers and the listing after the
+    move before it), and where a question is asked between actions (a score, an estimate,
+    a listing, the reactions a seat could make: Engine), so that no action, and no
+    question asked of a game however often, passes it."""
     if s.work_at != s.actions:
         s.work_at = s.actions
         s.work = 0
@@ -548,7 +552,7 @@ def zone_label(b: Board, z: int) -> str:
 EXPORTED = (
     "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "OTHERS", "MOST_LETTERS", "MOST_NUMBERS",
     "SIGNAL_TURN", "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "ReadAs", "in_play",
-    "total_now", "need", "at", "position", "MOST_WORK", "charge", "counted", "combinations",
+    "total_now", "need", "at", "position", "charge", "counted", "combinations",
     "subsets", "frozen", "same", "ordered",
     "remember", "kept", "most_by", "least_by", "ordered_by", "bounded", "bounded_items", "scored",
     "MOST_VALUE", "divide", "modulo", "least", "most", "numbers", "words", "group",
