@@ -1054,8 +1054,9 @@ def test_a_seat_has_a_few_event_streams_and_one_hint_at_a_time() -> None:
         me = seat_url(game, 0)
         kept = hub.served[game.id]
         kept.streams[0] = server.MAX_STREAMS
-        answer = client.get(f"{me}/events")
-        assert answer.status_code == 429 and "pages open already" in answer.json()["error"]
+        answer = client.get(f"{me}/events")  # told in the stream, which a page reads
+        assert answer.status_code == 200 and answer.text.startswith("event: refused\n")
+        assert "pages open already" in json.loads(answer.text.split("data: ", 1)[1])["error"]
         kept.hinting.add(0)
         answer = client.post(f"{me}/hint", json={})
         assert answer.status_code == 429 and "being worked out" in answer.json()["error"]
@@ -1073,6 +1074,16 @@ def test_a_seat_has_a_few_event_streams_and_one_hint_at_a_time() -> None:
     kept.streams[0] = server.MAX_STREAMS
     event = asyncio.run(first_of(server.events(hub, kept, 0)))
     assert event.startswith("event: refused") and kept.streams[0] == server.MAX_STREAMS
+
+    async def open_and_close() -> tuple[int, int]:  # a stream counts while it is open
+        stream = server.events(hub, kept, 0)
+        await stream.__anext__()
+        during = kept.streams[0]
+        await stream.aclose()
+        return during, kept.streams[0]
+
+    kept.streams[0] = 0
+    assert asyncio.run(open_and_close()) == (1, 0) and kept.watchers == 0
 
 
 def test_a_request_no_route_takes_is_refused_in_json_on_the_api() -> None:

@@ -20,13 +20,17 @@ class Served:
     seen: float  # the clock's time of the last request naming it
     pinned: bool = False  # the command line's game: kept until the server stops
     ended: float | None = None  # the clock's time it was first seen over
-    watchers: int = 0  # pages with an event stream open
     streams: dict[int, int] = field(default_factory=dict)  # seat -> its open event streams
     hinting: set[int] = field(default_factory=set)  # seats with a hint being worked out
     changed: asyncio.Event = field(default_factory=asyncio.Event)  # wakes the bots' runner
     pages: dict[int, asyncio.Event] = field(default_factory=dict)  # seat -> wakes its pages
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     runner: asyncio.Task[None] | None = None
+
+    @property
+    def watchers(self) -> int:
+        """Pages with an event stream open."""
+        return sum(self.streams.values())
 
     def page_event(self, seat: int) -> asyncio.Event:
         """What wakes `seat`'s pages: the game changing, or the seat's own controls."""

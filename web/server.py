@@ -463,8 +463,8 @@ def make_app(hub: Hub) -> Starlette:
     @answering
     async def seat_events(request: Request) -> Response:
         served, seat = seat_of(request)
-        if served.streams.get(seat, 0) >= MAX_STREAMS:
-            raise Refused(429, TOO_MANY_STREAMS)
+        # (a seat with too many streams open is refused in the stream's first event: a
+        # page's EventSource gives up on a refused request without reading why)
         return StreamingResponse(events(hub, served, seat), media_type="text/event-stream")
 
     @answering
@@ -555,11 +555,10 @@ async def events(hub: Hub, served: Served, seat: int) -> AsyncIterator[str]:
     declarations, as a page that connects or reconnects needs them), while the game is
     served. An open stream keeps the game from being abandoned."""
     game = served.game
-    if served.streams.get(seat, 0) >= MAX_STREAMS:  # (opened since the request was let in)
+    if served.streams.get(seat, 0) >= MAX_STREAMS:
         yield f"event: refused\ndata: {json.dumps({'error': TOO_MANY_STREAMS})}\n\n"
         return
     seen: tuple[int, int] | None = None
-    served.watchers += 1
     served.streams[seat] = served.streams.get(seat, 0) + 1
     try:
         while not hub.closing and hub.served.get(game.id) is served:
@@ -573,7 +572,6 @@ async def events(hub: Hub, served: Served, seat: int) -> AsyncIterator[str]:
                 yield ": still here\n\n"
             await hub.wait_page(served, seat, seen, KEEP_ALIVE)
     finally:
-        served.watchers -= 1
         served.streams[seat] -= 1
         served.seen = hub.clock()
 

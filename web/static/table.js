@@ -390,6 +390,12 @@ function connect() {
   source.onopen = () => { status.textContent = "live"; status.className = "connection live"; };
   source.onmessage = (event) => receive(JSON.parse(event.data));
   source.onerror = () => { status.textContent = "reconnecting…"; status.className = "connection lost"; };
+  // The server refuses a stream where the seat has too many pages open: say so, and stop.
+  source.addEventListener("refused", (event) => {
+    source.close();
+    status.textContent = JSON.parse(event.data).error;
+    status.className = "connection lost";
+  });
 }
 
 document.addEventListener("DOMContentLoaded", connect);
