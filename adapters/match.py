@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from cardrules.errors import CardrulesError, IllegalAction
+from cardrules.errors import IllegalAction, NoLegalMove
 from cardrules.interpreter.players.knowledge import determinize
 from cardrules.interpreter.runtime import OWNER
 from cardrules.interpreter.state import GameState
@@ -496,19 +496,20 @@ class Match:
                 return out
         raise AdapterError(f"no sample of the cards seat {seat + 1} does not know, out of "
                            f"{RESAMPLE_ATTEMPTS} drawn, agrees with what the game has shown "
-                           "(the parts of the action chosen so far, or what the last actions "
-                           "tell of them: a knock, say, says the knocker's hand may be laid "
-                           "down)")
+                           "(the parts of the action chosen so far, or what the actions the "
+                           "seat saw tell of the cards: each sample left the seat to move "
+                           "nothing it may do)")
 
     @staticmethod
     def _playable(sample: Match) -> bool:
         """Whether `sample` goes on: its game over, or a seat with something to choose.
         Hidden cards are drawn knowing what a seat saw, not what the actions it saw tell of
-        them (a knock says the knocker's hand is low enough): such a sample may leave the
-        seat to move with nothing it may do, and is drawn again."""
+        them (an action allowed only to a hand of some kind says the hand is of that kind):
+        such a sample may leave the seat to move with nothing it may do, and is drawn
+        again. Any other fault of the rules is the rules', and is raised."""
         try:
             return sample.is_over() or bool(sample.legal())
-        except CardrulesError:
+        except NoLegalMove:
             return False
 
     @staticmethod

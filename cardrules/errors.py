@@ -103,6 +103,10 @@ class RuleRuntimeError(GameError):
         self.diagnostic = diagnostic
 
 
+class NoLegalMove(RuleRuntimeError):
+    """The seat to move has nothing it may do: the rules leave the game stuck there."""
+
+
 class RuleFault(RuleRuntimeError):
     """What the runtime raises when a rule meets a state it cannot work on. `site` numbers
     the piece of rule text that failed (the ruleset's `sites`), when the runtime knows it;

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from cardrules.errors import CardrulesError, RuleRuntimeError
+from cardrules.errors import CardrulesError, NoLegalMove, RuleRuntimeError
 from cardrules.model import PASS, Action
 
 from . import domains, rounds
@@ -326,7 +326,7 @@ def decide(F: Flow, s: GameState) -> list[Action]:
     if F.facts.forbid_repetition:
         legal = unrepeated(F, s, legal)
     if not legal:
-        raise RuleRuntimeError(
+        raise NoLegalMove(
             f"{step.location}: seat {s.current + 1} has no legal move in step "
             f"'{step.name}' of phase '{F.rules.phases[s.phase].name}'")
     s.legal_cache = (s.version, legal)
