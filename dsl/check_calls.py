@@ -56,6 +56,9 @@ class CallChecks:
     def iterable(self, node: n.Expr, code: ir.Expr | None = None) -> ir.Expr:
         raise NotImplementedError
 
+    def clash(self, name: str, pos: n.Pos) -> bool:
+        raise NotImplementedError
+
     def cards_of(self, node: n.Expr, what: str) -> ir.Expr:
         raise NotImplementedError
 
@@ -168,7 +171,7 @@ class CallChecks:
             return self.error(node.pos, f"'{node.function}(... for ...)' is not an aggregate: "
                                         "use one of " + ", ".join(AGGREGATES))
         source = self.iterable(node.source)
-        if source is BAD:
+        if source is BAD or self.clash(node.variable, node.variable_pos):
             return BAD
         assert source.type.item is not None
         with self.bind({node.variable: source.type.item}):

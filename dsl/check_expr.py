@@ -54,6 +54,9 @@ from .typesys import (
 )
 
 COLOURS = ("red", "black", "none")
+# The words of expressions and domains (docs/grammar.md §3.2), which no name of a file's may be.
+EXPRESSION_WORDS = frozenset({"if", "then", "else", "or", "and", "not", "in", "for", "where",
+                              "true", "false", "none"})
 
 
 _PLAYER_SCOPES = ("player", "player_round")
@@ -96,8 +99,13 @@ class ExpressionChecker(CallChecks):
         return BAD
 
     def clash(self, name: str, pos: n.Pos) -> bool:
-        """Whether `name` is `house` in a ruleset that has one (reported: it names the house
-        there, and nothing else may)."""
+        """Whether `name` may not name what the file binds or declares (reported): a word of
+        the expressions (`if`, `and`, `none`...: a name so spelt cannot always be read), or
+        `house` in a ruleset that has one (it names the house there, and nothing else may)."""
+        if name in EXPRESSION_WORDS:
+            self.error(pos, f"'{name}' is a word of the language (if then else or and not in "
+                            "for where true false none): choose another name")
+            return True
         if name != "house" or self.symbols.house is None:
             return False
         self.error(pos, "'house' names the house in this ruleset (`house:`); choose another "

@@ -285,6 +285,8 @@ class _RulesetChecker(MoveChecker):
         self.has_me = False
         for spec in self.decls.functions:
             name = spec.name.name
+            if self.clash(name, spec.name.pos):
+                continue
             if name in self.symbols.functions:
                 self.problem(spec.name.pos, f"'{name}' is already a function")
                 continue
@@ -329,6 +331,8 @@ class _RulesetChecker(MoveChecker):
         self.symbols.procedure_names = frozenset(p.name.name for p in self.decls.procedures)
         for spec in self.decls.procedures:
             name = spec.name.name
+            if self.clash(name, spec.name.pos):
+                continue
             if name in self.symbols.procedures:
                 self.problem(spec.name.pos, f"'{name}' is already a procedure")
                 continue

@@ -517,3 +517,19 @@ def test_a_declaration_that_fails_is_one_problem_not_two(old: str, new: str, lin
     found = check_files([str(path)])
     assert [(d.location.line if d.location else 0, d.message.split(":")[0]) for d in found] \
         == [(line, message)], [d.format() for d in found]
+
+
+@pytest.mark.parametrize("old,new", [
+    ("                - set drawn += 1\n", "                - let if = 3\n"),
+    ("  - name: drawn\n", "  - name: and\n"),
+    ("choose: {card: \"hand[me] where card.rank != 'K'\"}",
+     "choose: {where: \"hand[me] where where.rank != 'K'\"}"),
+    ("zones:\n", "functions:\n  - {name: none, value: \"1\"}\nzones:\n"),
+])
+def test_a_word_of_the_language_names_nothing_of_a_files(old: str, new: str,
+                                                          tmp_path: Path) -> None:
+    """`if`, `and`, `where`, `none`... may not name a variable, a local, a choice or a
+    function (some could never be read: `none` is always the literal)."""
+    found = check_files([str(mini_with(old, new, tmp_path))])
+    assert any("is a word of the language" in d.message for d in found), \
+        [d.format() for d in found]
