@@ -58,11 +58,13 @@ def shown_name(ref: str | Path, width: int = 80) -> str:
     return text if len(text) <= width else text[:width - 3] + "..."
 
 
-def _builtin(ref: str) -> bool:
-    """Whether `ref` is a built-in ruleset's name (which always means the built-in)."""
+def builtin_file(ref: str) -> Path | None:
+    """The file of the built-in ruleset `ref` names, or None if it names none (a path, a
+    file's name, another name). A built-in's name always means the built-in."""
     if "/" in ref or ref.endswith(RULE_FILE_SUFFIXES):
-        return False
-    return is_file(Path(str(resources.files("cardrules.rulesets").joinpath(ref + ".yaml"))))
+        return None
+    shipped = Path(str(resources.files("cardrules.rulesets").joinpath(ref + ".yaml")))
+    return shipped if is_file(shipped) else None
 
 
 def resolve(ref: str, builtin_only: bool = False) -> Path:
@@ -72,10 +74,9 @@ def resolve(ref: str, builtin_only: bool = False) -> Path:
     name (not a path) is looked for among the built-in rulesets alone."""
     path = Path(ref)
     named = "/" not in ref and not ref.endswith(RULE_FILE_SUFFIXES)
-    if named:  # a built-in's name means the built-in, whatever the current folder holds
-        shipped = Path(str(resources.files("cardrules.rulesets").joinpath(ref + ".yaml")))
-        if is_file(shipped):
-            return shipped
+    shipped = builtin_file(ref)  # whatever the current folder holds
+    if shipped is not None:
+        return shipped
     if not (named and builtin_only) and is_file(path):
         return path
     if named:
@@ -191,7 +192,7 @@ class RulesetRef:
     @classmethod
     def of(cls, ref: str, options: dict[str, str] | None = None) -> RulesetRef:
         path = Path(ref)
-        where = str(path.resolve()) if not _builtin(ref) and is_file(path) else ref
+        where = str(path.resolve()) if builtin_file(ref) is None and is_file(path) else ref
         return cls(where, tuple(sorted((options or {}).items())))
 
     def load(self) -> Ruleset:

@@ -73,7 +73,7 @@ from .meld_candidates import (  # noqa: F401  (MOST_MELD_CARDS, MeldRules: this 
 )
 
 MOST_LAYOUTS = 10_000  # the most layouts meld_layouts gives
-_KEPT_SEARCHES = 100_000  # left_out answers kept before starting afresh
+_KEPT_SEARCHES = 100_000  # answers of left_out, deadwood and discard_deadwood kept, then afresh
 
 CUT_FROM = 16  # hands of more cards than this are cut into dead cards and parts first
 _TREE_FROM = 24  # a type in more melds than this finds those that fit through a tree
