@@ -134,6 +134,14 @@ def _diagnose(text: str, kind: str, origin: n.Origin, exc: UnexpectedInput) -> D
         word = text[:exc.token.start_pos or 0].strip()
         return doc.diagnostic(origin.path, f"unexpected '{word}': expected "
                               + _START_WORDS[kind], offset=start, end=start + len(word))
+    before = re.search(r"(?<![\w.])if\s*$", text[:exc.token.start_pos or 0]) \
+        if isinstance(exc, UnexpectedToken) and kind != "label" else None
+    if before is not None:
+        # `1 + if a then b else c`: the conditional binds loosest, so no operand begins
+        # with it, and `if` was read as a name
+        return doc.diagnostic(origin.path, "a conditional (if ... then ... else ...) inside a "
+                              "larger expression goes in parentheses: 1 + (if a then b else c)",
+                              offset=before.start(), end=before.start() + 2)
     if isinstance(exc, UnexpectedToken) and exc.token.type == "LABEL_TEXT" and kind != "label":
         # Lark's lexer, finding no word it can take here, read the rest as label text.
         where = exc.token.start_pos or 0

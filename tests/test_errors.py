@@ -533,3 +533,11 @@ def test_a_word_of_the_language_names_nothing_of_a_files(old: str, new: str,
     found = check_files([str(mini_with(old, new, tmp_path))])
     assert any("is a word of the language" in d.message for d in found), \
         [d.format() for d in found]
+
+
+def test_a_conditional_inside_an_operation_is_told_to_go_in_parentheses(tmp_path: Path) -> None:
+    path = mini_with('score: "sum(c.points for c in hand[p])"',
+                     'score: "1 + if size(stock) > 0 then 2 else 3"', tmp_path)
+    [d] = check_files([str(path)])
+    assert d.message.startswith("a conditional (if ... then ... else ...) inside a larger")
+    assert d.location is not None and d.location.column == 19  # at the `if`
