@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardrules.dsl import nodes as n
+from cardrules.dsl.source import ALIAS
 from cardrules.errors import Location
 
 
@@ -47,6 +48,19 @@ def place_of(pos: n.Pos, length: int = 0) -> Place | None:
         return None
     end = found.end or Location(start.path, start.line, start.column + max(length, 1))
     return Place(start, end)
+
+
+def through_alias(pos: n.Pos) -> bool:
+    """Whether a position's rule text is read again through a YAML alias (*name): its place
+    is then the alias, where the text it names is not written."""
+    doc, path = pos.origin.doc, pos.origin.path
+    if doc is None:
+        return False
+    resolve = getattr(doc, "_origin", None)  # a merged document: the file that wrote it
+    if resolve is not None:
+        doc, path = resolve(path)
+    span = (doc.key_spans if pos.origin.key else doc.spans).get(path)
+    return span is not None and span.style == ALIAS
 
 
 def extent(pos: n.Pos) -> Place | None:

@@ -307,6 +307,7 @@ async def rename(client: LanguageClient, path: Path, needle: str, new: str, nth:
     ("golf6", "cancels(col)", "cancel_out"),
     ("grandma", "goal_melds()", "goal_kinds"),
     ("grandma", "trios_laid", "sets_laid"),
+    ("geohash", "open_asking", "asking_open"),  # read again through an alias (*name)
 ])
 async def test_rename_leaves_a_valid_file(client: LanguageClient, tmp_path: Path,
                                           ruleset: str, needle: str, new: str) -> None:
@@ -334,6 +335,29 @@ async def test_an_option_shown_in_a_label_is_renamed_with_the_option(client: Lan
     await opened(client, path)
     renamed, edits = await rename(client, path, "mode", "speed")
     assert "({speed})" in renamed and edits == _uses(original, "mode") == 4
+    assert check_text(str(path), renamed) == []
+    closed(client, path)
+
+
+async def test_an_anchored_value_is_located_from_its_own_text(client: LanguageClient,
+                                                              tmp_path: Path) -> None:
+    """`when: &nonempty "..."`: YAML counts the anchor as part of the value; every place in
+    the value is counted from its opening quote, in `validate`, a hover and a rename."""
+    path = tmp_path / "anchored.yaml"
+    original = GOLF6.read_text(encoding="utf-8").replace(
+        'when: "size(discard) > 0"', 'when: &nonempty "size(discard) > 0"')
+    path.write_text(original.replace("size(discard) > 0", "size(dicard) > 0"),
+                    encoding="utf-8")
+    line, column = find(path, "dicard")
+    [found] = check_files([str(path)])
+    assert found.location is not None
+    assert (found.location.line, found.location.column) == (line, column), found.format()
+    path.write_text(original, encoding="utf-8")
+    await opened(client, path)
+    hover = await hover_text(client, path, "discard) > 0")
+    assert "zone discard" in hover
+    renamed, _ = await rename(client, path, "discard, visibility", "pile")
+    assert 'when: &nonempty "size(pile) > 0"' in renamed
     assert check_text(str(path), renamed) == []
     closed(client, path)
 
