@@ -308,6 +308,7 @@ async def rename(client: LanguageClient, path: Path, needle: str, new: str, nth:
     ("grandma", "goal_melds()", "goal_kinds"),
     ("grandma", "trios_laid", "sets_laid"),
     ("geohash", "open_asking", "asking_open"),  # read again through an alias (*name)
+    ("grandma", "trio, kind", "triple"),  # a meld kind: its texts ('trio') name it too
 ])
 async def test_rename_leaves_a_valid_file(client: LanguageClient, tmp_path: Path,
                                           ruleset: str, needle: str, new: str) -> None:
@@ -316,7 +317,7 @@ async def test_rename_leaves_a_valid_file(client: LanguageClient, tmp_path: Path
     path.write_text(original, encoding="utf-8")
     await opened(client, path)
     renamed, edits = await rename(client, path, needle, new)
-    old = needle.split("(")[0]
+    old = needle.split("(")[0].split(",")[0]
     assert edits >= 2 and _uses(renamed, new) == _uses(original, new) + edits
     assert _uses(renamed, old) == _uses(original, old) - edits  # (what is left: comments)
     assert check_text(str(path), renamed) == []
@@ -337,6 +338,19 @@ async def test_an_option_shown_in_a_label_is_renamed_with_the_option(client: Lan
     assert "({speed})" in renamed and edits == _uses(original, "mode") == 4
     assert check_text(str(path), renamed) == []
     closed(client, path)
+
+
+async def test_a_meld_kind_is_not_renamed_to_a_text_that_names_something() -> None:
+    from cardrules.lsp import features
+    from cardrules.lsp.analysis import analyse
+
+    found = analyse(str(GRANDMA), GRANDMA.read_text(encoding="utf-8"))
+    line, column = find(GRANDMA, "trio, kind")
+    with pytest.raises(features.RenameRefused, match="already names"):
+        features.rename(found, line, column, "hearts")
+    texts = [p for p in features.rename(found, line, column, "triple")
+             if p.end.column - p.start.column == 4 and p.start.line != line]
+    assert len(texts) == GRANDMA.read_text(encoding="utf-8").count("'trio'")
 
 
 async def test_an_anchored_value_is_located_from_its_own_text(client: LanguageClient,
