@@ -154,10 +154,21 @@ class RulesServer(LanguageServer):
         for target in by_file:
             self.send(target)
 
+    def dependents(self, uri: str) -> list[str]:
+        """The open documents that extend the file of `uri`, as last checked."""
+        path = self.path_of(uri)
+        return [other for other, state in self.files.items() if other != uri and
+                state.latest is not None and path in state.latest.parents]
+
     def send(self, target: str) -> None:
-        """Publish every diagnostic for a file that any open document found in it."""
+        """Publish every diagnostic for a file that any open document found in it; for an
+        open document, only what its own check found (another's, made of the text on disk,
+        may be out of date)."""
+        own = self.files.get(target)
+        sources = [own] if own is not None and own.latest is not None else \
+            list(self.files.values())
         merged: list[t.Diagnostic] = []
-        for state in self.files.values():
+        for state in sources:
             for item in state.published.get(target, []):
                 if item not in merged:
                     merged.append(item)
@@ -256,6 +267,8 @@ def make_server() -> RulesServer:
     @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
     async def did_save(ls: RulesServer, params: t.DidSaveTextDocumentParams) -> None:
         ls.schedule(params.text_document.uri, 0)
+        for other in ls.dependents(params.text_document.uri):  # they read it from disk
+            ls.schedule(other, 0)
 
     @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: RulesServer, params: t.DidCloseTextDocumentParams) -> None:

@@ -437,6 +437,29 @@ async def test_a_file_with_a_parent(client: LanguageClient, tmp_path: Path) -> N
     closed(client, child)
 
 
+async def test_a_parent_mended_and_saved_clears_its_errors(client: LanguageClient,
+                                                           tmp_path: Path) -> None:
+    """A parent open with its child: once mended and saved, neither shows its old errors
+    (the child, which reads the parent from disk, is checked again on the save)."""
+    base, child = tmp_path / "base.yaml", tmp_path / "child.yaml"
+    good = GOLF6.read_text(encoding="utf-8").replace("name: golf6", "name: base")
+    base.write_text(good.replace("top(stock)", "top(stok)"), encoding="utf-8")
+    child.write_text("cardrules: 1\nextends: base.yaml\nname: child\n", encoding="utf-8")
+    assert await opened(client, child)
+    assert await published(client, base.as_uri())
+    assert await opened(client, base)
+    client.diagnostics.pop(child.as_uri(), None)
+    assert await changed(client, base, good, 2) == []
+    base.write_text(good, encoding="utf-8")
+    client.text_document_did_save(t.DidSaveTextDocumentParams(
+        t.TextDocumentIdentifier(uri=base.as_uri())))
+    assert await published(client, child.as_uri()) == []
+    await asyncio.sleep(0.3)
+    assert not client.diagnostics.get(base.as_uri(), [])
+    closed(client, child)
+    closed(client, base)
+
+
 async def test_a_builtin_parent(client: LanguageClient, tmp_path: Path) -> None:
     """A house rule on a built-in ruleset: valid; the entries it may change or place itself
     among are the parent's; a name the parent declares is defined in the parent's file."""
