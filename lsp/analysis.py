@@ -55,7 +55,7 @@ def analyse(path: str, text: str) -> Analysis:
 
 
 def _analyse(path: str, text: str) -> Analysis:
-    found = Analysis(path, text, check_text(path, text))
+    found = Analysis(path, text, check_text(path, text, hints=True))
     try:
         doc = load_document(Path(path), text=text)
     except RulesetError:
@@ -68,7 +68,7 @@ def _analyse(path: str, text: str) -> Analysis:
         return found
     decls, _ = read(doc)
     checked = None
-    if not found.diagnostics:
+    if all(diagnostic.hint for diagnostic in found.diagnostics):
         try:
             checked = check_document(doc)
         except RulesetError:

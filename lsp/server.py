@@ -183,8 +183,9 @@ class RulesServer(LanguageServer):
             else found.text.split("\n")
         end = diagnostic.end or _word_end(lines, where)
         return t.Diagnostic(range=self.range_of(Place(where, end), lines),
-                            message=diagnostic.message, severity=t.DiagnosticSeverity.Error,
-                            source=SOURCE)
+                            message=diagnostic.message, source=SOURCE,
+                            severity=t.DiagnosticSeverity.Hint if diagnostic.hint else
+                            t.DiagnosticSeverity.Error)
 
     def inherited(self, diagnostic: Diagnostic, converted: t.Diagnostic, target: str,
                   found: Analysis) -> t.Diagnostic:
@@ -201,7 +202,7 @@ class RulesServer(LanguageServer):
         return t.Diagnostic(
             range=self.range_of(Place(start, end), found.text.split("\n")),
             message=f"in the parent ruleset, {head}{diagnostic.message}",
-            severity=t.DiagnosticSeverity.Error, source=SOURCE,
+            severity=converted.severity, source=SOURCE,
             related_information=[t.DiagnosticRelatedInformation(
                 location=t.Location(uri=target, range=converted.range),
                 message=diagnostic.message)])

@@ -154,6 +154,23 @@ async def test_each_typical_mistake_gets_validates_diagnostics(client: LanguageC
     closed(client, path)
 
 
+async def test_validates_hints_are_published_as_hints(client: LanguageClient,
+                                                      tmp_path: Path) -> None:
+    path = tmp_path / "hinted.yaml"
+    text = GOLF6.read_text(encoding="utf-8").replace(
+        "  - name: took_discard\n",
+        "  - name: round\n    scope: game\n    initial: 0\n  - name: took_discard\n")
+    path.write_text(text, encoding="utf-8")
+    from cardrules.dsl.loader import check_file
+
+    want = list(check_file(str(path), hints=True))
+    assert want and all(d.hint for d in want)
+    got = await opened(client, path, text)
+    assert [as_validate(d) for d in got] == [expected(d) for d in want]
+    assert all(d.severity == t.DiagnosticSeverity.Hint for d in got)
+    closed(client, path)
+
+
 async def test_an_expression_is_underlined_whole(client: LanguageClient) -> None:
     path = BROKEN / "unknown_name_did_you_mean.yaml"
     [found] = await opened(client, path)
