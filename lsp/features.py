@@ -18,7 +18,7 @@ from cardrules.errors import Location, RulesetError
 from . import schema_keys
 from .analysis import Analysis
 from .index import Index, Occurrence, Symbol, type_word
-from .places import Place
+from .places import Place, split_lines
 
 IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*")
 _WORD_BEFORE = re.compile(r"[A-Za-z0-9_]*$")
@@ -345,7 +345,7 @@ def complete(text: str, line: int, column: int, known: Analysis | None) -> list[
     """The words that may be written at a place of `text` (1-based line and column of the
     cursor). The text need not parse: the place is read from its lines alone, and the names
     from `known`, the last analysis of the file that could read them."""
-    lines = text.split("\n")
+    lines = split_lines(text)
     current = lines[line - 1] if 0 < line <= len(lines) else ""
     before = current[:column - 1]
     inner, entry, quoted = _scan(before)

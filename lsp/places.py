@@ -6,11 +6,21 @@ an expression that the syntax nodes do not keep (a keyword, the subject of a `se
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from cardrules.dsl import nodes as n
 from cardrules.dsl.source import ALIAS
 from cardrules.errors import Location
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """A text's lines as an editor counts them (the Language Server Protocol's line ends:
+    \\r\\n, \\n and a lone \\r, as YAML has them too)."""
+    return _LINE_BREAK.split(text)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from cardrules.errors import Diagnostic, Location, ProtocolError
 
 from . import features
 from .analysis import Analysis, analyse
-from .places import Place
+from .places import Place, split_lines
 
 DELAY = 0.3  # seconds of quiet after a change before the text is checked
 MAX_HEADER = 1000  # bytes in one header line ("Content-Length: 1234" and the like)
@@ -179,8 +179,7 @@ class RulesServer(LanguageServer):
         """A diagnostic as the editor takes it: its range from where it starts to where the
         offending text ends (to the end of the word at its start, where that is not known)."""
         where = diagnostic.location or Location(found.path, 1, 1)
-        lines = found.texts.get(where.path, "").split("\n") if where.path != found.path \
-            else found.text.split("\n")
+        lines = found.lines_of(where.path)
         end = diagnostic.end or _word_end(lines, where)
         return t.Diagnostic(range=self.range_of(Place(where, end), lines),
                             message=diagnostic.message, source=SOURCE,
@@ -196,11 +195,11 @@ class RulesServer(LanguageServer):
         start = Location(found.path, span.line, span.column) if span else Location(
             found.path, 1, 1)
         end = Location(found.path, span.end_line, span.end_column) \
-            if span and span.end_line else _word_end(found.text.split("\n"), start)
+            if span and span.end_line else _word_end(found.lines_of(found.path), start)
         place = diagnostic.location
         head = f"{os.path.basename(place.path)}:{place.line}:{place.column}: " if place else ""
         return t.Diagnostic(
-            range=self.range_of(Place(start, end), found.text.split("\n")),
+            range=self.range_of(Place(start, end), found.lines_of(found.path)),
             message=f"in the parent ruleset, {head}{diagnostic.message}",
             severity=converted.severity, source=SOURCE,
             related_information=[t.DiagnosticRelatedInformation(
@@ -226,7 +225,7 @@ class RulesServer(LanguageServer):
 
     def place_in(self, found: Analysis, position: t.Position) -> tuple[int, int]:
         """An editor's position in a document as a 1-based line and column of characters."""
-        lines = found.text.split("\n")
+        lines = found.lines_of(found.path)
         server = self.codec.position_from_client_units(lines, position)
         return server.line + 1, server.character + 1
 
@@ -234,8 +233,7 @@ class RulesServer(LanguageServer):
         path = os.path.abspath(place.path)
         # (a file whose text the analysis did not keep is one named by `extends:`, whose
         # place is its start, which needs no text to be shown)
-        lines = (found.text if place.path == found.path else
-                 found.texts.get(place.path, "")).split("\n")
+        lines = found.lines_of(place.path)
         return t.Location(uri=from_fs_path(path) or path, range=self.range_of(place, lines))
 
 
@@ -304,7 +302,7 @@ def make_server() -> RulesServer:
         known = state.readable or await ls.current(uri)
         if known is None:  # (closed meanwhile)
             return t.CompletionList(is_incomplete=False, items=[])
-        lines = text.split("\n")
+        lines = split_lines(text)
         server = ls.codec.position_from_client_units(lines, params.position)
         items = features.complete(text, server.line + 1, server.character + 1, known)
         unique = list({item.label: item for item in reversed(items)}.values())[::-1]

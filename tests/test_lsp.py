@@ -171,6 +171,25 @@ async def test_validates_hints_are_published_as_hints(client: LanguageClient,
     closed(client, path)
 
 
+@pytest.mark.parametrize("end", ["\r", "\r\n"])
+async def test_lines_ended_by_a_lone_carriage_return(client: LanguageClient, tmp_path: Path,
+                                                     end: str) -> None:
+    """A line ends at \\r\\n, \\n or a lone \\r, for the editor as for YAML: the range is
+    where validate points, and a hover finds its name."""
+    path = tmp_path / "old_mac.yaml"
+    text = GOLF6.read_text(encoding="utf-8").replace("top(stock)", "top(stok)", 1)
+    path.write_bytes(text.replace("\n", end).encode("utf-8"))
+    want = check_files([str(path)])
+    got = await opened(client, path, text.replace("\n", end))
+    line, column = find(GOLF6, "top(stock)")
+    assert [as_validate(d)[:2] for d in got] == [(line, column + 4)]
+    assert [as_validate(d)[4] for d in got] == [d.message for d in want]
+    answer = await client.text_document_hover_async(t.HoverParams(
+        **where(path, *find(GOLF6, "discard, visibility"))))  # type: ignore[arg-type]
+    assert answer is not None and "zone discard" in str(answer.contents)
+    closed(client, path)
+
+
 async def test_an_expression_is_underlined_whole(client: LanguageClient) -> None:
     path = BROKEN / "unknown_name_did_you_mean.yaml"
     [found] = await opened(client, path)
