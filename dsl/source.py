@@ -52,6 +52,22 @@ class Document:
         thousands of problems searches thousands of times."""
         return self.text.splitlines()
 
+    @cached_property
+    def reaches(self) -> dict[Path, tuple[int, int]]:
+        """Where the text of each node, its children's included, ends furthest (line and
+        column just past it; a collection's own span counts one character): worked out in
+        one pass over the spans, for the extent of every entry of an outline."""
+        out: dict[Path, tuple[int, int]] = {}
+        for where, span in self.spans.items():
+            end = (span.end_line, span.end_column) if span.end_line else \
+                (span.line, span.column + 1)
+            for cut in range(len(where) + 1):
+                prefix = where[:cut]
+                known = out.get(prefix)
+                if known is None or known < end:
+                    out[prefix] = end
+        return out
+
     def source_line(self, line: int) -> str | None:
         lines = self.lines
         return lines[line - 1] if 0 < line <= len(lines) else None

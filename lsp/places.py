@@ -85,12 +85,7 @@ def extent(pos: n.Pos) -> Place | None:
     if path not in doc.spans:
         return place_of(pos)
     first = doc.spans[path]
-    last = (first.line, first.column)
-    size = len(path)
-    for where, span in doc.spans.items():
-        if where[:size] == path:
-            last = max(last, (span.end_line, span.end_column) if span.end_line else
-                       (span.line, span.column + 1))
+    last = max((first.line, first.column), doc.reaches[path])
     return Place(Location(doc.path, first.line, first.column), Location(doc.path, *last))
 
 
