@@ -68,6 +68,7 @@ class RulesServer(LanguageServer):
         super().__init__("cardrules", __version__)
         self.files: dict[str, _File] = {}
         self.delay = DELAY
+        self.stopping = False  # asked to shut down: the exit that follows is a clean one
         # one check at a time, off the event loop: the editor's requests are answered meanwhile
         self.checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardrules-check")
 
@@ -254,6 +255,17 @@ def _word_end(lines: list[str], where: Location) -> Location:
 def make_server() -> RulesServer:
     """The server with every feature registered."""
     server = RulesServer()
+
+    @server.feature(t.SHUTDOWN)
+    def shutdown(ls: RulesServer, params: None) -> None:
+        ls.stopping = True
+
+    @server.feature(t.EXIT)
+    def exit_now(ls: RulesServer, params: None) -> None:
+        # A check under way in the worker thread is of no use now: leave at once rather
+        # than wait for it (Python joins its worker threads before it exits).
+        sys.stdout.flush()
+        os._exit(0 if ls.stopping else 1)
 
     @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: RulesServer, params: t.DidOpenTextDocumentParams) -> None:

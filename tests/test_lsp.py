@@ -615,3 +615,32 @@ async def test_neovim_shows_validates_diagnostics_and_a_hover(tmp_path: Path) ->
             (expected(found) for found in check_files([str(path)]))]
     assert [r for r in received if r.startswith("diagnostic")] == want and len(want) == 3
     assert any(r.startswith("hover ") and "top(zone) -> card" in r for r in received)
+
+
+async def test_exit_does_not_wait_for_a_check_under_way(tmp_path: Path) -> None:
+    """`exit` ends the server at once, with a long check of a large file under way."""
+    import json
+    import subprocess
+    import time
+
+    extra = "".join(f"  - name: f{i}\n    params: {{p: player}}\n    value: \"grid_points(p) "
+                    f"+ {i}\"\n" for i in range(3000))
+    text = GOLF6.read_text(encoding="utf-8").replace("\nscoring:", "\n" + extra + "\nscoring:")
+    uri = (tmp_path / "large.yaml").as_uri()
+    messages = [
+        {"id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"method": "initialized", "params": {}},
+        {"method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "yaml", "version": 1, "text": text}}},
+        {"id": 2, "method": "shutdown"}, {"method": "exit"}]
+    data = b"".join(b"Content-Length: %d\r\n\r\n%s" % (len(body), body) for body in (
+        json.dumps({"jsonrpc": "2.0", **m}).encode() for m in messages))
+    server = subprocess.Popen([sys.executable, "-m", "cardrules", "lsp", "--delay", "0"],
+                              stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE)
+    await asyncio.sleep(1)  # started, and checking
+    started = time.monotonic()
+    _, err = server.communicate(data, timeout=60)
+    took = time.monotonic() - started
+    assert server.returncode == 0 and b"Traceback" not in err, err
+    assert took < 2, f"exit took {took:.1f} s"  # the check alone takes several
