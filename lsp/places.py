@@ -13,7 +13,6 @@ from cardrules.dsl import nodes as n
 from cardrules.dsl.source import ALIAS
 from cardrules.errors import Location
 
-
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
