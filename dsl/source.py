@@ -460,8 +460,9 @@ def _too_deep(path: str, line: int, column: int, source: str | None) -> None:
 
 
 def _span(node: yaml.Node, lines: list[str] | None = None) -> Span:
-    """A node's span; a scalar's starts at its own text, past an anchor or a tag written
-    before it (`&name "..."`, `!!str x`), which YAML counts as part of the node."""
+    """A node's span; a scalar's starts at its own text, past an anchor written before it
+    (`&name "..."`), which YAML counts as part of the node. (A tag, `!!int x`, is kept: a
+    message about what the tag says points at it.)"""
     if not isinstance(node, yaml.ScalarNode):
         return Span(node.start_mark.line + 1, node.start_mark.column + 1, None)
     end = node.end_mark
@@ -471,12 +472,12 @@ def _span(node: yaml.Node, lines: list[str] | None = None) -> Span:
     return Span(line + 1, column + 1, node.style or None, end.line + 1, end.column + 1)
 
 
-_PROPERTY = re.compile(r"[&!]\S*\s*")
+_PROPERTY = re.compile(r"&\S*\s*")
 
 
 def _past_properties(lines: list[str], line: int, column: int,
                      end: tuple[int, int]) -> tuple[int, int]:
-    """The (0-based) place of a scalar's text after the anchor and tag that may open it,
+    """The (0-based) place of a scalar's text after the anchor that may open it,
     on its line or a later one; never past the scalar's end."""
     skipped = False
     while line < len(lines):
