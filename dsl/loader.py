@@ -277,12 +277,13 @@ def check_file(path: str, hints: bool = False) -> Iterator[Diagnostic]:
     yield from _check(lambda: load_document(resolve(path)), hints=hints)
 
 
-def check_text(path: str, text: str) -> list[Diagnostic]:
+def check_text(path: str, text: str, hints: bool = False) -> list[Diagnostic]:
     """Every problem in `text` read as the rule file at `path`, which need not be saved (an
     editor's buffer): its parents are read from beside `path`, as they would be for the file.
     The stages stop after the meaning check, where every diagnostic comes from: no code is
-    generated, so nothing is run."""
-    return list(_check(lambda: load_document(Path(path), text=text), generate=False))
+    generated, so nothing is run. With `hints`, a valid text's hints follow."""
+    return list(_check(lambda: load_document(Path(path), text=text), generate=False,
+                       hints=hints))
 
 
 def _check(load: Callable[[], Document], generate: bool = True,

@@ -52,6 +52,22 @@ class Document:
         thousands of problems searches thousands of times."""
         return self.text.splitlines()
 
+    @cached_property
+    def reaches(self) -> dict[Path, tuple[int, int]]:
+        """Where the text of each node, its children's included, ends furthest (line and
+        column just past it; a collection's own span counts one character): worked out in
+        one pass over the spans, for the extent of every entry of an outline."""
+        out: dict[Path, tuple[int, int]] = {}
+        for where, span in self.spans.items():
+            end = (span.end_line, span.end_column) if span.end_line else \
+                (span.line, span.column + 1)
+            for cut in range(len(where) + 1):
+                prefix = where[:cut]
+                known = out.get(prefix)
+                if known is None or known < end:
+                    out[prefix] = end
+        return out
+
     def source_line(self, line: int) -> str | None:
         lines = self.lines
         return lines[line - 1] if 0 < line <= len(lines) else None
@@ -443,12 +459,37 @@ def _too_deep(path: str, line: int, column: int, source: str | None) -> None:
                                    "needs that", source[:200] if source else None)])
 
 
-def _span(node: yaml.Node) -> Span:
+def _span(node: yaml.Node, lines: list[str] | None = None) -> Span:
+    """A node's span; a scalar's starts at its own text, past an anchor written before it
+    (`&name "..."`), which YAML counts as part of the node. (A tag, `!!int x`, is kept: a
+    message about what the tag says points at it.)"""
     if not isinstance(node, yaml.ScalarNode):
         return Span(node.start_mark.line + 1, node.start_mark.column + 1, None)
     end = node.end_mark
-    return Span(node.start_mark.line + 1, node.start_mark.column + 1, node.style or None,
-                end.line + 1, end.column + 1)
+    line, column = node.start_mark.line, node.start_mark.column
+    if lines is not None:
+        line, column = _past_properties(lines, line, column, (end.line, end.column))
+    return Span(line + 1, column + 1, node.style or None, end.line + 1, end.column + 1)
+
+
+_PROPERTY = re.compile(r"&\S*\s*")
+
+
+def _past_properties(lines: list[str], line: int, column: int,
+                     end: tuple[int, int]) -> tuple[int, int]:
+    """The (0-based) place of a scalar's text after the anchor that may open it,
+    on its line or a later one; never past the scalar's end."""
+    skipped = False
+    while line < len(lines):
+        text = lines[line]
+        found = _PROPERTY.match(text, column)
+        if found is None:
+            if not skipped or column < len(text.rstrip()) or line + 1 >= len(lines):
+                break
+            line, column = line + 1, len(lines[line + 1]) - len(lines[line + 1].lstrip())
+            continue
+        column, skipped = found.end(), True
+    return min((line, column), end)
 
 
 class _Builder:
@@ -472,7 +513,7 @@ class _Builder:
             return self.repeating[0]
         alias = next(self.aliases, None) if id(node) in self.seen else None
         self.seen.add(id(node))
-        return _span(node) if alias is None else alias
+        return _span(node, self.doc.lines) if alias is None else alias
 
     def build(self, node: yaml.Node, path: Path, depth: int = 0) -> Any:
         self.count += 1

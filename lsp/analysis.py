@@ -20,6 +20,7 @@ from cardrules.dsl.source import Document
 from cardrules.errors import Diagnostic, Location, RulesetError
 
 from .index import Index, build_index
+from .places import split_lines
 
 
 @dataclass
@@ -34,6 +35,16 @@ class Analysis:
     own: Document | None = None  # the file's own document, before any merge
     parents: list[str] = field(default_factory=list)  # the files it extends
     texts: dict[str, str] = field(default_factory=dict)  # the text of each of those files
+    _lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
+
+    def lines_of(self, path: str) -> list[str]:
+        """The lines of this text (for its own path) or of a parent's, split once (a file
+        of the text's; none for a file the analysis did not keep)."""
+        found = self._lines.get(path)
+        if found is None:
+            text = self.text if path == self.path else self.texts.get(path, "")
+            found = self._lines[path] = split_lines(text)
+        return found
 
     @property
     def readable(self) -> bool:
@@ -55,7 +66,7 @@ def analyse(path: str, text: str) -> Analysis:
 
 
 def _analyse(path: str, text: str) -> Analysis:
-    found = Analysis(path, text, check_text(path, text))
+    found = Analysis(path, text, check_text(path, text, hints=True))
     try:
         doc = load_document(Path(path), text=text)
     except RulesetError:
@@ -68,7 +79,7 @@ def _analyse(path: str, text: str) -> Analysis:
         return found
     decls, _ = read(doc)
     checked = None
-    if not found.diagnostics:
+    if all(diagnostic.hint for diagnostic in found.diagnostics):
         try:
             checked = check_document(doc)
         except RulesetError:

@@ -18,7 +18,7 @@ from cardrules.errors import Location, RulesetError
 from . import schema_keys
 from .analysis import Analysis
 from .index import Index, Occurrence, Symbol, type_word
-from .places import Place
+from .places import Place, split_lines
 
 IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*")
 _WORD_BEFORE = re.compile(r"[A-Za-z0-9_]*$")
@@ -108,6 +108,14 @@ def describe_symbol(symbol: Symbol, found: Occurrence | None = None) -> str:
 def describe_text(value: str, index: Index) -> str:
     """What a text names in this deck: a rank, a suit, a colour, a card, a meld kind or an
     option's choice (a text that names nothing is said to, for a text compared with one)."""
+    said = text_meanings(value, index)
+    if not said:
+        return _block(repr(value), "A text; it names no rank, suit or card of this deck.")
+    return _block(repr(value), "; ".join(s[:1].upper() + s[1:] for s in said) + ".")
+
+
+def text_meanings(value: str, index: Index) -> list[str]:
+    """Each thing a text names in this ruleset, in words."""
     said: list[str] = []
     ranks, suits = index.ranks, index.suits
     if value in ranks:
@@ -130,9 +138,7 @@ def describe_text(value: str, index: Index) -> str:
     for option, choices in index.choices.items():
         if value in choices:
             said.append(f"a choice of option {option}")
-    if not said:
-        return _block(repr(value), "A text; it names no rank, suit or card of this deck.")
-    return _block(repr(value), "; ".join(s[:1].upper() + s[1:] for s in said) + ".")
+    return said
 
 
 def _nth(number: int) -> str:
@@ -249,7 +255,36 @@ def rename(analysis: Analysis, line: int, column: int, new: str) -> list[Place]:
         taken = {s.name for s in index.symbols if s.kind == symbol.kind}
     if new in taken or new in b.NAMES or new in b.FUNCTIONS or new in b.AGGREGATES:
         raise RenameRefused(f"'{new}' already names something in this ruleset")
-    return [o.place for o in index.uses(symbol)]
+    places = [o.place for o in index.uses(symbol)]
+    if symbol.kind == "meld kind":
+        places += _kind_texts(analysis, index, symbol, new)
+    return places
+
+
+def _kind_texts(analysis: Analysis, index: Index, symbol: Symbol, new: str) -> list[Place]:
+    """The insides of the texts ('trio') that name a meld kind in rule text, renamed with
+    it; RenameRefused where a text could name something else too, or is not in this file."""
+    if text_meanings(new, index):
+        raise RenameRefused(f"'{new}' already names something in this ruleset")
+    meanings = text_meanings(symbol.name, index)
+    if len(meanings) > 1:
+        raise RenameRefused(f"the text '{symbol.name}' names more than the meld kind here ("
+                            f"{'; '.join(meanings)}): its texts cannot be told apart")
+    places: list[Place] = []
+    for found in index.occurrences:
+        if found.text != symbol.name or found.aliased:
+            continue
+        start, end = found.place.start, found.place.end
+        if found.place.path != analysis.path:
+            raise RenameRefused(f"'{symbol.name}' is also written in "
+                                f"{Path(found.place.path).name}, which this file extends: "
+                                "rename it there")
+        if start.line != end.line or end.column - start.column != len(symbol.name) + 2:
+            raise RenameRefused(f"a text '{symbol.name}' is written with an escape or over "
+                                f"lines (line {start.line}): rename it by hand")
+        places.append(Place(Location(start.path, start.line, start.column + 1),
+                            Location(end.path, end.line, end.column - 1)))
+    return places
 
 
 # ------------------------------------------------------------------ outline
@@ -310,7 +345,7 @@ def complete(text: str, line: int, column: int, known: Analysis | None) -> list[
     """The words that may be written at a place of `text` (1-based line and column of the
     cursor). The text need not parse: the place is read from its lines alone, and the names
     from `known`, the last analysis of the file that could read them."""
-    lines = text.split("\n")
+    lines = split_lines(text)
     current = lines[line - 1] if 0 < line <= len(lines) else ""
     before = current[:column - 1]
     inner, entry, quoted = _scan(before)

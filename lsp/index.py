@@ -30,7 +30,16 @@ from cardrules.dsl.checker import Checked
 from cardrules.dsl.names import rule_name
 from cardrules.dsl.typesys import Type
 
-from .places import Place, extent, name_pos, place_of, size, subject_pos, word_between
+from .places import (
+    Place,
+    extent,
+    name_pos,
+    place_of,
+    size,
+    subject_pos,
+    through_alias,
+    word_between,
+)
 
 
 @dataclass(eq=False)
@@ -59,6 +68,7 @@ class Occurrence:
     builtin: tuple[str, str] | None = None  # ("function", "size"), ("construct", "move")...
     text: str | None = None  # a text literal's value ('K', 'hearts', 'QS')
     type: Type | None = None
+    aliased: bool = False  # read again through a YAML alias (*name), placed at the alias
 
 
 @dataclass
@@ -81,8 +91,10 @@ class Index:
         return min(found, key=lambda o: size(o.place))
 
     def uses(self, symbol: Symbol) -> list[Occurrence]:
-        """Every occurrence of a symbol, its declaration included, in file order."""
-        return sorted((o for o in self.occurrences if o.symbol is symbol),
+        """Every occurrence of a symbol, its declaration included, in file order; not the
+        readings again through a YAML alias (*name): the text they read is written once, and
+        is noted where it is."""
+        return sorted((o for o in self.occurrences if o.symbol is symbol and not o.aliased),
                       key=lambda o: (o.place.path, o.place.start.line, o.place.start.column))
 
     def globals(self, *kinds: str) -> list[Symbol]:
@@ -112,7 +124,8 @@ class _Builder:
                         body=extent(body) if body is not None else None)
         self.index.symbols.append(symbol)
         if place is not None:
-            self.index.occurrences.append(Occurrence(place, named.name, symbol))
+            self.index.occurrences.append(Occurrence(place, named.name, symbol,
+                                                     aliased=through_alias(named.pos)))
         return symbol
 
     def note(self, pos: n.Pos, name: str, symbol: Symbol | None = None,
@@ -125,7 +138,8 @@ class _Builder:
         if symbol is not None and symbol.type is None and kind is not None and \
                 symbol.kind in ("parameter", "local"):
             symbol.type = kind  # a local's type is that of any of its uses
-        self.index.occurrences.append(Occurrence(place, name, symbol, builtin, text, kind))
+        self.index.occurrences.append(Occurrence(place, name, symbol, builtin, text, kind,
+                                                 through_alias(pos)))
 
     # the whole ---------------------------------------------------------
     def build(self) -> Index:

@@ -6,10 +6,20 @@ an expression that the syntax nodes do not keep (a keyword, the subject of a `se
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from cardrules.dsl import nodes as n
+from cardrules.dsl.source import ALIAS
 from cardrules.errors import Location
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """A text's lines as an editor counts them (the Language Server Protocol's line ends:
+    \\r\\n, \\n and a lone \\r, as YAML has them too)."""
+    return _LINE_BREAK.split(text)
 
 
 @dataclass(frozen=True)
@@ -49,6 +59,19 @@ def place_of(pos: n.Pos, length: int = 0) -> Place | None:
     return Place(start, end)
 
 
+def through_alias(pos: n.Pos) -> bool:
+    """Whether a position's rule text is read again through a YAML alias (*name): its place
+    is then the alias, where the text it names is not written."""
+    doc, path = pos.origin.doc, pos.origin.path
+    if doc is None:
+        return False
+    resolve = getattr(doc, "_origin", None)  # a merged document: the file that wrote it
+    if resolve is not None:
+        doc, path = resolve(path)
+    span = (doc.key_spans if pos.origin.key else doc.spans).get(path)
+    return span is not None and span.style == ALIAS
+
+
 def extent(pos: n.Pos) -> Place | None:
     """The whole YAML entry a position names (a phase, a move): from its first character to
     the end of the last thing written in it, in the file that wrote it."""
@@ -61,12 +84,7 @@ def extent(pos: n.Pos) -> Place | None:
     if path not in doc.spans:
         return place_of(pos)
     first = doc.spans[path]
-    last = (first.line, first.column)
-    size = len(path)
-    for where, span in doc.spans.items():
-        if where[:size] == path:
-            last = max(last, (span.end_line, span.end_column) if span.end_line else
-                       (span.line, span.column + 1))
+    last = max((first.line, first.column), doc.reaches[path])
     return Place(Location(doc.path, first.line, first.column), Location(doc.path, *last))
 
 

@@ -27,7 +27,7 @@ from cardrules.errors import Diagnostic, Location, ProtocolError
 
 from . import features
 from .analysis import Analysis, analyse
-from .places import Place
+from .places import Place, split_lines
 
 DELAY = 0.3  # seconds of quiet after a change before the text is checked
 MAX_HEADER = 1000  # bytes in one header line ("Content-Length: 1234" and the like)
@@ -68,6 +68,7 @@ class RulesServer(LanguageServer):
         super().__init__("cardrules", __version__)
         self.files: dict[str, _File] = {}
         self.delay = DELAY
+        self.stopping = False  # asked to shut down: the exit that follows is a clean one
         # one check at a time, off the event loop: the editor's requests are answered meanwhile
         self.checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardrules-check")
 
@@ -154,10 +155,21 @@ class RulesServer(LanguageServer):
         for target in by_file:
             self.send(target)
 
+    def dependents(self, uri: str) -> list[str]:
+        """The open documents that extend the file of `uri`, as last checked."""
+        path = self.path_of(uri)
+        return [other for other, state in self.files.items() if other != uri and
+                state.latest is not None and path in state.latest.parents]
+
     def send(self, target: str) -> None:
-        """Publish every diagnostic for a file that any open document found in it."""
+        """Publish every diagnostic for a file that any open document found in it; for an
+        open document, only what its own check found (another's, made of the text on disk,
+        may be out of date)."""
+        own = self.files.get(target)
+        sources = [own] if own is not None and own.latest is not None else \
+            list(self.files.values())
         merged: list[t.Diagnostic] = []
-        for state in self.files.values():
+        for state in sources:
             for item in state.published.get(target, []):
                 if item not in merged:
                     merged.append(item)
@@ -168,12 +180,12 @@ class RulesServer(LanguageServer):
         """A diagnostic as the editor takes it: its range from where it starts to where the
         offending text ends (to the end of the word at its start, where that is not known)."""
         where = diagnostic.location or Location(found.path, 1, 1)
-        lines = found.texts.get(where.path, "").split("\n") if where.path != found.path \
-            else found.text.split("\n")
+        lines = found.lines_of(where.path)
         end = diagnostic.end or _word_end(lines, where)
         return t.Diagnostic(range=self.range_of(Place(where, end), lines),
-                            message=diagnostic.message, severity=t.DiagnosticSeverity.Error,
-                            source=SOURCE)
+                            message=diagnostic.message, source=SOURCE,
+                            severity=t.DiagnosticSeverity.Hint if diagnostic.hint else
+                            t.DiagnosticSeverity.Error)
 
     def inherited(self, diagnostic: Diagnostic, converted: t.Diagnostic, target: str,
                   found: Analysis) -> t.Diagnostic:
@@ -184,13 +196,13 @@ class RulesServer(LanguageServer):
         start = Location(found.path, span.line, span.column) if span else Location(
             found.path, 1, 1)
         end = Location(found.path, span.end_line, span.end_column) \
-            if span and span.end_line else _word_end(found.text.split("\n"), start)
+            if span and span.end_line else _word_end(found.lines_of(found.path), start)
         place = diagnostic.location
         head = f"{os.path.basename(place.path)}:{place.line}:{place.column}: " if place else ""
         return t.Diagnostic(
-            range=self.range_of(Place(start, end), found.text.split("\n")),
+            range=self.range_of(Place(start, end), found.lines_of(found.path)),
             message=f"in the parent ruleset, {head}{diagnostic.message}",
-            severity=t.DiagnosticSeverity.Error, source=SOURCE,
+            severity=converted.severity, source=SOURCE,
             related_information=[t.DiagnosticRelatedInformation(
                 location=t.Location(uri=target, range=converted.range),
                 message=diagnostic.message)])
@@ -214,7 +226,7 @@ class RulesServer(LanguageServer):
 
     def place_in(self, found: Analysis, position: t.Position) -> tuple[int, int]:
         """An editor's position in a document as a 1-based line and column of characters."""
-        lines = found.text.split("\n")
+        lines = found.lines_of(found.path)
         server = self.codec.position_from_client_units(lines, position)
         return server.line + 1, server.character + 1
 
@@ -222,8 +234,7 @@ class RulesServer(LanguageServer):
         path = os.path.abspath(place.path)
         # (a file whose text the analysis did not keep is one named by `extends:`, whose
         # place is its start, which needs no text to be shown)
-        lines = (found.text if place.path == found.path else
-                 found.texts.get(place.path, "")).split("\n")
+        lines = found.lines_of(place.path)
         return t.Location(uri=from_fs_path(path) or path, range=self.range_of(place, lines))
 
 
@@ -245,6 +256,17 @@ def make_server() -> RulesServer:
     """The server with every feature registered."""
     server = RulesServer()
 
+    @server.feature(t.SHUTDOWN)
+    def shutdown(ls: RulesServer, params: None) -> None:
+        ls.stopping = True
+
+    @server.feature(t.EXIT)
+    def exit_now(ls: RulesServer, params: None) -> None:
+        # A check under way in the worker thread is of no use now: leave at once rather
+        # than wait for it (Python joins its worker threads before it exits).
+        sys.stdout.flush()
+        os._exit(0 if ls.stopping else 1)
+
     @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: RulesServer, params: t.DidOpenTextDocumentParams) -> None:
         ls.schedule(params.text_document.uri, 0)
@@ -256,6 +278,8 @@ def make_server() -> RulesServer:
     @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
     async def did_save(ls: RulesServer, params: t.DidSaveTextDocumentParams) -> None:
         ls.schedule(params.text_document.uri, 0)
+        for other in ls.dependents(params.text_document.uri):  # they read it from disk
+            ls.schedule(other, 0)
 
     @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: RulesServer, params: t.DidCloseTextDocumentParams) -> None:
@@ -290,7 +314,7 @@ def make_server() -> RulesServer:
         known = state.readable or await ls.current(uri)
         if known is None:  # (closed meanwhile)
             return t.CompletionList(is_incomplete=False, items=[])
-        lines = text.split("\n")
+        lines = split_lines(text)
         server = ls.codec.position_from_client_units(lines, params.position)
         items = features.complete(text, server.line + 1, server.character + 1, known)
         unique = list({item.label: item for item in reversed(items)}.values())[::-1]

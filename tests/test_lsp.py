@@ -154,6 +154,42 @@ async def test_each_typical_mistake_gets_validates_diagnostics(client: LanguageC
     closed(client, path)
 
 
+async def test_validates_hints_are_published_as_hints(client: LanguageClient,
+                                                      tmp_path: Path) -> None:
+    path = tmp_path / "hinted.yaml"
+    text = GOLF6.read_text(encoding="utf-8").replace(
+        "  - name: took_discard\n",
+        "  - name: round\n    scope: game\n    initial: 0\n  - name: took_discard\n")
+    path.write_text(text, encoding="utf-8")
+    from cardrules.dsl.loader import check_file
+
+    want = list(check_file(str(path), hints=True))
+    assert want and all(d.hint for d in want)
+    got = await opened(client, path, text)
+    assert [as_validate(d) for d in got] == [expected(d) for d in want]
+    assert all(d.severity == t.DiagnosticSeverity.Hint for d in got)
+    closed(client, path)
+
+
+@pytest.mark.parametrize("end", ["\r", "\r\n"])
+async def test_lines_ended_by_a_lone_carriage_return(client: LanguageClient, tmp_path: Path,
+                                                     end: str) -> None:
+    """A line ends at \\r\\n, \\n or a lone \\r, for the editor as for YAML: the range is
+    where validate points, and a hover finds its name."""
+    path = tmp_path / "old_mac.yaml"
+    text = GOLF6.read_text(encoding="utf-8").replace("top(stock)", "top(stok)", 1)
+    path.write_bytes(text.replace("\n", end).encode("utf-8"))
+    want = check_files([str(path)])
+    got = await opened(client, path, text.replace("\n", end))
+    line, column = find(GOLF6, "top(stock)")
+    assert [as_validate(d)[:2] for d in got] == [(line, column + 4)]
+    assert [as_validate(d)[4] for d in got] == [d.message for d in want]
+    answer = await client.text_document_hover_async(t.HoverParams(
+        **where(path, *find(GOLF6, "discard, visibility"))))  # type: ignore[arg-type]
+    assert answer is not None and "zone discard" in str(answer.contents)
+    closed(client, path)
+
+
 async def test_an_expression_is_underlined_whole(client: LanguageClient) -> None:
     path = BROKEN / "unknown_name_did_you_mean.yaml"
     [found] = await opened(client, path)
@@ -307,6 +343,8 @@ async def rename(client: LanguageClient, path: Path, needle: str, new: str, nth:
     ("golf6", "cancels(col)", "cancel_out"),
     ("grandma", "goal_melds()", "goal_kinds"),
     ("grandma", "trios_laid", "sets_laid"),
+    ("geohash", "open_asking", "asking_open"),  # read again through an alias (*name)
+    ("grandma", "trio, kind", "triple"),  # a meld kind: its texts ('trio') name it too
 ])
 async def test_rename_leaves_a_valid_file(client: LanguageClient, tmp_path: Path,
                                           ruleset: str, needle: str, new: str) -> None:
@@ -315,7 +353,7 @@ async def test_rename_leaves_a_valid_file(client: LanguageClient, tmp_path: Path
     path.write_text(original, encoding="utf-8")
     await opened(client, path)
     renamed, edits = await rename(client, path, needle, new)
-    old = needle.split("(")[0]
+    old = needle.split("(")[0].split(",")[0]
     assert edits >= 2 and _uses(renamed, new) == _uses(original, new) + edits
     assert _uses(renamed, old) == _uses(original, old) - edits  # (what is left: comments)
     assert check_text(str(path), renamed) == []
@@ -334,6 +372,42 @@ async def test_an_option_shown_in_a_label_is_renamed_with_the_option(client: Lan
     await opened(client, path)
     renamed, edits = await rename(client, path, "mode", "speed")
     assert "({speed})" in renamed and edits == _uses(original, "mode") == 4
+    assert check_text(str(path), renamed) == []
+    closed(client, path)
+
+
+async def test_a_meld_kind_is_not_renamed_to_a_text_that_names_something() -> None:
+    from cardrules.lsp import features
+    from cardrules.lsp.analysis import analyse
+
+    found = analyse(str(GRANDMA), GRANDMA.read_text(encoding="utf-8"))
+    line, column = find(GRANDMA, "trio, kind")
+    with pytest.raises(features.RenameRefused, match="already names"):
+        features.rename(found, line, column, "hearts")
+    texts = [p for p in features.rename(found, line, column, "triple")
+             if p.end.column - p.start.column == 4 and p.start.line != line]
+    assert len(texts) == GRANDMA.read_text(encoding="utf-8").count("'trio'")
+
+
+async def test_an_anchored_value_is_located_from_its_own_text(client: LanguageClient,
+                                                              tmp_path: Path) -> None:
+    """`when: &nonempty "..."`: YAML counts the anchor as part of the value; every place in
+    the value is counted from its opening quote, in `validate`, a hover and a rename."""
+    path = tmp_path / "anchored.yaml"
+    original = GOLF6.read_text(encoding="utf-8").replace(
+        'when: "size(discard) > 0"', 'when: &nonempty "size(discard) > 0"')
+    path.write_text(original.replace("size(discard) > 0", "size(dicard) > 0"),
+                    encoding="utf-8")
+    line, column = find(path, "dicard")
+    [found] = check_files([str(path)])
+    assert found.location is not None
+    assert (found.location.line, found.location.column) == (line, column), found.format()
+    path.write_text(original, encoding="utf-8")
+    await opened(client, path)
+    hover = await hover_text(client, path, "discard) > 0")
+    assert "zone discard" in hover
+    renamed, _ = await rename(client, path, "discard, visibility", "pile")
+    assert 'when: &nonempty "size(pile) > 0"' in renamed
     assert check_text(str(path), renamed) == []
     closed(client, path)
 
@@ -397,6 +471,29 @@ async def test_a_file_with_a_parent(client: LanguageClient, tmp_path: Path) -> N
     assert await changed(client, child, child_text, 2) == []
     assert await published(client, base.as_uri()) == []
     closed(client, child)
+
+
+async def test_a_parent_mended_and_saved_clears_its_errors(client: LanguageClient,
+                                                           tmp_path: Path) -> None:
+    """A parent open with its child: once mended and saved, neither shows its old errors
+    (the child, which reads the parent from disk, is checked again on the save)."""
+    base, child = tmp_path / "base.yaml", tmp_path / "child.yaml"
+    good = GOLF6.read_text(encoding="utf-8").replace("name: golf6", "name: base")
+    base.write_text(good.replace("top(stock)", "top(stok)"), encoding="utf-8")
+    child.write_text("cardrules: 1\nextends: base.yaml\nname: child\n", encoding="utf-8")
+    assert await opened(client, child)
+    assert await published(client, base.as_uri())
+    assert await opened(client, base)
+    client.diagnostics.pop(child.as_uri(), None)
+    assert await changed(client, base, good, 2) == []
+    base.write_text(good, encoding="utf-8")
+    client.text_document_did_save(t.DidSaveTextDocumentParams(
+        t.TextDocumentIdentifier(uri=base.as_uri())))
+    assert await published(client, child.as_uri()) == []
+    await asyncio.sleep(0.3)
+    assert not client.diagnostics.get(base.as_uri(), [])
+    closed(client, child)
+    closed(client, base)
 
 
 async def test_a_builtin_parent(client: LanguageClient, tmp_path: Path) -> None:
@@ -518,3 +615,32 @@ async def test_neovim_shows_validates_diagnostics_and_a_hover(tmp_path: Path) ->
             (expected(found) for found in check_files([str(path)]))]
     assert [r for r in received if r.startswith("diagnostic")] == want and len(want) == 3
     assert any(r.startswith("hover ") and "top(zone) -> card" in r for r in received)
+
+
+async def test_exit_does_not_wait_for_a_check_under_way(tmp_path: Path) -> None:
+    """`exit` ends the server at once, with a long check of a large file under way."""
+    import json
+    import subprocess
+    import time
+
+    extra = "".join(f"  - name: f{i}\n    params: {{p: player}}\n    value: \"grid_points(p) "
+                    f"+ {i}\"\n" for i in range(3000))
+    text = GOLF6.read_text(encoding="utf-8").replace("\nscoring:", "\n" + extra + "\nscoring:")
+    uri = (tmp_path / "large.yaml").as_uri()
+    messages = [
+        {"id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"method": "initialized", "params": {}},
+        {"method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "yaml", "version": 1, "text": text}}},
+        {"id": 2, "method": "shutdown"}, {"method": "exit"}]
+    data = b"".join(b"Content-Length: %d\r\n\r\n%s" % (len(body), body) for body in (
+        json.dumps({"jsonrpc": "2.0", **m}).encode() for m in messages))
+    server = subprocess.Popen([sys.executable, "-m", "cardrules", "lsp", "--delay", "0"],
+                              stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE)
+    await asyncio.sleep(1)  # started, and checking
+    started = time.monotonic()
+    _, err = server.communicate(data, timeout=60)
+    took = time.monotonic() - started
+    assert server.returncode == 0 and b"Traceback" not in err, err
+    assert took < 2, f"exit took {took:.1f} s"  # the check alone takes several
