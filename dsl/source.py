@@ -152,8 +152,8 @@ class Document:
         its source line ends. YAML folds the lines of a `>` scalar, and of a quoted or plain
         one written over several lines, into one: the comment would run on over every line
         after it. The line break that ends it is put back in place of the space the fold
-        made (the same length: locations are unchanged), only where the comment's text in
-        `value` is its source line's to the end (else `value` is left as it is)."""
+        made (the same length: locations are unchanged); the comment's end is found by
+        where its characters lie, the first of the next line past it."""
         span = self.spans.get(tuple(path))
         if "#" not in value or span is None or span.style in ("|", ALIAS):
             return value
@@ -167,15 +167,19 @@ class Document:
             elif ch in "'\"":
                 quote = ch
             elif ch == "#":
-                at = self.where_in(path, i)
-                line = self.lines[at.line - 1].rstrip()
-                comment = line[at.column - 1:]
-                end = i + len(comment)
-                if not comment.startswith("#") or value[i:end] != comment:
-                    return "".join(chars)  # not where it seems: leave the rest as it is
-                if end < len(chars) and chars[end] == " ":
-                    chars[end] = "\n"
-                i = end
+                line = self.where_in(path, i).line
+                low, high = i + 1, len(chars)  # the first offset on a later line
+                while low < high:  # (lines only grow along the value)
+                    middle = (low + high) // 2
+                    if self.where_in(path, middle).line > line:
+                        high = middle
+                    else:
+                        low = middle + 1
+                if low >= len(chars):
+                    break
+                if chars[low - 1] == " ":  # the space the fold made
+                    chars[low - 1] = "\n"
+                i = low
                 continue
             elif ch == "\n":
                 quote = None

@@ -294,6 +294,8 @@ def test_the_flow_nesting_count_agrees_with_yaml(data: object, flow: bool,
     '"1000   # a thousand\n        + sum(c.points for c in hand[p])"',
     '>-\n        1000   # a "thousand" + 7\n        + sum(c.points for c in hand[p])',
     '|-\n        1000   # a thousand\n        + sum(c.points for c in hand[p])',
+    "'1000   # it''s a thousand\n        + sum(c.points for c in hand[p])'",
+    '"1000   # a \\"thousand\\"\n        + sum(c.points for c in hand[p])"',
 ])
 def test_a_comment_ends_with_its_line_in_a_folded_scalar(written: str, tmp_path: Path) -> None:
     """YAML folds a `>` or quoted scalar's lines into one line: a rule-text comment still
