@@ -13,7 +13,8 @@ from cardrules.errors import Diagnostic, GameError, RulesetError
 from cardrules.interpreter.deal import Deal, DealReader
 from cardrules.model import Ruleset
 
-from .source import MAX_BYTES, parse_yaml
+from .source import parse_yaml
+from .yaml_bounds import MAX_BYTES
 
 
 def read_deal(path: Path, rules: Ruleset, players: int) -> Deal:

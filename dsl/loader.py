@@ -22,7 +22,8 @@ from .dump import dump, resolved_yaml
 from .inherit import MergedDocument, merge_documents, parent_path, parent_reference
 from .reader import read
 from .schema import check_structure
-from .source import MAX_BYTES, Document, parse_yaml
+from .source import Document, parse_yaml
+from .yaml_bounds import MAX_BYTES
 
 
 def builtin_names() -> list[str]:

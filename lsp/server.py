@@ -22,7 +22,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace.position_codec import PositionCodec, ServerTextPosition
 
 from cardrules import __version__
-from cardrules.dsl.source import MAX_BYTES
+from cardrules.dsl.yaml_bounds import MAX_BYTES
 from cardrules.errors import Diagnostic, Location, ProtocolError
 
 from . import features

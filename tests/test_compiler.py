@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from cardrules.dsl import pyast
 from cardrules.dsl.loader import check_files, load_ruleset
-from cardrules.dsl.source import flow_depth
+from cardrules.dsl.yaml_bounds import flow_depth
 from cardrules.errors import GeneratorError, RuleRuntimeError, RulesetError
 from cardrules.interpreter import effects, runtime
 from cardrules.interpreter.engine import Engine
