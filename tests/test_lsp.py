@@ -583,6 +583,85 @@ async def test_a_header_that_no_editor_sends_is_refused(sent: bytes, message: st
     assert "Traceback" not in said and said.count("\n") == 1
 
 
+def talk(messages: list[dict[str, object]]) -> tuple[dict[object, dict[str, object]], str]:
+    """Send a server its messages one at a time, each request's answer awaited before the
+    next is sent, then `shutdown` and `exit`: the answers by id, and what it wrote on
+    standard error."""
+    import json
+    import subprocess
+
+    server = subprocess.Popen([sys.executable, "-m", "cardrules", "lsp", "--delay", "0"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    assert server.stdin is not None and server.stdout is not None
+    answers: dict[object, dict[str, object]] = {}
+    for message in [*messages, {"id": "down", "method": "shutdown"}, {"method": "exit"}]:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        server.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        server.stdin.flush()
+        while "id" in message and message["id"] not in answers:
+            length = 0
+            while (header := server.stdout.readline().strip()):
+                if header.lower().startswith(b"content-length:"):
+                    length = int(header.split(b":")[1])
+            assert length, "the server stopped answering"
+            answer = json.loads(server.stdout.read(length))
+            if "method" not in answer:  # (not a notification of the server's)
+                answers[answer["id"]] = answer
+    _, err = server.communicate(timeout=60)
+    assert server.returncode == 0, err
+    return answers, err.decode()
+
+
+INITIALIZE = [{"id": "init", "method": "initialize", "params": {"capabilities": {}}},
+              {"method": "initialized", "params": {}}]
+
+
+async def test_a_request_before_initialize_is_refused_in_a_sentence() -> None:
+    hover = {"textDocument": {"uri": GOLF6.as_uri()}, "position": {"line": 0, "character": 0}}
+    answers, err = await asyncio.to_thread(talk, [
+        {"id": 1, "method": "textDocument/hover", "params": hover}, *INITIALIZE,
+        {"id": 2, "method": "textDocument/hover", "params": hover}])
+    assert answers[1]["error"] == {"code": -32002, "message": "the server is not initialized: "
+                                   "an editor sends `initialize` first"}
+    assert answers[2]["result"] is None  # (initialized: a document not open has no hover)
+    assert err == ""
+
+
+async def test_a_refused_rename_is_the_editors_to_show_not_the_logs() -> None:
+    line, column = find(GOLF6, "took_discard", 1)
+    document = {"uri": GOLF6.as_uri(), "languageId": "yaml", "version": 1,
+                "text": GOLF6.read_text(encoding="utf-8")}
+    answers, err = await asyncio.to_thread(talk, [
+        *INITIALIZE, {"method": "textDocument/didOpen", "params": {"textDocument": document}},
+        *({"id": bad, "method": "textDocument/rename", "params": {
+            "textDocument": {"uri": GOLF6.as_uri()}, "newName": bad,
+            "position": {"line": line - 1, "character": column - 1}}}
+          for bad in ("stock", "Not A Name"))])
+    assert answers["stock"]["error"]["code"] == -32600  # type: ignore[index]
+    assert "already names" in answers["stock"]["error"]["message"]  # type: ignore[index]
+    assert "not a valid name" in answers["Not A Name"]["error"]["message"]  # type: ignore
+    assert err == ""
+
+
+async def test_a_change_the_protocol_does_not_allow_is_dropped_in_a_line() -> None:
+    """A change at line -1 cannot be read as the protocol's: it is dropped, the log says why
+    in one line, and the server goes on answering."""
+    uri = GOLF6.as_uri()
+    document = {"uri": uri, "languageId": "yaml", "version": 1, "text": "cardrules: 1\n"}
+    change = {"range": {"start": {"line": -1, "character": -5},
+                        "end": {"line": 0, "character": 0}}, "text": "x"}
+    answers, err = await asyncio.to_thread(talk, [
+        *INITIALIZE, {"method": "textDocument/didOpen", "params": {"textDocument": document}},
+        {"method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": 2}, "contentChanges": [change]}},
+        {"id": 1, "method": "textDocument/documentSymbol",
+         "params": {"textDocument": {"uri": uri}}}])
+    assert answers[1]["result"] == []
+    assert "Traceback" not in err and err.count("\n") == 1, err
+    assert err.startswith("cardrules lsp: ") and "Position.line" in err and "-1" in err
+
+
 # ----------------------------------------------------------------- neovim
 async def test_neovim_shows_validates_diagnostics_and_a_hover(tmp_path: Path) -> None:
     """A real editor, headless: Neovim starts `cardrules lsp` for a file with three mistakes
