@@ -496,6 +496,25 @@ async def test_a_parent_mended_and_saved_clears_its_errors(client: LanguageClien
     closed(client, base)
 
 
+@pytest.mark.parametrize(("files", "problem"), [
+    ({"a.yaml": "cardrules: 1\nextends: b.yaml\nname: a\n",
+      "b.yaml": "cardrules: 1\nextends: a.yaml\nname: b\n"}, "in a cycle"),
+    ({"a.yaml": "cardrules: 1\nname: a\nzones: [\n"}, "malformed YAML"),
+])
+async def test_a_parent_that_cannot_be_loaded_is_pointed_at_from_extends(
+        client: LanguageClient, tmp_path: Path, files: dict[str, str], problem: str) -> None:
+    """A chain of `extends:` that cannot be loaded (a cycle, a parent's broken YAML): the
+    child's diagnostic sits on the parent named in its `extends:`, not at its first key."""
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    child = tmp_path / "child.yaml"
+    child.write_text("cardrules: 1\nname: child\nextends: a.yaml\n", encoding="utf-8")
+    got = await opened(client, child)
+    assert got and all(problem in d.message for d in got)
+    assert [as_validate(d)[:4] for d in got] == [(3, 10, 3, 16)] * len(got)  # (`a.yaml`)
+    closed(client, child)
+
+
 async def test_a_builtin_parent(client: LanguageClient, tmp_path: Path) -> None:
     """A house rule on a built-in ruleset: valid; the entries it may change or place itself
     among are the parent's; a name the parent declares is defined in the parent's file."""
