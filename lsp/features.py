@@ -350,8 +350,10 @@ def complete(text: str, line: int, column: int, known: Analysis | None) -> list[
     before = current[:column - 1]
     inner, entry, quoted = _scan(before)
     keys = key_path(lines, line - 1, before) + inner
-    if quoted:
-        return rule_text_items(before, keys, known, line)
+    if quoted:  # (`wild: "...`: the text is the value of the entry's key)
+        opened = re.match(r"^\s*([a-z_]+):\s", entry)
+        return rule_text_items(before, [*keys, opened.group(1)] if opened else keys, known,
+                               line)
     if re.fullmatch(r"\s*[A-Za-z_]*", entry):
         items: list[Item] = []
         if any("properties" in node for node in schema_keys.node_at(keys)):

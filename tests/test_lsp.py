@@ -301,6 +301,14 @@ async def test_completion_inside_a_text_offers_the_decks_names(client: LanguageC
     closed(client, GRANDMA)
 
 
+async def test_completion_in_a_quoted_value_knows_its_key(client: LanguageClient) -> None:
+    """`wild: "...` is a condition on `card`, quoted as much as not."""
+    await opened(client, GRANDMA)
+    line, column = find(GRANDMA, 'wild: "')
+    assert "card" in await labels(client, GRANDMA, line, column + len('wild: "'))
+    closed(client, GRANDMA)
+
+
 # ------------------------------------------- definitions, references, rename
 async def test_definition_and_references_on_golf6(client: LanguageClient) -> None:
     await opened(client, GOLF6)
