@@ -309,6 +309,17 @@ async def test_completion_in_a_quoted_value_knows_its_key(client: LanguageClient
     closed(client, GRANDMA)
 
 
+async def test_completion_offers_a_loops_name_only_inside_it(client: LanguageClient) -> None:
+    await opened(client, GOLF6)
+    line, column = find(GOLF6, 'value: "sum(if cancels(col)')
+    start = await labels(client, GOLF6, line, column + len('value: "'))
+    assert "grid" in start and "col" not in start and "c" not in start
+    line, column = find(GOLF6, "sum(c.points for c in col)")
+    inner = await labels(client, GOLF6, line, column + len("sum("))
+    assert {"c", "col", "grid"} <= inner
+    closed(client, GOLF6)
+
+
 # ------------------------------------------- definitions, references, rename
 async def test_definition_and_references_on_golf6(client: LanguageClient) -> None:
     await opened(client, GOLF6)
