@@ -9,11 +9,12 @@ the ones the loader reads, the parents named by `extends:`.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardrules.dsl.compiler import check_document
-from cardrules.dsl.loader import check_text, load_document
+from cardrules.dsl.loader import check_text, load_document, read_document
 from cardrules.dsl.reader import read
 from cardrules.dsl.schema import check_structure
 from cardrules.dsl.source import Document
@@ -70,6 +71,9 @@ def _analyse(path: str, text: str) -> Analysis:
     try:
         doc = load_document(Path(path), text=text)
     except RulesetError:
+        # (its parents could not be merged: its own keys are still where they are)
+        with suppress(RulesetError):
+            found.own = read_document(Path(path), text)
         return found
     found.doc = doc
     found.own = _own(doc)

@@ -350,8 +350,10 @@ def complete(text: str, line: int, column: int, known: Analysis | None) -> list[
     before = current[:column - 1]
     inner, entry, quoted = _scan(before)
     keys = key_path(lines, line - 1, before) + inner
-    if quoted:
-        return rule_text_items(before, keys, known, line)
+    if quoted:  # (`wild: "...`: the text is the value of the entry's key)
+        opened = re.match(r"^\s*([a-z_]+):\s", entry)
+        return rule_text_items(before, [*keys, opened.group(1)] if opened else keys, known,
+                               line)
     if re.fullmatch(r"\s*[A-Za-z_]*", entry):
         items: list[Item] = []
         if any("properties" in node for node in schema_keys.node_at(keys)):
@@ -492,7 +494,7 @@ def rule_text_items(before: str, keys: list[str], known: Analysis | None,
         return attribute_items(index)
     if _in_text(before):
         return card_items(index)
-    items = name_items(index, keys, line, known.path if known else "")
+    items = name_items(index, keys, line, known.path if known else "", len(before) + 1)
     if _starts_statement(head, keys):
         items += [Item(c.syntax.split(" ", 1)[0], "keyword", c.syntax, c.doc)
                   for c in b.CONSTRUCTS.values() if c.name in _STATEMENTS]
@@ -554,9 +556,11 @@ def card_items(index: Index | None) -> list[Item]:
     return items
 
 
-def name_items(index: Index | None, keys: list[str], line: int, path: str) -> list[Item]:
-    """Every name valid in rule text at a line: the file's zones, variables, options and
-    functions, the locals of the entry that holds the line, and the built-ins."""
+def name_items(index: Index | None, keys: list[str], line: int, path: str,
+               column: int = 0) -> list[Item]:
+    """Every name valid in rule text at a line (and column): the file's zones, variables,
+    options and functions, the locals of the entry that holds the line (an aggregate's only
+    inside its text), and the built-ins."""
     items = [Item(name, "function", describe_builtin("function", name).split("\n")[1],
                   fn.doc) for name, fn in b.FUNCTIONS.items()]
     items += [Item(name, "function", f"{name}(... for x in LIST)", agg.doc)
@@ -582,10 +586,21 @@ def name_items(index: Index | None, keys: list[str], line: int, path: str) -> li
     for symbol in index.symbols:
         if symbol.kind in ("parameter", "local") and symbol.parent in holders and \
                 symbol.place is not None and symbol.place.start.line <= line and \
-                symbol.name not in seen:
+                _binds(symbol.within, line, column) and symbol.name not in seen:
             seen.add(symbol.name)
             items.append(Item(symbol.name, symbol.kind, _short(symbol), symbol.detail))
     return items
+
+
+def _binds(within: Place | None, line: int, column: int) -> bool:
+    """Whether a local bound in a stretch of text (None: from its name on) is bound at a
+    cursor: between its first and last characters (column 0: anywhere on its lines)."""
+    if within is None:
+        return True
+    start, end = within.start, within.end
+    if column == 0:
+        return start.line <= line <= end.line
+    return (start.line, start.column) < (line, column) < (end.line, end.column)
 
 
 def _short(symbol: Symbol) -> str:

@@ -55,6 +55,7 @@ class Symbol:
     type: Type | None = None
     parent: Symbol | None = None  # a step's phase, a move's step
     body: Place | None = None  # the whole entry, for an outline
+    within: Place | None = None  # where a local is bound (an aggregate's text), when known
 
 
 @dataclass(frozen=True)
@@ -339,8 +340,9 @@ class _Builder:
         word = stmt.pos.text.split(None, 1)[0] if stmt.pos.text.strip() else rule
         self.note(name_pos(stmt.pos, word), word, builtin=("construct", rule))
 
-    def local(self, name: str, pos: n.Pos, kind: str) -> Symbol:
-        symbol = Symbol(kind, name, place_of(pos, len(name)), parent=self.container)
+    def local(self, name: str, pos: n.Pos, kind: str, within: n.Pos | None = None) -> Symbol:
+        symbol = Symbol(kind, name, place_of(pos, len(name)), parent=self.container,
+                        within=place_of(within) if within is not None else None)
         self.index.symbols.append(symbol)
         self.note(pos, name, symbol)
         return symbol
@@ -358,7 +360,7 @@ class _Builder:
                           builtin=("aggregate", item.function))
                 stack.append((item.source, names))
                 inner = {**names, item.variable: self.local(item.variable, item.variable_pos,
-                                                            "local")}
+                                                            "local", item.pos)}
                 stack.extend([(item.element, inner), (item.condition, inner)])
                 continue
             self.one(item, names)

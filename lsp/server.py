@@ -9,6 +9,7 @@ this one extends are published for that file, and pointed at from this file's `e
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -17,6 +18,7 @@ from typing import BinaryIO
 from urllib.parse import unquote
 
 from lsprotocol import types as t
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest, JsonRpcServerNotInitialized
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace.position_codec import PositionCodec, ServerTextPosition
@@ -51,6 +53,12 @@ _COMPLETION_KINDS = {"key": t.CompletionItemKind.Property, "value": t.Completion
                      "attribute": t.CompletionItemKind.Property}
 
 
+class Refused(JsonRpcException):
+    """A request the server answers with an error that is no fault of its own (a rename the
+    file does not allow, a request before `initialize`): the editor shows the message, and
+    the server's log (standard error) says nothing of it."""
+
+
 @dataclass
 class _File:
     """What the server keeps of one open document."""
@@ -69,6 +77,7 @@ class RulesServer(LanguageServer):
         self.files: dict[str, _File] = {}
         self.delay = DELAY
         self.stopping = False  # asked to shut down: the exit that follows is a clean one
+        self.initialized = False  # answered `initialize`: the editor's documents are kept
         # one check at a time, off the event loop: the editor's requests are answered meanwhile
         self.checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardrules-check")
 
@@ -83,7 +92,11 @@ class RulesServer(LanguageServer):
     def text_of(self, uri: str) -> str | None:
         """The text of a document the editor opened, as the editor sent it; None for any
         other. A request may name any URI: a file the editor did not open is never read
-        (pygls's own `get_text_document` would read it from disk, /dev/zero too)."""
+        (pygls's own `get_text_document` would read it from disk, /dev/zero too). Before
+        `initialize` there are no documents: the request is refused (ServerNotInitialized)."""
+        if not self.initialized:
+            raise Refused("the server is not initialized: an editor sends `initialize` first",
+                          JsonRpcServerNotInitialized.CODE)
         document = self.workspace.text_documents.get(unquote(uri))
         return None if document is None else document.source
 
@@ -256,6 +269,10 @@ def make_server() -> RulesServer:
     """The server with every feature registered."""
     server = RulesServer()
 
+    @server.feature(t.INITIALIZE)
+    def initialize(ls: RulesServer, params: t.InitializeParams) -> None:
+        ls.initialized = True
+
     @server.feature(t.SHUTDOWN)
     def shutdown(ls: RulesServer, params: None) -> None:
         ls.stopping = True
@@ -352,8 +369,6 @@ def make_server() -> RulesServer:
 
     @server.feature(t.TEXT_DOCUMENT_RENAME)
     async def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
-        from pygls.exceptions import JsonRpcInvalidRequest
-
         found = await ls.current(params.text_document.uri)
         if found is None:
             return None
@@ -361,7 +376,7 @@ def make_server() -> RulesServer:
             places = features.rename(found, *ls.place_in(found, params.position),
                                      params.new_name)
         except features.RenameRefused as refused:
-            raise JsonRpcInvalidRequest(str(refused)) from None
+            raise Refused(str(refused), JsonRpcInvalidRequest.CODE) from None
         edits = [t.TextEdit(range=ls.location_of(p, found).range, new_text=params.new_name)
                  for p in places]
         return t.WorkspaceEdit(changes={params.text_document.uri: edits})
@@ -416,9 +431,49 @@ class BoundedInput:
         return self.stream.read(size)
 
 
+class PlainLog(logging.Handler):
+    """pygls's log on standard error, a plain line for each thing worth saying, never a
+    traceback: a message the protocol does not allow (a position of line -1) is dropped with
+    its reason; a refusal (Refused) is the editor's to show, not the log's. (An error of the
+    server's own is answered to the editor with its traceback.)"""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        error = record.exc_info[1] if record.exc_info else None
+        said = record.getMessage().split("\n", 1)[0]
+        if isinstance(error, Refused) or said == "Unable to deserialize message":
+            return  # (a refusal; or the reason, which the next record gives in a line)
+        if error is not None:
+            said = f"{said}: {_reason(error)}"
+        try:
+            sys.stderr.write(f"cardrules lsp: {said}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _reason(error: BaseException) -> str:
+    """What an exception says in a line: the innermost cause (a ValueError behind cattrs's
+    group behind pygls's Invalid Params), as its type and message."""
+    while True:
+        if isinstance(error, BaseExceptionGroup) and error.exceptions:
+            error = error.exceptions[0]
+        elif error.__cause__ is not None:
+            error = error.__cause__
+        else:
+            break
+    text = str(error).split("\n", 1)[0]
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
 def serve(delay: float = DELAY, stream: BinaryIO | None = None) -> None:
     """Run the server on standard input (or `stream`) and output until the editor stops it;
     ProtocolError if what comes in is not a message."""
+    log = logging.getLogger("pygls")
+    log.addHandler(PlainLog())
+    log.propagate = False
     server = make_server()
     server.delay = delay
     server.start_io(BoundedInput(stream or sys.stdin.buffer))  # type: ignore[arg-type]

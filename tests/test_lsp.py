@@ -301,6 +301,25 @@ async def test_completion_inside_a_text_offers_the_decks_names(client: LanguageC
     closed(client, GRANDMA)
 
 
+async def test_completion_in_a_quoted_value_knows_its_key(client: LanguageClient) -> None:
+    """`wild: "...` is a condition on `card`, quoted as much as not."""
+    await opened(client, GRANDMA)
+    line, column = find(GRANDMA, 'wild: "')
+    assert "card" in await labels(client, GRANDMA, line, column + len('wild: "'))
+    closed(client, GRANDMA)
+
+
+async def test_completion_offers_a_loops_name_only_inside_it(client: LanguageClient) -> None:
+    await opened(client, GOLF6)
+    line, column = find(GOLF6, 'value: "sum(if cancels(col)')
+    start = await labels(client, GOLF6, line, column + len('value: "'))
+    assert "grid" in start and "col" not in start and "c" not in start
+    line, column = find(GOLF6, "sum(c.points for c in col)")
+    inner = await labels(client, GOLF6, line, column + len("sum("))
+    assert {"c", "col", "grid"} <= inner
+    closed(client, GOLF6)
+
+
 # ------------------------------------------- definitions, references, rename
 async def test_definition_and_references_on_golf6(client: LanguageClient) -> None:
     await opened(client, GOLF6)
@@ -496,6 +515,25 @@ async def test_a_parent_mended_and_saved_clears_its_errors(client: LanguageClien
     closed(client, base)
 
 
+@pytest.mark.parametrize(("files", "problem"), [
+    ({"a.yaml": "cardrules: 1\nextends: b.yaml\nname: a\n",
+      "b.yaml": "cardrules: 1\nextends: a.yaml\nname: b\n"}, "in a cycle"),
+    ({"a.yaml": "cardrules: 1\nname: a\nzones: [\n"}, "malformed YAML"),
+])
+async def test_a_parent_that_cannot_be_loaded_is_pointed_at_from_extends(
+        client: LanguageClient, tmp_path: Path, files: dict[str, str], problem: str) -> None:
+    """A chain of `extends:` that cannot be loaded (a cycle, a parent's broken YAML): the
+    child's diagnostic sits on the parent named in its `extends:`, not at its first key."""
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    child = tmp_path / "child.yaml"
+    child.write_text("cardrules: 1\nname: child\nextends: a.yaml\n", encoding="utf-8")
+    got = await opened(client, child)
+    assert got and all(problem in d.message for d in got)
+    assert [as_validate(d)[:4] for d in got] == [(3, 10, 3, 16)] * len(got)  # (`a.yaml`)
+    closed(client, child)
+
+
 async def test_a_builtin_parent(client: LanguageClient, tmp_path: Path) -> None:
     """A house rule on a built-in ruleset: valid; the entries it may change or place itself
     among are the parent's; a name the parent declares is defined in the parent's file."""
@@ -581,6 +619,85 @@ async def test_a_header_that_no_editor_sends_is_refused(sent: bytes, message: st
     assert done.returncode == 2 and done.stdout == b""
     assert said.startswith("error: cardrules lsp: ") and message in said, said
     assert "Traceback" not in said and said.count("\n") == 1
+
+
+def talk(messages: list[dict[str, object]]) -> tuple[dict[object, dict[str, object]], str]:
+    """Send a server its messages one at a time, each request's answer awaited before the
+    next is sent, then `shutdown` and `exit`: the answers by id, and what it wrote on
+    standard error."""
+    import json
+    import subprocess
+
+    server = subprocess.Popen([sys.executable, "-m", "cardrules", "lsp", "--delay", "0"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    assert server.stdin is not None and server.stdout is not None
+    answers: dict[object, dict[str, object]] = {}
+    for message in [*messages, {"id": "down", "method": "shutdown"}, {"method": "exit"}]:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        server.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        server.stdin.flush()
+        while "id" in message and message["id"] not in answers:
+            length = 0
+            while (header := server.stdout.readline().strip()):
+                if header.lower().startswith(b"content-length:"):
+                    length = int(header.split(b":")[1])
+            assert length, "the server stopped answering"
+            answer = json.loads(server.stdout.read(length))
+            if "method" not in answer:  # (not a notification of the server's)
+                answers[answer["id"]] = answer
+    _, err = server.communicate(timeout=60)
+    assert server.returncode == 0, err
+    return answers, err.decode()
+
+
+INITIALIZE = [{"id": "init", "method": "initialize", "params": {"capabilities": {}}},
+              {"method": "initialized", "params": {}}]
+
+
+async def test_a_request_before_initialize_is_refused_in_a_sentence() -> None:
+    hover = {"textDocument": {"uri": GOLF6.as_uri()}, "position": {"line": 0, "character": 0}}
+    answers, err = await asyncio.to_thread(talk, [
+        {"id": 1, "method": "textDocument/hover", "params": hover}, *INITIALIZE,
+        {"id": 2, "method": "textDocument/hover", "params": hover}])
+    assert answers[1]["error"] == {"code": -32002, "message": "the server is not initialized: "
+                                   "an editor sends `initialize` first"}
+    assert answers[2]["result"] is None  # (initialized: a document not open has no hover)
+    assert err == ""
+
+
+async def test_a_refused_rename_is_the_editors_to_show_not_the_logs() -> None:
+    line, column = find(GOLF6, "took_discard", 1)
+    document = {"uri": GOLF6.as_uri(), "languageId": "yaml", "version": 1,
+                "text": GOLF6.read_text(encoding="utf-8")}
+    answers, err = await asyncio.to_thread(talk, [
+        *INITIALIZE, {"method": "textDocument/didOpen", "params": {"textDocument": document}},
+        *({"id": bad, "method": "textDocument/rename", "params": {
+            "textDocument": {"uri": GOLF6.as_uri()}, "newName": bad,
+            "position": {"line": line - 1, "character": column - 1}}}
+          for bad in ("stock", "Not A Name"))])
+    assert answers["stock"]["error"]["code"] == -32600  # type: ignore[index]
+    assert "already names" in answers["stock"]["error"]["message"]  # type: ignore[index]
+    assert "not a valid name" in answers["Not A Name"]["error"]["message"]  # type: ignore
+    assert err == ""
+
+
+async def test_a_change_the_protocol_does_not_allow_is_dropped_in_a_line() -> None:
+    """A change at line -1 cannot be read as the protocol's: it is dropped, the log says why
+    in one line, and the server goes on answering."""
+    uri = GOLF6.as_uri()
+    document = {"uri": uri, "languageId": "yaml", "version": 1, "text": "cardrules: 1\n"}
+    change = {"range": {"start": {"line": -1, "character": -5},
+                        "end": {"line": 0, "character": 0}}, "text": "x"}
+    answers, err = await asyncio.to_thread(talk, [
+        *INITIALIZE, {"method": "textDocument/didOpen", "params": {"textDocument": document}},
+        {"method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": 2}, "contentChanges": [change]}},
+        {"id": 1, "method": "textDocument/documentSymbol",
+         "params": {"textDocument": {"uri": uri}}}])
+    assert answers[1]["result"] == []
+    assert "Traceback" not in err and err.count("\n") == 1, err
+    assert err.startswith("cardrules lsp: ") and "Position.line" in err and "-1" in err
 
 
 # ----------------------------------------------------------------- neovim
