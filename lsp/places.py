@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from cardrules.dsl import nodes as n
-from cardrules.dsl.source import ALIAS
+from cardrules.dsl.source import ALIAS, Document
 from cardrules.errors import Location
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -59,15 +60,23 @@ def place_of(pos: n.Pos, length: int = 0) -> Place | None:
     return Place(start, end)
 
 
+def _written(pos: n.Pos) -> tuple[Document, Any] | None:
+    """The document that wrote a position's node (of a merged document, the file that
+    wrote it), and the node's path there; None for a position written nowhere."""
+    doc, path = pos.origin.doc, pos.origin.path
+    if doc is None:
+        return None
+    resolve = getattr(doc, "_origin", None)
+    return resolve(path) if resolve is not None else (doc, path)
+
+
 def through_alias(pos: n.Pos) -> bool:
     """Whether a position's rule text is read again through a YAML alias (*name): its place
     is then the alias, where the text it names is not written."""
-    doc, path = pos.origin.doc, pos.origin.path
-    if doc is None:
+    written = _written(pos)
+    if written is None:
         return False
-    resolve = getattr(doc, "_origin", None)  # a merged document: the file that wrote it
-    if resolve is not None:
-        doc, path = resolve(path)
+    doc, path = written
     span = (doc.key_spans if pos.origin.key else doc.spans).get(path)
     return span is not None and span.style == ALIAS
 
@@ -75,12 +84,10 @@ def through_alias(pos: n.Pos) -> bool:
 def extent(pos: n.Pos) -> Place | None:
     """The whole YAML entry a position names (a phase, a move): from its first character to
     the end of the last thing written in it, in the file that wrote it."""
-    doc, path = pos.origin.doc, pos.origin.path
-    if doc is None:
+    written = _written(pos)
+    if written is None:
         return None
-    resolve = getattr(doc, "_origin", None)  # a merged document: the file that wrote it
-    if resolve is not None:
-        doc, path = resolve(path)
+    doc, path = written
     if path not in doc.spans:
         return place_of(pos)
     first = doc.spans[path]
