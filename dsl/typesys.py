@@ -73,7 +73,8 @@ def _plural(t: Type | None) -> str:
     if t.name == "list":
         return f"lists of {_plural(t.item)}"
     return {"int": "numbers", "bool": "truth values", "card": "cards", "player": "players",
-            "text": "texts", "words": "domains of texts"}.get(t.name, t.name + "s")
+            "text": "texts", "words": "domains of texts",
+            "any": "values"}.get(t.name, t.name + "s")
 
 
 def as_collection(t: Type) -> Type | None:

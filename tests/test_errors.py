@@ -541,3 +541,11 @@ def test_a_conditional_inside_an_operation_is_told_to_go_in_parentheses(tmp_path
     [d] = check_files([str(path)])
     assert d.message.startswith("a conditional (if ... then ... else ...) inside a larger")
     assert d.location is not None and d.location.column == 19  # at the `if`
+
+
+def test_a_list_of_any_value_is_called_so(tmp_path: Path) -> None:
+    path = mini_with('score: "sum(c.points for c in hand[p])"',
+                     'score: "size(max_by([] for c in stock))"', tmp_path)
+    found = check_files([str(path)])
+    assert found and "list of values" in found[0].message and "anys" not in found[0].message, \
+        [d.format() for d in found]
