@@ -152,6 +152,11 @@ def _merge_named(pdoc: Document, ppath: Path, pval: list[Any], cdoc: Document, c
             errors.append(cdoc.diagnostic((*here, "name"), f"'{name}' is already an entry: "
                                           "to move it, remove it and add it again"))
         else:
+            for key, value in body.items():  # `key: null` deletes a parent's key: none here
+                if value is None:
+                    errors.append(cdoc.diagnostic(
+                        (*here, key), f"cannot delete '{key}': the parent has no such key "
+                        f"('{name}' is a new entry: leave the key out)"))
             position = _position(item, names, cdoc, here, errors)
             if position is not None:
                 entries.insert(position, _Entry(name, body, cdoc, here))

@@ -96,6 +96,15 @@ def test_insert_before_and_after_place_a_new_entry(tmp_path: Path) -> None:
     assert option_names(path) == ["early", "alpha", "beta", "middle", "gamma", "late"]
 
 
+def test_a_new_entry_deletes_no_key(tmp_path: Path) -> None:
+    """`key: null` deletes a key of the parent's entry; a new entry has none to delete."""
+    path = child(tmp_path, "options:\n  - {name: late, default: 0, doc: z, label: null}\n")
+    [d] = check_files([str(path)])
+    assert d.message.startswith("cannot delete 'label': the parent has no such key ('late' "
+                                "is a new entry"), d.format()
+    assert d.location is not None and d.location.line == 5
+
+
 def test_named_lists_merge_at_any_depth(tmp_path: Path) -> None:
     body = ("round:\n  phases:\n    - name: play\n      steps:\n        - name: only\n"
             "          moves:\n            - {name: drop, remove: true}\n"
