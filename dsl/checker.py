@@ -51,7 +51,8 @@ from .typesys import (
     accepts,
     open_list,
 )
-from .work import PosKey, over_budget, weigh
+from .weigher import PosKey
+from .work import over_budget, weigh
 
 TRIGGER_KINDS = ("after_setup", "after_move", "after_turn", "after_round", "before_turn")
 TYPE_NAMES = {"card": CARD, "cards": CARDS, "player": PLAYER, "players": PLAYERS,
