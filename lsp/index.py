@@ -301,6 +301,9 @@ class _Builder:
             elif isinstance(stmt, n.For):
                 self.expr(stmt.source, scope)
                 variable = self.local(stmt.variable, stmt.variable_pos, "local")
+                # bound in the loop's entry ({for: ..., do: [...]}) alone
+                origin = stmt.pos.origin
+                variable.within = extent(n.Pos(n.Origin(origin.doc, origin.path[:-1]), 0, 0))
                 self.statements(stmt.body, {**scope, stmt.variable: variable})
             elif isinstance(stmt, n.If):
                 self.expr(stmt.test, scope)

@@ -320,6 +320,21 @@ async def test_completion_offers_a_loops_name_only_inside_it(client: LanguageCli
     closed(client, GOLF6)
 
 
+async def test_completion_offers_a_for_loops_name_only_inside_its_entry(
+        client: LanguageClient) -> None:
+    """grandma's lay_down: `i` of `for: i in numbers(...)` inside the loop's `do:`, not in
+    the move's statements after it (`layout`, the move's choice, in both)."""
+    path = RULESETS / "grandma.yaml"
+    await opened(client, path)
+    line, column = find(path, '"move layout[i] to meld[me][i] face up"')
+    inside = await labels(client, path, line, column + len('"move '))
+    assert {"i", "layout"} <= inside
+    line, column = find(path, "set me.down = true")
+    after = await labels(client, path, line, column + len("set "))
+    assert "i" not in after and "layout" in after
+    closed(client, path)
+
+
 # ------------------------------------------- definitions, references, rename
 async def test_definition_and_references_on_golf6(client: LanguageClient) -> None:
     await opened(client, GOLF6)
