@@ -297,7 +297,8 @@ class _Builder:
             self.construct(stmt)
             if isinstance(stmt, n.Let):
                 self.expr(stmt.value, scope)
-                scope[stmt.name] = self.local(stmt.name, stmt.name_pos, "local")
+                local = scope[stmt.name] = self.local(stmt.name, stmt.name_pos, "local")
+                local.within = self.rest_of_list(stmt.pos, local.place)
             elif isinstance(stmt, n.For):
                 self.expr(stmt.source, scope)
                 variable = self.local(stmt.variable, stmt.variable_pos, "local")
@@ -342,6 +343,16 @@ class _Builder:
             return
         word = stmt.pos.text.split(None, 1)[0] if stmt.pos.text.strip() else rule
         self.note(name_pos(stmt.pos, word), word, builtin=("construct", rule))
+
+    @staticmethod
+    def rest_of_list(pos: n.Pos, place: Place | None) -> Place | None:
+        """Where a `let` binds its name: from it to the end of the statement list it is
+        written in (None where that is not known: from the name on)."""
+        origin = pos.origin
+        if place is None or not origin.path or not isinstance(origin.path[-1], int):
+            return None
+        listed = extent(n.Pos(n.Origin(origin.doc, origin.path[:-1]), 0, 0))
+        return Place(place.start, listed.end) if listed is not None else None
 
     def local(self, name: str, pos: n.Pos, kind: str, within: n.Pos | None = None) -> Symbol:
         symbol = Symbol(kind, name, place_of(pos, len(name)), parent=self.container,

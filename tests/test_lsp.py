@@ -335,6 +335,28 @@ async def test_completion_offers_a_for_loops_name_only_inside_its_entry(
     closed(client, path)
 
 
+async def test_completion_offers_a_lets_name_only_to_the_end_of_its_list(
+        client: LanguageClient, tmp_path: Path) -> None:
+    """A `let` in a `then:` list names its value to the end of that list, not after it."""
+    text = GOLF6.read_text(encoding="utf-8").replace(
+        "                - flip new face up\n",
+        "                - if: \"size(stock) > 0\"\n"
+        "                  then:\n"
+        "                    - let spare = top(stock)\n"
+        "                    - flip spare face up\n"
+        "                - flip new face up\n")
+    path = tmp_path / "golf6.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert await opened(client, path, text) == []
+    line, column = find(path, "- flip spare face up")
+    inside = await labels(client, path, line, column + len("- flip "))
+    assert {"spare", "new", "card"} <= inside
+    line, column = find(path, "- flip new face up")
+    after = await labels(client, path, line, column + len("- flip "))
+    assert "spare" not in after and {"new", "card"} <= after
+    closed(client, path)
+
+
 # ------------------------------------------- definitions, references, rename
 async def test_definition_and_references_on_golf6(client: LanguageClient) -> None:
     await opened(client, GOLF6)
