@@ -337,7 +337,10 @@ class StatementChecker(ExpressionChecker):
         if test is BAD:
             return None
         if known(test):  # settled by the options: both branches checked, one kept
-            return then if test.value else other  # type: ignore[attr-defined]
+            kept = then if test.value else other  # type: ignore[attr-defined]
+            if not any(isinstance(s, ir.Let) for s in kept):
+                return kept  # (its statements join the list around it)
+            # a `let` in it ends with the branch: the generator keeps it a block of its own
         return ir.If(test, then, other, pos=stmt.pos)
 
     def check_for(self, stmt: n.For) -> ir.Stmt | None:

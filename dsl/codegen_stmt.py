@@ -66,9 +66,10 @@ class StatementWriter(ExpressionWriter):
         return self._names.get(name, local(name))
 
     def fresh(self, name: str) -> str:
-        """A local for `name` that no other binding of the function has."""
+        """A local for `name` that no other binding of the function has (no rule's name
+        is spelt so: theirs are all local(name), `v_...`)."""
         self._temp += 1
-        return f"{local(name)}_{self._temp}"
+        return f"_h{self._temp}_{name}"
 
     # ------------------------------------------------------------ statements
     def block(self, stmts: tuple[ir.Stmt, ...]) -> list[ast.stmt]:
@@ -253,6 +254,8 @@ class StatementWriter(ExpressionWriter):
         return [pyast.expr_stmt(pyast.call("eliminate", S, who))]
 
     def stmt_If(self, stmt: ir.If) -> list[ast.stmt]:
+        if isinstance(stmt.test, ir.Const):  # settled by the options: its branch's own block
+            return self.inner(stmt.then if stmt.test.value else stmt.otherwise)
         return self.test_statements(stmt.test, self.inner(stmt.then),
                                     self.inner(stmt.otherwise))
 

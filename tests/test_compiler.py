@@ -360,6 +360,33 @@ def test_an_inner_let_or_loop_hides_a_name_only_while_it_is_bound(tmp_path: Path
         assert not state.over  # n is 1 again after the branch's own n
 
 
+def test_a_let_in_a_branch_the_options_settle_ends_with_it(tmp_path: Path) -> None:
+    """A branch kept because an option settles its test is still a block of its own, and a
+    name it binds afresh never meets a rule's name spelt like the generator's own (x_2)."""
+    path = mini_with(tmp_path, "              do: [move card to discard face up]\n",
+                     "              do:\n"
+                     "                - let x_2 = 100\n"
+                     "                - let x = 1\n"
+                     "                - if: \"mode == 'fast'\"\n"
+                     "                  then:\n"
+                     "                    - let x = cards(hand[me])\n"
+                     "                    - let x_2 = x\n"
+                     "                  else: [let x = 2]\n"
+                     "                - if: \"size(stock) >= 0\"\n"
+                     "                  then: [let x = 3]\n"
+                     "                - if: \"x + x_2 != 101\"\n"
+                     "                  then: [end game]\n"
+                     "                - move card to discard face up\n")
+    for options in ({"mode": "fast"}, {"mode": "slow"}):
+        engine = Engine(load_ruleset(path, options))
+        state = engine.new_game(2, 1)
+        legal = engine.legal_actions(state)
+        while legal and state.step != 1:
+            legal = engine.play(state, legal[-1])
+        engine.play(state, next(a for a in legal if a[0] == "drop"))
+        assert not state.over, options
+
+
 def test_an_expression_of_500_terms_is_refused_plainly(tmp_path: Path) -> None:
     path = mini_with(tmp_path, 'score: "sum(c.points for c in hand[p])"',
                      'score: "' + " + ".join(["1"] * 500) + '"')
