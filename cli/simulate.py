@@ -107,6 +107,9 @@ def simulate(ruleset: str, games: int, players: int | None, seats: str | None, s
     """
     if as_json and csv_file:
         raise click.UsageError("--json and --csv: choose one")
+    if csv_file and plot_file and Path(csv_file).resolve() == Path(plot_file).resolve():
+        raise click.UsageError("--csv and --plot name the same file: the picture would "
+                               "write over the numbers")
     if plot_file:
         require("matplotlib", "plot", "--plot")
         check_writable(plot_file, "--plot")

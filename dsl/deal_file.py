@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardrules.errors import Diagnostic, GameError, RulesetError
+from cardrules.errors import Diagnostic, RulesetError
 from cardrules.interpreter.deal import Deal, DealReader
 from cardrules.model import Ruleset
 
@@ -21,22 +21,25 @@ def read_deal(path: Path, rules: Ruleset, players: int) -> Deal:
     """The deal in file `path` for this ruleset and table size, every entry checked."""
     try:
         if path.stat().st_size > MAX_BYTES:
-            raise GameError(f"{path}: too large for a deal file (at most "
-                            f"{MAX_BYTES // 1000} KB)")
+            raise RulesetError([Diagnostic(None, f"{path}: too large for a deal file (at "
+                                             f"most {MAX_BYTES // 1000} KB)")])
         with path.open("rb") as file:  # at most that much: a device may never end
             raw = file.read(MAX_BYTES + 1)
         text = raw.decode("utf-8")
     except OSError as exc:
-        raise GameError(f"{path}: cannot read the deal: {exc.strerror}") from None
+        raise RulesetError([Diagnostic(None, f"{path}: cannot read the deal: "
+                                             f"{exc.strerror}")]) from None
     except UnicodeDecodeError:
-        raise GameError(f"{path}: not a deal file (not UTF-8 text)") from None
+        raise RulesetError([Diagnostic(None, f"{path}: not a deal file (not UTF-8 "
+                                             "text)")]) from None
     return parse_deal(text, str(path), rules, players)
 
 
 def parse_deal(text: str, name: str, rules: Ruleset, players: int) -> Deal:
     """A deal from the text of a deal file called `name` (for messages)."""
     if len(text) > MAX_BYTES:
-        raise GameError(f"{name}: too large for a deal file (at most {MAX_BYTES // 1000} KB)")
+        raise RulesetError([Diagnostic(None, f"{name}: too large for a deal file (at most "
+                                             f"{MAX_BYTES // 1000} KB)")])
     doc = parse_yaml(text, name)
 
     def locate(where: tuple[str | int, ...], message: str, key: bool) -> Diagnostic:

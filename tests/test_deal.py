@@ -114,7 +114,7 @@ def test_there_are_broken_deal_files() -> None:
 def test_a_deal_file_too_large_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "huge.yaml"
     path.write_text("zones: {}\n" + "#" * 1_100_000, encoding="utf-8")
-    with pytest.raises(GameError, match="too large"):
+    with pytest.raises(RulesetError, match="too large"):
         read_deal(path, GIN, 2)
 
 
@@ -184,7 +184,10 @@ def test_run_deal_plays_from_the_file_and_reports_a_broken_one(tmp_path: Path) -
     assert f"{broken}:4:3: no zone 'hnd': did you mean 'hand'?" in failed.output
     assert "Traceback" not in failed.output
     missing = runner.invoke(main, ["run", "gin-rummy", "--deal", str(tmp_path / "none.yaml")])
-    assert missing.exit_code == 3 and "cannot read the deal" in missing.output
+    assert missing.exit_code == 1 and "cannot read the deal" in missing.output
+    (tmp_path / "bytes.yaml").write_bytes(b"\xff\xfe bad")
+    binary = runner.invoke(main, ["run", "gin-rummy", "--deal", str(tmp_path / "bytes.yaml")])
+    assert binary.exit_code == 1 and "not a deal file (not UTF-8 text)" in binary.output
 
 
 def test_a_grid_is_named_in_reading_order() -> None:

@@ -600,3 +600,19 @@ def test_one_seat_reports_its_win_rate_and_moves_to_win() -> None:
     assert "moves to win: mean" in text and "first player" not in text
     data = json.loads(cli("compare", PATIENCE, PATIENCE, "-n", "20", "--json").stdout)
     assert data["moves_to_win"]["diff"] == 0
+
+
+def test_csv_and_plot_may_not_name_one_file(tmp_path: Path) -> None:
+    """The picture would write over the numbers: refused before any game."""
+    same = tmp_path / "out.csv"
+    result = CliRunner().invoke(main, ["simulate", "golf6", "-n", "2", "--csv", str(same),
+                                       "--plot", str(tmp_path / "." / "out.csv")])
+    assert result.exit_code == 2 and "name the same file" in result.output
+    assert not same.exists()
+
+
+def test_a_seat_kind_with_an_empty_budget_is_refused() -> None:
+    result = CliRunner().invoke(main, ["simulate", "golf6", "-n", "2", "--seats",
+                                       "ismcts:,random,random,random"])
+    assert result.exit_code == 2 and "the budget after ':' must be a whole number" in \
+        result.output

@@ -69,8 +69,8 @@ _SECONDS = re.compile(r"(?:[0-9]{1,7}(?:\.[0-9]{0,6})?|\.[0-9]{1,6})s", re.ASCII
 def split_kind(kind: str) -> tuple[str, int | float | None]:
     """'ismcts:200' -> ('ismcts', 200), 'ismcts:0.5s' -> ('ismcts', 0.5): a seat kind and
     its budget, if one is given (a whole number, or seconds with an 's')."""
-    name, _, budget = kind.partition(":")
-    if not budget:
+    name, colon, budget = kind.partition(":")
+    if not colon:
         return name, None
     if budget.isascii() and budget.isdigit() and len(budget) <= 12 and int(budget) >= 1:
         return name, int(budget)
