@@ -616,3 +616,13 @@ def test_a_seat_kind_with_an_empty_budget_is_refused() -> None:
                                        "ismcts:,random,random,random"])
     assert result.exit_code == 2 and "the budget after ':' must be a whole number" in \
         result.output
+
+
+def test_compare_says_which_figure_has_no_pairs() -> None:
+    """freecell with itself, no game won: only moves to win has no pair; the note says so
+    rather than that there were no paired games."""
+    result = CliRunner().invoke(main, ["compare", "freecell", "freecell", "-n", "2"])
+    assert result.exit_code == 0, result.output
+    assert "no interval: no pair of games (or deals) has this figure in both (moves to " \
+        "win: only a game won has it)" in result.output
+    assert "no paired games" not in result.output

@@ -453,7 +453,8 @@ def _difference(a: float | None, b: float | None, diff: Running) -> dict[str, An
     `no_ci` saying why there is no interval, where there is none)."""
     if not diff.n:
         return {"a": a, "b": b, "diff": None, "ci": [None, None], "significant": False,
-                "no_ci": "no paired games (or deals) to compare"}
+                "no_ci": "no pair of games (or deals) has this figure in both (moves to "
+                         "win: only a game won has it)"}
     bounds = diff.ci()
     if bounds is None:
         return {"a": a, "b": b, "diff": _r(diff.mean), "ci": [None, None],
