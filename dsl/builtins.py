@@ -456,3 +456,9 @@ CONSTRUCTS: dict[str, Construct] = {c.name: c for c in (
     Construct("for_clause", "NAME in LIST",
               "The head of a `for:` block: its statements run once for each item, named NAME."),
 )}
+
+
+# The words of expressions and domains (docs/grammar.md §3.2), in the order the reference
+# lists them: keywords where the grammar takes them, and no name of a file's.
+EXPRESSION_WORDS = ("if", "then", "else", "or", "and", "not", "in", "for", "where", "true",
+                    "false", "none")

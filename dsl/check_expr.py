@@ -18,6 +18,7 @@ from . import ir
 from . import nodes as n
 from .builtins import (
     CARD_ATTRIBUTES,
+    EXPRESSION_WORDS,
     NAMES,
     NULLABLE_ATTRIBUTES,
     PLAYER_ATTRIBUTES,
@@ -54,9 +55,6 @@ from .typesys import (
 )
 
 COLOURS = ("red", "black", "none")
-# The words of expressions and domains (docs/grammar.md §3.2), which no name of a file's may be.
-EXPRESSION_WORDS = frozenset({"if", "then", "else", "or", "and", "not", "in", "for", "where",
-                              "true", "false", "none"})
 
 
 _PLAYER_SCOPES = ("player", "player_round")
@@ -103,8 +101,8 @@ class ExpressionChecker(CallChecks):
         the expressions (`if`, `and`, `none`...: a name so spelt cannot always be read), or
         `house` in a ruleset that has one (it names the house there, and nothing else may)."""
         if name in EXPRESSION_WORDS:
-            self.error(pos, f"'{name}' is a word of the language (if then else or and not in "
-                            "for where true false none): choose another name")
+            self.error(pos, f"'{name}' is a word of the language ({' '.join(EXPRESSION_WORDS)}):"
+                            " choose another name")
             return True
         if name != "house" or self.symbols.house is None:
             return False

@@ -567,9 +567,7 @@ def name_items(index: Index | None, keys: list[str], line: int, path: str,
               for name, agg in b.AGGREGATES.items() if name not in b.FUNCTIONS]
     items += [Item(name, "name", f"{name}: {type_word(item.type)}", item.doc)
               for name, item in b.NAMES.items()]
-    items += [Item(word, "keyword", "keyword") for word in ("if", "then", "else", "and", "or",
-                                                             "not", "in", "true", "false",
-                                                             "none", "for", "where")]
+    items += [Item(word, "keyword", "keyword") for word in b.EXPRESSION_WORDS]
     if keys[:1] == ["scoring"]:
         items.append(Item("p", "local", "p: player", "The player being scored."))
     if keys[:2] == ["deck", "wild"]:

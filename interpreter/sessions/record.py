@@ -437,8 +437,7 @@ def find_action(engine: Engine, state: GameState, data: Any) -> Action:
     if not isinstance(data, list) or not data or not isinstance(data[0], str):
         raise IllegalAction("not an action")
     wanted = json.dumps(data)
-    unordered = json.dumps(_unordered(data))
-    alike: list[Action] = []
+    near: list[tuple[Action, list[Any]]] = []  # the move's actions, as the record writes them
     for candidate in engine.legal_actions(state):
         if candidate[0] != data[0] or len(candidate) != len(data):
             continue
@@ -448,10 +447,11 @@ def find_action(engine: Engine, state: GameState, data: Any) -> Action:
         written = action_data(filled)
         if json.dumps(written) == wanted:
             return filled
-        if json.dumps(_unordered(written)) == unordered:
-            alike.append(filled)
+        near.append((filled, written))
     # A save written before a hand's cards were listed in the deck's order names a choice
     # of several cards in the order its holder had them: the one action of those cards.
+    unordered = json.dumps(_unordered(data))  # (as text: 5.0 is no card 5)
+    alike = [action for action, written in near if json.dumps(_unordered(written)) == unordered]
     if len(alike) == 1:
         return alike[0]
     raise IllegalAction(f"not a legal action now: {_short(wanted)}")
