@@ -14,12 +14,18 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import Any, BinaryIO
 from urllib.parse import unquote
 
 from lsprotocol import types as t
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest, JsonRpcServerNotInitialized
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+    JsonRpcServerNotInitialized,
+)
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace.position_codec import PositionCodec, ServerTextPosition
 
@@ -69,11 +75,36 @@ class _File:
     published: dict[str, list[t.Diagnostic]] = field(default_factory=dict)  # by file URI
 
 
+class RulesProtocol(LanguageServerProtocol):
+    """pygls's protocol, but a request whose parameters cannot be read as the protocol's (a
+    position of line -1, say) is answered with Invalid Params and the reason: pygls drops it
+    unanswered, and the editor waits for an answer that never comes."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if not ("id" in data and "method" in data and isinstance(data["id"], (int, str))):
+                raise  # (a notification or a response: nobody waits for an answer)
+            reason = _reason(exc)
+            error = JsonRpcInvalidParams(f"{exc.message}: {reason}") \
+                if isinstance(exc, JsonRpcInvalidParams) else exc
+            self._send_response(data["id"], error=error.to_response_error())
+            return _ANSWERED
+
+    def handle_message(self, message: Any) -> None:
+        if message is not _ANSWERED:
+            super().handle_message(message)
+
+
+_ANSWERED = object()  # a request refused as it was read: answered already
+
+
 class RulesServer(LanguageServer):
     """The server, with what it keeps of each open rule file."""
 
     def __init__(self) -> None:
-        super().__init__("cardrules", __version__)
+        super().__init__("cardrules", __version__, protocol_cls=RulesProtocol)
         self.files: dict[str, _File] = {}
         self.delay = DELAY
         self.stopping = False  # asked to shut down: the exit that follows is a clean one

@@ -737,6 +737,30 @@ async def test_a_change_the_protocol_does_not_allow_is_dropped_in_a_line() -> No
     assert err.startswith("cardrules lsp: ") and "Position.line" in err and "-1" in err
 
 
+async def test_a_request_the_protocol_does_not_allow_is_answered_with_the_reason() -> None:
+    """A request whose parameters cannot be read (a position of line -1, a position left
+    out) is answered with Invalid Params and why: an editor waiting for it is never left
+    waiting. The server goes on answering, and logs nothing."""
+    uri = GOLF6.as_uri()
+    document = {"uri": uri, "languageId": "yaml", "version": 1,
+                "text": GOLF6.read_text(encoding="utf-8")}
+    line, column = find(GOLF6, "took_discard", 1)
+    answers, err = await asyncio.to_thread(talk, [
+        *INITIALIZE, {"method": "textDocument/didOpen", "params": {"textDocument": document}},
+        {"id": 1, "method": "textDocument/hover", "params": {
+            "textDocument": {"uri": uri}, "position": {"line": -1, "character": 0}}},
+        {"id": 2, "method": "textDocument/definition", "params": {"textDocument": {"uri": uri}}},
+        {"id": 3, "method": "textDocument/hover", "params": {
+            "textDocument": {"uri": uri},
+            "position": {"line": line - 1, "character": column - 1}}}])
+    assert answers[1]["error"]["code"] == -32602  # type: ignore[index]
+    assert "Position.line" in answers[1]["error"]["message"]  # type: ignore[index]
+    assert answers[2]["error"]["code"] == -32602  # type: ignore[index]
+    assert "position" in answers[2]["error"]["message"]  # type: ignore[index]
+    assert answers[3]["result"] is not None
+    assert err == ""
+
+
 # ----------------------------------------------------------------- neovim
 async def test_neovim_shows_validates_diagnostics_and_a_hover(tmp_path: Path) -> None:
     """A real editor, headless: Neovim starts `cardrules lsp` for a file with three mistakes
