@@ -82,9 +82,10 @@ _FRIENDLY = {
     "NAME": "a name", "INT": "a number", "STRING": "a text in quotes",
     "COMPARE": "a comparison (== != < <= > >=)", "ASSIGN": "= or += or -=",
     "SUM_OP": "+ or -", "PRODUCT_OP": "* / or %", "FACING": "up or down",
-    "LABEL_TEXT": "text", "$END": "the end of the text",
+    "LABEL_TEXT": "text", "$END": "the end of the text", "<END-OF-FILE>": "the end of the text",
 }
 
+_END = {"$END", "<END-OF-FILE>"}  # (how Lark names the text's end, by version)
 _START_WORDS = {
     "statement": "a statement (move, deal, shuffle, flip, swap, set, let, peek, end, turn, "
                  "win, eliminate, reveal, tell, score, or a procedure's call: name(...))",
@@ -96,6 +97,60 @@ _START_WORDS = {
 }
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
+_KEYWORD_PATTERN = re.compile(r"([a-z]+)\\b")
+
+
+@cache
+def _keywords() -> frozenset[str]:
+    """The grammar's keywords (move, to, face, up, end, game...): the words a glued pair of
+    them (`faceup`, `endgame`) may be split into."""
+    found = (_KEYWORD_PATTERN.fullmatch(str(t.pattern.value)) for t in _parser().terminals)
+    return frozenset(m.group(1) for m in found if m is not None)
+
+
+def _split_hint(text: str, kind: str, start: int, end: int) -> str:
+    """' (did you mean ...?)' where the word text[start:end] is two of the grammar's words
+    glued together, one a keyword (`endgame`, `movetop(stock)`, `faceup`, `shuffle_stock`),
+    and the text parses with a space between them (for the _); '' otherwise."""
+    word = text[start:end]
+    keywords = _keywords()
+    splits = [(word[:i], word[i + 1:]) if word[i] == "_" else (word[:i], word[i:])
+              for i in range(1, len(word))]
+    for left, right in splits:
+        if (left not in keywords and right not in keywords) or not left.strip("_") \
+                or not right.strip("_") or left.endswith("_") or right.startswith("_"):
+            continue
+        try:
+            _parser().parse(f"{text[:start]}{left} {right}{text[end:]}", start=kind)
+        except UnexpectedInput:
+            continue
+        return f" (did you mean '{left} {right}'?)"
+    return ""
+
+
+def _glued(text: str, kind: str, exc: UnexpectedInput) -> tuple[int, int, str] | None:
+    """Where two of the grammar's words were glued together (`faceup`, `endgame`,
+    `movetop(stock)`): the word found where the parse failed, or a statement's first word
+    (read as a procedure's name), with the hint that splits it; None where neither is."""
+    at = (exc.token.start_pos if isinstance(exc, UnexpectedToken) else exc.pos_in_stream) or 0
+    places = []
+    word = _WORD.match(text, at)
+    if word is not None:
+        places.append((at, word.end()))
+    if kind == "statement":
+        places.append(_first_word(text))
+    for start, end in places:
+        hint = _split_hint(text, kind, start, end) if end > start else ""
+        if hint:
+            return start, end, hint
+    return None
+
+
+def _first_word(text: str) -> tuple[int, int]:
+    """Where the text's first word begins and ends."""
+    start = len(text) - len(text.lstrip())
+    word = _WORD.match(text, start)
+    return start, word.end() if word is not None else start
 
 
 def _describe_terminal(name: str) -> str:
@@ -123,9 +178,20 @@ def _diagnose(text: str, kind: str, origin: n.Origin, exc: UnexpectedInput) -> D
     if isinstance(exc, UnexpectedEOF) or (
             isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         where = len(text.rstrip())
+        if kind == "statement" and _WORD.fullmatch(text.strip()):
+            # one word, read as a procedure's name waiting for its '(': say so of the word
+            start, end = _first_word(text)
+            return doc.diagnostic(origin.path, f"unexpected '{text.strip()}': expected "
+                                  + _START_WORDS[kind] + _split_hint(text, kind, start, end),
+                                  offset=start, end=end)
         expected = _expected(exc) if text.strip() else "expected " + _START_WORDS[kind]
         message = f"incomplete {kind.replace('_', ' ')}: {expected}"
         return doc.diagnostic(origin.path, message, offset=where)
+    glued = _glued(text, kind, exc)
+    if glued is not None:
+        start, end, hint = glued
+        return doc.diagnostic(origin.path, f"unexpected '{text[start:end]}'{hint}",
+                              offset=start, end=end)
     if isinstance(exc, UnexpectedToken) and kind == "statement" \
             and set(exc.expected or ()) == {"LPAR"} and _WORD.fullmatch(
                 text[:exc.token.start_pos or 0].strip()):
@@ -133,7 +199,9 @@ def _diagnose(text: str, kind: str, origin: n.Origin, exc: UnexpectedInput) -> D
         start = len(text) - len(text.lstrip())
         word = text[:exc.token.start_pos or 0].strip()
         return doc.diagnostic(origin.path, f"unexpected '{word}': expected "
-                              + _START_WORDS[kind], offset=start, end=start + len(word))
+                              + _START_WORDS[kind] + _split_hint(text, kind, start,
+                                                                 start + len(word)),
+                              offset=start, end=start + len(word))
     before = re.search(r"(?<![\w.])if\s*$", text[:exc.token.start_pos or 0]) \
         if isinstance(exc, UnexpectedToken) and kind != "label" else None
     if before is not None:
@@ -154,7 +222,7 @@ def _diagnose(text: str, kind: str, origin: n.Origin, exc: UnexpectedInput) -> D
         offset = found.start_pos or 0
         if offset == 0 and kind in ("statement", "for_clause", "identifier"):
             expected = "expected " + _START_WORDS[kind]
-        elif "$END" in (exc.expected or ()):
+        elif _END & set(exc.expected or ()):
             expected = f"the {kind.replace('_', ' ')} looks complete before it"
         if found.value == "=" and kind == "statement" and text.lstrip().startswith("set "):
             expected += " (set gives a value with a single =)"
@@ -180,6 +248,8 @@ def _unexpected_characters(text: str, where: int, kind: str, exc: UnexpectedInpu
     char = text[where] if where < len(text) else "?"
     word = _WORD.match(text, where)
     expected = _expected(exc)
+    if _END.issuperset(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ()):
+        expected = f"the {kind.replace('_', ' ')} looks complete before it"
     if not text[:where].strip() and kind in ("statement", "for_clause", "identifier"):
         expected = "expected " + _START_WORDS[kind]
     if word is not None and (char.isalpha() or char == "_"):
