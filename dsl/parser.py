@@ -120,11 +120,8 @@ def _split_hint(text: str, kind: str, start: int, end: int) -> str:
         if (left not in keywords and right not in keywords) or not left.strip("_") \
                 or not right.strip("_") or left.endswith("_") or right.startswith("_"):
             continue
-        try:
-            _parser().parse(f"{text[:start]}{left} {right}{text[end:]}", start=kind)
-        except UnexpectedInput:
-            continue
-        return f" (did you mean '{left} {right}'?)"
+        if _parses(f"{text[:start]}{left} {right}{text[end:]}", kind):
+            return f" (did you mean '{left} {right}'?)"
     return ""
 
 
@@ -144,6 +141,15 @@ def _glued(text: str, kind: str, exc: UnexpectedInput) -> tuple[int, int, str] |
         if hint:
             return start, end, hint
     return None
+
+
+def _parses(text: str, kind: str) -> bool:
+    """Whether the text is a whole piece of rule text of the kind."""
+    try:
+        _parser().parse(text, start=kind)
+    except UnexpectedInput:
+        return False
+    return True
 
 
 def _first_word(text: str) -> tuple[int, int]:
@@ -222,7 +228,7 @@ def _diagnose(text: str, kind: str, origin: n.Origin, exc: UnexpectedInput) -> D
         offset = found.start_pos or 0
         if offset == 0 and kind in ("statement", "for_clause", "identifier"):
             expected = "expected " + _START_WORDS[kind]
-        elif _END & set(exc.expected or ()):
+        elif _END & set(exc.expected or ()) and _parses(text[:offset], kind):
             expected = f"the {kind.replace('_', ' ')} looks complete before it"
         if found.value == "=" and kind == "statement" and text.lstrip().startswith("set "):
             expected += " (set gives a value with a single =)"
@@ -248,7 +254,7 @@ def _unexpected_characters(text: str, where: int, kind: str, exc: UnexpectedInpu
     char = text[where] if where < len(text) else "?"
     word = _WORD.match(text, where)
     expected = _expected(exc)
-    if _END.issuperset(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ()):
+    if text[:where].strip() and _parses(text[:where], kind):
         expected = f"the {kind.replace('_', ' ')} looks complete before it"
     if not text[:where].strip() and kind in ("statement", "for_clause", "identifier"):
         expected = "expected " + _START_WORDS[kind]

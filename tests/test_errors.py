@@ -31,7 +31,7 @@ CASCADES: dict[str, str] = {}
 
 # Lark's internal names for terminals and rules must never reach a message.
 LARK_NAMES = re.compile(
-    r"\$END|__ANON|\b(?:NAME|INT|STRING|COMPARE|ASSIGN|SUM_OP|PRODUCT_OP|FACE|COMMENT|LPAR|RPAR|"
+    r"\$END|END-OF-FILE|end-of-file|__ANON|\b(?:NAME|INT|STRING|COMPARE|ASSIGN|SUM_OP|PRODUCT_OP|FACE|COMMENT|LPAR|RPAR|"
     r"LSQB|RSQB|LBRACE|RBRACE|COMMA|DOT|EQUAL|MORETHAN|LESSTHAN|COLON|MINUS|PLUS|STAR|SLASH|"
     r"PERCENT|BANG|AMPERSAND|VBAR|SEMICOLON|WS)\b|Token\(|Tree\(|UnexpectedToken|"
     r"UnexpectedCharacters|UnexpectedEOF|VisitError|object at 0x|Traceback")
@@ -196,6 +196,44 @@ def test_bad_statement_is_located_in_its_text_and_worded_for_people(
     start = len("    do: ['") + 1
     assert start <= d.location.column <= start + len(text), d.format()
     assert not LARK_NAMES.search(d.message), d.message
+
+
+@pytest.mark.parametrize(("text", "word", "hint"), [
+    ("move top(stock) to discard faceup", "faceup", "face up"),
+    ("movetop(stock) to discard", "movetop", "move top"),
+    ("endgame", "endgame", "end game"), ("endround", "endround", "end round"),
+    ("end_turn", "end_turn", "end turn"), ("shufflestock", "shufflestock", "shuffle stock"),
+    ("shuffle_stock", "shuffle_stock", "shuffle stock"), ("setdrawn = 1", "setdrawn", "set drawn"),
+    ("move top(stock) todiscard", "todiscard", "to discard")])
+def test_two_words_glued_together_get_the_split_suggested(text: str, word: str, hint: str,
+                                                         tmp_path: Path) -> None:
+    """Where a keyword is glued to the next word and the statement parses with a space
+    between them, the message points at the word and suggests the split."""
+    path = mini_with(TRIGGER_DO, f"do: ['{text}']", tmp_path)
+    [d] = check_files([str(path)])
+    assert d.message.startswith(f"unexpected '{word}'")
+    assert d.message.endswith(f"(did you mean '{hint}'?)"), d.message
+    assert d.location is not None
+    assert d.location.column == len("    do: ['") + 1 + text.index(word)
+
+
+@pytest.mark.parametrize("text", ["ifx", "dealx 3 from stock to hand", "end round beforeme",
+                                  "move top(stock) to discard face up sideways"])
+def test_no_split_is_suggested_where_none_parses(text: str, tmp_path: Path) -> None:
+    path = mini_with(TRIGGER_DO, f"do: ['{text}']", tmp_path)
+    [d] = check_files([str(path)])
+    assert "did you mean" not in d.message, d.message
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("end round sideways", "sideways"), ("shuffle stock now", "now"),
+    ("move top(stock) to discard face up sideways", "sideways")])
+def test_a_statement_complete_before_a_word_says_so(text: str, word: str,
+                                                    tmp_path: Path) -> None:
+    """Not the parser's list of what might follow (a ')' or a ',' cannot)."""
+    path = mini_with(TRIGGER_DO, f"do: ['{text}']", tmp_path)
+    [d] = check_files([str(path)])
+    assert d.message == f"unexpected '{word}': the statement looks complete before it"
 
 
 def test_single_equals_gets_the_comparison_hint(tmp_path: Path) -> None:
