@@ -276,6 +276,19 @@ def test_take_discard_leads_only_to_a_discard() -> None:
     assert DEFAULT.legal_actions(state) == TURN_CHOICES
 
 
+def test_the_card_taken_is_the_turns_own() -> None:
+    """The next seat's turn begins with nothing taken: its view never reads the card the
+    seat before took from the discard pile."""
+    state = started()
+    top = zone(state, "discard")[-1]
+    DEFAULT.apply(state, ("take_discard",))
+    assert state.vars["taken"] == top
+    DEFAULT.apply(state, ("discard", zone(state, "hand", 0)[0]))
+    assert state.current == 1 and state.vars["taken"] is None
+    shown = player_view(DEFAULT.rules, state, 1)["variables"]
+    assert shown.get("taken") is None, shown
+
+
 def test_the_taken_discard_may_be_refused_as_a_discard_by_option() -> None:
     engine = engine_for(discard_taken_card=False)
     state = started(engine)
