@@ -296,7 +296,7 @@ def test_the_rounds_goal_is_shown_and_bookkeeping_is_not() -> None:
     state = eng.new_game(2, 1)
     assert state.vars["goal"] == "2 trios"
     internal = {v.name for v in eng.rules.variables if v.internal}
-    assert internal == {"down_turn", "trios_laid"}
+    assert internal == {"down_turn", "trios_laid", "taken"}
 
 
 def test_layouts_that_differ_only_in_which_2_is_used_are_offered_once() -> None:
@@ -334,3 +334,27 @@ def test_a_hand_is_shown_sorted_by_suit_and_rank() -> None:
     order = list(dict.fromkeys(eng.rules.cards.names))
     names = [s.strip("()") for s in shown]
     assert sorted(names, key=order.index) == names and len(names) == len(hand)
+
+
+@pytest.mark.parametrize("allowed", [True, False])
+def test_the_card_taken_from_the_discard_pile_may_go_again_by_option(allowed: bool) -> None:
+    """By default the card just taken may be discarded again at once; with
+    discard_taken_card false it stays for a later turn, unless it is the only card left."""
+    eng = engine(discard_taken_card=str(allowed).lower())
+    state = eng.new_game(2, 3)
+    top = state.zones[eng.rules.zone("discard").index][-1]
+    eng.apply(state, ("take_discard", top))
+    discards = [a for a in eng.legal_actions(state) if a[0] == "discard"]
+    assert (("discard", top) in discards) is allowed
+    assert len(discards) == (13 if allowed else 12)
+    hand = state.zones[eng.rules.zone("hand").zone_of(state.current)]
+    for c in [c for c in hand if c != top]:  # the taken card alone left: it may always go
+        hand.remove(c)
+        state.zones[eng.rules.zone("stock").index].append(c)
+        state.where[c] = eng.rules.zone("stock").index
+    state.legal_cache = None
+    assert [a for a in eng.legal_actions(state) if a[0] == "discard"] == [("discard", top)]
+    # a draw from the stock takes nothing from the pile: every card may go
+    eng.apply(state, ("discard", top))
+    eng.apply(state, ("take_stock",))
+    assert len([a for a in eng.legal_actions(state) if a[0] == "discard"]) == 13
