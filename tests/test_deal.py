@@ -196,3 +196,12 @@ def test_a_grid_is_named_in_reading_order() -> None:
     deal = parse_deal(json.dumps({"zones": {"grid[1]": deck[:6]}}), "grid.json", rules, 4)
     state = Engine(rules).new_game(4, 1, deal=deal)
     assert dealt(rules, state, "grid", 0) == deck[:6]
+
+
+def test_a_deal_file_of_one_huge_line_is_quoted_around_the_fault(tmp_path: Path) -> None:
+    """A number of 100,000 digits: the message shows a window of its line, not all of it."""
+    path = tmp_path / "digits.yaml"
+    path.write_text("shuffles:\n  - [" + "9" * 100_000 + "]\n", encoding="utf-8")
+    failed = CliRunner().invoke(main, ["run", "golf6", "-p", "2", "--deal", str(path)])
+    assert failed.exit_code == 1 and f"{path}:2:6: this number is far too long" in failed.output
+    assert len(failed.output) < 500, len(failed.output)
