@@ -205,3 +205,78 @@ def test_a_deal_file_of_one_huge_line_is_quoted_around_the_fault(tmp_path: Path)
     failed = CliRunner().invoke(main, ["run", "golf6", "-p", "2", "--deal", str(path)])
     assert failed.exit_code == 1 and f"{path}:2:6: this number is far too long" in failed.output
     assert len(failed.output) < 500, len(failed.output)
+
+
+# A golf6 deal: seat 1's grid, seat 2's and the discard pile's card stated, the rest seeded.
+GOLF_DEAL = "zones:\n  grid[1]: [AS, AH, AD, AC, 2S, 2H]\n  grid[2]: [KS, KH, KD, KC, QS, " \
+            "QH]\n  discard: [5C]\n"
+GOLF_GAME = ["run", "golf6", "-p", "2", "--human", "1", "--seats", "human,random", "--seed",
+             "4", "--plain", "--deal"]
+
+
+def test_a_decision_is_taken_back_in_a_game_from_a_deal(tmp_path: Path) -> None:
+    """The game is dealt again as it was dealt (its deal, not its seed alone) to take a
+    decision back: two cards turned, the discard taken, taken back."""
+    path = tmp_path / "d1.yaml"
+    path.write_text(GOLF_DEAL, encoding="utf-8")
+    result = CliRunner().invoke(main, [*GOLF_GAME, str(path)], input="1\n1\n2\ntakeback\n")
+    assert "Taken back: Take the top card of the discard pile. Decide again." in result.output
+    assert "refused" not in result.output
+
+
+def test_a_resumed_game_from_a_deal_takes_a_decision_back_in_the_browser(
+        tmp_path: Path) -> None:
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from starlette.testclient import TestClient
+
+    from cardrules.web.game import Game
+    from cardrules.web.server import Hub, make_app
+
+    deal, save = tmp_path / "d1.yaml", tmp_path / "d1.save"
+    deal.write_text(GOLF_DEAL, encoding="utf-8")
+    quit_ = CliRunner().invoke(main, [*GOLF_GAME, str(deal), "--save", str(save)],
+                               input="1\n1\nquit\ny\n")
+    assert quit_.exit_code == 0, quit_.output
+    game = Game.resume(save)
+    hub = Hub(delay=0.0)
+    hub.add(game)
+    with TestClient(make_app(hub)) as client:
+        me = f"/api/seat/{game.tokens[0]}"
+        page = client.get(me).json()
+        discard = next(c for c in page["choices"] if "discard pile" in c["text"])
+        before = game.state.to_json()
+        moved = client.post(f"{me}/move", json={"version": page["version"],
+                                                  "index": discard["index"]})
+        assert moved.status_code == 200, moved.text
+        answer = client.post(f"{me}/takeback", json={})
+        assert answer.status_code == 200, answer.text
+        assert game.state.to_json() == before
+
+
+def test_a_take_back_that_cannot_be_replayed_changes_nothing(tmp_path: Path) -> None:
+    """Were the game not to replay to the decision (here: a record altered under it), the
+    take-back is refused, the game and the decisions that may be taken back as they were;
+    in the browser a refusal (409), never a server's fault (500)."""
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from starlette.testclient import TestClient
+
+    from cardrules.web.game import Game
+    from cardrules.web.server import Hub, make_app
+
+    game = Game.new("golf6", {"rounds": "1"}, 2, 5, ["human", "random"])
+    for _ in range(4):  # both seats turn two cards
+        seat = game.to_move()
+        assert seat is not None
+        game.play(seat, game.legal()[0], chosen=seat == 0)
+    game.play(0, ("take_discard",), chosen=True)
+    game.record.actions[0] = ["reveal", 53]  # no longer the game's first action
+    actions, marks, state = list(game.record.actions), list(game.takeback.marks), \
+        game.state.to_json()
+    hub = Hub(delay=0.0)
+    hub.add(game)
+    with TestClient(make_app(hub)) as client:
+        answer = client.post(f"/api/seat/{game.tokens[0]}/takeback", json={})
+    assert answer.status_code == 409, answer.text
+    assert "cannot be dealt again to that decision" in answer.json()["error"]
+    assert (game.record.actions, game.takeback.marks, game.state.to_json()) == \
+        (actions, marks, state)

@@ -404,9 +404,17 @@ def start(record: Record, loader: Loader,
     if not rules.min_players <= record.players <= rules.max_players:
         raise _damaged("number of players")
     engine = Engine(rules)
-    deal = None if record.deal is None else deal_from_data(record.deal, rules, record.players,
-                                                             "its deal")
-    return engine, engine.new_game(record.players, record.seed, log=log, deal=deal)
+    return engine, new_game(record, engine, log)
+
+
+def new_game(record: Record, engine: Engine,
+             log: bool | list[dict[str, Any]] = False) -> GameState:
+    """The record's game dealt afresh by `engine` (its ruleset's): from its seed, or from the
+    deal it was given (the one way a recorded game starts: resumed, or dealt again to take
+    a decision back)."""
+    deal = None if record.deal is None else deal_from_data(record.deal, engine.rules,
+                                                             record.players, "its deal")
+    return engine.new_game(record.players, record.seed, log=log, deal=deal)
 
 
 def replay(record: Record, engine: Engine, state: GameState,
