@@ -31,7 +31,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +46,7 @@ from ..players.bots import BOTS, Bot, check_kind, make_bot
 from ..players.external import is_command
 from ..runtime import MOST_VALUE
 from ..state import GameState
+from .files import NewFile
 
 FORMAT = "cardrules-save/3"
 OLDER = "cardrules-save/2"  # still resumed: its programs' commands are never read
@@ -496,7 +496,8 @@ def dumps(record: Record) -> str:
 
 
 def write(path: Path, record: Record) -> None:
-    """Save the record; a failed write leaves any earlier save as it was. A record that
+    """Save the record, readable by its owner alone (files.py: made anew beside `path`, then
+    put in its place); a failed write leaves any earlier save as it was. A record that
     `read` would refuse (a game too long for a save: more than MAX_ACTIONS actions or
     MAX_BYTES) is not written: GameError says why, and the earlier save stays."""
     text = dumps(record)
@@ -509,9 +510,8 @@ def write(path: Path, record: Record) -> None:
     if problem is not None:
         raise GameError(f"cannot save the game to {path}: {problem}; a save there is left as "
                         "it was")
-    temporary = path.with_name(path.name + ".part")
     try:
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
+        with NewFile(path, private=True) as out:
+            out.write(text)
     except OSError as exc:
-        raise GameError(f"cannot save the game to {path}: {exc.strerror}") from None
+        raise GameError(f"cannot save the game to {path}: {exc.strerror or exc}") from None
