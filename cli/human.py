@@ -134,6 +134,7 @@ class Session:
         self.default: Path | None = None  # that file, once named
         self.last_person: int | None = None
         self.save_problem: str | None = None  # why the last save after a decision failed
+        self.unsaved: str | None = None  # why the last save on quitting failed
 
     def autosave(self) -> None:
         """Save after a decision (with --save). A save that fails (a full disk, a game too
@@ -357,13 +358,31 @@ class Session:
         return tuple(parts)
 
     def quit(self) -> None:
-        path = self.save_path
-        reply = self.console.ask(f"Quit now, saving the game to {path}? [y/N] ")
-        if reply is None or reply.strip().lower() not in ("y", "yes"):
-            self.console.show(["Not quitting: the game goes on."])
+        """Quit, saving the game (Stop). A save that fails is said and the game goes on, so
+        that the person can make room, or try again; once told, they may quit without
+        saving it (`lose`)."""
+        path, console = self.save_path, self.console
+        if self.unsaved is None:
+            question = f"Quit now, saving the game to {path}? [y/N] "
+        else:
+            question = (f"Quit now? The game could not be saved ({self.unsaved}): y to try "
+                        "again, lose to quit without saving it [y/lose/N] ")
+        reply = console.ask(printable(question))
+        word = reply.strip().lower() if reply is not None else ""
+        if word == "lose" and self.unsaved is not None:
+            console.show(["Quit without saving: the game is lost."])
+            raise Stop(0)
+        if word not in ("y", "yes"):
+            console.show(["Not quitting: the game goes on."])
             return
-        self.table.write(path)
-        self.console.show([f"Game saved to {path}. Resume it with: cardrules resume {path}"])
+        try:
+            self.table.write(path)
+        except GameError as exc:
+            self.unsaved = str(exc)
+            console.show([printable(f"Not quitting: {exc}. The game goes on: type quit again "
+                                    "to try once more, or to quit without saving it.")])
+            return
+        console.show([f"Game saved to {path}. Resume it with: cardrules resume {path}"])
         raise Stop(0)
 
     # ---------------------------------------------------------------- the end

@@ -329,6 +329,39 @@ def test_input_that_ends_stops_the_game_with_exit_code_3() -> None:
     assert result.stderr == "error: input ended before the game did\n"
 
 
+def test_a_quit_whose_save_fails_says_why_and_the_game_goes_on(tmp_path: Path) -> None:
+    """Quitting saves the game; where that fails (no such folder) the person is told why
+    and the game goes on: their next line is a move, and the game plays to its end."""
+    save = tmp_path / "none" / "x.save"
+    result = CliRunner().invoke(main, ["play", "kuhn-poker", "--seed", "5", "--plain",
+                                       "--save", str(save)], input="1\nquit\ny\n1\n")
+    assert result.exit_code == 0, result.output
+    assert f"Not quitting: cannot save the game to {save}: No such file or directory. The " \
+        "game goes on: type quit again to try once more, or to quit without saving it." \
+        in result.stdout
+    assert "Winner: seat 2" in result.stdout and not save.parent.exists()
+
+
+def test_a_game_that_cannot_be_saved_may_be_quit_without_saving_once_told(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game too long for a save, quit with no --save: refused, saying why; asked again,
+    the person may try again or quit without saving it (`lose`), leaving no file."""
+    from cardrules.interpreter.sessions import record
+
+    monkeypatch.setattr(record, "MAX_ACTIONS", 0)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["play", "kuhn-poker", "--seed", "5", "--plain"],
+                                input="1\nquit\ny\nquit\ny\nquit\nlose\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.count("Not quitting: cannot save the game to kuhn-poker.cardrules-save: too "
+                     "long for a saved game") == 2
+    assert out.count("Quit now? The game could not be saved (cannot save the game to "
+                     "kuhn-poker.cardrules-save: too long") == 2
+    assert out.endswith("Quit without saving: the game is lost.\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 GOOD_ACTIONS = 12  # the test save: golf6, 3 players, seed 11, after 12 actions
 
 
