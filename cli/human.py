@@ -23,12 +23,13 @@ from pathlib import Path
 
 import click
 
-from cardrules.dsl.loader import load_ruleset
+from cardrules.dsl.loader import load_referenced, load_ruleset
 from cardrules.errors import GameError, IllegalAction
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import OPPONENT
 from cardrules.interpreter.players.external import Forfeit, forfeit
+from cardrules.interpreter.sessions import record as records
 from cardrules.interpreter.sessions.events import round_ends
 from cardrules.interpreter.sessions.play import finish
 from cardrules.interpreter.sessions.record import HUMAN, Record
@@ -135,6 +136,7 @@ class Session:
         self.last_person: int | None = None
         self.save_problem: str | None = None  # why the last save after a decision failed
         self.unsaved: str | None = None  # why the last save on quitting failed
+        self.unsaveable: str | None = None  # why the game can never be saved, if it cannot
 
     def autosave(self) -> None:
         """Save after a decision (with --save). A save that fails (a full disk, a game too
@@ -359,30 +361,36 @@ class Session:
 
     def quit(self) -> None:
         """Quit, saving the game (Stop). A save that fails is said and the game goes on, so
-        that the person can make room, or try again; once told, they may quit without
-        saving it (`lose`)."""
-        path, console = self.save_path, self.console
-        if self.unsaved is None:
-            question = f"Quit now, saving the game to {path}? [y/N] "
+        that the person can make room and try again; once told, they may quit without
+        saving it (`lose`). A game that can never be saved is quit unsaved, once confirmed."""
+        path = self.save_path
+        lose: tuple[str, ...] = ()  # the replies that quit without saving
+        if self.unsaveable is not None:
+            question, lose = (f"Quit now? The game cannot be saved (a save of it could never be "
+                              f"resumed: {self.unsaveable}): it is lost. [y/N] ", ("y", "yes"))
+        elif self.unsaved is not None:
+            question, lose = (f"Quit now? The game could not be saved ({self.unsaved}): y to "
+                              "try again, lose to quit without saving it [y/lose/N] ",
+                              ("lose",))
         else:
-            question = (f"Quit now? The game could not be saved ({self.unsaved}): y to try "
-                        "again, lose to quit without saving it [y/lose/N] ")
-        reply = console.ask(printable(question))
+            question = f"Quit now, saving the game to {path}? [y/N] "
+        reply = self.console.ask(printable(question))
         word = reply.strip().lower() if reply is not None else ""
-        if word == "lose" and self.unsaved is not None:
-            console.show(["Quit without saving: the game is lost."])
+        if word in lose:
+            self.console.show(["Quit without saving: the game is lost."])
             raise Stop(0)
-        if word not in ("y", "yes"):
-            console.show(["Not quitting: the game goes on."])
+        if word not in ("y", "yes") or self.unsaveable is not None:
+            self.console.show(["Not quitting: the game goes on."])
             return
         try:
             self.table.write(path)
         except GameError as exc:
             self.unsaved = str(exc)
-            console.show([printable(f"Not quitting: {exc}. The game goes on: type quit again "
-                                    "to try once more, or to quit without saving it.")])
+            self.console.show([printable(f"Not quitting: {exc}. The game goes on: type quit "
+                                         "again to try once more, or to quit without saving "
+                                         "it.")])
             return
-        console.show([f"Game saved to {path}. Resume it with: cardrules resume {path}"])
+        self.console.show([f"Game saved to {path}. Resume it with: cardrules resume {path}"])
         raise Stop(0)
 
     # ---------------------------------------------------------------- the end
@@ -406,12 +414,15 @@ class Session:
 
 
 # ---------------------------------------------------------------------- commands
-def play_table(table: Table, plain: bool, save: str | None, as_json: bool = False) -> None:
-    """Play a table at the terminal to its end and print the results (exit on a quit)."""
+def play_table(table: Table, plain: bool, save: str | None, as_json: bool = False,
+               unsaveable: str | None = None) -> None:
+    """Play a table at the terminal to its end and print the results (exit on a quit).
+    `unsaveable`: why the game cannot be saved (no `save` then), if it cannot."""
     console = Console(Style.for_terminal(plain or table.plain, sys.stdout.isatty(),
                                          getattr(sys.stdout, "encoding", None)))
     table.plain = plain or table.plain
     session = Session(table, console, Path(save) if save else None)
+    session.unsaveable = unsaveable
     try:
         session.play()
     except Stop as stop:
@@ -447,9 +458,15 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
         raise click.BadParameter("a person sees their own seat's view; --view is for games "
                                  "of bots", param_hint="--view")
     table = Table.start(ref, options, engine, state, seats, seed, plain)
+    unsaveable = records.resumable(table.record, load_referenced)
+    if unsaveable is not None:
+        why = f"a save of this game could never be resumed: {unsaveable}"
+        if save:  # refused before anything is played
+            raise click.BadParameter(why, param_hint="--save")
+        click.echo(printable(f"note: {why}; the game cannot be saved"), err=True)
     if not as_json:
         click.echo(printable(game_line(engine.rules, table.record, secret)))
-    play_table(table, plain, save, as_json)
+    play_table(table, plain, save, as_json, unsaveable)
 
 
 @click.command("play")

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from cardrules.dsl.loader import load_ruleset
+from cardrules.dsl.loader import load_referenced, load_ruleset
 from cardrules.errors import GameError
+from cardrules.interpreter.sessions import record as records
 from cardrules.interpreter.sessions.record import HUMAN
 from cardrules.interpreter.sessions.start import free_path, fresh_seed
 
@@ -135,6 +136,10 @@ def new_game(ruleset: str, players: int | None, seats: str | None, seed: int | N
     secret = seed is None
     seed = fresh_seed() if secret else seed
     game = Game.new(ruleset, chosen, count, seed, kinds)
+    unsaveable = records.resumable(game.record, load_referenced)
+    if unsaveable is not None:  # (a game served is saved after every action)
+        raise click.BadParameter(f"a game in the browser is saved, and a save of this one "
+                                 f"could never be resumed: {unsaveable}", param_hint="RULESET")
     if not secret:  # whoever gave the seed may know every card: every seat is told so
         game.seed_given()
     return game, secret

@@ -362,6 +362,39 @@ def test_a_game_that_cannot_be_saved_may_be_quit_without_saving_once_told(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_game_whose_save_could_never_be_resumed_is_not_saved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule file whose name does not end in .yaml plays, but a save names only a rule file
+    that does: --save is refused before anything is played (exit 2, no file); without it the
+    person is told at the start, and quitting loses the game (saying so) rather than writing
+    a save that could never be resumed."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mykuhn").write_text((ROOT / "rulesets" / "kuhn-poker.yaml").read_text(
+        encoding="utf-8"), encoding="utf-8")
+    why = "its ruleset '" + str(tmp_path / "mykuhn") + "' cannot be loaded: not a rule " \
+        "file: a saved game names a built-in ruleset or a file whose name ends in .yaml or .yml"
+    for command in (["play", "./mykuhn"], ["run", "mykuhn", "--human", "1"]):
+        refused = CliRunner().invoke(main, [*command, "--seed", "5", "--save", "m.save"],
+                                     input="1\nquit\ny\n")
+        assert refused.exit_code == EXIT_USAGE and refused.stdout == ""
+        assert "Invalid value for --save: a save of this game could never be resumed: " \
+            f"{why}" in " ".join(refused.stderr.split())
+    played = CliRunner().invoke(main, ["play", "./mykuhn", "--seed", "5", "--plain"],
+                                input="1\nquit\ny\n")
+    assert played.exit_code == 0, played.output
+    assert played.stderr == f"note: a save of this game could never be resumed: {why}; the " \
+        "game cannot be saved\n"
+    assert "Quit now? The game cannot be saved (a save of it could never be resumed: " \
+        f"{why}): it is lost. [y/N] Quit without saving: the game is lost.\n" in played.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mykuhn"]
+    (tmp_path / "mykuhn.yaml").write_bytes((tmp_path / "mykuhn").read_bytes())
+    saved = CliRunner().invoke(main, ["play", "mykuhn.yaml", "--seed", "5", "--save",
+                                      "m.save"], input="1\nquit\ny\n")
+    assert saved.exit_code == 0 and saved.stderr == ""
+    resumed = CliRunner().invoke(main, ["resume", "m.save"], input="quit\ny\n")
+    assert resumed.exit_code == 0, resumed.output
+
+
 GOOD_ACTIONS = 12  # the test save: golf6, 3 players, seed 11, after 12 actions
 
 

@@ -591,6 +591,20 @@ def test_serve_refuses_what_it_cannot_do(tmp_path: Path, no_serving: list[Any],
     assert "Traceback" not in out + err and not no_serving
 
 
+def test_serve_refuses_a_rule_file_a_save_could_not_name(
+        tmp_path: Path, no_serving: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A served game is saved after every action, and a save names a built-in ruleset or a
+    rule file whose name ends in .yaml or .yml: another file is refused before serving."""
+    monkeypatch.chdir(tmp_path)
+    rules = Path(load_ruleset("kuhn-poker").path).read_text(encoding="utf-8")
+    (tmp_path / "mykuhn").write_text(rules, encoding="utf-8")
+    code, out, err = cli("serve", "./mykuhn", "--port", "0")
+    assert code == 2 and "Invalid value for RULESET: a game in the browser is saved, and a " \
+        "save of this one could never be resumed" in " ".join(err.split()), err
+    assert "ends in .yaml or .yml" in err and not no_serving
+    assert [p.name for p in tmp_path.iterdir()] == ["mykuhn"]
+
+
 def test_serve_refuses_a_busy_port_and_says_how_to_install_the_web_extra(
         no_serving: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
     listener = serve_cli.listen("127.0.0.1", 0)

@@ -393,6 +393,24 @@ def start(record: Record, loader: Loader,
           log: bool | list[dict[str, Any]] = False) -> tuple[Engine, GameState]:
     """The record's ruleset loaded (by `loader`) and checked against its fingerprint, and its
     game dealt."""
+    engine = Engine(ruleset(record, loader))
+    return engine, new_game(record, engine, log)
+
+
+def resumable(record: Record, loader: Loader) -> str | None:
+    """Why a save of `record`'s game could never be resumed, or None: its ruleset is not
+    one a save may name (a rule file whose name does not end in .yaml or .yml, say), checked
+    before the game starts as `start` checks it when the game resumes."""
+    try:
+        ruleset(record, loader)
+    except GameError as exc:
+        return str(exc)
+    return None
+
+
+def ruleset(record: Record, loader: Loader) -> Ruleset:
+    """The record's ruleset loaded (by `loader`), checked against its fingerprint and
+    number of players; GameError if it cannot be."""
     try:
         rules = loader(record.ruleset, record.options)
     except RulesetError as exc:
@@ -403,8 +421,7 @@ def start(record: Record, loader: Loader,
                         "since this game was saved")
     if not rules.min_players <= record.players <= rules.max_players:
         raise _damaged("number of players")
-    engine = Engine(rules)
-    return engine, new_game(record, engine, log)
+    return rules
 
 
 def new_game(record: Record, engine: Engine,
