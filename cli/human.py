@@ -464,6 +464,7 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
         if save:  # refused before anything is played
             raise click.BadParameter(why, param_hint="--save")
         click.echo(printable(f"note: {why}; the game cannot be saved"), err=True)
+    check_save(save, table.record)
     if not as_json:
         click.echo(printable(game_line(engine.rules, table.record, secret)))
     play_table(table, plain, save, as_json, unsaveable)
@@ -508,9 +509,18 @@ def play_cmd(ruleset: str, players: int | None, seed: int | None, options: tuple
 def resume_cmd(file: str, save_file: str | None, plain: bool, programs: tuple[str, ...]) -> None:
     """Go on with a game saved by `play`, or `run --human` (after quit or --save)."""
     table = read_save(Path(file), parse_programs(programs))
+    check_save(save_file, table.record)
     click.echo(printable(f"{game_line(table.engine.rules, table.record, True)} - resumed "
                          f"from {file}"))
     play_table(table, plain, save_file or file)
+
+
+def check_save(save: str | None, game: Record) -> None:
+    """Refuse (a usage error, before anything is played) a --save file that is there and is
+    not a save of this game: a rule file, any other file, a save of another game."""
+    problem = records.overwrite_problem(Path(save), game) if save else None
+    if problem is not None:
+        raise click.BadParameter(printable(problem), param_hint="--save")
 
 
 def game_line(rules: Ruleset, saved: Record, secret: bool = False) -> str:

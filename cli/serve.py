@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 from cardrules.present.render import printable
 
 from .errors import EXIT_USAGE, reports_errors
-from .human import game_line
+from .human import check_save, game_line
 from .params import (
     SEAT,
     SEED,
@@ -110,6 +110,7 @@ def serve_cmd(ruleset: str | None, players: int | None, seats: str | None, seed:
         game = resumed_game(resume_file, save_file, parse_programs(programs))
     elif ruleset:
         game, secret = new_game(ruleset, players, seats, seed, options)
+        check_save(save_file, game.record)
     # The address is had before a new game's save is written: a server that cannot
     # listen leaves no file behind.
     with listen(host, port) as listener:
@@ -160,6 +161,7 @@ def resumed_game(resume_file: str, save_file: str | None, programs: dict[int, st
     from cardrules.web.game import Game
 
     game = Game.resume(Path(resume_file), Path(save_file) if save_file else None, programs)
+    check_save(save_file, game.record)
     click.echo(printable(f"{game_line(game.engine.rules, game.record, True)} - resumed from "
                          f"{resume_file} after {len(game.record.actions)} actions; saved to "
                          f"{game.save}"))

@@ -395,6 +395,42 @@ def test_a_game_whose_save_could_never_be_resumed_is_not_saved(
     assert resumed.exit_code == 0, resumed.output
 
 
+def test_save_never_writes_over_a_file_that_is_not_a_save_of_this_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--save refuses, before anything is played (exit 2), a file there that is not a save of
+    the game: the rule file being played, a pipe, a save of another game. A save of the
+    game being resumed, at its point or an earlier one, is written over."""
+    monkeypatch.chdir(tmp_path)
+    rules = tmp_path / "mykuhn.yaml"
+    rules.write_text((ROOT / "rulesets" / "kuhn-poker.yaml").read_text(encoding="utf-8"),
+                     encoding="utf-8")
+    text = rules.read_text(encoding="utf-8")
+    os.mkfifo(tmp_path / "pipe")
+
+    def cardrules(*args: str, typed: str = "1\nquit\ny\n") -> Any:
+        return CliRunner().invoke(main, [*args, "--plain"], input=typed)
+
+    for save, why in (("mykuhn.yaml", "will not write over mykuhn.yaml: not a cardrules "
+                                      "saved game (not JSON"),
+                      ("pipe", "will not save to pipe: it is not a file")):
+        refused = cardrules("play", "mykuhn.yaml", "--seed", "5", "--save", save)
+        assert refused.exit_code == EXIT_USAGE and refused.stdout == "", refused.output
+        assert why in " ".join(refused.stderr.split())
+    assert rules.read_text(encoding="utf-8") == text
+    assert cardrules("play", "golf6", "-p", "2", "--seed", "5", "--save", "a.save").exit_code \
+        == 0
+    other = cardrules("run", "golf6", "--human", "1", "--seed", "6", "--save", "a.save")
+    assert other.exit_code == EXIT_USAGE and "will not write over a.save: it holds another " \
+        "saved game; resume that one (cardrules resume a.save)" in " ".join(other.stderr.split())
+    (tmp_path / "earlier.save").write_bytes((tmp_path / "a.save").read_bytes())
+    on = cardrules("resume", "a.save", "--save", "earlier.save", typed="1\nquit\ny\n")
+    assert on.exit_code == 0 and "Game saved to earlier.save" in on.stdout, on.output
+    assert len(read_save(tmp_path / "earlier.save").record.actions) > \
+        len(read_save(tmp_path / "a.save").record.actions)
+    back = cardrules("resume", "a.save", "--save", "earlier.save")  # a later point: kept
+    assert back.exit_code == EXIT_USAGE and "holds another saved game" in back.stderr
+
+
 GOOD_ACTIONS = 12  # the test save: golf6, 3 players, seed 11, after 12 actions
 
 

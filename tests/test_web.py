@@ -605,6 +605,19 @@ def test_serve_refuses_a_rule_file_a_save_could_not_name(
     assert [p.name for p in tmp_path.iterdir()] == ["mykuhn"]
 
 
+def test_serve_never_saves_over_a_file_that_is_not_a_save_of_its_game(
+        tmp_path: Path, no_serving: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("mine\n", encoding="utf-8")
+    code, out, err = cli("serve", "golf6", "--save", "notes.txt", "--port", "0")
+    assert code == 2 and "will not write over notes.txt: not a cardrules saved game" in err
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine\n" and not no_serving
+    assert cli("serve", "golf6", "-p", "2", "--port", "0")[0] == 0
+    code, out, err = cli("serve", "--resume", "golf6.cardrules-save", "--save", "notes.txt",
+                         "--port", "0")
+    assert code == 2 and "will not write over notes.txt" in err and "resumed" not in out
+
+
 def test_serve_refuses_a_busy_port_and_says_how_to_install_the_web_extra(
         no_serving: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
     listener = serve_cli.listen("127.0.0.1", 0)

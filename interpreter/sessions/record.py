@@ -31,6 +31,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
+import shlex
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -507,6 +510,35 @@ def _short(text: str) -> str:
 
 
 # ------------------------------------------------------------------ writing
+def overwrite_problem(path: Path, record: Record) -> str | None:
+    """Why `record`'s game may not be saved to `path`, or None: nothing is there, or a save
+    of this same game at this point or an earlier one (the game being resumed). Anything
+    else would be lost: a file that is no save (the rule file itself, say), or a save of
+    another game."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return f"will not save to {path}: it is not a file (a device or a pipe)"
+    except (OSError, ValueError):  # nothing there (or the save says why when written)
+        return None
+    try:
+        saved = read(path)
+    except GameError as exc:
+        why = str(exc).removeprefix(f"{path}: ")
+        return f"will not write over {path}: {why}; choose another file"
+    if not _same_game(saved, record):
+        return f"will not write over {path}: it holds another saved game; resume that one " \
+               f"(cardrules resume {shlex.quote(str(path))}), or choose another file (or " \
+               "remove it first)"
+    return None
+
+
+def _same_game(saved: Record, record: Record) -> bool:
+    """Whether `saved` is `record`'s game, at its point or an earlier one."""
+    start = ("ruleset", "digest", "options", "players", "seed", "seats", "deal")
+    return all(getattr(saved, name) == getattr(record, name) for name in start) \
+        and saved.actions == record.actions[:len(saved.actions)]
+
+
 def dumps(record: Record) -> str:
     """The record as one line of JSON."""
     return json.dumps(record.to_data(), separators=(",", ":")) + "\n"
