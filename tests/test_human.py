@@ -878,6 +878,36 @@ def test_a_whole_geohash_game_asks_the_person_only_for_their_own_moves(tmp_path:
     assert finished(child) == 0
 
 
+def test_a_resumed_game_asks_at_the_chances_to_react_it_asked_at(tmp_path: Path) -> None:
+    """A person who asked to be asked at every chance to react (react always) and quit at
+    one is asked there again when the game resumes: a resume never lets it go by for them,
+    nor adds a pass they did not choose. The save keeps the setting; the person's wish for
+    their next chance alone (react) is kept too."""
+    save = tmp_path / "gh.save"
+    typed = "react always\n1\n1\n1\nquit\ny\n"
+    played = CliRunner().invoke(main, ["play", "geohash", "--seed", "3", "--plain", "--save",
+                                       str(save)], input=typed)
+    assert played.exit_code == 0, played.output
+    assert played.stdout.rstrip().rsplit("seat 1> ", 2)[-2].count("A chance to react") == 1
+    actions = record_of(save)["actions"]
+    assert record_of(save)["reacting"] == [{"stop": True, "wanted": False}, None, None, None]
+    resumed = CliRunner().invoke(main, ["resume", str(save), "--plain"], input="quit\ny\n")
+    assert resumed.exit_code == 0, resumed.output
+    assert "A chance to react (seat 1's turn)" in resumed.stdout
+    assert "Chances to react go by for you" not in resumed.stdout
+    assert record_of(save)["actions"] == actions  # no pass chosen for the person
+    wish = CliRunner().invoke(main, ["resume", str(save), "--plain"],
+                              input="react auto\n0\nreact\nquit\ny\n")
+    assert wish.exit_code == 0, wish.output
+    assert record_of(save)["reacting"] == [{"stop": False, "wanted": True}, None, None, None]
+    table = read_save(save)
+    assert (table.windows.seats[0].stop, table.windows.seats[0].wanted) == (False, True)
+
+
+def record_of(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
 def test_a_hint_and_a_decision_taken_back_at_the_terminal() -> None:
     """`hint` shows a bot's pick and its estimates; `takeback` undoes taking the discard
     (a card everyone saw), not taking the stock's top card (seen once taken)."""

@@ -306,3 +306,19 @@ def test_a_save_that_fails_part_way_leaves_the_save_before_and_nothing_else(
                           text=True, timeout=60)
     assert "cannot save the game to" in done.stdout and "too large" in done.stdout, done
     assert save.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["s.save"]
+
+
+def test_a_save_keeps_each_persons_reaction_settings_and_checks_them() -> None:
+    """`reacting`: per seat, a person's {"stop", "wanted"} or None for a bot's; written only
+    where a person's are not the defaults, so a save without it (older ones too) resumes
+    with the defaults; any other shape is a damaged save."""
+    rec = small_record()
+    data = rec.to_data()
+    assert "reacting" not in data and record.from_data(data).reacting is None
+    data["reacting"] = [{"stop": True, "wanted": False}, None]
+    assert record.from_data(json.loads(json.dumps(data))).reacting == data["reacting"]
+    for damaged in ([{"stop": True, "wanted": False}], [None, {"stop": True, "wanted": True}],
+                    [{"stop": 1, "wanted": False}, None], [{"stop": True}, None],
+                    [{"stop": True, "wanted": False, "more": True}, None], {"0": None}):
+        with pytest.raises(GameError, match="a damaged saved game \\(its reaction settings"):
+            record.from_data({**data, "reacting": damaged})

@@ -1073,6 +1073,24 @@ def test_how_a_seat_meets_reactions_is_its_own() -> None:
         assert answer.status_code == 200, answer.text
 
 
+def test_a_resumed_game_meets_reactions_as_each_person_asked(tmp_path: Path) -> None:
+    """How a person meets chances to react is saved as it is set (before any move) and
+    restored when the game resumes, so no window passes for them that they asked to see."""
+    save = tmp_path / "gh.save"
+    game = Game.new("geohash", {}, 3, 3, ["human", "human", "greedy"], save=save)
+    game.write()
+    with served(game) as (client, _):
+        assert client.post(f"{seat_url(game, 1)}/react", json={"stop": True}).status_code \
+            == 200
+        assert client.post(f"{seat_url(game, 0)}/react", json={"want": True}).status_code \
+            == 200
+    assert json.loads(save.read_text(encoding="utf-8"))["reacting"] == [
+        {"stop": False, "wanted": True}, {"stop": True, "wanted": False}, None]
+    again = Game.resume(save)
+    assert [(r.stop, r.wanted) for r in again.windows.seats.values()] == [(False, True),
+                                                                         (True, False)]
+
+
 def test_a_seat_has_a_few_event_streams_and_one_hint_at_a_time() -> None:
     """The fifth event stream of one seat, and a second hint asked for while the first is
     worked out, are refused: each costs the server work for every change."""

@@ -229,9 +229,8 @@ class Game(PeoplesGame):
         server has said so once); play goes on."""
         if self.save is None:
             return
-        self.record.keep_streams(self.bots)
         try:
-            record.write(self.save, self.record)
+            record.write(self.save, self.noted())
             self.save_problem = None
         except GameError as exc:
             self.unreported = self.save_problem is None

@@ -67,7 +67,9 @@ MAX_CARDS = 10_000  # the most cards one shuffle of a deal orders (a deck holds 
 MAX_NAME = 16  # the longest card name a deal holds
 _STREAM_WORDS = 624  # a Mersenne Twister stream: 624 words and a position
 _KEYS = {"format", "ruleset", "digest", "options", "players", "seed", "seats", "actions",
-         "bots", "plain", "deal"}
+         "bots", "plain", "deal", "reacting"}
+_OPTIONAL = {"plain", "deal", "reacting"}
+REACTING = ("stop", "wanted")  # a person's way of meeting chances to react (windows.py)
 
 
 @dataclass
@@ -87,6 +89,10 @@ class Record:
     # A given deal (interpreter/deal.py): each shuffle's order, top card first; None: the
     # seed deals. Optional in the format, so saves without it (and OLDER ones) still load.
     deal: list[list[str]] | None = None
+    # How each person meets chances to react, per seat ({"stop": ..., "wanted": ...}, None
+    # for a bot's seat), so that a resumed game asks where the person asked to be asked;
+    # None: every person as by default (windows.py). Optional in the format, as `deal`.
+    reacting: list[dict[str, bool] | None] | None = None
 
     @classmethod
     def new(cls, ref: str, options: dict[str, str], rules: Ruleset, players: int, seed: int,
@@ -113,6 +119,8 @@ class Record:
                 "actions": self.actions}
         if self.deal is not None:  # (written only for a given deal)
             data["deal"] = self.deal
+        if self.reacting is not None:  # (and only where a person's setting is not the default)
+            data["reacting"] = self.reacting
         return data
 
     def programs_for(self, commands: dict[int, str]) -> list[str]:
@@ -241,7 +249,7 @@ def from_data(data: Any) -> Record:
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise GameError(f"a damaged saved game (an entry a save never has: '{unknown[0]}')")
-    missing = sorted(_KEYS - {"plain", "deal"} - set(data))
+    missing = sorted(_KEYS - _OPTIONAL - set(data))
     if missing:
         raise GameError(f"a damaged saved game (no '{missing[0]}')")
     seats = data["seats"]
@@ -256,6 +264,8 @@ def from_data(data: Any) -> Record:
     record.bots = _streams(data["bots"], record.seats)
     if "deal" in data:
         record.deal = _deal(data["deal"])
+    if "reacting" in data:
+        record.reacting = _reacting(data["reacting"], record.seats)
     return record
 
 
@@ -290,6 +300,20 @@ def _deal(value: Any) -> list[list[str]]:
             for order in value):
         raise _damaged("deal")
     return [list(order) for order in value]
+
+
+def _reacting(value: Any, seats: Sequence[str]) -> list[dict[str, bool] | None]:
+    """Each seat's way of meeting chances to react: for a person's seat, whether they are
+    asked at each (`stop`) and at the next (`wanted`); None for any other seat's."""
+    if not isinstance(value, list) or len(value) != len(seats):
+        raise _damaged("reaction settings (one per seat)")
+    for setting, kind in zip(value, seats):
+        if setting is None and kind != HUMAN:
+            continue
+        if kind != HUMAN or not isinstance(setting, dict) or set(setting) != set(REACTING) \
+                or not all(isinstance(flag, bool) for flag in setting.values()):
+            raise _damaged("reaction settings")
+    return value
 
 
 def dealt_from(state: GameState) -> list[list[str]] | None:
