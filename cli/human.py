@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -137,6 +138,7 @@ class Session:
         self.save_problem: str | None = None  # why the last save after a decision failed
         self.unsaved: str | None = None  # why the last save on quitting failed
         self.unsaveable: str | None = None  # why the game can never be saved, if it cannot
+        self.deal_file: str | None = None  # the --deal file it was dealt from, if known
 
     def autosave(self) -> None:
         """Save after a decision (with --save). A save that fails (a full disk, a game too
@@ -394,12 +396,23 @@ class Session:
         raise Stop(0)
 
     # ---------------------------------------------------------------- the end
+    def dealt_again(self) -> str:
+        """How the game is dealt again: its seed, and the deal it was given, if any."""
+        seed = self.table.seed
+        if self.table.record.deal is None:
+            return f"Its seed was {seed}: --seed {seed} deals it again."
+        if self.deal_file is None:  # (resumed: a save holds the deal, not its file's name)
+            return f"Its seed was {seed}: --deal with the file it was dealt from and --seed " \
+                   f"{seed} deal it again."
+        return f"Its seed was {seed}: --deal {shlex.quote(self.deal_file)} --seed {seed} " \
+               "deal it again."
+
     def end_lines(self) -> list[str]:
         """After the game: what people missed since their last decision, the single
         person's final view, and the standings."""
         t, style = self.table, self.console.style
         names = frozenset(t.engine.rules.cards.names)
-        lines = [RULE, f"Game over. Its seed was {t.seed}: --seed {t.seed} deals it again."]
+        lines = [RULE, f"Game over. {self.dealt_again()}"]
         alone = len(t.humans) == 1
         for seat, news in t.pending.items():
             if news:
@@ -415,14 +428,15 @@ class Session:
 
 # ---------------------------------------------------------------------- commands
 def play_table(table: Table, plain: bool, save: str | None, as_json: bool = False,
-               unsaveable: str | None = None) -> None:
+               unsaveable: str | None = None, deal_file: str | None = None) -> None:
     """Play a table at the terminal to its end and print the results (exit on a quit).
-    `unsaveable`: why the game cannot be saved (no `save` then), if it cannot."""
+    `unsaveable`: why the game cannot be saved (no `save` then), if it cannot; `deal_file`:
+    the file it was dealt from, if it was and that is known."""
     console = Console(Style.for_terminal(plain or table.plain, sys.stdout.isatty(),
                                          getattr(sys.stdout, "encoding", None)))
     table.plain = plain or table.plain
     session = Session(table, console, Path(save) if save else None)
-    session.unsaveable = unsaveable
+    session.unsaveable, session.deal_file = unsaveable, deal_file
     try:
         session.play()
     except Stop as stop:
@@ -443,9 +457,10 @@ def play_table(table: Table, plain: bool, save: str | None, as_json: bool = Fals
 def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: GameState,
                     kinds: list[str], humans: Sequence[int], seed: int, plain: bool,
                     save: str | None, as_json: bool, view_seat: int | None,
-                    secret: bool = False) -> None:
+                    secret: bool = False, deal_file: str | None = None) -> None:
     """`cardrules run` with people in seats (`--human SEAT`, or `human` in `--seats`);
-    `secret`: the seed was cardrules' pick (shown only at the game's end)."""
+    `secret`: the seed was cardrules' pick (shown only at the game's end); `deal_file`: the
+    file the game was dealt from (`--deal`), if any."""
     seats = list(kinds)
     for seat in humans:
         if seat > state.n:
@@ -467,7 +482,7 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
     check_save(save, table.record)
     if not as_json:
         click.echo(printable(game_line(engine.rules, table.record, secret)))
-    play_table(table, plain, save, as_json, unsaveable)
+    play_table(table, plain, save, as_json, unsaveable, deal_file)
 
 
 @click.command("play")

@@ -118,7 +118,7 @@ def run(ruleset: str, players: int | None, seed: int | None, seats: str | None,
                                     log=round_ends(log.write if log is not None else None),
                                     deal=deal)
             run_with_humans(ruleset, parse_options(options), engine, state, kinds, humans,
-                            seed, plain, save_file, as_json, view_seat, secret)
+                            seed, plain, save_file, as_json, view_seat, secret, deal_file)
         else:
             if reveal:
                 engine = revealing(rules, plain)
