@@ -220,17 +220,17 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
 
 
 class LogFile:
-    """The event log written to a file as JSON Lines, each event as it comes, into a new
-    file that takes the file's place once the game is over (or stopped): an earlier log is
-    whole until then (interpreter/sessions/files.py). A failure to write is kept and
-    reported once the game is over (an event is logged in the middle of a move, where an
-    error would be taken for the rule's), and leaves any earlier file as it was."""
+    """The event log written to a file as JSON Lines, each event as it comes: a new file,
+    never one written through a link, in the file's place from the start, so that it holds
+    what happened so far however the game ends (interpreter/sessions/files.py). A failure
+    to write is kept and reported once the game is over (an event is logged in the middle
+    of a move, where an error would be taken for the rule's)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.problem: str | None = None
         try:
-            self.out = NewFile(path)
+            self.out = NewFile(path, at_once=True)
         except OSError as exc:
             raise GameError(f"cannot write the log to {path}: {exc.strerror or exc}") from None
 
@@ -244,13 +244,10 @@ class LogFile:
                 self.problem = exc.strerror or str(exc)
 
     def close(self) -> None:
-        if self.problem is None:
-            try:
-                self.out.done()
-            except OSError as exc:
-                self.problem = exc.strerror or str(exc)
-        else:
-            self.out.drop()
+        try:
+            self.out.done()
+        except OSError as exc:
+            self.problem = self.problem or exc.strerror or str(exc)
         if self.problem is not None:
             raise GameError(f"cannot write the log to {self.path}: {self.problem}")
 

@@ -5,10 +5,15 @@
 
 The new file is made under a name no file has (created exclusively: never a file or a link
 someone put there beforehand, so nothing is written through a planted link), in the folder of
-the file it replaces, and put in its place at once once complete (os.replace): whoever reads
+the file it replaces, and put in its place in one step once complete (os.replace): whoever reads
 `path` finds the old file or the new one, never part of one. A write that fails (a full disk,
 a size limit) removes the new file and leaves `path` as it was. A name that is no file to
 replace (a device or a pipe: /dev/stdout) is written into as it is.
+
+A file read as it is written (an event log, which a game that never ends keeps writing, and
+whoever follows it reads as it grows) is made the same way but put in `path`'s place at once
+(`at_once`): never written through a link either, but holding, whatever happens, what was
+written so far.
 """
 
 from __future__ import annotations
@@ -32,10 +37,10 @@ _TRIES = 20  # new names tried before giving up (each one of 2^32)
 class NewFile:
     """A file being written to take `path`'s place: `file` to write to, then `done()` (or
     leave a `with` block) to put it there, or `drop()` to remove it and leave `path` as it
-    was. OSError if it cannot be made."""
+    was (`at_once`: put there as soon as it is made). OSError if it cannot be made."""
 
     def __init__(self, path: Path, binary: bool = False, newline: str | None = None,
-                 private: bool = False):
+                 private: bool = False, at_once: bool = False):
         self.path = path
         self.temporary: Path | None = None
         encoding = None if binary else "utf-8"
@@ -44,12 +49,25 @@ class NewFile:
             self.file: IO[Any] = open(path, mode, encoding=encoding,  # noqa: SIM115
                                       newline=newline)  # (closed by done or drop)
             return
-        descriptor, self.temporary = _create(path, PRIVATE if private else SHARED)
+        descriptor, temporary = _create(path, PRIVATE if private else SHARED)
         try:
             self.file = os.fdopen(descriptor, mode, encoding=encoding, newline=newline)
         except BaseException:
             os.close(descriptor)
-            os.unlink(self.temporary)
+            os.unlink(temporary)
+            raise
+        self.temporary = temporary
+        if at_once:
+            self.put_in_place()
+
+    def put_in_place(self) -> None:
+        """Put the new file in `path`'s place (OSError: removed, `path` as it was)."""
+        try:
+            if self.temporary is not None:
+                os.replace(self.temporary, self.path)
+                self.temporary = None
+        except BaseException:
+            self.drop()
             raise
 
     def done(self) -> None:
@@ -57,12 +75,10 @@ class NewFile:
         `path` as it was) if that fails."""
         try:
             self.file.close()
-            if self.temporary is not None:
-                os.replace(self.temporary, self.path)
-                self.temporary = None
         except BaseException:
             self.drop()
             raise
+        self.put_in_place()
 
     def drop(self) -> None:
         """Close and remove the new file: `path` stays as it was."""
