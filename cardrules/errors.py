@@ -9,6 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+# A source line longer than this is shown as this many of its characters around the column,
+# with … where it is cut: a line of a hundred thousand digits is not quoted whole.
+SHOWN = 100
+_BEFORE = 40  # of those, at most this many before the column
+
 
 @dataclass(frozen=True)
 class Location:
@@ -52,7 +57,10 @@ class Diagnostic:
             return head
         line = _visible(self.source_line.rstrip("\n").expandtabs(1))
         column = max(self.location.column, 1)
-        caret = " " * (column - 1) + "^" * self.width(len(line))
+        width = self.width(len(line))
+        if len(line) > SHOWN:
+            line, column, width = _window(line, column, width)
+        caret = " " * (column - 1) + "^" * width
         return f"{head}\n    {line}\n    {caret}"
 
     def width(self, line_length: int) -> int:
@@ -63,6 +71,18 @@ class Diagnostic:
             return 1
         last = end.column if end.line == start.line else line_length + 1
         return max(min(last, line_length + 1) - max(start.column, 1), 1)
+
+
+def _window(line: str, column: int, width: int) -> tuple[str, int, int]:
+    """SHOWN characters of a long `line` around `column` (… marking each end cut off), with
+    the column and the carets' width moved into it: the carets stop where the shown text
+    does, unless the line ends there (a caret may stand just past a line's end)."""
+    start = max(0, min(column - 1 - _BEFORE, len(line) - SHOWN))
+    end = start + SHOWN
+    last = min(column - 1 + width, end if end < len(line) else end + 1)
+    cut = "\u2026" if start > 0 else ""
+    shown = cut + line[start:end] + ("\u2026" if end < len(line) else "")
+    return shown, column - start + len(cut), max(last - (column - 1), 1)
 
 
 def _visible(line: str) -> str:

@@ -17,18 +17,20 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import click
 
-from cardrules.dsl.loader import load_ruleset
+from cardrules.dsl.loader import load_referenced, load_ruleset
 from cardrules.errors import GameError, IllegalAction
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import OPPONENT
 from cardrules.interpreter.players.external import Forfeit, forfeit
+from cardrules.interpreter.sessions import record as records
 from cardrules.interpreter.sessions.events import round_ends
 from cardrules.interpreter.sessions.play import finish
 from cardrules.interpreter.sessions.record import HUMAN, Record
@@ -134,6 +136,9 @@ class Session:
         self.default: Path | None = None  # that file, once named
         self.last_person: int | None = None
         self.save_problem: str | None = None  # why the last save after a decision failed
+        self.unsaved: str | None = None  # why the last save on quitting failed
+        self.unsaveable: str | None = None  # why the game can never be saved, if it cannot
+        self.deal_file: str | None = None  # the --deal file it was dealt from, if known
 
     def autosave(self) -> None:
         """Save after a decision (with --save). A save that fails (a full disk, a game too
@@ -357,22 +362,57 @@ class Session:
         return tuple(parts)
 
     def quit(self) -> None:
+        """Quit, saving the game (Stop). A save that fails is said and the game goes on, so
+        that the person can make room and try again; once told, they may quit without
+        saving it (`lose`). A game that can never be saved is quit unsaved, once confirmed."""
         path = self.save_path
-        reply = self.console.ask(f"Quit now, saving the game to {path}? [y/N] ")
-        if reply is None or reply.strip().lower() not in ("y", "yes"):
+        lose: tuple[str, ...] = ()  # the replies that quit without saving
+        if self.unsaveable is not None:
+            question, lose = (f"Quit now? The game cannot be saved (a save of it could never be "
+                              f"resumed: {self.unsaveable}): it is lost. [y/N] ", ("y", "yes"))
+        elif self.unsaved is not None:
+            question, lose = (f"Quit now? The game could not be saved ({self.unsaved}): y to "
+                              "try again, lose to quit without saving it [y/lose/N] ",
+                              ("lose",))
+        else:
+            question = f"Quit now, saving the game to {path}? [y/N] "
+        reply = self.console.ask(printable(question))
+        word = reply.strip().lower() if reply is not None else ""
+        if word in lose:
+            self.console.show(["Quit without saving: the game is lost."])
+            raise Stop(0)
+        if word not in ("y", "yes") or self.unsaveable is not None:
             self.console.show(["Not quitting: the game goes on."])
             return
-        self.table.write(path)
+        try:
+            self.table.write(path)
+        except GameError as exc:
+            self.unsaved = str(exc)
+            self.console.show([printable(f"Not quitting: {exc}. The game goes on: type quit "
+                                         "again to try once more, or to quit without saving "
+                                         "it.")])
+            return
         self.console.show([f"Game saved to {path}. Resume it with: cardrules resume {path}"])
         raise Stop(0)
 
     # ---------------------------------------------------------------- the end
+    def dealt_again(self) -> str:
+        """How the game is dealt again: its seed, and the deal it was given, if any."""
+        seed = self.table.seed
+        if self.table.record.deal is None:
+            return f"Its seed was {seed}: --seed {seed} deals it again."
+        if self.deal_file is None:  # (resumed: a save holds the deal, not its file's name)
+            return f"Its seed was {seed}: --deal with the file it was dealt from and --seed " \
+                   f"{seed} deal it again."
+        return f"Its seed was {seed}: --deal {shlex.quote(self.deal_file)} --seed {seed} " \
+               "deal it again."
+
     def end_lines(self) -> list[str]:
         """After the game: what people missed since their last decision, the single
         person's final view, and the standings."""
         t, style = self.table, self.console.style
         names = frozenset(t.engine.rules.cards.names)
-        lines = [RULE, f"Game over. Its seed was {t.seed}: --seed {t.seed} deals it again."]
+        lines = [RULE, f"Game over. {self.dealt_again()}"]
         alone = len(t.humans) == 1
         for seat, news in t.pending.items():
             if news:
@@ -387,12 +427,16 @@ class Session:
 
 
 # ---------------------------------------------------------------------- commands
-def play_table(table: Table, plain: bool, save: str | None, as_json: bool = False) -> None:
-    """Play a table at the terminal to its end and print the results (exit on a quit)."""
+def play_table(table: Table, plain: bool, save: str | None, as_json: bool = False,
+               unsaveable: str | None = None, deal_file: str | None = None) -> None:
+    """Play a table at the terminal to its end and print the results (exit on a quit).
+    `unsaveable`: why the game cannot be saved (no `save` then), if it cannot; `deal_file`:
+    the file it was dealt from, if it was and that is known."""
     console = Console(Style.for_terminal(plain or table.plain, sys.stdout.isatty(),
                                          getattr(sys.stdout, "encoding", None)))
     table.plain = plain or table.plain
     session = Session(table, console, Path(save) if save else None)
+    session.unsaveable, session.deal_file = unsaveable, deal_file
     try:
         session.play()
     except Stop as stop:
@@ -413,9 +457,10 @@ def play_table(table: Table, plain: bool, save: str | None, as_json: bool = Fals
 def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: GameState,
                     kinds: list[str], humans: Sequence[int], seed: int, plain: bool,
                     save: str | None, as_json: bool, view_seat: int | None,
-                    secret: bool = False) -> None:
+                    secret: bool = False, deal_file: str | None = None) -> None:
     """`cardrules run` with people in seats (`--human SEAT`, or `human` in `--seats`);
-    `secret`: the seed was cardrules' pick (shown only at the game's end)."""
+    `secret`: the seed was cardrules' pick (shown only at the game's end); `deal_file`: the
+    file the game was dealt from (`--deal`), if any."""
     seats = list(kinds)
     for seat in humans:
         if seat > state.n:
@@ -428,9 +473,16 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
         raise click.BadParameter("a person sees their own seat's view; --view is for games "
                                  "of bots", param_hint="--view")
     table = Table.start(ref, options, engine, state, seats, seed, plain)
+    unsaveable = records.resumable(table.record, load_referenced)
+    if unsaveable is not None:
+        why = f"a save of this game could never be resumed: {unsaveable}"
+        if save:  # refused before anything is played
+            raise click.BadParameter(why, param_hint="--save")
+        click.echo(printable(f"note: {why}; the game cannot be saved"), err=True)
+    check_save(save, table.record)
     if not as_json:
         click.echo(printable(game_line(engine.rules, table.record, secret)))
-    play_table(table, plain, save, as_json)
+    play_table(table, plain, save, as_json, unsaveable, deal_file)
 
 
 @click.command("play")
@@ -472,9 +524,18 @@ def play_cmd(ruleset: str, players: int | None, seed: int | None, options: tuple
 def resume_cmd(file: str, save_file: str | None, plain: bool, programs: tuple[str, ...]) -> None:
     """Go on with a game saved by `play`, or `run --human` (after quit or --save)."""
     table = read_save(Path(file), parse_programs(programs))
+    check_save(save_file, table.record)
     click.echo(printable(f"{game_line(table.engine.rules, table.record, True)} - resumed "
                          f"from {file}"))
     play_table(table, plain, save_file or file)
+
+
+def check_save(save: str | None, game: Record) -> None:
+    """Refuse (a usage error, before anything is played) a --save file that is there and is
+    not a save of this game: a rule file, any other file, a save of another game."""
+    problem = records.overwrite_problem(Path(save), game) if save else None
+    if problem is not None:
+        raise click.BadParameter(printable(problem), param_hint="--save")
 
 
 def game_line(rules: Ruleset, saved: Record, secret: bool = False) -> str:

@@ -23,6 +23,7 @@ from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import Bot, make_bot
 from cardrules.interpreter.players.external import Forfeit, forfeit
 from cardrules.interpreter.sessions.events import EventStream, drain
+from cardrules.interpreter.sessions.files import NewFile
 from cardrules.interpreter.sessions.play import finish, play
 from cardrules.interpreter.sessions.start import fresh_seed
 from cardrules.interpreter.state import GameState
@@ -117,7 +118,7 @@ def run(ruleset: str, players: int | None, seed: int | None, seats: str | None,
                                     log=round_ends(log.write if log is not None else None),
                                     deal=deal)
             run_with_humans(ruleset, parse_options(options), engine, state, kinds, humans,
-                            seed, plain, save_file, as_json, view_seat, secret)
+                            seed, plain, save_file, as_json, view_seat, secret, deal_file)
         else:
             if reveal:
                 engine = revealing(rules, plain)
@@ -219,30 +220,32 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
 
 
 class LogFile:
-    """The event log written to a file as JSON Lines, each event as it comes. A failure to
-    write is kept and reported once the game is over (an event is logged in the middle of a
-    move, where an error would be taken for the rule's)."""
+    """The event log written to a file as JSON Lines, each event as it comes: a new file,
+    never one written through a link, in the file's place from the start, so that it holds
+    what happened so far however the game ends (interpreter/sessions/files.py). A failure
+    to write is kept and reported once the game is over (an event is logged in the middle
+    of a move, where an error would be taken for the rule's)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.problem: str | None = None
         try:
-            self.out = path.open("w", encoding="utf-8")
+            self.out = NewFile(path, at_once=True)
         except OSError as exc:
-            raise GameError(f"cannot write the log to {path}: {exc.strerror}") from None
+            raise GameError(f"cannot write the log to {path}: {exc.strerror or exc}") from None
 
     def write(self, event: dict[str, Any]) -> None:
         if self.problem is None:
             if "told" in event:  # each seat's own words are its own: the log is the table's
                 event = {k: v for k, v in event.items() if k != "told"}
             try:
-                self.out.write(json.dumps(event) + "\n")
+                self.out.file.write(json.dumps(event) + "\n")
             except OSError as exc:
                 self.problem = exc.strerror or str(exc)
 
     def close(self) -> None:
         try:
-            self.out.close()
+            self.out.done()
         except OSError as exc:
             self.problem = self.problem or exc.strerror or str(exc)
         if self.problem is not None:

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from cardrules.dsl.loader import load_ruleset
+from cardrules.dsl.loader import load_referenced, load_ruleset
 from cardrules.errors import GameError
+from cardrules.interpreter.sessions import record as records
 from cardrules.interpreter.sessions.record import HUMAN
 from cardrules.interpreter.sessions.start import free_path, fresh_seed
 
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 from cardrules.present.render import printable
 
 from .errors import EXIT_USAGE, reports_errors
-from .human import game_line
+from .human import check_save, game_line
 from .params import (
     SEAT,
     SEED,
@@ -109,6 +110,7 @@ def serve_cmd(ruleset: str | None, players: int | None, seats: str | None, seed:
         game = resumed_game(resume_file, save_file, parse_programs(programs))
     elif ruleset:
         game, secret = new_game(ruleset, players, seats, seed, options)
+        check_save(save_file, game.record)
     # The address is had before a new game's save is written: a server that cannot
     # listen leaves no file behind.
     with listen(host, port) as listener:
@@ -135,6 +137,10 @@ def new_game(ruleset: str, players: int | None, seats: str | None, seed: int | N
     secret = seed is None
     seed = fresh_seed() if secret else seed
     game = Game.new(ruleset, chosen, count, seed, kinds)
+    unsaveable = records.resumable(game.record, load_referenced)
+    if unsaveable is not None:  # (a game served is saved after every action)
+        raise click.BadParameter(f"a game in the browser is saved, and a save of this one "
+                                 f"could never be resumed: {unsaveable}", param_hint="RULESET")
     if not secret:  # whoever gave the seed may know every card: every seat is told so
         game.seed_given()
     return game, secret
@@ -155,6 +161,7 @@ def resumed_game(resume_file: str, save_file: str | None, programs: dict[int, st
     from cardrules.web.game import Game
 
     game = Game.resume(Path(resume_file), Path(save_file) if save_file else None, programs)
+    check_save(save_file, game.record)
     click.echo(printable(f"{game_line(game.engine.rules, game.record, True)} - resumed from "
                          f"{resume_file} after {len(game.record.actions)} actions; saved to "
                          f"{game.save}"))

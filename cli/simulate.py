@@ -24,6 +24,7 @@ import click
 
 from cardrules.dsl.loader import RulesetRef, load_ruleset
 from cardrules.errors import GameError
+from cardrules.interpreter.sessions.files import NewFile
 from cardrules.interpreter.sessions.simulate import (
     Comparison,
     Simulation,
@@ -416,10 +417,10 @@ def report_rows(r: dict[str, Any]) -> list[list[Any]]:
 
 def write_csv(path: Path, rows: list[list[Any]]) -> None:
     try:
-        with path.open("w", encoding="utf-8", newline="") as out:
+        with NewFile(path, newline="") as out:  # an earlier file stays whole until then
             csv.writer(out).writerows(rows)
     except OSError as exc:
-        raise GameError(f"cannot write {path}: {exc.strerror}") from None
+        raise GameError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def comparison_table(r: dict[str, Any]) -> list[str]:
@@ -504,7 +505,8 @@ def draw_plot(summary: Summary, report: dict[str, Any], path: Path) -> None:
     wins.legend()
     figure.tight_layout()
     try:
-        figure.savefig(path, format="png")
+        with NewFile(path, binary=True) as out:
+            figure.savefig(out, format="png")
     except OSError as exc:
-        raise GameError(f"cannot write {path}: {exc.strerror}") from None
+        raise GameError(f"cannot write {path}: {exc.strerror or exc}") from None
 

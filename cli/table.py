@@ -113,8 +113,7 @@ class Table(PeoplesGame):
 
     def write(self, path: Path) -> None:
         """Save the game; a failed write leaves any earlier save as it was."""
-        self.record.keep_streams(self.bots)
-        record.write(path, self.record)
+        record.write(path, self.noted())
 
 
 def read_save(path: Path, programs: dict[int, str] | None = None) -> Table:

@@ -136,6 +136,17 @@ def test_run_log_writes_json_lines(tmp_path: Path) -> None:
     assert events[-1]["winners"] == json.loads(result.stdout)["winners"]
 
 
+def test_run_log_replaces_a_link_at_its_name_never_writing_through_it(tmp_path: Path) -> None:
+    victim, log = tmp_path / "victim.txt", tmp_path / "game.jsonl"
+    victim.write_text("keep me\n", encoding="utf-8")
+    log.symlink_to(victim)
+    result = cli("run", "golf6", "--seed", "3", "--log", str(log), "--json")
+    assert result.exit_code == 0, result.output
+    assert victim.read_text(encoding="utf-8") == "keep me\n" and not log.is_symlink()
+    assert json.loads(log.read_text(encoding="utf-8").splitlines()[-1])["event"] == "game_end"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl", "victim.txt"]
+
+
 def test_run_log_to_an_unwritable_place(tmp_path: Path) -> None:
     result = cli("run", "golf6", "--log", str(tmp_path / "no" / "such" / "dir.jsonl"))
     assert result.exit_code == EXIT_GAME

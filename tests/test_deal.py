@@ -196,3 +196,110 @@ def test_a_grid_is_named_in_reading_order() -> None:
     deal = parse_deal(json.dumps({"zones": {"grid[1]": deck[:6]}}), "grid.json", rules, 4)
     state = Engine(rules).new_game(4, 1, deal=deal)
     assert dealt(rules, state, "grid", 0) == deck[:6]
+
+
+def test_a_deal_file_of_one_huge_line_is_quoted_around_the_fault(tmp_path: Path) -> None:
+    """A number of 100,000 digits: the message shows a window of its line, not all of it."""
+    path = tmp_path / "digits.yaml"
+    path.write_text("shuffles:\n  - [" + "9" * 100_000 + "]\n", encoding="utf-8")
+    failed = CliRunner().invoke(main, ["run", "golf6", "-p", "2", "--deal", str(path)])
+    assert failed.exit_code == 1 and f"{path}:2:6: this number is far too long" in failed.output
+    assert len(failed.output) < 500, len(failed.output)
+
+
+# A golf6 deal: seat 1's grid, seat 2's and the discard pile's card stated, the rest seeded.
+GOLF_DEAL = "zones:\n  grid[1]: [AS, AH, AD, AC, 2S, 2H]\n  grid[2]: [KS, KH, KD, KC, QS, " \
+            "QH]\n  discard: [5C]\n"
+GOLF_GAME = ["run", "golf6", "-p", "2", "--human", "1", "--seats", "human,random", "--seed",
+             "4", "--plain", "--deal"]
+
+
+def test_a_decision_is_taken_back_in_a_game_from_a_deal(tmp_path: Path) -> None:
+    """The game is dealt again as it was dealt (its deal, not its seed alone) to take a
+    decision back: two cards turned, the discard taken, taken back."""
+    path = tmp_path / "d1.yaml"
+    path.write_text(GOLF_DEAL, encoding="utf-8")
+    result = CliRunner().invoke(main, [*GOLF_GAME, str(path)], input="1\n1\n2\ntakeback\n")
+    assert "Taken back: Take the top card of the discard pile. Decide again." in result.output
+    assert "refused" not in result.output
+
+
+def test_a_resumed_game_from_a_deal_takes_a_decision_back_in_the_browser(
+        tmp_path: Path) -> None:
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from starlette.testclient import TestClient
+
+    from cardrules.web.game import Game
+    from cardrules.web.server import Hub, make_app
+
+    deal, save = tmp_path / "d1.yaml", tmp_path / "d1.save"
+    deal.write_text(GOLF_DEAL, encoding="utf-8")
+    quit_ = CliRunner().invoke(main, [*GOLF_GAME, str(deal), "--save", str(save)],
+                               input="1\n1\nquit\ny\n")
+    assert quit_.exit_code == 0, quit_.output
+    game = Game.resume(save)
+    hub = Hub(delay=0.0)
+    hub.add(game)
+    with TestClient(make_app(hub)) as client:
+        me = f"/api/seat/{game.tokens[0]}"
+        page = client.get(me).json()
+        discard = next(c for c in page["choices"] if "discard pile" in c["text"])
+        before = game.state.to_json()
+        moved = client.post(f"{me}/move", json={"version": page["version"],
+                                                  "index": discard["index"]})
+        assert moved.status_code == 200, moved.text
+        answer = client.post(f"{me}/takeback", json={})
+        assert answer.status_code == 200, answer.text
+        assert game.state.to_json() == before
+
+
+def test_a_take_back_that_cannot_be_replayed_changes_nothing(tmp_path: Path) -> None:
+    """Were the game not to replay to the decision (here: a record altered under it), the
+    take-back is refused, the game and the decisions that may be taken back as they were;
+    in the browser a refusal (409), never a server's fault (500)."""
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from starlette.testclient import TestClient
+
+    from cardrules.web.game import Game
+    from cardrules.web.server import Hub, make_app
+
+    game = Game.new("golf6", {"rounds": "1"}, 2, 5, ["human", "random"])
+    for _ in range(4):  # both seats turn two cards
+        seat = game.to_move()
+        assert seat is not None
+        game.play(seat, game.legal()[0], chosen=seat == 0)
+    game.play(0, ("take_discard",), chosen=True)
+    game.record.actions[0] = ["reveal", 53]  # no longer the game's first action
+    actions, marks, state = list(game.record.actions), list(game.takeback.marks), \
+        game.state.to_json()
+    hub = Hub(delay=0.0)
+    hub.add(game)
+    with TestClient(make_app(hub)) as client:
+        answer = client.post(f"/api/seat/{game.tokens[0]}/takeback", json={})
+    assert answer.status_code == 409, answer.text
+    assert "cannot be dealt again to that decision" in answer.json()["error"]
+    assert (game.record.actions, game.takeback.marks, game.state.to_json()) == \
+        (actions, marks, state)
+
+
+def test_the_end_of_a_game_from_a_deal_says_what_deals_it_again(tmp_path: Path) -> None:
+    """A game from a given deal names its deal file with its seed at the end (its seed
+    alone deals another game), and that deals it again: the same choices, the same end. A
+    resumed one, whose save holds the deal and not its file's name, says to give the file."""
+    path = tmp_path / "my deal.yaml"
+    path.write_text(GOLF_DEAL, encoding="utf-8")
+    game = ["run", "golf6", "-p", "2", "-o", "rounds=1", "--human", "1", "--plain",
+            "--deal", str(path)]
+    first = CliRunner().invoke(main, game, input="1\n" * 60)
+    assert first.exit_code == 0, first.output
+    found = re.search(r"Game over\. Its seed was (\d+): --deal (.+) --seed (\d+) deal it "
+                      r"again\.\n", first.stdout)
+    assert found and found.group(1) == found.group(3), first.stdout
+    assert found.group(2) == f"'{path}'"  # (quoted: as typed at a shell)
+    again = CliRunner().invoke(main, [*game, "--seed", found.group(1)], input="1\n" * 60)
+    assert again.stdout.split("Game over.")[1] == first.stdout.split("Game over.")[1]
+    save = tmp_path / "g.save"
+    CliRunner().invoke(main, [*game, "--seed", "4", "--save", str(save)], input="1\nquit\ny\n")
+    resumed = CliRunner().invoke(main, ["resume", str(save), "--plain"], input="1\n" * 60)
+    assert "Game over. Its seed was 4: --deal with the file it was dealt from and --seed 4 " \
+        "deal it again." in resumed.stdout

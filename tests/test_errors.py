@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cardrules.dsl.loader import check_files, load_ruleset
-from cardrules.errors import CardrulesError, Diagnostic, RulesetError
+from cardrules.errors import SHOWN, CardrulesError, Diagnostic, RulesetError
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.sessions.play import play_game
 
@@ -96,8 +96,12 @@ def test_broken_file_gives_its_expected_diagnostic(path: Path) -> None:
     assert first.location.path == str(path)
     source = path.read_text(encoding="utf-8").splitlines()[line - 1]
     head, shown, caret = first.format().splitlines()
+    assert head == f"{path}:{line}:{column}: {first.message}"
+    if len(source) > SHOWN:  # a long line: a window of it (test_a_long_line_is_shown_...)
+        assert len(shown) <= 4 + SHOWN + 2 and len(caret) <= len(shown) + 1
+        return
     visible = "".join(ch if ch.isprintable() else "\ufffd" for ch in source)  # (a control
-    assert (head, shown) == (f"{path}:{line}:{column}: {first.message}", f"    {visible}")
+    assert shown == f"    {visible}"
     # character is shown as U+FFFD: a terminal drops it, and the caret would stand elsewhere)
     # a caret under the column, and under the rest of the offending text where its end is known
     width = first.end.column - column if first.end and first.end.line == line else 1
@@ -413,6 +417,31 @@ def test_a_diagnostic_formats_as_path_line_col_then_source_and_caret() -> None:
     assert ranged.format().splitlines()[2] == "        ^^^"
     longer = Diagnostic(Location("x.yaml", 3, 5), "boom", "abcdefgh\n", Location("x.yaml", 5, 2))
     assert longer.format().splitlines()[2] == "        ^^^^"
+
+
+def test_a_long_line_is_shown_as_a_window_around_the_column() -> None:
+    """A line of 100,000 characters is not quoted whole (nor underlined by 100,000 carets):
+    the 100 characters around the column, … where it is cut; a line of 100 is shown whole."""
+    from cardrules.errors import Location
+
+    def lines(text: str, column: int, end: int | None = None) -> list[str]:
+        stop = Location("x.yaml", 2, end) if end is not None else None
+        return Diagnostic(Location("x.yaml", 2, column), "boom", text, stop).format() \
+            .splitlines()[1:]
+
+    digits = "  - [" + "9" * 100_000 + "]"
+    shown, caret = lines(digits, 6, 100_006)
+    assert shown == "      - [" + "9" * 95 + "\u2026"  # the start: nothing cut before it
+    assert caret == "    " + " " * 5 + "^" * 95  # up to where the shown text stops
+    middle = "a" * 5000 + "X" + "b" * 5000
+    shown, caret = lines(middle, 5001)
+    assert shown == "    \u2026" + "a" * 40 + "X" + "b" * 59 + "\u2026"
+    assert caret == "    " + " " * 41 + "^" and shown[len(caret) - 1] == "X"
+    tail = "c" * 300
+    shown, caret = lines(tail, 301)  # just past the end: the line's last 100, then the caret
+    assert shown == "    \u2026" + "c" * 100 and caret == "    " + " " * 101 + "^"
+    exact = "d" * SHOWN  # as long as may be shown: whole, as any short line
+    assert lines(exact, 3, 200) == ["    " + exact, "    " + "  " + "^" * (SHOWN - 2)]
 
 
 def test_a_broken_file_underlines_the_offending_text() -> None:

@@ -329,6 +329,108 @@ def test_input_that_ends_stops_the_game_with_exit_code_3() -> None:
     assert result.stderr == "error: input ended before the game did\n"
 
 
+def test_a_quit_whose_save_fails_says_why_and_the_game_goes_on(tmp_path: Path) -> None:
+    """Quitting saves the game; where that fails (no such folder) the person is told why
+    and the game goes on: their next line is a move, and the game plays to its end."""
+    save = tmp_path / "none" / "x.save"
+    result = CliRunner().invoke(main, ["play", "kuhn-poker", "--seed", "5", "--plain",
+                                       "--save", str(save)], input="1\nquit\ny\n1\n")
+    assert result.exit_code == 0, result.output
+    assert f"Not quitting: cannot save the game to {save}: No such file or directory. The " \
+        "game goes on: type quit again to try once more, or to quit without saving it." \
+        in result.stdout
+    assert "Winner: seat 2" in result.stdout and not save.parent.exists()
+
+
+def test_a_game_that_cannot_be_saved_may_be_quit_without_saving_once_told(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game too long for a save, quit with no --save: refused, saying why; asked again,
+    the person may try again or quit without saving it (`lose`), leaving no file."""
+    from cardrules.interpreter.sessions import record
+
+    monkeypatch.setattr(record, "MAX_ACTIONS", 0)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["play", "kuhn-poker", "--seed", "5", "--plain"],
+                                input="1\nquit\ny\nquit\ny\nquit\nlose\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.count("Not quitting: cannot save the game to kuhn-poker.cardrules-save: too "
+                     "long for a saved game") == 2
+    assert out.count("Quit now? The game could not be saved (cannot save the game to "
+                     "kuhn-poker.cardrules-save: too long") == 2
+    assert out.endswith("Quit without saving: the game is lost.\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_game_whose_save_could_never_be_resumed_is_not_saved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule file whose name does not end in .yaml plays, but a save names only a rule file
+    that does: --save is refused before anything is played (exit 2, no file); without it the
+    person is told at the start, and quitting loses the game (saying so) rather than writing
+    a save that could never be resumed."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mykuhn").write_text((ROOT / "rulesets" / "kuhn-poker.yaml").read_text(
+        encoding="utf-8"), encoding="utf-8")
+    why = "its ruleset '" + str(tmp_path / "mykuhn") + "' cannot be loaded: not a rule " \
+        "file: a saved game names a built-in ruleset or a file whose name ends in .yaml or .yml"
+    for command in (["play", "./mykuhn"], ["run", "mykuhn", "--human", "1"]):
+        refused = CliRunner().invoke(main, [*command, "--seed", "5", "--save", "m.save"],
+                                     input="1\nquit\ny\n")
+        assert refused.exit_code == EXIT_USAGE and refused.stdout == ""
+        assert "Invalid value for --save: a save of this game could never be resumed: " \
+            f"{why}" in " ".join(refused.stderr.split())
+    played = CliRunner().invoke(main, ["play", "./mykuhn", "--seed", "5", "--plain"],
+                                input="1\nquit\ny\n")
+    assert played.exit_code == 0, played.output
+    assert played.stderr == f"note: a save of this game could never be resumed: {why}; the " \
+        "game cannot be saved\n"
+    assert "Quit now? The game cannot be saved (a save of it could never be resumed: " \
+        f"{why}): it is lost. [y/N] Quit without saving: the game is lost.\n" in played.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mykuhn"]
+    (tmp_path / "mykuhn.yaml").write_bytes((tmp_path / "mykuhn").read_bytes())
+    saved = CliRunner().invoke(main, ["play", "mykuhn.yaml", "--seed", "5", "--save",
+                                      "m.save"], input="1\nquit\ny\n")
+    assert saved.exit_code == 0 and saved.stderr == ""
+    resumed = CliRunner().invoke(main, ["resume", "m.save"], input="quit\ny\n")
+    assert resumed.exit_code == 0, resumed.output
+
+
+def test_save_never_writes_over_a_file_that_is_not_a_save_of_this_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--save refuses, before anything is played (exit 2), a file there that is not a save of
+    the game: the rule file being played, a pipe, a save of another game. A save of the
+    game being resumed, at its point or an earlier one, is written over."""
+    monkeypatch.chdir(tmp_path)
+    rules = tmp_path / "mykuhn.yaml"
+    rules.write_text((ROOT / "rulesets" / "kuhn-poker.yaml").read_text(encoding="utf-8"),
+                     encoding="utf-8")
+    text = rules.read_text(encoding="utf-8")
+    os.mkfifo(tmp_path / "pipe")
+
+    def cardrules(*args: str, typed: str = "1\nquit\ny\n") -> Any:
+        return CliRunner().invoke(main, [*args, "--plain"], input=typed)
+
+    for save, why in (("mykuhn.yaml", "will not write over mykuhn.yaml: not a cardrules "
+                                      "saved game (not JSON"),
+                      ("pipe", "will not save to pipe: it is not a file")):
+        refused = cardrules("play", "mykuhn.yaml", "--seed", "5", "--save", save)
+        assert refused.exit_code == EXIT_USAGE and refused.stdout == "", refused.output
+        assert why in " ".join(refused.stderr.split())
+    assert rules.read_text(encoding="utf-8") == text
+    assert cardrules("play", "golf6", "-p", "2", "--seed", "5", "--save", "a.save").exit_code \
+        == 0
+    other = cardrules("run", "golf6", "--human", "1", "--seed", "6", "--save", "a.save")
+    assert other.exit_code == EXIT_USAGE and "will not write over a.save: it holds another " \
+        "saved game; resume that one (cardrules resume a.save)" in " ".join(other.stderr.split())
+    (tmp_path / "earlier.save").write_bytes((tmp_path / "a.save").read_bytes())
+    on = cardrules("resume", "a.save", "--save", "earlier.save", typed="1\nquit\ny\n")
+    assert on.exit_code == 0 and "Game saved to earlier.save" in on.stdout, on.output
+    assert len(read_save(tmp_path / "earlier.save").record.actions) > \
+        len(read_save(tmp_path / "a.save").record.actions)
+    back = cardrules("resume", "a.save", "--save", "earlier.save")  # a later point: kept
+    assert back.exit_code == EXIT_USAGE and "holds another saved game" in back.stderr
+
+
 GOOD_ACTIONS = 12  # the test save: golf6, 3 players, seed 11, after 12 actions
 
 
@@ -774,6 +876,36 @@ def test_a_whole_geohash_game_asks_the_person_only_for_their_own_moves(tmp_path:
     assert "Round 1 over (only a win decides)" in end and "hidden:" in end
     assert decisions == asks + 1 < 2 * asks  # no chance to react but the one asked for
     assert finished(child) == 0
+
+
+def test_a_resumed_game_asks_at_the_chances_to_react_it_asked_at(tmp_path: Path) -> None:
+    """A person who asked to be asked at every chance to react (react always) and quit at
+    one is asked there again when the game resumes: a resume never lets it go by for them,
+    nor adds a pass they did not choose. The save keeps the setting; the person's wish for
+    their next chance alone (react) is kept too."""
+    save = tmp_path / "gh.save"
+    typed = "react always\n1\n1\n1\nquit\ny\n"
+    played = CliRunner().invoke(main, ["play", "geohash", "--seed", "3", "--plain", "--save",
+                                       str(save)], input=typed)
+    assert played.exit_code == 0, played.output
+    assert played.stdout.rstrip().rsplit("seat 1> ", 2)[-2].count("A chance to react") == 1
+    actions = record_of(save)["actions"]
+    assert record_of(save)["reacting"] == [{"stop": True, "wanted": False}, None, None, None]
+    resumed = CliRunner().invoke(main, ["resume", str(save), "--plain"], input="quit\ny\n")
+    assert resumed.exit_code == 0, resumed.output
+    assert "A chance to react (seat 1's turn)" in resumed.stdout
+    assert "Chances to react go by for you" not in resumed.stdout
+    assert record_of(save)["actions"] == actions  # no pass chosen for the person
+    wish = CliRunner().invoke(main, ["resume", str(save), "--plain"],
+                              input="react auto\n0\nreact\nquit\ny\n")
+    assert wish.exit_code == 0, wish.output
+    assert record_of(save)["reacting"] == [{"stop": False, "wanted": True}, None, None, None]
+    table = read_save(save)
+    assert (table.windows.seats[0].stop, table.windows.seats[0].wanted) == (False, True)
+
+
+def record_of(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def test_a_hint_and_a_decision_taken_back_at_the_terminal() -> None:

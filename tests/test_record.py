@@ -256,3 +256,69 @@ def test_what_is_written_is_read_back_and_nothing_else_is_written(tmp_path: Path
     with pytest.raises(GameError, match="cannot save the game"):
         record.write(save, saved)
     assert len(record.read(save).actions) == 2
+
+
+def small_record() -> Record:
+    rules = load_ruleset("kuhn-poker")
+    rec = Record.new("kuhn-poker", {}, rules, 2, 5, [HUMAN, "random"])
+    rec.keep_streams(make_bots(rec.seats, 5))
+    return rec
+
+
+def test_a_save_is_made_anew_beside_the_file_never_through_a_planted_link(
+        tmp_path: Path) -> None:
+    """The file a save is written into before it takes the save's place is a new one, made
+    for it alone: links planted where a fixed name would be are left alone, and the save is
+    its owner's alone to read; nothing else is left in the folder."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n", encoding="utf-8")
+    save = tmp_path / "s.save"
+    for name in ("s.save.part", ".s.save.part", "s.save.tmp"):
+        (tmp_path / name).symlink_to(victim)
+    record.write(save, small_record())
+    assert victim.read_text(encoding="utf-8") == "keep me\n"
+    assert record.read(save).seed == 5 and save.stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        ".s.save.part", "s.save", "s.save.part", "s.save.tmp", "victim.txt"]
+
+
+def test_a_save_that_fails_part_way_leaves_the_save_before_and_nothing_else(
+        tmp_path: Path) -> None:
+    """A save cut off by a limit on a file's size (ulimit -f) is refused, saying so; the
+    save there before is whole, and no part of the new one is left behind."""
+    import subprocess
+    import sys
+
+    save = tmp_path / "s.save"
+    record.write(save, small_record())
+    before = save.read_bytes()
+    script = ("import resource, sys\n"
+              "from pathlib import Path\n"
+              "from cardrules.interpreter.sessions import record\n"
+              "saved = record.read(Path(sys.argv[1]))\n"
+              "saved.actions = [['bet']] * 2000\n"  # (read back unchecked: written as data)
+              "resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))\n"
+              "try:\n"
+              "    record.write(Path(sys.argv[1]), saved)\n"
+              "except Exception as exc:\n"
+              "    print(exc)\n")
+    done = subprocess.run([sys.executable, "-c", script, str(save)], capture_output=True,
+                          text=True, timeout=60)
+    assert "cannot save the game to" in done.stdout and "too large" in done.stdout, done
+    assert save.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["s.save"]
+
+
+def test_a_save_keeps_each_persons_reaction_settings_and_checks_them() -> None:
+    """`reacting`: per seat, a person's {"stop", "wanted"} or None for a bot's; written only
+    where a person's are not the defaults, so a save without it (older ones too) resumes
+    with the defaults; any other shape is a damaged save."""
+    rec = small_record()
+    data = rec.to_data()
+    assert "reacting" not in data and record.from_data(data).reacting is None
+    data["reacting"] = [{"stop": True, "wanted": False}, None]
+    assert record.from_data(json.loads(json.dumps(data))).reacting == data["reacting"]
+    for damaged in ([{"stop": True, "wanted": False}], [None, {"stop": True, "wanted": True}],
+                    [{"stop": 1, "wanted": False}, None], [{"stop": True}, None],
+                    [{"stop": True, "wanted": False, "more": True}, None], {"0": None}):
+        with pytest.raises(GameError, match="a damaged saved game \\(its reaction settings"):
+            record.from_data({**data, "reacting": damaged})

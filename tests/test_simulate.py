@@ -457,6 +457,35 @@ def test_a_file_that_cannot_be_written_is_refused_before_any_game(
     assert list(tmp_path.iterdir()) == []  # nothing made
 
 
+def test_numbers_written_over_a_file_take_its_place_whole_or_not_at_all(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--csv over a file: the new numbers are written beside it and take its place once
+    complete; a link at that name is replaced, never written through; a write that fails
+    leaves the file there as it was and nothing else behind."""
+    victim, out = tmp_path / "victim.txt", tmp_path / "out.csv"
+    victim.write_text("keep me\n", encoding="utf-8")
+    out.symlink_to(victim)
+    result = cli("simulate", COIN, "-n", "5", "-w", "1", "--csv", str(out))
+    assert result.exit_code == 0, result.output
+    assert victim.read_text(encoding="utf-8") == "keep me\n" and not out.is_symlink()
+    written = out.read_text(encoding="utf-8")
+    assert written.startswith("scope,")
+
+    class Full:
+        def __init__(self, file: Any) -> None:
+            self.file = file
+
+        def writerows(self, rows: Any) -> None:
+            self.file.write("scope,half a row")
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(csv, "writer", Full)
+    result = cli("simulate", COIN, "-n", "5", "-w", "1", "--csv", str(out))
+    assert result.exit_code == EXIT_GAME and "No space left on device" in result.stderr
+    assert out.read_text(encoding="utf-8") == written
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv", "victim.txt"]
+
+
 def test_compare_a_ruleset_with_itself_finds_nothing() -> None:
     result = cli("compare", "golf6-quick", "golf6-quick", "-n", "30", "-w", "2", "--json")
     assert result.exit_code == 0, result.output

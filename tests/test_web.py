@@ -591,6 +591,33 @@ def test_serve_refuses_what_it_cannot_do(tmp_path: Path, no_serving: list[Any],
     assert "Traceback" not in out + err and not no_serving
 
 
+def test_serve_refuses_a_rule_file_a_save_could_not_name(
+        tmp_path: Path, no_serving: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A served game is saved after every action, and a save names a built-in ruleset or a
+    rule file whose name ends in .yaml or .yml: another file is refused before serving."""
+    monkeypatch.chdir(tmp_path)
+    rules = Path(load_ruleset("kuhn-poker").path).read_text(encoding="utf-8")
+    (tmp_path / "mykuhn").write_text(rules, encoding="utf-8")
+    code, out, err = cli("serve", "./mykuhn", "--port", "0")
+    assert code == 2 and "Invalid value for RULESET: a game in the browser is saved, and a " \
+        "save of this one could never be resumed" in " ".join(err.split()), err
+    assert "ends in .yaml or .yml" in err and not no_serving
+    assert [p.name for p in tmp_path.iterdir()] == ["mykuhn"]
+
+
+def test_serve_never_saves_over_a_file_that_is_not_a_save_of_its_game(
+        tmp_path: Path, no_serving: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("mine\n", encoding="utf-8")
+    code, out, err = cli("serve", "golf6", "--save", "notes.txt", "--port", "0")
+    assert code == 2 and "will not write over notes.txt: not a cardrules saved game" in err
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine\n" and not no_serving
+    assert cli("serve", "golf6", "-p", "2", "--port", "0")[0] == 0
+    code, out, err = cli("serve", "--resume", "golf6.cardrules-save", "--save", "notes.txt",
+                         "--port", "0")
+    assert code == 2 and "will not write over notes.txt" in err and "resumed" not in out
+
+
 def test_serve_refuses_a_busy_port_and_says_how_to_install_the_web_extra(
         no_serving: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
     listener = serve_cli.listen("127.0.0.1", 0)
@@ -1044,6 +1071,24 @@ def test_how_a_seat_meets_reactions_is_its_own() -> None:
         answer = client.post(f"{me}/move", json={"version": payload["version"],
                                                   "index": ask["index"]})
         assert answer.status_code == 200, answer.text
+
+
+def test_a_resumed_game_meets_reactions_as_each_person_asked(tmp_path: Path) -> None:
+    """How a person meets chances to react is saved as it is set (before any move) and
+    restored when the game resumes, so no window passes for them that they asked to see."""
+    save = tmp_path / "gh.save"
+    game = Game.new("geohash", {}, 3, 3, ["human", "human", "greedy"], save=save)
+    game.write()
+    with served(game) as (client, _):
+        assert client.post(f"{seat_url(game, 1)}/react", json={"stop": True}).status_code \
+            == 200
+        assert client.post(f"{seat_url(game, 0)}/react", json={"want": True}).status_code \
+            == 200
+    assert json.loads(save.read_text(encoding="utf-8"))["reacting"] == [
+        {"stop": False, "wanted": True}, {"stop": True, "wanted": False}, None]
+    again = Game.resume(save)
+    assert [(r.stop, r.wanted) for r in again.windows.seats.values()] == [(False, True),
+                                                                         (True, False)]
 
 
 def test_a_seat_has_a_few_event_streams_and_one_hint_at_a_time() -> None:

@@ -45,6 +45,7 @@ def react(game: Game, seat: int, body: dict[str, Any]) -> dict[str, Any]:
         # the seat's own page is drawn again, with the control as it now is; nobody
         # else's: another seat learns of it only from what the seat then does
         game.redrawn[seat] = game.redrawn.get(seat, 0) + 1
+        game.write()  # a save keeps it: resumed, the game asks as the person asked
     return {"want": reacting.wanted, "stop": reacting.stop}
 
 

@@ -189,11 +189,16 @@ class Game(PeoplesGame):
                 del self.accounts[:-ACCOUNTS_KEPT]
 
     def take_back(self, seat: int) -> None:
-        """Take back `seat`'s last decision (Refused, saying why, where it may not be)."""
+        """Take back `seat`'s last decision (Refused, saying why, where it may not or cannot
+        be: then nothing has changed)."""
         problem = self.takeback.refusal(self.state, seat, len(self.people))
         if problem is not None:
             raise Refused(409, problem)
-        state, undone = self.takeback.take(self.record, self.engine, self.bots, round_ends())
+        try:
+            state, undone = self.takeback.take(self.record, self.engine, self.bots,
+                                               round_ends())
+        except GameError as exc:  # nothing changed: the game goes on as it was
+            raise Refused(409, str(exc)) from None
         drain(state.log)
         self.state = state
         words = self.engine.words.describe(record.find_action(self.engine, state, undone),
@@ -224,9 +229,8 @@ class Game(PeoplesGame):
         server has said so once); play goes on."""
         if self.save is None:
             return
-        self.record.keep_streams(self.bots)
         try:
-            record.write(self.save, self.record)
+            record.write(self.save, self.noted())
             self.save_problem = None
         except GameError as exc:
             self.unreported = self.save_problem is None

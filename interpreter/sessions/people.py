@@ -49,6 +49,13 @@ class PeoplesGame:
             self.takeback.keep(mark)
         self.record.actions.append(action_data(action))
 
+    def noted(self) -> Record:
+        """The record as a save holds it now: with each bot's random stream and each
+        person's way of meeting chances to react."""
+        self.record.keep_streams(self.bots)
+        self.record.reacting = self.windows.settings(self.record.players)
+        return self.record
+
 
 G = TypeVar("G", bound=PeoplesGame)
 
@@ -58,7 +65,8 @@ def resume(path: Path, programs: dict[int, str] | None, loader: Loader,
            advance: Callable[[G], Callable[[int, Action], None]]) -> G:
     """The game with people saved in `path`, made by `make` (from its record without its
     actions, the engine, the freshly dealt game and its bots) and replayed to where it was
-    saved by `advance(game)`, its bots' streams as they were; `programs` (seat -> 'cmd:...',
+    saved by `advance(game)`, its bots' streams and its people's reaction settings as they
+    were; `programs` (seat -> 'cmd:...',
     from the command line) sit where programs played. GameError (one line, naming the file)
     if it is not such a save, or does not replay."""
     saved = records.read(path)
@@ -72,4 +80,5 @@ def resume(path: Path, programs: dict[int, str] | None, loader: Loader,
     except GameError as exc:
         raise GameError(f"{path}: {exc}") from None
     records.restore_streams(game.bots, saved.bots)
+    game.windows.restore(saved.reacting)  # (after the replay: a person's, as saved)
     return game

@@ -32,6 +32,8 @@ import hashlib
 import json
 import math
 import os
+import shlex
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +49,7 @@ from ..players.bots import BOTS, Bot, check_kind, make_bot
 from ..players.external import is_command
 from ..runtime import MOST_VALUE
 from ..state import GameState
+from .files import NewFile
 
 FORMAT = "cardrules-save/3"
 OLDER = "cardrules-save/2"  # still resumed: its programs' commands are never read
@@ -64,7 +67,9 @@ MAX_CARDS = 10_000  # the most cards one shuffle of a deal orders (a deck holds 
 MAX_NAME = 16  # the longest card name a deal holds
 _STREAM_WORDS = 624  # a Mersenne Twister stream: 624 words and a position
 _KEYS = {"format", "ruleset", "digest", "options", "players", "seed", "seats", "actions",
-         "bots", "plain", "deal"}
+         "bots", "plain", "deal", "reacting"}
+_OPTIONAL = {"plain", "deal", "reacting"}
+REACTING = ("stop", "wanted")  # a person's way of meeting chances to react (windows.py)
 
 
 @dataclass
@@ -84,6 +89,10 @@ class Record:
     # A given deal (interpreter/deal.py): each shuffle's order, top card first; None: the
     # seed deals. Optional in the format, so saves without it (and OLDER ones) still load.
     deal: list[list[str]] | None = None
+    # How each person meets chances to react, per seat ({"stop": ..., "wanted": ...}, None
+    # for a bot's seat), so that a resumed game asks where the person asked to be asked;
+    # None: every person as by default (windows.py). Optional in the format, as `deal`.
+    reacting: list[dict[str, bool] | None] | None = None
 
     @classmethod
     def new(cls, ref: str, options: dict[str, str], rules: Ruleset, players: int, seed: int,
@@ -110,6 +119,8 @@ class Record:
                 "actions": self.actions}
         if self.deal is not None:  # (written only for a given deal)
             data["deal"] = self.deal
+        if self.reacting is not None:  # (and only where a person's setting is not the default)
+            data["reacting"] = self.reacting
         return data
 
     def programs_for(self, commands: dict[int, str]) -> list[str]:
@@ -238,7 +249,7 @@ def from_data(data: Any) -> Record:
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise GameError(f"a damaged saved game (an entry a save never has: '{unknown[0]}')")
-    missing = sorted(_KEYS - {"plain", "deal"} - set(data))
+    missing = sorted(_KEYS - _OPTIONAL - set(data))
     if missing:
         raise GameError(f"a damaged saved game (no '{missing[0]}')")
     seats = data["seats"]
@@ -253,6 +264,8 @@ def from_data(data: Any) -> Record:
     record.bots = _streams(data["bots"], record.seats)
     if "deal" in data:
         record.deal = _deal(data["deal"])
+    if "reacting" in data:
+        record.reacting = _reacting(data["reacting"], record.seats)
     return record
 
 
@@ -287,6 +300,20 @@ def _deal(value: Any) -> list[list[str]]:
             for order in value):
         raise _damaged("deal")
     return [list(order) for order in value]
+
+
+def _reacting(value: Any, seats: Sequence[str]) -> list[dict[str, bool] | None]:
+    """Each seat's way of meeting chances to react: for a person's seat, whether they are
+    asked at each (`stop`) and at the next (`wanted`); None for any other seat's."""
+    if not isinstance(value, list) or len(value) != len(seats):
+        raise _damaged("reaction settings (one per seat)")
+    for setting, kind in zip(value, seats):
+        if setting is None and kind != HUMAN:
+            continue
+        if kind != HUMAN or not isinstance(setting, dict) or set(setting) != set(REACTING) \
+                or not all(isinstance(flag, bool) for flag in setting.values()):
+            raise _damaged("reaction settings")
+    return value
 
 
 def dealt_from(state: GameState) -> list[list[str]] | None:
@@ -393,6 +420,24 @@ def start(record: Record, loader: Loader,
           log: bool | list[dict[str, Any]] = False) -> tuple[Engine, GameState]:
     """The record's ruleset loaded (by `loader`) and checked against its fingerprint, and its
     game dealt."""
+    engine = Engine(ruleset(record, loader))
+    return engine, new_game(record, engine, log)
+
+
+def resumable(record: Record, loader: Loader) -> str | None:
+    """Why a save of `record`'s game could never be resumed, or None: its ruleset is not
+    one a save may name (a rule file whose name does not end in .yaml or .yml, say), checked
+    before the game starts as `start` checks it when the game resumes."""
+    try:
+        ruleset(record, loader)
+    except GameError as exc:
+        return str(exc)
+    return None
+
+
+def ruleset(record: Record, loader: Loader) -> Ruleset:
+    """The record's ruleset loaded (by `loader`), checked against its fingerprint and
+    number of players; GameError if it cannot be."""
     try:
         rules = loader(record.ruleset, record.options)
     except RulesetError as exc:
@@ -403,10 +448,17 @@ def start(record: Record, loader: Loader,
                         "since this game was saved")
     if not rules.min_players <= record.players <= rules.max_players:
         raise _damaged("number of players")
-    engine = Engine(rules)
-    deal = None if record.deal is None else deal_from_data(record.deal, rules, record.players,
-                                                             "its deal")
-    return engine, engine.new_game(record.players, record.seed, log=log, deal=deal)
+    return rules
+
+
+def new_game(record: Record, engine: Engine,
+             log: bool | list[dict[str, Any]] = False) -> GameState:
+    """The record's game dealt afresh by `engine` (its ruleset's): from its seed, or from the
+    deal it was given (the one way a recorded game starts: resumed, or dealt again to take
+    a decision back)."""
+    deal = None if record.deal is None else deal_from_data(record.deal, engine.rules,
+                                                             record.players, "its deal")
+    return engine.new_game(record.players, record.seed, log=log, deal=deal)
 
 
 def replay(record: Record, engine: Engine, state: GameState,
@@ -482,13 +534,43 @@ def _short(text: str) -> str:
 
 
 # ------------------------------------------------------------------ writing
+def overwrite_problem(path: Path, record: Record) -> str | None:
+    """Why `record`'s game may not be saved to `path`, or None: nothing is there, or a save
+    of this same game at this point or an earlier one (the game being resumed). Anything
+    else would be lost: a file that is no save (the rule file itself, say), or a save of
+    another game."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return f"will not save to {path}: it is not a file (a device or a pipe)"
+    except (OSError, ValueError):  # nothing there (or the save says why when written)
+        return None
+    try:
+        saved = read(path)
+    except GameError as exc:
+        why = str(exc).removeprefix(f"{path}: ")
+        return f"will not write over {path}: {why}; choose another file"
+    if not _same_game(saved, record):
+        return f"will not write over {path}: it holds another saved game; resume that one " \
+               f"(cardrules resume {shlex.quote(str(path))}), or choose another file (or " \
+               "remove it first)"
+    return None
+
+
+def _same_game(saved: Record, record: Record) -> bool:
+    """Whether `saved` is `record`'s game, at its point or an earlier one."""
+    start = ("ruleset", "digest", "options", "players", "seed", "seats", "deal")
+    return all(getattr(saved, name) == getattr(record, name) for name in start) \
+        and saved.actions == record.actions[:len(saved.actions)]
+
+
 def dumps(record: Record) -> str:
     """The record as one line of JSON."""
     return json.dumps(record.to_data(), separators=(",", ":")) + "\n"
 
 
 def write(path: Path, record: Record) -> None:
-    """Save the record; a failed write leaves any earlier save as it was. A record that
+    """Save the record, readable by its owner alone (files.py: made anew beside `path`, then
+    put in its place); a failed write leaves any earlier save as it was. A record that
     `read` would refuse (a game too long for a save: more than MAX_ACTIONS actions or
     MAX_BYTES) is not written: GameError says why, and the earlier save stays."""
     text = dumps(record)
@@ -501,9 +583,8 @@ def write(path: Path, record: Record) -> None:
     if problem is not None:
         raise GameError(f"cannot save the game to {path}: {problem}; a save there is left as "
                         "it was")
-    temporary = path.with_name(path.name + ".part")
     try:
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
+        with NewFile(path, private=True) as out:
+            out.write(text)
     except OSError as exc:
-        raise GameError(f"cannot save the game to {path}: {exc.strerror}") from None
+        raise GameError(f"cannot save the game to {path}: {exc.strerror or exc}") from None

@@ -1,13 +1,14 @@
 """Taking back one's last decision, when playing alone against bots.
 
-A saved game is a replay record (record.py): the deal comes from the seed and every action
-is applied again. So a decision is taken back by dealing the game again and replaying every
-action before it, the bots' random streams set back to what they were then: the game stands
-exactly where it stood when the person decided, and goes on as it would have.
+A saved game is a replay record (record.py): the deal comes from the seed (or the deal the
+game was given) and every action is applied again. So a decision is taken back by dealing the
+game again and replaying every action before it, the bots' random streams set back to what
+they were then: the game stands exactly where it stood when the person decided, and goes on
+as it would have.
 
 It is refused where the seat has learnt of a card since that decision (drawn, peeked at,
 shown: any card it knows now and did not know then; or told something of a card it does not
-know, by a clue; or narrowed down where a card may be): the deal is fixed by the seed, so
+know, by a clue; or narrowed down where a card may be): the deal is fixed from the start, so
 taking back a look would let a person see a hidden card and choose again. It is refused too
 once another seat has made a choice since (a bot's bet, or its letting a chance to react go
 by): the bots answer the same way again, so taking a decision back would let a person try
@@ -28,7 +29,7 @@ from ..engine import Engine
 from ..players.bots import Bot
 from ..sight import whereabouts
 from ..state import GameState
-from .record import Record, bot_stream, find_action, restore_streams
+from .record import Record, bot_stream, find_action, new_game, restore_streams
 
 KEPT = 50  # decisions that can be taken back, one after the other
 
@@ -99,19 +100,25 @@ class TakeBack:
 
     def take(self, record: Record, engine: Engine, bots: Sequence[Bot | None],
              log: list[dict[str, Any]] | bool) -> tuple[GameState, list[Any]]:
-        """Take back the last decision: the game dealt again (with `log` as its event log)
-        and replayed to just before it, the bots' streams as they were then; `record`
-        keeps the actions before it. Returns the new game and the action taken back (as
-        the record held it)."""
-        mark = self.marks.pop()
-        self.answered = min(self.answered, len(self.marks))
+        """Take back the last decision: the game dealt again as it was dealt (with `log` as
+        its event log) and replayed to just before it, the bots' streams as they were then;
+        `record` keeps the actions before it. Returns the new game and the action taken back
+        (as the record held it). GameError if the game cannot be replayed to it: then
+        nothing has changed, the decision still among those that may be taken back."""
+        mark = self.marks[-1]
         undone = record.actions[mark.actions]
-        state = engine.new_game(record.players, record.seed, log=log)
-        for number, data in enumerate(record.actions[:mark.actions], 1):
-            try:
-                engine.apply(state, find_action(engine, state, data))
-            except GameError as exc:  # pragma: no cover - the same rules replay the same
-                raise GameError(f"action {number} cannot be replayed: {exc}") from None
+        try:
+            state = new_game(record, engine, log)
+            for number, data in enumerate(record.actions[:mark.actions], 1):
+                try:
+                    engine.apply(state, find_action(engine, state, data))
+                except GameError as exc:
+                    raise GameError(f"action {number} cannot be replayed: {exc}") from None
+        except GameError as exc:
+            raise GameError(f"the game cannot be dealt again to that decision ({exc}): it "
+                            "goes on as it is") from None
+        self.marks.pop()
+        self.answered = min(self.answered, len(self.marks))
         del record.actions[mark.actions:]
         restore_streams(bots, list(mark.streams))
         return state, undone

@@ -13,6 +13,9 @@ and a wish:
   the game went on; the next window offered to them stops for them, and once they have
   answered it, windows pass again.
 
+A save keeps both (record.py, `reacting`), so a resumed game asks where the person asked to
+be asked: a resume never lets a chance go by for them that they would have been asked at.
+
 With several people at one served game, a window that waits for one of them waits a
 bounded time (`expired`): the clock is the caller's, so tests move it on.
 
@@ -45,6 +48,21 @@ class Windows:
     @classmethod
     def of(cls, people: Iterable[int]) -> Windows:
         return cls({seat: Reacting() for seat in people})
+
+    def settings(self, seats: int) -> list[dict[str, bool] | None] | None:
+        """Each person's setting and wish, per seat, as a save keeps them (record.py); None
+        where every person's are the defaults."""
+        if not any(r.stop or r.wanted for r in self.seats.values()):
+            return None
+        return [None if (r := self.seats.get(seat)) is None else
+                {"stop": r.stop, "wanted": r.wanted} for seat in range(seats)]
+
+    def restore(self, settings: list[dict[str, bool] | None] | None) -> None:
+        """Set each person's setting and wish to those a save kept (None: the defaults)."""
+        for seat, setting in enumerate(settings or []):
+            if setting is not None and seat in self.seats:
+                self.seats[seat].stop = setting["stop"]
+                self.seats[seat].wanted = setting["wanted"]
 
     def in_window(self, state: GameState, seat: int) -> bool:
         """Whether `seat` is offered a reaction window now (the legal actions are listed)."""
