@@ -295,6 +295,30 @@ def _deal_matched(cards: list[int], positions: list[tuple[int, int]],
     return [holder[index] for index in range(len(positions))]
 
 
+def translate(engine: Any, action: tuple[Any, ...], mapping: dict[int, int]) -> tuple[Any, ...]:
+    """The action with each card it names replaced by mapping[card]: an action of the real
+    game as it reads in a sample made with `mapping` (determinize_with_map), which names a
+    card the seat does not know by its place."""
+    if action[0] not in engine.card_moves:
+        return action
+    out: list[Any] = [action[0]]
+    for cards, arg in zip(engine.moves[action[0]].names_cards, action[1:]):
+        out.append(_map_cards(arg, mapping) if cards else arg)
+    return tuple(out)
+
+
+def _map_cards(value: Any, mapping: dict[int, int]) -> Any:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return mapping.get(value, value)
+    if isinstance(value, tuple):
+        return tuple(_map_cards(v, mapping) for v in value)
+    if isinstance(value, list):
+        return [_map_cards(v, mapping) for v in value]
+    return value
+
+
 def determinize(engine: Any, state: GameState, seat: int, rng: random.Random) -> GameState:
     """A copy of `state` in which the cards `seat` does not know are re-dealt at random among
     the places holding cards it does not know (see determinize_with_map)."""
