@@ -159,6 +159,8 @@ def test_determinization_does_not_depend_on_hidden_truth(name: str) -> None:
         assert one.zones == two.zones
         assert one.rng.getstate() == two.rng.getstate()
         assert one.rng.getstate() != state.rng.getstate()  # future draws are not foreseen
+        # ... nor the true deal: the game's seed would deal it again (new_game)
+        assert one.seed == two.seed != state.seed
         tried += 1
     assert tried > 10
 
