@@ -628,6 +628,30 @@ def test_a_remembered_position_names_no_card_the_seat_does_not_know() -> None:
     assert Memory._after(engine, state, 0, draw) == Memory._after(engine, other, 0, draw)
 
 
+def test_a_remembered_position_keeps_no_order_of_anothers_hand() -> None:
+    """spades: seat 1 knows every card of seat 2's hand (as if shown it). Two games that
+    differ only in that hand's order are one position to seat 1, whose view lists another's
+    hand in the deck's order, and to the table; two to seat 2, whose own order it is.
+    (A sample, which shuffles another's hand where the seat knows some of it, is then at the
+    position of the game it was drawn from.)"""
+    engine = engine_for("spades")
+    state = engine.new_game(4, 2)
+    hand = engine.rules.zone("hand").zone_of(1)
+    for c in state.zones[hand]:
+        state.known[c] |= 1
+    other = state.copy()
+    other.zones[hand].reverse()
+    other.version += 1
+    other.legal_cache = None
+    rules = engine.rules
+    assert position(rules, state, 0) == position(rules, other, 0)
+    assert position(rules, state, None) == position(rules, other, None)
+    assert position(rules, state, 1) != position(rules, other, 1)
+    for k in range(4):
+        sample = determinize(engine, state, 0, random.Random(k))
+        assert position(rules, sample, 0) == position(rules, state, 0)
+
+
 PEEK = str(Path(__file__).resolve().parent / "data" / "peek.yaml")
 
 
