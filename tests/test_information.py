@@ -499,7 +499,7 @@ def test_a_hint_depends_only_on_what_the_seat_saw(path: Path) -> None:
 
 # A small game whose move shows an effect that hangs on a hidden card (tests/data/peek.yaml)
 PEEK = Path(__file__).resolve().parent / "data" / "peek.yaml"
-BOT_DECISIONS = 6  # the search bot's decisions a pair is followed for, at most
+BOT_DECISIONS = 4  # the search bot's decisions a pair is followed for, at most
 
 
 @pytest.mark.parametrize("path", [*RULESETS, PEEK], ids=[*(p.stem for p in RULESETS), "peek"])
