@@ -470,7 +470,9 @@ class Match:
     def resample(self, seat: int, rng: random.Random) -> Match:
         """A copy in which what `seat` does not know is drawn afresh, consistent with what it
         knows (knowledge.determinize; the state's generator is reseeded too, so later
-        shuffles and draws are not foreseen either)."""
+        shuffles and draws are not foreseen either). Its seed and seed parts are the
+        sample's own, drawn with it: no seed deals the sample, and the game's would deal
+        the true hands."""
         state = self.state  # caught up first: the copy's records and moves made are whole
         if state is not None:
             self.records  # noqa: B018 - worked out if not kept, for the copy to keep
@@ -493,6 +495,12 @@ class Match:
             out._views = {}
             out._memo = {}
             if self._playable(out) and (not out.prefix or self._fits(out)):
+                # The chance outcomes of the sample are its own: the game's seed would deal
+                # the true hands (and the game's actions, kept to work the recall out, are
+                # not the sample's: its recall is made already).
+                out.dealt = out._seen.seed
+                out.seed_parts = parts_of(out.dealt)
+                out._history = []
                 return out
         raise AdapterError(f"no sample of the cards seat {seat + 1} does not know, out of "
                            f"{RESAMPLE_ATTEMPTS} drawn, agrees with what the game has shown "
@@ -550,6 +558,11 @@ def _restore(key: tuple[str, tuple[tuple[str, str], ...], int, str], state: str 
         match._made[made] = match._made.get(made, 0) + 1
     match.prefix = list(prefix)
     return match
+
+
+def parts_of(seed: int) -> list[int]:
+    """The chance outcomes that spell `seed` (below SEED_BASE ** SEED_PARTS), first first."""
+    return [seed // SEED_BASE ** i % SEED_BASE for i in range(SEED_PARTS)]
 
 
 def zero_sum(n: int, winners: Any) -> list[float]:

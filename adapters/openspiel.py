@@ -21,7 +21,9 @@ with it and kept in the state, so they are not chance nodes of their own: they a
 decided, unseen, by those first four outcomes. `resample_from_infostate(player, sampler)`
 re-deals everything the player does not know (knowledge.determinize) and reseeds the
 generator, so nothing to come is foreseen either; OpenSpiel's Python ISMCTS
-(open_spiel.python.algorithms.ismcts) runs on it unchanged.
+(open_spiel.python.algorithms.ismcts) runs on it unchanged. A sample's seed and the chance
+outcomes its history begins with are its own, never the game's (which would deal the true
+hands); no seed deals a sample, so its history does not replay it.
 
 Actions are whole where the ruleset's table of whole actions has at most 4,096 ids (one id
 per move and values of its parameters, a card named by its place), else chosen in parts
@@ -41,6 +43,8 @@ carries the cardrules state as JSON).
 
 from __future__ import annotations
 
+import base64
+import pickle
 import random
 from typing import Any
 
@@ -62,6 +66,8 @@ from .table import AdapterError, Table, option_pairs, table
 
 SHORT_NAME = "cardrules"
 CHANCE, TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+# A state's Python attributes as OpenSpiel serializes them, none: a sample's are set after.
+NO_ATTRIBUTES = base64.b64encode(pickle.dumps({})).decode("ascii")
 PARAMETERS: dict[str, Any] = {"ruleset": "golf6", "players": 0, "options": "",
                               "actions": "auto"}
 
@@ -124,6 +130,7 @@ class CardrulesState(pyspiel.State):
         super().__init__(game)
         self.match = Match(game.table)
         self.player = CHANCE  # asked very often: kept up to date rather than worked out
+        self._played_at: tuple[int, str] = (-1, "")  # (move number, _played())
 
     def current_player(self) -> int:
         return self.player
@@ -210,15 +217,38 @@ class CardrulesState(pyspiel.State):
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CardrulesState:
         """A state `player_id` cannot tell from this one: the cards it does not know re-dealt,
-        the generator reseeded (from the sampler's draws)."""
+        the generator reseeded (from the sampler's draws), and the seed its own: its history
+        begins with the sample's seed parts, not the game's."""
         if not 0 <= player_id < self.match.table.players:
             raise AdapterError(f"player {player_id} is not at the table (players 0 to "
                                f"{self.match.table.players - 1})")
         rng = random.Random(int(probability_sampler() * 2 ** 53))
-        other = self.clone()
-        other.match = self.match.resample(player_id, rng)
+        match = self.match.resample(player_id, rng)
+        # The sample's history is its own: its seed parts, then the game's actions, less
+        # the parts of an action the sample's chooser begins afresh. (No seed deals the
+        # sample, so replaying the history deals another game: see docs/adapters.md.)
+        played = self._played()
+        dropped = len(self.match.prefix) - len(match.prefix)
+        if dropped:
+            played = played.rsplit(",", dropped)[0] if played.count(",") >= dropped else ""
+        history = [f"{CHANCE}:{b}" for b in match.seed_parts] + ([played] if played else [])
+        other = self.get_game().deserialize_state(
+            f"history={','.join(history)}\nmove_number={len(self.history()) - dropped}\n"
+            f"__dict__={NO_ATTRIBUTES}")
+        other.match = match
         other.player = other._player()
         return other
+
+    def _played(self) -> str:
+        """The actions after the deal's chance outcomes, as OpenSpiel serializes a history
+        (`player:action`, separated by commas); kept while the state stays as it is (a search
+        resamples one state again and again), as text, which a copy shares."""
+        made, played = self._played_at
+        if made != self.move_number():
+            played = ",".join(f"{a.player}:{a.action}"
+                              for a in self.full_history()[len(self.match.seed_parts):])
+            self._played_at = (self.move_number(), played)
+        return played
 
     def __str__(self) -> str:
         return truth_text(self.match)

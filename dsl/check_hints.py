@@ -1,6 +1,7 @@
 """Notes for the author on the checked program as a whole, which make nothing invalid: moves
 that undo each other where repetition is allowed (dsl/undo.py), meld searches that may take
-more cards than they manage inside their bound of work (dsl/check_melds.py)."""
+more cards than they manage inside their bound of work (dsl/check_melds.py), internal
+variables that may keep what a card is (dsl/bookkeeping.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from cardrules.model import CardTable, MeldKind
 from . import decls as d
 from . import ir
 from . import nodes as n
+from .bookkeeping import internal_sets
 from .check_melds import SAFE_WILD_CARDS, large_wild_searches
 from .undo import undoing, zone_words
 
@@ -35,3 +37,4 @@ def program_hints(decls: d.RulesetDecl, program: ir.Program, melds: tuple[MeldKi
             f"bound of {MOST_MELD_STEPS:,} steps and stop the game "
             "(benchmarks/meld_speed.py); search fewer cards at once where hands can grow "
             "that large")
+    yield from internal_sets(program)

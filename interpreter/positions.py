@@ -1,10 +1,11 @@
 """A position of a game: what a seat (or the whole table) sees of it, as one digest.
 
 Two games are at the same position for a seat when it sees the same there: each zone's cards
-where the seat knows every one of them (in order, face up or not), else the cards it knows
-there (as a set) and how many it does not; the variables as its view shows them; the totals
-and whose decision it is (round, phase, step, seat, a reaction window). Counters that only
-grow (turns, actions) are left out, or nothing would ever repeat.
+where the seat knows every one of them (in order, face up or not; another's hand as a set, its
+order being its holder's), else the cards it knows there (as a set) and how many it does not;
+the variables as its view shows them; the totals and whose decision it is (round, phase, step,
+seat, a reaction window). Counters that only grow (turns, actions) are left out, or nothing
+would ever repeat.
 
 A search bot's seat remembers the positions it has seen so as not to go back to them
 (players/repetition.py); a ruleset that forbids repetition (`repetition: forbid`) refuses a
@@ -21,6 +22,7 @@ from typing import Any
 
 from cardrules.model import Ruleset
 
+from .runtime import OWNER
 from .state import GameState
 from .view import secret, shown
 
@@ -32,9 +34,15 @@ def position(rules: Ruleset, state: GameState, seat: int | None,
     default the state's own)."""
     known = state.known if known is None else known
     mask = state.everyone if seat is None else 1 << seat
+    board = rules.board
     zones: list[Any] = []
-    for cards in state.zones:
+    for z, cards in enumerate(state.zones):
         if all(c < 0 or known[c] & mask == mask for c in cards):
+            if board.visibility[z] == OWNER and board.owner[z] != seat:
+                # another's hand: its order is its holder's, which the others never see
+                zones.append(("held", tuple(sorted((c, state.face_up[c]) for c in cards
+                                                   if c >= 0))))
+                continue
             zones.append(tuple((c, state.face_up[c]) if c >= 0 else (c,) for c in cards))
         else:  # some cards unknown: which place each is in would say something of them
             seen = sorted((c, state.face_up[c]) for c in cards

@@ -25,6 +25,7 @@ from cardrules.interpreter.players.worth import rewards
 from cardrules.interpreter.runtime import OWNER
 from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
+from cardrules.interpreter.view import player_view
 
 EMPTY = -1
 KNOWLEDGE_RULESETS = ["golf6", "czech-golf", "geohash", "grandma"]
@@ -158,6 +159,8 @@ def test_determinization_does_not_depend_on_hidden_truth(name: str) -> None:
         assert one.zones == two.zones
         assert one.rng.getstate() == two.rng.getstate()
         assert one.rng.getstate() != state.rng.getstate()  # future draws are not foreseen
+        # ... nor the true deal: the game's seed would deal it again (new_game)
+        assert one.seed == two.seed != state.seed
         tried += 1
     assert tried > 10
 
@@ -620,11 +623,88 @@ def test_a_remembered_position_names_no_card_the_seat_does_not_know() -> None:
     other = state.copy()
     stock = engine.rules.zone("stock").index
     other.zones[stock] = other.zones[stock][::-1]
-    known = list(state.known)
-    assert position(engine.rules, state, 0, known) == position(engine.rules, other, 0, known)
+    assert position(engine.rules, state, 0) == position(engine.rules, other, 0)
     draw = next(a for a in engine.legal_actions(state) if a[0] == "draw")
-    assert Memory._after(engine, state, 0, draw, known) == \
-        Memory._after(engine, other, 0, draw, known)
+    assert Memory._after(engine, state, 0, draw) == Memory._after(engine, other, 0, draw)
+
+
+def test_a_remembered_position_keeps_no_order_of_anothers_hand() -> None:
+    """spades: seat 1 knows every card of seat 2's hand (as if shown it). Two games that
+    differ only in that hand's order are one position to seat 1, whose view lists another's
+    hand in the deck's order, and to the table; two to seat 2, whose own order it is.
+    (A sample, which shuffles another's hand where the seat knows some of it, is then at the
+    position of the game it was drawn from.)"""
+    engine = engine_for("spades")
+    state = engine.new_game(4, 2)
+    hand = engine.rules.zone("hand").zone_of(1)
+    for c in state.zones[hand]:
+        state.known[c] |= 1
+    other = state.copy()
+    other.zones[hand].reverse()
+    other.version += 1
+    other.legal_cache = None
+    rules = engine.rules
+    assert position(rules, state, 0) == position(rules, other, 0)
+    assert position(rules, state, None) == position(rules, other, None)
+    assert position(rules, state, 1) != position(rules, other, 1)
+    for k in range(4):
+        sample = determinize(engine, state, 0, random.Random(k))
+        assert position(rules, sample, 0) == position(rules, state, 0)
+
+
+PEEK = str(Path(__file__).resolve().parent / "data" / "peek.yaml")
+
+
+def peek_games(engine: Engine, seed: int) -> tuple[GameState, GameState]:
+    """A game of tests/data/peek.yaml, and a copy in which seat 2 holds a king where the
+    first has it hold an ace: its card traded with a stock card of the other rank, neither
+    known to seat 1 (each keeps who knew the card at its place)."""
+    names = engine.rules.cards.names
+    board = engine.rules.board
+    stock = board.names.index("stock")
+    hand = [z for z, name in enumerate(board.names) if name == "hand"][1]  # seat 2's
+    games = []
+    for rank in ("A", "K"):
+        state = engine.new_game(2, seed)
+        held = state.zones[hand][0]
+        if not names[held].startswith(rank):
+            other = next(c for c in state.zones[stock] if names[c].startswith(rank))
+            i = state.zones[stock].index(other)
+            state.zones[stock][i], state.zones[hand][0] = held, other
+            state.where[held], state.where[other] = stock, hand
+            state.known[held], state.known[other] = state.known[other], state.known[held]
+            state.legal_cache = None
+            state.version += 1
+        assert not state.known[state.zones[hand][0]] & 1
+        games.append(state)
+    return games[0], games[1]
+
+
+@pytest.mark.parametrize("kind", ["greedy", "ismcts:50"])
+def test_where_a_move_would_lead_is_worked_out_on_a_sample(kind: str) -> None:
+    """tests/data/peek.yaml: probing raises the prober's public counter only if the other's
+    hidden card is an ace. Seat 1 (a search bot) plays two games alike but for that card,
+    seat 2 always waiting: while seat 1 sees the same in both, it chooses the same. Its
+    memory once tried each move on the real game to see whether it would repeat a position,
+    and so, once a round of waits had brought the table back, probed where the card was an
+    ace (a change) and waited where it was a king (a repeat either way)."""
+    engine = Engine(load_ruleset(PEEK))
+    compared = 0
+    for seed in range(4):
+        games = peek_games(engine, seed)
+        bots = [make_bot(kind, seed, 0) for _ in games]
+        while all(engine.legal_actions(s) for s in games) and \
+                player_view(engine.rules, games[0], 0) == player_view(engine.rules, games[1], 0):
+            if engine.to_move(games[0]) == 1:
+                for state in games:
+                    engine.apply(state, ("wait",))
+                continue
+            picks = [bot.choose(engine, s, engine.legal_actions(s)) for bot, s in zip(bots, games)]
+            assert picks[0] == picks[1], (kind, seed, games[0].actions)
+            compared += 1
+            for state, pick in zip(games, picks):
+                engine.apply(state, pick)
+    assert compared >= 6  # (at least: a probe that finds the ace sets the games apart)
 
 
 LAST_DRAW = str(Path(__file__).resolve().parent / "data" / "last_draw.yaml")

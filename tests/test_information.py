@@ -36,9 +36,13 @@ import pytest
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.domains import fill
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.players.bots import RandomBot
+from cardrules.interpreter.players.bots import RandomBot, make_bot
 from cardrules.interpreter.players.hint import hint
-from cardrules.interpreter.players.knowledge import determinize_with_map, unknown_positions
+from cardrules.interpreter.players.knowledge import (
+    determinize_with_map,
+    translate,
+    unknown_positions,
+)
 from cardrules.interpreter.runtime import HIDDEN, OTHERS, OWNER
 from cardrules.interpreter.sight import whereabouts
 from cardrules.interpreter.state import GameState
@@ -275,17 +279,25 @@ def traded(value: Any, swap: dict[int, int]) -> Any:
 
 # ------------------------------------------------------------------ the three ways
 def traded_cards(engine: Engine, state: GameState, seat: int,
-                 rng: random.Random) -> Pair | None:
+                 rng: random.Random, held: bool = False) -> Pair | None:
     """The game, and a copy in which two cards the seat knows nothing of have traded
     identities: each lies where the other did, face up or down as that place was, known to
     whoever knew the card there; every party's partial knowledge and every variable that
-    held one holds the other."""
+    held one holds the other. With `held`, one of the two lies in another's hand, where
+    there is such a card (what that seat may do hangs on it)."""
     partly = whereabouts(state, seat)
     unseen = [state.zones[z][i] for z, i in unknown_positions(state, seat)]
     unseen = [c for c in unseen if c not in partly]
     if len(unseen) < 2:
         return None
-    x, y = rng.sample(unseen, 2)
+    board = engine.rules.board
+    others = [c for c in unseen if board.visibility[state.where[c]] == OWNER
+              and board.owner[state.where[c]] != seat] if held else []
+    if others:
+        x = rng.choice(others)
+        y = rng.choice([c for c in unseen if c != x])
+    else:
+        x, y = rng.sample(unseen, 2)
     swap = {x: y, y: x}
     other = state.copy()
     zx, zy = state.where[x], state.where[y]
@@ -482,6 +494,56 @@ def test_a_hint_depends_only_on_what_the_seat_saw(path: Path) -> None:
                     assert hinted(engine, pair.a, seat, kind) == \
                         hinted(engine, pair.b, seat, kind), (path.stem, pair.way, kind)
                 compared += 1
+    assert compared > 0 or not hidden
+
+
+# A small game whose move shows an effect that hangs on a hidden card (tests/data/peek.yaml)
+PEEK = Path(__file__).resolve().parent / "data" / "peek.yaml"
+BOT_DECISIONS = 4  # the search bot's decisions a pair is followed for, at most
+
+
+@pytest.mark.parametrize("path", [*RULESETS, PEEK], ids=[*(p.stem for p in RULESETS), "peek"])
+def test_a_search_bots_play_depends_only_on_what_its_seat_saw(path: Path) -> None:
+    """Two games a seat cannot tell apart (traded cards, one of them held by another seat),
+    played on side by side with a search bot in that seat (one per game, seeded alike) and
+    random seats elsewhere: while the games stay alike, the bot makes the same choices in
+    both (up to the traded cards). Unlike a hint, this follows the bot over several
+    decisions, with its memory of the positions it has seen: where a move would lead is
+    worked out on a sample, never on the game (tests/data/peek.yaml, where probing changes
+    the table only if another's hidden card is an ace)."""
+    engine = Engine(load_ruleset(path))
+    compared = 0
+    hidden = False
+    for state, seat, rng in positions(engine):
+        hidden = hidden or any(not known >> seat & 1 for known in state.known)
+        pair = traded_cards(engine, state.copy(), seat, rng, held=True)
+        if pair is None or not pair.alike():
+            continue
+        bots = [make_bot("greedy:1", 7, seat) for _ in range(2)]
+        others = RandomBot(rng.random())
+        decisions = 0
+        while decisions < BOT_DECISIONS:
+            legal = engine.legal_actions(pair.a)
+            if not legal:
+                break
+            if engine.to_move(pair.a) == seat:
+                one = bots[0].choose(engine, pair.a, legal)
+                two = bots[1].choose(engine, pair.b, engine.legal_actions(pair.b))
+                assert translate(engine, one, pair.trade) == two, \
+                    (path.stem, seat + 1, pair.a.actions)
+                decisions += 1
+                action = one
+            else:
+                action = playing(engine, others.choose(engine, pair.a, legal), rng)
+            mirror = translate(engine, action, pair.trade)
+            if not legal_in(engine, pair.b, mirror):
+                break
+            rounds = len(pair.a.round_scores)
+            engine.apply(pair.a, action)
+            engine.apply(pair.b, mirror)
+            if len(pair.a.round_scores) != rounds or not pair.alike():
+                break
+        compared += decisions
     assert compared > 0 or not hidden
 
 

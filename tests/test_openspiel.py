@@ -128,11 +128,49 @@ def test_a_resample_for_another_seat_leaves_the_choosers_parts_out() -> None:
         sample = state.resample_from_infostate(1, random.Random(k).random)
         assert sample.information_state_string(1) == state.information_state_string(1)
         assert sample.match.prefix == [] and sample.current_player() == 0
+        # (and so does its history: the sample's seed, then the actions before those parts)
+        assert sample.history() == sample.match.seed_parts + state.history()[4:-3]
         other = sample.match.table.rules.zone("hand").zone_of(0)
         hands.append(tuple(sample.match.state.zones[other]))
     assert len(set(hands)) == 12
     mine = state.resample_from_infostate(0, random.Random(1).random)  # the chooser's own
     assert mine.match.prefix == state.match.prefix
+
+
+@pytest.mark.parametrize("name", ["kuhn-poker", "czech-golf"])
+def test_a_resample_carries_none_of_the_games_seed(name: str) -> None:
+    """A sample's chance outcomes are its own: its history() begins with its seed parts,
+    drawn with it, then lists the game's actions; its seed (and its cardrules state's) is
+    never the game's, from which the true hands are dealt. No seed deals a sample, so
+    replaying its history deals another game: the true one only by chance (in kuhn-poker,
+    three cards, one deal in six), never in czech-golf."""
+    game = pyspiel.load_game("cardrules", {"ruleset": name, "players": 2})
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    for _ in range(5):
+        state.apply_action(rng.randrange(256) if state.is_chance_node()
+                           else rng.choice(state.legal_actions()))
+    player, truth = state.current_player(), str(state)
+    seeds, replayed_truth = set(), 0
+    for k in range(10):
+        sample = state.resample_from_infostate(player, random.Random(k).random)
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        match = sample.match
+        assert sample.history() == match.seed_parts + state.history()[4:]
+        assert match.dealt == sum(b * 256 ** i for i, b in enumerate(match.seed_parts))
+        assert match.dealt != state.match.dealt and match.state.seed == match.dealt
+        again = state.resample_from_infostate(player, random.Random(k).random)
+        assert again.history() == sample.history() and str(again) == str(sample)
+        seeds.add(match.dealt)
+        replay = game.new_initial_state()
+        try:
+            for action in sample.history():
+                replay.apply_action(action)
+        except (pyspiel.SpielError, GameError):
+            continue  # (the actions need not be legal in the game the sample's seed deals)
+        replayed_truth += str(replay) == truth
+    assert len(seeds) == 10
+    assert replayed_truth <= (3 if name == "kuhn-poker" else 0)
 
 
 def test_a_resample_is_drawn_again_until_the_game_can_go_on() -> None:

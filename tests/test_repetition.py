@@ -210,6 +210,5 @@ def test_the_search_bots_memory_reads_no_shuffle_ahead(tmp_path: Path) -> None:
     for seed in range(6):
         state = engine.new_game(2, seed)
         engine.apply(state, ("wait",))
-        after = Memory._after(engine.unwatched(), state, state.current, ("mix",),
-                              list(state.known))
+        after = Memory._after(engine.unwatched(), state, state.current, ("mix",))
         assert after == NEWS, seed

@@ -67,7 +67,8 @@ def determinize_with_map(engine: Any, state: GameState, seat: int,
 
     Per place, what is public or belongs to the place (face up or not, which seats know the
     card there) stays with the place; only the card identities move. The copy's random
-    generator is reseeded from `rng`, so future shuffles and draws are not foreseen either.
+    generator is reseeded from `rng`, so future shuffles and draws are not foreseen either,
+    and its seed is drawn afresh (the game's would deal the true hands again).
     Player variables declared secret (`visibility: owner`) of the other seats are replaced
     by the seat's own value, which it knows, so their true values are not read.
     """
@@ -97,7 +98,11 @@ def determinize_with_map(engine: Any, state: GameState, seat: int,
     rules = getattr(engine, "rules", None)
     if rules is not None:  # a variable naming a card names the card now where it lay
         relabel_variables(rules.variables, det, mapping)
-    det.reseed(rng.getrandbits(64))
+    fresh = rng.getrandbits(64)
+    det.reseed(fresh)
+    # The game's seed deals the true hands (new_game): a sample keeps a seed of its own,
+    # drawn with its generator's. No seed deals a sample; this one only tells it apart.
+    det.seed = fresh >> 32
     if rules is not None:
         shuffle_held_orders(rules.board, det, seat, rng)
     det.version += 1
@@ -293,6 +298,30 @@ def _deal_matched(cards: list[int], positions: list[tuple[int, int]],
         if not seat_place(index, set()):  # pragma: no cover - the true deal fits
             raise AssertionError("knowledge that no deal agrees with")
     return [holder[index] for index in range(len(positions))]
+
+
+def translate(engine: Any, action: tuple[Any, ...], mapping: dict[int, int]) -> tuple[Any, ...]:
+    """The action with each card it names replaced by mapping[card]: an action of the real
+    game as it reads in a sample made with `mapping` (determinize_with_map), which names a
+    card the seat does not know by its place."""
+    if action[0] not in engine.card_moves:
+        return action
+    out: list[Any] = [action[0]]
+    for cards, arg in zip(engine.moves[action[0]].names_cards, action[1:]):
+        out.append(_map_cards(arg, mapping) if cards else arg)
+    return tuple(out)
+
+
+def _map_cards(value: Any, mapping: dict[int, int]) -> Any:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return mapping.get(value, value)
+    if isinstance(value, tuple):
+        return tuple(_map_cards(v, mapping) for v in value)
+    if isinstance(value, list):
+        return [_map_cards(v, mapping) for v in value]
+    return value
 
 
 def determinize(engine: Any, state: GameState, seat: int, rng: random.Random) -> GameState:

@@ -3,7 +3,8 @@
 A search bot values a position, not the way to it, so a move and its undoing (a sequence moved
 from one pile to another and back) can each look best in turn, and the game goes round until
 its bound on actions cuts it off. A seat's Memory keeps the positions of the real game it has
-seen (at each of its decisions, and after each of its actions), each as the seat sees it; where
+seen at each of its decisions, and the one it expected each of its actions to lead to, each as
+the seat sees it; where
 the bot's pick would return to one of them and another candidate would not, it takes the best
 candidate that would not. Where no repetition occurs the bot's choice is unchanged.
 
@@ -11,10 +12,18 @@ A position is the game as the seat sees it (interpreter/positions.py). A candida
 show the seat a card it does not know (a draw), or that meets chance (a shuffle), is news
 however it falls, and repeats nothing: the memory learns nothing of which card, nor of how
 the shuffle would fall.
+
+Where a candidate leads is worked out on a sample of the game, not on the game itself: a
+move's visible effect may hang on a card the seat does not know (a counter raised only if
+another's hidden card is an ace), and trying it on the real game would tell the seat which
+it is. The sample (knowledge.determinize_with_map) is drawn from a generator seeded by the
+position alone, so the bot stays a function of its seed, and two games that differ only in
+what the seat has not seen give it the same sample and the same choice.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from typing import Any
 
@@ -23,6 +32,7 @@ from cardrules.errors import CardrulesError
 from ..engine import Engine
 from ..positions import position, shows_a_card
 from ..state import GameState
+from .knowledge import determinize_with_map, translate
 
 Action = tuple[Any, ...]
 MOST = 100_000  # positions remembered at most (the oldest are forgotten first)
@@ -34,7 +44,7 @@ class Memory:
 
     def __init__(self) -> None:
         self.seen: dict[bytes, None] = {}  # an ordered set: the oldest first
-        self.game: tuple[int, int] = (-1, -1)  # (seed, actions) of the last decision seen
+        self.actions = -1  # the game's count of actions at the last decision seen
 
     def remember(self, key: bytes) -> None:
         self.seen[key] = None
@@ -45,18 +55,20 @@ class Memory:
                ranked: Iterable[Action]) -> Action:
         """`pick`, unless it returns to a position this seat has seen and one of `ranked`
         (the other candidates, the best first) does not: then the first such one."""
-        if state.seed != self.game[0] or state.actions < self.game[1]:
-            self.seen.clear()  # another game (or one taken back): nothing seen yet
-        self.game = (state.seed, state.actions)
-        rules, known = engine.rules, list(state.known)
-        self.remember(position(rules, state, seat, known))
+        if state.actions < self.actions:
+            self.seen.clear()  # a game taken back (or another game): nothing seen yet
+        self.actions = state.actions
+        here = position(engine.rules, state, seat)
+        self.remember(here)
         sampler = engine.unwatched()
-        after = self._after(sampler, state, seat, pick, known)
+        sample, mapping = determinize_with_map(sampler, state, seat, random.Random(here))
+        after = self._after(sampler, sample, seat, translate(sampler, pick, mapping))
         if after is not None and after in self.seen:
             for other in ranked:
                 if other == pick:
                     continue
-                elsewhere = self._after(sampler, state, seat, other, known)
+                elsewhere = self._after(sampler, sample, seat,
+                                        translate(sampler, other, mapping))
                 if elsewhere is not None and elsewhere not in self.seen:
                     pick, after = other, elsewhere
                     break
@@ -65,18 +77,18 @@ class Memory:
         return pick
 
     @staticmethod
-    def _after(engine: Engine, state: GameState, seat: int, action: Action,
-               known: list[int]) -> bytes | None:
-        """The position after `action`, as the seat sees it with what it knows now (None if
-        the action cannot be tried on a copy: then it is not counted a repetition; NEWS if it
-        would show the seat a card it does not know or meets chance: never a repetition)."""
-        copy = state.copy()
+    def _after(engine: Engine, sample: GameState, seat: int, action: Action) -> bytes | None:
+        """The position after `action` in `sample` (a game as the seat may think it is, the
+        action naming its cards), as the seat would see it (None if the action cannot be
+        tried there: then it is not counted a repetition; NEWS if it would show the seat a
+        card it does not know or meets chance: never a repetition)."""
+        copy = sample.copy()
         try:
             engine.advance(copy, action)
             if not copy.over:
                 engine.legal_actions(copy)  # pass over seats with nothing to react with
         except CardrulesError:
             return None
-        if copy.met_chance_since(state) or shows_a_card(known, copy.known, 1 << seat):
+        if copy.met_chance_since(sample) or shows_a_card(sample.known, copy.known, 1 << seat):
             return NEWS  # news to the seat, however it fell: no position of its own
         return position(engine.rules, copy, seat)

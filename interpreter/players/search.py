@@ -4,7 +4,7 @@ Both work from the rules alone. They sample determinizations (knowledge.py): cop
 the game in which the cards the seat does not know are re-dealt at random, consistent
 with everything the seat has seen. An action naming a card the seat does not know names
 it by its place, so actions are carried between the real game and a sample through the
-relabelling the sample made (`_translate`).
+relabelling the sample made (knowledge.translate).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from .. import domains
 from ..engine import Engine
 from ..kernel import Kernel, kernel_for
 from ..state import GameState
-from .knowledge import determinize_with_map
+from .knowledge import determinize_with_map, translate
 from .repetition import Memory
 from .worth import rewards, seat_values
 
@@ -36,28 +36,6 @@ class NotInSample(Exception):
 
 
 # ------------------------------------------------------------------- helpers
-def _translate(engine: Engine, action: Action, mapping: dict[int, int]) -> Action:
-    """The action with each card it names replaced by mapping[card]."""
-    if action[0] not in engine.card_moves:
-        return action
-    out: list[Any] = [action[0]]
-    for cards, arg in zip(engine.moves[action[0]].names_cards, action[1:]):
-        out.append(_map_cards(arg, mapping) if cards else arg)
-    return tuple(out)
-
-
-def _map_cards(value: Any, mapping: dict[int, int]) -> Any:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int):
-        return mapping.get(value, value)
-    if isinstance(value, tuple):
-        return tuple(_map_cards(v, mapping) for v in value)
-    if isinstance(value, list):
-        return [_map_cards(v, mapping) for v in value]
-    return value
-
-
 def _key(action: Action) -> Any:
     """A hashable form of an action (lists become tuples)."""
     return tuple(_freeze(a) for a in action)
@@ -252,7 +230,7 @@ class GreedyBot:
         and, if the round's end is now set, the rest of the round at random; with the value
         of the state reached, when following through has already worked it out."""
         sample = det.copy()
-        mine = _translate(engine, action, mapping)
+        mine = translate(engine, action, mapping)
         # The next decision is listed only if the seat is the one to take it (a reaction
         # window is the others' first), which saves listing it for every candidate.
         try:
@@ -401,7 +379,7 @@ class IsmctsBot:
                     fresh = sample_fill(action, self.rng)
                     out[_key(fresh)] = fresh
             else:
-                mine = _translate(engine, action, back)
+                mine = translate(engine, action, back)
                 out[_key(mine)] = mine
         return out
 
@@ -503,7 +481,7 @@ class IsmctsBot:
                 child = _Node(mover)
                 child.avail = 1
                 node.children[k] = child
-                legal = play(det, _translate(engine, avail[k], mapping))
+                legal = play(det, translate(engine, avail[k], mapping))
                 steps += 1
                 listed += len(legal)
                 path.append(child)
@@ -517,7 +495,7 @@ class IsmctsBot:
                     best_k, best_score = k, score
             node = node.children[best_k]
             path.append(node)
-            legal = play(det, _translate(engine, avail[best_k], mapping))
+            legal = play(det, translate(engine, avail[best_k], mapping))
             steps += 1
             listed += len(legal)
         # Random playout to the round's end (its hottest loop: an action's parts are looked
