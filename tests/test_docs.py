@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -246,6 +247,36 @@ def test_the_cookbook_rummy_scores_deadwood_and_knocks_at_ten(tmp_path: Path) ->
         engine.apply(state, bots[seat].choose(engine, state, engine.legal_actions(state)))
     assert len(state.round_scores) == 3 and not state.cut_off
     assert all(min(scores) <= 10 for scores in state.round_scores)  # the knocker's deadwood
+
+
+# ------------------------------------------------------- the golf6 family's files
+def _section(heading: str, next_heading: str) -> str:
+    text = doc_text()
+    start = text.index(heading)
+    return text[start:text.index(next_heading, start)]
+
+
+def _in_order(lines: list[str], within: list[str]) -> list[str]:
+    """The lines of `lines` that are not lines of `within` in the same order."""
+    rest = iter(within)
+    return [line for line in lines if not any(line == other for other in rest)]
+
+
+def test_the_golf6_family_excerpts_are_lines_of_their_files() -> None:
+    """Each excerpt under a variant's name in 13.3 is made of that file's lines, in order
+    (lines may be left out, none changed)."""
+    section = _section("### 13.3 The golf6 family", "### 13.4 ")
+    parts = re.split(r"^- \*\*`", section, flags=re.MULTILINE)[1:]
+    seen, wrong = [], []
+    for part in parts:
+        name = part[:part.index("`")]
+        file_lines = (ROOT / "rulesets" / f"{name}.yaml").read_text(encoding="utf-8").splitlines()
+        for _, block in re.findall(r"^( *)```yaml\n(.*?)^\1```$", part, re.MULTILINE | re.DOTALL):
+            seen.append(name)
+            wrong += [f"{name}: {line}" for line in _in_order(
+                textwrap.dedent(block).splitlines(), file_lines)]
+    assert seen == ["golf6-jokers5", "golf6-pairs10", "golf6-family"], seen
+    assert not wrong, "lines of 13.3 that are not their file's, in order:\n" + "\n".join(wrong)
 
 
 # ------------------------------------------------------------- stated values
