@@ -262,6 +262,14 @@ def _in_order(lines: list[str], within: list[str]) -> list[str]:
     return [line for line in lines if not any(line == other for other in rest)]
 
 
+def test_the_inheritance_chapter_shows_golf6_quick_whole() -> None:
+    chapter = _section("## 13. Inheritance", "### 13.1 ")
+    shown = re.search(r"the whole of `rulesets/golf6-quick.yaml`.*?^```yaml\n(.*?)^```$", chapter,
+                      re.MULTILINE | re.DOTALL)
+    assert shown, "chapter 13 no longer shows rulesets/golf6-quick.yaml whole"
+    assert shown.group(1) == (ROOT / "rulesets" / "golf6-quick.yaml").read_text(encoding="utf-8")
+
+
 def test_the_golf6_family_excerpts_are_lines_of_their_files() -> None:
     """Each excerpt under a variant's name in 13.3 is made of that file's lines, in order
     (lines may be left out, none changed)."""
