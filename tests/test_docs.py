@@ -290,6 +290,41 @@ def test_the_golf6_family_excerpts_are_lines_of_their_files() -> None:
     assert not wrong, "lines of 13.3 that are not their file's, in order:\n" + "\n".join(wrong)
 
 
+# -------------------------------------------------------------------- links
+_HEADING = re.compile(r"^#{1,6} +(.+?)[ #]*$", re.MULTILINE)
+_LINK = re.compile(r"\]\(([^)\s#]*)#([^)\s]+)\)")
+LINKING_PAGES = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
+
+
+def anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives the headings of a page: lower case, every character but
+    letters, digits, `_`, `-` and spaces dropped, spaces made hyphens; a repeated one gets
+    `-1`, `-2`..."""
+    found, times = set(), dict[str, int]()
+    for heading in _HEADING.findall(_FENCE.sub("", page.read_text(encoding="utf-8"))):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        found.add(f"{slug}-{times[slug]}" if slug in times else slug)
+        times[slug] = times.get(slug, 0) + 1
+    return found
+
+
+def test_every_link_to_a_heading_finds_it() -> None:
+    """Every `](#anchor)` of the README and docs/*.md, and every `](page.md#anchor)` between
+    them, names a heading the page has: a heading renamed breaks no link silently."""
+    broken = []
+    for page in LINKING_PAGES:
+        for target, anchor in _LINK.findall(_FENCE.sub("", page.read_text(encoding="utf-8"))):
+            linked = (page.parent / target).resolve() if target else page
+            if linked.suffix == ".md" and anchor not in anchors(linked):
+                broken.append(f"{page.name}: ]({target}#{anchor})")
+    assert not broken, "links to headings that do not exist:\n" + "\n".join(broken)
+
+
+def test_anchors_are_githubs() -> None:
+    assert {"22-option-name-default-choices-min-max-doc", "11-error-messages",
+            "card-patterns-is_set-is_flush-is_run-is_run_high"} <= anchors(DOC)
+
+
 # ------------------------------------------------------------- stated values
 # Examples that state a value or an outcome are written in one marked form, a fenced block of
 # kind `values`, one example a line: `EXPRESSION => VALUE`, or `=> fault: WORDS` for a rule
