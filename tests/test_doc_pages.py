@@ -230,3 +230,21 @@ def test_every_error_example_is_what_cardrules_says(where: str, mistakes: list[d
         said += messages
     real = "\n".join(said).replace(f"{_PACKAGE}{os.sep}", "<cardrules>/")
     assert real == shown, f"{where}: the block should read\n{real}"
+
+
+# ------------------------------------------------------------ the README's Python
+def test_the_readme_python_runs_and_lists_the_actions_it_says() -> None:
+    """The README's example from Python runs, and its first legal actions are those its
+    comment lists."""
+    import ast
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    [block] = [found for found in re.findall(r"^```python\n(.*?)^```$", readme,
+                                             re.MULTILINE | re.DOTALL)
+               if "legal_actions(state)" in found]
+    said = re.search(r"actions = .*# (\[.*), \.\.\.\]", block)
+    assert said, "the comment on the legal actions lists none"
+    names: dict[str, Any] = {}
+    exec(compile(block, "README.md", "exec"), names)  # the README's own text, nothing else
+    stated = ast.literal_eval(said.group(1) + "]")
+    assert names["actions"][:len(stated)] == stated
