@@ -248,3 +248,22 @@ def test_the_readme_python_runs_and_lists_the_actions_it_says() -> None:
     exec(compile(block, "README.md", "exec"), names)  # the README's own text, nothing else
     stated = ast.literal_eval(said.group(1) + "]")
     assert names["actions"][:len(stated)] == stated
+
+
+def test_the_readme_excerpts_are_lines_of_their_files() -> None:
+    """A block of YAML that the paragraph before it says is from `rulesets/NAME.yaml` is made
+    of that file's lines, in order (all indented alike, if it is shown from further left)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = re.findall(r"`(rulesets/[a-z0-9-]+\.yaml)`[^\n]*(?:\n[^\n]+)*\n\n```yaml\n(.*?)^```$",
+                       readme, re.MULTILINE | re.DOTALL)
+    assert len(shown) >= 2, shown
+    wrong = []
+    for path, block in shown:
+        lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
+        first = block.splitlines()[0]
+        # (an excerpt from deep inside the file is shown from its own indentation)
+        indent = next((line[:-len(first)] for line in lines
+                       if line.endswith(first) and not line[:-len(first)].strip()), "")
+        wrong += [f"{path}: {line}" for line in _in_order(
+            [indent + line if line else line for line in block.splitlines()], lines)]
+    assert not wrong, "README lines not their file's, in order:\n" + "\n".join(wrong)
