@@ -43,7 +43,12 @@ def _order(doc: Document, error: jsonschema.ValidationError) -> tuple[int, int]:
 
 def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
     # For `oneOf` (a statement is a string, an if-block or a for-block) the most
-    # useful complaint is the one from the branch that matched the value's shape.
+    # useful complaint is the one from the branch that matched the value's shape; but a
+    # `oneOf` of keys (a trigger's `after` or `before`) is its own complaint, whether both
+    # keys are given or neither (not "missing required key 'after'", as if `before` were
+    # no answer).
+    if error.validator == "oneOf" and _one_key_of(error.validator_value):
+        return error
     if error.validator == "oneOf" and error.context:
         shaped = [e for e in error.context if e.validator != "type"]
         if shaped:
@@ -94,9 +99,8 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagn
                                        "(use lower-case letters, digits and _)")
         return
     if kind == "oneOf":
-        keys = [k for option in rule if isinstance(option, dict) and set(option) == {"required"}
-                for k in option["required"]]
-        if keys:  # one key of several, and only one (a trigger's `after` or `before`)
+        if _one_key_of(rule):  # one key of several, and only one (a trigger's `after` or `before`)
+            keys = [k for option in rule for k in option["required"]]
             yield doc.diagnostic(path, "expected exactly one of: " + ", ".join(keys))
             return
         yield doc.diagnostic(path, "expected a statement: a string, an `if:` block with "
@@ -115,6 +119,12 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagn
         yield doc.diagnostic(path, f"expected {rule!r}, found {error.instance!r}")
         return
     yield doc.diagnostic(path, error.message)
+
+
+def _one_key_of(options: Any) -> bool:
+    """Whether a `oneOf` asks for one key of several: each option only a `required`."""
+    return isinstance(options, list) and bool(options) and all(
+        isinstance(option, dict) and set(option) == {"required"} for option in options)
 
 
 def _named(path: tuple[Any, ...]) -> str:

@@ -37,6 +37,12 @@ CASES = {
                    "hidden; did you mean 'hidden'?"),
     "missing_required_key": ([(23, "scope: round", "doc: Cards drawn.")], (22, "name", 0),
                              "missing required key 'scope'"),
+    # A trigger runs after something or before a turn: one of the two keys, never both or
+    # neither (neither is not "missing 'after'", as if `before` did not exist).
+    "trigger_without_after_or_before": ([(59, "after: move", "doc: Out of cards.")],
+                                        (58, "name", 0), "expected exactly one of: after, before"),
+    "trigger_after_and_before": ([(60, 'when: "size(stock) == 0"', "before: turn")],
+                                 (58, "name", 0), "expected exactly one of: after, before"),
     "unknown_zone_deal": ([(28, "to each hand", "to each hnd")], (28, "hnd", 0),
                           "unknown zone 'hnd': did you mean 'hand'?"),
     "unknown_zone_move": ([(53, "to discard", "to dicard")], (53, "dicard", 0),

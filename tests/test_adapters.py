@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -292,3 +293,36 @@ def test_a_tensor_rewritten_from_what_changed_is_the_tensor_written_afresh(
         match.apply(token)
         told.apply(token)
     assert match.records == told.records and match.recall(1) == told.recall(1)
+
+
+# ------------------------------------------------------------- docs/adapters.md's table
+def _measured(name: str) -> list[str]:
+    """A shipped ruleset's row of docs/adapters.md's table, measured at its default seats:
+    players, actions, whole actions, ids, the two tensors' sizes, most ids in an action."""
+    t = table(name)
+    kinds = {kind for move in t.rules.moves.values() for kind in move.kinds}
+    whole = f"{t.whole_count:,}" if t.whole_count is not None else \
+        "any number (lists)" if "list" in kinds else "any number (a text)"
+    return [str(t.players), "whole" if t.whole is not None else "parts", whole,
+            f"{len(t.actions):,}", f"{TensorPlan.of(t, False).size:,}",
+            f"{TensorPlan.of(t, True).size:,}", f"{t.max_parts:,}"]
+
+
+def test_the_docs_table_of_rulesets_has_every_ruleset_as_measured() -> None:
+    """Every shipped ruleset is in the table of docs/adapters.md (a row may name several
+    that measure alike), with its figures as the adapters measure them now."""
+    from cardrules.dsl.loader import builtin_names
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "adapters.md").read_text(
+        encoding="utf-8")
+    rows = {}
+    for line in text.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and len(cells) == 8:
+            rows.update({name: cells[1:] for name in re.findall(r"`([a-z0-9-]+)`", cells[0])})
+    missing = sorted(set(builtin_names()) - set(rows))
+    assert not missing, f"docs/adapters.md's table of rulesets leaves out {missing}"
+    measured = {name: _measured(name) for name in builtin_names()}
+    wrong = {name: (rows[name], figures) for name, figures in measured.items()
+             if rows[name] != figures}
+    assert not wrong, f"rows that are not what is measured (doc, measured): {wrong}"

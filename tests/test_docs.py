@@ -131,6 +131,67 @@ def test_every_construct_is_a_grammar_rule_and_every_statement_has_one() -> None
     assert kinds and set(kinds) <= set(builtins.CONSTRUCTS), set(kinds) - set(builtins.CONSTRUCTS)
 
 
+# ------------------------------------------------------ lists of the grammar
+_KEYWORD = re.compile(r"^_?[A-Z]+\.2: /\(?([a-z|]+)\)?\\b", re.MULTILINE)
+
+
+def _section(heading: str, next_heading: str) -> str:
+    text = doc_text()
+    start = text.index(heading)
+    return text[start:text.index(next_heading, start)]
+
+
+def _paragraph(starting: str) -> str:
+    """The paragraph (or list item) of docs/grammar.md that starts with `starting`."""
+    text = doc_text()
+    start = text.index(starting)
+    return text[start:text.index("\n\n", start)]
+
+
+def _grammar_section(title: str) -> str:
+    """The rules of dsl/grammar.lark between the `// --- title` comment and the next one."""
+    text = grammar_text()
+    start = text.index(f" {title}\n")
+    return text[start:text.index("// ---", start)]
+
+
+def test_the_statement_lists_name_every_statement_of_the_grammar() -> None:
+    """6.1 lists the kinds of `statement` in the grammar's order; the Terminals paragraph of
+    3.4 names every rule of the grammar's statements section."""
+    alternatives = re.search(r"^statement:(.*?)^\n", grammar_text(), re.MULTILINE | re.DOTALL)
+    assert alternatives is not None
+    kinds = re.findall(r"[a-z_]+", alternatives.group(1))
+    listed = re.findall(r"`([a-z_]+)`", _paragraph("The start rule for statement texts"))
+    assert listed[:len(kinds)] == kinds, listed
+    rules = set(_RULE.findall(_grammar_section("statements")))
+    rules |= set(_ALIAS.findall(_grammar_section("statements")))
+    named = set(re.findall(r"`([a-z_]+)`", _paragraph("The statement rules (")))
+    assert not rules - named, f"3.4's statement rules leave out {sorted(rules - named)}"
+
+
+def test_the_start_rules_are_the_parsers() -> None:
+    from cardrules.dsl.parser import KINDS
+
+    table = re.findall(r"^\| `([a-z_]+)` \|", _section("### 3.1 ", "### 3.2 "), re.MULTILINE)
+    assert tuple(table) == KINDS
+    start = _paragraph("`?start: expression`")
+    assert all(f"`{kind}`" in start for kind in KINDS), start
+
+
+def test_the_reserved_words_are_the_grammars_keywords() -> None:
+    """The reserved words of 3.2 are the keywords of dsl/grammar.lark, every one; those it
+    says are refused as names are the checker's (builtins.EXPRESSION_WORDS), in its order."""
+    keywords = {word for found in _KEYWORD.findall(grammar_text()) for word in found.split("|")}
+    bullet = " ".join(_paragraph("- **Reserved words**").split())
+    listed = bullet[:bullet.index("The lexer is contextual")]
+    words = {w for span in re.findall(r"`([a-z ]+)`", listed) for w in span.split()}
+    assert words == keywords, (f"not listed: {sorted(keywords - words)}; "
+                               f"not keywords: {sorted(words - keywords)}")
+    refused = re.search(r"the words of expressions \(`([a-z ]+)`\)", bullet)
+    assert refused is not None
+    assert tuple(refused.group(1).split()) == builtins.EXPRESSION_WORDS
+
+
 # ------------------------------------------------------------------- schema
 def schema_property_names(node: Any, path: str = "") -> Iterator[tuple[str, str]]:
     """(where, key) for every key of every `properties` mapping, at any depth."""

@@ -62,4 +62,7 @@ def test_no_mutant_of_a_shipped_ruleset_ends_in_a_traceback(ruleset: Path,
     for text, outcome in FUZZ.fuzz(ruleset, MUTANTS, SEED, tmp_path, LIMIT):
         counts[outcome.kind] += 1
         assert outcome.kind != "bad", f"{outcome.detail}\n--- the mutant:\n{text}"
-    assert counts["refused"] > MUTANTS // 2 and counts["valid"] > 0, counts
+    # More than a third refused: the mutants reach the checker. (Not half: a ruleset that
+    # extends another is in good part its summary, words in which a word swapped or a line
+    # moved is still a valid file.)
+    assert counts["refused"] > MUTANTS // 3 and counts["valid"] > 0, counts

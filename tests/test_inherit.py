@@ -307,3 +307,42 @@ def test_a_parent_is_never_named_by_an_absolute_path(tmp_path: Path, parent: str
     assert problem.location is not None and (problem.location.line,
                                              problem.location.column) == (2, 10)
     assert load_ruleset(child(tmp_path / ".." / tmp_path.name, "", parent="./base.yaml"))
+
+
+# What a ruleset may change and still be described by its parent's summary: the words around
+# the rules (the names, the texts shown to people), never the rules themselves.
+_WORDS_ONLY = ("name", "title", "summary", "doc", "label")
+
+
+def _children() -> list[tuple[str, str]]:
+    """(child, parent) for every shipped ruleset that extends another."""
+    root = Path(__file__).resolve().parent.parent / "rulesets"
+    found = []
+    for path in sorted(root.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if "extends" in data:
+            found.append((path.stem, str(data["extends"])))
+    return found
+
+
+def test_some_shipped_rulesets_extend_another() -> None:
+    children = dict(_children())
+    assert {"golf6-quick", "golf6-jokers5", "golf6-pairs10", "golf6-family"} <= children.keys()
+
+
+@pytest.mark.parametrize(("name", "parent"), _children())
+def test_a_child_that_changes_the_rules_has_a_summary_of_its_own(name: str, parent: str) -> None:
+    """A summary tells players the rules (`cardrules show`, the `rules` command), and a
+    parent's summary tells its own: its points, its number of rounds, its options' defaults.
+    So a child whose resolved ruleset differs from its parent's in anything but words (the
+    name, title, summary, and the `doc` and `label` texts) must not keep the parent's summary
+    unchanged: it states in its own what the child plays. (Whether the new text is true is
+    for its reader; that it was not left as the parent's is what a test can hold.)"""
+    child_rules, parent_rules = load_ruleset(name), load_ruleset(parent)
+    changes = [c.format() for c in diff(parent_rules.data, child_rules.data)
+               if not (c.path.rsplit(".", 1)[-1] in _WORDS_ONLY
+                       and isinstance(c.old if c.kind == "removed" else c.new, (str, type(None))))]
+    if changes and parent_rules.data.get("summary"):
+        assert child_rules.data.get("summary") != parent_rules.data["summary"], (
+            f"{name} changes its parent's rules ({'; '.join(changes)}) but keeps {parent}'s "
+            "summary: give it a summary of its own")
