@@ -438,6 +438,8 @@ def test_rounds_option_sets_the_match_length() -> None:
 
 
 def test_end_round_option_ends_the_round_when_the_stock_empties() -> None:
+    """With stock_runs_out: end_round, the turn that takes the stock's last card is played
+    out (its card placed or discarded), and the round ends after it."""
     engine = golf(stock_runs_out="end_round")
     rules = engine.rules
     stock = zone_index(rules, "stock")
@@ -446,13 +448,17 @@ def test_end_round_option_ends_the_round_when_the_stock_empties() -> None:
         state = engine.new_game(4, seed)
         bot = RandomBot(seed)
         while not state.over:
-            rounds = len(state.round_scores)
-            before = len(state.zones[stock])
-            engine.apply(state, bot.choose(engine, state, engine.legal_actions(state)))
+            rounds, mover = len(state.round_scores), state.current
+            was_empty = not state.zones[stock]
+            action = bot.choose(engine, state, engine.legal_actions(state))
+            engine.apply(state, action)
             if len(state.round_scores) > rounds:
-                emptied += before == 1
-            else:
-                assert state.zones[stock], "the stock is empty and the round goes on"
+                emptied += was_empty
+                assert action[0] in ("swap", "discard") or not was_empty
+            elif not state.zones[stock] and state.round == rounds + 1:
+                # the last card is drawn: its taker still places or discards it
+                assert action[0] == "take_stock" and state.current == mover
+                assert {a[0] for a in engine.legal_actions(state)} <= {"swap", "discard"}
     assert emptied > 0
 
 
@@ -466,7 +472,10 @@ def test_end_round_option_a_constructed_last_card() -> None:
         relocate(state, c, spare)
     state = GameState.from_json(state.to_json())
     assert len(state.zones[stock]) == 1 and state.round == 1
+    mover = state.current
     engine.apply(state, ("take_stock",))
+    assert state.round == 1 and state.current == mover  # the turn goes on: the card is held
+    engine.apply(state, ("swap", state.zones[zone_index(rules, "grid", mover)][0]))
     assert len(state.round_scores) == 1 and state.round == 2
 
 
@@ -632,3 +641,18 @@ def test_table_size_outside_two_to_eight_is_refused(players: int) -> None:
 
 def test_default_table_is_four_players() -> None:
     assert golf().new_game(None, 1).n == 4
+
+
+def test_the_held_cards_flag_is_cleared_once_the_card_is_placed() -> None:
+    """took_discard ("Holding the discard pile's card") says no once the held card is
+    placed or discarded: the next seat's view never reads the seat before's draw."""
+    engine = golf()
+    state = play_phase_state(engine)
+    engine.apply(state, ("take_discard",))
+    assert state.vars["took_discard"] is True
+    engine.apply(state, ("discard",) if ("discard",) in engine.legal_actions(state)
+                 else engine.legal_actions(state)[0])
+    assert state.vars["took_discard"] is False
+    engine.apply(state, ("take_discard",))
+    engine.apply(state, next(a for a in engine.legal_actions(state) if a[0] == "swap"))
+    assert state.vars["took_discard"] is False
