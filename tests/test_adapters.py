@@ -60,7 +60,7 @@ def test_the_table_is_fixed_and_labelled() -> None:
 
 def test_whole_actions_where_the_table_is_small_enough() -> None:
     """golf6's whole actions number 699 at four seats: one id each, labelled by their parts;
-    grandma's lay-downs (lists) and geohash's 180,305 whole actions are chosen in parts."""
+    grandma's lay-downs (lists) and geohash's 353,777 whole actions are chosen in parts."""
     golf = table("golf6")
     assert golf.whole is golf.actions and len(golf.actions) == golf.whole_count == 699
     places = sum(place.capacity for place in golf.places)
@@ -69,7 +69,7 @@ def test_whole_actions_where_the_table_is_small_enough() -> None:
     assert golf.actions.labels[places:places + 2] == ["take_stock", "take_discard"]
     assert golf.actions.labels[-1] == "discard"
     assert table("golf6", (), None, "parts").actions is table("golf6", (), None, "parts").parts
-    assert table("geohash").whole is None and table("geohash").whole_count == 180_305
+    assert table("geohash").whole is None and table("geohash").whole_count == 353_777
     assert table("grandma").whole is None and table("grandma").whole_count is None
     with pytest.raises(AdapterError, match="grandma's table of whole actions is unbounded"):
         tables.Table("grandma", (), None, "whole")

@@ -409,3 +409,27 @@ def test_each_two_card_declaration_is_listed_once() -> None:
     partners = sum(1 for i in range(n) for j in range(i + 1, n)
                    if kind(state, mine[i]) == kind(state, mine[j]))
     assert len(pairs) == n * (n - 1) // 2 - partners
+
+
+def test_with_declare_at_any_time_a_card_is_declared_out_of_turn() -> None:
+    """declare_at: any_time offers declaring in every reaction window, to every player still
+    in, and not as a turn's action; a card declared is shown to all and costs the declarer's
+    next turn. By default declaring is a turn's action only."""
+    eng = engine(declare_at="any_time")
+    state = eng.new_game(3, 4)
+    assert not {a[0] for a in eng.legal_actions(state)} & {"declare", "declare_two"}
+    eng.apply(state, next(a for a in eng.legal_actions(state) if a[0] == "ask"))
+    assert state.window
+    seat = state.window[0]
+    declaring = next(a for a in eng.legal_actions(state) if a[0] == "declare_any_time")
+    assert declaring[1] in hand(state, seat)
+    eng.apply(state, declaring)
+    assert state.pvars["missed"][seat] == 1
+    assert state.known[declaring[1]] == (1 << state.n) - 1  # shown to the table
+
+    default = engine()
+    state = default.new_game(3, 4)
+    default.apply(state, next(a for a in default.legal_actions(state) if a[0] == "ask"))
+    assert state.window
+    assert not {a[0] for a in default.legal_actions(state)} & {"declare_any_time",
+                                                               "declare_two_any_time"}
