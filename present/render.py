@@ -184,18 +184,20 @@ def standings(results: dict[str, Any], winner_rule: str, teams: int = 0) -> list
     # the others by total as the rule says (with `winner: none` totals decide nothing);
     # partners together, in seat order.
     sign = {"highest": -1, "lowest": 1}.get(winner_rule, 0)
+
+    def standing(p: int) -> tuple[bool, int]:  # seats equal in it share a rank
+        return p + 1 not in winners, sign * totals[p]
+
     order = sorted(range(len(totals)),
-                   key=lambda p: (p + 1 not in winners, sign * totals[p],
-                                  p % teams if teams else 0, p))
+                   key=lambda p: (*standing(p), p % teams if teams else 0, p))
     rule = winner_words(winner_rule)
     team_head = "  team" if teams else ""
     lines = [f"Standings after {results['rounds']} round{'s' if results['rounds'] != 1 else ''}"
              f" ({rule})", f"  rank{team_head}  seat   total   rounds"]
     rank, previous = 0, None
     for index, seat in enumerate(order, 1):
-        key = seat % teams if teams else seat
-        if key != previous:
-            rank, previous = index, key
+        if standing(seat) != previous:  # (1, 1, 3: a tie takes the places it fills)
+            rank, previous = index, standing(seat)
         per_round = " ".join(f"{r[seat]:>4}" for r in rounds)
         team = f"  {seat % teams + 1:>4}" if teams else ""
         lines.append(f"  {rank:>4}{team}  {seat + 1:>4}  {totals[seat]:>6}   {per_round}")

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from click.testing import CliRunner
+
+from cardrules.cli.main import main
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.sessions.events import drain, round_ends
@@ -13,6 +16,7 @@ from cardrules.interpreter.sessions.windows import Windows
 from cardrules.interpreter.words import sentence, tell
 from cardrules.present.choices import plausible_first
 from cardrules.present.news import news
+from cardrules.present.render import standings
 
 
 def parts(label: str) -> tuple[tuple[str, str], ...]:
@@ -112,3 +116,23 @@ def test_a_persons_windows_pass_unless_they_asked_and_wait_a_bounded_time() -> N
     windows.set_stop(seat, True)
     assert not windows.passes(state, seat)
     assert not Windows.of([]).passes(state, seat)  # a bot's seat: not the people's to pass
+
+
+# ------------------------------------------------------------ the terminal's words
+def cli(args: list[str], typed: str = "", **env: str) -> str:
+    """What `cardrules ARGS` prints with `typed` as its input (the terminal COLUMNS wide)."""
+    result = CliRunner().invoke(main, args, input=typed, prog_name="cardrules",
+                                env={"COLUMNS": "200", **env})
+    return result.stdout
+
+
+def test_seats_with_equal_standing_share_a_rank() -> None:
+    """Tied winners are both first, and seats with the same total after them share the
+    next rank (1, 1, 3), at the end of a game as in the standings alone."""
+    out = cli(["run", "gin-rummy", "--seed", "1", "--plain"])
+    assert "     1     1       0      0\n     1     2       0      0\nTied winners: seat 1, " \
+        "seat 2" in out
+    results = {"rounds": 1, "totals": [5, 9, 9, 20], "round_scores": [[5, 9, 9, 20]],
+               "winners": [1]}
+    ranks = [line.split()[:2] for line in standings(results, "lowest")[2:6]]
+    assert ranks == [["1", "1"], ["2", "2"], ["2", "3"], ["4", "4"]]
