@@ -18,7 +18,7 @@ from typing import Any
 from cardrules.model import PASS, Ruleset
 
 from .account import round_account
-from .render import printable
+from .render import printable, winner_names
 
 Event = dict[str, Any]
 
@@ -122,13 +122,14 @@ def game_end_text(event: Event, rules: Ruleset) -> str:
     """The game's end in a line: who won (or that nobody did, or that it was cut off)."""
     if event.get("cut_off"):
         return f"the game is over: {event['cut_off']}"
-    names = [f"seat {w}" for w in event.get("winners", [])]
+    names = winner_names(event.get("winners", []), rules.teams)
+    one = "winners " if names and rules.teams else "winner "  # (a team is its seats)
     house = event.get("house")
     if house is not None and house.get("winner") and rules.house is not None:
         names.insert(0, rules.house.name)
     if not names:
         return "the game is over: no winner"
-    return "the game is over: " + ("winner " if len(names) == 1 else "tied winners ") \
+    return "the game is over: " + (one if len(names) == 1 else "tied winners ") \
         + ", ".join(names)
 
 

@@ -218,16 +218,20 @@ def standings(results: dict[str, Any], winner_rule: str, teams: int = 0) -> list
     if not winners:
         lines.append("No winner")
         return lines
-    if teams:
-        won = sorted({(w - 1) % teams + 1 for w in winners})
-        label = "Winners" if len(won) == 1 else "Tied winners"
-        lines.append(f"{label}: " + ", ".join(
-            f"team {t} (seats {', '.join(str(w) for w in winners if (w - 1) % teams + 1 == t)})"
-            for t in won))
-        return lines
-    label = "Winner" if len(winners) == 1 else "Tied winners"
-    lines.append(f"{label}: " + ", ".join(f"seat {w}" for w in winners))
+    named = winner_names(winners, teams)
+    label = ("Winners" if teams else "Winner") if len(named) == 1 else "Tied winners"
+    lines.append(f"{label}: " + ", ".join(named))
     return lines
+
+
+def winner_names(winners: Sequence[int], teams: int = 0) -> list[str]:
+    """The winners (seats from 1) by name: 'seat 2', or with `teams`, each winning team
+    with its seats, 'team 1 (seats 1, 3)'."""
+    if not teams:
+        return [f"seat {w}" for w in winners]
+    won = sorted({(w - 1) % teams + 1 for w in winners})
+    return [f"team {t} (seats {', '.join(str(w) for w in winners if (w - 1) % teams + 1 == t)})"
+            for t in won]
 
 
 def _clip(text: str, width: int) -> str:

@@ -4,6 +4,7 @@ reaction windows (passed unless asked for, bounded by a clock the test moves).""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from click.testing import CliRunner
@@ -136,3 +137,13 @@ def test_seats_with_equal_standing_share_a_rank() -> None:
                "winners": [1]}
     ranks = [line.split()[:2] for line in standings(results, "lowest")[2:6]]
     assert ranks == [["1", "1"], ["2", "2"], ["2", "3"], ["4", "4"]]
+
+
+def test_a_team_that_wins_is_told_as_a_team_not_a_tie() -> None:
+    out = cli(["play", "spades", "--seed", "1", "--plain", "-o", "one_deal=true"], "1\n" * 400)
+    end = re.search(r"the game is over: winners team (\d) \(seats (\d), (\d)\)\n", out)
+    assert end, out[-2000:]
+    team, first, second = map(int, end.groups())
+    assert (first, second) == (team, team + 2)
+    assert f"Winners: team {team} (seats {first}, {second})" in out
+    assert "tied winners seat" not in out
