@@ -176,8 +176,10 @@ def matching(engine: Engine, state: GameState, seat: int, choices: Mapping[int, 
 def view_section(rules: Ruleset, state: GameState, seat: int, style: Style) -> list[str]:
     """The seat's view: zones as it sees them, its known face-down cards in brackets,
     other cards as backs, hidden zones as counts, and the variables it may see (each seat's
-    on its line)."""
-    return render.view_lines(rules, player_view(rules, state, seat), style.plain)
+    on its line), a card held by a variable shown as the zones show cards."""
+    names = frozenset(rules.cards.names)
+    return [cards_in_text(line, names, style)
+            for line in render.view_lines(rules, player_view(rules, state, seat), style.plain)]
 
 
 

@@ -147,3 +147,12 @@ def test_a_team_that_wins_is_told_as_a_team_not_a_tie() -> None:
     assert (first, second) == (team, team + 2)
     assert f"Winners: team {team} (seats {first}, {second})" in out
     assert "tied winners seat" not in out
+
+
+def test_a_card_a_variable_holds_is_shown_as_the_zones_show_cards() -> None:
+    """During play as at the end: suit symbols, or letters with --plain."""
+    out = cli(["play", "gin-rummy", "--seed", "1"], "1\n" * 3)
+    screens = out.split("=" * 72)
+    assert "Upcard taken: 2♦" in screens[2] and "2D" not in screens[2]
+    plain = cli(["play", "gin-rummy", "--seed", "1", "--plain"], "1\n" * 3)
+    assert "Upcard taken: 2D" in plain.split("=" * 72)[2]
