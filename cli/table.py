@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cardrules.dsl.loader import load_referenced
 from cardrules.errors import GameError
@@ -56,7 +57,13 @@ class Table(PeoplesGame):
         record = Record.new(ref, options, engine.rules, state.n, seed, seats, plain,
                             deal=dealt_from(state))
         return cls(record, engine, state, make_bots(seats, seed),
-                   {p: [] for p, k in enumerate(seats) if k == HUMAN})
+                   {p: [] for p, k in enumerate(seats) if k == HUMAN}).dealt()
+
+    def dealt(self) -> Table:
+        """The game as dealt: what its first round's setup did is news before the first
+        decision, as a later round's is."""
+        self.tell(drain(self.state.log))
+        return self
 
     @property
     def seats(self) -> list[str]:
@@ -82,15 +89,18 @@ class Table(PeoplesGame):
         """Apply `seat`'s action, note it in the record, and tell every person at the table
         what they may know of it and what came of it (and the round's account, when it ends
         a round). `chosen`: a person chose it (and may take it back, alone at the table)."""
-        engine, state = self.engine, self.state
         self.take(seat, action, chosen)
-        events = drain(state.log)
-        legal = engine.legal_actions(state)
+        events = drain(self.state.log)
+        legal = self.engine.legal_actions(self.state)
+        self.tell(events)
+        return legal
+
+    def tell(self, events: list[dict[str, Any]]) -> None:
+        """Tell every person at the table what they may know of `events`."""
         for human, lines in self.pending.items():
-            for item in news(engine.rules, events, human):
+            for item in news(self.engine.rules, events, human):
                 lines.extend(item.lines())
             del lines[:-KEPT_EVENTS]
-        return legal
 
     def replayed(self, seat: int, action: Action) -> None:
         """`advance` for an action read from a save: a person who made it had seen their
@@ -124,5 +134,6 @@ def read_save(path: Path, programs: dict[int, str] | None = None) -> Table:
     return people.resume(
         path, programs, load_referenced,
         lambda saved, engine, state, bots: Table(
-            saved, engine, state, bots, {p: [] for p, k in enumerate(saved.seats) if k == HUMAN}),
+            saved, engine, state, bots,
+            {p: [] for p, k in enumerate(saved.seats) if k == HUMAN}).dealt(),
         lambda table: table.replayed)

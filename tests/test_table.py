@@ -156,3 +156,9 @@ def test_a_card_a_variable_holds_is_shown_as_the_zones_show_cards() -> None:
     assert "Upcard taken: 2♦" in screens[2] and "2D" not in screens[2]
     plain = cli(["play", "gin-rummy", "--seed", "1", "--plain"], "1\n" * 3)
     assert "Upcard taken: 2D" in plain.split("=" * 72)[2]
+
+
+def test_the_first_rounds_setup_is_news_before_the_first_decision() -> None:
+    first = cli(["play", "geohash", "--seed", "1", "--plain"], "quit\nn\n").split("=" * 72)[1]
+    assert "Since your last decision:\n  before play:\n    7D 7H JD JH go from your hand to " \
+        "the heap\n" in first

@@ -101,7 +101,13 @@ class Game(PeoplesGame):
             raise GameError("a game in the browser needs at least one seat for a person")
         rec = Record.new(ref, options, engine.rules, state.n, seed, kinds)
         return cls(secrets.token_hex(8), rec, engine, state, make_bots(kinds, seed),
-                   new_tokens(kinds), save)
+                   new_tokens(kinds), save).dealt()
+
+    def dealt(self) -> Game:
+        """The game as dealt: what its first round's setup did is news before the first
+        decision, as a later round's is."""
+        self.tell(drain(self.state.log))
+        return self
 
     @classmethod
     def resume(cls, path: Path, save: Path | None = None,
@@ -112,7 +118,7 @@ class Game(PeoplesGame):
         game = people.resume(
             path, programs, load_referenced,
             lambda saved, engine, state, bots: cls(secrets.token_hex(8), saved, engine, state,
-                                                   bots, new_tokens(saved.seats)),
+                                                   bots, new_tokens(saved.seats)).dealt(),
             lambda game: game.play)  # (not saved as it goes)
         game.save = save or path
         return game
