@@ -4,6 +4,7 @@
     react always     ask me at every chance to react
     react auto       let chances to react go by (the default)
     hint [BOT]       what a bot (greedy, or ismcts; with a budget: ismcts:200) would play
+    log [N]          all I have been told of this game (or its last N lines)
     takeback         take back my last decision (alone against bots, before I see a card)
 
 Each returns the lines to show; none changes the game but `take_back`.
@@ -74,6 +75,24 @@ def hint(table: Table, seat: int, choices: Mapping[int, Action], words: Sequence
     return [paint(cards_in_text(printable(line), names, style), style) for line in lines]
 
 
+def log(table: Table, seat: int, words: Sequence[str], style: Style) -> list[str]:
+    """`log`, `log N`: the news this seat has been told of the game, as it was told (the
+    last N lines)."""
+    if len(words) > 1 or (words and not (words[0].isascii() and words[0].isdigit()
+                                         and 0 < len(words[0]) <= 6 and int(words[0]) > 0)):
+        return ["refused: type log, or log and a number of lines (log 20)"]
+    told = table.history.get(seat, [])
+    if not told:
+        return ["You have been told nothing of this game yet."]
+    shown = told[-int(words[0]):] if words else told
+    earlier = len(told) - len(shown) + table.forgotten.get(seat, 0)
+    lines = [f"What you have been told of this game ({len(shown)} lines"
+             + (f"; {earlier} earlier" if earlier else "") + "):"]
+    lines += ["  " + line for line in shown]
+    names = frozenset(table.engine.rules.cards.names)
+    return [paint(cards_in_text(printable(line), names, style), style) for line in lines]
+
+
 def take_back(table: Table, seat: int) -> tuple[list[str], bool]:
     """`takeback`: the person's last decision taken back, if it may be (the lines to
     show, and whether it was)."""
@@ -81,5 +100,6 @@ def take_back(table: Table, seat: int) -> tuple[list[str], bool]:
         words = table.take_back(seat)
     except GameError as exc:
         return [printable(f"refused: {exc}")], False
-    table.pending[seat] = [f"you take back: {words}"]
+    table.pending[seat] = []
+    table.say(seat, [f"you take back: {words}"])
     return [printable(f"Taken back: {words}. Decide again.")], True

@@ -172,8 +172,7 @@ class Session:
                     legal = t.advance(seat, bot.choose(engine, state, legal))
                 except Forfeit as exc:  # a program seat's bad answer ends the game
                     forfeit(engine, state, exc.seat)
-                    for news in t.pending.values():
-                        news.append(f"seat {exc.seat + 1} forfeits the game: {exc.reason}")
+                    t.say_all(f"seat {exc.seat + 1} forfeits the game: {exc.reason}")
                     break
                 self.watch_out()
                 continue
@@ -257,6 +256,8 @@ class Session:
             self.quit()
         elif word.split()[0] == "react" and engine.rules.reactions is not None:
             console.show(commands.react(t, seat, word.split()[1:]))
+        elif word.split()[0] in ("log", "history"):
+            console.show(commands.log(t, seat, word.split()[1:], style))
         elif word.split()[0] == "hint":
             console.show(commands.hint(t, seat, choices, word.split()[1:], style))
         elif word in ("takeback", "take back", "undo"):

@@ -195,16 +195,58 @@ def decision_screen(engine: Engine, state: GameState, seat: int, legal: Sequence
     lines = [RULE, f"{rules.title} - seat {seat + 1} (you)"]
     if events:
         lines.append("Since your last decision:")
-        if len(events) > SHOWN_EVENTS:
-            lines.append(f"  ({len(events) - SHOWN_EVENTS} earlier lines not shown)")
-        lines += ["  " + cards_in_text(e, names, style) for e in events[-SHOWN_EVENTS:]]
+        lines += ["  " + cards_in_text(e, names, style) for e in shown_news(events)]
     lines += view_section(rules, state, seat, style)
     lines.append(situation(engine, state, seat))
     lines += choice_lines(engine, state, seat, numbered(legal), style)
     if rules.reactions is not None and reacting is not None and not state.window:
         lines.append(reacting_line(reacting))
-    lines.append("Type a number (or help, rules, hint, quit).")
+    lines.append("Type a number (or help, rules, log, hint, quit).")
     return [paint(printable(line), style) for line in lines]
+
+
+def shown_news(lines: Sequence[str], limit: int = SHOWN_EVENTS) -> list[str]:
+    """The news a screen shows of `lines`: all of it, or when that is more than `limit`
+    lines, the latest items that fit and every item to be shown whole (a round's account:
+    cli/table.py's Line), each item whole; a line says where others were left out, and how
+    to read them."""
+    if len(lines) <= limit:
+        return list(lines)
+    items: list[list[str]] = []
+    for line in lines:
+        if not items or getattr(line, "first", True):
+            items.append([])
+        items[-1].append(line)
+    room = limit - sum(len(item) for item in items if _whole(item))
+    shown = [False] * len(items)
+    for index in range(len(items) - 1, -1, -1):
+        if _whole(items[index]):
+            shown[index] = True
+        elif len(items[index]) <= room:
+            shown[index], room = True, room - len(items[index])
+        else:
+            room = 0  # (the latest news, without a gap in it)
+    out: list[str] = []
+    left = 0
+    for item, show in zip(items, shown):
+        if not show:
+            left += len(item)
+            continue
+        if left:
+            out.append(_left_out(left))
+            left = 0
+        out += item
+    if left:
+        out.append(_left_out(left))
+    return out
+
+
+def _whole(item: Sequence[str]) -> bool:
+    return bool(getattr(item[0], "whole", False))
+
+
+def _left_out(count: int) -> str:
+    return f"({count} line{'s' if count != 1 else ''} not shown: type log to read them)"
 
 
 def reacting_line(reacting: Reacting) -> str:
@@ -252,6 +294,7 @@ def help_lines(engine: Engine, state: GameState, seat: int, legal: Sequence[Acti
             lines += textwrap.wrap(f"{engine.words.describe_move(move.name)}: {move.doc}", 88,
                                    initial_indent="  ", subsequent_indent="    ")
     lines.append("Commands: help (this), rules (the game's summary and options), "
+                 "log (all you have been told of this game: log 20, the last 20 lines), "
                  "hint (what a bot would play: hint greedy, hint ismcts, hint ismcts:200), "
                  "takeback (your last decision, alone against bots, before you see a card), "
                  "quit (save the game and stop).")

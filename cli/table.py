@@ -9,6 +9,7 @@ a person may take back their last decision (interpreter/sessions/takeback.py).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,9 +31,31 @@ from cardrules.interpreter.sessions.takeback import TakeBack
 from cardrules.interpreter.sessions.windows import Windows
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action
-from cardrules.present.news import news
+from cardrules.present.news import News, news
 
 KEPT_EVENTS = 200  # lines kept for a seat that has not decided for a long time
+KEPT_HISTORY = 20_000  # lines of a seat's news kept for `log` (the latest)
+
+
+class Line(str):
+    """A line of a seat's news. `first`: the first of its item (an action and what came
+    of it, a round's account...); `whole`: of an item shown whole however long the news is
+    (a round's account)."""
+
+    first: bool
+    whole: bool
+
+    def __new__(cls, text: str, first: bool = True, whole: bool = False) -> Line:
+        line = super().__new__(cls, text)
+        line.first, line.whole = first, whole
+        return line
+
+
+def news_lines(item: News) -> list[Line]:
+    """An item of news as the lines a seat reads (a round's, its account and how the next
+    begins, shown whole)."""
+    whole = item.kind == "round"
+    return [Line(text, i == 0, whole) for i, text in enumerate(item.lines())]
 
 
 @dataclass
@@ -44,6 +67,10 @@ class Table(PeoplesGame):
     state: GameState
     bots: list[Bot | None]
     pending: dict[int, list[str]] = field(default_factory=dict)  # human seat -> news
+    # human seat -> every line it has been told (the latest KEPT_HISTORY), and how many
+    # earlier lines are no longer kept
+    history: dict[int, list[str]] = field(default_factory=dict)
+    forgotten: dict[int, int] = field(default_factory=dict)
     windows: Windows = field(default_factory=Windows)
     takeback: TakeBack = field(default_factory=TakeBack)
 
@@ -97,10 +124,26 @@ class Table(PeoplesGame):
 
     def tell(self, events: list[dict[str, Any]]) -> None:
         """Tell every person at the table what they may know of `events`."""
-        for human, lines in self.pending.items():
+        for human in self.pending:
             for item in news(self.engine.rules, events, human):
-                lines.extend(item.lines())
-            del lines[:-KEPT_EVENTS]
+                self.say(human, news_lines(item))
+
+    def say(self, seat: int, lines: Sequence[str]) -> None:
+        """Tell the person at `seat` `lines` of news: they read them at their next decision
+        (the latest KEPT_EVENTS), and with `log` at any."""
+        pending = self.pending[seat]
+        pending.extend(lines)
+        del pending[:-KEPT_EVENTS]
+        history = self.history.setdefault(seat, [])
+        history.extend(lines)
+        if len(history) > KEPT_HISTORY:
+            self.forgotten[seat] = self.forgotten.get(seat, 0) + len(history) - KEPT_HISTORY
+            del history[:-KEPT_HISTORY]
+
+    def say_all(self, line: str) -> None:
+        """Tell every person at the table `line`."""
+        for seat in self.pending:
+            self.say(seat, [line])
 
     def replayed(self, seat: int, action: Action) -> None:
         """`advance` for an action read from a save: a person who made it had seen their

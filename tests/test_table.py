@@ -162,3 +162,41 @@ def test_the_first_rounds_setup_is_news_before_the_first_decision() -> None:
     first = cli(["play", "geohash", "--seed", "1", "--plain"], "quit\nn\n").split("=" * 72)[1]
     assert "Since your last decision:\n  before play:\n    7D 7H JD JH go from your hand to " \
         "the heap\n" in first
+
+
+def news_sections(out: str) -> list[list[str]]:
+    """The news each decision's screen shows, line by line (without their indent)."""
+    sections = []
+    for screen in out.split("=" * 72)[1:]:
+        if "Since your last decision:\n" in screen:
+            told = screen.split("Since your last decision:\n")[1].split("\n")
+            end = next(i for i, line in enumerate(told) if not line.startswith("  "))
+            sections.append([line[2:] for line in told[:end]])
+        else:
+            sections.append([])
+    return sections
+
+
+def test_a_rounds_account_is_shown_whole_and_log_tells_all_the_news() -> None:
+    """However much happened since a person's last decision, a round's account is on their
+    screen whole, the lines left out are said, and `log` shows every line they have been
+    told, as they were told it."""
+    out = cli(["play", "golf6", "--seed", "1", "-p", "6", "--plain"], "1\n" * 50)
+    screen = next(s for s in out.split("=" * 72) if "Round 1 over" in s)
+    account = screen[screen.index("Round 1 over"):screen.index("Round 2 of 9")]
+    for seat in range(1, 7):
+        assert f"\n    seat {seat} " in account and f"\n    seat {seat}: grid:" in account
+    assert "round 2 begins: seat 1 deals" in account
+    assert re.search(r"\n  \(\d+ lines not shown: type log to read them\)\n  Round 1 over",
+                     screen)
+    typed = "1\n" * 4 + "log\n" + "log 3\n" + "log x\nquit\nn\n"
+    out = cli(["play", "golf6", "--seed", "3", "-p", "2", "--plain"], typed)
+    told = [line for section in news_sections(out)[:5] for line in section]
+    assert len(told) > 10
+    log = out.split("What you have been told of this game")[1]
+    assert log.split("\n")[1:len(told) + 1] == ["  " + line for line in told]
+    assert log.startswith(f" ({len(told)} lines):\n")
+    last = out.split("What you have been told of this game")[2]
+    assert last.startswith(f" (3 lines; {len(told) - 3} earlier):\n")
+    assert last.split("\n")[1:4] == ["  " + line for line in told[-3:]]
+    assert "refused: type log, or log and a number of lines (log 20)" in out
