@@ -46,11 +46,10 @@ from .params import SEAT, SEED, parse_options, parse_programs, player_count, sea
 from .screen import (
     CLEAR,
     RULE,
-    SHOWN_CHOICES,
+    OnScreen,
     Style,
     cards_in_text,
     choice_lines,
-    collapsed,
     decision_screen,
     help_lines,
     matching,
@@ -134,6 +133,7 @@ class Session:
         self.default: Path | None = None  # that file, once named
         self.last_person: int | None = None
         self.save_problem: str | None = None  # why the last save after a decision failed
+        self.shown = OnScreen({}, set(), {})  # the choices the person has been shown
 
     def autosave(self) -> None:
         """Save after a decision (with --save). A save that fails (a full disk, a game too
@@ -217,6 +217,7 @@ class Session:
         self.console.show(decision_screen(t.engine, t.state, seat, legal, t.pending[seat],
                                           self.console.style, t.windows.seats.get(seat)))
         choices = numbered(legal)
+        self.shown = OnScreen.of(choices)
         while True:
             line = self.console.ask(f"seat {seat + 1}> ")
             if line is None:
@@ -266,16 +267,11 @@ class Session:
             if taken:
                 raise TakenBack
         elif word == "all":
+            self.shown.add(limit=None)
             console.show([paint(line, style) for line in
                           choice_lines(engine, state, seat, choices, style, limit=None)])
         elif match := _NUMBER.fullmatch(text):  # ASCII digits only: '١' is no 1
-            digits = match.group(1)
-            if collapsed(choices) and match.group(2) is None and len(digits) <= 9:
-                run = next((r for r in parts.runs(choices, SHOWN_CHOICES)
-                            if r.first == int(digits)), None)
-                if run is not None:
-                    return self.in_parts(seat, [choices[n] for n in parts.numbers_of(run)])
-            return self.pick(choices, digits, match.group(2))
+            return self.number(seat, choices, match.group(1), match.group(2))
         elif text.split()[0].isdigit():  # digits of another script: '١', '３'
             console.refuse(f"'{quoted(text.split()[0])}' is not a number in digits 0-9: "
                            "type the number of a choice")
@@ -285,9 +281,28 @@ class Session:
                 console.refuse(f"no choice has the words '{quoted(text)}': type a number "
                                "(or help)")
             else:
+                self.shown.add(only=found)
                 console.show([paint(line, style) for line in
                               choice_lines(engine, state, seat, choices, style, only=found)])
         return None
+
+    def number(self, seat: int, choices: dict[int, Action], digits: str,
+               rest: str | None) -> Action | None:
+        """The action a number typed picks (`rest`: what was typed after it): a choice on
+        the screen; a run of choices folded into one line, opened to choose part by part;
+        nothing, with the reason, for a number not shown."""
+        number = int(digits) if len(digits) <= 9 else -1
+        run = self.shown.folded.get(number)
+        if number not in self.shown.listed and run is not None and rest is None:
+            if number != run.first:
+                self.console.show([f"Choice {number} is one of the {run.size} on line "
+                                   f"{run.first}: choose it part by part."])
+            return self.in_parts(seat, [choices[n] for n in parts.numbers_of(run)])
+        if number in choices and number not in self.shown.listed and run is None:
+            self.console.refuse(f"choice {number} is not on the screen: type all to list "
+                                "every choice, or some words of the one you want")
+            return None
+        return self.pick(choices, digits, rest)
 
     def in_parts(self, seat: int, actions: list[Action]) -> Action | None:
         """Choose one of a move's many actions a part at a time; None to go back."""
@@ -320,8 +335,8 @@ class Session:
         number = int(digits) if len(digits) <= 9 else -1
         if number not in choices:
             shown = digits if len(digits) <= 12 else digits[:9] + "..."
-            self.console.refuse(f"there is no choice {shown}: type a number from "
-                                f"{min(choices)} to {max(choices)}")
+            self.console.refuse(f"there is no choice {shown}: type a number "
+                                f"{self.shown.numbers()}")
             return None
         action = choices[number]
         if is_open(action):

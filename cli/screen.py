@@ -112,34 +112,73 @@ def choice_lines(engine: Engine, state: GameState, seat: int, choices: Mapping[i
                  limit: int | None = SHOWN_CHOICES) -> list[str]:
     """The numbered choices (those in `only`, if given), at most `limit` of them. In a list
     longer than `limit`, a move with many choices is one line, chosen part by part."""
-    numbers = list(only) if only is not None else sorted(choices, key=lambda n: (n == 0, n))
     names = frozenset(engine.rules.cards.names)
     width = len(str(max(choices))) if choices else 1
+    entries, hidden = layout(choices, only, limit)
     lines = []
-    if collapsed(choices, only, limit):
-        inside = {n: run for run in parts.runs(choices, limit or len(choices))
-                  for n in parts.numbers_of(run)}
-        for n in numbers:
-            run = inside.get(n)
-            if run is None:
-                text = cards_in_text(choice_text(engine, choices[n], state, seat), names, style)
-                lines.append(f"  {n:>{width}}. {text}")
-            elif n == run.first:
-                lines.append(f"  {n:>{width}}. {parts.run_text(engine, run)}")
-        if len(lines) <= (limit or len(lines)):
-            return [printable(line) for line in lines]
-        lines = []
-    shown = numbers if limit is None or len(numbers) <= limit else numbers[:limit]
-    if 0 in numbers and 0 not in shown:
-        shown = [*shown[:-1], 0]  # passing stays in sight in a long list
-    for n in shown:
-        text = cards_in_text(choice_text(engine, choices[n], state, seat), names, style)
-        lines.append(printable(f"  {n:>{width}}. {text}"))
-    hidden = len(numbers) - len(shown)
+    for entry in entries:
+        if isinstance(entry, parts.Run):
+            lines.append(f"  {entry.first:>{width}}. {parts.run_text(engine, entry)}")
+        else:
+            text = cards_in_text(choice_text(engine, choices[entry], state, seat), names, style)
+            lines.append(f"  {entry:>{width}}. {text}")
     if hidden:
         lines.append(f"  ... and {hidden} more: type some words of the choice you want to "
                      "list the choices that have them, or 'all' for every choice")
-    return lines
+    return [printable(line) for line in lines]
+
+
+def layout(choices: Mapping[int, Action], only: Sequence[int] | None = None,
+           limit: int | None = SHOWN_CHOICES) -> tuple[list[int | parts.Run], int]:
+    """What `choice_lines` lists, line by line: a choice's number, or a run of one move's
+    choices folded into one line; and how many choices it leaves out."""
+    numbers = list(only) if only is not None else sorted(choices, key=lambda n: (n == 0, n))
+    if collapsed(choices, only, limit):
+        inside = {n: run for run in parts.runs(choices, limit or len(choices))
+                  for n in parts.numbers_of(run)}
+        entries: list[int | parts.Run] = []
+        for n in numbers:
+            run = inside.get(n)
+            if run is None:
+                entries.append(n)
+            elif n == run.first:
+                entries.append(run)
+        if len(entries) <= (limit or len(entries)):
+            return entries, 0
+    shown = numbers if limit is None or len(numbers) <= limit else numbers[:limit]
+    if 0 in numbers and 0 not in shown:
+        shown = [*shown[:-1], 0]  # passing stays in sight in a long list
+    return list(shown), len(numbers) - len(shown)
+
+
+@dataclass
+class OnScreen:
+    """The choices a person has been shown at a decision: those listed on a line of their
+    own (`listed`), and those folded into a run's line (`folded`: number -> its run)."""
+
+    choices: Mapping[int, Action]
+    listed: set[int]
+    folded: dict[int, parts.Run]
+
+    @classmethod
+    def of(cls, choices: Mapping[int, Action]) -> OnScreen:
+        """What a decision's screen lists of `choices`."""
+        shown = cls(choices, set(), {})
+        shown.add()
+        return shown
+
+    def add(self, only: Sequence[int] | None = None, limit: int | None = SHOWN_CHOICES) -> None:
+        """The choices `choice_lines(only, limit)` lists are shown too."""
+        for entry in layout(self.choices, only, limit)[0]:
+            if isinstance(entry, parts.Run):
+                self.folded.update((n, entry) for n in parts.numbers_of(entry))
+            else:
+                self.listed.add(entry)
+
+    def numbers(self) -> str:
+        """The numbers on the screen, as a person may type them: 'from 1 to 37'."""
+        lines = self.listed | {run.first for run in self.folded.values()}
+        return f"from {min(lines)} to {max(lines)}" if len(lines) > 1 else str(min(lines))
 
 
 def collapsed(choices: Mapping[int, Action], only: Sequence[int] | None = None,

@@ -200,3 +200,23 @@ def test_a_rounds_account_is_shown_whole_and_log_tells_all_the_news() -> None:
     assert last.startswith(f" (3 lines; {len(told) - 3} earlier):\n")
     assert last.split("\n")[1:4] == ["  " + line for line in told[-3:]]
     assert "refused: type log, or log and a number of lines (log 20)" in out
+
+
+def test_a_number_folded_into_a_line_opens_that_line_and_refusals_name_the_screen() -> None:
+    """geohash's first screen folds 27 asks into line 1: typing 5 opens that line part by
+    part, never plays a choice the person did not see; a number that is no choice is
+    refused naming the numbers shown; once every choice is listed (all), 5 is choice 5."""
+    out = cli(["play", "geohash", "--seed", "1", "--plain", "--bots", "random"],
+              "5\nback\n0\n99\nall\n5\n")
+    screens = out.split("=" * 72)
+    first = screens[1]
+    assert "   1. Ask ... for the ... ... (27 choices: type 1 to choose it part by part)\n" \
+        "  28. Declare" in first and "  37. Declare ... and" in first
+    after = first.split("seat 1> ")[1]
+    assert after.startswith("Choice 5 is one of the 27 on line 1: choose it part by part.\n"
+                            "Ask ... for the ... ...\nChoose the target:\n")
+    assert "refused: there is no choice 0: type a number from 1 to 37\n" in first
+    assert "refused: there is no choice 99: type a number from 1 to 37\n" in first
+    listed = re.search(r"\n   5\. (Ask seat \d for the \w+ \w+)\n", first)
+    assert listed, first
+    assert f"you {listed.group(1)[0].lower()}{listed.group(1)[1:]}" in screens[2]
