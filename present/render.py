@@ -287,6 +287,11 @@ def seen_owned(zone: ZoneDef, seen: Any, plain: bool = False,
     return seen_zone(zone, seen, plain, order)
 
 
+def deck_order(rules: Ruleset) -> dict[str, int]:
+    """Each card name's place in the deck's order: a view shows a spread (a hand) in it."""
+    return {name: i for i, name in enumerate(dict.fromkeys(rules.cards.names))}
+
+
 def round_of(rules: Ruleset, number: int, total: int) -> str:
     """'Round 2 of 9'; where the match lasts until a condition holds, its round count is only
     a bound: 'Round 2 (at most 30)'."""
@@ -310,7 +315,7 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
     for zone in rules.zones:
         if not zone.owned:
             lines.append(f"  {zone.name}: {seen_owned(zone, view['zones'][zone.name], plain)}")
-    order = {name: i for i, name in enumerate(dict.fromkeys(rules.cards.names))}
+    order = deck_order(rules)
     titles = {var.name: var.title for var in rules.variables}
     for other in range(1, view["players"] + 1):
         parts = [f"{zone.name}: "

@@ -220,3 +220,16 @@ def test_a_number_folded_into_a_line_opens_that_line_and_refusals_name_the_scree
     listed = re.search(r"\n   5\. (Ask seat \d for the \w+ \w+)\n", first)
     assert listed, first
     assert f"you {listed.group(1)[0].lower()}{listed.group(1)[1:]}" in screens[2]
+
+
+def test_choices_naming_a_card_of_ones_hand_come_in_the_hands_order() -> None:
+    """The view shows a hand sorted; the choices that each name one of its cards come in
+    that order too (and the number typed plays the card it is shown with)."""
+    out = cli(["play", "spades", "--seed", "1", "--plain", "--bots", "random"], "1\n1\n")
+    screen = next(s for s in out.split("=" * 72) if "Your turn (play: play)" in s)
+    hand = re.search(r"seat 1 \(you\)  hand: (.*?)   ", screen)
+    assert hand, screen
+    held = [card.strip("()") for card in hand.group(1).split()]
+    played = re.findall(r"^ +\d+\. Play (\S+)$", screen, re.M)
+    assert len(played) > 1 and played == [card for card in held if card in played]
+    assert f"you play {played[0]}" in out.split("Your turn (play: play)")[1]
