@@ -233,3 +233,21 @@ def test_choices_naming_a_card_of_ones_hand_come_in_the_hands_order() -> None:
     played = re.findall(r"^ +\d+\. Play (\S+)$", screen, re.M)
     assert len(played) > 1 and played == [card for card in held if card in played]
     assert f"you play {played[0]}" in out.split("Your turn (play: play)")[1]
+
+
+def test_cards_a_move_lays_face_up_are_named_and_unseen_ones_counted_once() -> None:
+    """A meld laid down is told by its cards, which the move shows everyone; a list of
+    cards a reader cannot see is counted once, with the zone they lie in."""
+    out = cli(["play", "grandma", "--seed", "1", "--plain", "--bots", "greedy"], "1\n" * 10)
+    laid = re.search(r"\n  seat 2 lays down ((?:\S+ )+\| (?:\S+ ?)+)\n", out)
+    assert laid, out
+    assert re.fullmatch(r"(?:(?:10|[2-9AJQK])[CDHS] ?)+\| (?:(?:10|[2-9AJQK])[CDHS] ?)+",
+                        laid.group(1))
+    assert "unseen card" not in out.split("seat 2 lays down")[1].split("\n")[0]
+    engine = Engine(load_ruleset("grandma"))
+    state = engine.new_game(3, 1)
+    hand = state.zones[engine.rules.zones[[z.name for z in engine.rules.zones].index("hand")]
+                       .zone_of(0)]
+    assert engine.words.cards_text(hand[:3], state, 1) == "3 unseen cards from seat 1's hand"
+    assert engine.words.cards_text(hand[:3], state, 0) == " ".join(
+        engine.rules.cards.names[c] for c in hand[:3])
