@@ -11,6 +11,7 @@ game: a card is named only where the log names it to that seat.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -144,7 +145,10 @@ class _Open:
         told = self.event.get("told")
         text = told[seat] if isinstance(told, list) and seat < len(told) \
             else f"seat {self.event['seat']}: {self.event.get('action', '')}"
-        then = consequences(rules, self.effects, seat)
+        named = set(_NAMES.findall(text))  # turned or looked at: the line said it already
+        effects = [e for e in self.effects if e.get("effect") not in ("flip up", "peek")
+                   or _card(e, seat) not in named]
+        then = consequences(rules, effects, seat)
         move = rules.moves.get(self.event.get("move", ""))
         if not then and move is not None and "player" in move.kinds:
             then = ["nothing comes of it"]  # asked of another seat, and no card moved
@@ -157,7 +161,13 @@ def consequences(rules: Ruleset, effects: Sequence[Event], seat: int) -> list[st
     """What a run of effects did, as `seat` saw it: cards that went the same way in a row
     (or round the table, as a deal) as one line."""
     groups: list[tuple[tuple[Any, ...], list[str | None]]] = []
-    for effect in effects:
+    for index, effect in enumerate(effects):
+        if _swapped(effects, index - 1):  # (told with the card it changed places with)
+            continue
+        if _swapped(effects, index):
+            key = ("swap", effect.get("from"), effect.get("to"), None, None)
+            groups.append((key, [_card(effect, seat), _card(effects[index + 1], seat)]))
+            continue
         key = _key(effect)
         card = _card(effect, seat)
         found = _group_of(groups, key)
@@ -169,6 +179,18 @@ def consequences(rules: Ruleset, effects: Sequence[Event], seat: int) -> list[st
 
 
 _CARDS = ("move", "swap", "reveal", "flip up", "flip down")  # effects on a card
+# A card's name as a word of a line (the names rules write: '10H', 'QS', 'BJ', '1R'...).
+_NAMES = re.compile(r"(?<![0-9A-Za-z])[0-9A-Za-z]{1,3}(?![0-9A-Za-z])")
+
+
+def _swapped(effects: Sequence[Event], index: int) -> bool:
+    """Whether effects `index` and `index + 1` are the two halves of one swap: two cards
+    that changed places."""
+    if index < 0 or index + 1 >= len(effects):
+        return False
+    one, other = effects[index], effects[index + 1]
+    return one.get("effect") == other.get("effect") == "swap" \
+        and one.get("from") == other.get("to") and one.get("to") == other.get("from")
 
 
 def _key(effect: Event) -> tuple[Any, ...]:
@@ -204,6 +226,10 @@ def _card(effect: Event, seat: int) -> str | None:
 
 def _line(rules: Ruleset, key: tuple[Any, ...], cards: list[str | None], seat: int) -> str:
     kind, source, target, who, zone = key
+    if kind == "swap":  # two cards changing places
+        first, second = (card or "a card" for card in cards)
+        return f"{first} in {place(rules, source, seat)} and {second} in " \
+               f"{place(rules, target, seat)} change places"
     if kind == "move":
         what, many = _cards_text(cards)
         return f"{what} {'go' if many else 'goes'} from {place(rules, source, seat)} to " \

@@ -251,3 +251,21 @@ def test_cards_a_move_lays_face_up_are_named_and_unseen_ones_counted_once() -> N
     assert engine.words.cards_text(hand[:3], state, 1) == "3 unseen cards from seat 1's hand"
     assert engine.words.cards_text(hand[:3], state, 0) == " ".join(
         engine.rules.cards.names[c] for c in hand[:3])
+
+
+def test_what_an_action_says_is_not_told_again_and_a_swap_is_one_line() -> None:
+    """A card the action's line names (turned up, looked at: '- it was 9C') is not told
+    again as turned or looked at; two cards that change places are one line."""
+    out = cli(["play", "golf6", "--seed", "1", "-p", "3", "--plain"], "1\n" * 8)
+    turned = re.search(r"\n  you turn the face-down card of your grid at row 1, column 1 face "
+                       r"up - it was (\S+)\n(.*)\n", out)
+    assert turned and turned.group(1) not in turned.group(2), out
+    swap = re.search(r"\n  you put the card in place of (\S+)\n    \1 in your grid and (\S+) "
+                     r"in your holding change places\n    \2 is turned face up in your grid\n"
+                     r"    \1 goes from your holding to the discard\n", out)
+    assert swap, out
+    assert "a card in seat 2's grid and a card in seat 2's holding change places" in out
+    czech = cli(["play", "czech-golf", "--seed", "1", "--plain"], "1\n" * 2)
+    look = re.search(r"\n  you look at the face-down card of your field at row 1, column 1 - "
+                     r"it was (\S+)\n(.*)\n", czech)
+    assert look and "you look at" not in look.group(2), czech

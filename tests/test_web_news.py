@@ -21,3 +21,16 @@ def texts(game: Game, seat: int) -> list[str]:
 def test_the_first_rounds_setup_is_news_before_the_first_decision() -> None:
     game = Game.new("geohash", {}, 4, 1, None)
     assert texts(game, 0)[:2] == ["before play:", "7D 7H JD JH go from your hand to the heap"]
+
+
+def test_a_page_is_told_a_swap_in_one_line_and_a_turned_card_once() -> None:
+    game = Game.new("golf6", {}, 2, 1, None)
+    for _ in range(8):  # each seat turns two cards, then seat 1 draws and swaps
+        seat = game.to_move()
+        assert seat is not None
+        game.play(seat, game.legal()[0])
+    told = seat_payload(game, 0)["news"]
+    turned = [entry for entry in told if " face up - it was " in entry["text"]]
+    assert turned and all(entry["then"] == [] for entry in turned)
+    assert any(line.endswith("in your holding change places") for entry in told
+               for line in entry["then"]), told
