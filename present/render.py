@@ -264,6 +264,9 @@ def seen_zone(zone: ZoneDef, seen: dict[str, Any], plain: bool = False,
         entries = sorted(entries, key=lambda e: order.get(e["card"], last)
                          if e is not None and e["card"] is not None else last + 1)
     cards = [seen_card(e, plain) for e in entries]
+    if any(e is not None and e.get("by") for e in entries):  # a trick: who played each card
+        return ", ".join(f"{card} by seat {e['by']}" if e is not None and e.get("by") else card
+                         for card, e in zip(cards, entries))
     if zone.layout == "grid":
         rows = [cards[i:i + zone.columns] for i in range(0, len(cards), zone.columns)]
         return " / ".join(" ".join(c.rjust(4) for c in row) for row in rows)

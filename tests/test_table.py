@@ -269,3 +269,11 @@ def test_what_an_action_says_is_not_told_again_and_a_swap_is_one_line() -> None:
     look = re.search(r"\n  you look at the face-down card of your field at row 1, column 1 - "
                      r"it was (\S+)\n(.*)\n", czech)
     assert look and "you look at" not in look.group(2), czech
+
+
+def test_a_trick_says_who_played_each_card_and_whose_it_becomes() -> None:
+    out = cli(["play", "spades", "--seed", "1", "--plain", "--bots", "random"], "1\n" * 8)
+    assert re.search(r"\n  trick: \S+ by seat \d(, \S+ by seat \d)*\n", out)
+    taken = re.search(r"\n    (?:\S+ ){3}\S+ go from the trick to (seat \d's|your) taken\n",
+                      out)
+    assert taken, out

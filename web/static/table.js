@@ -44,6 +44,11 @@ function withTold(node, entry) {
     node.appendChild(el("span", "told", entry.told));
     node.title += " - told: " + entry.told;
   }
+  if (entry.by) {  // a trick's card: who played it
+    const who = entry.by === current.seat ? "you" : "seat " + entry.by;
+    node.appendChild(el("span", "by", who));
+    node.title += " - played by " + who;
+  }
   return node;
 }
 
