@@ -36,7 +36,7 @@ from cardrules.interpreter.sessions.start import free_path, fresh_seed
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action, Ruleset
 from cardrules.present import render
-from cardrules.present.choices import in_view_order, plausible_first
+from cardrules.present.choices import in_view_order, only_choice, plausible_first
 from cardrules.present.lines import fitted, rules_lines
 from cardrules.present.render import printable, quoted
 
@@ -178,6 +178,11 @@ class Session:
                 continue
             if t.windows.passes(state, seat):  # a chance to react the person lets go by
                 legal = t.advance(seat, PASS)
+                continue
+            only = only_choice(legal)
+            if only is not None:  # nothing to decide: played for them, and told so
+                legal = t.advance(seat, only, only=True)
+                self.autosave()
                 continue
             action = self.decide(seat, legal)
             if action is None:  # the decision before this one was taken back

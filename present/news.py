@@ -96,6 +96,18 @@ def news(rules: Ruleset, events: Sequence[Event], seat: int,
     return out
 
 
+def played_for(items: Sequence[News], seat: int, words: str) -> list[News]:
+    """`seat`'s news of events that began with an action played for it, its only choice
+    (`words`: the choice as the seat read it), told so: 'your only choice: Discard 4H'."""
+    out = list(items)
+    for index, item in enumerate(out):
+        if item.kind == "action" and item.seat == seat + 1:
+            out[index] = News(printable(f"your only choice: {words}"), item.then, item.kind,
+                              item.seat)
+            break
+    return out
+
+
 def _setup_news(rules: Ruleset, effects: Sequence[Event], seat: int) -> list[News]:
     """What a round's setup did that the seat's view of the table does not show: cards
     that left a seat's zone (passed to another seat, say), each named if the seat knows it.

@@ -277,3 +277,18 @@ def test_a_trick_says_who_played_each_card_and_whose_it_becomes() -> None:
     taken = re.search(r"\n    (?:\S+ ){3}\S+ go from the trick to (seat \d's|your) taken\n",
                       out)
     assert taken, out
+
+
+def test_a_lone_choice_is_played_for_the_person_unless_it_needs_their_words() -> None:
+    """A decision with one choice is not asked: it is played, and told as the person's only
+    choice; one that needs a text written (a prediction) is still asked."""
+    out = cli(["play", "grandma", "--seed", "1", "--plain"], "1\n" * 200)
+    assert re.search(r"\n  your only choice: Discard \S+\n    \S+ goes from your hand to "
+                     r"the discard\n", out), out
+    for screen in out.split("=" * 72)[1:]:
+        listed = re.findall(r"^ +(\d+)\. ", screen.split("Choose:")[-1], re.M)
+        assert len(listed) != 1, screen
+    out = cli(["play", "precognition", "--seed", "1", "--plain"], "1\nUUD\nquit\nn\n")
+    first = out.split("=" * 72)[1]
+    assert re.search(r"\n  1\. Predict .* \(you write it next\)\n", first)
+    assert "Write the prediction:" in out

@@ -34,3 +34,21 @@ def test_a_page_is_told_a_swap_in_one_line_and_a_turned_card_once() -> None:
     assert turned and all(entry["then"] == [] for entry in turned)
     assert any(line.endswith("in your holding change places") for entry in told
                for line in entry["then"]), told
+
+
+def test_a_persons_lone_choice_is_played_for_them_and_told_so() -> None:
+    """As at the terminal: a person's decision with one choice that needs nothing written is
+    played at once, and their page says it was their only choice."""
+    game = Game.new("grandma", {}, 3, 1, ["human", "random", "random"])
+    for _ in range(400):
+        seat = game.to_move()
+        if seat is None or any(line.startswith("your only choice: ")
+                               for line in texts(game, 0)):
+            break
+        bot = game.bots[seat]
+        legal = game.legal()
+        if seat == 0:
+            assert len(seat_payload(game, 0)["choices"]) > 1
+        game.play(seat, bot.choose(game.engine, game.state, legal) if bot else legal[0])
+    only = [line for line in texts(game, 0) if line.startswith("your only choice: ")]
+    assert only and only[0].startswith("your only choice: Discard "), texts(game, 0)
