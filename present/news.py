@@ -176,6 +176,9 @@ def consequences(rules: Ruleset, effects: Sequence[Event], seat: int) -> list[st
     for index, effect in enumerate(effects):
         if _swapped(effects, index - 1):  # (told with the card it changed places with)
             continue
+        if effect.get("effect") in _RULED:
+            groups.append((("rule", None, None, None, ruled_text(rules, effect, seat)), []))
+            continue
         if _swapped(effects, index):
             key = ("swap", effect.get("from"), effect.get("to"), None, None)
             groups.append((key, [_card(effect, seat), _card(effects[index + 1], seat)]))
@@ -193,6 +196,38 @@ def consequences(rules: Ruleset, effects: Sequence[Event], seat: int) -> list[st
 _CARDS = ("move", "swap", "reveal", "flip up", "flip down")  # effects on a card
 # A card's name as a word of a line (the names rules write: '10H', 'QS', 'BJ', '1R'...).
 _NAMES = re.compile(r"(?<![0-9A-Za-z])[0-9A-Za-z]{1,3}(?![0-9A-Za-z])")
+
+
+# What a rule says of the round or the game (interpreter/effects.py logs it, with the rule).
+_RULED = ("end round before", "end round", "end game", "win")
+
+
+def ruled_text(rules: Ruleset, effect: Event, seat: int) -> str:
+    """A rule ending the round or the game, or making a winner, in `seat`'s words, with the
+    trigger that said it ('the round ends before seat 4's next turn (last lap): every other
+    seat has one more turn'); a move's is the action's own line, told just above."""
+    kind = effect["effect"]
+    why = _trigger_words(rules, effect["trigger"]) if "trigger" in effect else ""
+    if kind == "end round before":
+        whose = "your" if effect["seat"] == seat + 1 else f"seat {effect['seat']}'s"
+        last = ": every other seat has one more turn" if effect.get("turn") == effect["seat"] \
+            else ""
+        return f"the round ends before {whose} next turn{why}{last}"
+    if kind == "win":
+        if effect.get("house"):
+            house = rules.house.name if rules.house is not None else "the house"
+            return f"{house} wins{why}"
+        return _subject(effect["seat"], seat, "wins", "win") + why
+    return f"the {kind[4:]} ends{why}"
+
+
+def _trigger_words(rules: Ruleset, name: str) -> str:
+    """A trigger as news names it: ' (its name in words: its doc)', or without a doc."""
+    doc = next((" ".join(str(t.get("doc") or "").split())
+                for t in rules.data.get("triggers") or []
+                if isinstance(t, dict) and t.get("name") == name), "")
+    words = name.replace("_", " ")
+    return f" ({words}: {doc})" if doc else f" ({words})"
 
 
 def _swapped(effects: Sequence[Event], index: int) -> bool:
@@ -238,6 +273,8 @@ def _card(effect: Event, seat: int) -> str | None:
 
 def _line(rules: Ruleset, key: tuple[Any, ...], cards: list[str | None], seat: int) -> str:
     kind, source, target, who, zone = key
+    if kind == "rule":  # a rule ending the round or the game (its words made already)
+        return str(zone)
     if kind == "swap":  # two cards changing places
         first, second = (card or "a card" for card in cards)
         return f"{first} in {place(rules, source, seat)} and {second} in " \

@@ -4,8 +4,10 @@ reaction windows (passed unless asked for, bounded by a clock the test moves).""
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -292,3 +294,24 @@ def test_a_lone_choice_is_played_for_the_person_unless_it_needs_their_words() ->
     first = out.split("=" * 72)[1]
     assert re.search(r"\n  1\. Predict .* \(you write it next\)\n", first)
     assert "Write the prediction:" in out
+
+
+def test_a_rule_that_ends_the_round_or_the_game_is_told_with_its_name() -> None:
+    """golf6's last lap: the seat that turns its last card gives every other seat one more
+    turn, and each person is told so; geohash's stalemate says why the game has no winner.
+    The log holds the same, with the rule, for every seat alike."""
+    out = cli(["play", "golf6", "--seed", "1", "-p", "6", "--plain"], "1\n" * 60)
+    assert re.search(r"\n    the round ends before (seat \d's|your) next turn \(last lap\): every "
+                     r"other seat has one more turn\n", out), out
+    out = cli(["play", "geohash", "--seed", "1", "-o", "turn_limit=2", "--plain"], "1\n" * 40)
+    assert re.search(r"\n    the game ends \(stalemate\)\n(?:.*\n)*?  the game is over: no "
+                     r"winner\n", out), out[-3000:]
+
+
+def test_the_log_names_the_rule_that_ends_a_round(tmp_path: Path) -> None:
+    log = tmp_path / "golf6.log"
+    cli(["run", "golf6", "--seed", "1", "-o", "rounds=1", "--log", str(log)])
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    scheduled = [e for e in events if e.get("effect") == "end round before"]
+    assert len(scheduled) == 1 and scheduled[0]["trigger"] == "last_lap"
+    assert scheduled[0]["seat"] == scheduled[0]["turn"]

@@ -8,6 +8,7 @@ import pytest
 
 pytest.importorskip("starlette")
 
+from cardrules.interpreter.players.bots import make_bot  # noqa: E402
 from cardrules.web.game import Game  # noqa: E402
 from cardrules.web.payload import seat_payload  # noqa: E402
 
@@ -52,3 +53,15 @@ def test_a_persons_lone_choice_is_played_for_them_and_told_so() -> None:
         game.play(seat, bot.choose(game.engine, game.state, legal) if bot else legal[0])
     only = [line for line in texts(game, 0) if line.startswith("your only choice: ")]
     assert only and only[0].startswith("your only choice: Discard "), texts(game, 0)
+
+
+def test_a_page_is_told_which_rule_ends_the_round() -> None:
+    game = Game.new("golf6", {"rounds": "1"}, 2, 1, None)
+    choosers = [make_bot("random", 1, seat) for seat in (0, 1)]
+    while not game.state.over:
+        seat = game.to_move()
+        assert seat is not None
+        game.play(seat, choosers[seat].choose(game.engine, game.state, game.legal()))
+    told = [line for seat in (0, 1) for line in texts(game, seat)]
+    assert any(line.startswith("the round ends before ") and "(last lap): every other seat "
+               "has one more turn" in line for line in told), told
