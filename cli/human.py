@@ -51,12 +51,14 @@ from .screen import (
     cards_in_text,
     choice_lines,
     decision_screen,
+    fit,
     help_lines,
     matching,
     numbered,
     open_prompt,
     paint,
     view_section,
+    width,
 )
 from .table import Table, read_save
 
@@ -90,11 +92,12 @@ class Console:
         self.eofs = 0
 
     def show(self, lines: Sequence[str]) -> None:
-        for line in lines:
+        """Print `lines`, each broken to fit the terminal's width."""
+        for line in fit(lines, width()):
             click.echo(line)
 
     def refuse(self, reason: str) -> None:
-        click.echo(printable(f"refused: {reason}"))
+        self.show([printable(f"refused: {reason}")])
 
     def clear(self) -> None:
         """Clear the screen and what scrolled off it, so the next person sees nothing."""
@@ -451,7 +454,8 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
                                  "of bots", param_hint="--view")
     table = Table.start(ref, options, engine, state, seats, seed, plain)
     if not as_json:
-        click.echo(printable(game_line(engine.rules, table.record, secret)))
+        for line in fit([printable(game_line(engine.rules, table.record, secret))], width()):
+            click.echo(line)
     play_table(table, plain, save, as_json)
 
 
@@ -494,8 +498,9 @@ def play_cmd(ruleset: str, players: int | None, seed: int | None, options: tuple
 def resume_cmd(file: str, save_file: str | None, plain: bool, programs: tuple[str, ...]) -> None:
     """Go on with a game saved by `play`, or `run --human` (after quit or --save)."""
     table = read_save(Path(file), parse_programs(programs))
-    click.echo(printable(f"{game_line(table.engine.rules, table.record, True)} - resumed "
-                         f"from {file}"))
+    for line in fit([printable(f"{game_line(table.engine.rules, table.record, True)} - "
+                               f"resumed from {file}")], width()):
+        click.echo(line)
     play_table(table, plain, save_file or file)
 
 

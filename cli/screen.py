@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ SHOWN_CHOICES = 30
 SHOWN_EVENTS = 30
 
 RULE = "=" * 72  # the top of each screen
+MIN_WIDTH = 20  # a terminal narrower than this is taken as this wide
 CLEAR = "\033[H\033[2J\033[3J"  # home, clear the screen, clear the scrollback
 _RESET = "\033[0m"
 _RED, _BLACK, _BACK = "\033[31;47m", "\033[30;47m", "\033[37;44m"
@@ -67,6 +69,46 @@ class Style:
 
 def strip_ansi(text: str) -> str:
     return _ANSI.sub("", text)
+
+
+# ------------------------------------------------------------------ the width
+def width() -> int:
+    """The terminal's width in columns (COLUMNS if set; 80 where it cannot be told)."""
+    return max(shutil.get_terminal_size().columns, MIN_WIDTH)
+
+
+def fit(lines: Sequence[str], columns: int) -> list[str]:
+    """`lines` as a terminal `columns` wide shows them: a line too long is broken between
+    words, each part after the first indented 4 more than the line (and by the spaces that
+    lined its first word up, so that the rows of a table break alike, their columns in
+    line). The top rule is cut to the width. Colour codes take no room."""
+    out: list[str] = []
+    for line in lines:
+        if line == RULE:
+            out.append(line[:columns])
+        else:
+            out += _broken(line, columns)
+    return out
+
+
+def _broken(line: str, columns: int) -> list[str]:
+    if len(strip_ansi(line)) <= columns:
+        return [line]
+    plain = strip_ansi(line)
+    indent = min(len(plain) - len(plain.lstrip(" ")) + 4, columns // 2)
+    out: list[str] = []
+    current, length = "", 0
+    for piece in re.findall(r"\s*\S+", line):
+        size = len(strip_ansi(piece))
+        if current and length + size > columns:
+            out.append(current)
+            piece = " " * (indent - 1) + piece  # (its spaces: a column's alignment, or one)
+            size = len(strip_ansi(piece))
+            current, length = "", 0
+        current += piece
+        length += size
+    out.append(current)
+    return out
 
 
 # ------------------------------------------------------------------- cards in text

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# The terminal's width, for what people read at it (cli/screen.py breaks longer lines): wide
+# enough that no test's screen is broken unless the test says how wide it is.
+os.environ["COLUMNS"] = "1000"
 
 
 def pytest_configure(config: pytest.Config) -> None:

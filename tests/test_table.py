@@ -315,3 +315,19 @@ def test_the_log_names_the_rule_that_ends_a_round(tmp_path: Path) -> None:
     scheduled = [e for e in events if e.get("effect") == "end round before"]
     assert len(scheduled) == 1 and scheduled[0]["trigger"] == "last_lap"
     assert scheduled[0]["seat"] == scheduled[0]["turn"]
+
+
+def test_the_screen_fits_the_terminals_width() -> None:
+    """With COLUMNS=40, no line of a whole game is wider (the prompts aside, which a piped
+    input leaves without a line end): hands, news and the rule are broken or cut, and the
+    standings' rounds fold under each other, their columns in line."""
+    out = cli(["play", "golf6", "--seed", "1", "-p", "3"], "1\n" * 400, COLUMNS="40")
+    lines = [re.sub(r"^(seat \d> )+", "", line) for line in out.split("\n")]
+    assert max(len(line) for line in lines) <= 40, [line for line in lines if len(line) > 40]
+    assert "=" * 40 in lines and "  seat 1 (you)  grid:" in out
+    table = out.split("  rank  seat   total   rounds\n")[1].split("\nWinner")[0].split("\n")
+    assert len(table) == 6 and {len(row) for row in table[::2]} == {len(table[0])}
+    assert {len(row) for row in table[1::2]} == {len(table[1])}  # rounds 4 to 9, in line
+    wide = cli(["play", "golf6", "--seed", "1", "-p", "3"], "1\n" * 400, COLUMNS="200")
+    assert max(len(line) for line in wide.split("\n")) > 40  # (the same game, unbroken)
+    assert " ".join(out.split()) == " ".join(wide.split()).replace("=" * 72, "=" * 40)
