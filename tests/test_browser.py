@@ -25,6 +25,7 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 from cardrules.interpreter.view import player_view  # noqa: E402
 from cardrules.web.game import Game  # noqa: E402
+from cardrules.web.payload import seat_news  # noqa: E402
 from cardrules.web.server import Hub, links, make_app  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -429,4 +430,8 @@ def test_a_tricks_cards_say_who_played_them(browser: Any) -> None:
         shown = page.eval_on_selector_all("[data-zone=trick] .card .by",
                                           "nodes => nodes.map(n => n.textContent)")
         assert shown == expected and len(shown) == 2
+        told = len(seat_news(game, 0, limit=None))  # the whole log, at a click
+        page.click("#log-button")
+        page.wait_for_function(f"() => document.querySelectorAll('#news > li').length == {told}",
+                               timeout=WAIT)
         context.close()

@@ -65,3 +65,27 @@ def test_a_page_is_told_which_rule_ends_the_round() -> None:
     told = [line for seat in (0, 1) for line in texts(game, seat)]
     assert any(line.startswith("the round ends before ") and "(last lap): every other seat "
                "has one more turn" in line for line in told), told
+
+
+def test_a_page_may_read_the_whole_log_of_what_its_seat_was_told() -> None:
+    """The page shows the latest news; asked for the log, the server sends everything the
+    seat was told, as it was told, of which the page's news is the end."""
+    from starlette.testclient import TestClient
+
+    from cardrules.web.server import Hub, make_app
+
+    game = Game.new("golf6", {"rounds": "2"}, 2, 1, None)
+    choosers = [make_bot("random", 1, seat) for seat in (0, 1)]
+    for _ in range(60):
+        seat = game.to_move()
+        assert seat is not None
+        game.play(seat, choosers[seat].choose(game.engine, game.state, game.legal()))
+    hub = Hub(delay=0)
+    hub.add(game)
+    token = game.tokens[0]
+    assert token is not None
+    with TestClient(make_app(hub)) as client:
+        page = client.get(f"/api/seat/{token}").json()["news"]
+        log = client.post(f"/api/seat/{token}/log", json={}).json()["news"]
+    assert len(log) > len(page) == 40 and log[-40:] == page
+    assert log[0]["text"].startswith("you turn the face-down card of your grid")

@@ -34,7 +34,8 @@ from cardrules.present.choices import only_choice
 from cardrules.present.lines import choice_text, fitted
 from cardrules.present.news import News, news, played_for
 
-NEWS_KEPT = 200  # entries of news kept; a page shows the latest of them
+NEWS_KEPT = 5000  # entries of news kept (each an action's, for every seat); a page shows
+# the latest of them, and all of them when it asks for the log
 ACCOUNTS_KEPT = 3  # rounds' accounts kept; a page shows the last
 MAX_TEXT = 1000  # the longest text a person may type into a move
 
