@@ -48,9 +48,10 @@ def react(table: Table, seat: int, words: Sequence[str]) -> list[str]:
 
 
 def hint(table: Table, seat: int, choices: Mapping[int, Action], words: Sequence[str],
-         style: Style) -> list[str]:
+         style: Style, named_numbers: set[int] | None = None) -> list[str]:
     """`hint [BOT]`: the bot's pick for this decision and what it thinks of each choice,
-    from this seat's knowledge alone."""
+    from this seat's knowledge alone (the numbers of the choices it names are added to
+    `named_numbers`: they are on the screen now)."""
     if len(words) > 1:
         return ["refused: type hint, or hint and a bot (greedy, ismcts, ismcts:200)"]
     kind = words[0] if words else hints.DEFAULT_HINT
@@ -64,6 +65,8 @@ def hint(table: Table, seat: int, choices: Mapping[int, Action], words: Sequence
     def named(action: Action) -> str:
         number = numbers.get(action)
         text = choice_text(engine, action, state, seat)
+        if number is not None and named_numbers is not None:
+            named_numbers.add(number)
         return f"{number}. {text}" if number is not None else text
 
     names = frozenset(engine.rules.cards.names)

@@ -269,7 +269,8 @@ class Session:
         elif word.split()[0] in ("log", "history"):
             console.show(commands.log(t, seat, word.split()[1:], style))
         elif word.split()[0] == "hint":
-            console.show(commands.hint(t, seat, choices, word.split()[1:], style))
+            console.show(commands.hint(t, seat, choices, word.split()[1:], style,
+                                       self.shown.listed))
         elif word in ("takeback", "take back", "undo"):
             lines, taken = commands.take_back(t, seat)
             console.show(lines)

@@ -195,7 +195,7 @@ def consequences(rules: Ruleset, effects: Sequence[Event], seat: int) -> list[st
 
 _CARDS = ("move", "swap", "reveal", "flip up", "flip down")  # effects on a card
 # A card's name as a word of a line (the names rules write: '10H', 'QS', 'BJ', '1R'...).
-_NAMES = re.compile(r"(?<![0-9A-Za-z])[0-9A-Za-z]{1,3}(?![0-9A-Za-z])")
+_NAMES = re.compile(r"[0-9A-Za-z]+")
 
 
 # What a rule says of the round or the game (interpreter/effects.py logs it, with the rule).

@@ -331,3 +331,12 @@ def test_the_screen_fits_the_terminals_width() -> None:
     wide = cli(["play", "golf6", "--seed", "1", "-p", "3"], "1\n" * 400, COLUMNS="200")
     assert max(len(line) for line in wide.split("\n")) > 40  # (the same game, unbroken)
     assert " ".join(out.split()) == " ".join(wide.split()).replace("=" * 72, "=" * 40)
+
+
+def test_a_choice_a_hint_names_is_on_the_screen() -> None:
+    """A hint lists choices by their numbers: one folded into a line is then played by its
+    number, as any choice shown."""
+    out = cli(["play", "geohash", "--seed", "1", "--plain", "--bots", "random"], "hint\n2\n")
+    assert "Hint from greedy: 2. Ask seat 2 for the black 2\n" in out
+    assert "Choice 2 is one of" not in out
+    assert "\n  you ask seat 2 for the black 2\n" in out.split("=" * 72)[2]
