@@ -57,8 +57,8 @@ from .screen import (
     numbered,
     open_prompt,
     paint,
+    terminal_width,
     view_section,
-    width,
 )
 from .table import Table, read_save
 
@@ -93,7 +93,7 @@ class Console:
 
     def show(self, lines: Sequence[str]) -> None:
         """Print `lines`, each broken to fit the terminal's width."""
-        for line in fit(lines, width()):
+        for line in fit(lines, terminal_width()):
             click.echo(line)
 
     def refuse(self, reason: str) -> None:
@@ -455,7 +455,8 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
                                  "of bots", param_hint="--view")
     table = Table.start(ref, options, engine, state, seats, seed, plain)
     if not as_json:
-        for line in fit([printable(game_line(engine.rules, table.record, secret))], width()):
+        told = printable(game_line(engine.rules, table.record, secret))
+        for line in fit([told], terminal_width()):
             click.echo(line)
     play_table(table, plain, save, as_json)
 
@@ -500,7 +501,7 @@ def resume_cmd(file: str, save_file: str | None, plain: bool, programs: tuple[st
     """Go on with a game saved by `play`, or `run --human` (after quit or --save)."""
     table = read_save(Path(file), parse_programs(programs))
     for line in fit([printable(f"{game_line(table.engine.rules, table.record, True)} - "
-                               f"resumed from {file}")], width()):
+                               f"resumed from {file}")], terminal_width()):
         click.echo(line)
     play_table(table, plain, save_file or file)
 

@@ -7,7 +7,7 @@ public point of view when they did it. Nothing here looks at a card the seat doe
 
 Card names in texts ('QH', as rule labels write them) are shown like the view shows cards:
 'Q♥', or 'QH' when plain; with colour, red suits are red and black suits black, on a light
-card face.
+card face. Every line is broken to the terminal's width as it is shown (`fit`).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def strip_ansi(text: str) -> str:
 
 
 # ------------------------------------------------------------------ the width
-def width() -> int:
+def terminal_width() -> int:
     """The terminal's width in columns (COLUMNS if set; 80 where it cannot be told)."""
     return max(shutil.get_terminal_size().columns, MIN_WIDTH)
 
