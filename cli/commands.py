@@ -4,6 +4,7 @@
     react always     ask me at every chance to react
     react auto       let chances to react go by (the default)
     hint [BOT]       what a bot (greedy, or ismcts; with a budget: ismcts:200) would play
+    log [N]          all I have been told of this game (or its last N lines)
     takeback         take back my last decision (alone against bots, before I see a card)
 
 Each returns the lines to show; none changes the game but `take_back`.
@@ -47,9 +48,10 @@ def react(table: Table, seat: int, words: Sequence[str]) -> list[str]:
 
 
 def hint(table: Table, seat: int, choices: Mapping[int, Action], words: Sequence[str],
-         style: Style) -> list[str]:
+         style: Style, named_numbers: set[int] | None = None) -> list[str]:
     """`hint [BOT]`: the bot's pick for this decision and what it thinks of each choice,
-    from this seat's knowledge alone."""
+    from this seat's knowledge alone (the numbers of the choices it names are added to
+    `named_numbers`: they are on the screen now)."""
     if len(words) > 1:
         return ["refused: type hint, or hint and a bot (greedy, ismcts, ismcts:200)"]
     kind = words[0] if words else hints.DEFAULT_HINT
@@ -63,6 +65,8 @@ def hint(table: Table, seat: int, choices: Mapping[int, Action], words: Sequence
     def named(action: Action) -> str:
         number = numbers.get(action)
         text = choice_text(engine, action, state, seat)
+        if number is not None and named_numbers is not None:
+            named_numbers.add(number)
         return f"{number}. {text}" if number is not None else text
 
     names = frozenset(engine.rules.cards.names)
@@ -74,6 +78,24 @@ def hint(table: Table, seat: int, choices: Mapping[int, Action], words: Sequence
     return [paint(cards_in_text(printable(line), names, style), style) for line in lines]
 
 
+def log(table: Table, seat: int, words: Sequence[str], style: Style) -> list[str]:
+    """`log`, `log N`: the news this seat has been told of the game, as it was told (the
+    last N lines)."""
+    if len(words) > 1 or (words and not (words[0].isascii() and words[0].isdigit()
+                                         and 0 < len(words[0]) <= 6 and int(words[0]) > 0)):
+        return ["refused: type log, or log and a number of lines (log 20)"]
+    told = table.history.get(seat, [])
+    if not told:
+        return ["You have been told nothing of this game yet."]
+    shown = told[-int(words[0]):] if words else told
+    earlier = len(told) - len(shown) + table.forgotten.get(seat, 0)
+    lines = [f"What you have been told of this game ({len(shown)} lines"
+             + (f"; {earlier} earlier" if earlier else "") + "):"]
+    lines += ["  " + line for line in shown]
+    names = frozenset(table.engine.rules.cards.names)
+    return [paint(cards_in_text(printable(line), names, style), style) for line in lines]
+
+
 def take_back(table: Table, seat: int) -> tuple[list[str], bool]:
     """`takeback`: the person's last decision taken back, if it may be (the lines to
     show, and whether it was)."""
@@ -81,5 +103,6 @@ def take_back(table: Table, seat: int) -> tuple[list[str], bool]:
         words = table.take_back(seat)
     except GameError as exc:
         return [printable(f"refused: {exc}")], False
-    table.pending[seat] = [f"you take back: {words}"]
+    table.pending[seat] = []
+    table.say(seat, [f"you take back: {words}"])
     return [printable(f"Taken back: {words}. Decide again.")], True

@@ -38,7 +38,7 @@ from cardrules.interpreter.sessions.start import free_path, fresh_seed
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action, Ruleset
 from cardrules.present import render
-from cardrules.present.choices import plausible_first
+from cardrules.present.choices import in_view_order, only_choice, plausible_first
 from cardrules.present.lines import fitted, rules_lines
 from cardrules.present.render import printable, quoted
 
@@ -48,17 +48,18 @@ from .params import SEAT, SEED, parse_options, parse_programs, player_count, sea
 from .screen import (
     CLEAR,
     RULE,
-    SHOWN_CHOICES,
+    OnScreen,
     Style,
     cards_in_text,
     choice_lines,
-    collapsed,
     decision_screen,
+    fit,
     help_lines,
     matching,
     numbered,
     open_prompt,
     paint,
+    terminal_width,
     view_section,
 )
 from .table import Table, read_save
@@ -93,11 +94,12 @@ class Console:
         self.eofs = 0
 
     def show(self, lines: Sequence[str]) -> None:
-        for line in lines:
+        """Print `lines`, each broken to fit the terminal's width."""
+        for line in fit(lines, terminal_width()):
             click.echo(line)
 
     def refuse(self, reason: str) -> None:
-        click.echo(printable(f"refused: {reason}"))
+        self.show([printable(f"refused: {reason}")])
 
     def clear(self) -> None:
         """Clear the screen and what scrolled off it, so the next person sees nothing."""
@@ -139,6 +141,7 @@ class Session:
         self.unsaved: str | None = None  # why the last save on quitting failed
         self.unsaveable: str | None = None  # why the game can never be saved, if it cannot
         self.deal_file: str | None = None  # the --deal file it was dealt from, if known
+        self.shown = OnScreen({}, set(), {})  # the choices the person has been shown
 
     def autosave(self) -> None:
         """Save after a decision (with --save). A save that fails (a full disk, a game too
@@ -177,13 +180,17 @@ class Session:
                     legal = t.advance(seat, bot.choose(engine, state, legal))
                 except Forfeit as exc:  # a program seat's bad answer ends the game
                     forfeit(engine, state, exc.seat)
-                    for news in t.pending.values():
-                        news.append(f"seat {exc.seat + 1} forfeits the game: {exc.reason}")
+                    t.say_all(f"seat {exc.seat + 1} forfeits the game: {exc.reason}")
                     break
                 self.watch_out()
                 continue
             if t.windows.passes(state, seat):  # a chance to react the person lets go by
                 legal = t.advance(seat, PASS)
+                continue
+            only = only_choice(legal)
+            if only is not None:  # nothing to decide: played for them, and told so
+                legal = t.advance(seat, only, only=True)
+                self.autosave()
                 continue
             action = self.decide(seat, legal)
             if action is None:  # the decision before this one was taken back
@@ -218,11 +225,13 @@ class Session:
         if len(t.humans) > 1 and seat != self.last_person:
             self.hand_over(seat)
         self.last_person = seat
+        legal = in_view_order(t.engine, t.state, seat, legal)
         if t.state.window:  # a reaction's choices: the plausible first
             legal = plausible_first(t.engine, t.state, seat, legal)
         self.console.show(decision_screen(t.engine, t.state, seat, legal, t.pending[seat],
                                           self.console.style, t.windows.seats.get(seat)))
         choices = numbered(legal)
+        self.shown = OnScreen.of(choices)
         while True:
             line = self.console.ask(f"seat {seat + 1}> ")
             if line is None:
@@ -262,24 +271,22 @@ class Session:
             self.quit()
         elif word.split()[0] == "react" and engine.rules.reactions is not None:
             console.show(commands.react(t, seat, word.split()[1:]))
+        elif word.split()[0] in ("log", "history"):
+            console.show(commands.log(t, seat, word.split()[1:], style))
         elif word.split()[0] == "hint":
-            console.show(commands.hint(t, seat, choices, word.split()[1:], style))
+            console.show(commands.hint(t, seat, choices, word.split()[1:], style,
+                                       self.shown.listed))
         elif word in ("takeback", "take back", "undo"):
             lines, taken = commands.take_back(t, seat)
             console.show(lines)
             if taken:
                 raise TakenBack
         elif word == "all":
+            self.shown.add(limit=None)
             console.show([paint(line, style) for line in
                           choice_lines(engine, state, seat, choices, style, limit=None)])
         elif match := _NUMBER.fullmatch(text):  # ASCII digits only: '١' is no 1
-            digits = match.group(1)
-            if collapsed(choices) and match.group(2) is None and len(digits) <= 9:
-                run = next((r for r in parts.runs(choices, SHOWN_CHOICES)
-                            if r.first == int(digits)), None)
-                if run is not None:
-                    return self.in_parts(seat, [choices[n] for n in parts.numbers_of(run)])
-            return self.pick(choices, digits, match.group(2))
+            return self.number(seat, choices, match.group(1), match.group(2))
         elif text.split()[0].isdigit():  # digits of another script: '١', '３'
             console.refuse(f"'{quoted(text.split()[0])}' is not a number in digits 0-9: "
                            "type the number of a choice")
@@ -289,9 +296,28 @@ class Session:
                 console.refuse(f"no choice has the words '{quoted(text)}': type a number "
                                "(or help)")
             else:
+                self.shown.add(only=found)
                 console.show([paint(line, style) for line in
                               choice_lines(engine, state, seat, choices, style, only=found)])
         return None
+
+    def number(self, seat: int, choices: dict[int, Action], digits: str,
+               rest: str | None) -> Action | None:
+        """The action a number typed picks (`rest`: what was typed after it): a choice on
+        the screen; a run of choices folded into one line, opened to choose part by part;
+        nothing, with the reason, for a number not shown."""
+        number = int(digits) if len(digits) <= 9 else -1
+        run = self.shown.folded.get(number)
+        if number not in self.shown.listed and run is not None and rest is None:
+            if number != run.first:
+                self.console.show([f"Choice {number} is one of the {run.size} on line "
+                                   f"{run.first}: choose it part by part."])
+            return self.in_parts(seat, [choices[n] for n in parts.numbers_of(run)])
+        if number in choices and number not in self.shown.listed and run is None:
+            self.console.refuse(f"choice {number} is not on the screen: type all to list "
+                                "every choice, or some words of the one you want")
+            return None
+        return self.pick(choices, digits, rest)
 
     def in_parts(self, seat: int, actions: list[Action]) -> Action | None:
         """Choose one of a move's many actions a part at a time; None to go back."""
@@ -324,8 +350,8 @@ class Session:
         number = int(digits) if len(digits) <= 9 else -1
         if number not in choices:
             shown = digits if len(digits) <= 12 else digits[:9] + "..."
-            self.console.refuse(f"there is no choice {shown}: type a number from "
-                                f"{min(choices)} to {max(choices)}")
+            self.console.refuse(f"there is no choice {shown}: type a number "
+                                f"{self.shown.numbers()}")
             return None
         action = choices[number]
         if is_open(action):
@@ -481,7 +507,9 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
         click.echo(printable(f"note: {why}; the game cannot be saved"), err=True)
     check_save(save, table.record)
     if not as_json:
-        click.echo(printable(game_line(engine.rules, table.record, secret)))
+        told = printable(game_line(engine.rules, table.record, secret))
+        for line in fit([told], terminal_width()):
+            click.echo(line)
     play_table(table, plain, save, as_json, unsaveable, deal_file)
 
 
@@ -525,8 +553,9 @@ def resume_cmd(file: str, save_file: str | None, plain: bool, programs: tuple[st
     """Go on with a game saved by `play`, or `run --human` (after quit or --save)."""
     table = read_save(Path(file), parse_programs(programs))
     check_save(save_file, table.record)
-    click.echo(printable(f"{game_line(table.engine.rules, table.record, True)} - resumed "
-                         f"from {file}"))
+    for line in fit([printable(f"{game_line(table.engine.rules, table.record, True)} - "
+                               f"resumed from {file}")], terminal_width()):
+        click.echo(line)
     play_table(table, plain, save_file or file)
 
 

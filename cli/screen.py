@@ -7,13 +7,14 @@ public point of view when they did it. Nothing here looks at a card the seat doe
 
 Card names in texts ('QH', as rule labels write them) are shown like the view shows cards:
 'Q♥', or 'QH' when plain; with colour, red suits are red and black suits black, on a light
-card face.
+card face. Every line is broken to the terminal's width as it is shown (`fit`).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ SHOWN_CHOICES = 30
 SHOWN_EVENTS = 30
 
 RULE = "=" * 72  # the top of each screen
+MIN_WIDTH = 20  # a terminal narrower than this is taken as this wide
 CLEAR = "\033[H\033[2J\033[3J"  # home, clear the screen, clear the scrollback
 _RESET = "\033[0m"
 _RED, _BLACK, _BACK = "\033[31;47m", "\033[30;47m", "\033[37;44m"
@@ -67,6 +69,46 @@ class Style:
 
 def strip_ansi(text: str) -> str:
     return _ANSI.sub("", text)
+
+
+# ------------------------------------------------------------------ the width
+def terminal_width() -> int:
+    """The terminal's width in columns (COLUMNS if set; 80 where it cannot be told)."""
+    return max(shutil.get_terminal_size().columns, MIN_WIDTH)
+
+
+def fit(lines: Sequence[str], columns: int) -> list[str]:
+    """`lines` as a terminal `columns` wide shows them: a line too long is broken between
+    words, each part after the first indented 4 more than the line (and by the spaces that
+    lined its first word up, so that the rows of a table break alike, their columns in
+    line). The top rule is cut to the width. Colour codes take no room."""
+    out: list[str] = []
+    for line in lines:
+        if line == RULE:
+            out.append(line[:columns])
+        else:
+            out += _broken(line, columns)
+    return out
+
+
+def _broken(line: str, columns: int) -> list[str]:
+    if len(strip_ansi(line)) <= columns:
+        return [line]
+    plain = strip_ansi(line)
+    indent = min(len(plain) - len(plain.lstrip(" ")) + 4, columns // 2)
+    out: list[str] = []
+    current, length = "", 0
+    for piece in re.findall(r"\s*\S+", line):
+        size = len(strip_ansi(piece))
+        if current and length + size > columns:
+            out.append(current)
+            piece = " " * (indent - 1) + piece  # (its spaces: a column's alignment, or one)
+            size = len(strip_ansi(piece))
+            current, length = "", 0
+        current += piece
+        length += size
+    out.append(current)
+    return out
 
 
 # ------------------------------------------------------------------- cards in text
@@ -112,34 +154,73 @@ def choice_lines(engine: Engine, state: GameState, seat: int, choices: Mapping[i
                  limit: int | None = SHOWN_CHOICES) -> list[str]:
     """The numbered choices (those in `only`, if given), at most `limit` of them. In a list
     longer than `limit`, a move with many choices is one line, chosen part by part."""
-    numbers = list(only) if only is not None else sorted(choices, key=lambda n: (n == 0, n))
     names = frozenset(engine.rules.cards.names)
     width = len(str(max(choices))) if choices else 1
+    entries, hidden = layout(choices, only, limit)
     lines = []
-    if collapsed(choices, only, limit):
-        inside = {n: run for run in parts.runs(choices, limit or len(choices))
-                  for n in parts.numbers_of(run)}
-        for n in numbers:
-            run = inside.get(n)
-            if run is None:
-                text = cards_in_text(choice_text(engine, choices[n], state, seat), names, style)
-                lines.append(f"  {n:>{width}}. {text}")
-            elif n == run.first:
-                lines.append(f"  {n:>{width}}. {parts.run_text(engine, run)}")
-        if len(lines) <= (limit or len(lines)):
-            return [printable(line) for line in lines]
-        lines = []
-    shown = numbers if limit is None or len(numbers) <= limit else numbers[:limit]
-    if 0 in numbers and 0 not in shown:
-        shown = [*shown[:-1], 0]  # passing stays in sight in a long list
-    for n in shown:
-        text = cards_in_text(choice_text(engine, choices[n], state, seat), names, style)
-        lines.append(printable(f"  {n:>{width}}. {text}"))
-    hidden = len(numbers) - len(shown)
+    for entry in entries:
+        if isinstance(entry, parts.Run):
+            lines.append(f"  {entry.first:>{width}}. {parts.run_text(engine, entry)}")
+        else:
+            text = cards_in_text(choice_text(engine, choices[entry], state, seat), names, style)
+            lines.append(f"  {entry:>{width}}. {text}")
     if hidden:
         lines.append(f"  ... and {hidden} more: type some words of the choice you want to "
                      "list the choices that have them, or 'all' for every choice")
-    return lines
+    return [printable(line) for line in lines]
+
+
+def layout(choices: Mapping[int, Action], only: Sequence[int] | None = None,
+           limit: int | None = SHOWN_CHOICES) -> tuple[list[int | parts.Run], int]:
+    """What `choice_lines` lists, line by line: a choice's number, or a run of one move's
+    choices folded into one line; and how many choices it leaves out."""
+    numbers = list(only) if only is not None else sorted(choices, key=lambda n: (n == 0, n))
+    if collapsed(choices, only, limit):
+        inside = {n: run for run in parts.runs(choices, limit or len(choices))
+                  for n in parts.numbers_of(run)}
+        entries: list[int | parts.Run] = []
+        for n in numbers:
+            run = inside.get(n)
+            if run is None:
+                entries.append(n)
+            elif n == run.first:
+                entries.append(run)
+        if len(entries) <= (limit or len(entries)):
+            return entries, 0
+    shown = numbers if limit is None or len(numbers) <= limit else numbers[:limit]
+    if 0 in numbers and 0 not in shown:
+        shown = [*shown[:-1], 0]  # passing stays in sight in a long list
+    return list(shown), len(numbers) - len(shown)
+
+
+@dataclass
+class OnScreen:
+    """The choices a person has been shown at a decision: those listed on a line of their
+    own (`listed`), and those folded into a run's line (`folded`: number -> its run)."""
+
+    choices: Mapping[int, Action]
+    listed: set[int]
+    folded: dict[int, parts.Run]
+
+    @classmethod
+    def of(cls, choices: Mapping[int, Action]) -> OnScreen:
+        """What a decision's screen lists of `choices`."""
+        shown = cls(choices, set(), {})
+        shown.add()
+        return shown
+
+    def add(self, only: Sequence[int] | None = None, limit: int | None = SHOWN_CHOICES) -> None:
+        """The choices `choice_lines(only, limit)` lists are shown too."""
+        for entry in layout(self.choices, only, limit)[0]:
+            if isinstance(entry, parts.Run):
+                self.folded.update((n, entry) for n in parts.numbers_of(entry))
+            else:
+                self.listed.add(entry)
+
+    def numbers(self) -> str:
+        """The numbers on the screen, as a person may type them: 'from 1 to 37'."""
+        lines = self.listed | {run.first for run in self.folded.values()}
+        return f"from {min(lines)} to {max(lines)}" if len(lines) > 1 else str(min(lines))
 
 
 def collapsed(choices: Mapping[int, Action], only: Sequence[int] | None = None,
@@ -176,8 +257,10 @@ def matching(engine: Engine, state: GameState, seat: int, choices: Mapping[int, 
 def view_section(rules: Ruleset, state: GameState, seat: int, style: Style) -> list[str]:
     """The seat's view: zones as it sees them, its known face-down cards in brackets,
     other cards as backs, hidden zones as counts, and the variables it may see (each seat's
-    on its line)."""
-    return render.view_lines(rules, player_view(rules, state, seat), style.plain)
+    on its line), a card held by a variable shown as the zones show cards."""
+    names = frozenset(rules.cards.names)
+    return [cards_in_text(line, names, style)
+            for line in render.view_lines(rules, player_view(rules, state, seat), style.plain)]
 
 
 
@@ -193,16 +276,58 @@ def decision_screen(engine: Engine, state: GameState, seat: int, legal: Sequence
     lines = [RULE, f"{rules.title} - seat {seat + 1} (you)"]
     if events:
         lines.append("Since your last decision:")
-        if len(events) > SHOWN_EVENTS:
-            lines.append(f"  ({len(events) - SHOWN_EVENTS} earlier lines not shown)")
-        lines += ["  " + cards_in_text(e, names, style) for e in events[-SHOWN_EVENTS:]]
+        lines += ["  " + cards_in_text(e, names, style) for e in shown_news(events)]
     lines += view_section(rules, state, seat, style)
     lines.append(situation(engine, state, seat))
     lines += choice_lines(engine, state, seat, numbered(legal), style)
     if rules.reactions is not None and reacting is not None and not state.window:
         lines.append(reacting_line(reacting))
-    lines.append("Type a number (or help, rules, hint, quit).")
+    lines.append("Type a number (or help, rules, log, hint, quit).")
     return [paint(printable(line), style) for line in lines]
+
+
+def shown_news(lines: Sequence[str], limit: int = SHOWN_EVENTS) -> list[str]:
+    """The news a screen shows of `lines`: all of it, or when that is more than `limit`
+    lines, the latest items that fit and every item to be shown whole (a round's account:
+    cli/table.py's Line), each item whole; a line says where others were left out, and how
+    to read them."""
+    if len(lines) <= limit:
+        return list(lines)
+    items: list[list[str]] = []
+    for line in lines:
+        if not items or getattr(line, "first", True):
+            items.append([])
+        items[-1].append(line)
+    room = limit - sum(len(item) for item in items if _whole(item))
+    shown = [False] * len(items)
+    for index in range(len(items) - 1, -1, -1):
+        if _whole(items[index]):
+            shown[index] = True
+        elif len(items[index]) <= room:
+            shown[index], room = True, room - len(items[index])
+        else:
+            room = 0  # (the latest news, without a gap in it)
+    out: list[str] = []
+    left = 0
+    for item, show in zip(items, shown):
+        if not show:
+            left += len(item)
+            continue
+        if left:
+            out.append(_left_out(left))
+            left = 0
+        out += item
+    if left:
+        out.append(_left_out(left))
+    return out
+
+
+def _whole(item: Sequence[str]) -> bool:
+    return bool(getattr(item[0], "whole", False))
+
+
+def _left_out(count: int) -> str:
+    return f"({count} line{'s' if count != 1 else ''} not shown: type log to read them)"
 
 
 def reacting_line(reacting: Reacting) -> str:
@@ -250,6 +375,7 @@ def help_lines(engine: Engine, state: GameState, seat: int, legal: Sequence[Acti
             lines += textwrap.wrap(f"{engine.words.describe_move(move.name)}: {move.doc}", 88,
                                    initial_indent="  ", subsequent_indent="    ")
     lines.append("Commands: help (this), rules (the game's summary and options), "
+                 "log (all you have been told of this game: log 20, the last 20 lines), "
                  "hint (what a bot would play: hint greedy, hint ismcts, hint ismcts:200), "
                  "takeback (your last decision, alone against bots, before you see a card), "
                  "quit (save the game and stop).")

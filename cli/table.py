@@ -9,8 +9,10 @@ a person may take back their last decision (interpreter/sessions/takeback.py).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cardrules.dsl.loader import load_referenced
 from cardrules.errors import GameError
@@ -29,9 +31,33 @@ from cardrules.interpreter.sessions.takeback import TakeBack
 from cardrules.interpreter.sessions.windows import Windows
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action
-from cardrules.present.news import news
+from cardrules.present.choices import only_choice
+from cardrules.present.lines import choice_text
+from cardrules.present.news import News, news, played_for
 
 KEPT_EVENTS = 200  # lines kept for a seat that has not decided for a long time
+KEPT_HISTORY = 20_000  # lines of a seat's news kept for `log` (the latest)
+
+
+class Line(str):
+    """A line of a seat's news. `first`: the first of its item (an action and what came
+    of it, a round's account...); `whole`: of an item shown whole however long the news is
+    (a round's account)."""
+
+    first: bool
+    whole: bool
+
+    def __new__(cls, text: str, first: bool = True, whole: bool = False) -> Line:
+        line = super().__new__(cls, text)
+        line.first, line.whole = first, whole
+        return line
+
+
+def news_lines(item: News) -> list[Line]:
+    """An item of news as the lines a seat reads (a round's, its account and how the next
+    begins, shown whole)."""
+    whole = item.kind == "round"
+    return [Line(text, i == 0, whole) for i, text in enumerate(item.lines())]
 
 
 @dataclass
@@ -43,6 +69,10 @@ class Table(PeoplesGame):
     state: GameState
     bots: list[Bot | None]
     pending: dict[int, list[str]] = field(default_factory=dict)  # human seat -> news
+    # human seat -> every line it has been told (the latest KEPT_HISTORY), and how many
+    # earlier lines are no longer kept
+    history: dict[int, list[str]] = field(default_factory=dict)
+    forgotten: dict[int, int] = field(default_factory=dict)
     windows: Windows = field(default_factory=Windows)
     takeback: TakeBack = field(default_factory=TakeBack)
 
@@ -56,7 +86,13 @@ class Table(PeoplesGame):
         record = Record.new(ref, options, engine.rules, state.n, seed, seats, plain,
                             deal=dealt_from(state))
         return cls(record, engine, state, make_bots(seats, seed),
-                   {p: [] for p, k in enumerate(seats) if k == HUMAN})
+                   {p: [] for p, k in enumerate(seats) if k == HUMAN}).dealt()
+
+    def dealt(self) -> Table:
+        """The game as dealt: what its first round's setup did is news before the first
+        decision, as a later round's is."""
+        self.tell(drain(self.state.log))
+        return self
 
     @property
     def seats(self) -> list[str]:
@@ -78,26 +114,54 @@ class Table(PeoplesGame):
     def humans(self) -> list[int]:
         return [p for p, kind in enumerate(self.seats) if kind == HUMAN]
 
-    def advance(self, seat: int, action: Action, chosen: bool = False) -> list[Action]:
+    def advance(self, seat: int, action: Action, chosen: bool = False,
+                only: bool = False) -> list[Action]:
         """Apply `seat`'s action, note it in the record, and tell every person at the table
         what they may know of it and what came of it (and the round's account, when it ends
-        a round). `chosen`: a person chose it (and may take it back, alone at the table)."""
-        engine, state = self.engine, self.state
+        a round). `chosen`: a person chose it (and may take it back, alone at the table);
+        `only`: it was a person's only choice, played for them (and told so)."""
+        words = choice_text(self.engine, action, self.state, seat) if only else None
         self.take(seat, action, chosen)
-        events = drain(state.log)
-        legal = engine.legal_actions(state)
-        for human, lines in self.pending.items():
-            for item in news(engine.rules, events, human):
-                lines.extend(item.lines())
-            del lines[:-KEPT_EVENTS]
+        events = drain(self.state.log)
+        legal = self.engine.legal_actions(self.state)
+        self.tell(events, (seat, words) if words is not None else None)
         return legal
+
+    def tell(self, events: list[dict[str, Any]], only: tuple[int, str] | None = None) -> None:
+        """Tell every person at the table what they may know of `events` (`only`: the seat
+        whose only choice began them, and the choice's words)."""
+        for human in self.pending:
+            items = news(self.engine.rules, events, human)
+            if only is not None and only[0] == human:
+                items = played_for(items, human, only[1])
+            for item in items:
+                self.say(human, news_lines(item))
+
+    def say(self, seat: int, lines: Sequence[str]) -> None:
+        """Tell the person at `seat` `lines` of news: they read them at their next decision
+        (the latest KEPT_EVENTS), and with `log` at any."""
+        pending = self.pending[seat]
+        pending.extend(lines)
+        del pending[:-KEPT_EVENTS]
+        history = self.history.setdefault(seat, [])
+        history.extend(lines)
+        if len(history) > KEPT_HISTORY:
+            self.forgotten[seat] = self.forgotten.get(seat, 0) + len(history) - KEPT_HISTORY
+            del history[:-KEPT_HISTORY]
+
+    def say_all(self, line: str) -> None:
+        """Tell every person at the table `line`."""
+        for seat in self.pending:
+            self.say(seat, [line])
 
     def replayed(self, seat: int, action: Action) -> None:
         """`advance` for an action read from a save: a person who made it had seen their
-        news then, as in play."""
-        if seat in self.pending:
+        news then, as in play (but for their only choice, played for them)."""
+        only = seat in self.pending and \
+            only_choice(self.engine.legal_actions(self.state)) == action
+        if seat in self.pending and not only:
             self.pending[seat] = []
-        self.advance(seat, action)
+        self.advance(seat, action, only=only)
 
     def take_back(self, seat: int) -> str:
         """Take back `seat`'s last decision (GameError, saying why, where it may not be):
@@ -123,5 +187,6 @@ def read_save(path: Path, programs: dict[int, str] | None = None) -> Table:
     return people.resume(
         path, programs, load_referenced,
         lambda saved, engine, state, bots: Table(
-            saved, engine, state, bots, {p: [] for p, k in enumerate(saved.seats) if k == HUMAN}),
+            saved, engine, state, bots,
+            {p: [] for p, k in enumerate(saved.seats) if k == HUMAN}).dealt(),
         lambda table: table.replayed)

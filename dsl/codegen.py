@@ -230,7 +230,7 @@ class Generator(StatementWriter):
     def trigger_function(self, kind: str, triggers: tuple[ir.Trigger, ...]) -> None:
         body: list[ast.stmt] = []
         for trigger in triggers:
-            inner = self.body(trigger.body)
+            inner = self.body(trigger.body, rule=("trigger", trigger.name))
             if trigger.when is None:
                 body.extend(inner)
             else:
@@ -380,7 +380,8 @@ class Generator(StatementWriter):
             for i, p in enumerate(move.params, 1)]
         self.manifest.moves[move.name] = self.add_function(
             f"m_{move.name}", ["S", "me", "A"],
-            unpack + self.body(move.body, tuple(p.name for p in move.params)), move.pos)
+            unpack + self.body(move.body, tuple(p.name for p in move.params),
+                               ("move", move.name)), move.pos)
         self.manifest.labels[move.name] = tuple(
             self.expression_function(f"l_{move.name}_{i}", ["S", "A"], value, unpack)
             for i, value in enumerate(move.label_values))

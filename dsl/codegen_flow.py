@@ -83,7 +83,8 @@ class FlowGenerator:
         gen = self.gen
         unpack = [pyast.assign(local(p.name), pyast.subscript(pyast.name("A"), pyast.const(i)))
                   for i, p in enumerate(move.params, 1)]
-        body = unpack + gen.body(move.body, tuple(p.name for p in move.params))
+        body = unpack + gen.body(move.body, tuple(p.name for p in move.params),
+                                 ("move", move.name))
         args = {name: pyast.name(name) for name in FLOW}
         where = {"phase": index, "step": number, "then": move.then}
         if "move_made" in gen.inliner.defs:

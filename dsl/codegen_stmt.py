@@ -35,11 +35,16 @@ class StatementWriter(ExpressionWriter):
     # hides a name bound outside it gets a fresh local, read through `_names` while it is
     # bound, and the name outside is left as it was.
     _visible: set[str]  # the names bound here: parameters, and lets and loops around
+    _rule: tuple[str, str] | None = None  # the move or trigger being written (`body`)
     _here: set[str] | None  # the names a `let` bound in this inner block (None: the body)
 
-    def body(self, stmts: tuple[ir.Stmt, ...], params: tuple[str, ...] = ()) -> list[ast.stmt]:
-        """A rule's statements, the whole of a function's (its parameters bound)."""
+    def body(self, stmts: tuple[ir.Stmt, ...], params: tuple[str, ...] = (),
+             rule: tuple[str, str] | None = None) -> list[ast.stmt]:
+        """A rule's statements, the whole of a function's (its parameters bound). `rule`:
+        the move or trigger they are ('move', name), which the log names where a statement
+        ends the round or the game (None: a procedure's, a setup's...)."""
         self._names, self._visible, self._here = {}, set(params), None
+        self._rule = rule
         return self.block(stmts)
 
     def inner(self, stmts: tuple[ir.Stmt, ...], loop: tuple[str, str] | None = None
@@ -217,6 +222,9 @@ class StatementWriter(ExpressionWriter):
         return [pyast.assign(python, value)]
 
     def stmt_Signal(self, stmt: ir.Signal) -> list[ast.stmt]:
+        if stmt.kind in ("round", "game"):  # logged, with the rule that said it
+            return [pyast.expr_stmt(pyast.call("ends", S, pyast.const(_SIGNALS[stmt.kind]),
+                                                pyast.const(self._rule)))]
         return pyast.stmts("S.signal |= _0", pyast.const(_SIGNALS[stmt.kind]))
 
     def seat(self, player: ir.Expr, pos: n.Pos, what: str) -> ast.expr:
@@ -233,10 +241,12 @@ class StatementWriter(ExpressionWriter):
 
     def stmt_EndRoundBefore(self, stmt: ir.EndRoundBefore) -> list[ast.stmt]:
         who = self.seat(stmt.player, stmt.pos, "it never has a turn before which a round ends")
-        return [pyast.expr_stmt(pyast.call("end_round_before", S, who))]
+        return [pyast.expr_stmt(pyast.call("end_round_before", S, who,
+                                            pyast.const(self._rule)))]
 
     def stmt_Win(self, stmt: ir.Win) -> list[ast.stmt]:
-        return [pyast.expr_stmt(pyast.call("win", S, self.expr(stmt.player)))]
+        return [pyast.expr_stmt(pyast.call("win", S, self.expr(stmt.player),
+                                           pyast.const(self._rule)))]
 
     def stmt_ProcedureCall(self, stmt: ir.ProcedureCall) -> list[ast.stmt]:
         args = [self.expr(a) for a in stmt.args]

@@ -370,15 +370,32 @@ def deal_order(s: GameState, direction: int, after: int | None) -> list[int]:
 
 
 # ----------------------------------------------------------------------- flow
-def end_round_before(s: GameState, p: int) -> None:
-    """Schedule the round's end for just before seat p's next turn (first call wins)."""
+# A rule in the log: ('move', its name) or ('trigger', its name); None for one of no move or
+# trigger (a procedure's statements, the setup's).
+Rule = tuple[str, str] | None
+
+
+def end_round_before(s: GameState, p: int, rule: Rule = None) -> None:
+    """Schedule the round's end for just before seat p's next turn (first call wins), and
+    log it with the rule that said it and whose turn it is now."""
     if s.stop_before is None:
         s.stop_before = p
+        if s.log is not None:
+            s.log.append({"effect": "end round before", "seat": p + 1,
+                          "turn": s.current + 1, **_by(rule)})
 
 
-def win(s: GameState, p: int) -> None:
+def ends(s: GameState, signal: int, rule: Rule = None) -> None:
+    """A rule ends the round (SIGNAL_ROUND) or the game (SIGNAL_GAME): logged, with the rule."""
+    s.signal |= signal
+    if s.log is not None:
+        s.log.append({"effect": "end game" if signal & SIGNAL_GAME else "end round",
+                      **_by(rule)})
+
+
+def win(s: GameState, p: int, rule: Rule = None) -> None:
     """Seat p wins the whole match at once (with any other seat that wins at that moment);
-    the house too, kept apart from the seats that win."""
+    the house too, kept apart from the seats that win. Logged, with the rule that said it."""
     if s.winners is None:
         s.winners = []
     if p >= s.n:
@@ -386,6 +403,13 @@ def win(s: GameState, p: int) -> None:
     elif p not in s.winners:  # several wins at one moment share the victory
         s.winners.append(p)
     s.signal |= SIGNAL_GAME
+    if s.log is not None:
+        who = {"house": True} if p >= s.n else {"seat": p + 1}
+        s.log.append({"effect": "win", **who, **_by(rule)})
+
+
+def _by(rule: Rule) -> dict[str, str]:
+    return {rule[0]: rule[1]} if rule is not None else {}
 
 
 def score_points(s: GameState, points: int, p: int, teams: int) -> None:
@@ -444,6 +468,6 @@ def seen_by_each(b: Board, s: GameState, c: int) -> list[str | None]:
 EXPORTED = (
     "put", "leave", "arrive", "move_card", "move_top", "move_all", "move_zone", "flip_card",
     "flip_all", "swap", "known_after_move", "shuffle", "peek", "peek_all", "reveal", "deal",
-    "deal_order", "end_round_before", "win", "eliminate", "score_points", "log_move",
+    "deal_order", "end_round_before", "ends", "win", "eliminate", "score_points", "log_move",
     "log_swap", "log_flip", "table_order",
 )

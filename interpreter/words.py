@@ -45,13 +45,16 @@ class Words:
 
     def describe(self, action: Action, state: GameState | None = None,
                  seat: int | None = None, namer: Callable[[int], str] | None = None,
-                 sees: Callable[[int], bool] | None = None) -> str:
+                 sees: Callable[[int], bool] | None = None,
+                 listed: Callable[[int], bool] | None = None) -> str:
         """An action in the ruleset's own words: its label with the choices filled in.
 
         With a state, a card is named only if `seat` knows it (with no seat: if everyone
         does); any other card is described by where it lies, so that a description shown
-        to a player, or written to the public log, gives nothing away. `namer` (a card ->
-        its words) decides instead, where the words are told after the action (`tell`), and
+        to a player, or written to the public log, gives nothing away; the unseen cards of
+        a list of cards are counted once ('AD and 2 unseen cards from seat 2's hand').
+        `namer` (a card -> its words) decides instead, where the words are told after the
+        action (`tell`), `listed` (a card -> whether it is named) for a list's cards, and
         `sees` (a card -> whether the reader may read what it is) for the label's values.
         """
         if action == PASS:
@@ -59,14 +62,15 @@ class Words:
         move = self.moves.get(action[0]) if action else None
         if move is None:
             return repr(action)
-        values = {p: self.value_text(kind, v, state, seat, namer)
+        values = {p: self.value_text(kind, v, state, seat, namer, listed)
                   for p, kind, v in zip(move.params, move.kinds, action[1:])}
         return move.render(values | self.label_values(move, action, state, seat, sees))
 
     def narrate(self, action: Action, who: int, seat: int | None,
                 state: GameState | None = None,
                 namer: Callable[[int], str] | None = None,
-                sees: Callable[[int], bool] | None = None) -> str:
+                sees: Callable[[int], bool] | None = None,
+                listed: Callable[[int], bool] | None = None) -> str:
         """`who`'s action as a sentence `seat` reads (None: the table): 'you ask seat 2 for
         the red A' to the one who made it, 'seat 1 asks seat 2 for the red A' to everyone
         else. The label's own words are put in the person of its reader (its first verb, a
@@ -78,7 +82,7 @@ class Words:
         move = self.moves.get(action[0]) if action else None
         if move is None:
             return f"{self.player_name(who)}: {self.describe(action, state, seat, namer)}"
-        values = {p: self.value_text(kind, v, state, seat, namer)
+        values = {p: self.value_text(kind, v, state, seat, namer, listed)
                   if kind != "words" or seat == who else "(written, not shown)"
                   for p, kind, v in zip(move.params, move.kinds, action[1:])}
         values |= self.label_values(move, action, state, seat, sees)
@@ -133,8 +137,10 @@ class Words:
         return (first[1].strip() if first[0] == "text" else "") or move.name
 
     def value_text(self, kind: str, value: Any, state: GameState | None = None,
-                   seat: int | None = None, namer: Callable[[int], str] | None = None) -> str:
-        """A move parameter's value in words, by its type."""
+                   seat: int | None = None, namer: Callable[[int], str] | None = None,
+                   listed: Callable[[int], bool] | None = None) -> str:
+        """A move parameter's value in words, by its type (`describe` says how a card is
+        named, and a list's)."""
         cards = self.rules.cards
         if kind == "card":
             return namer(value) if namer is not None else self.name_of(value, state, seat)
@@ -149,11 +155,30 @@ class Words:
         if kind == "words" and state is not None and seat is None:
             return "(written, not shown)"  # a typed value stays its writer's, in public
         if isinstance(value, (list, tuple)):  # a list of cards, or of groups of cards
-            inner = [self.value_text("card" if isinstance(v, int) else kind, v, state, seat,
-                                     namer) for v in value]
-            return " ".join(inner) if all(isinstance(v, int) for v in value) \
-                else " | ".join(inner)
+            if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+                return self.cards_text(value, state, seat, listed)
+            return " | ".join(self.value_text(kind, v, state, seat, namer, listed)
+                              for v in value)
         return str(value)
+
+    def cards_text(self, cards: Any, state: GameState | None = None, seat: int | None = None,
+                   listed: Callable[[int], bool] | None = None) -> str:
+        """A list of cards in words: each by its name if the reader knows it (`listed`, else
+        `seat` in `state`), the others counted once, with their zone when they share one
+        ('AD AH and 2 unseen cards from seat 2's hand')."""
+        names = self.rules.cards.names
+        if state is None:
+            return " ".join(names[c] for c in cards)
+        reads = listed or self.knower(state, seat)
+        named = [names[c] for c in cards if reads(c)]
+        unseen = [c for c in cards if not reads(c)]
+        if not unseen:
+            return " ".join(named)
+        zones = {state.where[c] for c in unseen}
+        where = f" from {self.zone_words(state, zones.pop(), seat)}" if len(zones) == 1 else ""
+        count = f"{'an unseen card' if len(unseen) == 1 else f'{len(unseen)} unseen cards'}" \
+            f"{where}"
+        return f"{' '.join(named)} and {count}" if named else count
 
     def player_name(self, p: int) -> str:
         """A player in words: 'seat 2', or the house's name."""
@@ -176,14 +201,8 @@ class Words:
         (a group of a shared zone, counted from 1)."""
         z = state.where[card]
         board = self.board
-        owner, name = board.owner[z], board.names[z]
-        if owner < 0:
-            group = board.group[z] if board.group else -1
-            zone = f"the {name}" if group < 0 else f"{name} {group + 1}"  # pile 3, from 1
-        elif owner == state.house:
-            zone = f"{self.player_name(owner)}'s {name}"
-        else:
-            zone = f"your {name}" if owner == seat else f"seat {owner + 1}'s {name}"
+        name = board.names[z]
+        zone = self.zone_words(state, z, seat)
         cards = state.zones[z]
         index = cards.index(card)
         if board.grid[z]:
@@ -199,6 +218,18 @@ class Words:
             return f"the unseen top card of {zone}" if depth == 1 \
                 else f"the unseen card {depth} from the top of {zone}"
         return f"an unseen card from {zone}"
+
+    def zone_words(self, state: GameState, z: int, seat: int | None = None) -> str:
+        """A zone in plain words, from `seat`'s side (None: the table's): 'the stock',
+        'your hand', "seat 2's hand", 'pile 3' (a group of a shared zone, from 1)."""
+        board = self.board
+        owner, name = board.owner[z], board.names[z]
+        if owner < 0:
+            group = board.group[z] if board.group else -1
+            return f"the {name}" if group < 0 else f"{name} {group + 1}"  # pile 3, from 1
+        if owner == state.house:
+            return f"{self.player_name(owner)}'s {name}"
+        return f"your {name}" if owner == seat else f"seat {owner + 1}'s {name}"
 
 
 def told_words(rules: Ruleset, mask: int) -> str:
@@ -429,9 +460,11 @@ def _words(words: Words, state: GameState, action: Action, seat: int | None, me:
     def sees(c: int) -> bool:
         return knew(c) and knows(c)
 
-    text = words.describe(action, state, seat, namer, sees) if seat is None \
-        else words.narrate(action, me, seat, state, namer, sees)
-    shown = [names[c] for c in cards if not knew(c) and knows(c)]
+    text = words.describe(action, state, seat, namer, sees, knows) if seat is None \
+        else words.narrate(action, me, seat, state, namer, sees, knows)
+    listed = {c for value in action[1:] if isinstance(value, (list, tuple))
+              for c in _flat(value)}  # (named in their list once the move shows them)
+    shown = [names[c] for c in cards if not knew(c) and knows(c) and c not in listed]
     return f"{text} - it was {' '.join(shown)}" if shown else text
 
 

@@ -1,4 +1,6 @@
-"""A reaction's choices in the order a person would look for them: the plausible first.
+"""Choices in the order a person would look for them: those that name a card of the seat's
+own hand in the order the seat's view shows that hand (`in_view_order`), and a reaction's
+the plausible first (`plausible_first`).
 
 A reaction that names cards (a card, or a rank with a suit or a colour, or a rank alone) is
 plausible when each card it names could be one the seat has not seen: for every such
@@ -13,9 +15,58 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from cardrules.interpreter.domains import is_open
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.state import GameState
+from cardrules.interpreter.words import cards_of
 from cardrules.model import Action
+
+from . import render
+
+
+def only_choice(legal: Sequence[Action]) -> Action | None:
+    """The action to play for a person without asking them: the one legal action of their
+    decision, unless it needs something from them (a text to write). A reaction window
+    always offers passing too, so it is never one."""
+    if len(legal) == 1 and legal[0] != PASS and not is_open(legal[0]):
+        return legal[0]
+    return None
+
+
+def in_view_order(engine: Engine, state: GameState, seat: int,
+                  actions: Sequence[Action]) -> list[Action]:
+    """`actions` with those that name one card of a zone of `seat`'s in the order the
+    seat's view shows its zones (present/render.py: a spread in the deck's order, its
+    unseen cards last; other layouts as the cards lie), each move's among the places its
+    own such actions held; every other action stays where it was."""
+    rules = engine.rules
+    own: dict[int, tuple[int, str]] = {}  # zone index -> (the zone's place, its layout)
+    for place, zone in enumerate(rules.zones):
+        if zone.owned:
+            own.update((z, (place, zone.layout)) for z in zone.instances(seat))
+    deck, names = render.deck_order(rules), rules.cards.names
+
+    def key(action: Action) -> tuple[int, int, int] | None:
+        cards = cards_of(rules, action) if action != PASS else []
+        if len(cards) != 1 or state.where[cards[0]] not in own:
+            return None
+        c = cards[0]
+        z = state.where[c]
+        place, layout = own[z]
+        if layout != "spread":
+            return place, z, state.zones[z].index(c)
+        if not state.known[c] >> seat & 1:
+            return place, z, len(deck) + 1
+        return place, z, deck.get(names[c], len(deck))
+
+    out = list(actions)
+    keys = [key(a) for a in actions]
+    for move in dict.fromkeys(a[0] for a in actions):
+        places = [i for i, a in enumerate(actions) if a[0] == move and keys[i] is not None]
+        ordered = sorted(places, key=lambda i: keys[i] or (0, 0, 0))
+        for at, i in zip(places, ordered):
+            out[at] = actions[i]
+    return out
 
 
 def plausible_first(engine: Engine, state: GameState, seat: int,

@@ -11,6 +11,7 @@ game: a card is named only where the log names it to that seat.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 from cardrules.model import PASS, Ruleset
 
 from .account import round_account
-from .render import printable
+from .render import printable, winner_names
 
 Event = dict[str, Any]
 
@@ -95,6 +96,18 @@ def news(rules: Ruleset, events: Sequence[Event], seat: int,
     return out
 
 
+def played_for(items: Sequence[News], seat: int, words: str) -> list[News]:
+    """`seat`'s news of events that began with an action played for it, its only choice
+    (`words`: the choice as the seat read it), told so: 'your only choice: Discard 4H'."""
+    out = list(items)
+    for index, item in enumerate(out):
+        if item.kind == "action" and item.seat == seat + 1:
+            out[index] = News(printable(f"your only choice: {words}"), item.then, item.kind,
+                              item.seat)
+            break
+    return out
+
+
 def _setup_news(rules: Ruleset, effects: Sequence[Event], seat: int) -> list[News]:
     """What a round's setup did that the seat's view of the table does not show: cards
     that left a seat's zone (passed to another seat, say), each named if the seat knows it.
@@ -122,13 +135,14 @@ def game_end_text(event: Event, rules: Ruleset) -> str:
     """The game's end in a line: who won (or that nobody did, or that it was cut off)."""
     if event.get("cut_off"):
         return f"the game is over: {event['cut_off']}"
-    names = [f"seat {w}" for w in event.get("winners", [])]
+    names = winner_names(event.get("winners", []), rules.teams)
+    one = "winners " if names and rules.teams else "winner "  # (a team is its seats)
     house = event.get("house")
     if house is not None and house.get("winner") and rules.house is not None:
         names.insert(0, rules.house.name)
     if not names:
         return "the game is over: no winner"
-    return "the game is over: " + ("winner " if len(names) == 1 else "tied winners ") \
+    return "the game is over: " + (one if len(names) == 1 else "tied winners ") \
         + ", ".join(names)
 
 
@@ -143,7 +157,10 @@ class _Open:
         told = self.event.get("told")
         text = told[seat] if isinstance(told, list) and seat < len(told) \
             else f"seat {self.event['seat']}: {self.event.get('action', '')}"
-        then = consequences(rules, self.effects, seat)
+        named = set(_NAMES.findall(text))  # turned or looked at: the line said it already
+        effects = [e for e in self.effects if e.get("effect") not in ("flip up", "peek")
+                   or _card(e, seat) not in named]
+        then = consequences(rules, effects, seat)
         move = rules.moves.get(self.event.get("move", ""))
         if not then and move is not None and "player" in move.kinds:
             then = ["nothing comes of it"]  # asked of another seat, and no card moved
@@ -156,7 +173,16 @@ def consequences(rules: Ruleset, effects: Sequence[Event], seat: int) -> list[st
     """What a run of effects did, as `seat` saw it: cards that went the same way in a row
     (or round the table, as a deal) as one line."""
     groups: list[tuple[tuple[Any, ...], list[str | None]]] = []
-    for effect in effects:
+    for index, effect in enumerate(effects):
+        if _swapped(effects, index - 1):  # (told with the card it changed places with)
+            continue
+        if effect.get("effect") in _RULED:
+            groups.append((("rule", None, None, None, ruled_text(rules, effect, seat)), []))
+            continue
+        if _swapped(effects, index):
+            key = ("swap", effect.get("from"), effect.get("to"), None, None)
+            groups.append((key, [_card(effect, seat), _card(effects[index + 1], seat)]))
+            continue
         key = _key(effect)
         card = _card(effect, seat)
         found = _group_of(groups, key)
@@ -168,6 +194,50 @@ def consequences(rules: Ruleset, effects: Sequence[Event], seat: int) -> list[st
 
 
 _CARDS = ("move", "swap", "reveal", "flip up", "flip down")  # effects on a card
+# A card's name as a word of a line (the names rules write: '10H', 'QS', 'BJ', '1R'...).
+_NAMES = re.compile(r"[0-9A-Za-z]+")
+
+
+# What a rule says of the round or the game (interpreter/effects.py logs it, with the rule).
+_RULED = ("end round before", "end round", "end game", "win")
+
+
+def ruled_text(rules: Ruleset, effect: Event, seat: int) -> str:
+    """A rule ending the round or the game, or making a winner, in `seat`'s words, with the
+    trigger that said it ('the round ends before seat 4's next turn (last lap): every other
+    seat has one more turn'); a move's is the action's own line, told just above."""
+    kind = effect["effect"]
+    why = _trigger_words(rules, effect["trigger"]) if "trigger" in effect else ""
+    if kind == "end round before":
+        whose = "your" if effect["seat"] == seat + 1 else f"seat {effect['seat']}'s"
+        last = ": every other seat has one more turn" if effect.get("turn") == effect["seat"] \
+            else ""
+        return f"the round ends before {whose} next turn{why}{last}"
+    if kind == "win":
+        if effect.get("house"):
+            house = rules.house.name if rules.house is not None else "the house"
+            return f"{house} wins{why}"
+        return _subject(effect["seat"], seat, "wins", "win") + why
+    return f"the {kind[4:]} ends{why}"
+
+
+def _trigger_words(rules: Ruleset, name: str) -> str:
+    """A trigger as news names it: ' (its name in words: its doc)', or without a doc."""
+    doc = next((" ".join(str(t.get("doc") or "").split())
+                for t in rules.data.get("triggers") or []
+                if isinstance(t, dict) and t.get("name") == name), "")
+    words = name.replace("_", " ")
+    return f" ({words}: {doc})" if doc else f" ({words})"
+
+
+def _swapped(effects: Sequence[Event], index: int) -> bool:
+    """Whether effects `index` and `index + 1` are the two halves of one swap: two cards
+    that changed places."""
+    if index < 0 or index + 1 >= len(effects):
+        return False
+    one, other = effects[index], effects[index + 1]
+    return one.get("effect") == other.get("effect") == "swap" \
+        and one.get("from") == other.get("to") and one.get("to") == other.get("from")
 
 
 def _key(effect: Event) -> tuple[Any, ...]:
@@ -203,6 +273,12 @@ def _card(effect: Event, seat: int) -> str | None:
 
 def _line(rules: Ruleset, key: tuple[Any, ...], cards: list[str | None], seat: int) -> str:
     kind, source, target, who, zone = key
+    if kind == "rule":  # a rule ending the round or the game (its words made already)
+        return str(zone)
+    if kind == "swap":  # two cards changing places
+        first, second = (card or "a card" for card in cards)
+        return f"{first} in {place(rules, source, seat)} and {second} in " \
+               f"{place(rules, target, seat)} change places"
     if kind == "move":
         what, many = _cards_text(cards)
         return f"{what} {'go' if many else 'goes'} from {place(rules, source, seat)} to " \

@@ -184,18 +184,20 @@ def standings(results: dict[str, Any], winner_rule: str, teams: int = 0) -> list
     # the others by total as the rule says (with `winner: none` totals decide nothing);
     # partners together, in seat order.
     sign = {"highest": -1, "lowest": 1}.get(winner_rule, 0)
+
+    def standing(p: int) -> tuple[bool, int]:  # seats equal in it share a rank
+        return p + 1 not in winners, sign * totals[p]
+
     order = sorted(range(len(totals)),
-                   key=lambda p: (p + 1 not in winners, sign * totals[p],
-                                  p % teams if teams else 0, p))
+                   key=lambda p: (*standing(p), p % teams if teams else 0, p))
     rule = winner_words(winner_rule)
     team_head = "  team" if teams else ""
     lines = [f"Standings after {results['rounds']} round{'s' if results['rounds'] != 1 else ''}"
              f" ({rule})", f"  rank{team_head}  seat   total   rounds"]
     rank, previous = 0, None
     for index, seat in enumerate(order, 1):
-        key = seat % teams if teams else seat
-        if key != previous:
-            rank, previous = index, key
+        if standing(seat) != previous:  # (1, 1, 3: a tie takes the places it fills)
+            rank, previous = index, standing(seat)
         per_round = " ".join(f"{r[seat]:>4}" for r in rounds)
         team = f"  {seat % teams + 1:>4}" if teams else ""
         lines.append(f"  {rank:>4}{team}  {seat + 1:>4}  {totals[seat]:>6}   {per_round}")
@@ -216,16 +218,20 @@ def standings(results: dict[str, Any], winner_rule: str, teams: int = 0) -> list
     if not winners:
         lines.append("No winner")
         return lines
-    if teams:
-        won = sorted({(w - 1) % teams + 1 for w in winners})
-        label = "Winners" if len(won) == 1 else "Tied winners"
-        lines.append(f"{label}: " + ", ".join(
-            f"team {t} (seats {', '.join(str(w) for w in winners if (w - 1) % teams + 1 == t)})"
-            for t in won))
-        return lines
-    label = "Winner" if len(winners) == 1 else "Tied winners"
-    lines.append(f"{label}: " + ", ".join(f"seat {w}" for w in winners))
+    named = winner_names(winners, teams)
+    label = ("Winners" if teams else "Winner") if len(named) == 1 else "Tied winners"
+    lines.append(f"{label}: " + ", ".join(named))
     return lines
+
+
+def winner_names(winners: Sequence[int], teams: int = 0) -> list[str]:
+    """The winners (seats from 1) by name: 'seat 2', or with `teams`, each winning team
+    with its seats, 'team 1 (seats 1, 3)'."""
+    if not teams:
+        return [f"seat {w}" for w in winners]
+    won = sorted({(w - 1) % teams + 1 for w in winners})
+    return [f"team {t} (seats {', '.join(str(w) for w in winners if (w - 1) % teams + 1 == t)})"
+            for t in won]
 
 
 def _clip(text: str, width: int) -> str:
@@ -258,6 +264,9 @@ def seen_zone(zone: ZoneDef, seen: dict[str, Any], plain: bool = False,
         entries = sorted(entries, key=lambda e: order.get(e["card"], last)
                          if e is not None and e["card"] is not None else last + 1)
     cards = [seen_card(e, plain) for e in entries]
+    if any(e is not None and e.get("by") for e in entries):  # a trick: who played each card
+        return ", ".join(f"{card} by seat {e['by']}" if e is not None and e.get("by") else card
+                         for card, e in zip(cards, entries))
     if zone.layout == "grid":
         rows = [cards[i:i + zone.columns] for i in range(0, len(cards), zone.columns)]
         return " / ".join(" ".join(c.rjust(4) for c in row) for row in rows)
@@ -279,6 +288,11 @@ def seen_owned(zone: ZoneDef, seen: Any, plain: bool = False,
                  if g["count"]]
         return " | ".join(shown) if shown else "none"
     return seen_zone(zone, seen, plain, order)
+
+
+def deck_order(rules: Ruleset) -> dict[str, int]:
+    """Each card name's place in the deck's order: a view shows a spread (a hand) in it."""
+    return {name: i for i, name in enumerate(dict.fromkeys(rules.cards.names))}
 
 
 def round_of(rules: Ruleset, number: int, total: int) -> str:
@@ -304,7 +318,7 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
     for zone in rules.zones:
         if not zone.owned:
             lines.append(f"  {zone.name}: {seen_owned(zone, view['zones'][zone.name], plain)}")
-    order = {name: i for i, name in enumerate(dict.fromkeys(rules.cards.names))}
+    order = deck_order(rules)
     titles = {var.name: var.title for var in rules.variables}
     for other in range(1, view["players"] + 1):
         parts = [f"{zone.name}: "

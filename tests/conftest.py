@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+
+
+@pytest.fixture(autouse=True, scope="session")
+def wide_terminal() -> Iterator[None]:
+    """The terminal's width, for what people read at it (cli/screen.py breaks longer
+    lines): wide enough that no test's screen is broken unless the test says how wide it is
+    (the programs a test starts inherit it)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("COLUMNS", "1000")
+        yield
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -25,6 +25,7 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 from cardrules.interpreter.view import player_view  # noqa: E402
 from cardrules.web.game import Game  # noqa: E402
+from cardrules.web.payload import seat_news  # noqa: E402
 from cardrules.web.server import Hub, links, make_app  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -408,3 +409,29 @@ def test_on_a_phone_the_choices_are_in_reach_with_a_hint_and_a_take_back(browser
                                       "serve-grandma-phone.png"))
         assert not errors, errors
         phone.close()
+
+
+def test_a_tricks_cards_say_who_played_them(browser: Any) -> None:
+    game = Game.new("spades", {}, 4, 1, ["human"] * 4)
+    trick = game.engine.board.names.index("trick")
+    while len(game.state.zones[trick]) < 2:  # four bids, then two cards to the trick
+        seat = game.to_move()
+        assert seat is not None
+        game.play(seat, game.legal()[0])
+    entries = player_view(game.engine.rules, game.state, 0)["zones"]["trick"]["cards"]
+    expected = ["you" if e["by"] == 1 else f"seat {e['by']}" for e in entries]
+    hub = Hub(delay=0)
+    hub.add(game)
+    with Serving(hub) as serving:
+        context = browser.new_context(viewport={"width": 1280, "height": 860})
+        page = context.new_page()
+        page.goto(links(game, serving.base)[0]["url"])
+        at_version(page, game.version)
+        shown = page.eval_on_selector_all("[data-zone=trick] .card .by",
+                                          "nodes => nodes.map(n => n.textContent)")
+        assert shown == expected and len(shown) == 2
+        told = len(seat_news(game, 0, limit=None))  # the whole log, at a click
+        page.click("#log-button")
+        page.wait_for_function(f"() => document.querySelectorAll('#news > li').length == {told}",
+                               timeout=WAIT)
+        context.close()

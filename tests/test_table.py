@@ -4,8 +4,14 @@ reaction windows (passed unless asked for, bounded by a clock the test moves).""
 
 from __future__ import annotations
 
+import json
+import re
 from collections import Counter
+from pathlib import Path
 
+from click.testing import CliRunner
+
+from cardrules.cli.main import main
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.sessions.events import drain, round_ends
@@ -13,6 +19,7 @@ from cardrules.interpreter.sessions.windows import Windows
 from cardrules.interpreter.words import sentence, tell
 from cardrules.present.choices import plausible_first
 from cardrules.present.news import news
+from cardrules.present.render import standings
 
 
 def parts(label: str) -> tuple[tuple[str, str], ...]:
@@ -112,3 +119,224 @@ def test_a_persons_windows_pass_unless_they_asked_and_wait_a_bounded_time() -> N
     windows.set_stop(seat, True)
     assert not windows.passes(state, seat)
     assert not Windows.of([]).passes(state, seat)  # a bot's seat: not the people's to pass
+
+
+# ------------------------------------------------------------ the terminal's words
+def cli(args: list[str], typed: str = "", **env: str) -> str:
+    """What `cardrules ARGS` prints with `typed` as its input (the terminal COLUMNS wide)."""
+    result = CliRunner().invoke(main, args, input=typed, prog_name="cardrules",
+                                env={"COLUMNS": "200", **env})
+    return result.stdout
+
+
+def test_seats_with_equal_standing_share_a_rank() -> None:
+    """Tied winners are both first, and seats with the same total after them share the
+    next rank (1, 1, 3), at the end of a game as in the standings alone."""
+    out = cli(["run", "gin-rummy", "--seed", "1", "--plain"])
+    assert "     1     1       0      0\n     1     2       0      0\nTied winners: seat 1, " \
+        "seat 2" in out
+    results = {"rounds": 1, "totals": [5, 9, 9, 20], "round_scores": [[5, 9, 9, 20]],
+               "winners": [1]}
+    ranks = [line.split()[:2] for line in standings(results, "lowest")[2:6]]
+    assert ranks == [["1", "1"], ["2", "2"], ["2", "3"], ["4", "4"]]
+
+
+def test_a_team_that_wins_is_told_as_a_team_not_a_tie() -> None:
+    out = cli(["play", "spades", "--seed", "1", "--plain", "-o", "one_deal=true"], "1\n" * 400)
+    end = re.search(r"the game is over: winners team (\d) \(seats (\d), (\d)\)\n", out)
+    assert end, out[-2000:]
+    team, first, second = map(int, end.groups())
+    assert (first, second) == (team, team + 2)
+    assert f"Winners: team {team} (seats {first}, {second})" in out
+    assert "tied winners seat" not in out
+
+
+def test_a_card_a_variable_holds_is_shown_as_the_zones_show_cards() -> None:
+    """During play as at the end: suit symbols, or letters with --plain."""
+    out = cli(["play", "gin-rummy", "--seed", "1"], "1\n" * 3)
+    screens = out.split("=" * 72)
+    assert "Upcard taken: 2♦" in screens[2] and "2D" not in screens[2]
+    plain = cli(["play", "gin-rummy", "--seed", "1", "--plain"], "1\n" * 3)
+    assert "Upcard taken: 2D" in plain.split("=" * 72)[2]
+
+
+def test_the_first_rounds_setup_is_news_before_the_first_decision() -> None:
+    first = cli(["play", "geohash", "--seed", "1", "--plain"], "quit\nn\n").split("=" * 72)[1]
+    assert "Since your last decision:\n  before play:\n    7D 7H JD JH go from your hand to " \
+        "the heap\n" in first
+
+
+def news_sections(out: str) -> list[list[str]]:
+    """The news each decision's screen shows, line by line (without their indent)."""
+    sections = []
+    for screen in out.split("=" * 72)[1:]:
+        if "Since your last decision:\n" in screen:
+            told = screen.split("Since your last decision:\n")[1].split("\n")
+            end = next(i for i, line in enumerate(told) if not line.startswith("  "))
+            sections.append([line[2:] for line in told[:end]])
+        else:
+            sections.append([])
+    return sections
+
+
+def test_a_rounds_account_is_shown_whole_and_log_tells_all_the_news() -> None:
+    """However much happened since a person's last decision, a round's account is on their
+    screen whole, the lines left out are said, and `log` shows every line they have been
+    told, as they were told it."""
+    out = cli(["play", "golf6", "--seed", "1", "-p", "6", "--plain"], "1\n" * 50)
+    screen = next(s for s in out.split("=" * 72) if "Round 1 over" in s)
+    account = screen[screen.index("Round 1 over"):screen.index("Round 2 of 9")]
+    for seat in range(1, 7):
+        assert f"\n    seat {seat} " in account and f"\n    seat {seat}: grid:" in account
+    assert "round 2 begins: seat 1 deals" in account
+    assert re.search(r"\n  \(\d+ lines not shown: type log to read them\)\n  Round 1 over",
+                     screen)
+    typed = "1\n" * 4 + "log\n" + "log 3\n" + "log x\nquit\nn\n"
+    out = cli(["play", "golf6", "--seed", "3", "-p", "2", "--plain"], typed)
+    told = [line for section in news_sections(out)[:5] for line in section]
+    assert len(told) > 10
+    log = out.split("What you have been told of this game")[1]
+    assert log.split("\n")[1:len(told) + 1] == ["  " + line for line in told]
+    assert log.startswith(f" ({len(told)} lines):\n")
+    last = out.split("What you have been told of this game")[2]
+    assert last.startswith(f" (3 lines; {len(told) - 3} earlier):\n")
+    assert last.split("\n")[1:4] == ["  " + line for line in told[-3:]]
+    assert "refused: type log, or log and a number of lines (log 20)" in out
+
+
+def test_a_number_folded_into_a_line_opens_that_line_and_refusals_name_the_screen() -> None:
+    """geohash's first screen folds 27 asks into line 1: typing 5 opens that line part by
+    part, never plays a choice the person did not see; a number that is no choice is
+    refused naming the numbers shown; once every choice is listed (all), 5 is choice 5."""
+    out = cli(["play", "geohash", "--seed", "1", "--plain", "--bots", "random"],
+              "5\nback\n0\n99\nall\n5\n")
+    screens = out.split("=" * 72)
+    first = screens[1]
+    assert "   1. Ask ... for the ... ... (27 choices: type 1 to choose it part by part)\n" \
+        "  28. Declare" in first and "  37. Declare ... and" in first
+    after = first.split("seat 1> ")[1]
+    assert after.startswith("Choice 5 is one of the 27 on line 1: choose it part by part.\n"
+                            "Ask ... for the ... ...\nChoose the target:\n")
+    assert "refused: there is no choice 0: type a number from 1 to 37\n" in first
+    assert "refused: there is no choice 99: type a number from 1 to 37\n" in first
+    listed = re.search(r"\n   5\. (Ask seat \d for the \w+ \w+)\n", first)
+    assert listed, first
+    assert f"you {listed.group(1)[0].lower()}{listed.group(1)[1:]}" in screens[2]
+
+
+def test_choices_naming_a_card_of_ones_hand_come_in_the_hands_order() -> None:
+    """The view shows a hand sorted; the choices that each name one of its cards come in
+    that order too (and the number typed plays the card it is shown with)."""
+    out = cli(["play", "spades", "--seed", "1", "--plain", "--bots", "random"], "1\n1\n")
+    screen = next(s for s in out.split("=" * 72) if "Your turn (play: play)" in s)
+    hand = re.search(r"seat 1 \(you\)  hand: (.*?)   ", screen)
+    assert hand, screen
+    held = [card.strip("()") for card in hand.group(1).split()]
+    played = re.findall(r"^ +\d+\. Play (\S+)$", screen, re.M)
+    assert len(played) > 1 and played == [card for card in held if card in played]
+    assert f"you play {played[0]}" in out.split("Your turn (play: play)")[1]
+
+
+def test_cards_a_move_lays_face_up_are_named_and_unseen_ones_counted_once() -> None:
+    """A meld laid down is told by its cards, which the move shows everyone; a list of
+    cards a reader cannot see is counted once, with the zone they lie in."""
+    out = cli(["play", "grandma", "--seed", "1", "--plain", "--bots", "greedy"], "1\n" * 10)
+    laid = re.search(r"\n  seat 2 lays down ((?:\S+ )+\| (?:\S+ ?)+)\n", out)
+    assert laid, out
+    assert re.fullmatch(r"(?:(?:10|[2-9AJQK])[CDHS] ?)+\| (?:(?:10|[2-9AJQK])[CDHS] ?)+",
+                        laid.group(1))
+    assert "unseen card" not in out.split("seat 2 lays down")[1].split("\n")[0]
+    engine = Engine(load_ruleset("grandma"))
+    state = engine.new_game(3, 1)
+    hand = state.zones[engine.rules.zones[[z.name for z in engine.rules.zones].index("hand")]
+                       .zone_of(0)]
+    assert engine.words.cards_text(hand[:3], state, 1) == "3 unseen cards from seat 1's hand"
+    assert engine.words.cards_text(hand[:3], state, 0) == " ".join(
+        engine.rules.cards.names[c] for c in hand[:3])
+
+
+def test_what_an_action_says_is_not_told_again_and_a_swap_is_one_line() -> None:
+    """A card the action's line names (turned up, looked at: '- it was 9C') is not told
+    again as turned or looked at; two cards that change places are one line."""
+    out = cli(["play", "golf6", "--seed", "1", "-p", "3", "--plain"], "1\n" * 8)
+    turned = re.search(r"\n  you turn the face-down card of your grid at row 1, column 1 face "
+                       r"up - it was (\S+)\n(.*)\n", out)
+    assert turned and turned.group(1) not in turned.group(2), out
+    swap = re.search(r"\n  you put the card in place of (\S+)\n    \1 in your grid and (\S+) "
+                     r"in your holding change places\n    \2 is turned face up in your grid\n"
+                     r"    \1 goes from your holding to the discard\n", out)
+    assert swap, out
+    assert "a card in seat 2's grid and a card in seat 2's holding change places" in out
+    czech = cli(["play", "czech-golf", "--seed", "1", "--plain"], "1\n" * 2)
+    look = re.search(r"\n  you look at the face-down card of your field at row 1, column 1 - "
+                     r"it was (\S+)\n(.*)\n", czech)
+    assert look and "you look at" not in look.group(2), czech
+
+
+def test_a_trick_says_who_played_each_card_and_whose_it_becomes() -> None:
+    out = cli(["play", "spades", "--seed", "1", "--plain", "--bots", "random"], "1\n" * 8)
+    assert re.search(r"\n  trick: \S+ by seat \d(, \S+ by seat \d)*\n", out)
+    taken = re.search(r"\n    (?:\S+ ){3}\S+ go from the trick to (seat \d's|your) taken\n",
+                      out)
+    assert taken, out
+
+
+def test_a_lone_choice_is_played_for_the_person_unless_it_needs_their_words() -> None:
+    """A decision with one choice is not asked: it is played, and told as the person's only
+    choice; one that needs a text written (a prediction) is still asked."""
+    out = cli(["play", "grandma", "--seed", "1", "--plain"], "1\n" * 200)
+    assert re.search(r"\n  your only choice: Discard \S+\n    \S+ goes from your hand to "
+                     r"the discard\n", out), out
+    for screen in out.split("=" * 72)[1:]:
+        listed = re.findall(r"^ +(\d+)\. ", screen.split("Choose:")[-1], re.M)
+        assert len(listed) != 1, screen
+    out = cli(["play", "precognition", "--seed", "1", "--plain"], "1\nUUD\nquit\nn\n")
+    first = out.split("=" * 72)[1]
+    assert re.search(r"\n  1\. Predict .* \(you write it next\)\n", first)
+    assert "Write the prediction:" in out
+
+
+def test_a_rule_that_ends_the_round_or_the_game_is_told_with_its_name() -> None:
+    """golf6's last lap: the seat that turns its last card gives every other seat one more
+    turn, and each person is told so; geohash's stalemate says why the game has no winner.
+    The log holds the same, with the rule, for every seat alike."""
+    out = cli(["play", "golf6", "--seed", "1", "-p", "6", "--plain"], "1\n" * 60)
+    assert re.search(r"\n    the round ends before (seat \d's|your) next turn \(last lap\): every "
+                     r"other seat has one more turn\n", out), out
+    out = cli(["play", "geohash", "--seed", "1", "-o", "turn_limit=2", "--plain"], "1\n" * 40)
+    assert re.search(r"\n    the game ends \(stalemate\)\n(?:.*\n)*?  the game is over: no "
+                     r"winner\n", out), out[-3000:]
+
+
+def test_the_log_names_the_rule_that_ends_a_round(tmp_path: Path) -> None:
+    log = tmp_path / "golf6.log"
+    cli(["run", "golf6", "--seed", "1", "-o", "rounds=1", "--log", str(log)])
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    scheduled = [e for e in events if e.get("effect") == "end round before"]
+    assert len(scheduled) == 1 and scheduled[0]["trigger"] == "last_lap"
+    assert scheduled[0]["seat"] == scheduled[0]["turn"]
+
+
+def test_the_screen_fits_the_terminals_width() -> None:
+    """With COLUMNS=40, no line of a whole game is wider (the prompts aside, which a piped
+    input leaves without a line end): hands, news and the rule are broken or cut, and the
+    standings' rounds fold under each other, their columns in line."""
+    out = cli(["play", "golf6", "--seed", "1", "-p", "3"], "1\n" * 400, COLUMNS="40")
+    lines = [re.sub(r"^(seat \d> )+", "", line) for line in out.split("\n")]
+    assert max(len(line) for line in lines) <= 40, [line for line in lines if len(line) > 40]
+    assert "=" * 40 in lines and "  seat 1 (you)  grid:" in out
+    table = out.split("  rank  seat   total   rounds\n")[1].split("\nWinner")[0].split("\n")
+    assert len(table) == 6 and {len(row) for row in table[::2]} == {len(table[0])}
+    assert {len(row) for row in table[1::2]} == {len(table[1])}  # rounds 4 to 9, in line
+    wide = cli(["play", "golf6", "--seed", "1", "-p", "3"], "1\n" * 400, COLUMNS="200")
+    assert max(len(line) for line in wide.split("\n")) > 40  # (the same game, unbroken)
+    assert " ".join(out.split()) == " ".join(wide.split()).replace("=" * 72, "=" * 40)
+
+
+def test_a_choice_a_hint_names_is_on_the_screen() -> None:
+    """A hint lists choices by their numbers: one folded into a line is then played by its
+    number, as any choice shown."""
+    out = cli(["play", "geohash", "--seed", "1", "--plain", "--bots", "random"], "hint\n2\n")
+    assert "Hint from greedy: 2. Ask seat 2 for the black 2\n" in out
+    assert "Choice 2 is one of" not in out
+    assert "\n  you ask seat 2 for the black 2\n" in out.split("=" * 72)[2]

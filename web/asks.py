@@ -4,6 +4,7 @@
                                       {"stop": bool} stop at every chance to react (or not)
     POST /api/seat/{token}/hint       {"bot": "greedy"}: a bot's pick and estimates
     POST /api/seat/{token}/takeback   {}: take back my last decision
+    POST /api/seat/{token}/log        {}: all I have been told of the game (that is kept)
 
 Each is refused (an HTTP status and one line) where it cannot be: a hint's bot is held to
 the lobby's caps (a served game's hints are made in its bots' threads, one at a time for a
@@ -23,6 +24,7 @@ from cardrules.present.lines import choice_text
 
 from .game import Game, Refused
 from .lobby import check_kind
+from .payload import seat_news
 from .served import Served
 
 
@@ -83,6 +85,12 @@ async def hint(served: Served, seat: int, body: dict[str, Any]) -> dict[str, Any
             "estimates": [{**entry(e.action), "words": e.words}
                           for e in advice.estimates[:hints.SHOWN]],
             "more": max(0, len(advice.estimates) - hints.SHOWN)}
+
+
+def log(game: Game, seat: int) -> dict[str, Any]:
+    """Everything the seat has been told of the game, as it was told (the game keeps its
+    last NEWS_KEPT entries), the oldest first: what its page's news shows the end of."""
+    return {"news": seat_news(game, seat, limit=None)}
 
 
 def take_back(game: Game, seat: int) -> dict[str, Any]:

@@ -30,10 +30,12 @@ from cardrules.interpreter.sessions.windows import Windows
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action
 from cardrules.present.account import Account, round_account
-from cardrules.present.lines import fitted
-from cardrules.present.news import News, news
+from cardrules.present.choices import only_choice
+from cardrules.present.lines import choice_text, fitted
+from cardrules.present.news import News, news, played_for
 
-NEWS_KEPT = 200  # entries of news kept; a page shows the latest of them
+NEWS_KEPT = 5000  # entries of news kept (each an action's, for every seat); a page shows
+# the latest of them, and all of them when it asks for the log
 ACCOUNTS_KEPT = 3  # rounds' accounts kept; a page shows the last
 MAX_TEXT = 1000  # the longest text a person may type into a move
 
@@ -101,7 +103,18 @@ class Game(PeoplesGame):
             raise GameError("a game in the browser needs at least one seat for a person")
         rec = Record.new(ref, options, engine.rules, state.n, seed, kinds)
         return cls(secrets.token_hex(8), rec, engine, state, make_bots(kinds, seed),
-                   new_tokens(kinds), save)
+                   new_tokens(kinds), save).started()
+
+    def dealt(self) -> Game:
+        """The game as dealt: what its first round's setup did is news before the first
+        decision, as a later round's is."""
+        self.tell(drain(self.state.log))
+        return self
+
+    def started(self) -> Game:
+        """A new game, dealt, up to the first decision a person has to make."""
+        self.dealt().settle()
+        return self
 
     @classmethod
     def resume(cls, path: Path, save: Path | None = None,
@@ -112,9 +125,10 @@ class Game(PeoplesGame):
         game = people.resume(
             path, programs, load_referenced,
             lambda saved, engine, state, bots: cls(secrets.token_hex(8), saved, engine, state,
-                                                   bots, new_tokens(saved.seats)),
-            lambda game: game.play)  # (not saved as it goes)
+                                                   bots, new_tokens(saved.seats)).dealt(),
+            lambda game: game.replayed)  # (not saved as it goes)
         game.save = save or path
+        game.settle()  # (a save made elsewhere may stand at a person's only choice)
         return game
 
     # ------------------------------------------------------------------ seats
@@ -171,15 +185,43 @@ class Game(PeoplesGame):
         """Apply `seat`'s action (IllegalAction: nothing changes), note it in the record
         and in each seat's news, and save the game. `chosen`: a person chose it (and may
         take it back, alone against bots)."""
-        self.take(seat, action, chosen)
-        self.version += 1
-        self.tell(drain(self.state.log))
+        self.apply(seat, action, chosen)
+        self.settle()
         self.write()
 
-    def tell(self, events: list[dict[str, Any]]) -> None:
-        """Note what `events` tell each seat (and each round's account)."""
+    def apply(self, seat: int, action: Action, chosen: bool = False, only: bool = False) -> None:
+        """Apply `seat`'s action and note it in the record and in each seat's news (`only`:
+        a person's only choice, played for them, and told so)."""
+        words = choice_text(self.engine, action, self.state, seat) if only else None
+        self.take(seat, action, chosen)
+        self.version += 1
+        self.tell(drain(self.state.log), (seat, words) if words is not None else None)
+
+    def settle(self) -> None:
+        """Play each decision of a person's that has nothing to decide (present/choices.py:
+        one action, needing no text) for them, until one does (or the game ends)."""
+        while True:
+            seat = self.to_move()
+            if seat is None or self.tokens[seat] is None:
+                return
+            only = only_choice(self.legal())
+            if only is None:
+                return
+            self.apply(seat, only, only=True)
+
+    def replayed(self, seat: int, action: Action) -> None:
+        """`apply` for an action read from a save (a person's only choice told so)."""
+        only = self.tokens[seat] is not None and only_choice(self.legal()) == action
+        self.apply(seat, action, only=only)
+
+    def tell(self, events: list[dict[str, Any]], only: tuple[int, str] | None = None) -> None:
+        """Note what `events` tell each seat (and each round's account); `only`: the seat
+        whose only choice, played for it, began them, and the choice's words."""
         rules = self.engine.rules
-        told = tuple(tuple(news(rules, events, p, accounts=False)) for p in range(self.state.n))
+        told = tuple(tuple(news(rules, events, p, accounts=False) if only is None
+                           or only[0] != p else
+                           played_for(news(rules, events, p, accounts=False), p, only[1]))
+                     for p in range(self.state.n))
         if any(told):
             self.news.append(told)
             del self.news[:-NEWS_KEPT]

@@ -95,17 +95,18 @@ def seat_payload(game: Game, seat: int, full: bool = False,
     return out
 
 
-def seat_news(game: Game, seat: int) -> list[dict[str, Any]]:
-    """The latest things that happened, as `seat` read them, the oldest first."""
+def seat_news(game: Game, seat: int, limit: int | None = NEWS_SHOWN) -> list[dict[str, Any]]:
+    """The latest things that happened (at most `limit`; None: all the game keeps), as
+    `seat` read them, the oldest first."""
     out: list[dict[str, Any]] = []
     for entry in reversed(game.news):
         if isinstance(entry, str):
             out.append(News(entry, kind="game").to_data())
         else:
             out.extend(item.to_data() for item in reversed(entry[seat]))
-        if len(out) >= NEWS_SHOWN:
+        if limit is not None and len(out) >= limit:
             break
-    return out[:NEWS_SHOWN][::-1]
+    return out[:limit][::-1]
 
 
 def react_info(game: Game, seat: int, left: float | None) -> dict[str, Any] | None:

@@ -484,13 +484,15 @@ def make_app(hub: Hub) -> Starlette:
         """A request of a seat's page besides a move: web/asks.py."""
         served, seat = seat_of(request)
         what = request.path_params["what"]
-        if what not in ("hint", "react", "takeback"):
-            raise Refused(404, f"a seat's page asks for a hint, a reaction or a take-back, "
-                               f"not {what[:40]!r}")
+        if what not in ("hint", "react", "takeback", "log"):
+            raise Refused(404, f"a seat's page asks for a hint, a reaction, a take-back or "
+                               f"the log, not {what[:40]!r}")
         body = await read_object(request, "a JSON object")
         game = served.game
         if what == "hint":  # reads the game only: nothing changed
             return JSONResponse(await asks.hint(served, seat, body))
+        if what == "log":
+            return JSONResponse(asks.log(game, seat))
         if what == "react":
             async with served.lock:
                 answer = asks.react(game, seat, body)

@@ -44,6 +44,11 @@ function withTold(node, entry) {
     node.appendChild(el("span", "told", entry.told));
     node.title += " - told: " + entry.told;
   }
+  if (entry.by) {  // a trick's card: who played it
+    const who = entry.by === current.seat ? "you" : "seat " + entry.by;
+    node.appendChild(el("span", "by", who));
+    node.title += " - played by " + who;
+  }
   return node;
 }
 
@@ -281,6 +286,13 @@ function drawScores(view) {
   }
 }
 
+// The whole log: everything this seat has been told (what the news shows the end of), until
+// the game moves on.
+async function showLog() {
+  const result = await postJSON(API + "/log", {});
+  if (result.ok) drawNews(result.data.news);
+}
+
 // What happened, the latest first: each action as this seat read it, with what came of it.
 function drawNews(news) {
   const list = document.getElementById("news");
@@ -399,4 +411,7 @@ function connect() {
 }
 
 document.addEventListener("DOMContentLoaded", connect);
+document.addEventListener("DOMContentLoaded", () => {
+  document.getElementById("log-button").addEventListener("click", showLog);
+});
 document.addEventListener("keydown", onKey);
