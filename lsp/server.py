@@ -35,6 +35,7 @@ from cardrules.errors import Diagnostic, Location, ProtocolError
 
 from . import features
 from .analysis import Analysis, analyse
+from .completion import Item, complete
 from .places import Place, split_lines
 
 DELAY = 0.3  # seconds of quiet after a change before the text is checked
@@ -364,7 +365,7 @@ def make_server() -> RulesServer:
             return t.CompletionList(is_incomplete=False, items=[])
         lines = split_lines(text)
         server = ls.codec.position_from_client_units(lines, params.position)
-        items = features.complete(text, server.line + 1, server.character + 1, known)
+        items = complete(text, server.line + 1, server.character + 1, known)
         unique = list({item.label: item for item in reversed(items)}.values())[::-1]
         return t.CompletionList(is_incomplete=False, items=[_item(i) for i in unique])
 
@@ -423,7 +424,7 @@ def make_server() -> RulesServer:
     return server
 
 
-def _item(item: features.Item) -> t.CompletionItem:
+def _item(item: Item) -> t.CompletionItem:
     doc = t.MarkupContent(kind=t.MarkupKind.Markdown, value=item.doc) if item.doc else None
     return t.CompletionItem(label=item.label, detail=item.detail or None, documentation=doc,
                             kind=_COMPLETION_KINDS.get(item.kind, t.CompletionItemKind.Text))
