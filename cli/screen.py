@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -372,8 +371,7 @@ def help_lines(engine: Engine, state: GameState, seat: int, legal: Sequence[Acti
         move = engine.moves.get(action[0])
         if move is not None and move.doc and move.name not in seen:
             seen.add(move.name)
-            lines += textwrap.wrap(f"{engine.words.describe_move(move.name)}: {move.doc}", 88,
-                                   initial_indent="  ", subsequent_indent="    ")
+            lines.append(f"  {engine.words.describe_move(move.name)}: {' '.join(move.doc.split())}")
     lines.append("Commands: help (this), rules (the game's summary and options), "
                  "log (all you have been told of this game: log 20, the last 20 lines), "
                  "hint (what a bot would play: hint greedy, hint ismcts, hint ismcts:200), "

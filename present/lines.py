@@ -4,7 +4,6 @@ the rules' letters."""
 
 from __future__ import annotations
 
-import textwrap
 from typing import Any
 
 from cardrules.interpreter.domains import Words, is_open
@@ -59,13 +58,10 @@ def rules_parts(rules: Ruleset) -> list[tuple[str, str]]:
 
 
 def rules_lines(rules: Ruleset) -> list[str]:
-    """The ruleset's summary and its options, with the values in force, as text lines."""
+    """The ruleset's summary and its options, with the values in force, as text lines, one
+    for each part (the screen breaks them to its width: cli/screen.py fit)."""
     indent = {"title": "", "summary": "  ", "options": "", "option": "  ", "doc": "      "}
-    lines: list[str] = []
-    for kind, text in rules_parts(rules):
-        lines += textwrap.wrap(text, 88, initial_indent=indent[kind],
-                               subsequent_indent=indent[kind]) if text else []
-    return lines
+    return [indent[kind] + text for kind, text in rules_parts(rules) if text]
 
 
 def shown_value(value: Any) -> str:

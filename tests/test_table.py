@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cardrules.cli.main import main
@@ -340,3 +341,21 @@ def test_a_choice_a_hint_names_is_on_the_screen() -> None:
     assert "Hint from greedy: 2. Ask seat 2 for the black 2\n" in out
     assert "Choice 2 is one of" not in out
     assert "\n  you ask seat 2 for the black 2\n" in out.split("=" * 72)[2]
+
+
+@pytest.mark.parametrize("columns", ["60", "200"])
+def test_help_and_rules_are_broken_to_the_terminals_width_once(columns: str) -> None:
+    """The help and the rules are broken by the screen alone: at 60 columns no line is wider
+    and no part is broken twice (a short piece of a line followed by its rest); at 200 each
+    of the rules' texts is one line."""
+    out = cli(["play", "geohash", "--seed", "1", "--plain"], "help\nrules\n",
+              COLUMNS=columns)
+    lines = [re.sub(r"^(seat \d> )+", "", line) for line in out.split("\n")]
+    assert max(len(line) for line in lines) <= int(columns)
+    summary = " ".join(load_ruleset("geohash").summary.split())
+    if columns == "200":
+        assert any(summary[:150] in line for line in lines)
+    else:
+        start = next(i for i, line in enumerate(lines) if summary[:30] in line)
+        told = lines[start:start + 12]
+        assert all(len(line) > 40 for line in told[:-1] if line.startswith("      ")), told
