@@ -351,6 +351,8 @@ def test_a_whole_geohash_game_by_keyboard_without_being_asked_to_pass(browser: A
         assert "Round 1 over (only a win decides)" in account and "seat 3" in account
         assert "hidden:" in account
         assert "Winner: seat 1" in page.inner_text("#winner-rule")
+        # the status line says who won in the standings' own words
+        assert page.inner_text("#status") == "Game over. Winner: seat 1"
         assert decisions == asks + 1 < 2 * asks  # no window but the one asked for
         assert len(turns) * 2 >= asks
         assert not errors, errors

@@ -27,10 +27,13 @@ function narrowed() {
 
 function statusText(view) {
   if (view.over) {
-    const names = view.winners.map((w) => "seat " + w);
-    if (view.house && view.house.winner) names.unshift(view.house.name);
     const forfeited = (current.results && current.results.forfeited) || [];
     const over = "Game over" + forfeited.map((s) => ", seat " + s + " forfeited").join("") + ". ";
+    // who won, in the standings' own last line (a team as a team, the house by its name)
+    const standings = (current.results && current.results.standings) || [];
+    if (standings.length) return over + standings[standings.length - 1];
+    const names = view.winners.map((w) => "seat " + w);
+    if (view.house && view.house.winner) names.unshift(view.house.name);
     if (!names.length) return over + "No winner.";
     return over + (names.length === 1 ? "Winner: " : "Tied winners: ") + names.join(", ");
   }
