@@ -19,7 +19,7 @@ from typing import Any
 from cardrules.model import PASS, Ruleset
 
 from .account import round_account
-from .render import printable, winner_names
+from .render import printable, trigger_docs, winner_names
 
 Event = dict[str, Any]
 
@@ -223,9 +223,7 @@ def ruled_text(rules: Ruleset, effect: Event, seat: int) -> str:
 
 def _trigger_words(rules: Ruleset, name: str) -> str:
     """A trigger as news names it: ' (its name in words: its doc)', or without a doc."""
-    doc = next((" ".join(str(t.get("doc") or "").split())
-                for t in rules.data.get("triggers") or []
-                if isinstance(t, dict) and t.get("name") == name), "")
+    doc = trigger_docs(rules).get(name, "")
     words = name.replace("_", " ")
     return f" ({words}: {doc})" if doc else f" ({words})"
 

@@ -158,14 +158,23 @@ def after_round_lines(rules: Ruleset, event: dict[str, Any]) -> list[str]:
     said = [f"seat {seat}'s total {was} -> {now}"
             for seat, (was, now) in after.get("totals", {}).items()]
     if "winners" in after:
-        said.append(", ".join(f"seat {w}" for w in after["winners"]) + " won the match")
+        said.append(", ".join(winner_names(after["winners"], rules.teams)) + " won the match")
     if after.get("out"):
         said.append(", ".join(f"seat {p}" for p in after["out"]) + " out of the game")
     lines = ["  after the round: " + "; ".join(said)]
+    docs = trigger_docs(rules)
     for trigger in rules.data.get("triggers") or []:
-        if trigger.get("after") == "round" and trigger.get("doc"):
-            lines.append(f"    ({trigger['name']}: {' '.join(str(trigger['doc']).split())})")
+        name = str(trigger.get("name")) if isinstance(trigger, dict) else ""
+        if isinstance(trigger, dict) and trigger.get("after") == "round" and name in docs:
+            lines.append(f"    ({name}: {docs[name]})")
     return lines
+
+
+def trigger_docs(rules: Ruleset) -> dict[str, str]:
+    """Each trigger's doc, by its name, in one line (those without one left out)."""
+    return {str(t["name"]): " ".join(str(t["doc"]).split())
+            for t in rules.data.get("triggers") or []
+            if isinstance(t, dict) and t.get("name") and t.get("doc")}
 
 
 def winner_words(winner: str) -> str:
