@@ -97,15 +97,15 @@ _START_WORDS = {
 }
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
-_KEYWORD_PATTERN = re.compile(r"([a-z]+)\\b")
+_KEYWORD_PATTERN = re.compile(r"\(?([a-z|]+)\)?\\b")
 
 
 @cache
-def _keywords() -> frozenset[str]:
-    """The grammar's keywords (move, to, face, up, end, game...): the words a glued pair of
-    them (`faceup`, `endgame`) may be split into."""
+def keywords() -> frozenset[str]:
+    """The grammar's keywords (move, to, face, up, end, game...): the words rule text
+    reserves, and those a glued pair of them (`faceup`, `endgame`) may be split into."""
     found = (_KEYWORD_PATTERN.fullmatch(str(t.pattern.value)) for t in _parser().terminals)
-    return frozenset(m.group(1) for m in found if m is not None)
+    return frozenset(word for m in found if m is not None for word in m.group(1).split("|"))
 
 
 def _split_hint(text: str, kind: str, start: int, end: int) -> str:
@@ -113,11 +113,11 @@ def _split_hint(text: str, kind: str, start: int, end: int) -> str:
     glued together, one a keyword (`endgame`, `movetop(stock)`, `faceup`, `shuffle_stock`),
     and the text parses with a space between them (for the _); '' otherwise."""
     word = text[start:end]
-    keywords = _keywords()
+    reserved = keywords()
     splits = [(word[:i], word[i + 1:]) if word[i] == "_" else (word[:i], word[i:])
               for i in range(1, len(word))]
     for left, right in splits:
-        if (left not in keywords and right not in keywords) or not left.strip("_") \
+        if (left not in reserved and right not in reserved) or not left.strip("_") \
                 or not right.strip("_") or left.endswith("_") or right.startswith("_"):
             continue
         if _parses(f"{text[:start]}{left} {right}{text[end:]}", kind):

@@ -13,7 +13,7 @@ from pathlib import Path
 from cardrules.dsl import builtins as b
 from cardrules.dsl.inherit import parent_path, parent_reference
 from cardrules.dsl.loader import resolve
-from cardrules.dsl.parser import grammar_text
+from cardrules.dsl.parser import keywords
 from cardrules.errors import Location, RulesetError
 
 from . import schema_keys
@@ -22,9 +22,7 @@ from .index import Index, Occurrence, Symbol, type_word
 from .places import Place
 
 IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*")
-# the words rule text reserves: the grammar's keywords (`_IF.2: /if\b/`, and up and down)
-KEYWORDS = frozenset(word for found in re.findall(r"/\(?([a-z|]+)\)?\\b/", grammar_text())
-                     for word in found.split("|"))
+KEYWORDS = keywords()  # the words rule text reserves: the grammar's keywords
 
 
 # ------------------------------------------------------------------- hover
