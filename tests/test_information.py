@@ -317,12 +317,12 @@ def traded_cards(engine: Engine, state: GameState, seat: int,
     board = engine.rules.board
     others = [c for c in unseen if board.visibility[state.where[c]] == OWNER
               and board.owner[state.where[c]] != seat] if held else []
-    if others:
-        x = rng.choice(others)
+    if others or apart:
+        x = rng.choice(others or unseen)
+        elsewhere = [c for c in unseen if state.where[c] != state.where[x]] if apart else []
+        y = rng.choice(elsewhere or [c for c in unseen if c != x])
     else:
-        x = rng.choice(unseen)
-    elsewhere = [c for c in unseen if state.where[c] != state.where[x]] if apart else []
-    y = rng.choice(elsewhere or [c for c in unseen if c != x])
+        x, y = rng.sample(unseen, 2)
     swap = {x: y, y: x}
     other = state.copy()
     zx, zy = state.where[x], state.where[y]
