@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 from cardrules.errors import Diagnostic
+from cardrules.interpreter.runtime import MOST_VALUE
 
 from . import ir
 from . import nodes as n
@@ -398,6 +399,10 @@ class ExpressionChecker(CallChecks):
             return BAD
         if known(left) and known(right) and not (node.op in "/%" and right.value == 0):  # type: ignore[attr-defined]
             value = _ARITHMETIC[node.op](left.value, right.value)  # type: ignore[attr-defined]
+            if not -MOST_VALUE <= value <= MOST_VALUE:  # (and no huge number is ever written)
+                return self.error(node.span, f"this {_RESULT[node.op]}, worked out before any "
+                                  f"game, is beyond {MOST_VALUE:,} (2^53 - 1) either side of 0, "
+                                  "the most a game holds")
             return ir.Const(value, type=INT, pos=node.pos)
         return ir.Arithmetic(node.op, self.needed(left, node.span, "the number"),
                              self.needed(right, node.span, "the number"), type=INT, pos=node.span)
@@ -518,6 +523,7 @@ class ExpressionChecker(CallChecks):
                          pos=node.pos, nullable=then.nullable or other.nullable)
 
 
+_RESULT = {"+": "sum", "-": "difference", "*": "product", "/": "quotient", "%": "remainder"}
 _ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
                "/": lambda a, b: a // b, "%": lambda a, b: a % b}
 _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,

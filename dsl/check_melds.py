@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import fields, is_dataclass
 from typing import Any
 
 from cardrules.errors import Diagnostic
@@ -134,14 +133,4 @@ def _zone(expr: ir.Expr) -> ZoneDef | None:
 
 def _calls(program: ir.Program) -> Iterator[ir.Call]:
     """Every call of a built-in in the program, in no particular order."""
-    stack: list[object] = [program]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ir.Call):
-            yield node
-        if isinstance(node, (tuple, list)):
-            stack.extend(node)
-        elif isinstance(node, dict):
-            stack.extend(node.values())
-        elif is_dataclass(node) and not isinstance(node, (ZoneDef, type, n.Pos)):
-            stack.extend(getattr(node, f.name) for f in fields(node))
+    return (node for node in ir.within(program) if isinstance(node, ir.Call))

@@ -159,6 +159,7 @@ class _RulesetChecker(MoveChecker):
         melds = self.melds()  # after the zones and variables, which it may not read
         functions = self.functions()
         procedures = self.procedures()
+        self.call_depths(functions, procedures)
         tricks = self.tricks()
         phases = self.phases()
         reactions = self.reactions()
@@ -311,6 +312,28 @@ class _RulesetChecker(MoveChecker):
                                                         value.nullable, value)
             out.append(ir.Function(name, tuple(params.items()), value))
         return tuple(out)
+
+    def call_depths(self, functions: tuple[ir.Function, ...],
+                    procedures: tuple[ir.Procedure, ...]) -> None:
+        """Functions and procedures call one another at most MAX_CALL_DEPTH deep (each
+        calls only those before it, so a depth is its deepest callee's plus one): reported
+        where a chain first goes deeper."""
+        depth: dict[str, int] = {}
+        where = {spec.name.name: spec.name.pos for spec in self.decls.functions}
+        where.update((spec.name.name, spec.name.pos) for spec in self.decls.procedures)
+        for name, body in [*((f.name, f.value) for f in functions),
+                           *((p.name, p.body) for p in procedures)]:
+            callees = {node.function for node in ir.within(body)
+                       if isinstance(node, ir.UserCall)}
+            callees.update(node.name for node in ir.within(body)
+                           if isinstance(node, ir.ProcedureCall))
+            deepest = max(callees, key=lambda c: depth.get(c, 0), default=None)
+            depth[name] = 1 + (depth.get(deepest, 0) if deepest is not None else 0)
+            if depth[name] == limits.MAX_CALL_DEPTH + 1:
+                self.problem(where[name], f"'{name}' calls '{deepest}', and so on: "
+                                          f"{depth[name]} functions and procedures, one "
+                                          f"inside another, where at most "
+                                          f"{limits.MAX_CALL_DEPTH} may be")
 
     def tricks(self) -> tuple[ir.Expr | None, ir.Expr | None]:
         """`tricks:`, how a card's suit and strength are read in a trick, with `card` bound."""

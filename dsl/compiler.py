@@ -61,7 +61,10 @@ def compile_checked(checked: Checked, doc: Document, inline: bool = True) -> Rul
     """The stages after the meaning check, for a document already checked."""
     facts = flow_facts(checked.program, checked.direction,
                        checked.decls.repetition == "forbid")
-    generated = generate(checked, facts, inline)
+    try:
+        generated = generate(checked, facts, inline)
+    except RecursionError:
+        raise _too_deep(doc) from None
     board = board_of(checked)
     bound = bind(generated, checked.decls.name.name, tables(checked, board))
     rules = assemble(checked, board, bound, generated, doc, facts)
@@ -112,12 +115,22 @@ def board_of(checked: Checked) -> runtime.Board:
 
 def check_document(doc: Document, options: dict[str, Any] | None = None) -> Checked:
     """Read and check a document; RulesetError with every problem, in file order."""
-    decls, problems = read(doc)
-    checked, found = check(decls, options)
+    try:
+        decls, problems = read(doc)
+        checked, found = check(decls, options)
+    except RecursionError:  # each bound is checked, but bounds can multiply (docs/grammar.md)
+        raise _too_deep(doc) from None
     if problems or found or checked is None:
         located = sorted(problems + found, key=_order)
         raise RulesetError(_once(located))
     return checked
+
+
+def _too_deep(doc: Document) -> RulesetError:
+    return RulesetError([Diagnostic(Location(doc.path, 1, 1), "this file is too deeply nested "
+                                    "to check: its expressions, blocks, functions and "
+                                    "procedures, one inside another, go deeper than cardrules "
+                                    "can follow")])
 
 
 def _order(diagnostic: Diagnostic) -> tuple[int, int]:

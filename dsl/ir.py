@@ -8,7 +8,8 @@ looks a name up or checks a type again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
 from cardrules.model import ZoneDef
@@ -477,3 +478,18 @@ class Program:
 
 _NOWHERE = n.Pos(n.Origin(None, ()), 0)  # type: ignore[arg-type]
 BAD = Const(None, type=ANY, pos=_NOWHERE)  # what a node with a problem checks to
+
+
+def within(node: object) -> Iterator[object]:
+    """Every node of a checked tree (`node` and all below it, with tuples, lists and dicts
+    gone into), in no particular order: a loop, not a recursion, however deep the tree."""
+    stack: list[object] = [node]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (tuple, list)):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+        elif is_dataclass(node) and not isinstance(node, (ZoneDef, type, n.Pos)):
+            stack.extend(getattr(node, f.name) for f in fields(node))

@@ -20,6 +20,7 @@ MAX_GRID_SIDE = 32  # rows, or columns, of a grid
 MAX_GROUPS = 64  # groups of a grouped zone, per player
 MAX_REPEAT = 1000  # times a step is taken in one turn
 MAX_LOOP = 1000  # times the body of a while or until block runs
+MAX_CALL_DEPTH = 32  # the file's functions and procedures calling one another, one inside another
 MAX_ROUNDS = 10_000  # rounds in a match
 MAX_MELD_KINDS = 16  # kinds of meld in `melds:`
 MAX_MELD_SIZE = 24  # cards in one meld kind (a search at run time takes up to 60 cards)

@@ -33,6 +33,17 @@ class Span:
 
 
 @dataclass
+class _Walk:
+    """How far a scalar's text has been walked (Document._in_flow): where each character of
+    its value came from, so far, and where the walk stands."""
+
+    positions: list[tuple[int, int]]  # (row, column) of each character of the value, 0-based
+    row: int
+    col: int
+    quote: str | None
+
+
+@dataclass
 class Document:
     """A parsed rule file: its data, its text and the span of every node."""
 
@@ -103,29 +114,38 @@ class Document:
     def _in_flow(self, span: Span, offset: int) -> Location:
         """Walk a plain or quoted scalar's source text to the character the value's
         `offset` came from: escapes ("\\x", '') are one character of the value, and a line
-        break with the next line's indentation folds into one space."""
-        lines = self.lines
-        row, col = span.line - 1, span.column - 1
-        quote = span.style if span.style in ("'", '"') else None
-        if quote:
-            col += 1
-        index = 0
-        while row < len(lines):
-            text = lines[row]
-            if col >= len(text.rstrip()) and row + 1 < len(lines):  # fold into the next line
-                if index == offset:
-                    break
-                index += 1
+        break with the next line's indentation folds into one space. The walk is kept per
+        scalar, so a long expression with a site at every term is walked once, not once a
+        site."""
+        walk = self._walks.get((span.line, span.column))
+        if walk is None:
+            quote = span.style if span.style in ("'", '"') else None
+            walk = self._walks[span.line, span.column] = \
+                _Walk([], span.line - 1, span.column - (0 if quote else 1), quote)
+        positions, lines, ends = walk.positions, self.lines, self._ends
+        row, col, quote = walk.row, walk.col, walk.quote
+        while len(positions) <= offset:  # one character of the value a step
+            positions.append((row, col))
+            if col >= ends[row] and row + 1 < len(lines):  # fold into the next line
                 row += 1
                 col = len(lines[row]) - len(lines[row].lstrip())
                 continue
-            if index >= offset:
-                break
+            text = lines[row]
             escaped = (quote == '"' and text[col:col + 1] == "\\") or \
                 (quote == "'" and text[col:col + 2] == "''")
             col += 2 if escaped else 1
-            index += 1
+        walk.row, walk.col = row, col
+        row, col = positions[offset]
         return Location(self.path, row + 1, col + 1)
+
+    @cached_property
+    def _ends(self) -> list[int]:
+        """Where each line's text ends, trailing blanks left out."""
+        return [len(line.rstrip()) for line in self.lines]
+
+    @cached_property
+    def _walks(self) -> dict[tuple[int, int], _Walk]:
+        return {}
 
     def _in_block(self, span: Span, value: str, offset: int) -> Location:
         # A block scalar's content starts on the line after its indicator. Both kinds join

@@ -394,6 +394,48 @@ def test_an_expression_of_500_terms_is_refused_plainly(tmp_path: Path) -> None:
     assert "nested more than 100 levels deep" in d.message
 
 
+def chain(kind: str, length: int) -> str:
+    """`functions:` (kind f) or `procedures:` (kind p) entries, each calling the one before."""
+    if kind == "f":
+        return "".join(f'  - {{name: f{i}, params: {{n: number}}, value: '
+                       f'"{f"f{i - 1}(n) + 1" if i else "n"}"}}\n' for i in range(length))
+    return "".join(f'  - {{name: p{i}, do: ["{f"p{i - 1}()" if i else "shuffle stock"}"]}}\n'
+                   for i in range(length))
+
+
+@pytest.mark.parametrize("kind", ["f", "p"])
+def test_functions_and_procedures_call_one_another_at_most_32_deep(kind: str,
+                                                                  tmp_path: Path) -> None:
+    """A chain of 32 is a rule file; one of 33 is refused where it passes the bound, and one
+    of 400 likewise (it would take every later stage deeper than Python's stack)."""
+    key = "functions:\n" if kind == "f" else "procedures:\n"
+    assert not check_files([str(mini_with(tmp_path, "zones:\n", key + chain(kind, 32)
+                                          + "zones:\n"))])
+    for length in (33, 400):
+        path = mini_with(tmp_path, "zones:\n", key + chain(kind, length) + "zones:\n")
+        [d] = check_files([str(path)])
+        assert d.message == (f"'{kind}32' calls '{kind}31', and so on: 33 functions and "
+                             "procedures, one inside another, where at most 32 may be")
+        assert d.location is not None and d.location.line == 1 + next(
+            n for n, line in enumerate(path.read_text().splitlines()) if f"{kind}32," in line)
+
+
+def test_a_file_too_deep_for_the_checker_is_refused_at_its_top(tmp_path: Path) -> None:
+    """What no single bound catches (bounds multiply) ends in a message, not a traceback."""
+    import inspect
+    import sys
+    limit = sys.getrecursionlimit()
+    # a stack far shallower than the checker is written for: 60 frames beyond this one
+    sys.setrecursionlimit(len(inspect.stack(0)) + 60)
+    try:
+        [d] = check_files([str(mini_with(tmp_path, "zones:\n", "procedures:\n"
+                                          + chain("p", 30) + "zones:\n"))])
+    finally:
+        sys.setrecursionlimit(limit)
+    assert "too deeply nested to check" in d.message and d.location is not None
+    assert (d.location.line, d.location.column) == (1, 1)
+
+
 def test_a_number_of_thousands_of_digits_is_refused(tmp_path: Path) -> None:
     path = mini_with(tmp_path, "rounds: 1", "rounds: " + "9" * 5000)
     [d] = check_files([str(path)])

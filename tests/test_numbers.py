@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from cardrules.cli.main import main
 from cardrules.dsl.loader import load_ruleset
-from cardrules.errors import RuleRuntimeError
+from cardrules.errors import RuleRuntimeError, RulesetError
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.runtime import MOST_VALUE
 from cardrules.interpreter.sessions.play import play_game
@@ -32,7 +32,31 @@ def kuhn(tmp_path: Path, score: str, setup: str = "") -> Path:
     return path
 
 
-HUGE = "if takes_pot(p) then 1000000000 * 1000000000 * (pot() + 1) else 0"
+HUGE = "if takes_pot(p) then (pot() + 1) * 1000000000 * 1000000000 else 0"
+
+
+@pytest.mark.parametrize("expression", ["1000000000 * 1000000000", "9007199254740991 + 1",
+                                        "0 - 9007199254740991 - 1"])
+def test_numbers_known_before_any_game_that_pass_the_bound_are_refused_where_written(
+        tmp_path: Path, expression: str) -> None:
+    """Folded before any game, such a number would be one no game may hold (and one a
+    product of a few hundred literals makes too long for Python to write out)."""
+    path = kuhn(tmp_path, f"if takes_pot(p) then {expression} else 0")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output and "2^53 - 1" in result.output
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1)
+                if expression in text)
+    assert f"{path}:{line}:" in result.output
+
+
+def test_a_product_of_hundreds_of_literals_is_refused_not_a_traceback(tmp_path: Path) -> None:
+    literal = "999999999999999999"
+    tree = literal
+    for _ in range(8):  # 256 literals, nested 8 deep
+        tree = f"({tree} * {tree})"
+    result = CliRunner().invoke(main, ["validate", str(kuhn(tmp_path, tree))])
+    assert result.exit_code == 1 and "2^53 - 1" in result.output, result.output
 
 
 def test_a_product_beyond_the_bound_is_a_located_fault(tmp_path: Path) -> None:
@@ -135,8 +159,7 @@ def test_a_rounds_entries_adding_up_beyond_the_bound_fault_at_the_scoring(
 
 
 @pytest.mark.parametrize("statement", ["set checks = 999999999999999999",
-                                       "set checks += 999999999999999999",
-                                       "set checks = 999999999 * 999999999"])
+                                       "set checks += 999999999999999999"])
 def test_a_constant_beyond_the_bound_is_refused_where_it_is_stored(
         tmp_path: Path, statement: str) -> None:
     engine = Engine(load_ruleset(kuhn(tmp_path, "0", statement)))
@@ -144,13 +167,19 @@ def test_a_constant_beyond_the_bound_is_refused_where_it_is_stored(
         play_game(engine, 2, seed=1)
 
 
+def test_a_product_of_constants_beyond_the_bound_is_refused_before_any_game(
+        tmp_path: Path) -> None:
+    with pytest.raises(RulesetError, match="2\\^53 - 1"):
+        load_ruleset(kuhn(tmp_path, "0", "set checks = 999999999 * 999999999"))
+
+
 def test_a_variable_starting_beyond_the_bound_is_refused_at_the_start(tmp_path: Path) -> None:
-    """`initial: 999999999 * 999999999`, worked out before the game: the game's start is a
-    fault at the variable's initial value, as a `set` of it would be."""
+    """`initial: 999999999999999999`: the game's start is a fault at the variable's initial
+    value, as a `set` of it would be."""
     path = kuhn(tmp_path, "0")
     text = path.read_text(encoding="utf-8").replace(
         "variables:\n", "variables:\n  - {name: huge, scope: game, initial: "
-        "\"999999999 * 999999999\"}\n", 1)
+        "\"999999999999999999\"}\n", 1)
     path.write_text(text, encoding="utf-8")
     engine = Engine(load_ruleset(path))
     with pytest.raises(RuleRuntimeError, match="2\\^53 - 1"):
