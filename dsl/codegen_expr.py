@@ -439,8 +439,8 @@ class ExpressionWriter:
         return ast.List([self.expr(i) for i in node.items], ast.Load())
 
     def expr_Join(self, node: ir.Join) -> ast.expr:
-        return ast.List([ast.Starred(self.expr(node.left), ast.Load()),
-                         ast.Starred(self.expr(node.right), ast.Load())], ast.Load())
+        return pyast.call("joined", self.expr(node.left), self.expr(node.right),
+                          self.site_const(node.pos))
 
     def expr_Index(self, node: ir.Index) -> ast.expr:
         item = node.type.name

@@ -185,6 +185,9 @@ class StatementWriter(ExpressionWriter):
             if _numbers(stmt.value.type) and not plain:
                 # a list of numbers: each bounded (a list kept and grown would hold any)
                 value = pyast.call("bounded_items", value, self.site_const(stmt.pos))
+            elif _nested(stmt.value.type):  # a list of lists: its items counted all told
+                value = pyast.call("bounded_items", value, self.site_const(stmt.pos),
+                                   pyast.const(False))
             return [pyast.assign(target, self.bounded(value, stmt.pos) if check else value)]
         op = ast.Add() if stmt.op == "+=" else ast.Sub()
         need = stmt.target if isinstance(stmt.target, ir.Need) else None
@@ -307,6 +310,11 @@ def small(value: Any) -> bool:
     if isinstance(value, (list, tuple)):
         return all(small(v) for v in value)
     return not isinstance(value, int) or -MAX_VALUE <= value <= MAX_VALUE
+
+
+def _nested(t: Any) -> bool:
+    """Whether a type is a list of lists (a list may hold one list many times over)."""
+    return t is not None and t.is_list and t.item is not None and t.item.is_list
 
 
 def _numbers(t: Any) -> bool:

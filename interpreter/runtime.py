@@ -276,13 +276,35 @@ def scored(entries: tuple[int, ...], site: int) -> tuple[int, ...]:
     return entries
 
 
-def bounded_items(values: list[Any], site: int) -> list[Any]:
-    """A list of numbers (or of lists of them) stored by a rule: each number bounded."""
-    for v in values:
-        if isinstance(v, list):
-            bounded_items(v, site)
-        elif v is not None:
-            bounded(v, site)
+MOST_ITEMS = 100_000  # items a list a game makes may hold, those of the lists in it counted
+
+
+def joined(a: Sequence[Any], b: Sequence[Any], site: int) -> list[Any]:
+    """`a + b` of two lists, refused beyond MOST_ITEMS (a list joined to itself again and
+    again would take any memory)."""
+    if len(a) + len(b) > MOST_ITEMS:
+        raise RuleFault(f"a list of {len(a) + len(b):,} items is made here: more than "
+                        f"{MOST_ITEMS:,}, the most a list may hold", site)
+    return [*a, *b]
+
+
+def bounded_items(values: list[Any], site: int, numbers: bool = True) -> list[Any]:
+    """A list of numbers (or of lists of them) stored by a rule: each number bounded; a list
+    of lists (`numbers` False: of any items) holding MOST_ITEMS items at most, all told (the
+    same list held twice counts twice: a view or a save writes it out twice)."""
+    count, stack = 0, [values]
+    while stack:
+        items = stack.pop()
+        count += len(items)
+        if count > MOST_ITEMS:
+            raise RuleFault(f"a list holding more than {MOST_ITEMS:,} items, those of the "
+                            "lists in it counted, is stored here: the most a list may hold",
+                            site)
+        for v in items:
+            if isinstance(v, list):
+                stack.append(v)
+            elif numbers and v is not None:
+                bounded(v, site)
     return values
 
 
@@ -555,6 +577,7 @@ EXPORTED = (
     "total_now", "need", "at", "position", "charge", "counted", "combinations",
     "subsets", "frozen", "same", "ordered",
     "remember", "kept", "most_by", "least_by", "ordered_by", "bounded", "bounded_items", "scored",
+    "joined", "MOST_ITEMS",
     "MOST_VALUE", "divide", "modulo", "least", "most", "numbers", "words", "group",
     "empty", "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others",
     "next_seat", "random_card", "seat_of", "owner_of", "team_of", "led_suit", "best_of_suit",

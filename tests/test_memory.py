@@ -111,6 +111,30 @@ def test_a_size_bomb_is_refused_at_validate(name: str, tmp_path: Path) -> None:
     assert result.stderr.startswith(f"{path}:"), result.stderr[:500]
 
 
+@pytest.mark.parametrize("growth", ["'set xs = xs + xs'",
+                                    "'set xs = xs + xs', 'set xss = [xs, xs]'"],
+                         ids=["joined", "held twice"])
+def test_a_list_that_doubles_in_a_loop_is_a_located_fault_in_little_memory(
+        growth: str, tmp_path: Path) -> None:
+    """A list joined to itself again and again (or held twice by a list of lists, which a
+    view or a save writes out twice) validates, as each step is small; the game stops at
+    the list that passes the bound."""
+    mini = MINI.read_text(encoding="utf-8")
+    assert mini.count("variables:\n") == 1 and mini.count("    - shuffle stock\n") == 1
+    text = mini.replace("variables:\n", "variables:\n  - {name: xs, scope: game, initial: "
+                        "\"[1, 2]\"}\n  - {name: xss, scope: game, initial: \"[[1]]\"}\n")
+    text = text.replace("    - shuffle stock\n", "    - shuffle stock\n    - while: 'true'\n"
+                        f"      limit: 40\n      do: [{growth}]\n")
+    path = tmp_path / "doubling.yaml"
+    path.write_text(text, encoding="utf-8")
+    checked = run_limited(["validate", str(path)], tmp_path)
+    assert checked.returncode == 0, checked.stderr
+    result = run_limited(["run", str(path)], tmp_path)
+    assert result.returncode == 3, (result.returncode, result.stderr[-2000:])
+    assert "Traceback" not in result.stderr and "MemoryError" not in result.stderr
+    assert result.stderr.startswith(f"{path}:") and "100,000" in result.stderr, result.stderr
+
+
 def test_simulate_a_billion_games_starts_in_little_memory(tmp_path: Path) -> None:
     first, later = watch(["simulate", "golf6-quick", "--games", "1000000000", "--workers", "1"],
                          tmp_path, settle=1.0, more=1.5)
