@@ -102,6 +102,7 @@ def total_now(s: GameState, p: int, teams: int) -> int:
 # a round's scoring and setup): a rule file cannot know how many cards a zone will hold, so
 # the work a listing does there is counted as it is done (docs/grammar.md §2.18).
 MOST_WORK = 10_000_000
+MOST_GAME_WORK = 100 * MOST_WORK  # a whole game's work, every action's added up
 
 
 def charge(s: GameState, steps: int, site: int) -> None:
@@ -115,10 +116,15 @@ def charge(s: GameState, steps: int, site: int) -> None:
         s.work_at = s.actions
         s.work = 0
     s.work += steps
+    s.spent += steps
     if s.work > MOST_WORK:
         raise RuleFault(f"this action's work passes {MOST_WORK:,} steps here (the loops "
                         "through cards and lists, and the lists subsets and combinations "
                         "make): go through fewer lists, or fewer cards", site)
+    if s.spent > MOST_GAME_WORK:
+        raise RuleFault(f"the game's work passes {MOST_GAME_WORK:,} steps here, its actions' "
+                        "work added up (the loops through cards and lists): the rules go "
+                        "through too much, action after action", site)
 
 
 def counted(s: GameState, items: Sequence[Any], per_item: int, site: int) -> Sequence[Any]:

@@ -64,7 +64,7 @@ class GameState:
     __slots__ = (*_PLAIN, "_rng", "_rng_shared", "_rng_seed", "chances", "version",
                  "legal_cache", "log", "everyone", "forcing", "cut_off", "maybe", "watchers",
                  "told", "sight", "knowing", "deal", "dealt", "seen", "until_round_end",
-                 "between_rounds", "work", "work_at", *_HOUSE)
+                 "between_rounds", "work", "work_at", "spent", *_HOUSE)
 
     def __init__(self) -> None:
         self.ruleset = ""
@@ -138,6 +138,10 @@ class GameState:
         # Kept by no copy and never saved.
         self.work = 0
         self.work_at = 0
+        # All the work counted so far in this game, every action's (runtime.charge): bounded
+        # too, so that no game takes unbounded time. Kept by copies, never saved (a resumed
+        # game counts it again as it replays).
+        self.spent = 0
         self.house = -1
         self.house_total = 0
         self.house_scores: list[int] = []
@@ -233,7 +237,7 @@ class GameState:
         other.legal_cache = self.legal_cache  # same version, same actions (never mutated)
         other.log = None
         other.seen = self.seen
-        other.work, other.work_at = 0, self.actions
+        other.work, other.work_at, other.spent = 0, self.actions, self.spent
         return other
 
     # -------------------------------------------------------------------- JSON

@@ -69,6 +69,27 @@ def test_the_budget_is_the_actions_and_starts_afresh_with_the_next(tmp_path: Pat
     assert copy.work == 0
 
 
+def test_a_games_work_added_up_is_bounded_too(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each action within its budget, action after action (max_actions allows 10,000,000):
+    the game's work added up stops it, located, so that no game takes days. The bound,
+    100 actions' worth, is some 400 times what a random game of any shipped ruleset does
+    (scopa's most, 2.4 million steps); here it is lowered to see it hold."""
+    path = write(tmp_path, SUBSETS).read_text(encoding="utf-8")
+    small = tmp_path / "small.yaml"
+    small.write_text(path.replace("numbers(1, 10000)", "numbers(1, 3)")
+                     .replace("                - end game\n", ""), encoding="utf-8")
+    engine = Engine(load_ruleset(small))
+    state = engine.new_game(2, seed=1)
+    assert runtime.MOST_GAME_WORK == 100 * runtime.MOST_WORK
+    monkeypatch.setattr(runtime, "MOST_GAME_WORK", 10 * 1_769_472)
+    with pytest.raises(RuleRuntimeError, match="the game's work passes 17,694,720 steps") as info:
+        for _ in range(12):  # (each action: 1,769,472 steps, as above)
+            engine.apply(state, ("go",))
+    assert re.search(r"small\.yaml:\d+:\d+", str(info.value)), str(info.value)
+    assert state.actions == 10  # the eleventh action is the one that passes it
+
+
 def test_the_fault_reaches_run_and_simulate_as_a_located_message(tmp_path: Path) -> None:
     path = write(tmp_path, SUBSETS)
     for args in (["run", str(path)], ["simulate", str(path), "--games", "2", "--workers", "1"]):
