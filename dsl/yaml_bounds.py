@@ -61,7 +61,13 @@ def check_bounds(text: str, path: str) -> None:
 # What YAML lets a file hold: tab, the line breaks, printable ASCII, NEL and the rest of
 # Unicode but the surrogates and U+FFFE, U+FFFF. The YAML library refuses any other character
 # in its own words, at the file's start; it is found here first, at its place.
-_NOT_YAML = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# (U+0085, U+2028 and U+2029 are refused too: YAML counts each as a line break where
+# editors, terminals and the language server do not, so every line after one would be
+# numbered apart, and YAML folds one inside a text into a space)
+_NOT_YAML = re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd"
+                       "\U00010000-\U0010ffff]")
+_BREAKS_APART = {0x85: "a next-line character", 0x2028: "a line separator",
+                 0x2029: "a paragraph separator"}
 
 
 def _check_characters(text: str, path: str) -> None:
@@ -73,7 +79,11 @@ def _check_characters(text: str, path: str) -> None:
     at, code = found.start(), ord(found.group())
     line = text.count("\n", 0, at) + 1
     column = at - (text.rfind("\n", 0, at) + 1) + 1
-    if code < 0x20 or 0x7F <= code <= 0x9F:
+    if code in _BREAKS_APART:
+        message = (f"{_BREAKS_APART[code]} (U+{code:04X}), which YAML reads as a line break "
+                   "and editors do not: break the line, or, inside a double-quoted text, "
+                   f"write it as \"\\u{code:04X}\"")
+    elif code < 0x20 or 0x7F <= code <= 0x9F:
         message = (f"a control character that a rule file cannot hold (U+{code:04X}): delete "
                    f"it, or, inside a double-quoted text, write it as \"\\x{code:02X}\"")
     else:

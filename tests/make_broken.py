@@ -26,6 +26,12 @@ CASES = {
     "control_character": ([(4, "title: Mini", "title: Mi\x01ni")], (4, "\x01", 0),
                           "a control character that a rule file cannot hold (U+0001): delete "
                           'it, or, inside a double-quoted text, write it as "\\x01"'),
+    # YAML reads U+2028 as a line break where editors do not: every line after would be
+    # numbered apart from the editor's
+    "line_separator": ([(4, "title: Mini", "title: Mi\u2028ni")], (4, "\u2028", 0),
+                       "a line separator (U+2028), which YAML reads as a line break and "
+                       'editors do not: break the line, or, inside a double-quoted text, '
+                       'write it as "\\u2028"'),
     "duplicate_key": ([(4, "title: Mini", "name: mini")], (4, "name", 0),
                       "duplicate key 'name'"),
     "unknown_top_key": ([(4, "title: Mini", "titel: Mini")], (4, "titel", 0),

@@ -67,14 +67,21 @@ def test_the_base_ruleset_is_valid_and_plays() -> None:
             assert state.over and len(state.round_scores) == 1
 
 
+def editor_lines(text: str) -> list[str]:
+    """A text's lines as editors number them: broken at \\n, \\r\\n and \\r alone (not at
+    U+2028 and the others str.splitlines breaks at too)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return lines[:-1] if lines and not lines[-1] else lines  # (a last line break ends a line)
+
+
 def test_there_are_broken_files() -> None:
     assert len(BROKEN) >= 20
 
 
 @pytest.mark.parametrize("path", BROKEN, ids=lambda p: p.stem)
 def test_each_broken_file_is_the_base_with_one_small_change(path: Path) -> None:
-    base = BASE.read_text(encoding="utf-8").splitlines()[1:]
-    lines = path.read_text(encoding="utf-8").splitlines()[1:]
+    base = editor_lines(BASE.read_text(encoding="utf-8"))[1:]
+    lines = editor_lines(path.read_text(encoding="utf-8"))[1:]
     if path.stem.startswith("cut_"):  # the base cut short: its first lines, unchanged
         assert 0 < len(lines) < len(base) and lines == base[:len(lines)]
         return
@@ -94,8 +101,8 @@ def test_broken_file_gives_its_expected_diagnostic(path: Path) -> None:
     assert (first.location.line, first.location.column) == (line, column), first.format()
     assert message in first.message
     assert first.location.path == str(path)
-    source = path.read_text(encoding="utf-8").splitlines()[line - 1]
-    head, shown, caret = first.format().splitlines()
+    source = editor_lines(path.read_text(encoding="utf-8"))[line - 1]
+    head, shown, caret = first.format().split("\n")
     assert head == f"{path}:{line}:{column}: {first.message}"
     if len(source) > SHOWN:  # a long line: a window of it (test_a_long_line_is_shown_...)
         assert len(shown) <= 4 + SHOWN + 2 and len(caret) <= len(shown) + 1
