@@ -38,7 +38,7 @@ from cardrules.interpreter.sessions.start import free_path, fresh_seed
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action, Ruleset
 from cardrules.present import render
-from cardrules.present.choices import in_view_order, only_choice, plausible_first
+from cardrules.present.choices import in_view_order, plausible_first
 from cardrules.present.lines import fitted, rules_lines
 from cardrules.present.render import printable, quoted
 
@@ -187,9 +187,8 @@ class Session:
             if t.windows.passes(state, seat):  # a chance to react the person lets go by
                 legal = t.advance(seat, PASS)
                 continue
-            only = only_choice(legal)
-            if only is not None:  # nothing to decide: played for them, and told so
-                legal = t.advance(seat, only, only=True)
+            if t.play_lone(seat, legal):  # nothing to decide: played for them, and told so
+                legal = t.engine.legal_actions(t.state)
                 self.autosave()
                 continue
             action = self.decide(seat, legal)

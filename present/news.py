@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardrules.interpreter.sessions.people import Lone
 from cardrules.model import PASS, Ruleset
 
 from .account import round_account
@@ -44,11 +45,12 @@ class News:
                 "seat": self.seat}
 
 
-def news(rules: Ruleset, events: Sequence[Event], seat: int,
-         accounts: bool = True) -> list[News]:
+def news(rules: Ruleset, events: Sequence[Event], seat: int, accounts: bool = True,
+         lone: Lone | None = None) -> list[News]:
     """The events of a game, in order, as `seat` (from 0) reads them: each action but a
     pass with the effects that followed it, each round's end (with its account, unless
-    `accounts` is false) and start, the game's end."""
+    `accounts` is false) and start, the game's end. `lone`: the events began with a
+    person's only choice, played for them: the seat whose it was is told so."""
     out: list[News] = []
     current: _Open | None = None
     in_setup = False
@@ -93,13 +95,13 @@ def news(rules: Ruleset, events: Sequence[Event], seat: int,
         out.append(current.close(rules, seat))
     if setup:
         out.extend(_setup_news(rules, setup, seat))
-    return out
+    return _played_for(out, seat, lone.words) if lone is not None and lone.seat == seat \
+        else out
 
 
-def played_for(items: Sequence[News], seat: int, words: str) -> list[News]:
+def _played_for(out: list[News], seat: int, words: str) -> list[News]:
     """`seat`'s news of events that began with an action played for it, its only choice
     (`words`: the choice as the seat read it), told so: 'your only choice: Discard 4H'."""
-    out = list(items)
     for index, item in enumerate(out):
         if item.kind == "action" and item.seat == seat + 1:
             out[index] = News(printable(f"your only choice: {words}"), item.then, item.kind,
