@@ -11,7 +11,6 @@ game: a card is named only where the log names it to that seat.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -159,15 +158,28 @@ class _Open:
         told = self.event.get("told")
         text = told[seat] if isinstance(told, list) and seat < len(told) \
             else f"seat {self.event['seat']}: {self.event.get('action', '')}"
-        named = set(_NAMES.findall(text))  # turned or looked at: the line said it already
-        effects = [e for e in self.effects if e.get("effect") not in ("flip up", "peek")
-                   or _card(e, seat) not in named]
+        effects = [e for e in self.effects if not self.said(e, seat)]
         then = consequences(rules, effects, seat)
         move = rules.moves.get(self.event.get("move", ""))
         if not then and move is not None and "player" in move.kinds:
             then = ["nothing comes of it"]  # asked of another seat, and no card moved
         return News(printable(text), tuple(printable(line) for line in then),
                     seat=self.event.get("seat"))
+
+    def said(self, effect: Event, seat: int) -> bool:
+        """Whether the action's own line told `seat` what `effect` tells: a card it named
+        (by number: a second card of the same name is another card) turned face up, or
+        looked at ('- it was 9C')."""
+        if effect.get("effect") not in ("flip up", "peek"):
+            return False
+        cards = _named(effect, seat)
+        return bool(cards) and set(cards) <= set(_named(self.event, seat))
+
+
+def _named(event: Event, seat: int) -> list[int]:
+    """The cards, by number, an event names to `seat` (its `named` entry, or none)."""
+    named = event.get("named")
+    return named[seat] if isinstance(named, list) and 0 <= seat < len(named) else []
 
 
 # ------------------------------------------------------------------ effects
@@ -196,8 +208,6 @@ def consequences(rules: Ruleset, effects: Sequence[Event], seat: int) -> list[st
 
 
 _CARDS = ("move", "swap", "reveal", "flip up", "flip down")  # effects on a card
-# A card's name as a word of a line (the names rules write: '10H', 'QS', 'BJ', '1R'...).
-_NAMES = re.compile(r"[0-9A-Za-z]+")
 
 
 # What a rule says of the round or the game (interpreter/effects.py logs it, with the rule).
