@@ -168,12 +168,16 @@ class _Open:
 
     def said(self, effect: Event, seat: int) -> bool:
         """Whether the action's own line told `seat` what `effect` tells: a card it named
-        (by number: a second card of the same name is another card) turned face up, or
-        looked at ('- it was 9C')."""
-        if effect.get("effect") not in ("flip up", "peek"):
+        turned face up ('- it was 9C'), or a look the line itself was, one whose card it
+        named to the seat that looked ('you look at ... - it was 9C'; to the others, 'seat 2
+        looks at the face-down card of ...' is the look). Cards are told apart by number: a
+        second card of the same name is another card."""
+        kind = effect.get("effect")
+        if kind not in ("flip up", "peek"):
             return False
-        cards = _named(effect, seat)
-        return bool(cards) and set(cards) <= set(_named(self.event, seat))
+        learner = effect["seat"] - 1 if kind == "peek" else seat  # who learns the card
+        cards = _named(effect, learner)
+        return bool(cards) and set(cards) <= set(_named(self.event, learner))
 
 
 def _named(event: Event, seat: int) -> list[int]:

@@ -275,6 +275,27 @@ def test_what_an_action_says_is_not_told_again_and_a_swap_is_one_line() -> None:
     assert look and "you look at" not in look.group(2), czech
 
 
+def test_another_seats_look_is_told_in_one_line() -> None:
+    """A look that is the action's own (the line named the card to the seat that looked) is
+    its line alone, to the others too; a look that is not (a rule's, after the line) is
+    told, to the others as a card looked at."""
+    czech = cli(["play", "czech-golf", "--seed", "1", "--plain"], "1\n" * 4)
+    lines = czech.splitlines()
+    looks = [i for i, line in enumerate(lines) if re.fullmatch(
+        r"  seat 2 looks at the face-down card of seat 2's field at row \d, column \d", line)]
+    assert len(looks) == 3 and not any(lines[i + 1].startswith("    ") for i in looks), czech
+    assert "looks at a card" not in czech
+    rules = load_ruleset("czech-golf")
+    action = {"event": "action", "seat": 2, "move": "draw", "action": "Draw",
+              "told": ["seat 2 draws", "you draw"], "named": [[], []]}
+    peek = {"effect": "peek", "seat": 2, "zone": "stock", "told": [None, "9C"],
+            "named": [[], [7]]}
+    assert news(rules, [action, peek], 0)[0].then == ("seat 2 looks at a card (stock)",)
+    assert news(rules, [action, peek], 1)[0].then == ("you look at 9C (stock)",)
+    own = {**action, "named": [[], [7]]}  # the line named the card to the looker
+    assert news(rules, [own, peek], 0)[0].then == news(rules, [own, peek], 1)[0].then == ()
+
+
 def test_a_card_turned_up_is_told_unless_the_line_named_that_very_card() -> None:
     """What an action's line named is known by card (interpreter/words.py: Told.named, the
     event's `named`), not read from its words: with golf6's two decks, a held 4H put in place
