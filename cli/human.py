@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,17 +36,16 @@ from cardrules.interpreter.sessions.record import HUMAN, Record
 from cardrules.interpreter.sessions.start import free_path, fresh_seed
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action, Ruleset
-from cardrules.present import render
-from cardrules.present.choices import in_view_order, only_choice, plausible_first
+from cardrules.present.choices import in_view_order, plausible_first
 from cardrules.present.lines import fitted, rules_lines
 from cardrules.present.render import printable, quoted
 
 from . import commands, parts
+from .end import after_end, end_lines
 from .errors import EXIT_GAME, EXIT_INTERRUPTED, reports_errors
 from .params import SEAT, SEED, parse_options, parse_programs, player_count, seat_kind
 from .screen import (
     CLEAR,
-    RULE,
     OnScreen,
     Style,
     cards_in_text,
@@ -60,7 +58,6 @@ from .screen import (
     open_prompt,
     paint,
     terminal_width,
-    view_section,
 )
 from .table import Table, read_save
 
@@ -126,6 +123,15 @@ class Console:
         self.eofs = 0
         return line
 
+    def ask_last(self, prompt: str) -> str | None:
+        """A line once the game is over; None where none comes (the input has ended, or
+        Ctrl-C): there is nothing left to lose."""
+        try:
+            return input(prompt)
+        except (EOFError, KeyboardInterrupt):
+            click.echo("")
+            return None
+
 
 # ----------------------------------------------------------------------- session
 class Session:
@@ -140,7 +146,6 @@ class Session:
         self.save_problem: str | None = None  # why the last save after a decision failed
         self.unsaved: str | None = None  # why the last save on quitting failed
         self.unsaveable: str | None = None  # why the game can never be saved, if it cannot
-        self.deal_file: str | None = None  # the --deal file it was dealt from, if known
         self.shown = OnScreen({}, set(), {})  # the choices the person has been shown
 
     def autosave(self) -> None:
@@ -187,9 +192,8 @@ class Session:
             if t.windows.passes(state, seat):  # a chance to react the person lets go by
                 legal = t.advance(seat, PASS)
                 continue
-            only = only_choice(legal)
-            if only is not None:  # nothing to decide: played for them, and told so
-                legal = t.advance(seat, only, only=True)
+            if t.play_lone(seat, legal):  # nothing to decide: played for them, and told so
+                legal = t.engine.legal_actions(t.state)
                 self.autosave()
                 continue
             action = self.decide(seat, legal)
@@ -421,36 +425,6 @@ class Session:
         self.console.show([f"Game saved to {path}. Resume it with: cardrules resume {path}"])
         raise Stop(0)
 
-    # ---------------------------------------------------------------- the end
-    def dealt_again(self) -> str:
-        """How the game is dealt again: its seed, and the deal it was given, if any."""
-        seed = self.table.seed
-        if self.table.record.deal is None:
-            return f"Its seed was {seed}: --seed {seed} deals it again."
-        if self.deal_file is None:  # (resumed: a save holds the deal, not its file's name)
-            return f"Its seed was {seed}: --deal with the file it was dealt from and --seed " \
-                   f"{seed} deal it again."
-        return f"Its seed was {seed}: --deal {shlex.quote(self.deal_file)} --seed {seed} " \
-               "deal it again."
-
-    def end_lines(self) -> list[str]:
-        """After the game: what people missed since their last decision, the single
-        person's final view, and the standings."""
-        t, style = self.table, self.console.style
-        names = frozenset(t.engine.rules.cards.names)
-        lines = [RULE, f"Game over. {self.dealt_again()}"]
-        alone = len(t.humans) == 1
-        for seat, news in t.pending.items():
-            if news:
-                lines.append("Since your last decision:" if alone else
-                             f"Since seat {seat + 1}'s last decision:")
-                lines += ["  " + line for line in news[-40:]]
-        if len(t.humans) == 1:
-            lines += view_section(t.engine.rules, t.state, t.humans[0], style)
-        lines += render.standings(t.engine.results(t.state), t.engine.rules.winner,
-                                  t.engine.rules.teams)
-        return [paint(cards_in_text(printable(line), names, style), style) for line in lines]
-
 
 # ---------------------------------------------------------------------- commands
 def play_table(table: Table, plain: bool, save: str | None, as_json: bool = False,
@@ -462,7 +436,7 @@ def play_table(table: Table, plain: bool, save: str | None, as_json: bool = Fals
                                          getattr(sys.stdout, "encoding", None)))
     table.plain = plain or table.plain
     session = Session(table, console, Path(save) if save else None)
-    session.unsaveable, session.deal_file = unsaveable, deal_file
+    session.unsaveable = unsaveable
     try:
         session.play()
     except Stop as stop:
@@ -477,7 +451,8 @@ def play_table(table: Table, plain: bool, save: str | None, as_json: bool = Fals
     if as_json:
         click.echo(json.dumps(table.engine.results(table.state)))
     else:
-        console.show(session.end_lines())
+        console.show(end_lines(table, console.style, deal_file))
+        after_end(table, console.style, console.ask_last, console.show)
 
 
 def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: GameState,

@@ -19,6 +19,7 @@ from cardrules.dsl.diff import diff as diff_rules
 from cardrules.dsl.loader import STAGES, check_files, load_ruleset, stage_text
 from cardrules.errors import GameError
 from cardrules.interpreter.deal import Deal
+from cardrules.interpreter.effects import SEATS_OWN
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import Bot, make_bot
 from cardrules.interpreter.players.external import Forfeit, forfeit
@@ -236,8 +237,8 @@ class LogFile:
 
     def write(self, event: dict[str, Any]) -> None:
         if self.problem is None:
-            if "told" in event:  # each seat's own words are its own: the log is the table's
-                event = {k: v for k, v in event.items() if k != "told"}
+            if any(k in event for k in SEATS_OWN):  # each seat's own: the log is the table's
+                event = {k: v for k, v in event.items() if k not in SEATS_OWN}
             try:
                 self.out.file.write(json.dumps(event) + "\n")
             except OSError as exc:

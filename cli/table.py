@@ -20,7 +20,7 @@ from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.players.bots import Bot
 from cardrules.interpreter.sessions import people, record
 from cardrules.interpreter.sessions.events import drain, round_ends
-from cardrules.interpreter.sessions.people import PeoplesGame
+from cardrules.interpreter.sessions.people import Lone, PeoplesGame
 from cardrules.interpreter.sessions.record import (
     HUMAN,
     Record,
@@ -31,9 +31,7 @@ from cardrules.interpreter.sessions.takeback import TakeBack
 from cardrules.interpreter.sessions.windows import Windows
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action
-from cardrules.present.choices import only_choice
-from cardrules.present.lines import choice_text
-from cardrules.present.news import News, news, played_for
+from cardrules.present.news import News, news
 
 KEPT_EVENTS = 200  # lines kept for a seat that has not decided for a long time
 KEPT_HISTORY = 20_000  # lines of a seat's news kept for `log` (the latest)
@@ -114,27 +112,19 @@ class Table(PeoplesGame):
     def humans(self) -> list[int]:
         return [p for p, kind in enumerate(self.seats) if kind == HUMAN]
 
-    def advance(self, seat: int, action: Action, chosen: bool = False,
-                only: bool = False) -> list[Action]:
+    def advance(self, seat: int, action: Action, chosen: bool = False) -> list[Action]:
         """Apply `seat`'s action, note it in the record, and tell every person at the table
         what they may know of it and what came of it (and the round's account, when it ends
-        a round). `chosen`: a person chose it (and may take it back, alone at the table);
-        `only`: it was a person's only choice, played for them (and told so)."""
-        words = choice_text(self.engine, action, self.state, seat) if only else None
-        self.take(seat, action, chosen)
-        events = drain(self.state.log)
-        legal = self.engine.legal_actions(self.state)
-        self.tell(events, (seat, words) if words is not None else None)
-        return legal
+        a round); returns the legal actions then. `chosen`: a person chose it (and may take
+        it back, alone at the table)."""
+        self.step(seat, action, chosen)
+        return self.engine.legal_actions(self.state)
 
-    def tell(self, events: list[dict[str, Any]], only: tuple[int, str] | None = None) -> None:
-        """Tell every person at the table what they may know of `events` (`only`: the seat
-        whose only choice began them, and the choice's words)."""
+    def tell(self, events: list[dict[str, Any]], lone: Lone | None = None) -> None:
+        """Tell every person at the table what they may know of `events` (`lone`: they began
+        with a person's only choice, played for them)."""
         for human in self.pending:
-            items = news(self.engine.rules, events, human)
-            if only is not None and only[0] == human:
-                items = played_for(items, human, only[1])
-            for item in items:
+            for item in news(self.engine.rules, events, human, lone=lone):
                 self.say(human, news_lines(item))
 
     def say(self, seat: int, lines: Sequence[str]) -> None:
@@ -154,14 +144,11 @@ class Table(PeoplesGame):
         for seat in self.pending:
             self.say(seat, [line])
 
-    def replayed(self, seat: int, action: Action) -> None:
-        """`advance` for an action read from a save: a person who made it had seen their
-        news then, as in play (but for their only choice, played for them)."""
-        only = seat in self.pending and \
-            only_choice(self.engine.legal_actions(self.state)) == action
-        if seat in self.pending and not only:
+    def decided(self, seat: int) -> None:
+        """A person who made an action read from a save had read their news then, as in
+        play."""
+        if seat in self.pending:
             self.pending[seat] = []
-        self.advance(seat, action, only=only)
 
     def take_back(self, seat: int) -> str:
         """Take back `seat`'s last decision (GameError, saying why, where it may not be):
@@ -188,5 +175,4 @@ def read_save(path: Path, programs: dict[int, str] | None = None) -> Table:
         path, programs, load_referenced,
         lambda saved, engine, state, bots: Table(
             saved, engine, state, bots,
-            {p: [] for p, k in enumerate(saved.seats) if k == HUMAN}).dealt(),
-        lambda table: table.replayed)
+            {p: [] for p, k in enumerate(saved.seats) if k == HUMAN}).dealt())

@@ -306,7 +306,7 @@ def peek(b: Board, s: GameState, c: int, who: int) -> None:
     learnt(b, s, c, gained)
     if s.log is not None:
         s.log.append({"effect": "peek", "seat": who + 1, "zone": b.names[s.where[c]],
-                      "told": seen_by_each(b, s, c)})
+                      "told": seen_by_each(b, s, c), "named": named_to_each(s, c)})
 
 
 def learnt(b: Board, s: GameState, c: int, gained: int) -> None:
@@ -447,7 +447,8 @@ def log_flip(b: Board, s: GameState, c: int) -> None:
 def _log(b: Board, s: GameState, kind: str, c: int, src: int, dest: int) -> None:
     """An effect on card c as the table sees it (the card named if every seat knows it),
     and, where only some seats know it, as each seat does (`told`: the card's name, or None
-    for a seat that does not know it now; a log file, being the table's, leaves it out)."""
+    for a seat that does not know it now); `named`: the card, by its number, to each seat
+    that knows it (a log file, being the table's, leaves out what is each seat's: SEATS_OWN)."""
     assert s.log is not None
     known = s.known[c]
     public = known == s.everyone
@@ -455,13 +456,27 @@ def _log(b: Board, s: GameState, kind: str, c: int, src: int, dest: int) -> None
                              "from": zone_label(b, src), "to": zone_label(b, dest)}
     if not public and known & ((1 << s.n) - 1):  # some seat knows it
         entry["told"] = seen_by_each(b, s, c)
+    entry["named"] = named_to_each(s, c)
     s.log.append(entry)
+
+
+# The fields of an event that are each seat's own, a list with an entry for each seat: its
+# words (`told`: an action's sentence, a card's name or None) and the cards it names to that
+# seat, by number (`named`: an action's, interpreter/words.py Told; an effect's one card, to
+# a seat that knows it). A seat reads its own entry alone; the table's log has none of them.
+SEATS_OWN = ("told", "named")
 
 
 def seen_by_each(b: Board, s: GameState, c: int) -> list[str | None]:
     """Card c as each seat knows it now: its name, or None."""
     known, name = s.known[c], b.card_names[c]
     return [name if known >> p & 1 else None for p in range(s.n)]
+
+
+def named_to_each(s: GameState, c: int) -> list[list[int]]:
+    """Card c, by its number, to each seat that knows it now (`named`)."""
+    known = s.known[c]
+    return [[c] if known >> p & 1 else [] for p in range(s.n)]
 
 
 # What generated code may call of this module (dsl/binding.py binds these names).

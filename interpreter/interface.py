@@ -95,7 +95,8 @@ class Flow:
         assert s.log is not None
         told = tell(self.words, s, me, action)
         s.log.append({"event": "action", "seat": me + 1, "move": action[0],
-                      "action": told.public, "told": list(told.seats)})
+                      "action": told.public, "told": list(told.seats),
+                      "named": [list(cards) for cards in told.named]})
 
 
 def _unset(s: GameState, action: Action) -> list[Action]:  # pragma: no cover - set at once

@@ -339,35 +339,47 @@ def _recase(word: str, like: str) -> str:
 class Told:
     """An action's words: for the table (the label's words, with the choices filled in),
     and for each seat (seats[0] for seat 1) as a sentence in that seat's person: 'you ask
-    seat 2 for the red A' to its maker, 'seat 1 asks seat 2 for the red A' to the others."""
+    seat 2 for the red A' to its maker, 'seat 1 asks seat 2 for the red A' to the others;
+    and for each seat, the cards (by number) its sentence names, each one the seat knows
+    once the action is done (the others it tells of by where they lie)."""
 
     public: str
     seats: tuple[str, ...]
+    named: tuple[tuple[int, ...], ...]
 
 
 def tell(words: Words, state: GameState, me: int, action: Action) -> Told:
     """`me`'s action in every seat's words and in the table's, `state` being the game before
     the action is applied (it is not changed)."""
+    seats = range(state.n)
     if action == PASS:
-        return Told(words.describe(action),
-                    tuple(words.narrate(action, me, p) for p in range(state.n)))
+        return Told(words.describe(action), tuple(words.narrate(action, me, p) for p in seats),
+                    tuple(() for _ in seats))
     move = words.moves.get(action[0])
+    cards = cards_of(words.rules, action)
     if move is not None and action[0] in words.open_moves:
         public = f"{words.describe_move(action[0])} (written, not shown)"
-        return Told(public, tuple(words.narrate(action, me, p, state) for p in range(state.n)))
-    cards = cards_of(words.rules, action)
+        return Told(public, tuple(words.narrate(action, me, p, state) for p in seats),
+                    tuple(_named(cards, state.known, p) for p in seats))
     answers = clue_answers(words.rules, state, me, action) if words.rules.tells else []
     if move is None or not cards:
         return Told(words.describe(action, state, None) + answered(words, answers, None),
                     tuple(words.narrate(action, me, p, state) + answered(words, answers, p)
-                          for p in range(state.n)))
+                          for p in seats), tuple(() for _ in seats))
     after = known_after(words.rules, state, me, action)
     everyone = state.everyone
     public = _words(words, state, action, None, me, cards,
                     lambda c: state.known[c] == everyone, lambda c: after[c] == everyone)
-    seats = tuple(_words(words, state, action, p, me, cards, _bit(state.known, p),
-                         _bit(after, p)) + answered(words, answers, p) for p in range(state.n))
-    return Told(public + answered(words, answers, None), seats)
+    told = tuple(_words(words, state, action, p, me, cards, _bit(state.known, p),
+                        _bit(after, p)) + answered(words, answers, p) for p in seats)
+    return Told(public + answered(words, answers, None), told,
+                tuple(_named(cards, after, p) for p in seats))
+
+
+def _named(cards: list[int], known: Any, seat: int) -> tuple[int, ...]:
+    """The cards of an action's words that `seat`'s sentence names: those it knows (`known`,
+    once the action is done), each told by its name (or ' - it was 7D'), never by its place."""
+    return tuple(c for c in cards if known[c] >> seat & 1)
 
 
 def clue_answers(rules: Ruleset, state: GameState, me: int,

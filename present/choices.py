@@ -15,22 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardrules.interpreter.domains import is_open
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.words import cards_of
 from cardrules.model import Action
 
 from . import render
-
-
-def only_choice(legal: Sequence[Action]) -> Action | None:
-    """The action to play for a person without asking them: the one legal action of their
-    decision, unless it needs something from them (a text to write). A reaction window
-    always offers passing too, so it is never one."""
-    if len(legal) == 1 and legal[0] != PASS and not is_open(legal[0]):
-        return legal[0]
-    return None
 
 
 def in_view_order(engine: Engine, state: GameState, seat: int,

@@ -11,11 +11,11 @@ game: a card is named only where the log names it to that seat.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardrules.interpreter.sessions.people import Lone
 from cardrules.model import PASS, Ruleset
 
 from .account import round_account
@@ -44,11 +44,12 @@ class News:
                 "seat": self.seat}
 
 
-def news(rules: Ruleset, events: Sequence[Event], seat: int,
-         accounts: bool = True) -> list[News]:
+def news(rules: Ruleset, events: Sequence[Event], seat: int, accounts: bool = True,
+         lone: Lone | None = None) -> list[News]:
     """The events of a game, in order, as `seat` (from 0) reads them: each action but a
     pass with the effects that followed it, each round's end (with its account, unless
-    `accounts` is false) and start, the game's end."""
+    `accounts` is false) and start, the game's end. `lone`: the events began with a
+    person's only choice, played for them: the seat whose it was is told so."""
     out: list[News] = []
     current: _Open | None = None
     in_setup = False
@@ -93,13 +94,13 @@ def news(rules: Ruleset, events: Sequence[Event], seat: int,
         out.append(current.close(rules, seat))
     if setup:
         out.extend(_setup_news(rules, setup, seat))
-    return out
+    return _played_for(out, seat, lone.words) if lone is not None and lone.seat == seat \
+        else out
 
 
-def played_for(items: Sequence[News], seat: int, words: str) -> list[News]:
+def _played_for(out: list[News], seat: int, words: str) -> list[News]:
     """`seat`'s news of events that began with an action played for it, its only choice
     (`words`: the choice as the seat read it), told so: 'your only choice: Discard 4H'."""
-    out = list(items)
     for index, item in enumerate(out):
         if item.kind == "action" and item.seat == seat + 1:
             out[index] = News(printable(f"your only choice: {words}"), item.then, item.kind,
@@ -157,15 +158,32 @@ class _Open:
         told = self.event.get("told")
         text = told[seat] if isinstance(told, list) and seat < len(told) \
             else f"seat {self.event['seat']}: {self.event.get('action', '')}"
-        named = set(_NAMES.findall(text))  # turned or looked at: the line said it already
-        effects = [e for e in self.effects if e.get("effect") not in ("flip up", "peek")
-                   or _card(e, seat) not in named]
+        effects = [e for e in self.effects if not self.said(e, seat)]
         then = consequences(rules, effects, seat)
         move = rules.moves.get(self.event.get("move", ""))
         if not then and move is not None and "player" in move.kinds:
             then = ["nothing comes of it"]  # asked of another seat, and no card moved
         return News(printable(text), tuple(printable(line) for line in then),
                     seat=self.event.get("seat"))
+
+    def said(self, effect: Event, seat: int) -> bool:
+        """Whether the action's own line told `seat` what `effect` tells: a card it named
+        turned face up ('- it was 9C'), or a look the line itself was, one whose card it
+        named to the seat that looked ('you look at ... - it was 9C'; to the others, 'seat 2
+        looks at the face-down card of ...' is the look). Cards are told apart by number: a
+        second card of the same name is another card."""
+        kind = effect.get("effect")
+        if kind not in ("flip up", "peek"):
+            return False
+        learner = effect["seat"] - 1 if kind == "peek" else seat  # who learns the card
+        cards = _named(effect, learner)
+        return bool(cards) and set(cards) <= set(_named(self.event, learner))
+
+
+def _named(event: Event, seat: int) -> list[int]:
+    """The cards, by number, an event names to `seat` (its `named` entry, or none)."""
+    named = event.get("named")
+    return named[seat] if isinstance(named, list) and 0 <= seat < len(named) else []
 
 
 # ------------------------------------------------------------------ effects
@@ -194,8 +212,6 @@ def consequences(rules: Ruleset, effects: Sequence[Event], seat: int) -> list[st
 
 
 _CARDS = ("move", "swap", "reveal", "flip up", "flip down")  # effects on a card
-# A card's name as a word of a line (the names rules write: '10H', 'QS', 'BJ', '1R'...).
-_NAMES = re.compile(r"[0-9A-Za-z]+")
 
 
 # What a rule says of the round or the game (interpreter/effects.py logs it, with the rule).

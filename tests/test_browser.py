@@ -23,6 +23,7 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="the web extra is not installed")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+from cardrules.interpreter.players.bots import make_bot  # noqa: E402
 from cardrules.interpreter.view import player_view  # noqa: E402
 from cardrules.web.game import Game  # noqa: E402
 from cardrules.web.payload import seat_news  # noqa: E402
@@ -437,3 +438,41 @@ def test_a_tricks_cards_say_who_played_them(browser: Any) -> None:
         page.wait_for_function(f"() => document.querySelectorAll('#news > li').length == {told}",
                                timeout=WAIT)
         context.close()
+
+
+def test_the_whole_log_stays_once_the_game_is_over(browser: Any) -> None:
+    """A finished game's page shows its latest news, and the Whole log still shows all the
+    seat was told once the server has let the game go (the page keeps it when the game
+    ends)."""
+    game = Game.new("golf6", {"rounds": "2"}, 2, 1, None)
+    choosers = [make_bot("random", 1, seat) for seat in (0, 1)]
+    while not game.state.over:
+        seat = game.to_move()
+        assert seat is not None
+        game.play(seat, choosers[seat].choose(game.engine, game.state, game.legal()))
+    told = seat_news(game, 0, limit=None)
+    hub = Hub(delay=0)
+    hub.add(game)
+    with Serving(hub) as serving:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        with page.expect_response(lambda response: response.url.endswith("/log"),
+                                  timeout=WAIT) as kept:
+            page.goto(links(game, serving.base)[0]["url"])
+        assert kept.value.ok
+        page.wait_for_selector("#news > li")
+        assert page.inner_text("#status").startswith("Game over.")
+        assert len(page.query_selector_all("#news > li")) < len(told)
+        assert hub.loop is not None
+        hub.loop.call_soon_threadsafe(hub.free, game.id)  # as KEEP_FINISHED after its end
+        deadline = time.monotonic() + WAIT / 1000
+        while game.id in hub.served:
+            assert time.monotonic() < deadline, "the game was never let go"
+            time.sleep(0.02)
+        page.click("#log-button")
+        page.wait_for_function(f"() => document.querySelectorAll('#news > li').length == "
+                               f"{len(told)}", timeout=WAIT)
+        oldest = page.inner_text("#news > li:last-child")
+        # (its cards drawn as cards: the words before them)
+        assert oldest.startswith(told[0]["text"].split(" - it was ")[0]), (oldest, told[0])
+        assert page.inner_text("#refusal") == ""
+        page.close()

@@ -134,6 +134,8 @@ def test_run_log_writes_json_lines(tmp_path: Path) -> None:
     assert [e["round"] for e in ends] == list(range(1, 10))
     assert ends[-1]["totals"] == json.loads(result.stdout)["totals"]
     assert events[-1]["winners"] == json.loads(result.stdout)["winners"]
+    # the table's log: no seat's own words, nor the cards (by number) named to one seat
+    assert not any(key in event for event in events for key in ("told", "named"))
 
 
 def test_run_log_replaces_a_link_at_its_name_never_writing_through_it(tmp_path: Path) -> None:

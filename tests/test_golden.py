@@ -42,6 +42,7 @@ from cardrules.dsl.compiler import compile_document
 from cardrules.dsl.loader import load_document, load_ruleset, resolve
 from cardrules.dsl.schema import check_structure
 from cardrules.errors import IllegalAction
+from cardrules.interpreter.effects import SEATS_OWN
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.sessions.events import EventStream
 from cardrules.interpreter.state import GameState
@@ -219,7 +220,7 @@ def effect_parts(effect: dict[str, Any]) -> tuple[str, str | None, str]:
     source, target = effect.get("from"), effect.get("to")
     where = str(source if source == target else f"{source}>{target}") \
         if "from" in effect else str(effect.get("zone", ""))
-    known = {"effect", "seat", "card", "from", "to", "zone", "told"}  # (told: each seat's)
+    known = {"effect", "seat", "card", "from", "to", "zone", *SEATS_OWN}  # (each seat's)
     others = " ".join(f"{name}={effect[name]}" for name in sorted(effect) if name not in known)
     return head, card, " ".join(part for part in (where, others) if part)
 

@@ -44,6 +44,7 @@ from cardrules.interpreter.words import applied
 ROOT = Path(__file__).resolve().parent.parent
 RULESET_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))
 PROMPT = r"seat \d> "
+END_PROMPT = r"game over> "
 RULE = "=" * 72
 EXIT_USAGE, EXIT_GAME = 2, 3
 CHOICE = re.compile(r"^ +(\d+)\. ", re.M)
@@ -115,7 +116,11 @@ def drive(child: pexpect.spawn, start: int = 0, stop: int | None = None) -> Iter
 
 
 def finished(child: pexpect.spawn) -> int:
-    child.expect(pexpect.EOF)
+    """The program's exit status once it ends (left at the end screen's prompt, with Enter,
+    where the game was played to its end)."""
+    if child.expect([END_PROMPT, pexpect.EOF]) == 0:
+        child.sendline("")
+        child.expect(pexpect.EOF)
     child.close()
     return child.exitstatus
 
@@ -213,6 +218,33 @@ def test_save_after_each_decision_resumes_after_the_last_one(
     after = list(drive(child, start=5))
     assert finished(child) == 0
     assert after == golf_screens[5:]
+
+
+def test_the_end_screen_offers_the_whole_log(tmp_path: Path) -> None:
+    """The end screen shows the latest 40 lines of what came since the person's last
+    decision, says how many came before, and reads out the whole log for `log` (or its last
+    lines, `log 5`) until Enter."""
+    child = spawn([*PLAY, "golf6", "--players", "8", "--seed", "2", "-o", "rounds=1",
+                   "--plain"], tmp_path)
+    while child.expect([PROMPT, END_PROMPT]) == 0:
+        child.sendline("1")
+    end = text(child)
+    earlier = re.search(r"\n  \((\d+) earlier lines: type log below to read them all\)\n", end)
+    assert earlier and "\nWinner: seat " in end, end
+    assert "Type log to read all you have been told of this game" in end
+    child.sendline("log")
+    child.expect(END_PROMPT)
+    told = text(child)
+    count = re.search(r"\nWhat you have been told of this game \((\d+) lines\):\n", told)
+    assert count and int(count.group(1)) > 40 + int(earlier.group(1)), told
+    assert re.search(r"\n  you turn the face-down card of your grid at row 1, column 1 face "
+                     r"up - it was ", told)  # the person's first decision, long gone
+    assert re.search(r"\n  the game is over: winner seat \d$", told.rstrip())
+    child.sendline("log 5")
+    child.expect(END_PROMPT)
+    assert f"(5 lines; {int(count.group(1)) - 5} earlier):" in text(child)
+    child.sendline("")  # Enter: leave
+    assert finished(child) == 0
 
 
 # -------------------------------------------------------------- precognition
@@ -949,10 +981,12 @@ def test_a_seed_cardrules_picks_is_shown_only_once_the_game_is_over(tmp_path: Pa
     assert "seed shown at the end" in resumed and str(seed) not in resumed
     for _ in range(10):  # play the first choice to the end
         child.sendline("1")
-        index = child.expect([PROMPT, pexpect.EOF])
+        index = child.expect([PROMPT, END_PROMPT])
         if index == 1:
             break
     assert f"Its seed was {seed}: --seed {seed} deals it again." in text(child)
+    child.sendline("")  # Enter: leave the end screen
+    assert finished(child) == 0
     # `run` with a person in a seat: not the bots' default seed 1, which deals a known game
     child = spawn(["run", "kuhn-poker", "--human", "1", "--plain"], tmp_path)
     child.expect(PROMPT)

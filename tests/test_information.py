@@ -38,6 +38,7 @@ import pytest
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import NoLegalMove
 from cardrules.interpreter.domains import fill
+from cardrules.interpreter.effects import SEATS_OWN
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.players.bots import RandomBot, make_bot
 from cardrules.interpreter.players.hint import hint
@@ -165,13 +166,15 @@ def told_to(engine: Engine, state: GameState, me: int, action: Action, seat: int
 
 
 def read_log(log: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
-    """The event log as `seat` reads it: every event, an action's words the seat's own."""
+    """The event log as `seat` reads it: every event, of the fields each seat has its own
+    entry of (an action's words, the cards it names) the seat's own."""
     out = []
     for event in log:
         event = dict(event)
-        told = event.pop("told", None)
-        if told is not None:
-            event["told"] = told[seat]
+        for key in SEATS_OWN:
+            own = event.pop(key, None)
+            if own is not None:
+                event[key] = own[seat]
         out.append(event)
     return out
 

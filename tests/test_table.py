@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from cardrules.cli.main import main
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import PASS, Engine
+from cardrules.interpreter.players.bots import make_bot
 from cardrules.interpreter.sessions.events import drain, round_ends
 from cardrules.interpreter.sessions.windows import Windows
 from cardrules.interpreter.words import sentence, tell
@@ -272,6 +273,56 @@ def test_what_an_action_says_is_not_told_again_and_a_swap_is_one_line() -> None:
     look = re.search(r"\n  you look at the face-down card of your field at row 1, column 1 - "
                      r"it was (\S+)\n(.*)\n", czech)
     assert look and "you look at" not in look.group(2), czech
+
+
+def test_another_seats_look_is_told_in_one_line() -> None:
+    """A look that is the action's own (the line named the card to the seat that looked) is
+    its line alone, to the others too; a look that is not (a rule's, after the line) is
+    told, to the others as a card looked at."""
+    czech = cli(["play", "czech-golf", "--seed", "1", "--plain"], "1\n" * 4)
+    lines = czech.splitlines()
+    looks = [i for i, line in enumerate(lines) if re.fullmatch(
+        r"  seat 2 looks at the face-down card of seat 2's field at row \d, column \d", line)]
+    assert len(looks) == 3 and not any(lines[i + 1].startswith("    ") for i in looks), czech
+    assert "looks at a card" not in czech
+    rules = load_ruleset("czech-golf")
+    action = {"event": "action", "seat": 2, "move": "draw", "action": "Draw",
+              "told": ["seat 2 draws", "you draw"], "named": [[], []]}
+    peek = {"effect": "peek", "seat": 2, "zone": "stock", "told": [None, "9C"],
+            "named": [[], [7]]}
+    assert news(rules, [action, peek], 0)[0].then == ("seat 2 looks at a card (stock)",)
+    assert news(rules, [action, peek], 1)[0].then == ("you look at 9C (stock)",)
+    own = {**action, "named": [[], [7]]}  # the line named the card to the looker
+    assert news(rules, [own, peek], 0)[0].then == news(rules, [own, peek], 1)[0].then == ()
+
+
+def test_a_card_turned_up_is_told_unless_the_line_named_that_very_card() -> None:
+    """What an action's line named is known by card (interpreter/words.py: Told.named, the
+    event's `named`), not read from its words: with golf6's two decks, a held 4H put in place
+    of the other 4H of the grid is told turned face up, to every seat."""
+    engine = Engine(load_ruleset("golf6"))
+    rules, names = engine.rules, engine.rules.cards.names
+    state = engine.new_game(6, 1, log=round_ends())
+    bots = [make_bot("random", 1, seat) for seat in range(6)]
+    legal = engine.legal_actions(state)
+    for _ in range(500):
+        seat = engine.to_move(state)
+        assert seat is not None
+        held = [c for z, cards in enumerate(state.zones) if rules.board.names[z] == "holding"
+                and rules.board.owner[z] == seat for c in cards]
+        twins = [a for a in legal if a[0] == "swap" and held and a[1] != held[0]
+                 and names[a[1]] == names[held[0]]]
+        drain(state.log)
+        legal = engine.play(state, twins[0] if twins else
+                            bots[seat].choose(engine, state, legal))
+        if twins:
+            break
+    assert twins, "no card was put in place of its twin"
+    name, events = names[held[0]], drain(state.log)
+    for reader in range(6):
+        grid = "your grid" if reader == seat else f"seat {seat + 1}'s grid"
+        told = news(rules, events, reader)[0]
+        assert name in told.text and f"{name} is turned face up in {grid}" in told.then, told
 
 
 def test_a_trick_says_who_played_each_card_and_whose_it_becomes() -> None:

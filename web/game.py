@@ -23,16 +23,15 @@ from cardrules.interpreter.players.bots import Bot
 from cardrules.interpreter.players.external import forfeit
 from cardrules.interpreter.sessions import people, record
 from cardrules.interpreter.sessions.events import drain, round_ends
-from cardrules.interpreter.sessions.people import PeoplesGame
+from cardrules.interpreter.sessions.people import Lone, PeoplesGame
 from cardrules.interpreter.sessions.record import HUMAN, Record, make_bots
 from cardrules.interpreter.sessions.takeback import TakeBack
 from cardrules.interpreter.sessions.windows import Windows
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action
 from cardrules.present.account import Account, round_account
-from cardrules.present.choices import only_choice
-from cardrules.present.lines import choice_text, fitted
-from cardrules.present.news import News, news, played_for
+from cardrules.present.lines import fitted
+from cardrules.present.news import News, news
 
 NEWS_KEPT = 5000  # entries of news kept (each an action's, for every seat); a page shows
 # the latest of them, and all of them when it asks for the log
@@ -122,11 +121,10 @@ class Game(PeoplesGame):
         """The game saved in `path`, replayed to where it was (new seat tokens), with
         `programs` (seat -> 'cmd:...', from the command line) in the seats programs played;
         GameError (one line) if the save is refused."""
-        game = people.resume(
+        game = people.resume(  # (not saved as it is replayed)
             path, programs, load_referenced,
             lambda saved, engine, state, bots: cls(secrets.token_hex(8), saved, engine, state,
-                                                   bots, new_tokens(saved.seats)).dealt(),
-            lambda game: game.replayed)  # (not saved as it goes)
+                                                   bots, new_tokens(saved.seats)).dealt())
         game.save = save or path
         game.settle()  # (a save made elsewhere may stand at a person's only choice)
         return game
@@ -185,42 +183,26 @@ class Game(PeoplesGame):
         """Apply `seat`'s action (IllegalAction: nothing changes), note it in the record
         and in each seat's news, and save the game. `chosen`: a person chose it (and may
         take it back, alone against bots)."""
-        self.apply(seat, action, chosen)
+        self.step(seat, action, chosen)
         self.settle()
         self.write()
 
-    def apply(self, seat: int, action: Action, chosen: bool = False, only: bool = False) -> None:
-        """Apply `seat`'s action and note it in the record and in each seat's news (`only`:
-        a person's only choice, played for them, and told so)."""
-        words = choice_text(self.engine, action, self.state, seat) if only else None
-        self.take(seat, action, chosen)
+    def take(self, seat: int, action: Action, chosen: bool = False) -> None:
+        """PeoplesGame.take, counted: the pages' choices belong to the game before it."""
+        super().take(seat, action, chosen)
         self.version += 1
-        self.tell(drain(self.state.log), (seat, words) if words is not None else None)
 
     def settle(self) -> None:
-        """Play each decision of a person's that has nothing to decide (present/choices.py:
-        one action, needing no text) for them, until one does (or the game ends)."""
-        while True:
-            seat = self.to_move()
-            if seat is None or self.tokens[seat] is None:
-                return
-            only = only_choice(self.legal())
-            if only is None:
-                return
-            self.apply(seat, only, only=True)
+        """Play each decision of a person's that has nothing to decide for them (`play_lone`),
+        until one does (or the game ends)."""
+        while (seat := self.to_move()) is not None and self.play_lone(seat, self.legal()):
+            pass
 
-    def replayed(self, seat: int, action: Action) -> None:
-        """`apply` for an action read from a save (a person's only choice told so)."""
-        only = self.tokens[seat] is not None and only_choice(self.legal()) == action
-        self.apply(seat, action, only=only)
-
-    def tell(self, events: list[dict[str, Any]], only: tuple[int, str] | None = None) -> None:
-        """Note what `events` tell each seat (and each round's account); `only`: the seat
-        whose only choice, played for it, began them, and the choice's words."""
+    def tell(self, events: list[dict[str, Any]], lone: Lone | None = None) -> None:
+        """Note what `events` tell each seat (and each round's account); `lone`: they began
+        with a person's only choice, played for them."""
         rules = self.engine.rules
-        told = tuple(tuple(news(rules, events, p, accounts=False) if only is None
-                           or only[0] != p else
-                           played_for(news(rules, events, p, accounts=False), p, only[1]))
+        told = tuple(tuple(news(rules, events, p, accounts=False, lone=lone))
                      for p in range(self.state.n))
         if any(told):
             self.news.append(told)

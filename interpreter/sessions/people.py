@@ -1,31 +1,47 @@
 """A game with people at its seats, as every front end keeps one (the terminal's table, the
 server's game): its record (a replay, record.py), its bots, how each person meets chances to
 react (windows.py) and what they may take back (takeback.py). `take` applies an action the way
-all of them must."""
+all of them must, and `step` tells what came of it the way each front end tells news.
+
+A person's lone choice (`lone`: the one legal action of their decision, needing nothing from
+them) is played for them (`play_lone`) and told so; a save records it as any action, and
+replaying the save (`replayed`) tells it so again. It is no decision of theirs: nothing to take
+back, and no answer to a chance to react."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar
 
 from cardrules.errors import GameError
-from cardrules.model import Action
+from cardrules.model import PASS, Action
 
+from ..domains import is_open
 from ..engine import Engine
 from ..players.bots import Bot
 from ..state import GameState
 from . import record as records
-from .events import round_ends
+from .events import Event, drain, round_ends
 from .record import HUMAN, Loader, Record, action_data, make_bots
 from .takeback import TakeBack
 from .windows import Windows
 
 
+@dataclass(frozen=True)
+class Lone:
+    """A person's only choice, played for them: their seat, and the choice in the words they
+    would have read it in among their choices ('Discard 4H')."""
+
+    seat: int
+    words: str
+
+
 class PeoplesGame:
-    """What a front end's game holds (its own dataclass declares these fields), and the one
-    way an action is applied to it."""
+    """What a front end's game holds (its own dataclass declares these fields), the one way
+    an action is applied to it, and the one way a person's lone choice is played. Each front
+    end says how it tells news (`tell`)."""
 
     record: Record
     engine: Engine
@@ -49,6 +65,50 @@ class PeoplesGame:
             self.takeback.keep(mark)
         self.record.actions.append(action_data(action))
 
+    def step(self, seat: int, action: Action, chosen: bool = False,
+             lone: bool = False) -> None:
+        """`take` `seat`'s action, then `tell` what came of it. `lone`: it is the person's
+        only choice, played for them, and they are told so."""
+        told = Lone(seat, self.engine.words.describe(action, self.state, seat)) \
+            if lone else None  # (in the words of the game before it)
+        self.take(seat, action, chosen)
+        self.tell(drain(self.state.log), told)
+
+    def lone(self, seat: int, legal: Sequence[Action]) -> Action | None:
+        """The action to play for the person at `seat` without asking them: the one legal
+        action of their decision (`legal`), unless it needs something from them (a text to
+        write). A reaction window always offers passing too, so it is never one; a bot's
+        seat never has one."""
+        if seat in self.windows.seats and len(legal) == 1 and legal[0] != PASS \
+                and not is_open(legal[0]):
+            return legal[0]
+        return None
+
+    def play_lone(self, seat: int, legal: Sequence[Action]) -> bool:
+        """Play the lone choice of the person at `seat`, if their decision among `legal` is
+        one (`step`, told so); whether it was."""
+        action = self.lone(seat, legal)
+        if action is not None:
+            self.step(seat, action, lone=True)
+        return action is not None
+
+    def replayed(self, seat: int, action: Action) -> None:
+        """`step` for an action read from a save: a person's lone choice is told as it was
+        in play; any other action of a person's was their decision (`decided`)."""
+        lone = self.lone(seat, self.engine.legal_actions(self.state)) == action
+        if not lone:
+            self.decided(seat)
+        self.step(seat, action, lone=lone)
+
+    def decided(self, seat: int) -> None:
+        """`seat` made the action about to be replayed from a save (a front end that keeps
+        a person's news until their next decision drops it: they had read it)."""
+
+    def tell(self, events: list[Event], lone: Lone | None = None) -> None:
+        """Tell each person what they may know of `events` (`lone`: they began with a
+        person's only choice, played for them): each front end its own way."""
+        raise NotImplementedError
+
     def noted(self) -> Record:
         """The record as a save holds it now: with each bot's random stream and each
         person's way of meeting chances to react."""
@@ -61,14 +121,12 @@ G = TypeVar("G", bound=PeoplesGame)
 
 
 def resume(path: Path, programs: dict[int, str] | None, loader: Loader,
-           make: Callable[[Record, Engine, GameState, list[Bot | None]], G],
-           advance: Callable[[G], Callable[[int, Action], None]]) -> G:
+           make: Callable[[Record, Engine, GameState, list[Bot | None]], G]) -> G:
     """The game with people saved in `path`, made by `make` (from its record without its
     actions, the engine, the freshly dealt game and its bots) and replayed to where it was
-    saved by `advance(game)`, its bots' streams and its people's reaction settings as they
-    were; `programs` (seat -> 'cmd:...',
-    from the command line) sit where programs played. GameError (one line, naming the file)
-    if it is not such a save, or does not replay."""
+    saved (`replayed`), its bots' streams and its people's reaction settings as they were;
+    `programs` (seat -> 'cmd:...', from the command line) sit where programs played.
+    GameError (one line, naming the file) if it is not such a save, or does not replay."""
     saved = records.read(path)
     if HUMAN not in saved.seats:
         raise GameError(f"{path}: a saved game with no seat for a person")
@@ -76,7 +134,7 @@ def resume(path: Path, programs: dict[int, str] | None, loader: Loader,
         kinds = saved.programs_for(programs or {})
         engine, state = records.start(saved, loader, log=round_ends())
         game = make(replace(saved, actions=[]), engine, state, make_bots(kinds, saved.seed))
-        records.replay(saved, engine, state, advance(game))
+        records.replay(saved, engine, state, game.replayed)
     except GameError as exc:
         raise GameError(f"{path}: {exc}") from None
     records.restore_streams(game.bots, saved.bots)

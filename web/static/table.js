@@ -287,10 +287,23 @@ function drawScores(view) {
 }
 
 // The whole log: everything this seat has been told (what the news shows the end of), until
-// the game moves on.
+// the game moves on. Once the game is over it is asked for once and kept (`keptLog`), so the
+// page shows it still when the server has let the finished game go.
+let keptLog = null;
+let keeping = false;  // the kept log is being asked for
 async function showLog() {
+  if (keptLog) { drawNews(keptLog); return; }
   const result = await postJSON(API + "/log", {});
   if (result.ok) drawNews(result.data.news);
+  else refuse(result.data.error || "the log cannot be read");
+}
+
+async function keepLog() {
+  if (keeping || keptLog) return;
+  keeping = true;
+  const result = await postJSON(API + "/log", {});
+  if (result.ok) keptLog = result.data.news;
+  keeping = false;
 }
 
 // What happened, the latest first: each action as this seat read it, with what came of it.
@@ -384,6 +397,7 @@ function receive(payload) {
   if (payload.table) table = payload.table;
   const moved = !current || current.version !== payload.version;
   current = payload;
+  if (current.view.over) keepLog();
   if (moved) {  // a new decision: what was picked for the last one no longer holds
     selected = [];
     filter = "";

@@ -1,0 +1,111 @@
+"""A game with people at its seats, as the terminal and the browser both hold one
+(interpreter/sessions/people.py): a person's lone choice is found, played for them and
+recorded by the one runtime, each front end saying only how it tells the news."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardrules.dsl.loader import load_referenced, load_ruleset
+from cardrules.interpreter.engine import PASS, Engine
+from cardrules.interpreter.players.bots import Bot
+from cardrules.interpreter.sessions import people, record
+from cardrules.interpreter.sessions.events import Event, round_ends
+from cardrules.interpreter.sessions.people import Lone, PeoplesGame
+from cardrules.interpreter.sessions.record import HUMAN, Record, action_data, make_bots
+from cardrules.interpreter.sessions.takeback import TakeBack
+from cardrules.interpreter.sessions.windows import Windows
+from cardrules.interpreter.state import GameState
+from cardrules.present.news import news
+
+SEATS = [HUMAN, "random", "random"]
+
+
+@dataclass
+class Heard(PeoplesGame):
+    """A front end that keeps what it is asked to tell, as it is asked."""
+
+    record: Record
+    engine: Engine
+    state: GameState
+    bots: list[Bot | None]
+    windows: Windows
+    takeback: TakeBack = field(default_factory=TakeBack)
+    told: list[tuple[list[Event], Lone | None]] = field(default_factory=list)
+    decisions: list[int] = field(default_factory=list)
+
+    def tell(self, events: list[Event], lone: Lone | None = None) -> None:
+        self.told.append((events, lone))
+
+    def decided(self, seat: int) -> None:
+        self.decisions.append(seat)
+
+
+def heard(saved: Record, engine: Engine, state: GameState, bots: list[Bot | None]) -> Heard:
+    return Heard(saved, engine, state, bots,
+                 Windows.of(p for p, kind in enumerate(saved.seats) if kind == HUMAN))
+
+
+def new_game(name: str, seed: int) -> Heard:
+    engine = Engine(load_ruleset(name))
+    state = engine.new_game(len(SEATS), seed, log=round_ends())
+    saved = Record.new(name, {}, engine.rules, state.n, seed, list(SEATS))
+    return heard(saved, engine, state, make_bots(SEATS, seed))
+
+
+def to_lone_choice(game: Heard) -> list:
+    """Play (the bots theirs, the person the first of theirs) until the person's decision
+    is a lone choice; its legal actions."""
+    for _ in range(2000):
+        legal = game.engine.legal_actions(game.state)
+        seat = game.engine.to_move(game.state)
+        assert legal and seat is not None, "the game ended before a lone choice"
+        bot = game.bots[seat]
+        if bot is None and game.lone(seat, legal) is not None:
+            return legal
+        game.step(seat, bot.choose(game.engine, game.state, legal) if bot else legal[0],
+                  chosen=bot is None)
+    raise AssertionError("no lone choice")
+
+
+def test_a_persons_lone_choice_is_played_recorded_and_told_by_the_one_runtime() -> None:
+    game = new_game("grandma", 1)
+    legal = to_lone_choice(game)
+    action = legal[0]
+    words = game.engine.words.describe(action, game.state, 0)
+    marks, actions = len(game.takeback.marks), len(game.record.actions)
+    assert game.play_lone(0, legal)
+    # recorded as any action (a save holds it), no decision of theirs to take back
+    assert game.record.actions[actions:] == [action_data(action)]
+    assert len(game.takeback.marks) == marks
+    events, lone = game.told[-1]
+    assert lone == Lone(0, words) and words.startswith("Discard ")
+    # told, by the words layer, in the words they would have read it in
+    rules = game.engine.rules
+    assert news(rules, events, 0, lone=lone)[0].text == f"your only choice: {words}"
+    assert not news(rules, events, 1, lone=lone)[0].text.startswith("your only choice")
+    # a bot's seat, a text to write, a chance to react: never played for a person
+    assert game.lone(1, legal) is None
+    assert game.lone(0, [PASS]) is None
+    assert not game.play_lone(1, legal)
+
+
+def test_a_lone_choice_needing_words_is_still_asked() -> None:
+    game = new_game("precognition", 1)
+    legal = game.engine.legal_actions(game.state)
+    seat = game.engine.to_move(game.state)
+    assert seat == 0 and len(legal) == 1 and game.lone(0, legal) is None
+
+
+def test_a_saved_lone_choice_is_told_so_again_when_the_save_is_replayed(tmp_path: Path) -> None:
+    game = new_game("grandma", 1)
+    game.play_lone(0, to_lone_choice(game))
+    path = tmp_path / "grandma.cardrules-save"
+    record.write(path, game.noted())
+    again = people.resume(path, None, load_referenced, heard)
+    assert again.state.to_json() == game.state.to_json()
+    assert [lone for _, lone in again.told if lone is not None] == \
+        [lone for _, lone in game.told if lone is not None]
+    # every other action was a decision (a bot's or the person's), read as such
+    assert len(again.decisions) == len(game.record.actions) - 1
