@@ -109,3 +109,42 @@ def test_a_saved_lone_choice_is_told_so_again_when_the_save_is_replayed(tmp_path
         [lone for _, lone in game.told if lone is not None]
     # every other action was a decision (a bot's or the person's), read as such
     assert len(again.decisions) == len(game.record.actions) - 1
+
+
+def test_any_other_seats_action_ends_the_chance_to_take_back_however_many_it_had() -> None:
+    """Whether a bot had one legal action or several hangs on its hidden cards: had only a
+    choice among several ended the person's chance to take a decision back, the offer told
+    them which (a dou-dizhu bot that could not beat the lead). Any action of another seat
+    ends it, a lone one too; the person's own (their only choice, played) does not."""
+    takeback = TakeBack()
+    takeback.keep(TakeBack.mark(Record.new("golf6", {}, Engine(load_ruleset("golf6")).rules,
+                                           3, 1, list(SEATS)), [None, None, None],
+                                Engine(load_ruleset("golf6")).new_game(3, 1), 0))
+    takeback.acted({0})
+    assert takeback.answered == 0
+    takeback.acted({1})  # whether it had one action or twenty
+    assert takeback.answered == 1
+
+
+def test_an_automatic_step_the_engine_plays_for_another_seat_counts_as_its_action() -> None:
+    """spades plays a seat's only card of the suit led for it (an automatic step): whether
+    it was played so or chosen hangs on that seat's hand, so it ends the chance as well."""
+    engine = Engine(load_ruleset("spades"))
+    seats = [HUMAN, "random", "random", "random"]
+    for seed in range(40):
+        state = engine.new_game(4, seed, log=round_ends())
+        saved = Record.new("spades", {}, engine.rules, 4, seed, list(seats))
+        game = heard(saved, engine, state, make_bots(seats, seed))
+        while (seat := engine.to_move(state)) is not None:
+            legal = engine.legal_actions(state)
+            bot = game.bots[seat]
+            if bot is not None:
+                game.step(seat, bot.choose(engine, state, legal))
+                continue
+            forced = state.forced
+            game.step(seat, legal[0], chosen=True)
+            if state.forced > forced and engine.to_move(state) != 0:
+                # the engine played on for a bot: the decision may not be taken back
+                assert game.takeback.answered == len(game.takeback.marks), seed
+                return
+    raise AssertionError("no card played for a bot after the person's in 40 deals")

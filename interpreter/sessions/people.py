@@ -23,7 +23,7 @@ from ..engine import Engine
 from ..players.bots import Bot
 from ..state import GameState
 from . import record as records
-from .events import Event, drain, round_ends
+from .events import Event, EventStream, drain, round_ends
 from .record import HUMAN, Loader, Record, action_data, make_bots
 from .takeback import TakeBack
 from .windows import Windows
@@ -58,11 +58,18 @@ class PeoplesGame:
         mark = self.takeback.mark(self.record, self.bots, state, seat) if chosen else None
         if chosen:
             self.windows.answered(state, seat)
-        else:
-            self.takeback.chose(seat, self.engine.legal_actions(state))
+        # the events the action makes (a game played by people keeps them until told)
+        fresh = state.log.fresh if isinstance(state.log, EventStream) else state.log
+        start, actions = len(fresh) if fresh is not None else 0, state.actions
         self.engine.apply(state, action)
         if mark is not None:
             self.takeback.keep(mark)
+        # who acted: the seat, and each seat the engine played an automatic step for after
+        # it (unknown, -1, where no events are kept: any)
+        self.takeback.acted({seat} | ({event["seat"] - 1 for event in fresh[start:]
+                                       if event.get("event") == "action"}
+                                      if fresh is not None and len(fresh) >= start else
+                                      {-1} if state.actions - actions > 1 else set()))
         self.record.actions.append(action_data(action))
 
     def step(self, seat: int, action: Action, chosen: bool = False,

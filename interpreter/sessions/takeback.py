@@ -10,10 +10,12 @@ It is refused where the seat has learnt of a card since that decision (drawn, pe
 shown: any card it knows now and did not know then; or told something of a card it does not
 know, by a clue; or narrowed down where a card may be): the deal is fixed from the start, so
 taking back a look would let a person see a hidden card and choose again. It is refused too
-once another seat has made a choice since (a bot's bet, or its letting a chance to react go
-by): the bots answer the same way again, so taking a decision back would let a person try
-one, see how a bot holding hidden cards answers, and choose again knowing it. And it is for a
-game with one person only: with several, it would undo what others saw and did.
+once another seat has acted since (a bot's bet, its letting a chance to react go by, a card
+the engine played for it): the bots answer the same way again, so taking a decision back would
+let a person try one, see how a bot holding hidden cards answers, and choose again knowing
+it. Any action counts, a bot's only choice too: whether it had a choice hangs on its cards.
+And it is for a game with one person only: with several, it would undo what others saw and
+did.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ from typing import Any
 
 from cardrules.errors import GameError
 
-from ..domains import is_open
 from ..engine import Engine
 from ..players.bots import Bot
 from ..sight import whereabouts
@@ -53,7 +54,7 @@ class TakeBack:
     """The decisions a person may take back, the latest last."""
 
     marks: list[Mark] = field(default_factory=list)
-    # the first `answered` marks are decisions another seat has made a choice after
+    # the first `answered` marks are decisions another seat has acted after
     answered: int = 0
 
     @staticmethod
@@ -70,12 +71,13 @@ class TakeBack:
         del self.marks[:dropped]
         self.answered = max(0, self.answered - dropped)
 
-    def chose(self, seat: int, legal: Sequence[Any]) -> None:
-        """`seat` is about to take one of `legal` (a bot, or a person's only choice played
-        for them): a choice among several answers every decision marked before it but the
-        seat's own."""
-        if self.marks and self.marks[-1].seat != seat and \
-                (len(legal) > 1 or any(is_open(a) for a in legal)):
+    def acted(self, seats: set[int]) -> None:
+        """`seats` have each made an action (a bot's, a person's only choice played for them,
+        an automatic step the engine played; -1: some seat, unknown): any other seat's
+        answers every decision marked before it. However many choices that seat had: how
+        many it had hangs on its hidden cards, which the person must not learn by being
+        let take a decision back or not."""
+        if self.marks and seats - {self.marks[-1].seat}:
             self.answered = len(self.marks)
 
     def refusal(self, state: GameState, seat: int, people: int) -> str | None:
@@ -94,8 +96,8 @@ class TakeBack:
             return "you have learnt something of a card since that decision (a clue, or " \
                    "where it may be): taking it back would let you choose again knowing it"
         if len(self.marks) <= self.answered:
-            return "another seat has made a choice since that decision: taking it back " \
-                   "would let you choose again knowing how it answered"
+            return "another seat has acted since that decision: taking it back would let " \
+                   "you choose again knowing how it answered"
         return None
 
     def take(self, record: Record, engine: Engine, bots: Sequence[Bot | None],
