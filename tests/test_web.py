@@ -1330,3 +1330,22 @@ def test_a_decision_is_not_taken_back_once_a_clue_has_told_the_seat_of_its_cards
         assert refusal is not None and "learnt something of a card" in refusal, seed
         found += 1
     assert found > 0
+
+
+def test_a_card_the_engine_plays_for_a_seat_counts_in_the_pages_version() -> None:
+    """spades plays a seat's only card of the suit led for it: the page's version counts it
+    as it counts a card chosen, so the version's steps never tell another seat which."""
+    played_alone = 0
+    for seed in range(6):
+        game = Game.new("spades", {}, 4, seed, ["human", "random", "random", "random"])
+        while not game.state.over:
+            seat = game.to_move()
+            assert seat is not None
+            bot = game.bots[seat]
+            legal = game.legal()
+            action = bot.choose(game.engine, game.state, legal) if bot else legal[0]
+            version, actions, forced = game.version, game.state.actions, game.state.forced
+            game.play(seat, action, chosen=bot is None)
+            played_alone += game.state.forced - forced
+            assert game.version - version == game.state.actions - actions, seed
+    assert played_alone > 0

@@ -188,9 +188,12 @@ class Game(PeoplesGame):
         self.write()
 
     def take(self, seat: int, action: Action, chosen: bool = False) -> None:
-        """PeoplesGame.take, counted: the pages' choices belong to the game before it."""
+        """PeoplesGame.take, counted: the pages' choices belong to the game before it. Every
+        action applied counts, those the engine plays alone after it too: a card played for
+        a seat that held only one it could play reads as that seat's choice would."""
+        before = self.state.actions
         super().take(seat, action, chosen)
-        self.version += 1
+        self.version += max(1, self.state.actions - before)
 
     def settle(self) -> None:
         """Play each decision of a person's that has nothing to decide for them (`play_lone`),
