@@ -37,7 +37,16 @@ from cardrules.present.render import printable
 from .errors import EXIT_INVALID, reports_errors, say
 from .human import play_cmd, resume_cmd
 from .lsp import lsp_cmd
-from .params import SEAT, SEED, parse_options, parse_seats, player_count
+from .params import (
+    SEAT,
+    SEED,
+    Output,
+    check_output,
+    first_line,
+    parse_options,
+    parse_seats,
+    player_count,
+)
 from .screen import Style, cards_in_text
 from .serve import serve_cmd
 from .simulate import compare, simulate
@@ -68,7 +77,8 @@ def file_name(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="Set one of the ruleset's options (repeatable).")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
-              callback=file_name, help="Write the event log to this file as JSON Lines.")
+              callback=file_name, help="Write the event log to this file as JSON Lines (a "
+              "file already there is written over only if it is such a log, or empty).")
 @click.option("--plain", is_flag=True, help="Letters instead of suit symbols.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON only.")
 @click.option("--view", "view_seat", type=SEAT, metavar="SEAT",
@@ -92,6 +102,11 @@ def run(ruleset: str, players: int | None, seed: int | None, seats: str | None,
     if as_json and view_seat is not None:
         raise click.UsageError("--json prints the results alone and --view shows the game as "
                                "it goes: choose one")
+    if log_file:
+        check_output(Path(log_file), "--log", LOG_FILE)
+        if save_file and Path(log_file).resolve() == Path(save_file).resolve():
+            raise click.UsageError("--log and --save name the same file: the save would "
+                                   "write over the log")
     rules = load_ruleset(ruleset, parse_options(options))
     engine = Engine(rules)
     count = player_count(players, [rules])
@@ -217,6 +232,20 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
             click.echo("\n".join(cards_in_text(printable(f"  {line}"), names, style)
                                   for line in item.lines()))
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
+
+
+def _holds_events(head: bytes) -> bool:
+    """Whether a file beginning with `head` is an event log: its first line an event."""
+    line = first_line(head)
+    try:
+        event = json.loads(line) if line is not None else None
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(event, dict) and ("event" in event or "effect" in event)
+
+
+# What --log writes, and so the only file it writes over (params.check_output)
+LOG_FILE = Output("an event log (JSON Lines, its first line an event)", _holds_events)
 
 
 class LogFile:
