@@ -133,11 +133,19 @@ def run(ruleset: str, players: int | None, seed: int | None, seats: str | None,
                                     log=round_ends(log.write if log is not None else None),
                                     deal=deal)
             run_with_humans(ruleset, parse_options(options), engine, state, kinds, humans,
-                            seed, plain, save_file, as_json, view_seat, secret, deal_file)
+                            seed, plain, save_file, as_json, view_seat, secret, deal_file,
+                            begin=log.begin if log is not None else None)
         else:
             if reveal:
                 engine = revealing(rules, plain)
+            if log is not None:
+                log.begin()
             play_bots(engine, count, seed, kinds, log, plain, as_json, view_seat, reveal, deal)
+    except click.UsageError:  # refused before the game began
+        if log is not None:
+            log.drop()
+            log = None
+        raise
     finally:
         if log is not None:
             log.close()
@@ -250,18 +258,33 @@ LOG_FILE = Output("an event log (JSON Lines, its first line an event)", _holds_e
 
 class LogFile:
     """The event log written to a file as JSON Lines, each event as it comes: a new file,
-    never one written through a link, in the file's place from the start, so that it holds
-    what happened so far however the game ends (interpreter/sessions/files.py). A failure
-    to write is kept and reported once the game is over (an event is logged in the middle
-    of a move, where an error would be taken for the rule's)."""
+    never one written through a link, put in the file's place as the game begins (`begin`),
+    so that it holds what happened so far however the game ends
+    (interpreter/sessions/files.py). A run refused before its game begins (a seat not at
+    the table, a save refused, once the game is dealt) drops it (`drop`): the file there
+    stays as it was. A failure to write is kept and reported once the game is over (an
+    event is logged in the middle of a move, where an error would be taken for the
+    rule's)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.problem: str | None = None
         try:
-            self.out = NewFile(path, at_once=True)
+            self.out = NewFile(path)
         except OSError as exc:
             raise GameError(f"cannot write the log to {path}: {exc.strerror or exc}") from None
+
+    def begin(self) -> None:
+        """Put the log in the file's place: the game begins."""
+        try:
+            self.out.put_in_place()
+        except OSError as exc:
+            raise GameError(f"cannot write the log to {self.path}: "
+                            f"{exc.strerror or exc}") from None
+
+    def drop(self) -> None:
+        """Leave the file there as it was (the run was refused before its game began)."""
+        self.out.drop()
 
     def write(self, event: dict[str, Any]) -> None:
         if self.problem is None:

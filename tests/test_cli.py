@@ -218,6 +218,27 @@ def test_an_output_option_writes_over_its_own_output_and_an_empty_file(option: s
         assert again.read_bytes() == fresh.read_bytes() == empty.read_bytes()
 
 
+def test_a_run_refused_before_its_game_begins_leaves_the_log_there_as_it_was(
+        tmp_path: Path) -> None:
+    """--log names a log of an earlier game; the run is refused once the game is dealt (a
+    seat that is not at the table, a --save that is a rule file, the same file as --save):
+    the earlier log stays whole, and no new file is left, there or beside it."""
+    kept = kept_files(tmp_path)
+    log = tmp_path / "game.jsonl"
+    assert cli("run", "golf6", "--seed", "3", "--json", "--log", str(log)).exit_code == 0
+    earlier = log.read_bytes()
+    names = sorted(p.name for p in tmp_path.iterdir())
+    for refused in (["--human", "9"], ["--human", "1", "--save", str(kept["rule file"])],
+                    ["--human", "1", "--save", str(log)]):
+        result = cli("run", "golf6", "--log", str(log), *refused)
+        assert result.exit_code == EXIT_USAGE, result.output
+        assert log.read_bytes() == earlier, refused
+        assert sorted(p.name for p in tmp_path.iterdir()) == names, refused
+    assert cli("run", "golf6", "--log", str(tmp_path / "new.jsonl"), "--human", "9"
+               ).exit_code == EXIT_USAGE
+    assert sorted(p.name for p in tmp_path.iterdir()) == names
+
+
 # ------------------------------------------------------------------ validate
 def test_validate_golf6() -> None:
     result = cli("validate", str(GOLF6))
