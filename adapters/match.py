@@ -9,7 +9,9 @@ draw come from the state's own generator, seeded with it.
 
 Each seat also keeps its recall of the game: every action as it saw it (a card named only
 if the seat knows it once the move is done, by its place before otherwise, a card in
-another's hand by the hand alone; a text only by its writer).
+another's hand by the hand alone; a text only by its writer). A sample made for a seat
+keeps the actions only as that seat knew them: a card it did not know by a stand-in, a text
+another wrote left empty (Match.as_seen), so pickling the sample hands on nothing more.
 """
 
 from __future__ import annotations
@@ -43,7 +45,9 @@ class Record:
 
     seat: int
     action: Action
-    cards: tuple[tuple[int, int, str], ...]  # (card, seats that know it, where it lay)
+    # (card, seats that know it, where it lay); in a sample, a card its seat did not know
+    # is a stand-in below 0, known to none (Match.as_seen)
+    cards: tuple[tuple[int, int, str], ...]
     # what the clues it gave answered (the event log's `tell` events), heard by every seat
     answers: tuple[dict[str, Any], ...] = ()
 
@@ -382,6 +386,27 @@ class Match:
         return Record(seat, action, tuple((c, after.get(c, known), place)
                                           for c, known, place in facts), answers)
 
+    def as_seen(self, record: Record, viewer: int) -> Record:
+        """`record` saying no more than `viewer` knew of it (what its recall line tells): a
+        card the viewer did not know once the move was done is named by a stand-in, -1 less
+        its index among the record's cards, and nobody is said to know it (where it lay is
+        kept); a text another seat wrote is left empty. A sample's records are these: they
+        are pickled with it, and its recall and moves made are rebuilt from them."""
+        hidden = {c: -1 - i for i, (c, known, _) in enumerate(record.cards)
+                  if not known >> viewer & 1}
+        move = self.table.engine.moves.get(record.action[0])
+        written = record.seat != viewer and move is not None and "words" in move.kinds
+        if not hidden and not written:
+            return record
+        assert move is not None  # (a move that names no card has no facts)
+        action: list[Any] = [record.action[0]]
+        for kind, cards, value in zip(move.kinds, move.names_cards, record.action[1:]):
+            action.append(_stood_in(value, hidden) if cards and hidden else
+                          "" if kind == "words" and written else value)
+        cards = tuple((hidden[c], 0, place) if c in hidden else (c, known, place)
+                      for c, known, place in record.cards)
+        return Record(record.seat, tuple(action), cards, record.answers)
+
     def recall_line(self, record: Record, viewer: int) -> str:
         """One action of the recall, as `viewer` reads it."""
         return self._told(record, viewer)
@@ -472,15 +497,17 @@ class Match:
         knows (knowledge.determinize; the state's generator is reseeded too, so later
         shuffles and draws are not foreseen either). Its seed and seed parts are the
         sample's own, drawn with it: no seed deals the sample, and the game's would deal
-        the true hands."""
+        the true hands. Its records are the game's as `seat` knew them (as_seen)."""
         state = self.state  # caught up first: the copy's records and moves made are whole
-        if state is not None:
-            self.records  # noqa: B018 - worked out if not kept, for the copy to keep
         out = self.copy()
         if state is None:
             out.seed_parts = [rng.randrange(SEED_BASE) for _ in self.seed_parts]
             return out
-        out.recall_of = seat if self.recall_of is None else self.recall_of
+        out.recall_of = viewer = seat if self.recall_of is None else self.recall_of
+        # The game's records name the cards of every action: the sample's say no more than
+        # the seat knew (they go with it when it is pickled).
+        out._records = list(self.memo(("as seen", viewer), lambda: [
+            self.as_seen(r, viewer) for r in self.records]))
         out._recall = {seat: self._recall[seat]} if seat in self._recall else {}
         if self.prefix and self.to_move() != seat:
             # The parts another seat has chosen of its action are its own: `seat` never saw
@@ -577,6 +604,13 @@ def _flat(value: Any) -> list[int]:
     if isinstance(value, (list, tuple)):
         return [c for v in value for c in _flat(v)]
     return [value]
+
+
+def _stood_in(value: Any, hidden: dict[int, int]) -> Any:
+    """A card parameter's value with each card in `hidden` replaced by its stand-in."""
+    if isinstance(value, (list, tuple)):
+        return type(value)(_stood_in(v, hidden) for v in value)
+    return hidden.get(value, value)
 
 
 def _cards_text(value: Any, seen: dict[int, str]) -> str:

@@ -3,6 +3,7 @@
 default budgets, in each of the five games, one bot seat among random ones.
 
     python benchmarks/bots_speed.py [--games 20] [--decisions 400] [--rulesets golf6 grandma]
+    python benchmarks/bots_speed.py --rulesets freecell   # any other: at its default seats
     python benchmarks/bots_speed.py --match        # also: one golf6 match, four greedy seats
 
 Only the bot's own decisions are timed (the random seats' moves are not), one process, the
@@ -60,7 +61,9 @@ def decisions_per_second(engine: Engine, players: int, kind: str, games: int,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games per bot and ruleset")
-    parser.add_argument("--rulesets", nargs="*", default=list(GAMES))
+    parser.add_argument("--rulesets", nargs="*", default=list(GAMES),
+                        help="built-in rulesets (default: the five; any other plays at its "
+                             "default number of players)")
     parser.add_argument("--decisions", type=int, default=400,
                         help="no new game once a bot has made this many timed decisions")
     parser.add_argument("--match", action="store_true",
@@ -70,8 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {'game (players)':<20} {'greedy':>10} {'ismcts':>10}   (decisions timed; "
           "the kernel's compile, once per ruleset)")
     for name in args.rulesets:
-        players = GAMES[name]
         engine = Engine(load_ruleset(name))
+        players = GAMES.get(name, engine.rules.default_players)
         # A search plays its imagined games on the ruleset's kernel, compiled at its first
         # decision (`kernel_for`): once per ruleset and process, so timed apart, not as a
         # decision's time.

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import click
@@ -458,10 +458,12 @@ def play_table(table: Table, plain: bool, save: str | None, as_json: bool = Fals
 def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: GameState,
                     kinds: list[str], humans: Sequence[int], seed: int, plain: bool,
                     save: str | None, as_json: bool, view_seat: int | None,
-                    secret: bool = False, deal_file: str | None = None) -> None:
+                    secret: bool = False, deal_file: str | None = None,
+                    begin: Callable[[], None] | None = None) -> None:
     """`cardrules run` with people in seats (`--human SEAT`, or `human` in `--seats`);
     `secret`: the seed was cardrules' pick (shown only at the game's end); `deal_file`: the
-    file the game was dealt from (`--deal`), if any."""
+    file the game was dealt from (`--deal`), if any; `begin`: called once the game is
+    checked, as it begins (the event log put in place: nothing refused it)."""
     seats = list(kinds)
     for seat in humans:
         if seat > state.n:
@@ -481,6 +483,8 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
             raise click.BadParameter(why, param_hint="--save")
         click.echo(printable(f"note: {why}; the game cannot be saved"), err=True)
     check_save(save, table.record)
+    if begin is not None:
+        begin()
     if not as_json:
         told = printable(game_line(engine.rules, table.record, secret))
         for line in fit([told], terminal_width()):

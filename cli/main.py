@@ -38,7 +38,16 @@ from cardrules.present.render import printable
 from .errors import EXIT_INVALID, reports_errors, say
 from .human import play_cmd, resume_cmd
 from .lsp import lsp_cmd
-from .params import SEAT, SEED, parse_options, parse_seats, player_count
+from .params import (
+    SEAT,
+    SEED,
+    Output,
+    check_output,
+    first_line,
+    parse_options,
+    parse_seats,
+    player_count,
+)
 from .screen import Style, cards_in_text
 from .serve import serve_cmd
 from .simulate import compare, simulate
@@ -69,7 +78,8 @@ def file_name(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="Set one of the ruleset's options (repeatable).")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
-              callback=file_name, help="Write the event log to this file as JSON Lines.")
+              callback=file_name, help="Write the event log to this file as JSON Lines (a "
+              "file already there is written over only if it is such a log, or empty).")
 @click.option("--plain", is_flag=True, help="Letters instead of suit symbols.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON only.")
 @click.option("--view", "view_seat", type=SEAT, metavar="SEAT",
@@ -93,6 +103,11 @@ def run(ruleset: str, players: int | None, seed: int | None, seats: str | None,
     if as_json and view_seat is not None:
         raise click.UsageError("--json prints the results alone and --view shows the game as "
                                "it goes: choose one")
+    if log_file:
+        check_output(Path(log_file), "--log", LOG_FILE)
+        if save_file and Path(log_file).resolve() == Path(save_file).resolve():
+            raise click.UsageError("--log and --save name the same file: the save would "
+                                   "write over the log")
     rules = load_ruleset(ruleset, parse_options(options))
     engine = Engine(rules)
     count = player_count(players, [rules])
@@ -119,11 +134,19 @@ def run(ruleset: str, players: int | None, seed: int | None, seats: str | None,
                                     log=round_ends(log.write if log is not None else None),
                                     deal=deal)
             run_with_humans(ruleset, parse_options(options), engine, state, kinds, humans,
-                            seed, plain, save_file, as_json, view_seat, secret, deal_file)
+                            seed, plain, save_file, as_json, view_seat, secret, deal_file,
+                            begin=log.begin if log is not None else None)
         else:
             if reveal:
                 engine = revealing(rules, plain)
+            if log is not None:
+                log.begin()
             play_bots(engine, count, seed, kinds, log, plain, as_json, view_seat, reveal, deal)
+    except click.UsageError:  # refused before the game began
+        if log is not None:
+            log.drop()
+            log = None
+        raise
     finally:
         if log is not None:
             log.close()
@@ -220,20 +243,49 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
 
 
+def _holds_events(head: bytes) -> bool:
+    """Whether a file beginning with `head` is an event log: its first line an event."""
+    line = first_line(head)
+    try:
+        event = json.loads(line) if line is not None else None
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(event, dict) and ("event" in event or "effect" in event)
+
+
+# What --log writes, and so the only file it writes over (params.check_output)
+LOG_FILE = Output("an event log (JSON Lines, its first line an event)", _holds_events)
+
+
 class LogFile:
     """The event log written to a file as JSON Lines, each event as it comes: a new file,
-    never one written through a link, in the file's place from the start, so that it holds
-    what happened so far however the game ends (interpreter/sessions/files.py). A failure
-    to write is kept and reported once the game is over (an event is logged in the middle
-    of a move, where an error would be taken for the rule's)."""
+    never one written through a link, put in the file's place as the game begins (`begin`),
+    so that it holds what happened so far however the game ends
+    (interpreter/sessions/files.py). A run refused before its game begins (a seat not at
+    the table, a save refused, once the game is dealt) drops it (`drop`): the file there
+    stays as it was. A failure to write is kept and reported once the game is over (an
+    event is logged in the middle of a move, where an error would be taken for the
+    rule's)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.problem: str | None = None
         try:
-            self.out = NewFile(path, at_once=True)
+            self.out = NewFile(path)
         except OSError as exc:
             raise GameError(f"cannot write the log to {path}: {exc.strerror or exc}") from None
+
+    def begin(self) -> None:
+        """Put the log in the file's place: the game begins."""
+        try:
+            self.out.put_in_place()
+        except OSError as exc:
+            raise GameError(f"cannot write the log to {self.path}: "
+                            f"{exc.strerror or exc}") from None
+
+    def drop(self) -> None:
+        """Leave the file there as it was (the run was refused before its game began)."""
+        self.out.drop()
 
     def write(self, event: dict[str, Any]) -> None:
         if self.problem is None:

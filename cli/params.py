@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Sequence
+import stat
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -207,11 +209,24 @@ def parse_programs(pairs: Iterable[str]) -> dict[int, str]:
     return out
 
 
-def check_writable(path: str, hint: str) -> Path:
+@dataclass(frozen=True)
+class Output:
+    """What an option writes to a file, so that a file it wrote before is known again:
+    `what` it holds, in words, and `holds(head)`, whether a file that begins with `head` (at
+    most HEAD bytes of it) holds that."""
+
+    what: str
+    holds: Callable[[bytes], bool]
+
+
+HEAD = 65536  # bytes read of a file that is there, to tell what it holds
+
+
+def check_writable(path: str, hint: str, output: Output) -> Path:
     """A file an option names, checked before any work is done that would be lost were it
     not written: its folder must exist and take files, and a file already there must be one
-    this user may replace. Nothing is created (the file is written once there is something
-    to write)."""
+    this user may replace, and one the option wrote (check_output). Nothing is created (the
+    file is written once there is something to write)."""
     target = Path(path)
     folder = target.parent
     try:
@@ -224,7 +239,47 @@ def check_writable(path: str, hint: str) -> Path:
         elif not target.exists() and not os.access(folder, os.W_OK | os.X_OK):
             problem = f"the folder {folder} may not be written"
         else:
+            check_output(target, hint, output)
             return target
     except (OSError, ValueError) as exc:  # a name the system refuses
         problem = str(exc)
     raise click.BadParameter(f"cannot write {quoted(path, 60)}: {problem}", param_hint=hint)
+
+
+def check_output(target: Path, hint: str, output: Output) -> None:
+    """Refuse (a usage error, before anything is played) a file the option `hint` would
+    write over that holds something else than the option writes: a rule file (the one being
+    played, say), a save, a deal, any other file is the user's, and is kept. An empty file,
+    a link (replaced itself, never written through: files.py), a device or a pipe (written
+    into) are written; so is a name nothing has yet, or one the system refuses (the write
+    then says why)."""
+    try:
+        status = os.lstat(target)
+    except (OSError, ValueError):
+        return
+    if not stat.S_ISREG(status.st_mode) or status.st_size == 0:
+        return
+    try:
+        with open(target, "rb") as file:
+            head = file.read(HEAD)
+    except OSError as exc:
+        raise click.BadParameter(f"will not write over {_named(target)}: it may not "
+                                 f"be read, to tell whether it holds {output.what} "
+                                 f"({exc.strerror or exc})", param_hint=hint) from None
+    if not output.holds(head):
+        raise click.BadParameter(f"will not write over {_named(target)}: {hint} replaces "
+                                 f"only {output.what}, and this file holds something else; "
+                                 "choose another file, or remove it first", param_hint=hint)
+
+
+def _named(path: Path) -> str:
+    """A file's name as given, to name it in a message: a long one clipped at its start,
+    which keeps the file's own name."""
+    text = quoted(str(path), len(str(path)))
+    return text if len(text) <= 200 else "..." + text[-197:]
+
+
+def first_line(head: bytes) -> bytes | None:
+    """A file's first line (without its line end), if `head` holds all of it."""
+    line, end, _ = head.partition(b"\n")
+    return line.removesuffix(b"\r") if end else None

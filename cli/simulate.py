@@ -38,14 +38,23 @@ from .params import (
     SCHEDULER,
     SEAT,
     SEED,
+    Output,
     Whole,
     check_writable,
+    first_line,
     parse_options,
     parse_seats,
     player_count,
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
+CSV_HEADER = ("scope", "metric", "value", "ci_low", "ci_high")  # the CSV's first row
+PNG = b"\x89PNG\r\n\x1a\n"  # how every PNG file begins
+# What --csv and --plot write, and so the only files they write over (params.check_output)
+CSV_FILE = Output("a simulation's numbers as CSV (its first line "
+                  f"'{','.join(CSV_HEADER)}')",
+                  lambda head: first_line(head) == ",".join(CSV_HEADER).encode())
+PNG_FILE = Output("a PNG picture", lambda head: head.startswith(PNG))
 
 
 class MissingExtra(click.ClickException):
@@ -88,10 +97,12 @@ def run_options(fn: F) -> F:
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="Set one of the ruleset's options (repeatable).")
 @click.option("--csv", "csv_file", type=click.Path(dir_okay=False),
-              help="Also write every number to this CSV file.")
+              help="Also write every number to this CSV file (a file already there is "
+                   "written over only if it is such a CSV file, or empty).")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False),
               help="Draw the score distributions and win rates to this PNG file "
-                   "(pip install 'cardrules[plot]').")
+                   "(pip install 'cardrules[plot]'; a file already there is written over "
+                   "only if it is a PNG picture, or empty).")
 @reports_errors
 def simulate(ruleset: str, games: int, players: int | None, seats: str | None, seed: int,
              workers: int | None, backend: str, scheduler: str | None, as_json: bool,
@@ -113,9 +124,9 @@ def simulate(ruleset: str, games: int, players: int | None, seats: str | None, s
                                "write over the numbers")
     if plot_file:
         require("matplotlib", "plot", "--plot")
-        check_writable(plot_file, "--plot")
+        check_writable(plot_file, "--plot", PNG_FILE)
     if csv_file:
-        check_writable(csv_file, "--csv")
+        check_writable(csv_file, "--csv", CSV_FILE)
     chosen = parse_options(options)
     rules = load_ruleset(ruleset, chosen)  # as the user wrote it, for error messages
     ref = RulesetRef.of(ruleset, chosen)
@@ -370,7 +381,7 @@ def simulation_table(r: dict[str, Any]) -> list[str]:
 
 def report_rows(r: dict[str, Any]) -> list[list[Any]]:
     """Every number of a `simulate` report as CSV rows: scope, metric, value, CI low, high."""
-    rows: list[list[Any]] = [["scope", "metric", "value", "ci_low", "ci_high"]]
+    rows: list[list[Any]] = [list(CSV_HEADER)]
     for key in ("ruleset", "players", "seed", "games", "games_requested", "interrupted",
                 "finished"):
         rows.append(["run", key, r[key], "", ""])

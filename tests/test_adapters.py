@@ -14,15 +14,17 @@ np = pytest.importorskip("numpy", reason="the adapters need numpy (an optional e
 
 from cardrules.adapters import table as tables  # noqa: E402
 from cardrules.adapters.decision import Decision  # noqa: E402
-from cardrules.adapters.match import Match  # noqa: E402
+from cardrules.adapters.match import Match, Record  # noqa: E402
 from cardrules.adapters.observe import (  # noqa: E402
     SeatTensor,
     TensorPlan,
     information_text,
+    observation_text,
     tensor_of,
 )
 from cardrules.adapters.table import AdapterError, option_pairs, table  # noqa: E402
 from cardrules.errors import IllegalAction  # noqa: E402
+from cardrules.interpreter.state import GameState  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -199,7 +201,7 @@ def test_a_text_is_written_letter_by_letter() -> None:
 def test_a_resample_looks_the_same_to_the_seat(name: str) -> None:
     """Nothing shown to a seat depends on a card it does not know: in a determinization for
     it the ids offered, the texts and the tensors are the same (cards by place, copies of a
-    card alike)."""
+    card alike), and so they are once it is pickled and restored."""
     rng = random.Random(11)
     match = started(name, 7)
     observation, information = TensorPlan.of(match.table, False), TensorPlan.of(match.table, True)
@@ -216,6 +218,12 @@ def test_a_resample_looks_the_same_to_the_seat(name: str) -> None:
             for plan in (observation, information):
                 assert np.array_equal(tensor_of(plan, sample, seat),
                                       tensor_of(plan, match, seat))
+            # pickled (as OpenSpiel serializes a state), it reads the same and plays on
+            restored = pickle.loads(pickle.dumps(sample))
+            assert restored.legal() == sample.legal()
+            assert observation_text(restored, seat) == observation_text(sample, seat)
+            assert information_text(restored, seat) == information_text(match, seat)
+            assert restored.made == match.made
 
 
 def test_recall_names_a_card_only_to_the_seats_that_saw_it() -> None:
@@ -256,6 +264,62 @@ def test_a_match_survives_pickling_and_plays_on_alike() -> None:
         token = rng.choice(match.legal())
         match.apply(token)
         copy.apply(token)
+
+
+def _traded(state: GameState, x: int, y: int) -> GameState:
+    """A copy of `state` in which cards x and y have traded places (each face up or down,
+    and known, as the other's place was)."""
+    other = state.copy()
+    zx, zy = state.where[x], state.where[y]
+    ix, iy = state.zones[zx].index(x), state.zones[zy].index(y)
+    other.zones[zx][ix], other.zones[zy][iy] = y, x
+    other.where[x], other.where[y] = zy, zx
+    for column in (other.known, other.face_up, other.by):
+        column[x], column[y] = column[y], column[x]
+    return other
+
+
+def test_a_sample_keeps_nothing_of_a_card_its_seat_did_not_see() -> None:
+    """czech-golf: seat 1 peeks at a face-down card of its field. Two games that differ only
+    in that card give seat 2 samples that say the same of it, pickled (as OpenSpiel
+    serializes a state) or not: where it lay, not which card it is; and the restored sample
+    reads to seat 2 as it did."""
+    first = started("czech-golf", 4)
+    assert first.state is not None
+    dealt = first.state.copy()
+    first.apply(first.legal()[0])  # peek
+    first.apply(first.legal()[0])  # the first face-down card it may look at
+    peeked = first.records[0].cards[0][0]
+    assert first.records[0].seat == 0
+    assert first.recall(0) == f"seat 1: peek {first.table.rules.cards.names[peeked]}\n"
+    # another card nobody has seen, to trade with it: the first in the stock
+    unseen = next(c for c in range(dealt.n_cards)
+                  if dealt.known[c] == 0 and dealt.where[c] != dealt.where[peeked])
+    samples = []
+    for state in (dealt, _traded(dealt, peeked, unseen)):
+        match = Match(first.table)
+        match.state = state.copy()
+        match.apply(match.legal()[0])
+        match.apply(match.legal()[0])
+        sample = match.resample(1, random.Random(3))
+        told = match.records[0].cards[0][0]
+        assert told == (peeked if state is dealt else unseen)  # the true game knows it
+        assert all(c != told for r in sample.records for c in _flat_cards(r))
+        restored = pickle.loads(pickle.dumps(sample))
+        assert restored.records == sample.records
+        assert restored.made == sample.made == match.made
+        assert information_text(restored, 1) == information_text(sample, 1) \
+            == information_text(match, 1)
+        assert observation_text(restored, 1) == observation_text(sample, 1)
+        assert restored.legal() == sample.legal()
+        samples.append(pickle.dumps(sample))
+    assert samples[0] == samples[1]
+
+
+def _flat_cards(record: Record) -> list[int]:
+    """The cards a record names: in its action's card parameters, and in its facts."""
+    return [c for c, _, _ in record.cards] + [
+        v for v in record.action[1:] if isinstance(v, int) and not isinstance(v, bool)]
 
 
 def test_a_copy_plays_on_apart() -> None:

@@ -16,7 +16,9 @@ from cardrules.interpreter.players.bots import BOTS, RandomBot, make_bot
 from cardrules.interpreter.players.knowledge import (
     determinize,
     determinize_with_map,
+    nothing_hidden,
     possible_locations,
+    translate,
     unknown_positions,
 )
 from cardrules.interpreter.players.repetition import Memory, position
@@ -650,6 +652,79 @@ def test_a_remembered_position_keeps_no_order_of_anothers_hand() -> None:
     for k in range(4):
         sample = determinize(engine, state, 0, random.Random(k))
         assert position(rules, sample, 0) == position(rules, state, 0)
+
+
+COIN = Path(__file__).resolve().parent / "data" / "coin.yaml"
+
+
+def test_nothing_is_hidden_only_where_a_sample_would_draw_nothing_afresh(
+        tmp_path: Path) -> None:
+    """knowledge.nothing_hidden: freecell (every card face up) hides nothing from its seat,
+    golf6 its stock. Where a seat knows every card, another's hand of two cards or more still
+    hides its order (a sample shuffles it), and another's secret variable its value (a
+    sample sets it to the seat's own)."""
+    freecell = engine_for("freecell")
+    state = freecell.new_game(seed=1)
+    assert nothing_hidden(freecell.rules, state, 0)
+    golf = engine_for("golf6")
+    assert not any(nothing_hidden(golf.rules, golf.new_game(seed=1), seat) for seat in range(4))
+    spades = engine_for("spades")
+    state = spades.new_game(4, 2)
+    state.known = [state.everyone] * len(state.known)
+    assert not nothing_hidden(spades.rules, state, 0)
+    secret = tmp_path / "coin.yaml"
+    secret.write_text(COIN.read_text(encoding="utf-8") + """
+variables:
+  - {name: guess, scope: player, initial: 0, visibility: owner}
+""", encoding="utf-8")
+    for path, hidden in ((COIN, False), (secret, True)):
+        engine = Engine(load_ruleset(path))
+        state = engine.new_game(2, 1)
+        assert not nothing_hidden(engine.rules, state, 0)  # the stock
+        state.known = [state.everyone] * len(state.known)  # (one card in each hand)
+        assert nothing_hidden(engine.rules, state, 0) is not hidden, path
+
+
+@pytest.mark.parametrize("kind", ["greedy", "ismcts:20"])
+def test_a_seat_that_knows_every_card_tries_its_moves_on_the_game_itself(
+        kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """freecell: any sample of the game would be the game itself, so the memory draws none
+    to try where a move would lead, and chooses as it did on a sample (the same seed plays
+    the same game)."""
+    from cardrules.interpreter.players import repetition
+
+    drawn: list[int] = []
+    sample = repetition.determinize_with_map
+
+    def counted(*args: object) -> object:
+        drawn.append(1)
+        return sample(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(repetition, "determinize_with_map", counted)
+    on_the_game = play_some("freecell", [kind], 1, 12)
+    assert not drawn
+    monkeypatch.setattr(repetition, "nothing_hidden", lambda *args: False)
+    on_samples = play_some("freecell", [kind], 1, 12)
+    assert drawn and on_samples == on_the_game
+
+
+def test_where_a_move_leads_is_the_same_on_the_game_as_on_a_sample_where_nothing_is_hidden(
+        ) -> None:
+    """freecell, at random points: each legal move leads the seat to the same position (or
+    to news alike) tried on the game itself as on a sample of it."""
+    engine = engine_for("freecell")
+    tried = 0
+    for seed in range(10):
+        state = random_position(engine, seed, 15)
+        if state.over:
+            continue
+        assert nothing_hidden(engine.rules, state, 0)
+        sample, mapping = determinize_with_map(engine, state, 0, random.Random(seed))
+        for action in engine.legal_actions(state):
+            assert Memory._after(engine, state, 0, action) == \
+                Memory._after(engine, sample, 0, translate(engine, action, mapping))
+            tried += 1
+    assert tried > 20
 
 
 PEEK = str(Path(__file__).resolve().parent / "data" / "peek.yaml")

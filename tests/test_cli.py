@@ -155,6 +155,92 @@ def test_run_log_to_an_unwritable_place(tmp_path: Path) -> None:
     assert_one_line_cause(result, "cannot write the log to")
 
 
+# ------------------------------------------------------- files the options write over
+OUTPUTS = {  # each option that writes a file, in the command that takes it
+    "--csv": ["simulate", "-n", "2", "-w", "1"],
+    "--plot": ["simulate", "-n", "2", "-w", "1"],
+    "--log": ["run", "--json"],
+}
+
+
+def kept_files(tmp_path: Path) -> dict[str, Path]:
+    """Files no option writes, each as a user keeps it: a rule file, a saved game, a deal."""
+    from cardrules.interpreter.sessions import record
+
+    rules = tmp_path / "mygolf.yaml"
+    rules.write_text(GOLF6.read_text(encoding="utf-8"), encoding="utf-8")
+    save = tmp_path / "game.save"
+    record.write(save, record.Record.new("golf6", {}, load_ruleset("golf6"), 4, 5,
+                                         ["human"] + ["random"] * 3))
+    deal = tmp_path / "deal.json"
+    deal.write_text(json.dumps({"zones": {"discard": ["5C"]}}), encoding="utf-8")
+    return {"rule file": rules, "save": save, "deal": deal}
+
+
+@pytest.mark.parametrize("option", OUTPUTS)
+def test_an_output_option_writes_over_no_file_of_another_kind(option: str,
+                                                               tmp_path: Path) -> None:
+    """A rule file (the very one played, too), a save or a deal named as the file --csv,
+    --plot or --log writes is refused before anything is played, exit 2, naming the file;
+    it is left as it was, and nothing else is written."""
+    if option == "--plot":
+        pytest.importorskip("matplotlib")
+    kept = kept_files(tmp_path)
+    before = {path: path.read_bytes() for path in kept.values()}
+    command, *rest = OUTPUTS[option]
+    for kind, target in kept.items():
+        played = str(kept["rule file"])  # the rule file being played is a target too
+        result = cli(command, played, *rest, option, str(target))
+        assert result.exit_code == EXIT_USAGE, (kind, result.output)
+        assert result.stdout == "" and "Traceback" not in result.output
+        said = " ".join(result.stderr.split())
+        assert f"will not write over {target}" in said and option in said, said
+        assert {path: path.read_bytes() for path in kept.values()} == before, kind
+        assert sorted(p.name for p in tmp_path.iterdir()) == \
+            sorted(path.name for path in kept.values())
+
+
+@pytest.mark.parametrize("option", OUTPUTS)
+def test_an_output_option_writes_over_its_own_output_and_an_empty_file(option: str,
+                                                                      tmp_path: Path) -> None:
+    """What the option wrote before (a run of another seed), or an empty file, is written
+    over with the new output, as a fresh file would be written."""
+    if option == "--plot":
+        pytest.importorskip("matplotlib")
+    command, *rest = OUTPUTS[option]
+    fresh, again, empty = tmp_path / "fresh.out", tmp_path / "again.out", tmp_path / "empty"
+    assert cli(command, "golf6", *rest, "--seed", "7", option, str(again)).exit_code == 0
+    earlier = again.read_bytes()
+    empty.write_bytes(b"")
+    for target in (fresh, again, empty):
+        result = cli(command, "golf6", *rest, "--seed", "8", option, str(target))
+        assert result.exit_code == 0, result.output
+    assert again.read_bytes() != earlier
+    if option != "--plot":  # (a picture need not be the same bytes each time it is drawn)
+        assert again.read_bytes() == fresh.read_bytes() == empty.read_bytes()
+
+
+def test_a_run_refused_before_its_game_begins_leaves_the_log_there_as_it_was(
+        tmp_path: Path) -> None:
+    """--log names a log of an earlier game; the run is refused once the game is dealt (a
+    seat that is not at the table, a --save that is a rule file, the same file as --save):
+    the earlier log stays whole, and no new file is left, there or beside it."""
+    kept = kept_files(tmp_path)
+    log = tmp_path / "game.jsonl"
+    assert cli("run", "golf6", "--seed", "3", "--json", "--log", str(log)).exit_code == 0
+    earlier = log.read_bytes()
+    names = sorted(p.name for p in tmp_path.iterdir())
+    for refused in (["--human", "9"], ["--human", "1", "--save", str(kept["rule file"])],
+                    ["--human", "1", "--save", str(log)]):
+        result = cli("run", "golf6", "--log", str(log), *refused)
+        assert result.exit_code == EXIT_USAGE, result.output
+        assert log.read_bytes() == earlier, refused
+        assert sorted(p.name for p in tmp_path.iterdir()) == names, refused
+    assert cli("run", "golf6", "--log", str(tmp_path / "new.jsonl"), "--human", "9"
+               ).exit_code == EXIT_USAGE
+    assert sorted(p.name for p in tmp_path.iterdir()) == names
+
+
 # ------------------------------------------------------------------ validate
 def test_validate_golf6() -> None:
     result = cli("validate", str(GOLF6))

@@ -157,11 +157,13 @@ TABLES: dict[tuple[str, int], Any] = {}
 
 def told_to(engine: Engine, state: GameState, me: int, action: Action, seat: int) -> str:
     """`me`'s action, about to be applied, as `seat` is told it: in words, and as the
-    adapters' recall tells it."""
+    adapters' recall tells it, and their record of it in a sample made for the seat."""
     words = tell(engine.words, state, me, action).seats[seat]
     if ADAPTERS:
         match = adapter_match(engine, state)
-        words += " | " + match.recall_line(match.record_of(me, action), seat)
+        record = match.record_of(me, action)
+        words += " | " + match.recall_line(record, seat) + " | " + \
+            repr(match.as_seen(record, seat))
     return words
 
 

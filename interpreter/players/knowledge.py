@@ -40,6 +40,26 @@ def unknown_positions(state: GameState, seat: int) -> list[tuple[int, int]]:
     return out
 
 
+def nothing_hidden(rules: Any, state: GameState, seat: int) -> bool:
+    """Whether a determinization for `seat` would draw nothing afresh: the seat knows every
+    card (so none is re-dealt or relabelled), no other party holds two cards or more in a
+    hand whose order the seat does not see, and no other seat keeps a secret variable (a
+    sample sets each to the seat's own value). The game itself then differs from any sample
+    only in what no position and no rule reads: its generator (a sample's is reseeded: a
+    move that meets chance is news either way), its seed, the other parties' partial
+    knowledge. A look over every card and zone, far cheaper than a sample."""
+    mask = 1 << seat
+    if not all(k & mask for k in state.known):
+        return False
+    board = rules.board
+    for z, cards in enumerate(state.zones):
+        if board.visibility[z] == OWNER and board.owner[z] != seat and len(cards) > 1 \
+                and sum(c != EMPTY for c in cards) > 1:
+            return False
+    return state.over or not any(var.visibility == "owner" and var.name in state.pvars
+                                 for var in rules.variables)
+
+
 def possible_locations(state: GameState, seat: int) -> dict[int, set[int]]:
     """For each card: the zones it may be in, as far as `seat` can tell.
 

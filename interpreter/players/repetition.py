@@ -18,7 +18,9 @@ move's visible effect may hang on a card the seat does not know (a counter raise
 another's hidden card is an ace), and trying it on the real game would tell the seat which
 it is. The sample (knowledge.determinize_with_map) is drawn from a generator seeded by the
 position alone, so the bot stays a function of its seed, and two games that differ only in
-what the seat has not seen give it the same sample and the same choice.
+what the seat has not seen give it the same sample and the same choice. Where nothing of the
+game is hidden from the seat (knowledge.nothing_hidden: a patience, every card face up), every
+sample would be the game itself but for what no position reads, and the game is tried instead.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from cardrules.errors import CardrulesError
 from ..engine import Engine
 from ..positions import position, shows_a_card
 from ..state import GameState
-from .knowledge import determinize_with_map, translate
+from .knowledge import determinize_with_map, nothing_hidden, translate
 
 Action = tuple[Any, ...]
 MOST = 100_000  # positions remembered at most (the oldest are forgotten first)
@@ -61,14 +63,20 @@ class Memory:
         here = position(engine.rules, state, seat)
         self.remember(here)
         sampler = engine.unwatched()
-        sample, mapping = determinize_with_map(sampler, state, seat, random.Random(here))
-        after = self._after(sampler, sample, seat, translate(sampler, pick, mapping))
+        if nothing_hidden(engine.rules, state, seat):
+            sample, mapping = state, None  # (tried on copies: the game is not changed)
+        else:
+            sample, mapping = determinize_with_map(sampler, state, seat, random.Random(here))
+
+        def named(action: Action) -> Action:  # the action as it reads in the sample
+            return action if mapping is None else translate(sampler, action, mapping)
+
+        after = self._after(sampler, sample, seat, named(pick))
         if after is not None and after in self.seen:
             for other in ranked:
                 if other == pick:
                     continue
-                elsewhere = self._after(sampler, sample, seat,
-                                        translate(sampler, other, mapping))
+                elsewhere = self._after(sampler, sample, seat, named(other))
                 if elsewhere is not None and elsewhere not in self.seen:
                     pick, after = other, elsewhere
                     break
@@ -83,6 +91,7 @@ class Memory:
         tried there: then it is not counted a repetition; NEWS if it would show the seat a
         card it does not know or meets chance: never a repetition)."""
         copy = sample.copy()
+        copy.sight = False  # (no position reads partial knowledge: a sample keeps none)
         try:
             engine.advance(copy, action)
             if not copy.over:
