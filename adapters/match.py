@@ -152,9 +152,9 @@ class Match:
             engine, s = self.table.engine, self.table.engine.new_game(self.table.players,
                                                                        self.dealt)
             self._records = []
-            for seat, action in self._history[:len(self._history) - len(self._behind)]:
-                self._records.append(self._record(s, seat, action))
-                engine.apply(s, action)
+            with self.table.recording(s, self._noting(self._records, None)):
+                for _, action in self._history[:len(self._history) - len(self._behind)]:
+                    engine.apply(s, action)
         if self._behind:
             self._catch_up()
         return self._records
@@ -170,12 +170,20 @@ class Match:
             s = self._seen = s.copy()
             self._own_seen = True
         behind, self._behind = self._behind, []
-        made, records = self._made, self._records
-        for seat, action in behind:
+        with self.table.recording(s, self._noting(self._records, self._made)):
+            for _, action in behind:
+                engine.apply(s, action)
+
+    def _noting(self, records: list[Record] | None, made: dict[tuple[int, str], int] | None
+                ) -> Callable[[int, Action, GameState], None]:
+        """What notes each action applied to the engine's game, the engine's own plays of an
+        automatic step included: its record for the recall, and the count of moves made."""
+        def note(seat: int, action: Action, s: GameState) -> None:
             if records is not None:
                 records.append(self._record(s, seat, action))
-            made[seat, action[0]] = made.get((seat, action[0]), 0) + 1
-            engine.apply(s, action)
+            if made is not None:
+                made[seat, action[0]] = made.get((seat, action[0]), 0) + 1
+        return note
 
     def playing(self) -> GameState:
         """The kernel's game now (made from the engine's if need be; do not change it)."""

@@ -27,6 +27,7 @@ a player would). The same ruleset at the same table size always has the same tab
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
@@ -36,8 +37,9 @@ from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import GameError
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.kernel import Kernel
+from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
-from cardrules.model import MoveDef, Ruleset, ZoneDef
+from cardrules.model import Action, MoveDef, Ruleset, ZoneDef
 
 # The letters a text may be written in, one id each: printable ASCII.
 LETTERS = "".join(chr(code) for code in range(32, 127))
@@ -353,7 +355,11 @@ class Table:
         self.ruleset, self.options, self.choosing = ruleset, options, actions
         self.rules = rules = load_ruleset(ruleset, dict(options) or None)
         refuse_unencodable(rules)
-        self.engine = Engine(rules)
+        # (it tells `recording` of each action applied to the game being recorded, the
+        # ones it plays alone included: an automatic step's only card)
+        self.engine = Engine(rules, watch=self._watched)
+        self._recording: tuple[GameState, Callable[[int, Action, GameState], None]] | None = \
+            None
         # What the games step on: the same game, without the engine's knowledge and log
         # (the observations replay the actions on the engine when asked: match.py).
         self.kernel = Kernel(rules)
@@ -381,6 +387,24 @@ class Table:
         self.max_actions = ACTIONS_PER_ROUND * max(self.rounds, 1)
         self.max_parts = 1 if self.whole is not None else \
             max((self.parts_bound(move) for move in rules.moves.values()), default=1)
+
+    @contextmanager
+    def recording(self, state: GameState,
+                  note: Callable[[int, Action, GameState], None]) -> Iterator[None]:
+        """While the block runs, `note(seat, action, state)` is told of each action about to
+        be applied to `state` by this table's engine: those handed to it and those it plays
+        alone after them (a seat's only card of an automatic step), which a recall must tell
+        as it tells a choice (a seat's only card, played alone, is news of its hand)."""
+        before, self._recording = self._recording, (state, note)
+        try:
+            yield
+        finally:
+            self._recording = before
+
+    def _watched(self, state: GameState, seat: int, action: Action) -> None:
+        found = self._recording
+        if found is not None and found[0] is state:
+            found[1](seat, action, state)
 
     @property
     def key(self) -> tuple[str, tuple[tuple[str, str], ...], int, str]:

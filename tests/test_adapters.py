@@ -390,3 +390,21 @@ def test_the_docs_table_of_rulesets_has_every_ruleset_as_measured() -> None:
     wrong = {name: (rows[name], figures) for name, figures in measured.items()
              if rows[name] != figures}
     assert not wrong, f"rows that are not what is measured (doc, measured): {wrong}"
+
+
+@pytest.mark.parametrize("recording", [True, False], ids=["as played", "worked out"])
+def test_the_recall_tells_every_action_the_cards_the_engine_played_alone_too(
+        recording: bool) -> None:
+    """spades plays a seat's only card of the suit led for it: the recall and the moves made
+    tell it as a card chosen (left out, its absence told the others that the seat held
+    one card it could play)."""
+    alone = 0
+    for seed in range(4):
+        match = Match(table("spades"), recording=recording)
+        match.start(seed)
+        play_randomly(match, random.Random(seed), 300)
+        state = match.state
+        assert state is not None
+        alone += state.forced
+        assert len(match.records) == state.actions == sum(match.made.values()), seed
+    assert alone > 0
