@@ -27,7 +27,7 @@ class Change:
             return f"- {self.path}: {_short(self.old)}"
         if self.kind == "moved":
             return f"~ {self.path}: order {', '.join(self.old)} -> {', '.join(self.new)}"
-        return f"~ {self.path}: {_short(self.old)} -> {_short(self.new)}"
+        return f"~ {self.path}: " + " -> ".join(_apart(_full(self.old), _full(self.new)))
 
 
 def diff(old: Any, new: Any, path: str = "") -> Iterator[Change]:
@@ -73,12 +73,34 @@ def _diff_named(old: list[dict[str, Any]], new: list[dict[str, Any]],
         yield Change("moved", path, old=shared_old, new=shared_new)
 
 
+SHOWN = 100  # characters of a value a difference shows
+
+
+def _full(value: Any) -> str:
+    """A value on one line as a rule file writes it (YAML's flow style: `{name: bonus,
+    default: -20}`, `false`): a text with line breaks (a summary) quoted, its breaks
+    written \\n, so that each difference stays one line."""
+    return _one_line(value) if isinstance(value, str) else flow_text(value)
+
+
 def _short(value: Any) -> str:
-    """A value on one line, at most 100 characters, as a rule file writes it (YAML's flow
-    style: `{name: bonus, default: -20}`, `false`): a text with line breaks (a summary)
-    quoted, its breaks written \\n, so that each difference stays one line."""
-    text = _one_line(value) if isinstance(value, str) else flow_text(value)
-    return text if len(text) <= 100 else text[:97] + "..."
+    """A value on one line, at most SHOWN characters."""
+    text = _full(value)
+    return text if len(text) <= SHOWN else text[:SHOWN - 3] + "..."
+
+
+def _apart(old: str, new: str) -> tuple[str, str]:
+    """Two long values, each at most SHOWN characters, shown from a little before where they
+    first differ (two summaries alike in their first hundred characters would read alike)."""
+    if len(old) <= SHOWN and len(new) <= SHOWN:
+        return old, new
+    same = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+    start = max(0, same - SHOWN // 3)
+    out = []
+    for text in (old, new):
+        text = ("..." + text[start:]) if start else text
+        out.append(text if len(text) <= SHOWN else text[:SHOWN - 3] + "...")
+    return out[0], out[1]
 
 
 def flow_text(value: Any) -> str:

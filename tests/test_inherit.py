@@ -346,3 +346,15 @@ def test_a_child_that_changes_the_rules_has_a_summary_of_its_own(name: str, pare
         assert child_rules.data.get("summary") != parent_rules.data["summary"], (
             f"{name} changes its parent's rules ({'; '.join(changes)}) but keeps {parent}'s "
             "summary: give it a summary of its own")
+
+
+def test_diff_shows_two_long_texts_from_where_they_differ() -> None:
+    """Two summaries alike in their first hundred characters: each shown from a little before
+    the first difference, so that the line tells them apart."""
+    from cardrules.dsl.diff import Change
+    start = "Six cards face down in a grid of two rows; " * 4
+    line = Change("changed", "summary", start + "jokers score -2.", start + "jokers score -5.")
+    old, new = line.format().removeprefix("~ summary: ").split(" -> ")
+    assert old != new and old.endswith("jokers score -2.") and new.endswith("jokers score -5.")
+    assert old.startswith("...") and len(old) <= 100 and len(new) <= 100
+    assert Change("changed", "rounds", 9, 4).format() == "~ rounds: 9 -> 4"
