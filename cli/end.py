@@ -1,5 +1,6 @@
 """The end of a game at the terminal: how it is dealt again, what each person missed since
-their last decision (its latest END_NEWS lines), the single person's final view and the
+their last decision (its latest items of news that fit in END_NEWS lines, a round's account
+whole), the single person's final view and the
 standings; then, for the asking, the whole log of what each person was told (`log`, `log N`,
 as at any decision), until Enter or the end of input.
 """
@@ -13,7 +14,7 @@ from cardrules.present import render
 from cardrules.present.render import printable
 
 from . import commands
-from .screen import RULE, Style, cards_in_text, paint, view_section
+from .screen import RULE, Style, cards_in_text, paint, shown_news, view_section
 from .table import Table
 
 END_NEWS = 40  # lines of a person's news since their last decision on the end screen
@@ -37,8 +38,9 @@ def dealt_again(table: Table, deal_file: str | None) -> str:
 
 
 def end_lines(table: Table, style: Style, deal_file: str | None = None) -> list[str]:
-    """After the game: what people missed since their last decision (the latest END_NEWS
-    lines, and how many earlier ones `log` shows), the single person's final view, the
+    """After the game: what people missed since their last decision (the latest items that
+    fit in END_NEWS lines, a round's account whole, and how many lines `log` shows besides),
+    the single person's final view, the
     standings, and how to read the whole log."""
     t = table
     names = frozenset(t.engine.rules.cards.names)
@@ -48,10 +50,8 @@ def end_lines(table: Table, style: Style, deal_file: str | None = None) -> list[
         if news:
             lines.append("Since your last decision:" if alone else
                          f"Since seat {seat + 1}'s last decision:")
-            if len(news) > END_NEWS:
-                lines.append(f"  ({len(news) - END_NEWS} earlier lines: type log below to "
-                             "read them all)")
-            lines += ["  " + line for line in news[-END_NEWS:]]
+            # as at a decision: whole items, a round's account always (cli/screen.py)
+            lines += ["  " + line for line in shown_news(news, END_NEWS)]
     if alone:
         lines += view_section(t.engine.rules, t.state, t.humans[0], style)
     lines += render.standings(t.engine.results(t.state), t.engine.rules.winner,

@@ -221,16 +221,18 @@ def test_save_after_each_decision_resumes_after_the_last_one(
 
 
 def test_the_end_screen_offers_the_whole_log(tmp_path: Path) -> None:
-    """The end screen shows the latest 40 lines of what came since the person's last
-    decision, says how many came before, and reads out the whole log for `log` (or its last
-    lines, `log 5`) until Enter."""
+    """The end screen shows the latest news since the person's last decision that fits in
+    40 lines, the round's account whole, says how many lines it left out, and reads out the
+    whole log for `log` (or its last lines, `log 5`) until Enter."""
     child = spawn([*PLAY, "golf6", "--players", "8", "--seed", "2", "-o", "rounds=1",
                    "--plain"], tmp_path)
     while child.expect([PROMPT, END_PROMPT]) == 0:
         child.sendline("1")
     end = text(child)
-    earlier = re.search(r"\n  \((\d+) earlier lines: type log below to read them all\)\n", end)
+    earlier = re.search(r"\n  \((\d+) lines not shown: type log to read them\)\n", end)
     assert earlier and "\nWinner: seat " in end, end
+    account = end.index("Round 1 over")  # the round's account whole, after what was cut
+    assert end.index(earlier.group(0)) < account, end
     assert "Type log to read all you have been told of this game" in end
     child.sendline("log")
     child.expect(END_PROMPT)
