@@ -358,8 +358,9 @@ class Table:
         # (it tells `recording` of each action applied to the game being recorded, the
         # ones it plays alone included: an automatic step's only card)
         self.engine = Engine(rules, watch=self._watched)
-        self._recording: tuple[GameState, Callable[[int, Action, GameState], None]] | None = \
-            None
+        # (by the game's id: several games may be caught up at once, in threads)
+        self._recording: dict[int, tuple[GameState, Callable[[int, Action, GameState],
+                                                              None]]] = {}
         # What the games step on: the same game, without the engine's knowledge and log
         # (the observations replay the actions on the engine when asked: match.py).
         self.kernel = Kernel(rules)
@@ -395,14 +396,19 @@ class Table:
         be applied to `state` by this table's engine: those handed to it and those it plays
         alone after them (a seat's only card of an automatic step), which a recall must tell
         as it tells a choice (a seat's only card, played alone, is news of its hand)."""
-        before, self._recording = self._recording, (state, note)
+        key = id(state)
+        before = self._recording.get(key)
+        self._recording[key] = (state, note)
         try:
             yield
         finally:
-            self._recording = before
+            if before is None:
+                del self._recording[key]
+            else:
+                self._recording[key] = before
 
     def _watched(self, state: GameState, seat: int, action: Action) -> None:
-        found = self._recording
+        found = self._recording.get(id(state))
         if found is not None and found[0] is state:
             found[1](seat, action, state)
 
