@@ -7,49 +7,33 @@ action, the engine applies it. Before the game starts, the seed of the deal is d
 SEED_PARTS chance outcomes of SEED_BASE values each: the deal and every later shuffle or
 draw come from the state's own generator, seeded with it.
 
-Each seat also keeps its recall of the game: every action as it saw it (a card named only
-if the seat knows it once the move is done, by its place before otherwise, a card in
-another's hand by the hand alone; a text only by its writer). A sample made for a seat
-keeps the actions only as that seat knew them: a card it did not know by a stand-in, a text
-another wrote left empty (Match.as_seen), so pickling the sample hands on nothing more.
+Each seat also keeps its recall of the game: every action as it saw it, the engine's own
+plays of an automatic step included (recall.py tells how a record is made and read). A
+sample made for a seat keeps the actions only as that seat knew them (recall.as_seen), so
+pickling the sample hands on nothing more.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from cardrules.errors import IllegalAction, NoLegalMove
 from cardrules.interpreter.players.knowledge import determinize
-from cardrules.interpreter.runtime import OWNER
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
-from cardrules.interpreter.words import answered, clue_answers, known_after
 
+from . import recall
 from . import table as tables
 from .decision import Decision
+from .recall import Record
 from .table import AdapterError, Table
 
 SEED_BASE = 256
 SEED_PARTS = 4  # a 32-bit seed
 RESAMPLE_ATTEMPTS = 2000
 Action = tuple[Any, ...]
-
-
-@dataclass(frozen=True)
-class Record:
-    """One applied action as the table saw it: who, what, and per card it names, which seats
-    know the card once the move is done and where it lay before (for the others)."""
-
-    seat: int
-    action: Action
-    # (card, seats that know it, where it lay); in a sample, a card its seat did not know
-    # is a stand-in below 0, known to none (Match.as_seen)
-    cards: tuple[tuple[int, int, str], ...]
-    # what the clues it gave answered (the event log's `tell` events), heard by every seat
-    answers: tuple[dict[str, Any], ...] = ()
 
 
 class Match:
@@ -385,56 +369,15 @@ class Match:
         return self._record(state, seat, action)
 
     def _record(self, s: GameState, seat: int, action: Action) -> Record:
-        rules = self.table.rules
-        answers = tuple(clue_answers(rules, s, seat, action)) if rules.tells else ()
-        facts = self._card_facts(s, action)
-        if not facts:
-            return Record(seat, action, (), answers)
-        after = known_after(rules, s, seat, action)
-        return Record(seat, action, tuple((c, after.get(c, known), place)
-                                          for c, known, place in facts), answers)
+        return recall.record(self.table, s, seat, action)
 
     def as_seen(self, record: Record, viewer: int) -> Record:
-        """`record` saying no more than `viewer` knew of it (what its recall line tells): a
-        card the viewer did not know once the move was done is named by a stand-in, -1 less
-        its index among the record's cards, and nobody is said to know it (where it lay is
-        kept); a text another seat wrote is left empty. A sample's records are these: they
-        are pickled with it, and its recall and moves made are rebuilt from them."""
-        hidden = {c: -1 - i for i, (c, known, _) in enumerate(record.cards)
-                  if not known >> viewer & 1}
-        move = self.table.engine.moves.get(record.action[0])
-        written = record.seat != viewer and move is not None and "words" in move.kinds
-        if not hidden and not written:
-            return record
-        assert move is not None  # (a move that names no card has no facts)
-        action: list[Any] = [record.action[0]]
-        for kind, cards, value in zip(move.kinds, move.names_cards, record.action[1:]):
-            action.append(_stood_in(value, hidden) if cards and hidden else
-                          "" if kind == "words" and written else value)
-        cards = tuple((hidden[c], 0, place) if c in hidden else (c, known, place)
-                      for c, known, place in record.cards)
-        return Record(record.seat, tuple(action), cards, record.answers)
+        """`record` saying no more than `viewer` knew of it (recall.as_seen)."""
+        return recall.as_seen(self.table, record, viewer)
 
     def recall_line(self, record: Record, viewer: int) -> str:
         """One action of the recall, as `viewer` reads it."""
         return self._told(record, viewer)
-
-    def _card_facts(self, s: GameState, action: Action) -> tuple[tuple[int, int, str], ...]:
-        move = self.table.engine.moves.get(action[0])
-        if move is None or not any(move.names_cards):
-            return ()
-        out = []
-        held = self.table.rules.board.visibility
-        for cards, value in zip(move.names_cards, action[1:]):
-            if cards:
-                for c in _flat(value):
-                    z = s.where[c]
-                    place = self.table.places[z]
-                    # a hand's order is its holder's: the others are told the hand alone
-                    where = place.label if held[z] == OWNER else \
-                        place.slot_label(s.zones[z].index(c))
-                    out.append((c, s.known[c], where))
-        return tuple(out)
 
     def returns(self) -> list[float]:
         """Zero-sum: 1/k - 1/n to each of k winners, -1/n to the others; 0 to all if the game
@@ -459,21 +402,7 @@ class Match:
         return text
 
     def _told(self, record: Record, viewer: int) -> str:
-        engine = self.table.engine
-        names = self.table.rules.cards.names
-        seen = {c: names[c] if known >> viewer & 1 else place
-                for c, known, place in record.cards}
-        move = engine.moves.get(record.action[0])
-        words = [f"seat {record.seat + 1}:", record.action[0]]
-        if move is not None:
-            for kind, cards, value in zip(move.kinds, move.names_cards, record.action[1:]):
-                if cards:
-                    words.append(_cards_text(value, seen))
-                elif kind == "words":
-                    words.append(repr(value) if viewer == record.seat else "(written)")
-                else:
-                    words.append(engine.words.value_text(kind, value))
-        return " ".join(words) + answered(engine.words, list(record.answers), viewer)
+        return recall.told(self.table, record, viewer)
 
     # --------------------------------------------------------------- copies
     def copy(self) -> Match:
@@ -606,24 +535,3 @@ def zero_sum(n: int, winners: Any) -> list[float]:
         return [0.0] * n
     share = 1.0 / len(winners)
     return [(share if p in winners else 0.0) - 1.0 / n for p in range(n)]
-
-
-def _flat(value: Any) -> list[int]:
-    if isinstance(value, (list, tuple)):
-        return [c for v in value for c in _flat(v)]
-    return [value]
-
-
-def _stood_in(value: Any, hidden: dict[int, int]) -> Any:
-    """A card parameter's value with each card in `hidden` replaced by its stand-in."""
-    if isinstance(value, (list, tuple)):
-        return type(value)(_stood_in(v, hidden) for v in value)
-    return hidden.get(value, value)
-
-
-def _cards_text(value: Any, seen: dict[int, str]) -> str:
-    if isinstance(value, (list, tuple)):
-        inner = [_cards_text(v, seen) for v in value]
-        nested = any(isinstance(v, (list, tuple)) for v in value)
-        return "[" + (" | " if nested else " ").join(inner) + "]"
-    return seen.get(value, str(value))
