@@ -213,13 +213,12 @@ class RulesServer(LanguageServer):
         own = self.files.get(target)
         sources = [own] if own is not None and own.latest is not None else \
             list(self.files.values())
-        merged: list[t.Diagnostic] = []
+        merged: dict[tuple[Any, ...], t.Diagnostic] = {}
         for state in sources:
             for item in state.published.get(target, []):
-                if item not in merged:
-                    merged.append(item)
+                merged.setdefault(_identity(item), item)
         self.text_document_publish_diagnostics(
-            t.PublishDiagnosticsParams(uri=target, diagnostics=merged))
+            t.PublishDiagnosticsParams(uri=target, diagnostics=list(merged.values())))
 
     def convert(self, diagnostic: Diagnostic, found: Analysis) -> t.Diagnostic:
         """A diagnostic as the editor takes it: its range from where it starts to where the
@@ -281,6 +280,18 @@ class RulesServer(LanguageServer):
         # place is its start, which needs no text to be shown)
         lines = found.lines_of(place.path)
         return t.Location(uri=from_fs_path(path) or path, range=self.range_of(place, lines))
+
+
+def _identity(diagnostic: t.Diagnostic) -> tuple[Any, ...]:
+    """What makes two published diagnostics one (the fields the server fills in), as a key a
+    dict can hold: comparing each with all the others would take the square of their number."""
+    return (_span(diagnostic.range), diagnostic.message, diagnostic.severity, diagnostic.source,
+            tuple((i.location.uri, _span(i.location.range), i.message)
+                  for i in diagnostic.related_information or ()))
+
+
+def _span(where: t.Range) -> tuple[int, int, int, int]:
+    return (where.start.line, where.start.character, where.end.line, where.end.character)
 
 
 def _word_end(lines: list[str], where: Location) -> Location:
