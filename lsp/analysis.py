@@ -1,9 +1,10 @@
 """One look at a rule file's text, as the compiler sees it: its diagnostics (exactly what
 `cardrules validate` prints for the file), and what it names (lsp/index.py).
 
-The diagnostics come from `check_text`, the loader's check of a text given for a path; the
-names from the reader's declarations of the same text, which it builds even when the meaning
-check finds problems. Nothing is compiled to code and nothing is run; the only files read are
+The loader's stages run on the text once, as `check_text` (the loader's check of a text given
+for a path) runs them, so the diagnostics are the same; the names come from the declarations
+of the checked program, or, when the meaning check finds problems, from the reader's (which
+it builds even then). Nothing is compiled to code and nothing is run; the only files read are
 the ones the loader reads, the parents named by `extends:`.
 """
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardrules.dsl.compiler import check_document
-from cardrules.dsl.loader import check_text, load_document, read_document
+from cardrules.dsl.loader import load_document, read_document
 from cardrules.dsl.reader import read
 from cardrules.dsl.schema import check_structure
 from cardrules.dsl.source import Document
@@ -67,28 +68,31 @@ def analyse(path: str, text: str) -> Analysis:
 
 
 def _analyse(path: str, text: str) -> Analysis:
-    found = Analysis(path, text, check_text(path, text, hints=True))
+    """The loader's stages, as `check_text` runs them (hints included), each one once: the
+    checked program a valid text gives is the one its names are read from."""
     try:
         doc = load_document(Path(path), text=text)
-    except RulesetError:
+    except RulesetError as exc:
+        found = Analysis(path, text, list(exc.diagnostics))
         # (its parents could not be merged: its own keys are still where they are)
         with suppress(RulesetError):
             found.own = read_document(Path(path), text)
         return found
-    found.doc = doc
-    found.own = _own(doc)
-    found.parents = _parents(doc)
-    found.texts = _texts(doc)
-    if list(check_structure(doc)):
+    found = Analysis(path, text, [], doc, own=_own(doc), parents=_parents(doc),
+                     texts=_texts(doc))
+    found.diagnostics = list(check_structure(doc))
+    if found.diagnostics:
         return found
-    decls, _ = read(doc)
-    checked = None
-    if all(diagnostic.hint for diagnostic in found.diagnostics):
-        try:
-            checked = check_document(doc)
-        except RulesetError:
-            checked = None
-    found.index = build_index(decls, checked)
+    try:
+        checked = check_document(doc)
+    except RulesetError as exc:
+        found.diagnostics = list(exc.diagnostics)
+        # (a check that fails keeps no declarations: they are read again, for the names)
+        with suppress(RecursionError, RulesetError):
+            found.index = build_index(read(doc)[0])
+        return found
+    found.diagnostics = list(checked.hints)
+    found.index = build_index(checked.decls, checked)
     return found
 
 

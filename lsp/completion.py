@@ -29,10 +29,13 @@ class Item:
     doc: str = ""
 
 
-def complete(text: str, line: int, column: int, known: Analysis | None) -> list[Item]:
+def complete(text: str, line: int, column: int, known: Analysis | None,
+             known_line: int | None = None) -> list[Item]:
     """The words that may be written at a place of `text` (1-based line and column of the
     cursor). The text need not parse: the place is read from its lines alone, and the names
-    from `known`, the last analysis of the file that could read them."""
+    from `known`, the last analysis of the file that could read them (of a text whose line
+    `known_line` is the cursor's, or the nearest to it, where the texts differ)."""
+    at = line if known_line is None else known_line
     lines = split_lines(text)
     current = lines[line - 1] if 0 < line <= len(lines) else ""
     before = current[:column - 1]
@@ -41,22 +44,22 @@ def complete(text: str, line: int, column: int, known: Analysis | None) -> list[
     if quoted:  # (`wild: "...`: the text is the value of the entry's key)
         opened = re.match(r"^\s*([a-z_]+):\s", entry)
         return rule_text_items(before, [*keys, opened.group(1)] if opened else keys, known,
-                               line)
+                               at)
     if re.fullmatch(r"\s*[A-Za-z_]*", entry):
         items: list[Item] = []
         if any("properties" in node for node in schema_keys.node_at(keys)):
             items += key_items(keys, lines)
         if schema_keys.is_rule_text(keys) or not items:
-            items += rule_text_items(before, keys, known, line)
+            items += rule_text_items(before, keys, known, at)
         return items
     value = re.match(r"^\s*([a-z_]+):\s+(.*)$", entry)
     if value is not None:
         key, written = value.group(1), value.group(2)
-        plain = value_items([*keys, key], written, known, line)
+        plain = value_items([*keys, key], written, known, at)
         if plain is not None:
             return plain
         keys = [*keys, key]
-    return rule_text_items(before, keys, known, line)
+    return rule_text_items(before, keys, known, at)
 
 
 def _scan(before: str) -> tuple[list[str], str, bool]:

@@ -1,9 +1,13 @@
 """The language server: LSP over stdio (pygls), answering from lsp/analysis.py.
 
 A text is checked a moment after the last keystroke (DELAY), in a worker thread, so that the
-editor never waits on the compiler; a request (hover, completion...) uses the analysis of the
-text as it is, made on the spot if the last one is out of date. Diagnostics in a file that
-this one extends are published for that file, and pointed at from this file's `extends:`.
+editor never waits on the compiler; the check makes the analysis and the diagnostics to
+publish, and the server's loop only sends them. Requests are answered from the last check
+made, whatever text it was of, carried across the lines changed since (lsp/positions.py): a
+request about a line changed since, or an answer on one, waits for the check of the text as
+it is (the one a change scheduled, started at once, never a second), and so does a rename.
+Diagnostics in a file that this one extends are published for that file, and pointed at
+from this file's `extends:`.
 """
 
 from __future__ import annotations
@@ -12,37 +16,29 @@ import asyncio
 import logging
 import os
 import sys
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import BinaryIO, TypeVar
 from urllib.parse import unquote
 
 from lsprotocol import types as t
-from pygls.exceptions import (
-    JsonRpcException,
-    JsonRpcInvalidParams,
-    JsonRpcInvalidRequest,
-    JsonRpcServerNotInitialized,
-)
+from pygls.exceptions import JsonRpcInvalidRequest, JsonRpcServerNotInitialized
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
-from pygls.uris import from_fs_path, to_fs_path
-from pygls.workspace.position_codec import PositionCodec, ServerTextPosition
+from pygls.uris import to_fs_path
+from pygls.workspace.position_codec import PositionCodec
 
 from cardrules import __version__
-from cardrules.dsl.yaml_bounds import MAX_BYTES
-from cardrules.errors import Diagnostic, Location, ProtocolError
 
-from . import features
+from . import features, published
 from .analysis import Analysis, analyse
 from .completion import Item, complete
-from .places import Place, split_lines
+from .places import split_lines
+from .positions import Changed, Moved, View
+from .protocol import BoundedInput, PlainLog, Refused, RulesProtocol
 
 DELAY = 0.3  # seconds of quiet after a change before the text is checked
-MAX_HEADER = 1000  # bytes in one header line ("Content-Length: 1234" and the like)
-# bytes in one message: the largest rule file, every character escaped as JSON may escape it
-MAX_MESSAGE = 16 * MAX_BYTES
-SOURCE = "cardrules"
+CONTENT_MODIFIED = -32801  # the protocol's error for an answer the editor's changes outdated
 _SYMBOL_KINDS = {"phase": t.SymbolKind.Namespace, "step": t.SymbolKind.Event,
                  "move": t.SymbolKind.Method, "function": t.SymbolKind.Function,
                  "zone": t.SymbolKind.Array, "variable": t.SymbolKind.Variable,
@@ -58,47 +54,34 @@ _COMPLETION_KINDS = {"key": t.CompletionItemKind.Property, "value": t.Completion
                      "parameter": t.CompletionItemKind.Variable,
                      "local": t.CompletionItemKind.Variable,
                      "attribute": t.CompletionItemKind.Property}
+Answer = TypeVar("Answer")
+ByFile = dict[str, list[t.Diagnostic]]  # diagnostics by the URI of the file they are in
 
 
-class Refused(JsonRpcException):
-    """A request the server answers with an error that is no fault of its own (a rename the
-    file does not allow, a request before `initialize`): the editor shows the message, and
-    the server's log (standard error) says nothing of it."""
+@dataclass
+class _Check:
+    """One check of a document's text: under way in the checking thread, or done."""
+
+    text: str
+    future: asyncio.Future[tuple[Analysis, ByFile]]
 
 
 @dataclass
 class _File:
     """What the server keeps of one open document."""
 
-    latest: Analysis | None = None  # of the text as it was last checked
+    latest: Analysis | None = None  # the last check's, of the text as it was then
     readable: Analysis | None = None  # the last whose names could be read (for completion)
-    pending: asyncio.Task[None] | None = None
-    published: dict[str, list[t.Diagnostic]] = field(default_factory=dict)  # by file URI
+    pending: asyncio.Task[None] | None = None  # a check waiting for quiet
+    running: _Check | None = None  # the last check started
+    published: ByFile = field(default_factory=dict)
 
 
-class RulesProtocol(LanguageServerProtocol):
-    """pygls's protocol, but a request whose parameters cannot be read as the protocol's (a
-    position of line -1, say) is answered with Invalid Params and the reason: pygls drops it
-    unanswered, and the editor waits for an answer that never comes."""
-
-    def structure_message(self, data: dict[str, Any]) -> Any:
-        try:
-            return super().structure_message(data)
-        except JsonRpcException as exc:
-            if not ("id" in data and "method" in data and isinstance(data["id"], (int, str))):
-                raise  # (a notification or a response: nobody waits for an answer)
-            reason = _reason(exc)
-            error = JsonRpcInvalidParams(f"{exc.message}: {reason}") \
-                if isinstance(exc, JsonRpcInvalidParams) else exc
-            self._send_response(data["id"], error=error.to_response_error())
-            return _ANSWERED
-
-    def handle_message(self, message: Any) -> None:
-        if message is not _ANSWERED:
-            super().handle_message(message)
-
-
-_ANSWERED = object()  # a request refused as it was read: answered already
+def _check(path: str, text: str, uri: str, codec: PositionCodec) -> tuple[Analysis, ByFile]:
+    """A text's analysis and its diagnostics as the editor is sent them (in the checking
+    thread)."""
+    found = analyse(path, text)
+    return found, published.by_file(found, uri, codec)
 
 
 class RulesServer(LanguageServer):
@@ -113,7 +96,11 @@ class RulesServer(LanguageServer):
         # one check at a time, off the event loop: the editor's requests are answered meanwhile
         self.checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardrules-check")
 
-    # ------------------------------------------------------------ analysis
+    @property
+    def codec(self) -> PositionCodec:
+        return self.workspace.position_codec
+
+    # ------------------------------------------------------------ documents
     def path_of(self, uri: str) -> str:
         """The file a document stands for: its own path, or for a document that has none
         (an unsaved buffer), a name in the current folder."""
@@ -132,36 +119,45 @@ class RulesServer(LanguageServer):
         document = self.workspace.text_documents.get(unquote(uri))
         return None if document is None else document.source
 
-    async def current(self, uri: str) -> Analysis | None:
-        """The analysis of the document's text as it is now (made now if the last one is of
-        another text; published by the check that the change scheduled); None for a document
-        the editor has not opened."""
-        text = self.text_of(uri)
-        if text is None:
-            return None
+    # --------------------------------------------------------------- checks
+    def start(self, uri: str, text: str) -> _Check:
+        """Check a text of a document in the checking thread; when it is done, its analysis
+        is the document's latest, and its diagnostics are published if the text is still
+        the document's (if not, its own check follows)."""
         state = self.files.setdefault(uri, _File())
-        if state.latest is not None and state.latest.text == text:
-            return state.latest
-        return await self.analysed(uri, text)
+        future = asyncio.get_running_loop().run_in_executor(
+            self.checker, _check, self.path_of(uri), text, uri, self.codec)
+        job = state.running = _Check(text, future)
+        future.add_done_callback(lambda _: self.finished(uri, state, job))
+        return job
 
-    async def analysed(self, uri: str, text: str) -> Analysis:
-        """A text's analysis, made in the checking thread; kept if the text is still the
-        document's."""
-        loop = asyncio.get_running_loop()
-        found = await loop.run_in_executor(self.checker, analyse, self.path_of(uri), text)
+    def finished(self, uri: str, state: _File, job: _Check) -> None:
+        if job.future.cancelled() or self.files.get(uri) is not state:
+            return  # (closed meanwhile)
+        error = job.future.exception()
+        if error is not None:
+            logging.getLogger("pygls").error("a check failed", exc_info=error)
+            return
+        found, made = job.future.result()
+        state.latest = found
+        if found.readable:
+            state.readable = found
+        if self.text_of(uri) == job.text:
+            self.publish(uri, state, made)
+
+    async def fresh(self, uri: str, text: str) -> Analysis:
+        """The analysis of a document's text as it is: the last check's if it is of this
+        text and no other is waiting (one after a save reads the parents again), else a
+        check started now, in place of the one waiting."""
         state = self.files.setdefault(uri, _File())
-        if self.text_of(uri) == text:
-            state.latest = found
-            if found.readable:
-                state.readable = found
+        job = state.running
+        if state.pending is not None and not state.pending.done():
+            state.pending.cancel()
+            job = self.start(uri, text)
+        elif job is None or job.text != text:
+            job = self.start(uri, text)
+        found, _ = await asyncio.shield(job.future)
         return found
-
-    async def check(self, uri: str, text: str) -> None:
-        """Analyse a text and publish what it found, unless it changed meanwhile (its own
-        check follows)."""
-        found = await self.analysed(uri, text)
-        if self.text_of(uri) == text:
-            self.publish(uri, found)
 
     def schedule(self, uri: str, delay: float) -> None:
         """Check the document after `delay` seconds of quiet (a new change starts again);
@@ -176,28 +172,55 @@ class RulesServer(LanguageServer):
             await asyncio.sleep(delay)
             text = self.text_of(uri)
             if text is not None:  # (closed meanwhile: nothing to check)
-                await self.check(uri, text)
+                self.start(uri, text)
 
         state.pending = asyncio.ensure_future(later())
 
-    # --------------------------------------------------------- diagnostics
-    def publish(self, uri: str, found: Analysis) -> None:
-        """Publish a file's diagnostics: its own, and those located in the files it extends
-        (for those files, and pointed at from this one's `extends:`)."""
-        by_file: dict[str, list[t.Diagnostic]] = {uri: []}
-        for diagnostic in found.diagnostics:
-            where = diagnostic.location
-            target = uri if where is None or where.path == found.path else \
-                from_fs_path(os.path.abspath(where.path)) or uri
-            converted = self.convert(diagnostic, found)
-            by_file.setdefault(target, []).append(converted)
-            if target != uri:
-                by_file[uri].append(self.inherited(diagnostic, converted, target, found))
+    # ------------------------------------------------------------- requests
+    async def view(self, uri: str, fresh: bool = False) -> View | None:
+        """The last analysis of a document, seen from its text as it is (with `fresh`, or
+        when none was made yet, the analysis of that text); None for a document the editor
+        has not opened."""
+        text = self.text_of(uri)
+        if text is None:
+            return None
         state = self.files.setdefault(uri, _File())
-        for other in set(state.published) - set(by_file):
-            by_file[other] = []  # a parent's problem that is gone
-        state.published = {k: v for k, v in by_file.items() if v or k == uri}
-        for target in by_file:
+        found = state.latest
+        if fresh or found is None:
+            found = await self.fresh(uri, text)
+            text = self.text_of(uri)  # (the editor may have changed it meanwhile)
+            if text is None:
+                return None
+        return View(found, self.codec, text)
+
+    async def answer(self, uri: str, work: Callable[[View], Answer], empty: Answer) -> Answer:
+        """What `work` answers from the last analysis of a document; from the analysis of
+        its text as it is where `work` needs a line changed since (Moved). `empty` for a
+        document the editor has not opened, or changed again meanwhile."""
+        view = await self.view(uri)
+        if view is None:
+            return empty
+        if not view.current:
+            try:
+                return work(view)
+            except Moved:
+                view = await self.view(uri, fresh=True)
+                if view is None:
+                    return empty
+        try:
+            return work(view)
+        except Moved:
+            return empty
+
+    # ---------------------------------------------------------- diagnostics
+    def publish(self, uri: str, state: _File, made: ByFile) -> None:
+        """Publish what a document's check found, by file (and clear, in a parent, what
+        its last check found there and this one did not)."""
+        made = dict(made)
+        for other in set(state.published) - set(made):
+            made[other] = []  # a parent's problem that is gone
+        state.published = {k: v for k, v in made.items() if v or k == uri}
+        for target in made:
             self.send(target)
 
     def dependents(self, uri: str) -> list[str]:
@@ -213,87 +236,9 @@ class RulesServer(LanguageServer):
         own = self.files.get(target)
         sources = [own] if own is not None and own.latest is not None else \
             list(self.files.values())
-        merged: list[t.Diagnostic] = []
-        for state in sources:
-            for item in state.published.get(target, []):
-                if item not in merged:
-                    merged.append(item)
-        self.text_document_publish_diagnostics(
-            t.PublishDiagnosticsParams(uri=target, diagnostics=merged))
-
-    def convert(self, diagnostic: Diagnostic, found: Analysis) -> t.Diagnostic:
-        """A diagnostic as the editor takes it: its range from where it starts to where the
-        offending text ends (to the end of the word at its start, where that is not known)."""
-        where = diagnostic.location or Location(found.path, 1, 1)
-        lines = found.lines_of(where.path)
-        end = diagnostic.end or _word_end(lines, where)
-        return t.Diagnostic(range=self.range_of(Place(where, end), lines),
-                            message=diagnostic.message, source=SOURCE,
-                            severity=t.DiagnosticSeverity.Hint if diagnostic.hint else
-                            t.DiagnosticSeverity.Error)
-
-    def inherited(self, diagnostic: Diagnostic, converted: t.Diagnostic, target: str,
-                  found: Analysis) -> t.Diagnostic:
-        """A diagnostic of a parent's text, shown at this file's `extends:`: the parent's
-        place, the message, and a link to it."""
-        own = found.own
-        span = own.spans.get(("extends",)) if own is not None else None
-        start = Location(found.path, span.line, span.column) if span else Location(
-            found.path, 1, 1)
-        end = Location(found.path, span.end_line, span.end_column) \
-            if span and span.end_line else _word_end(found.lines_of(found.path), start)
-        place = diagnostic.location
-        head = f"{os.path.basename(place.path)}:{place.line}:{place.column}: " if place else ""
-        return t.Diagnostic(
-            range=self.range_of(Place(start, end), found.lines_of(found.path)),
-            message=f"in the parent ruleset, {head}{diagnostic.message}",
-            severity=converted.severity, source=SOURCE,
-            related_information=[t.DiagnosticRelatedInformation(
-                location=t.Location(uri=target, range=converted.range),
-                message=diagnostic.message)])
-
-    # ---------------------------------------------------------- positions
-    @property
-    def codec(self) -> PositionCodec:
-        return self.workspace.position_codec
-
-    def range_of(self, place: Place, lines: list[str]) -> t.Range:
-        """A place of a file (1-based, in characters) as an editor's range."""
-        return t.Range(start=self.position_of(place.start, lines),
-                       end=self.position_of(place.end, lines))
-
-    def position_of(self, where: Location, lines: list[str]) -> t.Position:
-        line = max(where.line - 1, 0)
-        character = max(where.column - 1, 0)
-        if line < len(lines):
-            character = min(character, len(lines[line]))
-        return self.codec.position_to_client_units(lines, ServerTextPosition(line, character))
-
-    def place_in(self, found: Analysis, position: t.Position) -> tuple[int, int]:
-        """An editor's position in a document as a 1-based line and column of characters."""
-        lines = found.lines_of(found.path)
-        server = self.codec.position_from_client_units(lines, position)
-        return server.line + 1, server.character + 1
-
-    def location_of(self, place: Place, found: Analysis) -> t.Location:
-        path = os.path.abspath(place.path)
-        # (a file whose text the analysis did not keep is one named by `extends:`, whose
-        # place is its start, which needs no text to be shown)
-        lines = found.lines_of(place.path)
-        return t.Location(uri=from_fs_path(path) or path, range=self.range_of(place, lines))
-
-
-def _word_end(lines: list[str], where: Location) -> Location:
-    """The end of the word (or the one character) at a place: a range an editor can show."""
-    if not 0 < where.line <= len(lines):
-        return where
-    text = lines[where.line - 1]
-    end = where.column - 1
-    while end < len(text) and (text[end].isalnum() or text[end] == "_"):
-        end += 1
-    if end == where.column - 1 and end < len(text):
-        end += 1
-    return Location(where.path, where.line, end + 1)
+        self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(
+            uri=target, diagnostics=published.merged(
+                [state.published.get(target, []) for state in sources])))
 
 
 # ------------------------------------------------------------------ features
@@ -342,84 +287,90 @@ def make_server() -> RulesServer:
 
     @server.feature(t.TEXT_DOCUMENT_HOVER)
     async def hover(ls: RulesServer, params: t.HoverParams) -> t.Hover | None:
-        found = await ls.current(params.text_document.uri)
-        if found is None:
-            return None
-        answer = features.hover(found, *ls.place_in(found, params.position))
-        if answer is None:
-            return None
-        text, place = answer
-        return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text),
-                       range=ls.location_of(place, found).range)
+        def work(view: View) -> t.Hover | None:
+            answer = features.hover(view.found, *view.place_in(params.position))
+            if answer is None:
+                return None
+            text, place = answer
+            return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text),
+                           range=view.location_of(place).range)
+
+        return await ls.answer(params.text_document.uri, work, None)
 
     @server.feature(t.TEXT_DOCUMENT_COMPLETION,
                     t.CompletionOptions(trigger_characters=[".", "'", " ", "["]))
     async def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
         uri = params.text_document.uri
         text = ls.text_of(uri)
-        if text is None:
-            return t.CompletionList(is_incomplete=False, items=[])
         state = ls.files.setdefault(uri, _File())
-        known = state.readable or await ls.current(uri)
-        if known is None:  # (closed meanwhile)
+        known = state.readable or state.latest
+        if known is None and text is not None:
+            known = await ls.fresh(uri, text)
+            text = ls.text_of(uri)
+        if text is None or known is None:  # (not open, or closed meanwhile)
             return t.CompletionList(is_incomplete=False, items=[])
         lines = split_lines(text)
-        server = ls.codec.position_from_client_units(lines, params.position)
-        items = complete(text, server.line + 1, server.character + 1, known)
+        server = ls.codec.position_from_client_units(lines, t.Position(
+            line=params.position.line, character=params.position.character))
+        line = Changed.between(known.lines_of(known.path), lines).nearest_old(server.line)
+        items = complete(text, server.line + 1, server.character + 1, known, line + 1)
         unique = list({item.label: item for item in reversed(items)}.values())[::-1]
         return t.CompletionList(is_incomplete=False, items=[_item(i) for i in unique])
 
     @server.feature(t.TEXT_DOCUMENT_DEFINITION)
     async def definition(ls: RulesServer, params: t.DefinitionParams) -> list[t.Location]:
-        found = await ls.current(params.text_document.uri)
-        if found is None:
-            return []
-        places = features.definition(found, *ls.place_in(found, params.position))
-        return [ls.location_of(p, found) for p in places]
+        def work(view: View) -> list[t.Location]:
+            places = features.definition(view.found, *view.place_in(params.position))
+            return [view.location_of(p) for p in places]
+
+        return await ls.answer(params.text_document.uri, work, [])
 
     @server.feature(t.TEXT_DOCUMENT_REFERENCES)
     async def references(ls: RulesServer, params: t.ReferenceParams) -> list[t.Location]:
-        found = await ls.current(params.text_document.uri)
-        if found is None:
-            return []
-        places = features.references(found, *ls.place_in(found, params.position),
-                                     params.context.include_declaration)
-        return [ls.location_of(p, found) for p in places]
+        def work(view: View) -> list[t.Location]:
+            places = features.references(view.found, *view.place_in(params.position),
+                                         params.context.include_declaration)
+            return [view.location_of(p) for p in places]
+
+        return await ls.answer(params.text_document.uri, work, [])
 
     @server.feature(t.TEXT_DOCUMENT_PREPARE_RENAME)
     async def prepare_rename(ls: RulesServer, params: t.PrepareRenameParams
                              ) -> t.PrepareRenamePlaceholder | None:
-        found = await ls.current(params.text_document.uri)
-        if found is None:
+        view = await ls.view(params.text_document.uri, fresh=True)
+        if view is None or not view.current:
             return None
         try:
-            symbol, place = features.renamable(found, *ls.place_in(found, params.position))
+            symbol, place = features.renamable(view.found, *view.place_in(params.position))
         except features.RenameRefused:
             return None
-        return t.PrepareRenamePlaceholder(range=ls.location_of(place, found).range,
+        return t.PrepareRenamePlaceholder(range=view.location_of(place).range,
                                           placeholder=symbol.name)
 
     @server.feature(t.TEXT_DOCUMENT_RENAME)
     async def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
-        found = await ls.current(params.text_document.uri)
-        if found is None:
+        view = await ls.view(params.text_document.uri, fresh=True)
+        if view is None:
             return None
+        if not view.current:
+            raise Refused("the file changed while the rename was worked out: rename again",
+                          CONTENT_MODIFIED)
         try:
-            places = features.rename(found, *ls.place_in(found, params.position),
+            places = features.rename(view.found, *view.place_in(params.position),
                                      params.new_name)
         except features.RenameRefused as refused:
             raise Refused(str(refused), JsonRpcInvalidRequest.CODE) from None
-        edits = [t.TextEdit(range=ls.location_of(p, found).range, new_text=params.new_name)
+        edits = [t.TextEdit(range=view.location_of(p).range, new_text=params.new_name)
                  for p in places]
         return t.WorkspaceEdit(changes={params.text_document.uri: edits})
 
     @server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     async def symbols(ls: RulesServer, params: t.DocumentSymbolParams
                       ) -> list[t.DocumentSymbol]:
-        found = await ls.current(params.text_document.uri)
-        if found is None:
-            return []
-        return [_symbol(entry, ls, found) for entry in features.outline(found)]
+        def work(view: View) -> list[t.DocumentSymbol]:
+            return [_symbol(entry, view) for entry in features.outline(view.found)]
+
+        return await ls.answer(params.text_document.uri, work, [])
 
     return server
 
@@ -430,74 +381,13 @@ def _item(item: Item) -> t.CompletionItem:
                             kind=_COMPLETION_KINDS.get(item.kind, t.CompletionItemKind.Text))
 
 
-def _symbol(entry: features.Outline, ls: RulesServer, found: Analysis) -> t.DocumentSymbol:
+def _symbol(entry: features.Outline, view: View) -> t.DocumentSymbol:
     return t.DocumentSymbol(
         name=entry.name, detail=entry.detail or None,
         kind=_SYMBOL_KINDS.get(entry.kind, t.SymbolKind.Object),
-        range=ls.location_of(entry.body, found).range,
-        selection_range=ls.location_of(entry.place, found).range,
-        children=[_symbol(child, ls, found) for child in entry.children])
-
-
-class BoundedInput:
-    """Standard input as pygls reads it (a line for each header, then the body of the length
-    a header gave), each read bounded: a header line longer than MAX_HEADER, or a body longer
-    than MAX_MESSAGE, cannot be an editor's, and is refused (ProtocolError) before anything is
-    read into memory. pygls takes any length that is digits, 99999999999999999999 too."""
-
-    def __init__(self, stream: BinaryIO):
-        self.stream = stream
-
-    def readline(self) -> bytes:
-        line = self.stream.readline(MAX_HEADER + 1)
-        if len(line) > MAX_HEADER:
-            raise ProtocolError(f"a message header longer than {MAX_HEADER:,} bytes: not the "
-                                "Language Server Protocol")
-        return line
-
-    def read(self, size: int) -> bytes:
-        if size > MAX_MESSAGE:
-            shown = str(size) if size < 10**30 else "a number of more than 30 digits"
-            raise ProtocolError(f"a message header gives Content-Length {shown}: a message "
-                                f"has at most {MAX_MESSAGE:,} bytes")
-        return self.stream.read(size)
-
-
-class PlainLog(logging.Handler):
-    """pygls's log on standard error, a plain line for each thing worth saying, never a
-    traceback: a message the protocol does not allow (a position of line -1) is dropped with
-    its reason; a refusal (Refused) is the editor's to show, not the log's. (An error of the
-    server's own is answered to the editor with its traceback.)"""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-
-    def emit(self, record: logging.LogRecord) -> None:
-        error = record.exc_info[1] if record.exc_info else None
-        said = record.getMessage().split("\n", 1)[0]
-        if isinstance(error, Refused) or said == "Unable to deserialize message":
-            return  # (a refusal; or the reason, which the next record gives in a line)
-        if error is not None:
-            said = f"{said}: {_reason(error)}"
-        try:
-            sys.stderr.write(f"cardrules lsp: {said}\n")
-            sys.stderr.flush()
-        except (OSError, ValueError):
-            pass
-
-
-def _reason(error: BaseException) -> str:
-    """What an exception says in a line: the innermost cause (a ValueError behind cattrs's
-    group behind pygls's Invalid Params), as its type and message."""
-    while True:
-        if isinstance(error, BaseExceptionGroup) and error.exceptions:
-            error = error.exceptions[0]
-        elif error.__cause__ is not None:
-            error = error.__cause__
-        else:
-            break
-    text = str(error).split("\n", 1)[0]
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+        range=view.location_of(entry.body).range,
+        selection_range=view.location_of(entry.place).range,
+        children=[_symbol(child, view) for child in entry.children])
 
 
 def serve(delay: float = DELAY, stream: BinaryIO | None = None) -> None:

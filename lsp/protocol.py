@@ -1,0 +1,112 @@
+"""The Language Server Protocol as the server reads and writes it, over standard input and
+output: pygls's protocol, with a refusal the editor is shown (Refused), a message that cannot
+be read answered rather than dropped, bounded reads, and a log of plain lines.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any, BinaryIO
+
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.protocol import LanguageServerProtocol
+
+from cardrules.dsl.yaml_bounds import MAX_BYTES
+from cardrules.errors import ProtocolError
+
+MAX_HEADER = 1000  # bytes in one header line ("Content-Length: 1234" and the like)
+# bytes in one message: the largest rule file, every character escaped as JSON may escape it
+MAX_MESSAGE = 16 * MAX_BYTES
+
+
+class Refused(JsonRpcException):
+    """A request the server answers with an error that is no fault of its own (a rename the
+    file does not allow, a request before `initialize`): the editor shows the message, and
+    the server's log (standard error) says nothing of it."""
+
+
+class RulesProtocol(LanguageServerProtocol):
+    """pygls's protocol, but a request whose parameters cannot be read as the protocol's (a
+    position of line -1, say) is answered with Invalid Params and the reason: pygls drops it
+    unanswered, and the editor waits for an answer that never comes."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if not ("id" in data and "method" in data and isinstance(data["id"], (int, str))):
+                raise  # (a notification or a response: nobody waits for an answer)
+            reason = _reason(exc)
+            error = JsonRpcInvalidParams(f"{exc.message}: {reason}") \
+                if isinstance(exc, JsonRpcInvalidParams) else exc
+            self._send_response(data["id"], error=error.to_response_error())
+            return _ANSWERED
+
+    def handle_message(self, message: Any) -> None:
+        if message is not _ANSWERED:
+            super().handle_message(message)
+
+
+_ANSWERED = object()  # a request refused as it was read: answered already
+
+
+class BoundedInput:
+    """Standard input as pygls reads it (a line for each header, then the body of the length
+    a header gave), each read bounded: a header line longer than MAX_HEADER, or a body longer
+    than MAX_MESSAGE, cannot be an editor's, and is refused (ProtocolError) before anything is
+    read into memory. pygls takes any length that is digits, 99999999999999999999 too."""
+
+    def __init__(self, stream: BinaryIO):
+        self.stream = stream
+
+    def readline(self) -> bytes:
+        line = self.stream.readline(MAX_HEADER + 1)
+        if len(line) > MAX_HEADER:
+            raise ProtocolError(f"a message header longer than {MAX_HEADER:,} bytes: not the "
+                                "Language Server Protocol")
+        return line
+
+    def read(self, size: int) -> bytes:
+        if size > MAX_MESSAGE:
+            shown = str(size) if size < 10**30 else "a number of more than 30 digits"
+            raise ProtocolError(f"a message header gives Content-Length {shown}: a message "
+                                f"has at most {MAX_MESSAGE:,} bytes")
+        return self.stream.read(size)
+
+
+class PlainLog(logging.Handler):
+    """pygls's log on standard error, a plain line for each thing worth saying, never a
+    traceback: a message the protocol does not allow (a position of line -1) is dropped with
+    its reason; a refusal (Refused) is the editor's to show, not the log's. (An error of the
+    server's own is answered to the editor with its traceback.)"""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        error = record.exc_info[1] if record.exc_info else None
+        said = record.getMessage().split("\n", 1)[0]
+        if isinstance(error, Refused) or said == "Unable to deserialize message":
+            return  # (a refusal; or the reason, which the next record gives in a line)
+        if error is not None:
+            said = f"{said}: {_reason(error)}"
+        try:
+            sys.stderr.write(f"cardrules lsp: {said}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _reason(error: BaseException) -> str:
+    """What an exception says in a line: the innermost cause (a ValueError behind cattrs's
+    group behind pygls's Invalid Params), as its type and message."""
+    while True:
+        if isinstance(error, BaseExceptionGroup) and error.exceptions:
+            error = error.exceptions[0]
+        elif error.__cause__ is not None:
+            error = error.__cause__
+        else:
+            break
+    text = str(error).split("\n", 1)[0]
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
