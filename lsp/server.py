@@ -31,6 +31,7 @@ from pygls.workspace.position_codec import PositionCodec
 from cardrules import __version__
 
 from . import features, published
+from . import rename as renaming
 from .analysis import Analysis, analyse
 from .completion import Item, complete
 from .places import split_lines
@@ -341,28 +342,33 @@ def make_server() -> RulesServer:
         if view is None or not view.current:
             return None
         try:
-            symbol, place = features.renamable(view.found, *view.place_in(params.position))
-        except features.RenameRefused:
+            symbol, place = renaming.renamable(view.found, *view.place_in(params.position))
+        except renaming.RenameRefused:
             return None
         return t.PrepareRenamePlaceholder(range=view.location_of(place).range,
                                           placeholder=symbol.name)
 
     @server.feature(t.TEXT_DOCUMENT_RENAME)
     async def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
-        view = await ls.view(params.text_document.uri, fresh=True)
+        uri, new = params.text_document.uri, params.new_name
+        view = await ls.view(uri, fresh=True)
         if view is None:
             return None
-        if not view.current:
+        try:
+            if not view.current:
+                raise Refused("the file changed while the rename was worked out: rename "
+                              "again", CONTENT_MODIFIED)
+            places = renaming.rename(view.found, *view.place_in(params.position), new)
+            # (the file renamed is checked again, off the loop, before the editor gets it)
+            await asyncio.get_running_loop().run_in_executor(
+                ls.checker, renaming.verify, view.found, places, new)
+        except renaming.RenameRefused as refused:
+            raise Refused(str(refused), JsonRpcInvalidRequest.CODE) from None
+        if ls.text_of(uri) != view.found.text:
             raise Refused("the file changed while the rename was worked out: rename again",
                           CONTENT_MODIFIED)
-        try:
-            places = features.rename(view.found, *view.place_in(params.position),
-                                     params.new_name)
-        except features.RenameRefused as refused:
-            raise Refused(str(refused), JsonRpcInvalidRequest.CODE) from None
-        edits = [t.TextEdit(range=view.location_of(p).range, new_text=params.new_name)
-                 for p in places]
-        return t.WorkspaceEdit(changes={params.text_document.uri: edits})
+        edits = [t.TextEdit(range=view.location_of(p).range, new_text=new) for p in places]
+        return t.WorkspaceEdit(changes={uri: edits})
 
     @server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     async def symbols(ls: RulesServer, params: t.DocumentSymbolParams

@@ -433,14 +433,14 @@ async def test_an_option_shown_in_a_label_is_renamed_with_the_option(client: Lan
 
 
 async def test_a_meld_kind_is_not_renamed_to_a_text_that_names_something() -> None:
-    from cardrules.lsp import features
+    from cardrules.lsp import rename as renaming
     from cardrules.lsp.analysis import analyse
 
     found = analyse(str(GRANDMA), GRANDMA.read_text(encoding="utf-8"))
     line, column = find(GRANDMA, "trio, kind")
-    with pytest.raises(features.RenameRefused, match="already names"):
-        features.rename(found, line, column, "hearts")
-    texts = [p for p in features.rename(found, line, column, "triple")
+    with pytest.raises(renaming.RenameRefused, match="already names"):
+        renaming.rename(found, line, column, "hearts")
+    texts = [p for p in renaming.rename(found, line, column, "triple")
              if p.end.column - p.start.column == 4 and p.start.line != line]
     assert len(texts) == GRANDMA.read_text(encoding="utf-8").count("'trio'")
 
