@@ -54,6 +54,7 @@ _COMPLETION_KINDS = {"key": t.CompletionItemKind.Property, "value": t.Completion
                      "option": t.CompletionItemKind.Constant,
                      "parameter": t.CompletionItemKind.Variable,
                      "local": t.CompletionItemKind.Variable,
+                     "procedure": t.CompletionItemKind.Function,
                      "attribute": t.CompletionItemKind.Property}
 Answer = TypeVar("Answer")
 ByFile = dict[str, list[t.Diagnostic]]  # diagnostics by the URI of the file they are in
