@@ -29,6 +29,7 @@ from pygls.uris import to_fs_path
 from pygls.workspace.position_codec import PositionCodec
 
 from cardrules import __version__
+from cardrules.present.render import printable
 
 from . import features, published
 from . import rename as renaming
@@ -294,7 +295,8 @@ def make_server() -> RulesServer:
             if answer is None:
                 return None
             text, place = answer
-            return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text),
+            return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown,
+                                                    value=printable(text)),
                            range=view.location_of(place).range)
 
         return await ls.answer(params.text_document.uri, work, None)
@@ -364,7 +366,7 @@ def make_server() -> RulesServer:
             await asyncio.get_running_loop().run_in_executor(
                 ls.checker, renaming.verify, view.found, places, new)
         except renaming.RenameRefused as refused:
-            raise Refused(str(refused), JsonRpcInvalidRequest.CODE) from None
+            raise Refused(printable(str(refused)), JsonRpcInvalidRequest.CODE) from None
         if ls.text_of(uri) != view.found.text:
             raise Refused("the file changed while the rename was worked out: rename again",
                           CONTENT_MODIFIED)
@@ -383,14 +385,16 @@ def make_server() -> RulesServer:
 
 
 def _item(item: Item) -> t.CompletionItem:
-    doc = t.MarkupContent(kind=t.MarkupKind.Markdown, value=item.doc) if item.doc else None
-    return t.CompletionItem(label=item.label, detail=item.detail or None, documentation=doc,
+    doc = t.MarkupContent(kind=t.MarkupKind.Markdown, value=printable(item.doc)) \
+        if item.doc else None
+    return t.CompletionItem(label=item.label, detail=printable(item.detail) or None,
+                            documentation=doc,
                             kind=_COMPLETION_KINDS.get(item.kind, t.CompletionItemKind.Text))
 
 
 def _symbol(entry: features.Outline, view: View) -> t.DocumentSymbol:
     return t.DocumentSymbol(
-        name=entry.name, detail=entry.detail or None,
+        name=printable(entry.name), detail=printable(entry.detail) or None,
         kind=_SYMBOL_KINDS.get(entry.kind, t.SymbolKind.Object),
         range=view.location_of(entry.body).range,
         selection_range=view.location_of(entry.place).range,
