@@ -38,34 +38,56 @@ def complete(text: str, line: int, column: int, known: Analysis | None,
     at = line if known_line is None else known_line
     lines = split_lines(text)
     current = lines[line - 1] if 0 < line <= len(lines) else ""
-    before = current[:column - 1]
-    inner, entry, quoted = _scan(before)
-    keys = key_path(lines, line - 1, before) + inner
+    row = flow_start(lines, line - 1, current[:column - 1])
+    # (the entry the cursor is in: from the line a flow list it continues was opened on)
+    before = "\n".join([*lines[row:line - 1], current[:column - 1]])
+    inner, entry, quoted, _ = _scan(before)
+    keys = key_path(lines, row, before) + inner
     if quoted:  # (`wild: "...`: the text is the value of the entry's key)
         opened = re.match(r"^\s*([a-z_]+):\s", entry)
         return rule_text_items(before, [*keys, opened.group(1)] if opened else keys, known,
-                               at)
+                               at, column)
     if re.fullmatch(r"\s*[A-Za-z_]*", entry):
         items: list[Item] = []
         if any("properties" in node for node in schema_keys.node_at(keys)):
             items += key_items(keys, lines)
         if schema_keys.is_rule_text(keys) or not items:
-            items += rule_text_items(before, keys, known, at)
+            items += rule_text_items(before, keys, known, at, column)
         return items
-    value = re.match(r"^\s*([a-z_]+):\s+(.*)$", entry)
+    value = re.match(r"^\s*([a-z_]+):\s+(.*)$", entry, re.DOTALL)
     if value is not None:
         key, written = value.group(1), value.group(2)
         plain = value_items([*keys, key], written, known, at)
         if plain is not None:
             return plain
         keys = [*keys, key]
-    return rule_text_items(before, keys, known, at)
+    return rule_text_items(before, keys, known, at, column)
 
 
-def _scan(before: str) -> tuple[list[str], str, bool]:
+def flow_start(lines: list[str], row: int, before: str) -> int:
+    """The row (0-based) of the line that opened a flow list or mapping ([..., {...) that
+    the cursor's line continues, unclosed until the cursor; `row` itself if there is none
+    (the line starts an entry of its own, or the entry above closed what it opened)."""
+    if _ENTRY.match(before):
+        return row
+    for above in range(row - 1, max(row - 100, 0) - 1, -1):
+        text = lines[above]
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        if _scan("\n".join(lines[above:row]))[3] > 0:
+            return above
+        if _ENTRY.match(text):
+            return row
+    return row
+
+
+_ENTRY = re.compile(r"^\s*(?:-(?:\s|$)|[A-Za-z_][\w-]*\s*:(?:\s|$))")
+
+
+def _scan(before: str) -> tuple[list[str], str, bool, int]:
     """Read a line up to the cursor: the keys of the flow collections ({..., [...) open
-    there (ITEM for a list's item), the text of the entry the cursor is in, and whether a
-    quoted text is open."""
+    there (ITEM for a list's item), the text of the entry the cursor is in, whether a
+    quoted text is open, and how many flow collections are."""
     levels: list[list[str]] = []
     lead = re.match(r"^\s*(?:-\s+)*", before)
     key, start, quote = "", lead.end() if lead else 0, ""
@@ -85,7 +107,8 @@ def _scan(before: str) -> tuple[list[str], str, bool]:
             key, start = "", at + 1
         elif char == ":" and before[at + 1:at + 2] in (" ", ""):
             key = before[start:at].strip()
-    return [k for level in levels for k in level], before[start:], bool(quote)
+    return ([k for level in levels for k in level], before[start:], bool(quote),
+            len(levels))
 
 
 def key_path(lines: list[str], row: int, before: str) -> list[str]:
@@ -174,7 +197,7 @@ def _steps_near(known: Analysis | None, line: int) -> list[Symbol]:
 
 
 def rule_text_items(before: str, keys: list[str], known: Analysis | None,
-                    line: int) -> list[Item]:
+                    line: int, column: int) -> list[Item]:
     """Names for rule text: after a dot, attributes; inside a text, the deck's ranks and
     suits; else every name valid here, with the statements' words at a statement's start."""
     prefix = _WORD_BEFORE.search(before)
@@ -185,10 +208,13 @@ def rule_text_items(before: str, keys: list[str], known: Analysis | None,
         return attribute_items(index)
     if _in_text(before):
         return card_items(index)
-    items = name_items(index, keys, line, known.path if known else "", len(before) + 1)
+    items = name_items(index, keys, line, known.path if known else "", column)
     if _starts_statement(head, keys):
         items += [Item(c.syntax.split(" ", 1)[0], "keyword", c.syntax, c.doc)
                   for c in b.CONSTRUCTS.values() if c.name in _STATEMENTS]
+        if index is not None:  # a procedure is called where a statement starts
+            items += [Item(s.name, "procedure", f"procedure {s.name}", s.doc)
+                      for s in index.globals("procedure")]
     return items
 
 
@@ -202,7 +228,7 @@ def _starts_statement(head: str, keys: list[str]) -> bool:
     """Whether a statement starts where the cursor's word does: an item of a statement
     list, or the first word of a flow list's item."""
     listed = len(keys) >= 2 and keys[-1] == schema_keys.ITEM and keys[-2] in _STATEMENT_LISTS
-    stripped = head.rstrip(" \"'")
+    stripped = re.sub(r"[\s\"']+$", "", head)
     return (listed and re.fullmatch(r"\s*(?:-\s+)+[\"']?", head) is not None) or \
         stripped.endswith(("[", ",")) and re.search(r"\b(do|setup|end|then|else|on_skip):\s*\[",
                                                     head) is not None
@@ -259,7 +285,8 @@ def name_items(index: Index | None, keys: list[str], line: int, path: str,
     items += [Item(name, "name", f"{name}: {type_word(item.type)}", item.doc)
               for name, item in b.NAMES.items()]
     items += [Item(word, "keyword", "keyword") for word in b.EXPRESSION_WORDS]
-    if keys[:1] == ["scoring"]:
+    if keys[:2] == ["scoring", "evaluate"] or \
+            keys[:4] == ["scoring", "round", schema_keys.ITEM, "score"]:
         items.append(Item("p", "local", "p: player", "The player being scored."))
     if keys[:2] == ["deck", "wild"]:
         items.append(Item("card", "local", "card: card", "The card being tested."))
@@ -273,23 +300,39 @@ def name_items(index: Index | None, keys: list[str], line: int, path: str,
                s.body.start.line <= line <= s.body.end.line]
     seen: set[str] = set()
     for symbol in index.symbols:
-        if symbol.kind in ("parameter", "local") and symbol.parent in holders and \
-                symbol.place is not None and symbol.place.start.line <= line and \
-                _binds(symbol.within, line, column) and symbol.name not in seen:
+        if symbol.kind in ("parameter", "local") and symbol.name not in seen and \
+                _in_scope(symbol, holders, path, line, column):
             seen.add(symbol.name)
             items.append(Item(symbol.name, symbol.kind, _short(symbol), symbol.detail))
     return items
 
 
+def _in_scope(symbol: Symbol, holders: list[Symbol], path: str, line: int,
+              column: int) -> bool:
+    """Whether a parameter or local is bound at a cursor: in the stretch of text that binds
+    it, where that is known (a loop's entry, the rest of a `let`'s list, an aggregate's
+    text but its iterable), wherever it is; else in the entry that declares it (a move's or
+    a function's, which a file that extends another may write again), from its name on."""
+    within = symbol.within
+    if within is not None:
+        outside = symbol.outside
+        return within.path == path and _binds(within, line, column) and not (
+            outside is not None and column and outside.holds(path, line, column))
+    place = symbol.place
+    return symbol.parent in holders and place is not None and (
+        place.path != path or place.start.line <= line)
+
+
 def _binds(within: Place | None, line: int, column: int) -> bool:
     """Whether a local bound in a stretch of text (None: from its name on) is bound at a
-    cursor: between its first and last characters (column 0: anywhere on its lines)."""
+    cursor: after its first character, up to just after its last, where a name typed last
+    ends (column 0: anywhere on its lines)."""
     if within is None:
         return True
     start, end = within.start, within.end
     if column == 0:
         return start.line <= line <= end.line
-    return (start.line, start.column) < (line, column) < (end.line, end.column)
+    return (start.line, start.column) < (line, column) <= (end.line, end.column)
 
 
 def _short(symbol: Symbol) -> str:

@@ -1,28 +1,23 @@
 """What the server answers, worked out from an analysis (lsp/analysis.py), in the compiler's
 terms: places are 1-based lines and columns of characters, as diagnostics have them (the
-server turns them into the editor's positions). Hover, definition, references, rename and
-the outline; completion is lsp/completion.py.
+server turns them into the editor's positions). Hover, definition, references and
+the outline; completion is lsp/completion.py, rename lsp/rename.py.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardrules.dsl import builtins as b
 from cardrules.dsl.inherit import parent_path, parent_reference
 from cardrules.dsl.loader import resolve
-from cardrules.dsl.parser import keywords
 from cardrules.errors import Location, RulesetError
 
 from . import schema_keys
 from .analysis import Analysis
 from .index import Index, Occurrence, Symbol, type_word
 from .places import Place
-
-IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*")
-KEYWORDS = keywords()  # the words rule text reserves: the grammar's keywords
 
 
 # ------------------------------------------------------------------- hover
@@ -205,84 +200,6 @@ def references(analysis: Analysis, line: int, column: int, declaration: bool) ->
         return []
     return [o.place for o in analysis.index.uses(symbol)
             if declaration or o.place != symbol.place]
-
-
-# ------------------------------------------------------------------- rename
-class RenameRefused(Exception):
-    """A rename that would break the file, or of something that cannot be renamed."""
-
-
-RENAMABLE = ("zone", "variable", "option", "function", "parameter", "local", "value table",
-             "step", "phase", "move", "trigger", "meld kind", "score")
-
-
-def renamable(analysis: Analysis, line: int, column: int) -> tuple[Symbol, Place]:
-    """The user name at a place, if it may be renamed in this file; RenameRefused if not."""
-    index = analysis.index
-    found = index.at(analysis.path, line, column) if index is not None else None
-    if found is None or found.symbol is None or index is None:
-        raise RenameRefused("only a name this file declares can be renamed here")
-    symbol = found.symbol
-    if symbol.kind not in RENAMABLE:
-        raise RenameRefused(f"a {symbol.kind} cannot be renamed")
-    elsewhere = sorted({Path(o.place.path).name for o in index.uses(symbol)
-                        if o.place.path != analysis.path})
-    if elsewhere:
-        raise RenameRefused(f"'{symbol.name}' is also written in {', '.join(elsewhere)}, "
-                            "which this file extends: rename it there")
-    return symbol, found.place
-
-
-def rename(analysis: Analysis, line: int, column: int, new: str) -> list[Place]:
-    """The places to rewrite to rename the name at a place; RenameRefused, saying why, for
-    a new name that is not one or that another name already is."""
-    symbol, _ = renamable(analysis, line, column)
-    index = analysis.index
-    assert index is not None
-    if not IDENTIFIER.fullmatch(new) or new in KEYWORDS:
-        raise RenameRefused(f"'{new}' is not a valid name here (use lower-case letters, "
-                            "digits and _, from a letter or _, and no keyword)")
-    if new == symbol.name:
-        return []
-    taken = {s.name for s in index.symbols if s.kind in ("zone", "variable", "option",
-                                                          "function", "value table")}
-    if symbol.kind in ("parameter", "local"):
-        taken |= {s.name for s in index.symbols if s.parent is symbol.parent and
-                  s.kind in ("parameter", "local")}
-    elif symbol.kind not in ("zone", "variable", "option", "function", "value table"):
-        taken = {s.name for s in index.symbols if s.kind == symbol.kind}
-    if new in taken or new in b.NAMES or new in b.FUNCTIONS or new in b.AGGREGATES:
-        raise RenameRefused(f"'{new}' already names something in this ruleset")
-    places = [o.place for o in index.uses(symbol)]
-    if symbol.kind == "meld kind":
-        places += _kind_texts(analysis, index, symbol, new)
-    return places
-
-
-def _kind_texts(analysis: Analysis, index: Index, symbol: Symbol, new: str) -> list[Place]:
-    """The insides of the texts ('trio') that name a meld kind in rule text, renamed with
-    it; RenameRefused where a text could name something else too, or is not in this file."""
-    if text_meanings(new, index):
-        raise RenameRefused(f"'{new}' already names something in this ruleset")
-    meanings = text_meanings(symbol.name, index)
-    if len(meanings) > 1:
-        raise RenameRefused(f"the text '{symbol.name}' names more than the meld kind here ("
-                            f"{'; '.join(meanings)}): its texts cannot be told apart")
-    places: list[Place] = []
-    for found in index.occurrences:
-        if found.text != symbol.name or found.aliased:
-            continue
-        start, end = found.place.start, found.place.end
-        if found.place.path != analysis.path:
-            raise RenameRefused(f"'{symbol.name}' is also written in "
-                                f"{Path(found.place.path).name}, which this file extends: "
-                                "rename it there")
-        if start.line != end.line or end.column - start.column != len(symbol.name) + 2:
-            raise RenameRefused(f"a text '{symbol.name}' is written with an escape or over "
-                                f"lines (line {start.line}): rename it by hand")
-        places.append(Place(Location(start.path, start.line, start.column + 1),
-                            Location(end.path, end.line, end.column - 1)))
-    return places
 
 
 # ------------------------------------------------------------------ outline

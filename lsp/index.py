@@ -56,6 +56,7 @@ class Symbol:
     parent: Symbol | None = None  # a step's phase, a move's step
     body: Place | None = None  # the whole entry, for an outline
     within: Place | None = None  # where a local is bound (an aggregate's text), when known
+    outside: Place | None = None  # a stretch of `within` where it is not (the iterable)
 
 
 @dataclass(frozen=True)
@@ -373,8 +374,9 @@ class _Builder:
                 self.note(name_pos(item.pos, item.function), item.function,
                           builtin=("aggregate", item.function))
                 stack.append((item.source, names))
-                inner = {**names, item.variable: self.local(item.variable, item.variable_pos,
-                                                            "local", item.pos)}
+                variable = self.local(item.variable, item.variable_pos, "local", item.pos)
+                variable.outside = place_of(item.source.pos)  # (`for c in c`: not that c)
+                inner = {**names, item.variable: variable}
                 stack.extend([(item.element, inner), (item.condition, inner)])
                 continue
             self.one(item, names)

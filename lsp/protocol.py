@@ -9,7 +9,8 @@ import logging
 import sys
 from typing import Any, BinaryIO
 
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from lsprotocol.types import EXIT
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.protocol import LanguageServerProtocol
 
 from cardrules.dsl.yaml_bounds import MAX_BYTES
@@ -28,8 +29,9 @@ class Refused(JsonRpcException):
 
 class RulesProtocol(LanguageServerProtocol):
     """pygls's protocol, but a request whose parameters cannot be read as the protocol's (a
-    position of line -1, say) is answered with Invalid Params and the reason: pygls drops it
-    unanswered, and the editor waits for an answer that never comes."""
+    position of line -1, say) is answered with Invalid Params and the reason, and one after
+    `shutdown` with Invalid Request: pygls drops them unanswered, and the editor waits for
+    an answer that never comes."""
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
@@ -44,8 +46,17 @@ class RulesProtocol(LanguageServerProtocol):
             return _ANSWERED
 
     def handle_message(self, message: Any) -> None:
-        if message is not _ANSWERED:
-            super().handle_message(message)
+        """A message, but after `shutdown` a request is answered Invalid Request, as the
+        protocol says (pygls leaves it unanswered), and a notification but `exit` dropped."""
+        if message is _ANSWERED:
+            return
+        if self._shutdown and getattr(message, "method", EXIT) != EXIT:
+            if isinstance(getattr(message, "id", None), (int, str)):
+                refused = JsonRpcInvalidRequest("the server is shutting down: after "
+                                                "`shutdown`, an editor sends only `exit`")
+                self._send_response(message.id, error=refused.to_response_error())
+            return
+        super().handle_message(message)
 
 
 _ANSWERED = object()  # a request refused as it was read: answered already

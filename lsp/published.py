@@ -1,7 +1,8 @@
 """An analysis' diagnostics as the editor is sent them, by the file they are in: the
 document's own, and those located in the files it extends (for those files, and pointed at
 from the document's `extends:`). Made in the checking thread, with the check: what is left
-for the server's loop to do is to send them.
+for the server's loop to do is to send them. Their messages read as `validate` prints them
+(`printable`: no control character or terminal escape a rule file's text may hold).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from lsprotocol import types as t
 from pygls.workspace.position_codec import PositionCodec
 
 from cardrules.errors import Diagnostic, Location
+from cardrules.present.render import printable
 
 from .analysis import Analysis
 from .places import Place
@@ -43,7 +45,7 @@ def convert(diagnostic: Diagnostic, found: Analysis, codec: PositionCodec) -> t.
     lines = found.lines_of(where.path)
     end = diagnostic.end or _word_end(lines, where)
     return t.Diagnostic(range=range_of(codec, Place(where, end), lines),
-                        message=diagnostic.message, source=SOURCE,
+                        message=printable(diagnostic.message), source=SOURCE,
                         severity=t.DiagnosticSeverity.Hint if diagnostic.hint else
                         t.DiagnosticSeverity.Error)
 
@@ -62,11 +64,11 @@ def inherited(diagnostic: Diagnostic, converted: t.Diagnostic, target: str, foun
     head = f"{os.path.basename(place.path)}:{place.line}:{place.column}: " if place else ""
     return t.Diagnostic(
         range=range_of(codec, Place(start, end), found.lines_of(found.path)),
-        message=f"in the parent ruleset, {head}{diagnostic.message}",
+        message=printable(f"in the parent ruleset, {head}{diagnostic.message}"),
         severity=converted.severity, source=SOURCE,
         related_information=[t.DiagnosticRelatedInformation(
             location=t.Location(uri=target, range=converted.range),
-            message=diagnostic.message)])
+            message=converted.message)])
 
 
 def merged(lists: list[list[t.Diagnostic]]) -> list[t.Diagnostic]:

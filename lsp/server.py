@@ -29,8 +29,10 @@ from pygls.uris import to_fs_path
 from pygls.workspace.position_codec import PositionCodec
 
 from cardrules import __version__
+from cardrules.present.render import printable
 
 from . import features, published
+from . import rename as renaming
 from .analysis import Analysis, analyse
 from .completion import Item, complete
 from .places import split_lines
@@ -53,6 +55,7 @@ _COMPLETION_KINDS = {"key": t.CompletionItemKind.Property, "value": t.Completion
                      "option": t.CompletionItemKind.Constant,
                      "parameter": t.CompletionItemKind.Variable,
                      "local": t.CompletionItemKind.Variable,
+                     "procedure": t.CompletionItemKind.Function,
                      "attribute": t.CompletionItemKind.Property}
 Answer = TypeVar("Answer")
 ByFile = dict[str, list[t.Diagnostic]]  # diagnostics by the URI of the file they are in
@@ -292,7 +295,8 @@ def make_server() -> RulesServer:
             if answer is None:
                 return None
             text, place = answer
-            return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text),
+            return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown,
+                                                    value=printable(text)),
                            range=view.location_of(place).range)
 
         return await ls.answer(params.text_document.uri, work, None)
@@ -341,28 +345,33 @@ def make_server() -> RulesServer:
         if view is None or not view.current:
             return None
         try:
-            symbol, place = features.renamable(view.found, *view.place_in(params.position))
-        except features.RenameRefused:
+            symbol, place = renaming.renamable(view.found, *view.place_in(params.position))
+        except renaming.RenameRefused:
             return None
         return t.PrepareRenamePlaceholder(range=view.location_of(place).range,
                                           placeholder=symbol.name)
 
     @server.feature(t.TEXT_DOCUMENT_RENAME)
     async def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
-        view = await ls.view(params.text_document.uri, fresh=True)
+        uri, new = params.text_document.uri, params.new_name
+        view = await ls.view(uri, fresh=True)
         if view is None:
             return None
-        if not view.current:
+        try:
+            if not view.current:
+                raise Refused("the file changed while the rename was worked out: rename "
+                              "again", CONTENT_MODIFIED)
+            places = renaming.rename(view.found, *view.place_in(params.position), new)
+            # (the file renamed is checked again, off the loop, before the editor gets it)
+            await asyncio.get_running_loop().run_in_executor(
+                ls.checker, renaming.verify, view.found, places, new)
+        except renaming.RenameRefused as refused:
+            raise Refused(printable(str(refused)), JsonRpcInvalidRequest.CODE) from None
+        if ls.text_of(uri) != view.found.text:
             raise Refused("the file changed while the rename was worked out: rename again",
                           CONTENT_MODIFIED)
-        try:
-            places = features.rename(view.found, *view.place_in(params.position),
-                                     params.new_name)
-        except features.RenameRefused as refused:
-            raise Refused(str(refused), JsonRpcInvalidRequest.CODE) from None
-        edits = [t.TextEdit(range=view.location_of(p).range, new_text=params.new_name)
-                 for p in places]
-        return t.WorkspaceEdit(changes={params.text_document.uri: edits})
+        edits = [t.TextEdit(range=view.location_of(p).range, new_text=new) for p in places]
+        return t.WorkspaceEdit(changes={uri: edits})
 
     @server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     async def symbols(ls: RulesServer, params: t.DocumentSymbolParams
@@ -376,14 +385,16 @@ def make_server() -> RulesServer:
 
 
 def _item(item: Item) -> t.CompletionItem:
-    doc = t.MarkupContent(kind=t.MarkupKind.Markdown, value=item.doc) if item.doc else None
-    return t.CompletionItem(label=item.label, detail=item.detail or None, documentation=doc,
+    doc = t.MarkupContent(kind=t.MarkupKind.Markdown, value=printable(item.doc)) \
+        if item.doc else None
+    return t.CompletionItem(label=item.label, detail=printable(item.detail) or None,
+                            documentation=doc,
                             kind=_COMPLETION_KINDS.get(item.kind, t.CompletionItemKind.Text))
 
 
 def _symbol(entry: features.Outline, view: View) -> t.DocumentSymbol:
     return t.DocumentSymbol(
-        name=entry.name, detail=entry.detail or None,
+        name=printable(entry.name), detail=printable(entry.detail) or None,
         kind=_SYMBOL_KINDS.get(entry.kind, t.SymbolKind.Object),
         range=view.location_of(entry.body).range,
         selection_range=view.location_of(entry.place).range,

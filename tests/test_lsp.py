@@ -433,14 +433,14 @@ async def test_an_option_shown_in_a_label_is_renamed_with_the_option(client: Lan
 
 
 async def test_a_meld_kind_is_not_renamed_to_a_text_that_names_something() -> None:
-    from cardrules.lsp import features
+    from cardrules.lsp import rename as renaming
     from cardrules.lsp.analysis import analyse
 
     found = analyse(str(GRANDMA), GRANDMA.read_text(encoding="utf-8"))
     line, column = find(GRANDMA, "trio, kind")
-    with pytest.raises(features.RenameRefused, match="already names"):
-        features.rename(found, line, column, "hearts")
-    texts = [p for p in features.rename(found, line, column, "triple")
+    with pytest.raises(renaming.RenameRefused, match="already names"):
+        renaming.rename(found, line, column, "hearts")
+    texts = [p for p in renaming.rename(found, line, column, "triple")
              if p.end.column - p.start.column == 4 and p.start.line != line]
     assert len(texts) == GRANDMA.read_text(encoding="utf-8").count("'trio'")
 
@@ -688,8 +688,9 @@ def talk(messages: list[dict[str, object]]) -> tuple[dict[object, dict[str, obje
     return answers, err.decode()
 
 
-INITIALIZE = [{"id": "init", "method": "initialize", "params": {"capabilities": {}}},
-              {"method": "initialized", "params": {}}]
+INITIALIZE: list[dict[str, object]] = [
+    {"id": "init", "method": "initialize", "params": {"capabilities": {}}},
+    {"method": "initialized", "params": {}}]
 
 
 async def test_a_request_before_initialize_is_refused_in_a_sentence() -> None:
@@ -717,6 +718,50 @@ async def test_a_refused_rename_is_the_editors_to_show_not_the_logs() -> None:
     assert "already names" in answers["stock"]["error"]["message"]  # type: ignore[index]
     assert "not a valid name" in answers["Not A Name"]["error"]["message"]  # type: ignore
     assert err == ""
+
+
+def _all_at_once(messages: list[dict[str, object]]) -> tuple[list[dict[str, object]], int]:
+    """Send a server every message at once and let it end: what it wrote (each message
+    decoded), and its exit status."""
+    import json
+    import subprocess
+
+    data = b"".join(b"Content-Length: %d\r\n\r\n%s" % (len(body), body) for body in (
+        json.dumps({"jsonrpc": "2.0", **m}).encode() for m in messages))
+    done = subprocess.run([sys.executable, "-m", "cardrules", "lsp"], input=data,
+                          capture_output=True, timeout=60)
+    out, said = done.stdout, []
+    while out:
+        head, _, rest = out.partition(b"\r\n\r\n")
+        length = int(head.split(b"Content-Length:")[1].split(b"\r\n")[0])
+        said.append(json.loads(rest[:length]))
+        out = rest[length:]
+    return said, done.returncode
+
+
+async def test_a_request_after_shutdown_is_answered_invalid_request() -> None:
+    """The protocol: after `shutdown`, a request is answered with Invalid Request (it was
+    left unanswered, and the editor waited), and `exit` ends the server cleanly."""
+    hover = {"textDocument": {"uri": GOLF6.as_uri()}, "position": {"line": 0, "character": 0}}
+    said, status = await asyncio.to_thread(_all_at_once, [
+        *INITIALIZE, {"id": "down", "method": "shutdown"},
+        {"id": 7, "method": "textDocument/hover", "params": hover}, {"method": "exit"}])
+    answers = {m["id"]: m for m in said if "id" in m}
+    assert answers["down"]["result"] is None and status == 0
+    assert answers[7]["error"]["code"] == -32600  # type: ignore[index]
+    assert "shutting down" in answers[7]["error"]["message"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize(("capabilities", "provider"), [
+    ({"textDocument": {"rename": {"prepareSupport": True}}}, {"prepareProvider": True}),
+    ({}, True),  # the protocol: rename options only to an editor that says it prepares
+])
+async def test_prepare_rename_is_advertised_to_an_editor_that_asks_for_it(
+        capabilities: dict[str, object], provider: object) -> None:
+    said, _ = await asyncio.to_thread(_all_at_once, [
+        {"id": 1, "method": "initialize", "params": {"capabilities": capabilities}},
+        {"method": "exit"}])
+    assert said[0]["result"]["capabilities"]["renameProvider"] == provider  # type: ignore
 
 
 async def test_a_change_the_protocol_does_not_allow_is_dropped_in_a_line() -> None:

@@ -239,3 +239,28 @@ def test_lines_are_carried_across_the_stretch_rewritten() -> None:
     inserted = Changed.between(old, ["a", "b", "new", "c", "d"])
     assert inserted.to_new(2) == 3 and inserted.nearest_old(2) == 1
     assert Changed.between(old, old).none and Changed.between(old, ["a"]).to_new(0) == 0
+
+
+def test_messages_read_as_validate_prints_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A control character or a terminal escape written in the file (here as escapes in a
+    double-quoted key) reaches a message: `validate` prints it through `printable`, and the
+    editor is sent the same words (they were sent NUL and ESC [31m as they were)."""
+    from cardrules.dsl.loader import check_text
+    from cardrules.present.render import printable
+
+    editor = Editor(monkeypatch)
+    path = ROOT / "rulesets" / "kuhn-poker.yaml"
+    text = path.read_text(encoding="utf-8").replace("players: {min: 2",
+                                                    '"play\\0ers\\e[31m": {min: 2', 1)
+    [problem] = check_text(str(path), text)
+    assert "\x00" in problem.message and "\x1b[31m" in problem.message
+
+    async def session() -> None:
+        await editor.open(path.as_uri(), text)
+        await editor.published(1)
+
+    asyncio.run(session())
+    editor.server.checker.shutdown(wait=True)
+    [sent] = editor.sent[0].diagnostics
+    assert sent.message == printable(problem.message) == \
+        "unknown key 'players': did you mean 'players'?"

@@ -1,0 +1,68 @@
+"""Completion (lsp/completion.py) on the shipped rulesets: each name `validate` accepts where
+the cursor is is offered there, and a name it would reject is not."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pygls", reason="the language server needs the lsp extra (pygls)")
+
+from cardrules.lsp.analysis import Analysis, analyse  # noqa: E402
+from cardrules.lsp.completion import complete  # noqa: E402
+
+RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
+
+
+@cache
+def _analysed(name: str) -> Analysis:
+    path = RULESETS / name
+    return analyse(str(path), path.read_text(encoding="utf-8"))
+
+
+def _labels(ruleset: str, needle: str, cursor: str) -> set[str]:
+    """The labels offered with the cursor just after `cursor`, written after the start of
+    `needle` in the first line of the ruleset that holds it."""
+    found = _analysed(ruleset)
+    lines = found.lines_of(found.path)
+    row = next(i for i, line in enumerate(lines) if needle in line)
+    start = lines[row].index(needle)
+    column = lines[row].index(cursor, start) + len(cursor) + 1
+    return {item.label for item in complete(found.text, row + 1, column, found)}
+
+
+@pytest.mark.parametrize(("ruleset", "needle", "cursor", "name"), [
+    # a loop's local in the round's end, outside any move or function
+    ("kuhn-poker.yaml", 'do: ["flip cards(hand[p]) face up"]', "hand[p", "p"),
+    # an aggregate's local where its `for c in ...` comes on a later line
+    ("dou-dizhu.yaml", "and all(kept(c, loose(h, body)", "kept(c", "c"),
+    # the locals of scoring.evaluate
+    ("golf6.yaml", "evaluate: \"sum(if same_rank(col)", "same_rank(co", "col"),
+    ("golf6.yaml", "evaluate: \"sum(if same_rank(col)", "all(c", "c"),
+    # a procedure where a statement starts
+    ("dou-dizhu.yaml", "do: [\"play(cards, [], 'solo')\"]", '"play', "play"),
+    ("dou-dizhu.yaml", "do: [\"play(cards, [], 'solo')\"]", '"play', "crown"),
+    # a parameter of a function the parent declares and this file writes again
+    ("golf6-pairs10.yaml", "for col in columns(grid[p]))", "grid[p", "p"),
+    # a loop's local where its entry ends, and `p` in a round's score over lines
+    ("geohash.yaml", "then: [eliminate p]", "eliminate p", "p"),
+    ("czech-golf.yaml", "then min(c.number for c in hand[p]", "hand[p", "p"),
+    # a statement's word on the line a flow list goes on to
+    ("holdem.yaml", " " * 19 + "set acted += 1]", " " * 19, "set"),
+])
+def test_a_name_valid_at_the_cursor_is_offered(ruleset: str, needle: str, cursor: str,
+                                               name: str) -> None:
+    assert name in _labels(ruleset, needle, cursor)
+
+
+@pytest.mark.parametrize(("ruleset", "needle", "cursor", "name"), [
+    # `p` is the player scored in a round's score and in `evaluate`, not in `rounds`
+    ("golf6.yaml", "  rounds: rounds", "rounds: rounds", "p"),
+    # an aggregate's variable is not bound in its own iterable
+    ("golf6.yaml", "all(c.is_joker for c in col)", "for c in c", "c"),
+])
+def test_a_name_validate_rejects_at_the_cursor_is_not_offered(ruleset: str, needle: str,
+                                                              cursor: str, name: str) -> None:
+    assert name not in _labels(ruleset, needle, cursor)
