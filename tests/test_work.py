@@ -53,14 +53,20 @@ def test_a_loop_around_the_lists_a_hand_makes_validates_and_faults_at_the_list(
         assert "this action's work passes 10,000,000 steps here" in d.message, d.message
 
 
+def small_subsets(tmp_path: Path) -> Path:
+    """SUBSETS with a loop of 3 around the lists of subsets, and no end: each action's work
+    is 3 lists of 2^16 subsets, 1,769,472 steps, and the game goes on."""
+    text = write(tmp_path, SUBSETS).read_text(encoding="utf-8")
+    small = tmp_path / "small.yaml"
+    small.write_text(text.replace("numbers(1, 10000)", "numbers(1, 3)")
+                     .replace("                - end game\n", ""), encoding="utf-8")
+    return small
+
+
 def test_the_budget_is_the_actions_and_starts_afresh_with_the_next(tmp_path: Path) -> None:
     """Work done in one action does not count against the next: with a budget of a few
     lists, each action may make them."""
-    path = write(tmp_path, SUBSETS).read_text(encoding="utf-8")
-    small = tmp_path / "small.yaml"
-    small.write_text(path.replace("numbers(1, 10000)", "numbers(1, 3)")
-                     .replace("                - end game\n", ""), encoding="utf-8")
-    engine = Engine(load_ruleset(small))
+    engine = Engine(load_ruleset(small_subsets(tmp_path)))
     state = engine.new_game(2, seed=1)
     for _ in range(12):  # (each action: 3 lists of 2^16 subsets, 1,769,472 steps; 12
         engine.apply(state, ("go",))  # of them would pass the budget counted together)
@@ -75,11 +81,7 @@ def test_a_games_work_added_up_is_bounded_too(tmp_path: Path,
     the game's work added up stops it, located, so that no game takes days. The bound,
     100 actions' worth, is some 400 times what a random game of any shipped ruleset does
     (scopa's most, 2.4 million steps); here it is lowered to see it hold."""
-    path = write(tmp_path, SUBSETS).read_text(encoding="utf-8")
-    small = tmp_path / "small.yaml"
-    small.write_text(path.replace("numbers(1, 10000)", "numbers(1, 3)")
-                     .replace("                - end game\n", ""), encoding="utf-8")
-    engine = Engine(load_ruleset(small))
+    engine = Engine(load_ruleset(small_subsets(tmp_path)))
     state = engine.new_game(2, seed=1)
     assert runtime.MOST_GAME_WORK == 100 * runtime.MOST_WORK
     monkeypatch.setattr(runtime, "MOST_GAME_WORK", 10 * 1_769_472)
