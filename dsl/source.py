@@ -9,6 +9,7 @@ character inside a scalar (an expression's error inside a YAML string).
 from __future__ import annotations
 
 import re
+from array import array
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -37,7 +38,8 @@ class _Walk:
     """How far a scalar's text has been walked (Document._in_flow): where each character of
     its value came from, so far, and where the walk stands."""
 
-    positions: list[tuple[int, int]]  # (row, column) of each character of the value, 0-based
+    rows: array[int]  # the row and the column of each character of the value, 0-based
+    cols: array[int]  # (arrays: a long file's walks stay small)
     row: int
     col: int
     quote: str | None
@@ -121,11 +123,13 @@ class Document:
         if walk is None:
             quote = span.style if span.style in ("'", '"') else None
             walk = self._walks[span.line, span.column] = \
-                _Walk([], span.line - 1, span.column - (0 if quote else 1), quote)
-        positions, lines, ends = walk.positions, self.lines, self._ends
+                _Walk(array("q"), array("q"), span.line - 1,
+                      span.column - (0 if quote else 1), quote)
+        rows, cols, lines, ends = walk.rows, walk.cols, self.lines, self._ends
         row, col, quote = walk.row, walk.col, walk.quote
-        while len(positions) <= offset:  # one character of the value a step
-            positions.append((row, col))
+        while len(rows) <= offset:  # one character of the value a step
+            rows.append(row)
+            cols.append(col)
             if col >= ends[row] and row + 1 < len(lines):  # fold into the next line
                 row += 1
                 col = len(lines[row]) - len(lines[row].lstrip())
@@ -135,8 +139,7 @@ class Document:
                 (quote == "'" and text[col:col + 2] == "''")
             col += 2 if escaped else 1
         walk.row, walk.col = row, col
-        row, col = positions[offset]
-        return Location(self.path, row + 1, col + 1)
+        return Location(self.path, rows[offset] + 1, cols[offset] + 1)
 
     @cached_property
     def _ends(self) -> list[int]:
