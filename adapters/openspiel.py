@@ -130,7 +130,8 @@ class CardrulesState(pyspiel.State):
         super().__init__(game)
         self.match = Match(game.table)
         self.player = CHANCE  # asked very often: kept up to date rather than worked out
-        self._played_at: tuple[int, str] = (-1, "")  # (move number, _played())
+        # (move number, seen by, dropped) and what _played() made of them
+        self._played_at: tuple[tuple[int, int, int], int, str] = ((-1, -1, -1), 0, "")
 
     def current_player(self) -> int:
         return self.player
@@ -218,37 +219,42 @@ class CardrulesState(pyspiel.State):
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CardrulesState:
         """A state `player_id` cannot tell from this one: the cards it does not know re-dealt,
         the generator reseeded (from the sampler's draws), and the seed its own: its history
-        begins with the sample's seed parts, not the game's."""
+        begins with the sample's seed parts, not the game's, and lists the actions no more
+        than the player saw them (another's text without its letters)."""
         if not 0 <= player_id < self.match.table.players:
             raise AdapterError(f"player {player_id} is not at the table (players 0 to "
                                f"{self.match.table.players - 1})")
         rng = random.Random(int(probability_sampler() * 2 ** 53))
         match = self.match.resample(player_id, rng)
-        # The sample's history is its own: its seed parts, then the game's actions, less
-        # the parts of an action the sample's chooser begins afresh. (No seed deals the
-        # sample, so replaying the history deals another game: see docs/adapters.md.)
-        played = self._played()
-        dropped = len(self.match.prefix) - len(match.prefix)
-        if dropped:
-            played = played.rsplit(",", dropped)[0] if played.count(",") >= dropped else ""
+        # The sample's history is its own: its seed parts, then the game's actions as the
+        # player saw them, less the parts of an action the sample's chooser begins afresh.
+        # (No seed deals the sample, so replaying the history deals another game: see
+        # docs/adapters.md.)
+        count, played = self._played(player_id, len(self.match.prefix) - len(match.prefix))
         history = [f"{CHANCE}:{b}" for b in match.seed_parts] + ([played] if played else [])
         other = self.get_game().deserialize_state(
-            f"history={','.join(history)}\nmove_number={len(self.history()) - dropped}\n"
+            f"history={','.join(history)}\nmove_number={len(match.seed_parts) + count}\n"
             f"__dict__={NO_ATTRIBUTES}")
         other.match = match
         other.player = other._player()
         return other
 
-    def _played(self) -> str:
-        """The actions after the deal's chance outcomes, as OpenSpiel serializes a history
-        (`player:action`, separated by commas); kept while the state stays as it is (a search
-        resamples one state again and again), as text, which a copy shares."""
-        made, played = self._played_at
-        if made != self.move_number():
-            played = ",".join(f"{a.player}:{a.action}"
-                              for a in self.full_history()[len(self.match.seed_parts):])
-            self._played_at = (self.move_number(), played)
-        return played
+    def _played(self, seen_by: int, dropped: int) -> tuple[int, str]:
+        """The actions after the deal's chance outcomes as `seen_by` saw them, less the last
+        `dropped`, as OpenSpiel serializes a history (`player:action`, separated by commas),
+        and how many there are. A letter of another seat's text is that seat's own: left out
+        (the sample's records say only that it wrote one). Kept while the state stays as it
+        is (a search resamples one state again and again), as text, which a copy shares."""
+        key = (self.move_number(), seen_by, dropped)
+        if self._played_at[0] != key:
+            made = self.full_history()[len(self.match.seed_parts):]
+            if dropped:
+                made = made[:-dropped]
+            parts = self.match.table.parts
+            if self.match.table.whole is None and parts.letter_base >= 0:
+                made = [a for a in made if a.player == seen_by or parts.letter_of(a.action) is None]
+            self._played_at = (key, len(made), ",".join(f"{a.player}:{a.action}" for a in made))
+        return self._played_at[1], self._played_at[2]
 
     def __str__(self) -> str:
         return truth_text(self.match)

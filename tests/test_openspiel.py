@@ -137,6 +137,31 @@ def test_a_resample_for_another_seat_leaves_the_choosers_parts_out() -> None:
     assert mine.match.prefix == state.match.prefix
 
 
+def test_a_resamples_history_has_no_letter_of_anothers_text() -> None:
+    """precognition, chosen in parts: seat 1 writes its prediction letter by letter. Seat 2
+    never saw the letters: a sample drawn for it lists the prediction by its `end` alone,
+    the same for two texts of different letters and lengths; seat 1's own sample keeps them."""
+    game = pyspiel.load_game("cardrules(ruleset=precognition)")
+
+    def written(text: str) -> Any:
+        state = game.new_initial_state()
+        for action in [1, 2, 3, 4, 0]:  # the seed; seat 1 begins its prediction
+            state.apply_action(action)
+        for part in [f"letter {ch!r}" for ch in text] + ["end"]:
+            labels = {state.action_to_string(a): a for a in state.legal_actions()}
+            state.apply_action(labels[part])
+        return state
+
+    ud, sss = written("UD"), written("SSS")
+    assert ud.history() != sss.history() and ud.current_player() == 1
+    samples = [state.resample_from_infostate(1, random.Random(7).random) for state in (ud, sss)]
+    assert samples[0].history() == samples[1].history()
+    assert samples[0].history()[4:] == [0, ud.history()[-1]]  # predict, then end
+    assert samples[0].move_number() == len(samples[0].history())
+    own = ud.resample_from_infostate(0, random.Random(7).random)
+    assert own.history()[4:] == ud.history()[4:]  # its own letters
+
+
 @pytest.mark.parametrize("name", ["kuhn-poker", "czech-golf"])
 def test_a_resample_carries_none_of_the_games_seed(name: str) -> None:
     """A sample's chance outcomes are its own: its history() begins with its seed parts,
