@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -130,9 +130,11 @@ def read_document(path: Path, text: str | None = None) -> Document:
 MAX_EXTENDS = 16  # files in one chain of `extends:`, the first included
 
 
-def load_document(path: Path, chain: tuple[Path, ...] = (), text: str | None = None) -> Document:
+def load_document(path: Path, chain: tuple[Path, ...] = (), text: str | None = None,
+                  unsaved: Mapping[str, str] | None = None) -> Document:
     """A rule file's document, merged onto its parents when it `extends:` one (`text`: the
-    file's text, when it has been read already)."""
+    file's text, when it has been read already; `unsaved`: the texts an editor holds of
+    files it has open, by resolved path, read for a parent in place of its file)."""
     doc = read_document(path, text)
     reference = parent_reference(doc)
     if reference is None:
@@ -144,7 +146,7 @@ def load_document(path: Path, chain: tuple[Path, ...] = (), text: str | None = N
                                                          "house rule needs that many layers")])
     try:
         parent_file = referenced_file(parent_path(doc, name), "a parent's name")
-        text = rule_file_text(parent_file)
+        text = rule_file_text(parent_file, (unsaved or {}).get(str(parent_file.resolve())))
     except RulesetError as exc:
         cause = exc.diagnostics[0].message if exc.diagnostics else ""
         raise RulesetError([doc.diagnostic(("extends",), f"cannot use the parent ruleset "
@@ -156,7 +158,7 @@ def load_document(path: Path, chain: tuple[Path, ...] = (), text: str | None = N
         cycle = " -> ".join(str(p) for p in (*seen, parent_file.resolve()))
         raise RulesetError([doc.diagnostic(("extends",), f"rulesets extend each other in a "
                                                          f"cycle: {cycle}")])
-    return merge_documents(load_document(parent_file, seen, text), doc)
+    return merge_documents(load_document(parent_file, seen, text, unsaved), doc)
 
 
 def referenced_file(ref: str, what: str) -> Path:
@@ -171,11 +173,13 @@ def referenced_file(ref: str, what: str) -> Path:
     return resolve(ref, builtin_only=True)
 
 
-def rule_file_text(path: Path) -> str:
-    """The text of a referenced file (`referenced_file`) if it is a rule file: at most a rule
-    file's size, with a top-level `cardrules:` key. Any other file is read but never quoted:
-    a message about it holds its name alone, none of its lines."""
-    text = read_text(path)
+def rule_file_text(path: Path, text: str | None = None) -> str:
+    """The text of a referenced file (`referenced_file`; `text`: an editor's unsaved text of
+    it, read in its place) if it is a rule file: at most a rule file's size, with a
+    top-level `cardrules:` key. Any other file is read but never quoted: a message about it
+    holds its name alone, none of its lines."""
+    if text is None:
+        text = read_text(path)
     if not _VERSION_KEY.search(text):
         raise RulesetError([Diagnostic(None, "not a rule file: it has no top-level "
                                              "'cardrules:' key")])
@@ -278,12 +282,15 @@ def check_file(path: str, hints: bool = False) -> Iterator[Diagnostic]:
     yield from _check(lambda: load_document(resolve(path)), hints=hints)
 
 
-def check_text(path: str, text: str, hints: bool = False) -> list[Diagnostic]:
+def check_text(path: str, text: str, hints: bool = False,
+               unsaved: Mapping[str, str] | None = None) -> list[Diagnostic]:
     """Every problem in `text` read as the rule file at `path`, which need not be saved (an
-    editor's buffer): its parents are read from beside `path`, as they would be for the file.
+    editor's buffer): its parents are read from beside `path`, as they would be for the file
+    (a parent in `unsaved`, by its resolved path, from the text given there).
     The stages stop after the meaning check, where every diagnostic comes from: no code is
     generated, so nothing is run. With `hints`, a valid text's hints follow."""
-    return list(_check(lambda: load_document(Path(path), text=text), generate=False,
+    return list(_check(lambda: load_document(Path(path), text=text, unsaved=unsaved),
+                       generate=False,
                        hints=hints))
 
 

@@ -10,6 +10,7 @@ the ones the loader reads, the parents named by `extends:`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,12 +55,13 @@ class Analysis:
         return self.index is not None
 
 
-def analyse(path: str, text: str) -> Analysis:
-    """Check a text as the rule file at `path`, and read what it names. A failure the
+def analyse(path: str, text: str, unsaved: Mapping[str, str] | None = None) -> Analysis:
+    """Check a text as the rule file at `path`, and read what it names (a parent the editor
+    has open, in `unsaved` by its resolved path, read as the editor holds it). A failure the
     compiler does not describe (a bug of cardrules) becomes a diagnostic at the file's top
     rather than an editor's lost server."""
     try:
-        return _analyse(path, text)
+        return _analyse(path, text, unsaved)
     except RecursionError:
         problem = "this file is too deeply nested to check"
     except Exception as exc:  # noqa: BLE001 - an editor must keep its server
@@ -67,11 +69,11 @@ def analyse(path: str, text: str) -> Analysis:
     return Analysis(path, text, [Diagnostic(Location(path, 1, 1), problem)])
 
 
-def _analyse(path: str, text: str) -> Analysis:
+def _analyse(path: str, text: str, unsaved: Mapping[str, str] | None) -> Analysis:
     """The loader's stages, as `check_text` runs them (hints included), each one once: the
     checked program a valid text gives is the one its names are read from."""
     try:
-        doc = load_document(Path(path), text=text)
+        doc = load_document(Path(path), text=text, unsaved=unsaved)
     except RulesetError as exc:
         found = Analysis(path, text, list(exc.diagnostics))
         # (its parents could not be merged: its own keys are still where they are)

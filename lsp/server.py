@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import BinaryIO, TypeVar
 from urllib.parse import unquote
 
@@ -80,10 +81,11 @@ class _File:
     published: ByFile = field(default_factory=dict)
 
 
-def _check(path: str, text: str, uri: str, codec: PositionCodec) -> tuple[Analysis, ByFile]:
+def _check(path: str, text: str, uri: str, codec: PositionCodec,
+           unsaved: dict[str, str]) -> tuple[Analysis, ByFile]:
     """A text's analysis and its diagnostics as the editor is sent them (in the checking
-    thread)."""
-    found = analyse(path, text)
+    thread; `unsaved`: the other open documents' texts, by resolved path)."""
+    found = analyse(path, text, unsaved)
     return found, published.by_file(found, uri, codec)
 
 
@@ -122,6 +124,17 @@ class RulesServer(LanguageServer):
         document = self.workspace.text_documents.get(unquote(uri))
         return None if document is None else document.source
 
+    def unsaved(self, uri: str) -> dict[str, str]:
+        """The texts of the other files the editor has open, as it holds them, by resolved
+        path: a parent is read from there, as the author sees it, saved or not."""
+        out: dict[str, str] = {}
+        for other, document in list(self.workspace.text_documents.items()):
+            if other != uri and other.startswith("file:"):
+                path = to_fs_path(other)
+                if path:
+                    out[str(Path(path).resolve())] = document.source
+        return out
+
     # --------------------------------------------------------------- checks
     def start(self, uri: str, text: str) -> _Check:
         """Check a text of a document in the checking thread; when it is done, its analysis
@@ -129,7 +142,7 @@ class RulesServer(LanguageServer):
         the document's (if not, its own check follows)."""
         state = self.files.setdefault(uri, _File())
         future = asyncio.get_running_loop().run_in_executor(
-            self.checker, _check, self.path_of(uri), text, uri, self.codec)
+            self.checker, _check, self.path_of(uri), text, uri, self.codec, self.unsaved(uri))
         job = state.running = _Check(text, future)
         future.add_done_callback(lambda _: self.finished(uri, state, job))
         return job
@@ -234,8 +247,8 @@ class RulesServer(LanguageServer):
 
     def send(self, target: str) -> None:
         """Publish every diagnostic for a file that any open document found in it; for an
-        open document, only what its own check found (another's, made of the text on disk,
-        may be out of date)."""
+        open document, only what its own check found (another's may be of an older text of
+        it)."""
         own = self.files.get(target)
         sources = [own] if own is not None and own.latest is not None else \
             list(self.files.values())
@@ -271,16 +284,20 @@ def make_server() -> RulesServer:
     @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: RulesServer, params: t.DidChangeTextDocumentParams) -> None:
         ls.schedule(params.text_document.uri, ls.delay)
+        for other in ls.dependents(params.text_document.uri):  # they read it as it is now
+            ls.schedule(other, ls.delay)
 
     @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
     async def did_save(ls: RulesServer, params: t.DidSaveTextDocumentParams) -> None:
         ls.schedule(params.text_document.uri, 0)
-        for other in ls.dependents(params.text_document.uri):  # they read it from disk
-            ls.schedule(other, 0)
 
     @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: RulesServer, params: t.DidCloseTextDocumentParams) -> None:
-        state = ls.files.pop(params.text_document.uri, None)
+        uri = params.text_document.uri
+        children = ls.dependents(uri)  # (read from its file again, once it is closed)
+        state = ls.files.pop(uri, None)
+        for other in children:
+            ls.schedule(other, 0)
         if state is None:
             return
         if state.pending is not None:

@@ -108,9 +108,9 @@ class Editor:
         self.analysed: list[str] = []
         analyse = module.analyse
 
-        def counted(path: str, text: str) -> Any:
+        def counted(path: str, text: str, unsaved: Any = None) -> Any:
             self.analysed.append(text)
-            return analyse(path, text)
+            return analyse(path, text, unsaved)
 
         monkeypatch.setattr(module, "analyse", counted)
         self.converted_in: list[str] = []  # the threads diagnostics were made ready in
