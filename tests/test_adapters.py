@@ -12,6 +12,8 @@ import pytest
 
 np = pytest.importorskip("numpy", reason="the adapters need numpy (an optional extra)")
 
+from trades import traded  # noqa: E402  (tests/trades.py)
+
 from cardrules.adapters import table as tables  # noqa: E402
 from cardrules.adapters.decision import Decision  # noqa: E402
 from cardrules.adapters.match import Match, Record  # noqa: E402
@@ -24,7 +26,6 @@ from cardrules.adapters.observe import (  # noqa: E402
 )
 from cardrules.adapters.table import AdapterError, option_pairs, table  # noqa: E402
 from cardrules.errors import IllegalAction  # noqa: E402
-from cardrules.interpreter.state import GameState  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -266,19 +267,6 @@ def test_a_match_survives_pickling_and_plays_on_alike() -> None:
         copy.apply(token)
 
 
-def _traded(state: GameState, x: int, y: int) -> GameState:
-    """A copy of `state` in which cards x and y have traded places (each face up or down,
-    and known, as the other's place was)."""
-    other = state.copy()
-    zx, zy = state.where[x], state.where[y]
-    ix, iy = state.zones[zx].index(x), state.zones[zy].index(y)
-    other.zones[zx][ix], other.zones[zy][iy] = y, x
-    other.where[x], other.where[y] = zy, zx
-    for column in (other.known, other.face_up, other.by):
-        column[x], column[y] = column[y], column[x]
-    return other
-
-
 def test_a_sample_keeps_nothing_of_a_card_its_seat_did_not_see() -> None:
     """czech-golf: seat 1 peeks at a face-down card of its field. Two games that differ only
     in that card give seat 2 samples that say the same of it, pickled (as OpenSpiel
@@ -296,7 +284,7 @@ def test_a_sample_keeps_nothing_of_a_card_its_seat_did_not_see() -> None:
     unseen = next(c for c in range(dealt.n_cards)
                   if dealt.known[c] == 0 and dealt.where[c] != dealt.where[peeked])
     samples = []
-    for state in (dealt, _traded(dealt, peeked, unseen)):
+    for state in (dealt, traded(first.table.engine, dealt, peeked, unseen)):
         match = Match(first.table)
         match.state = state.copy()
         match.apply(match.legal()[0])

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from trades import exchanged, traded  # (tests/trades.py)
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import NoLegalMove
@@ -227,7 +228,7 @@ class Pair:
         """Play `action` in a and its counterpart in b; whether they are still alike (and so
         were compared)."""
         engine, a, b = self.engine, self.a, self.b
-        mirror = traded(action, self.trade)
+        mirror = exchanged(action, self.trade)
         if not legal_in(engine, b, mirror):
             # a hand's order sets apart no choice of its holder's (a list of its cards comes
             # in the deck's order); else the two games part: the rules tell them apart
@@ -292,20 +293,6 @@ def playing(engine: Engine, action: Action, rng: random.Random) -> Action:
     return fill(action, rng) if action[0] in engine.open_moves else action
 
 
-def traded(value: Any, swap: dict[int, int]) -> Any:
-    """A value with the traded cards' ids exchanged (in lists and tuples, at any depth)."""
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, int):
-        return swap.get(value, value)
-    if isinstance(value, list):
-        return [traded(v, swap) for v in value]
-    if isinstance(value, tuple):
-        return tuple(traded(v, swap) for v in value)
-    return value
-
-
-# ------------------------------------------------------------------ the three ways
 def traded_cards(engine: Engine, state: GameState, seat: int,
                  rng: random.Random, held: bool = False, apart: bool = False) -> Pair | None:
     """The game, and a copy in which two cards the seat knows nothing of have traded
@@ -328,26 +315,8 @@ def traded_cards(engine: Engine, state: GameState, seat: int,
         y = rng.choice(elsewhere or [c for c in unseen if c != x])
     else:
         x, y = rng.sample(unseen, 2)
-    swap = {x: y, y: x}
-    other = state.copy()
-    zx, zy = state.where[x], state.where[y]
-    ix, iy = state.zones[zx].index(x), state.zones[zy].index(y)
-    other.zones[zx][ix], other.zones[zy][iy] = y, x
-    other.where[x], other.where[y] = zy, zx
-    for table in (other.known, other.face_up, other.by):
-        table[x], table[y] = table[y], table[x]
-    other.maybe = [{mask: frozenset(swap.get(c, c) for c in cards)
-                    for mask, cards in groups.items()} for groups in state.maybe]
-    other.told = {swap.get(c, c): mask for c, mask in state.told.items()}  # of each place
-    for var in engine.rules.variables:
-        if "card" in (var.kind, var.item_kind):
-            if var.name in other.vars:
-                other.vars[var.name] = traded(other.vars[var.name], swap)
-            if var.name in other.pvars:
-                other.pvars[var.name] = [traded(v, swap) for v in other.pvars[var.name]]
-    other.legal_cache = None
-    other.version += 1
-    return Pair("traded cards", engine, state, other, seat, (x, y), swap)
+    other = traded(engine, state, x, y)
+    return Pair("traded cards", engine, state, other, seat, (x, y), {x: y, y: x})
 
 
 def held_by_another(engine: Engine, state: GameState, seat: int) -> list[int]:
@@ -504,7 +473,7 @@ def test_a_rounds_scores_count_only_cards_the_table_was_shown(path: Path) -> Non
                 if pair is None or not pair.alike():
                     continue
                 for action in actions[-back:]:
-                    if traded(action, pair.trade) != action:
+                    if exchanged(action, pair.trade) != action:
                         break  # it names a traded card (geohash's accusation names it aloud)
                     try:
                         if not pair.step(action):
