@@ -141,13 +141,21 @@ def parse_options(pairs: Iterable[str]) -> dict[str, str]:
 def player_count(players: int | None, rulesets: Sequence[Ruleset]) -> int:
     """--players, or the first ruleset's default; checked against every ruleset (a number
     a ruleset is not for is a usage error, as any flag out of its range)."""
+    def takes(rules: Ruleset) -> str:
+        low, high = rules.min_players, rules.max_players
+        return f"{low} to {high} players" if low < high else \
+            f"{low} player{'s' if low > 1 else ''}"
+
+    if len(rulesets) > 1 and max(r.min_players for r in rulesets) > \
+            min(r.max_players for r in rulesets):
+        raise click.UsageError("these rulesets share no number of players: " + ", ".join(
+            f"{rules.name} is for {takes(rules)}" for rules in rulesets))
     count = rulesets[0].default_players if players is None else players
     for rules in rulesets:
-        low, high = rules.min_players, rules.max_players
-        if not low <= count <= high:
-            takes = f"{low} to {high} players" if low < high else \
-                f"{low} player{'s' if low > 1 else ''}"
-            raise click.BadParameter(f"{rules.name} is for {takes}, not {count}",
+        if not rules.min_players <= count <= rules.max_players:
+            given = f"not {count}" if players is not None else \
+                f"not {count} ({rulesets[0].name}'s default: give --players)"
+            raise click.BadParameter(f"{rules.name} is for {takes(rules)}, {given}",
                                      param_hint="--players")
     return count
 

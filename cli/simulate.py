@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
@@ -143,6 +144,9 @@ def simulate(ruleset: str, games: int, players: int | None, seats: str | None, s
         write_csv(Path(csv_file), report_rows(report))
     if plot_file and summary.finished:
         draw_plot(summary, report, Path(plot_file))
+    elif plot_file:
+        click.echo(f"--plot: no picture drawn: no game came to its end, so {plot_file} "
+                   "is not written", err=True)
     stop_if_interrupted(report)
 
 
@@ -176,7 +180,7 @@ def compare(first: str, second: str, games: int, players: int | None, seats: str
     comparison = Comparison(rules[0], rules[1], sim)
     label = f"{rules[0].name} vs {rules[1].name}"
     comparison.interrupted = play_all(sim, workers, backend, scheduler, comparison.add, label)
-    report = comparison.report()
+    report = comparison.report(games)
     if as_json:
         click.echo(json.dumps(report))
     else:
@@ -250,8 +254,14 @@ def cluster_client(backend: str, scheduler: str | None, workers: int) -> Iterato
         with client:
             yield client
         return
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None, silence_logs=logging.ERROR) as cluster, \
+    # The workers' own logs stay quiet (a game's fault is reported once, as the local
+    # backend reports it), and their scratch space is a folder of this run's, removed after.
+    import dask
+    with tempfile.TemporaryDirectory(prefix="cardrules-dask-") as scratch, \
+            dask.config.set({"temporary-directory": scratch}), \
+            LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                         dashboard_address=None, silence_logs=logging.CRITICAL,
+                         local_directory=scratch) as cluster, \
             Client(cluster) as client:
         yield client
 
@@ -267,8 +277,9 @@ def require(module: str, extra: str, feature: str) -> None:
 
 def stop_if_interrupted(report: dict[str, Any]) -> None:
     if report["interrupted"]:
+        planned = report.get("games_planned", report["games_requested"])
         click.echo(f"interrupted: these are the results of the first {report['games']} of "
-                   f"{report['games_requested']} games", err=True)
+                   f"{planned} games", err=True)
         sys.exit(EXIT_INTERRUPTED)
 
 
@@ -322,6 +333,12 @@ def interval(ci: Sequence[float | None], sign: bool = False) -> str:
     return f"[{number(ci[0], sign)}, {number(ci[1], sign)}]"
 
 
+def shortened(kind: str, width: int = 10) -> str:
+    """A seat kind in a table's column: a long one (a program's command) cut, with '~'
+    saying so (the heading line names every seat's kind in full)."""
+    return kind if len(kind) <= width else kind[:width - 1] + "~"
+
+
 def simulation_table(r: dict[str, Any]) -> list[str]:
     """The report of `simulate` for people."""
     options = ", ".join(f"{k}={v}" for k, v in r["options"].items()) or "none"
@@ -337,7 +354,7 @@ def simulation_table(r: dict[str, Any]) -> list[str]:
               f"{'seat':>4}  {'kind':<10}{'win rate':>10}  {'95% CI':<18}{'score mean':>12}"
               f"{'sd':>10}{'p10':>7}{'p50':>7}{'p90':>7}"]
     for s in r["per_seat"]:
-        lines.append(f"{s['seat']:>4}  {s['kind']:<10}{number(s['win_rate']):>10}  "
+        lines.append(f"{s['seat']:>4}  {shortened(s['kind']):<10}{number(s['win_rate']):>10}  "
                      f"{interval(s['win_ci']):<18}{number(s['score_mean']):>12}"
                      f"{number(s['score_sd']):>10}{number(s['score_p10']):>7}"
                      f"{number(s['score_p50']):>7}{number(s['score_p90']):>7}")
@@ -354,8 +371,11 @@ def simulation_table(r: dict[str, Any]) -> list[str]:
     solo = r.get("solo")
     if solo is not None:  # one seat alone: no opponent to be measured against
         moves = solo["moves_to_win"]
+        tied = (f", {solo['tied']} of them tied with the house ({solo['tie_note']})"
+                if solo["tied"] else "")
         lines += ["", f"one seat: win rate {number(solo['win_rate'])} "
-                      f"{interval(solo['win_ci'])}, {plural(int(solo['wins']), 'game')} won",
+                      f"{interval(solo['win_ci'])}, {plural(solo['games_won'], 'game')} won"
+                      + tied,
                   f"moves to win: mean {number(moves['mean'])}, sd {number(moves['sd'])}, "
                   f"p10 {number(moves['p10'])}, p50 {number(moves['p50'])}, "
                   f"p90 {number(moves['p90'])}  ({solo['note']})"]
@@ -371,20 +391,35 @@ def simulation_table(r: dict[str, Any]) -> list[str]:
     lines.append(f"no winner: {r['no_winner']['games']} games, "
                  f"rate {number(r['no_winner']['rate'])}")
     if "ties" in r:
-        lines += [f"first player's advantage (seat 1's win rate - 1/{first['sides']}): "
-                  f"{number(first['value'], True)} {interval(first['ci'], True)}",
+        lines += [advantage_line(first, "per_team" in r),
                   f"lead changes per game: mean {number(leads['mean'])}, "
                   f"sd {number(leads['sd'])}, games with any: {leads['games_with_change']}",
                   f"  ({leads['note']})"]
     return printable_lines(lines)
 
 
+def advantage_line(first: dict[str, Any], teams: bool) -> str:
+    """The first player's advantage, against the sides' mean win rate (1/sides where every
+    game has a winning seat)."""
+    sides, baseline = first["sides"], first["baseline"]
+    side = "team" if teams else "seat"
+    if baseline is None:
+        return ("first player's advantage: none to measure (no game came to its end with a "
+                f"{side} among its winners)")
+    against = f"1/{sides}" if baseline == round(1 / sides, 4) else \
+        f"the {side}s' mean win rate {number(baseline)}"
+    return (f"first player's advantage (seat 1's win rate - {against}): "
+            f"{number(first['value'], True)} {interval(first['ci'], True)}")
+
+
 def report_rows(r: dict[str, Any]) -> list[list[Any]]:
     """Every number of a `simulate` report as CSV rows: scope, metric, value, CI low, high."""
     rows: list[list[Any]] = [list(CSV_HEADER)]
     for key in ("ruleset", "players", "seed", "games", "games_requested", "interrupted",
-                "finished"):
+                "finished", "winner"):
         rows.append(["run", key, r[key], "", ""])
+    rows.append(["run", "max_actions", r["cut_off"]["max_actions"], "", ""])
+    rows += [["run", f"option {name}", value, "", ""] for name, value in r["options"].items()]
     for s in r["per_seat"]:
         scope = f"seat {s['seat']}"
         rows.append([scope, "kind", s["kind"], "", ""])
@@ -419,6 +454,7 @@ def report_rows(r: dict[str, Any]) -> list[list[Any]]:
         rows += [["game", "ties_games", r["ties"]["games"], "", ""],
                  ["game", "ties_rate", r["ties"]["rate"], "", ""],
                  ["game", "first_player_advantage", first["value"], *first["ci"]],
+                 ["game", "first_player_advantage_baseline", first["baseline"], "", ""],
                  ["game", "lead_changes_mean", leads["mean"], "", ""],
                  ["game", "lead_changes_sd", leads["sd"], "", ""],
                  ["game", "lead_changes_games_with_change", leads["games_with_change"], "",
@@ -438,12 +474,14 @@ def comparison_table(r: dict[str, Any]) -> list[str]:
     """The report of `compare` for people."""
     lines = [f"A: {r['a_title']} ({r['a']})   B: {r['b_title']} ({r['b']})",
              f"{r['games']} games on the same seeds"
-             + (f" ({r['deals']} deals, each played with the seats turned round the table)"
+             + (f" ({r['deals']} deals, each played with the seats turned round the table"
+                + (f"; {r['games_requested']} asked for, made whole deals"
+                   if r["games_planned"] != r["games_requested"] else "") + ")"
                 if r.get("duplicate") else "")
              + f", {r['players']} players, seed {r['seed']}, seats: {', '.join(r['seats'])}"]
     if r["interrupted"]:
         lines.append(f"INTERRUPTED: the results of the first {r['games']} of "
-                     f"{r['games_requested']} games only")
+                     f"{r['games_planned']} games only")
     lines += ["", f"{r['note']}; * marks a 95% interval that excludes 0", ""]
     rows = [["", "measure", "A", "B", "A - B", "95% CI"]]
 
@@ -466,7 +504,8 @@ def comparison_table(r: dict[str, Any]) -> list[str]:
     cut = r["cut_off"]
     if cut["a"] or cut["b"]:
         lines += ["", f"cut off: A {cut['a']} games, B {cut['b']} games; "
-                      f"{cut['pairs_left_out']} pairs left out of the differences"]
+                      f"{cut['pairs_left_out']} pairs left out: A, B and A - B are of the "
+                      f"{r['paired']} pairs where neither game was cut off"]
     return printable_lines(lines)
 
 
@@ -510,8 +549,11 @@ def draw_plot(summary: Summary, report: dict[str, Any], path: Path) -> None:
     errors = [[rate - s["win_ci"][0] for rate, s in zip(rates, seats)],
               [s["win_ci"][1] - rate for rate, s in zip(rates, seats)]]
     wins.bar([s["seat"] for s in seats], rates, yerr=errors, capsize=4)
-    wins.axhline(1 / report["players"], linestyle="--", color="grey", label="1 / players")
-    wins.set(title=f"win rate with 95% interval ({report['games']} games)", xlabel="seat",
+    fair = report.get("first_player_advantage", {}).get("baseline")
+    if fair is not None:  # each seat's win rate were the seats alike (its team's, with teams)
+        wins.axhline(fair, linestyle="--", color="grey", label="the seats' mean")
+    wins.set(title=f"win rate with 95% interval ({report['finished']} games ended)",
+             xlabel="seat",
              ylabel="win rate", ylim=(0, 1), xticks=[s["seat"] for s in seats])
     wins.legend()
     figure.tight_layout()

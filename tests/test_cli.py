@@ -413,7 +413,8 @@ def test_console_script_error_has_no_traceback() -> None:
 
 @pytest.mark.parametrize("args", [
     ["run", "golf6", "-p", "1"], ["play", "golf6", "-p", "1"], ["serve", "golf6", "-p", "1"],
-    ["simulate", "freecell", "-p", "2", "-n", "1"], ["compare", "golf6", "freecell", "-n", "1"],
+    ["simulate", "freecell", "-p", "2", "-n", "1"],
+    ["compare", "golf6", "freecell", "-n", "1"], ["compare", "golf6", "kuhn-poker", "-n", "1"],
     ["run", "golf6", "--seats", "human,ismcts:0.5s"],
     ["serve", "golf6", "--seats", "human,ismcts:0.5s"],
     ["play", "golf6", "--bots", "human"], ["serve", "golf6", "-p", "2", "--seats", "random,greedy"],
@@ -423,7 +424,21 @@ def test_the_same_mistake_is_a_usage_error_in_every_command(args: list[str]) -> 
     2, whatever the command (3 is for a game that fails in play, or a save)."""
     result = CliRunner().invoke(main, args, prog_name="cardrules")
     assert result.exit_code == EXIT_USAGE, result.output
-    assert result.stdout == "" and "Invalid value for" in result.stderr
+    assert result.stdout == "" and ("Invalid value for" in result.stderr
+                                    or "share no number of players" in result.stderr)
+
+
+def test_compare_says_why_a_player_count_does_not_fit() -> None:
+    """Two rulesets for no common table size are refused as such; where the first one's
+    default is what does not fit the second, the message says it was the default."""
+    apart = CliRunner().invoke(main, ["compare", "freecell", "golf6", "-n", "1"])
+    assert apart.exit_code == EXIT_USAGE
+    assert "share no number of players: freecell is for 1 player, golf6 is for 2 to 8 " \
+        "players" in apart.stderr
+    default = CliRunner().invoke(main, ["compare", "golf6", "kuhn-poker", "-n", "1"])
+    assert default.exit_code == EXIT_USAGE
+    assert "kuhn-poker is for 2 players, not 4 (golf6's default: give --players)" \
+        in default.stderr
 
 
 @pytest.mark.parametrize("args", [["run", "spades", "--reveal"], ["run", "golf6", "--view", "1"],

@@ -652,6 +652,107 @@ def test_compare_says_which_figure_has_no_pairs() -> None:
     rather than that there were no paired games."""
     result = CliRunner().invoke(main, ["compare", "freecell", "freecell", "-n", "2"])
     assert result.exit_code == 0, result.output
-    assert "no interval: no pair of games (or deals) has this figure in both (moves to " \
-        "win: only a game won has it)" in result.output
+    assert "no interval: no pair of games (or deals) has this figure in both: only a game " \
+        "won has it" in result.output
     assert "no paired games" not in result.output
+
+
+# ---------------------------------------------------------------- figures that must agree
+BLACKJACK = str(DATA / "blackjack.yaml")
+
+
+def test_compare_shows_a_and_b_of_the_pairs_its_differences_are_of(tmp_path: Path) -> None:
+    """draw-or-stop cut off at three actions against the same game cut off at six: the pairs
+    where either was cut off are left out of A, B and A - B alike, so that each A - B is its
+    A less its B (B's figures were of all its games that ended, A's of its own)."""
+    later = tmp_path / "later.yaml"
+    later.write_text(Path(DRAW_OR_STOP).read_text(encoding="utf-8").replace(
+        "max_actions: 3", "max_actions: 6"), encoding="utf-8")
+    data = json.loads(cli("compare", DRAW_OR_STOP, str(later), "-n", "80", "--json").stdout)
+    left_out = data["cut_off"]["pairs_left_out"]
+    assert data["cut_off"]["a"] == left_out > data["cut_off"]["b"]
+    assert data["paired"] == 80 - left_out
+    for figure in [s[key] for s in data["per_seat"] for key in ("win_rate", "score_mean")] \
+            + list(data["length"].values()):
+        assert figure["a"] == figure["b"] and figure["diff"] == 0
+    text = cli("compare", DRAW_OR_STOP, str(later), "-n", "80").output
+    assert f"A, B and A - B are of the {80 - left_out} pairs" in text
+
+
+def test_the_first_players_advantage_is_against_the_seats_mean() -> None:
+    """Seat 1's win rate is measured against what every seat wins on average: 1/players
+    where every game has a winning seat; less with a house that wins most games; nothing to
+    measure where no seat ever wins (hanabi's shared score)."""
+    golf = report("golf6-quick", "-n", "40")["first_player_advantage"]
+    assert golf["baseline"] == 0.25
+    house = report(BLACKJACK, "-n", "60")
+    first = house["first_player_advantage"]
+    seats = [s["win_rate"] for s in house["per_seat"]]
+    assert first["baseline"] == pytest.approx(sum(seats) / 3, abs=1e-4)
+    assert first["baseline"] < 0.2
+    assert first["value"] == pytest.approx(seats[0] - first["baseline"], abs=2e-4)
+    text = cli("simulate", BLACKJACK, "-n", "60").output
+    assert f"seat 1's win rate - the seats' mean win rate {first['baseline']:.4f}" in text
+    nobody = report("hanabi", "-n", "4", "-p", "3")["first_player_advantage"]
+    assert nobody["value"] is None and nobody["ci"] == [None, None]
+    assert "first player's advantage: none to measure" in cli(
+        "simulate", "hanabi", "-n", "4", "-p", "3").output
+
+
+def test_one_seat_against_the_house_counts_its_tied_wins() -> None:
+    """One seat and the house: the games it won, those tied with the house, and its wins
+    with a tie counted 1/k, all told apart."""
+    r = report(BLACKJACK, "-n", "200", "-p", "1", "--seed", "1")
+    solo = r["solo"]
+    assert solo["tied"] > 0 and solo["games_won"] > solo["wins"]
+    assert solo["wins"] == pytest.approx(solo["games_won"] - solo["tied"] / 2)
+    text = cli("simulate", BLACKJACK, "-n", "200", "-p", "1", "--seed", "1").output
+    assert f"{solo['games_won']} games won, {solo['tied']} of them tied with the house" in text
+
+
+def test_a_run_of_games_all_cut_off_gives_no_interval_and_no_picture(tmp_path: Path) -> None:
+    """Every game cut off: a win rate of no games has no interval (not [0, 1]), and a
+    picture asked for says why it is not drawn."""
+    always = tmp_path / "always.yaml"  # (stopping does not end the game: it never ends)
+    always.write_text(Path(DRAW_OR_STOP).read_text(encoding="utf-8").replace(
+        'do: ["end game"]', 'do: ["shuffle stock"]'), encoding="utf-8")
+    r = report(str(always), "-n", "10")
+    assert r["finished"] == 0 and all(s["win_ci"] == [None, None] for s in r["per_seat"])
+    assert r["first_player_advantage"]["ci"] == [None, None]
+    pytest.importorskip("matplotlib")
+    picture = tmp_path / "never.png"
+    result = CliRunner().invoke(main, ["simulate", str(always), "-n", "10", "--plot",
+                                       str(picture)])
+    assert result.exit_code == 0 and not picture.exists()
+    assert "no picture drawn: no game came to its end" in result.stderr
+
+
+def test_the_csv_names_the_options_played(tmp_path: Path) -> None:
+    """Two variants of one ruleset read apart in their CSV files: the options, the winner
+    rule and the bound on actions are rows of the run."""
+    out = tmp_path / "czech.csv"
+    result = cli("simulate", "czech-golf", "-n", "4", "-o", "peeks=1", "--csv", str(out))
+    assert result.exit_code == 0, result.output
+    with out.open(encoding="utf-8") as read:
+        rows = {(row[0], row[1]): row[2] for row in csv.reader(read)}
+    assert rows[("run", "option peeks")] == "1" and rows[("run", "winner")] == "highest"
+    assert ("run", "max_actions") in rows
+
+
+def test_duplicate_reports_the_games_asked_for() -> None:
+    """Duplicate play makes whole deals: 10 games asked of 4 players are 3 deals, 12 games;
+    the report says 10 were asked for, and the table why there are 12."""
+    data = json.loads(cli("compare", "golf6-quick", "golf6-quick", "-n", "10", "--duplicate",
+                          "--json").stdout)
+    assert (data["games"], data["games_requested"], data["games_planned"]) == (12, 10, 12)
+    text = cli("compare", "golf6-quick", "golf6-quick", "-n", "10", "--duplicate").output
+    assert "12 games on the same seeds (3 deals" in text and "10 asked for" in text
+
+
+def test_a_long_seat_kind_keeps_the_table_in_line() -> None:
+    """A program's command as a seat kind is cut in the table's column ('~'), so that every
+    row's numbers stay under their headings."""
+    from cardrules.cli.simulate import shortened
+
+    assert shortened("random") == "random"
+    assert shortened("cmd:python bot.py") == "cmd:pytho~" and len(shortened("x" * 40)) == 10

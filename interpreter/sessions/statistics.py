@@ -169,6 +169,12 @@ def _interval(bounds: tuple[float, float]) -> list[float | None]:
     return [_r(bounds[0]), _r(bounds[1])]
 
 
+def _rate_interval(successes: float, n: int) -> list[float | None]:
+    """A win rate's Wilson interval as reported: none where no game came to its end (a rate
+    of nothing is unknown, not anywhere from 0 to 1)."""
+    return _interval(wilson(successes, n)) if n else [None, None]
+
+
 def _summary(stat: Running) -> dict[str, float | None]:
     return {"mean": _r(stat.mean) if stat.n else None, "sd": _r(stat.sd) if stat.n else None}
 
@@ -272,8 +278,8 @@ class Summary:
         for seat, (kind, tally) in enumerate(zip(self.sim.seats, self.scores)):
             seats.append({
                 "seat": seat + 1, "kind": kind, "wins": _r(self.wins(seat)),
-                "win_rate": _r(self.win_rate(seat)), "win_ci": _interval(wilson(
-                    self.wins(seat), n)),
+                "win_rate": _r(self.win_rate(seat)),
+                "win_ci": _rate_interval(self.wins(seat), n),
                 "score_mean": _r(tally.mean) if n else None, "score_sd": _r(tally.sd) if n
                 else None, "score_p10": tally.percentile(10),
                 "score_p50": tally.percentile(50), "score_p90": tally.percentile(90)})
@@ -294,14 +300,9 @@ class Summary:
         if players == 1:
             out["solo"] = self.solo_report()
         else:
-            sides = self.teams or players
-            first = self.win_rate(0)
-            low, high = wilson(self.wins(0), n)
             out["ties"] = {"games": self.tied, "rate": _r(self.tied / n) if n else None,
                            "note": TEAM_NOTE if self.teams else SHARE_NOTE}
-            out["first_player_advantage"] = {
-                "value": _r(first - 1 / sides) if first is not None else None,
-                "ci": _interval((low - 1 / sides, high - 1 / sides)), "sides": sides}
+            out["first_player_advantage"] = self.first_player_advantage()
             out["lead_changes"] = {**_summary(self.leads),
                                    "games_with_change": n - self.leads.counts[0] if n else 0,
                                    "note": LEAD_NOTE.replace("seat", "team") if self.teams
@@ -312,19 +313,40 @@ class Summary:
             out["house"] = self.house_report()
         return out
 
+    def first_player_advantage(self) -> dict[str, Any]:
+        """Seat 1's win rate (its team's, with teams) less the sides' mean win rate: what
+        it would win were every seat alike. The mean is 1/sides where every game has a
+        winning seat, less where games end with no winner or the house wins (none: no side
+        won a game, and there is no advantage to measure)."""
+        n, sides = self.finished, self.teams or self.sim.players
+        out: dict[str, Any] = {"value": None, "ci": [None, None], "sides": sides,
+                               "baseline": None}
+        won = sum(self.wins(side) for side in range(sides))
+        if not n or not won:
+            return out
+        baseline = won / (n * sides)
+        low, high = wilson(self.wins(0), n)
+        out.update(value=_r(self.wins(0) / n - baseline),
+                   ci=_interval((low - baseline, high - baseline)), baseline=_r(baseline))
+        return out
+
     def team_report(self, team: int) -> dict[str, Any]:
         """A team's line: its seats and its wins."""
         seats = list(range(team, self.sim.players, self.teams))
         return {"team": team + 1, "seats": [s + 1 for s in seats],
                 "kinds": [self.sim.seats[s] for s in seats], "wins": _r(self.wins(team)),
                 "win_rate": _r(self.win_rate(team)),
-                "win_ci": _interval(wilson(self.wins(team), self.finished))}
+                "win_ci": _rate_interval(self.wins(team), self.finished)}
 
     def solo_report(self) -> dict[str, Any]:
         """One seat alone: how often it wins, and in how many moves."""
         wins = self.wins(0)
+        shares = self.shares[0]
         return {"wins": _r(wins), "win_rate": _r(self.win_rate(0)),
-                "win_ci": _interval(wilson(wins, self.finished)),
+                "win_ci": _rate_interval(wins, self.finished),
+                "games_won": sum(shares.values()),
+                "tied": sum(count for k, count in shares.items() if k > 1),
+                "tie_note": SHARE_NOTE,
                 "moves_to_win": _spread(self.moves_to_win), "note": MOVES_NOTE}
 
     def house_report(self) -> dict[str, Any]:
@@ -332,8 +354,8 @@ class Summary:
         assert self.rules.house is not None
         n, tally = self.finished, self.house_scores
         return {"name": self.rules.house.name, "wins": _r(self.wins(None)),
-                "win_rate": _r(self.win_rate(None)), "win_ci": _interval(wilson(
-                    self.wins(None), n)),
+                "win_rate": _r(self.win_rate(None)),
+                "win_ci": _rate_interval(self.wins(None), n),
                 "score_mean": _r(tally.mean) if n else None,
                 "score_sd": _r(tally.sd) if n else None, "score_p10": tally.percentile(10),
                 "score_p50": tally.percentile(50), "score_p90": tally.percentile(90)}
@@ -347,6 +369,9 @@ class Comparison:
 
     def __init__(self, first: Ruleset, second: Ruleset, sim: Simulation) -> None:
         self.sides = (Summary(first, sim), Summary(second, sim))
+        # A's and B's figures over the pairs the differences are of (neither cut off), so
+        # that each A - B is its A less its B
+        self.paired = (Summary(first, sim), Summary(second, sim))
         self.sim = sim
         self.teams = tuple(side.teams for side in self.sides)
         self.win_diff = [Running() for _ in sim.seats]
@@ -382,6 +407,8 @@ class Comparison:
                 self.cut_pairs += 1
             else:
                 pairs.append((a, b))
+                self.paired[0].add(a)
+                self.paired[1].add(b)
         if not pairs:
             return
 
@@ -403,30 +430,39 @@ class Comparison:
         if self.sim.players == 1 and won:
             self.moves_diff.add(sum(a.moves - b.moves for a, b in won) / len(won))
 
-    def report(self) -> dict[str, Any]:
-        """Per seat and per game-length measure: A, B, A - B with its 95% CI, significant."""
-        first, second = (side.report() for side in self.sides)
+    def report(self, asked: int | None = None) -> dict[str, Any]:
+        """Per seat and per game-length measure: A, B, A - B with its 95% CI, significant
+        (`asked`: the games asked for, where whole deals of duplicate play make more)."""
+        whole = [side.report() for side in self.sides]
+        first, second = (side.report() for side in self.paired)
+        all_cut = self.cut_pairs > 0 and not self.paired[0].games
+        why = NO_PAIR_FINISHED if all_cut else NO_PAIR
         per_seat = []
         for seat in range(self.sim.players):
             a, b = first["per_seat"][seat], second["per_seat"][seat]
             per_seat.append({
                 "seat": seat + 1, "kind": self.sim.seats[seat],
-                "win_rate": _difference(a["win_rate"], b["win_rate"], self.win_diff[seat]),
+                "win_rate": _difference(a["win_rate"], b["win_rate"], self.win_diff[seat],
+                                        why),
                 "score_mean": _difference(a["score_mean"], b["score_mean"],
-                                          self.score_diff[seat])})
+                                          self.score_diff[seat], why)})
         length = {name: _difference(first["length"][name]["mean"],
-                                    second["length"][name]["mean"], self.length_diff[name])
+                                    second["length"][name]["mean"], self.length_diff[name],
+                                    why)
                   for name in self.LENGTHS}
         note = SHARE_NOTE if not any(self.teams) else TEAM_NOTE
         out = {"a": first["ruleset"], "b": second["ruleset"],
                 "a_title": first["title"], "b_title": second["title"],
                 "players": self.sim.players, "seats": list(self.sim.seats),
                 "seed": self.sim.seed, "games": self.games,
-                "games_requested": self.sim.games * self.sim.rotations,
+                "games_requested": self.sim.games * self.sim.rotations if asked is None
+                else asked, "games_planned": self.sim.games * self.sim.rotations,
                 "interrupted": self.interrupted, "duplicate": self.sim.rotations > 1,
                 "deals": self.win_diff[0].n if self.win_diff else 0,
-                "cut_off": {"a": first["cut_off"]["games"], "b": second["cut_off"]["games"],
+                "cut_off": {"a": whole[0]["cut_off"]["games"],
+                            "b": whole[1]["cut_off"]["games"],
                             "pairs_left_out": self.cut_pairs, "note": CUT_OFF_NOTE},
+                "paired": self.paired[0].games,
                 "per_seat": per_seat, "length": length,
                 "note": ("differences are A minus B, paired game by game (same seeds)"
                          if self.sim.rotations == 1 else
@@ -437,24 +473,29 @@ class Comparison:
         if self.sim.players == 1:
             out["moves_to_win"] = _difference(first["solo"]["moves_to_win"]["mean"],
                                               second["solo"]["moves_to_win"]["mean"],
-                                              self.moves_diff)
+                                              self.moves_diff,
+                                              NO_PAIR_FINISHED if all_cut else NO_PAIR_WON)
         if "house" in first and "house" in second:
             out["house"] = {"win_rate": _difference(first["house"]["win_rate"],
                                                     second["house"]["win_rate"],
-                                                    self.house_diff)}
+                                                    self.house_diff, why)}
         return out
 
 
 NO_CI = "an interval takes two or more paired games (or deals): there was one"
+NO_PAIR = "no pair of games (or deals) has this figure in both"
+NO_PAIR_WON = "no pair of games (or deals) has this figure in both: only a game won has it"
+NO_PAIR_FINISHED = "every pair of games had a game cut off (max_actions)"
 
 
-def _difference(a: float | None, b: float | None, diff: Running) -> dict[str, Any]:
+def _difference(a: float | None, b: float | None, diff: Running,
+                why: str = NO_PAIR) -> dict[str, Any]:
     """A - B, its 95% interval and whether that interval, as reported, excludes 0 (with
-    `no_ci` saying why there is no interval, where there is none)."""
+    `no_ci` saying why there is no interval, where there is none: `why` where no pair has
+    the figure)."""
     if not diff.n:
         return {"a": a, "b": b, "diff": None, "ci": [None, None], "significant": False,
-                "no_ci": "no pair of games (or deals) has this figure in both (moves to "
-                         "win: only a game won has it)"}
+                "no_ci": why}
     bounds = diff.ci()
     if bounds is None:
         return {"a": a, "b": b, "diff": _r(diff.mean), "ci": [None, None],
