@@ -126,14 +126,14 @@ SCHEDULER = Address()
 SEAT = Whole(1, 16)  # a seat number, or a number of players
 
 
-def parse_options(pairs: Iterable[str]) -> dict[str, str]:
+def parse_options(pairs: Iterable[str], hint: str = "--option") -> dict[str, str]:
     """`--option name=value` pairs to a dict (values stay text; the ruleset types them)."""
     out = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name:
             raise click.BadParameter(f"expected NAME=VALUE, got '{quoted(pair, 40)}'",
-                                     param_hint="--option")
+                                     param_hint=hint)
         out[name.strip()] = value.strip()
     return out
 

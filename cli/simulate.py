@@ -159,10 +159,17 @@ def simulate(ruleset: str, games: int, players: int | None, seats: str | None, s
               help="Duplicate play: each deal is played once per seat, the seats' kinds "
                    "turned one place round the table each time (--games counts every game: "
                    "a deal is as many games as there are players).")
+@click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
+              help="Set one of the options of both rulesets (repeatable).")
+@click.option("--option-a", "-a", "options_a", multiple=True, metavar="NAME=VALUE",
+              help="Set one of FIRST's options (repeatable; over -o).")
+@click.option("--option-b", "-b", "options_b", multiple=True, metavar="NAME=VALUE",
+              help="Set one of SECOND's options (repeatable; over -o).")
 @reports_errors
 def compare(first: str, second: str, games: int, players: int | None, seats: str | None,
             seed: int, workers: int | None, backend: str, scheduler: str | None,
-            as_json: bool, duplicate: bool = False) -> None:
+            as_json: bool, duplicate: bool = False, options: tuple[str, ...] = (),
+            options_a: tuple[str, ...] = (), options_b: tuple[str, ...] = ()) -> None:
     """Play FIRST and SECOND on the same seeds and print their differences per seat.
 
     Win rate, mean score and game length of each, and A - B with a 95% confidence interval
@@ -170,9 +177,13 @@ def compare(first: str, second: str, games: int, players: int | None, seats: str
     marks a difference whose interval excludes 0.
     With --duplicate, every deal is played with the seats turned round the table, a seat
     being its kind wherever it sat, and the differences are paired deal by deal.
+    Two settings of one ruleset's options: cardrules compare golf6 golf6 -b rounds=4.
     """
-    rules = [load_ruleset(first), load_ruleset(second)]
-    refs = (RulesetRef.of(first), RulesetRef.of(second))
+    both = parse_options(options)
+    chosen = ({**both, **parse_options(options_a, "--option-a")},
+              {**both, **parse_options(options_b, "--option-b")})
+    rules = [load_ruleset(first, chosen[0] or None), load_ruleset(second, chosen[1] or None)]
+    refs = (RulesetRef.of(first, chosen[0]), RulesetRef.of(second, chosen[1]))
     count = player_count(players, rules)
     turns = count if duplicate else 1
     deals = -(-games // turns)  # whole deals: a few more games than asked, at most
@@ -472,7 +483,11 @@ def write_csv(path: Path, rows: list[list[Any]]) -> None:
 
 def comparison_table(r: dict[str, Any]) -> list[str]:
     """The report of `compare` for people."""
-    lines = [f"A: {r['a_title']} ({r['a']})   B: {r['b_title']} ({r['b']})",
+    def named(side: str) -> str:
+        chosen = ", ".join(f"{k}={v}" for k, v in r[f"{side}_options"].items())
+        return f"{r[side + '_title']} ({r[side]}{', ' + chosen if chosen else ''})"
+
+    lines = [f"A: {named('a')}   B: {named('b')}",
              f"{r['games']} games on the same seeds"
              + (f" ({r['deals']} deals, each played with the seats turned round the table"
                 + (f"; {r['games_requested']} asked for, made whole deals"

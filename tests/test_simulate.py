@@ -756,3 +756,17 @@ def test_a_long_seat_kind_keeps_the_table_in_line() -> None:
 
     assert shortened("random") == "random"
     assert shortened("cmd:python bot.py") == "cmd:pytho~" and len(shortened("x" * 40)) == 10
+
+
+def test_compare_plays_two_settings_of_one_rulesets_options() -> None:
+    """-o sets an option of both rulesets, -a of the first, -b of the second: two settings
+    of one ruleset compared without a file for each; each side's options are reported."""
+    data = json.loads(cli("compare", "golf6-quick", "golf6-quick", "-n", "6", "-o", "rounds=1",
+                          "-b", "rounds=2", "--json").stdout)
+    assert data["a_options"] == {"rounds": "1"} and data["b_options"] == {"rounds": "2"}
+    assert data["length"]["rounds"]["a"] == 1 and data["length"]["rounds"]["b"] == 2
+    text = cli("compare", "golf6-quick", "golf6-quick", "-n", "2", "-a", "rounds=1").output
+    assert text.startswith("A: 6-card Golf, four rounds (golf6-quick, rounds=1)   "
+                           "B: 6-card Golf, four rounds (golf6-quick)")
+    bad = CliRunner().invoke(main, ["compare", "golf6", "golf6", "-n", "1", "-b", "rounds"])
+    assert bad.exit_code == EXIT_USAGE and "--option-b" in bad.output

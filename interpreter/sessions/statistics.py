@@ -210,8 +210,9 @@ def house_share(record: GameRecord, teams: int) -> float:
 class Summary:
     """The statistics of one ruleset's games, built up one GameRecord at a time."""
 
-    def __init__(self, rules: Ruleset, sim: Simulation) -> None:
-        self.rules, self.sim = rules, sim
+    def __init__(self, rules: Ruleset, sim: Simulation, which: int = 0) -> None:
+        """`which`: the ruleset's place in the simulation (B's is 1, in a comparison)."""
+        self.rules, self.sim, self.which = rules, sim, which
         self.teams = team_count(rules, sim.players)
         self.games = 0  # every game played, cut off or not
         self.cut = 0  # games cut off by the bound on actions: in no other figure
@@ -285,7 +286,7 @@ class Summary:
                 "score_p50": tally.percentile(50), "score_p90": tally.percentile(90)})
         out: dict[str, Any] = {
             "ruleset": self.rules.name, "title": self.rules.title, "winner": self.rules.winner,
-            "options": dict(self.sim.rulesets[0].options), "players": players,
+            "options": dict(self.sim.rulesets[self.which].options), "players": players,
             "seats": list(self.sim.seats), "seed": self.sim.seed, "games": self.games,
             "games_requested": self.sim.games, "interrupted": self.interrupted,
             "finished": n,
@@ -368,10 +369,10 @@ class Comparison:
     LENGTHS = ("turns", "actions", "rounds")
 
     def __init__(self, first: Ruleset, second: Ruleset, sim: Simulation) -> None:
-        self.sides = (Summary(first, sim), Summary(second, sim))
+        self.sides = (Summary(first, sim), Summary(second, sim, 1))
         # A's and B's figures over the pairs the differences are of (neither cut off), so
         # that each A - B is its A less its B
-        self.paired = (Summary(first, sim), Summary(second, sim))
+        self.paired = (Summary(first, sim), Summary(second, sim, 1))
         self.sim = sim
         self.teams = tuple(side.teams for side in self.sides)
         self.win_diff = [Running() for _ in sim.seats]
@@ -453,6 +454,7 @@ class Comparison:
         note = SHARE_NOTE if not any(self.teams) else TEAM_NOTE
         out = {"a": first["ruleset"], "b": second["ruleset"],
                 "a_title": first["title"], "b_title": second["title"],
+                "a_options": first["options"], "b_options": second["options"],
                 "players": self.sim.players, "seats": list(self.sim.seats),
                 "seed": self.sim.seed, "games": self.games,
                 "games_requested": self.sim.games * self.sim.rotations if asked is None
