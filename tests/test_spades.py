@@ -112,16 +112,27 @@ def test_the_bids_of_a_partnership_may_be_capped_at_13() -> None:
     assert len(free.legal_actions(state)) == 14
 
 
-def test_the_two_of_clubs_may_lead() -> None:
+def test_the_two_of_clubs_leads() -> None:
+    """With `first_lead: two_of_clubs` its holder leads the first trick, with that card (the
+    house rule as played; the holder was once free to lead any card): its only choice, the
+    engine plays it for it once the bids are in. The next lead, the trick's winner's, is free
+    again."""
     engine = Engine(load_ruleset("spades", {"first_lead": "two_of_clubs"}))
     rules = engine.rules
+    names = rules.cards.names
+    trick = rules.zone("trick").zone_of(0)
     for seed in range(4):
         state = engine.new_game(4, seed)
-        for _ in range(4):
-            engine.apply(state, engine.legal_actions(state)[0])
         holder = next(p for p in range(4) if any(
-            rules.cards.names[c] == "2C" for c in state.zones[rules.zone("hand").zone_of(p)]))
-        assert state.current == holder
+            names[c] == "2C" for c in state.zones[rules.zone("hand").zone_of(p)]))
+        for _ in range(4):
+            legal = engine.play(state, engine.legal_actions(state)[0])
+        assert [names[c] for c in state.zones[trick]] == ["2C"]
+        assert state.by[state.zones[trick][0]] == holder
+        while state.zones[trick]:
+            legal = engine.play(state, legal[0])
+        hand = state.zones[rules.zone("hand").zone_of(state.current)]
+        assert len(legal) > 1 or len({names[c][-1] for c in hand}) == 1
 
 
 def test_a_match_is_played_to_the_target_by_partnership() -> None:
