@@ -167,3 +167,19 @@ def test_the_knocker_is_not_asked_for_lay_offs() -> None:
     engine.apply(state, ("no_more",))
     assert engine.to_move(state) == 1  # the other player goes on to its own melds
     assert all(a[0] in ("meld", "finish") for a in engine.legal_actions(state))
+
+
+@pytest.mark.parametrize("allowed", [True, False])
+def test_the_upcard_just_taken_may_be_thrown_back_as_an_option(allowed: bool) -> None:
+    """By default (and in OpenSpiel's game) the upcard just taken may be discarded at once;
+    `discard_taken: false` forbids it, and only it: the upcard taken on a later turn, or a
+    card drawn from the stock, may go."""
+    engine = Engine(load_ruleset("gin-rummy", {"discard_taken": str(allowed).lower()}))
+    for seed in range(6):
+        state = engine.new_game(2, seed)
+        take = next(a for a in engine.legal_actions(state) if a[0] == "take_upcard")
+        legal = engine.play(state, take)
+        discards = {a[1] for a in legal if a[0] == "discard"}
+        hand = set(state.zones[engine.rules.zone("hand").zone_of(state.current)])
+        assert (take[1] in discards) is allowed
+        assert discards | {take[1]} == hand
