@@ -266,13 +266,21 @@ class Generator(StatementWriter):
         zones = seat_zones(estimate)
         if zones is None:
             return
+        # One flat tuple: each zone's cards, then which way up each lies (a grid's empty slot,
+        # -1, reads the last card's, which tells nothing but is harmless: the cards say the
+        # slot is empty); with several zones each is preceded by its length, so that where
+        # one ends is never in doubt.
+        body: list[ast.stmt] = [pyast.assign("up", pyast.expr("S.face_up"))]
         parts: list[ast.expr] = []
-        for zone in zones:
-            cards = pyast.subscript(Z, seat_zone(zone, pyast.name("p")))
-            # which way up each card lies; a grid's empty slot (-1) reads the last card's,
-            # which tells nothing but is harmless: the cards say the slot is empty
-            parts.append(pyast.expr("(tuple(_z), tuple(entries(S.face_up, _z)))", z=cards))
-        body: list[ast.stmt] = [ast.Return(ast.Tuple(parts, ast.Load()))]
+        for i, zone in enumerate(zones):
+            held = f"_z{i}"
+            body.append(pyast.assign(held, pyast.subscript(Z, seat_zone(zone, pyast.name("p")))))
+            if len(zones) > 1:
+                parts.append(pyast.call("len", pyast.name(held)))
+            parts.append(ast.Starred(pyast.name(held), ast.Load()))
+            parts.append(ast.Starred(pyast.expr("[up[c] for c in _z]", z=pyast.name(held)),
+                                     ast.Load()))
+        body.append(ast.Return(ast.Tuple(parts, ast.Load())))
         self.tag(body, self.site(estimate.pos))
         self.manifest.evaluate_key = self.add_function("evaluate_key", ["S", "p"], body,
                                                        estimate.pos)
