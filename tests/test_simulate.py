@@ -522,12 +522,16 @@ def test_a_missing_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch, m
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_dask_cluster_gives_the_local_numbers() -> None:
+def test_dask_cluster_gives_the_local_numbers(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
+    import dask
+
     args = ("golf6-quick", "-n", "40", "-p", "3", "-s", "9")
     local = report(*args, "-w", "2")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+    with dask.config.set({"temporary-directory": str(tmp_path)}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                     dashboard_address=None,
+                                     local_directory=str(tmp_path)) as cluster:
         remote = report(*args, "--backend", "dask", "--scheduler", cluster.scheduler_address)
     assert remote == local
 
