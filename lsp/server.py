@@ -266,6 +266,24 @@ def make_server() -> RulesServer:
     def initialize(ls: RulesServer, params: t.InitializeParams) -> None:
         ls.initialized = True
 
+    @server.feature(t.INITIALIZED)
+    def initialized(ls: RulesServer, params: t.InitializedParams) -> None:
+        # A file another extends may change on disk, closed in the editor (a checkout, a
+        # save from elsewhere): the editor that can is asked to say so (below).
+        workspace = ls.client_capabilities.workspace
+        watched = workspace.did_change_watched_files if workspace is not None else None
+        if watched is not None and watched.dynamic_registration:
+            ls.client_register_capability(t.RegistrationParams(registrations=[t.Registration(
+                id="cardrules-rule-files", method=t.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=t.DidChangeWatchedFilesRegistrationOptions(watchers=[
+                    t.FileSystemWatcher(glob_pattern="**/*.{yaml,yml}")]))]))
+
+    @server.feature(t.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    async def watched_files(ls: RulesServer, params: t.DidChangeWatchedFilesParams) -> None:
+        for change in params.changes:  # the open files that extend one: checked again
+            for other in ls.dependents(change.uri):
+                ls.schedule(other, 0)
+
     @server.feature(t.SHUTDOWN)
     def shutdown(ls: RulesServer, params: None) -> None:
         ls.stopping = True

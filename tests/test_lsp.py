@@ -553,6 +553,38 @@ async def test_a_child_reads_its_parent_as_the_editor_holds_it(client: LanguageC
     closed(client, child)
 
 
+async def test_a_parent_changed_on_disk_is_read_again(client: LanguageClient,
+                                                      tmp_path: Path) -> None:
+    """A parent not open in the editor changes on disk (a checkout): told so
+    (workspace/didChangeWatchedFiles), the server checks the open files that extend it."""
+    base, child = tmp_path / "base.yaml", tmp_path / "child.yaml"
+    good = GOLF6.read_text(encoding="utf-8").replace("name: golf6", "name: base")
+    base.write_text(good, encoding="utf-8")
+    child.write_text("cardrules: 1\nextends: base.yaml\nname: child\n", encoding="utf-8")
+    assert await opened(client, child) == []
+    base.write_text(good.replace("top(stock)", "top(stok)"), encoding="utf-8")
+    client.workspace_did_change_watched_files(t.DidChangeWatchedFilesParams(changes=[
+        t.FileEvent(uri=base.as_uri(), type=t.FileChangeType.Changed)]))
+    again = await published(client, child.as_uri())
+    assert again and "stok" in again[0].message
+    closed(client, child)
+
+
+async def test_an_editor_that_can_watch_files_is_asked_to() -> None:
+    """To an editor that registers capabilities as it goes, the server asks to be told of
+    changes to rule files on disk; to another, nothing is sent."""
+    watching = {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}}}
+    said, _ = await asyncio.to_thread(_all_at_once, [
+        {"id": 1, "method": "initialize", "params": {"capabilities": watching}},
+        {"method": "initialized", "params": {}}, {"method": "exit"}])
+    [asked] = [m for m in said if m.get("method") == "client/registerCapability"]
+    [registration] = asked["params"]["registrations"]  # type: ignore[index]
+    assert registration["method"] == "workspace/didChangeWatchedFiles"
+    assert registration["registerOptions"]["watchers"] == [{"globPattern": "**/*.{yaml,yml}"}]
+    said, _ = await asyncio.to_thread(_all_at_once, [*INITIALIZE, {"method": "exit"}])
+    assert not [m for m in said if m.get("method") == "client/registerCapability"]
+
+
 @pytest.mark.parametrize(("files", "problem"), [
     ({"a.yaml": "cardrules: 1\nextends: b.yaml\nname: a\n",
       "b.yaml": "cardrules: 1\nextends: a.yaml\nname: b\n"}, "in a cycle"),
