@@ -22,17 +22,14 @@ options), written once more by hand, and nothing of cardrules runs on them.
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import math
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
+from golf_speed import agree, load_reference  # (beside this script)
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.kernel import Kernel
@@ -189,23 +186,6 @@ def compiled(numba: Any) -> Any:
     return match
 
 
-def load_reference() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("golf_handcoded", REFERENCE)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"cannot load the reference program {REFERENCE}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def agree(name: str, a: list[float], b: list[float]) -> bool:
-    ma, mb = statistics.fmean(a), statistics.fmean(b)
-    se = math.sqrt(statistics.variance(a) / len(a) + statistics.variance(b) / len(b))
-    ok = abs(ma - mb) <= 4 * se
-    print(f"  {name:<44} {ma:7.2f} against {mb:7.2f}  {'agree' if ok else 'DIFFER'}")
-    return ok
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="matches of each (default 400)")
@@ -224,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     compile_seconds = time.perf_counter() - t0
     kernel = Kernel(load_ruleset("golf6"))
     play_game(kernel, PLAYERS, 0)
-    ref = load_reference()
+    ref = load_reference(REFERENCE)
     rng = random.Random(1)
     seconds = {"typed arrays under numba": 0.0, "kernel": 0.0, "hand-written": 0.0}
     turns: dict[str, list[float]] = {name: [] for name in seconds}
