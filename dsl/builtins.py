@@ -47,6 +47,7 @@ class Builtin:
     variadic: bool = False  # the last parameter may repeat
     example: str = ""
     nullable: bool = False  # may give none
+    takes_none: tuple[int, ...] = ()  # the arguments (by index) that may be none
 
 
 def _t(template: str) -> Emitter:
@@ -203,8 +204,9 @@ _register(
             example="trick_suit(c) == led_suit(trick)"),
     Builtin("trick_winner", (CARDS, SUIT), CARD,
             "The card that takes a trick: the highest of the trump suit (the second argument) "
-            "if any was played, else the highest of the suit led; none for no cards.",
-            _t("trick_winner(T_rank, T_suit, _0, _1)"), nullable=True,
+            "if any was played, else the highest of the suit led (with none as trumps, always "
+            "the suit led); none for no cards.",
+            _t("trick_winner(T_rank, T_suit, _0, _1)"), nullable=True, takes_none=(1,),
             example="trick_winner(trick, 'spades').played_by"),
 )
 

@@ -24,6 +24,7 @@ from .typesys import (
     BOOL,
     CARDS,
     COLOUR,
+    NONE,
     RANK,
     SUIT,
     ZONE,
@@ -101,7 +102,8 @@ class CallChecks:
         if fn.name in MELD_FUNCTIONS and not self.symbols.melds:
             return self.error(node.pos, f"{fn.name}() needs the kinds of meld declared "
                                         "(`melds:`)")
-        args = [self.argument(arg, want, fn.name) for arg, want in zip(node.args, params)]
+        args = [self.argument(arg, want, fn.name, i in fn.takes_none)
+                for i, (arg, want) in enumerate(zip(node.args, params))]
         if any(a is BAD for a in args):
             return BAD
         if fn.name in GOAL_FUNCTIONS:
@@ -149,7 +151,17 @@ class CallChecks:
         return ir.UserCall(node.function, tuple(args), type=info.returns, pos=node.pos,
                            nullable=info.nullable)
 
-    def argument(self, node: n.Expr, wanted: Type, fn: str) -> ir.Expr:
+    def argument(self, node: n.Expr, wanted: Type, fn: str, none_ok: bool = False) -> ir.Expr:
+        """An argument of a call, of the type wanted; `none_ok`: one the function reads none
+        in (trick_winner's trumps), so neither `none` written nor a value that may be none
+        is refused or checked."""
+        if none_ok:
+            code = self.check(node) if not (wanted in (RANK, SUIT, COLOUR)
+                                           and isinstance(node, n.Text)) \
+                else self.named_constant(wanted, node)
+            if code is BAD or code.type == NONE:
+                return code
+            return self.expect(code, wanted, node.pos, f"the argument of {fn}()")
         if wanted == ZONE:
             code = self.check(node)
             if code is not BAD and not isinstance(code, ir.ZoneRef):

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.sessions.play import play_game
@@ -379,3 +381,48 @@ def test_a_deck_names_its_jokers(tmp_path: Path) -> None:
                         .replace("K: 0}", "K: 0, joker: 0}"), encoding="utf-8")
         (problem,) = check_files([str(path)])
         assert f"the joker name '{refused}' is already a card's name" in problem.message
+
+
+NO_TRUMPS = """cardrules: 1
+name: no-trumps
+players: {min: 2, max: 2}
+deck: {zone: stock}
+variables:
+  - {name: trump, scope: round, initial: none, type: suit}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: hand, owner: each, visibility: owner}
+  - {name: trick, visibility: public, layout: trick}
+round:
+  setup: [shuffle stock, deal 1 from stock to each hand face down]
+  phases:
+    - name: play
+      turns: each_once
+      steps:
+        - name: play
+          moves:
+            - {name: play, choose: {card: "hand[me]"}, do: ["move card to trick face up"]}
+  end:
+    - let winner = trick_winner(trick, TRUMPS).played_by
+    - score 1 to winner
+"""
+
+
+@pytest.mark.parametrize("trumps", ["none", "trump"])
+def test_none_as_trumps_means_the_suit_led_takes_the_trick(tmp_path: Path, trumps: str) -> None:
+    """docs/grammar.md 5.1: `none` as trumps means no trumps, written or held in a variable
+    (validate refused the one and the game failed on the other)."""
+    path = tmp_path / "no-trumps.yaml"
+    path.write_text(NO_TRUMPS.replace("TRUMPS", trumps), encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    rules = engine.rules
+    for seed in range(20):
+        state = engine.new_game(2, seed)
+        legal = engine.legal_actions(state)
+        led = legal[0][1]
+        legal = engine.play(state, legal[0])
+        other = legal[0][1]
+        engine.play(state, legal[0])
+        suit, rank = rules.cards.suit, rules.cards.rank
+        takes = suit[led] != suit[other] or rank[led] > rank[other]
+        assert state.totals == ([1, 0] if takes else [0, 1])
