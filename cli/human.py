@@ -252,8 +252,20 @@ class Session:
         self.console.clear()
         self.console.show([f"Seat {seat + 1} to play: pass the terminal to seat {seat + 1}, "
                            "everyone else look away."])
-        while self.console.ask(f"Seat {seat + 1}, press Enter when ready ") is None:
-            pass
+        # Only Enter hands over: anything else typed there is the last person's, who must
+        # not see the next one's screen by typing it (quit saves and stops, as elsewhere).
+        while True:
+            line = self.console.ask(f"Seat {seat + 1}, press Enter when ready ")
+            if line is None:
+                continue
+            word = line.strip().lower()
+            if not word:
+                break
+            if word in ("quit", "exit"):
+                self.quit()
+            else:
+                self.console.refuse(f"press Enter once seat {seat + 1} is at the terminal "
+                                    "(or type quit to save and stop)")
         self.console.clear()
 
     def answer(self, seat: int, legal: list[Action], choices: dict[int, Action],

@@ -314,6 +314,30 @@ def test_pass_and_play_clears_the_screen_between_people(tmp_path: Path) -> None:
     assert table.seats == [HUMAN, "random", HUMAN]
 
 
+def test_only_enter_hands_the_terminal_over(tmp_path: Path) -> None:
+    """At the hand-over, what the last person types is theirs: a word is refused (it used to
+    hand over, showing them the next person's screen), and quit saves and stops there."""
+    child = spawn(["run", "golf6", "-p", "3", "--seats", "human,random,human", "--seed", "3",
+                   "-o", "rounds=1", "--plain"], tmp_path)
+    child.expect("Seat 1, press Enter when ready ")
+    child.sendline("")
+    child.expect("seat 1> ")
+    child.sendline("1")
+    child.expect("seat 1> ")
+    child.sendline("1")
+    child.expect("Seat 3, press Enter when ready ")
+    child.sendline("x")
+    child.expect("Seat 3, press Enter when ready ")
+    assert "refused: press Enter once seat 3 is at the terminal" in text(child)
+    assert "seat 3 (you)" not in text(child)
+    child.sendline("quit")
+    child.expect(r"\[y/N\] ")
+    child.sendline("yes")
+    assert finished(child) == 0
+    assert "seat 3 (you)" not in text(child)
+    assert read_save(tmp_path / "golf6.cardrules-save").seats == [HUMAN, "random", HUMAN]
+
+
 @pytest.mark.parametrize(("args", "env", "want", "never"), [
     ([], {}, ["\x1b[", "♠", "##"], []),
     ([], {"NO_COLOR": "1"}, ["♠"], ["\x1b["]),
