@@ -155,13 +155,6 @@ class CallChecks:
         """An argument of a call, of the type wanted; `none_ok`: one the function reads none
         in (trick_winner's trumps), so neither `none` written nor a value that may be none
         is refused or checked."""
-        if none_ok:
-            code = self.check(node) if not (wanted in (RANK, SUIT, COLOUR)
-                                           and isinstance(node, n.Text)) \
-                else self.named_constant(wanted, node)
-            if code is BAD or code.type == NONE:
-                return code
-            return self.expect(code, wanted, node.pos, f"the argument of {fn}()")
         if wanted == ZONE:
             code = self.check(node)
             if code is not BAD and not isinstance(code, ir.ZoneRef):
@@ -174,8 +167,11 @@ class CallChecks:
             return self.expect(code, wanted, node.pos, f"the argument of {fn}()")
         if wanted in (RANK, SUIT, COLOUR) and isinstance(node, n.Text):
             return self.named_constant(wanted, node)
-        code = self.expect(self.check(node), wanted, node.pos, f"the argument of {fn}()")
-        return self.needed(code, node.pos, f"the argument of {fn}()")
+        code = self.check(node)
+        if none_ok and code is not BAD and code.type == NONE:
+            return code
+        code = self.expect(code, wanted, node.pos, f"the argument of {fn}()")
+        return code if none_ok else self.needed(code, node.pos, f"the argument of {fn}()")
 
     def check_aggregate(self, node: n.Aggregate) -> ir.Expr:
         agg = AGGREGATES.get(node.function)
