@@ -513,7 +513,7 @@ class ExpressionChecker(CallChecks):
         then, other = self.check(node.then), self.check(node.otherwise)
         if BAD in (test, then, other):
             return BAD
-        if not comparable(then.type, other.type):
+        if not comparable(then.type, other.type) and not self.may_be_none(then, other):
             return self.error(node.pos, f"the two branches differ: {then.type} "
                                         f"and {other.type}")
         if known(test):
@@ -521,6 +521,15 @@ class ExpressionChecker(CallChecks):
         t = other.type if then.type == NONE else then.type
         return ir.Conditional(self.needed(test, node.test.pos, "the test"), then, other, type=t,
                          pos=node.pos, nullable=then.nullable or other.nullable)
+
+
+    @staticmethod
+    def may_be_none(then: ir.Expr, other: ir.Expr) -> bool:
+        """Whether one branch is `none` and the other a rank, a suit or a colour: such a
+        value may be nothing, as a card or a player may (`if ... then c.suit else none`)."""
+        if NONE not in (then.type, other.type):
+            return False
+        return (other.type if then.type == NONE else then.type) in (RANK, SUIT, COLOUR)
 
 
 _RESULT = {"+": "sum", "-": "difference", "*": "product", "/": "quotient", "%": "remainder"}

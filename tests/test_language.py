@@ -426,3 +426,53 @@ def test_none_as_trumps_means_the_suit_led_takes_the_trick(tmp_path: Path, trump
         suit, rank = rules.cards.suit, rules.cards.rank
         takes = suit[led] != suit[other] or rank[led] > rank[other]
         assert state.totals == ([1, 0] if takes else [0, 1])
+
+
+CALLED = """\
+cardrules: 1
+name: called-suit
+players: {min: 2, max: 2}
+deck: {zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: pile, visibility: public}
+  - {name: hand, owner: each, visibility: owner}
+variables:
+  - {name: called, scope: round, initial: none, type: suit}
+round:
+  setup: [shuffle stock, deal 1 from stock to each hand face down]
+  phases:
+    - name: play
+      turns: each_once
+      steps:
+        - name: play
+          moves:
+            - name: play
+              choose: {card: "hand[me]"}
+              do:
+                - move card to pile face up
+                - set called = if card.colour == 'red' then card.suit else none
+  end:
+    - if: "called != none and called == top(pile).suit"
+      then: ["score 1 to dealer"]
+"""
+
+
+def test_a_conditional_may_give_a_suit_or_none(tmp_path: Path) -> None:
+    """`if ... then c.suit else none` is a suit that may be none, as a card or a player may
+    be (validate refused it: "the two branches differ: a suit and none")."""
+    path = tmp_path / "called.yaml"
+    path.write_text(CALLED, encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    rules = engine.rules
+    scored = set()
+    for seed in range(30):
+        state = engine.new_game(2, seed)
+        legal = engine.legal_actions(state)
+        while legal:
+            last = legal[0][1]
+            legal = engine.play(state, legal[0])
+        red = rules.cards.suit_names[rules.cards.suit[last]] in ("hearts", "diamonds")
+        assert sum(state.totals) == (1 if red else 0)
+        scored.add(red)
+    assert scored == {True, False}
