@@ -10,7 +10,19 @@ from . import nodes as n
 from .builtins import FUNCTIONS, SETTLED_NAMES
 from .check_expr import BAD, ExpressionChecker, known
 from .names import did_you_mean, rule_name
-from .typesys import CARD, CARDS, COLOUR, INT, NONE, PLAYER, RANK, SUIT, accepts, comparable
+from .typesys import (
+    CARD,
+    CARDS,
+    COLOUR,
+    INT,
+    NONE,
+    PLAYER,
+    RANK,
+    SUIT,
+    UNCHECKED,
+    accepts,
+    comparable,
+)
 
 
 class StatementChecker(ExpressionChecker):
@@ -230,11 +242,11 @@ class StatementChecker(ExpressionChecker):
                                  "choose another")
             return None
         value = self.check(stmt.value)
-        if value is BAD:
-            return None
-        if isinstance(value, ir.ZoneRef):
-            self.error(stmt.value.pos, "a zone cannot be given another name; "
-                                       "write it out where it is used")
+        if value is BAD or isinstance(value, ir.ZoneRef):
+            if value is not BAD:
+                self.error(stmt.value.pos, "a zone cannot be given another name; "
+                                           "write it out where it is used")
+            self.scope[stmt.name] = (UNCHECKED, False)  # its uses are not a second error
             return None
         self.scope[stmt.name] = (value.type, value.nullable)
         return ir.Let(stmt.name, value, pos=stmt.pos)
@@ -345,7 +357,11 @@ class StatementChecker(ExpressionChecker):
 
     def check_for(self, stmt: n.For) -> ir.Stmt | None:
         source = self.iterable(stmt.source)
-        if source is BAD or self.clash(stmt.variable, stmt.variable_pos):
+        if self.clash(stmt.variable, stmt.variable_pos):
+            return None
+        if source is BAD:  # the body's own faults are still found; its uses of the name are not
+            with self.bind({stmt.variable: UNCHECKED}):
+                self.statements(stmt.body)
             return None
         assert source.type.item is not None
         with self.bind({stmt.variable: source.type.item}):

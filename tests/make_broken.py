@@ -124,6 +124,13 @@ CASES = {
                            "a card's suit in a trick must be a suit, but this is a rank"),
     "bad_statement": ([(27, "shuffle stock", "shufle stock")], (27, "shufle", 0),
                       "expected a statement"),
+    # a name whose value failed its check: its uses are not a second error
+    "let_of_a_fault": ([(39, "move top(stock) to hand[me]", "let n = sise(stock)"),
+                        (40, "set drawn += 1", "set drawn += n")], (39, "sise", 0),
+                       "unknown function 'sise': did you mean 'size'?"),
+    "for_over_a_fault": ([(53, "[move card to discard face up]",
+                           '[{for: "c in hnd[me]", do: [move c to discard face up]}]')],
+                         (53, "hnd", 0), "unknown zone 'hnd': did you mean 'hand'?"),
     "others_visibility_shared": ([(19, "visibility: public", "visibility: others")],
                                  (19, "{", 0), "zone 'discard' has visibility 'others', which "
                                  "needs a holder: a zone each player owns (owner: each)"),

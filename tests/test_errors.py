@@ -159,6 +159,19 @@ def test_every_mistake_in_a_file_is_reported_in_file_order(tmp_path: Path) -> No
                      (67, "a card has no attribute 'pionts'")]
 
 
+def test_a_loop_over_a_fault_still_has_its_body_checked(tmp_path: Path) -> None:
+    """A `for` whose list fails its check: the body's own mistakes are found all the same
+    (they were not, until the list was mended), and its uses of the loop's name are not."""
+    text = BASE.read_text(encoding="utf-8").replace(
+        "[move card to discard face up]",
+        '[{for: "c in hnd[me]", do: [move c to discard face up, "set drawn += sise(stock)"]}]')
+    path = tmp_path / "loop.yaml"
+    path.write_text(text, encoding="utf-8")
+    found = [(d.location.line, d.message.split(":")[0]) for d in check_files([str(path)])
+             if d.location]
+    assert found == [(53, "unknown zone 'hnd'"), (53, "unknown function 'sise'")]
+
+
 # ----------------------------------------------------------- syntax, everywhere
 BAD_EXPRESSIONS = [
     "size(stock) >", "size(stock", ")", "1 +* 2", "a = b", "not", "x..y",
