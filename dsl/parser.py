@@ -264,7 +264,12 @@ def _unexpected_characters(text: str, where: int, kind: str, exc: UnexpectedInpu
     if not char.isascii():
         return f"unexpected character '{char}' (U+{ord(char):04X}): rule text is ASCII"
     hint = ""
-    if char == "=" and kind == "statement" and text.lstrip().startswith("set "):
+    each = re.search(r"\beach\s+(\w+)\s*$", text[:where]) if char == "[" else None
+    if each is not None:
+        name = each.group(1)
+        hint = (f": 'each {name}' names every player's {name} already; write 'to each "
+                f"{name}', or 'to {name}[p]' for one player's")
+    elif char == "=" and kind == "statement" and text.lstrip().startswith("set "):
         hint = " (set gives a value with a single =)"
     elif char == "=":
         hint = " (to compare, write ==)"

@@ -124,6 +124,9 @@ CASES = {
                            "a card's suit in a trick must be a suit, but this is a rank"),
     "bad_statement": ([(27, "shuffle stock", "shufle stock")], (27, "shufle", 0),
                       "expected a statement"),
+    "deal_to_each_indexed": ([(28, "to each hand", "to each hand[me]")], (28, "[", 0),
+                             "unexpected character '[': 'each hand' names every player's hand "
+                             "already; write 'to each hand', or 'to hand[p]' for one player's"),
     # a name whose value failed its check: its uses are not a second error
     "let_of_a_fault": ([(39, "move top(stock) to hand[me]", "let n = sise(stock)"),
                         (40, "set drawn += 1", "set drawn += n")], (39, "sise", 0),
