@@ -56,6 +56,24 @@ def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
     return error
 
 
+def _cut_off_by_a_comma(doc: Document, mapping: Any, path: tuple[Any, ...],
+                        key: str) -> str | None:
+    """The key before `key` when `key` looks like the tail of its text, cut off by a comma
+    in a flow mapping (`{doc: Cards you won, to keep}` reads `to keep` as a key with no
+    value), else None."""
+    if not isinstance(mapping, dict) or mapping.get(key) is not None:
+        return None
+    keys = list(mapping)
+    at = keys.index(key)
+    if at == 0 or not isinstance(mapping[keys[at - 1]], str):
+        return None
+    loc = doc.where((*path, key), True)
+    line = doc.source_line(loc.line) or ""
+    if not line[:loc.column - 1].rstrip().endswith(","):
+        return None
+    return str(keys[at - 1])
+
+
 def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagnostic]:
     path = tuple(error.absolute_path)
     kind = error.validator
@@ -66,6 +84,10 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagn
         for key in _unexpected(error, schema):
             hint = suggest(key, allowed)
             fix = f"did you mean '{hint}'?" if hint else "expected one of: " + ", ".join(allowed)
+            before = _cut_off_by_a_comma(doc, error.instance, path, key)
+            if before is not None:
+                fix = (f"a comma inside {{ }} ends a value; if this is the rest of {before}'s "
+                       "text, put that text in quotes")
             yield doc.diagnostic((*path, key), f"unknown key '{key}': {fix}", key=True)
         return
     if kind == "required":

@@ -127,6 +127,9 @@ CASES = {
     "deal_to_each_indexed": ([(28, "to each hand", "to each hand[me]")], (28, "[", 0),
                              "unexpected character '[': 'each hand' names every player's hand "
                              "already; write 'to each hand', or 'to hand[p]' for one player's"),
+    "comma_in_flow_text": ([(20, "visibility: owner}", "visibility: owner, doc: Yours, to keep}")],
+                           (20, "to keep", 0), "unknown key 'to keep': a comma inside { } ends "
+                           "a value; if this is the rest of doc's text, put that text in quotes"),
     # a name whose value failed its check: its uses are not a second error
     "let_of_a_fault": ([(39, "move top(stock) to hand[me]", "let n = sise(stock)"),
                         (40, "set drawn += 1", "set drawn += n")], (39, "sise", 0),
