@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cookbook import cookbook_files
 
 from cardrules.dsl import builtins
 from cardrules.dsl.loader import check_files, load_ruleset
@@ -228,22 +229,6 @@ def test_schema_copy_is_identical() -> None:
 
 
 # ----------------------------------------------------------------- cookbook
-_YAML_BLOCK = re.compile(r"^```yaml\n(cardrules: 1\n.*?)^```$", re.MULTILINE | re.DOTALL)
-
-
-def cookbook_files() -> list[tuple[str, str]]:
-    """(name, text) of every whole rule file in the cookbook chapter of docs/grammar.md."""
-    text = doc_text()
-    start = text.index("## 15. Cookbook")
-    chapter = text[start:text.index("\n## ", start + 1)]
-    found = []
-    for block in _YAML_BLOCK.findall(chapter):
-        name = re.search(r"^name: (\S+)$", block, re.MULTILINE)
-        assert name, block[:200]
-        found.append((name.group(1), block))
-    return found
-
-
 def test_the_cookbook_has_its_games() -> None:
     assert [name for name, _ in cookbook_files()] == ["whist", "oh-hell", "crazy-eights", "go-fish",
                                                       "knock-rummy", "blackjack"]
