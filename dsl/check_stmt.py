@@ -79,9 +79,14 @@ class StatementChecker(ExpressionChecker):
         if cards is BAD or dest is BAD:
             return None
         assert isinstance(dest, ir.ZoneRef)
+        if stmt.bottom and dest.zone.layout == "grid":
+            self.error(stmt.to.pos, f"zone '{dest.zone.name}' is a grid: it has places, not a "
+                                    "bottom (move the card to it, and it takes the first empty "
+                                    "place)")
+            return None
         top_of = self._top_of_stack(cards)
         return ir.MoveCards(cards, many and top_of is None, dest, stmt.face_up, top_of,
-                            pos=stmt.pos)
+                            stmt.bottom, pos=stmt.pos)
 
     @staticmethod
     def _top_of_stack(code: ir.Expr) -> ir.ZoneRef | None:

@@ -100,7 +100,7 @@ class StatementWriter(ExpressionWriter):
         if stmt.top_of is not None:
             facts |= self.zone_facts(stmt.top_of.zone, "src")
             return self.card_rule("move_top", facts, src=self.zone_index(stmt.top_of), z=dest,
-                                  face=face, by=ME)
+                                  face=face, by=ME, under=stmt.bottom)
         if stmt.many:
             whole = stmt.cards.args[0] if isinstance(stmt.cards, ir.Call) \
                 and stmt.cards.function == "cards" else stmt.cards
@@ -110,14 +110,15 @@ class StatementWriter(ExpressionWriter):
                 if whole.ref.zone is not stmt.to.zone:  # (two zones, never one)
                     facts["to_itself"] = False
                 return self.card_rule("move_zone", facts, src=self.zone_index(whole.ref),
-                                      z=dest, face=face, by=ME)
+                                      z=dest, face=face, by=ME, under=stmt.bottom)
             cards = self.expr(stmt.cards)
             if not _named(stmt.cards):  # (a move's choice, or a part of it: in its order)
                 # cards worked out from a hand land in the deck's order, not their holder's
                 cards = pyast.call("table_order", B, S, cards)
-            return self.card_rule("move_all", facts, cards=cards, z=dest, face=face, by=ME)
+            return self.card_rule("move_all", facts, cards=cards, z=dest, face=face, by=ME,
+                                  under=stmt.bottom)
         return self.card_rule("move_card", facts, c=self.expr(stmt.cards), z=dest, face=face,
-                              by=ME)
+                              by=ME, under=stmt.bottom)
 
     def card_rule(self, fn_name: str, facts: dict[str, Any], **args: Any) -> list[ast.stmt]:
         """A runtime card rule: specialised in place where its source is at hand."""

@@ -225,13 +225,15 @@ class Stmt:
 @dataclass(frozen=True)
 class MoveCards(Stmt):
     """Move a card (`many` false) or cards to a zone; `top_of` is set for `top(Z)` of a
-    zone that is not a grid (the card is taken from its top)."""
+    zone that is not a grid (the card is taken from its top); `bottom`: they go under the
+    zone's cards (not a grid), in the order they would lie on an empty zone."""
 
     cards: Expr
     many: bool
     to: ZoneRef
     face: bool | None
     top_of: ZoneRef | None = None
+    bottom: bool = False
 
 
 @dataclass(frozen=True)

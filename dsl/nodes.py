@@ -195,6 +195,7 @@ class MoveCards(Stmt):
     cards: Expr
     to: Expr
     face_up: bool | None
+    bottom: bool = False  # `to bottom of Z`: under the zone's cards, not on top of them
 
 
 @dataclass(frozen=True)

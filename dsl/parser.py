@@ -398,8 +398,10 @@ class _Builder:
     def _facing(self, facing: Tree | None) -> bool | None:
         return None if facing is None else str(facing.children[0]) == "up"
 
-    def rule_move_cards(self, t: Tree, cards: Tree, to: Tree, facing: Tree | None) -> n.Stmt:
-        return n.MoveCards(self.build(cards), self.build(to), self._facing(facing), pos=self.pos(t))
+    def rule_move_cards(self, t: Tree, cards: Tree, bottom: Token | None, to: Tree,
+                        facing: Tree | None) -> n.Stmt:
+        return n.MoveCards(self.build(cards), self.build(to), self._facing(facing),
+                           bottom is not None, pos=self.pos(t))
 
     def rule_deal_cards(self, t: Tree, count: Tree, source: Tree, zone: Token, after: Tree | None,
                   facing: Tree | None) -> n.Stmt:

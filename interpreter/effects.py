@@ -74,9 +74,10 @@ def leave(b: Board, s: GameState, c: int, src: int) -> None:
 
 @inlinable
 def arrive(b: Board, s: GameState, c: int, src: int, z: int, face: bool | None,
-           by: int) -> None:
+           by: int, under: bool) -> None:
     """Card c, just taken from zone src by seat `by`, lands on zone z (a grid: its first
-    empty slot), turned face up or down (None: as it was); then who knows which card it is
+    empty slot; `under`: beneath the zone's cards, not on them), turned face up or down
+    (None: as it was); then who knows which card it is
     (and what those who could not tell which card moved may still know: sight.py); a trick
     zone notes who played it."""
     knowing: Fact = s.knowing
@@ -88,6 +89,9 @@ def arrive(b: Board, s: GameState, c: int, src: int, z: int, face: bool | None,
     dest_grid: Fact = b.grid[z]
     if dest_grid:
         put(b, s, c, z)
+    elif under:
+        s.zones[z].insert(0, c)
+        s.where[c] = z
     else:
         s.zones[z].append(c)
         s.where[c] = z
@@ -102,37 +106,44 @@ def arrive(b: Board, s: GameState, c: int, src: int, z: int, face: bool | None,
 
 
 @inlinable
-def move_card(b: Board, s: GameState, c: int, z: int, face: bool | None, by: int) -> None:
-    """Move card c, wherever it lies, to zone z."""
+def move_card(b: Board, s: GameState, c: int, z: int, face: bool | None, by: int,
+              under: bool) -> None:
+    """Move card c, wherever it lies, to zone z (`under`: to its bottom)."""
     src = s.where[c]
     leave(b, s, c, src)
-    arrive(b, s, c, src, z, face, by)
+    arrive(b, s, c, src, z, face, by, under)
 
 
 @inlinable
-def move_top(b: Board, s: GameState, src: int, z: int, face: bool | None, by: int) -> None:
-    """Move the top card of zone src (not a grid) to zone z."""
+def move_top(b: Board, s: GameState, src: int, z: int, face: bool | None, by: int,
+             under: bool) -> None:
+    """Move the top card of zone src (not a grid) to zone z (`under`: to its bottom)."""
     cards = s.zones[src]
     if not cards:
         empty(b, src)
     c = cards.pop()
-    arrive(b, s, c, src, z, face, by)
+    arrive(b, s, c, src, z, face, by, under)
 
 
 @inlinable
 def move_all(b: Board, s: GameState, cards: Iterable[int], z: int, face: bool | None,
-             by: int) -> None:
-    """Move several cards, in order, to zone z."""
-    for c in list(cards):
-        move_card(b, s, c, z, face, by)
+             by: int, under: bool) -> None:
+    """Move several cards, in order, to zone z (the last on top); `under`: beneath its
+    cards, lying in the same order among themselves."""
+    moved = list(cards)
+    if under:
+        moved.reverse()
+    for c in moved:
+        move_card(b, s, c, z, face, by, under)
 
 
 @inlinable
-def move_zone(b: Board, s: GameState, src: int, z: int, face: bool | None, by: int) -> None:
+def move_zone(b: Board, s: GameState, src: int, z: int, face: bool | None, by: int,
+              under: bool) -> None:
     """Move every card of zone src (not a grid), from its bottom card up, to zone z (not a
-    grid): as move_all does with them, but where nobody's knowledge or log is kept (a
-    playout kernel's game), without looking for each card's place: the zone is emptied
-    once its cards have landed."""
+    grid; `under`: beneath its cards, in the same order): as move_all does with them, but
+    where nobody's knowledge or log is kept (a playout kernel's game), without looking for
+    each card's place: the zone is emptied once its cards have landed."""
     cards = s.zones[src]
     knowing: Fact = s.knowing
     logging: Fact = s.log is not None
@@ -143,10 +154,12 @@ def move_zone(b: Board, s: GameState, src: int, z: int, face: bool | None, by: i
         moved = sorted(cards)
     else:
         moved = list(cards)
+    if under:
+        moved.reverse()
     for c in moved:
         if knowing or logging or to_itself:
             leave(b, s, c, src)
-        arrive(b, s, c, src, z, face, by)
+        arrive(b, s, c, src, z, face, by, under)
     if not (knowing or logging or to_itself):
         cards.clear()
 
@@ -349,15 +362,15 @@ def deal(b: Board, s: GameState, count: int | None, src: int, base: int, face: b
         cards = present(s.zones[src]) if src_grid else list(s.zones[src])
         cards.reverse()
         for i in range(len(cards)):
-            move_card(b, s, cards[i], base + seats[i % len(seats)], face, by)
+            move_card(b, s, cards[i], base + seats[i % len(seats)], face, by, False)
     elif src_grid:
         for _ in range(count):
             for p in seats:
-                move_card(b, s, top(b, s, src), base + p, face, by)
+                move_card(b, s, top(b, s, src), base + p, face, by, False)
     else:
         for _ in range(count):
             for p in seats:
-                move_top(b, s, src, base + p, face, by)
+                move_top(b, s, src, base + p, face, by, False)
 
 
 def deal_order(s: GameState, direction: int, after: int | None) -> list[int]:

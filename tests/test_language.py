@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from cardrules.dsl.loader import load_ruleset
+from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.kernel import Kernel
 from cardrules.interpreter.sessions.play import play_game
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -476,3 +477,62 @@ def test_a_conditional_may_give_a_suit_or_none(tmp_path: Path) -> None:
         assert sum(state.totals) == (1 if red else 0)
         scored.add(red)
     assert scored == {True, False}
+
+
+UNDER = """\
+cardrules: 1
+name: under
+players: {min: 2, max: 2}
+deck: {zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: bottom, visibility: public}
+  - {name: pile, owner: each, visibility: public}
+round:
+  setup:
+    - deal 2 from stock to each pile face up
+  phases:
+    - name: play
+      turns: each_once
+      steps:
+        - name: play
+          moves:
+            - {name: tuck, do: ["move top(stock) to bottom of pile[me] face up"]}
+            - {name: one, do: ["move bottom(stock) to bottom  of  pile[me] face up"]}
+            - {name: two, do: ["move [top(stock), bottom(stock)] to bottom of pile[me] face up"]}
+            - {name: stack, do: ["move stock to bottom of pile[me] face up"]}
+            - {name: named, do: ["move top(stock) to bottom face up"]}
+"""
+
+
+@pytest.mark.parametrize("move", ["tuck", "one", "two", "stack", "named"])
+def test_a_card_goes_under_a_zone_with_bottom_of(move: str, tmp_path: Path) -> None:
+    """`move X to bottom of Z` puts X beneath Z's cards (several keep their order among
+    themselves, as they would lie on an empty zone); a zone named bottom is still a zone.
+    The kernel plays it alike."""
+    path = tmp_path / "under.yaml"
+    path.write_text(UNDER, encoding="utf-8")
+    rules = load_ruleset(path)
+    for engine in (Engine(rules), Kernel(rules)):
+        state = engine.new_game(2, 1)
+        pile = 2 + engine.to_move(state)  # stock, bottom, pile[1], pile[2]
+        before = [list(cards) for cards in state.zones]
+        stock = before[0]
+        engine.play(state, (move,))
+        if move == "named":
+            assert state.zones[1] == [stock[-1]]
+            continue
+        moved = {"tuck": [stock[-1]], "one": [stock[0]], "two": [stock[-1], stock[0]],
+                 "stack": stock}[move]
+        assert state.zones[pile] == moved + before[pile]
+        assert state.zones[0] == [c for c in stock if c not in moved]
+
+
+def test_a_grid_has_no_bottom(tmp_path: Path) -> None:
+    path = tmp_path / "grid.yaml"
+    path.write_text(UNDER.replace("{name: pile, owner: each, visibility: public}",
+                                  "{name: pile, owner: each, visibility: public, layout: grid, "
+                                  "rows: 2, columns: 3}"), encoding="utf-8")
+    found = [d.message for d in check_files([str(path)])]
+    assert found and all(m.startswith("zone 'pile' is a grid: it has places, not a bottom")
+                         for m in found), found
