@@ -24,6 +24,8 @@ place a card can lie in (a zone's slot, as the action table numbers them) has a 
     seats          seats x 3            the seat itself, the seat to move, the dealer
     totals         seats                the totals so far (as scored, not scaled)
     round          2                    the round, the rounds at most
+    direction      1                    (where a rule turns play round, `reverse direction`)
+                                        which way play goes now: 1 in seat order, -1 against
     variables      one a game or round variable, one per seat a player variable: a
                    number, a truth value as 0/1, a text or list by its length; a player
                    variable the seat may not see is 0
@@ -99,6 +101,8 @@ class TensorPlan:
         if self.places and rules.tells:
             pieces.append(("told", (self.places, k)))
         pieces += [("seats", (p, 3)), ("totals", (p,)), ("round", (2,))]
+        if rules.flow is not None and rules.flow.direction == 0:  # (rules turn play round)
+            pieces.append(("direction", (1,)))
         if width:
             pieces.append(("variables", (width,)))
         if self.texts:
@@ -378,6 +382,8 @@ class SeatTensor:
             self.totals = list(s.totals)
         raw[at["round"]] = s.round
         raw[at["round"] + 1] = s.rounds_total
+        if "direction" in at:
+            raw[at["direction"]] = s.direction
         values = (s.over, [tuple(v) if isinstance(v, list) else v for v in s.vars.values()],
                   [tuple(tuple(v) if isinstance(v, list) else v for v in values)
                    for values in s.pvars.values()])

@@ -420,6 +420,8 @@ CONSTRUCTS: dict[str, Construct] = {c.name: c for c in (
               "The player wins the match, which ends with this round."),
     Construct("eliminate", "eliminate PLAYER",
               "The player is out of the game for the rest of the match."),
+    Construct("reverse_direction", "reverse direction",
+              "Play goes the other way round, for the rest of the round."),
     Construct("reveal", "reveal CARDS",
               "Every player learns the cards without their being turned."),
     Construct("tell", "tell PLAYER which NAME in CARDS where CONDITION",

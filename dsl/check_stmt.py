@@ -347,6 +347,9 @@ class StatementChecker(ExpressionChecker):
         return None if who is BAD else ir.Eliminate(self.needed(who, stmt.pos, "the player"),
                                                     pos=stmt.pos)
 
+    def check_reverse_direction(self, stmt: n.ReverseDirection) -> ir.Stmt:
+        return ir.ReverseDirection(pos=stmt.pos)
+
     def check_if(self, stmt: n.If) -> ir.Stmt | tuple[ir.Stmt, ...] | None:
         test = self.condition(stmt.test)
         then = self.statements(stmt.then)

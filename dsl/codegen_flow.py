@@ -49,8 +49,9 @@ def flow_facts(program: ir.Program, direction: int, forbid_repetition: bool = Fa
         after_turn=bool(triggers.get("after_turn")),
         before_turn=bool(triggers.get("before_turn")),
         reactions=program.reactions is not None,
-        turn_to=_uses_turn_to(program),
-        direction=direction,
+        turn_to=uses(program, ir.TurnTo),
+        # where rules turn play round, which way it goes is the game's (0: read it there)
+        direction=0 if uses(program, ir.ReverseDirection) else direction,
         forbid_repetition=forbid_repetition)
 
 
@@ -104,21 +105,6 @@ class FlowGenerator:
                 "named": facts.turn_to, "begins": facts.before_turn, "caching": facts.caching}
 
 
-def _uses_turn_to(program: ir.Program) -> bool:
-    """Whether any statement of the program is `turn to`."""
-    def walk(stmts: tuple[ir.Stmt, ...]) -> bool:
-        for stmt in stmts:
-            if isinstance(stmt, ir.TurnTo):
-                return True
-            inner = [getattr(stmt, f, ()) for f in ("then", "otherwise", "body")]
-            if any(walk(part) for part in inner if isinstance(part, tuple)):
-                return True
-        return False
-    bodies = [program.setup, program.round_end]
-    bodies += [m.body for p in program.phases for s in p.steps for m in s.moves]
-    bodies += [p.on_skip for p in program.phases]
-    bodies += [t.body for ts in program.triggers.values() for t in ts]
-    bodies += [proc.body for proc in program.procedures]  # (called from any of these)
-    if program.reactions is not None:
-        bodies += [m.body for m in program.reactions.moves]
-    return any(walk(b) for b in bodies)
+def uses(program: ir.Program, kind: type[ir.Stmt]) -> bool:
+    """Whether any statement of the program is of this kind (`turn to`, say)."""
+    return any(isinstance(node, kind) for node in ir.within(program))

@@ -267,6 +267,9 @@ class StatementWriter(ExpressionWriter):
         who = self.seat(stmt.player, stmt.pos, "it cannot be put out")
         return [pyast.expr_stmt(pyast.call("eliminate", S, who))]
 
+    def stmt_ReverseDirection(self, stmt: ir.ReverseDirection) -> list[ast.stmt]:
+        return [pyast.expr_stmt(pyast.call("reverse_direction", S))]
+
     def stmt_If(self, stmt: ir.If) -> list[ast.stmt]:
         if isinstance(stmt.test, ir.Const):  # settled by the options: its branch's own block
             return self.inner(stmt.then if stmt.test.value else stmt.otherwise)

@@ -216,7 +216,7 @@ class _Specialiser:
 
     def _assign(self, local: str, value: ast.expr) -> list[ast.stmt]:
         new_value = self.expression(value)
-        if isinstance(new_value, ast.Constant) and self.counts.get(local, 0) == 1:
+        if _held(new_value) is not _MISSING and self.counts.get(local, 0) == 1:
             self.env[local] = new_value  # assigned once, to a value known now
             return []
         if local in self.renamed:  # assigned before: the same fresh name again
@@ -318,6 +318,9 @@ def _held(node: ast.AST) -> Any:
     """The value a folded node holds (a `_Known`, or a plain constant), or a marker."""
     if isinstance(node, ast.Constant):
         return node.value.value if isinstance(node.value, _Known) else node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) \
+            and isinstance(node.operand, ast.Constant) and type(node.operand.value) is int:
+        return -node.operand.value  # (a negative number, as pyast.const writes it)
     return _MISSING
 
 
@@ -357,8 +360,8 @@ def _fold(node: ast.AST) -> ast.AST:
             and type(node.ops[0]) in _COMPARE:
         result = _COMPARE[type(node.ops[0])](node.left.value, node.comparators[0].value)
         return pyast.const(bool(result))
-    if isinstance(node, ast.IfExp) and isinstance(node.test, ast.Constant):
-        return node.body if node.test.value else node.orelse
+    if isinstance(node, ast.IfExp) and _held(node.test) is not _MISSING:
+        return node.body if _held(node.test) else node.orelse
     if isinstance(node, ast.BoolOp):
         return _fold_boolop(node)
     return node

@@ -329,6 +329,11 @@ class Eliminate(Stmt):
 
 
 @dataclass(frozen=True)
+class ReverseDirection(Stmt):
+    """Play goes the other way round for the rest of the round."""
+
+
+@dataclass(frozen=True)
 class ProcedureCall(Stmt):
     """A call of one of the rule file's procedures (`procedures:`)."""
 

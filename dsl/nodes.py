@@ -284,6 +284,11 @@ class Eliminate(Stmt):
 
 
 @dataclass(frozen=True)
+class ReverseDirection(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
 class ProcedureCall(Stmt):
     """`refill(me, 3)`: the statements of one of the file's procedures, run here."""
 

@@ -88,7 +88,8 @@ _FRIENDLY = {
 _END = {"$END", "<END-OF-FILE>"}  # (how Lark names the text's end, by version)
 _START_WORDS = {
     "statement": "a statement (move, deal, shuffle, flip, swap, set, let, peek, end, turn, "
-                 "win, eliminate, reveal, tell, score, or a procedure's call: name(...))",
+                 "win, eliminate, reverse direction, reveal, tell, score, or a procedure's "
+                 "call: name(...))",
     "expression": "an expression",
     "domain": "a collection to choose from",
     "for_clause": "'NAME in LIST' (for: p in players)",
@@ -459,6 +460,9 @@ class _Builder:
 
     def rule_eliminate(self, t: Tree, player: Tree) -> n.Stmt:
         return n.Eliminate(self.build(player), pos=self.pos(t))
+
+    def rule_reverse_direction(self, t: Tree, words: Token) -> n.Stmt:
+        return n.ReverseDirection(pos=self.pos(t))
 
     def rule_reveal(self, t: Tree, cards: Tree) -> n.Stmt:
         return n.Reveal(self.build(cards), pos=self.pos(t))

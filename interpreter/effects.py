@@ -434,6 +434,14 @@ def score_points(s: GameState, points: int, p: int, teams: int) -> None:
                       "total": total_now(s, p, teams)})
 
 
+def reverse_direction(s: GameState) -> None:
+    """Play goes the other way round, for the rest of the round (`reverse direction`)."""
+    s.direction = -s.direction
+    if s.log is not None:
+        s.log.append({"effect": "reverse",
+                      "way": "in seat order" if s.direction > 0 else "against seat order"})
+
+
 def eliminate(s: GameState, p: int) -> None:
     """Seat p is out of the game: turns pass it by; its cards stay where they are."""
     s.active[p] = False
@@ -496,6 +504,7 @@ def named_to_each(s: GameState, c: int) -> list[list[int]]:
 EXPORTED = (
     "put", "leave", "arrive", "move_card", "move_top", "move_all", "move_zone", "flip_card",
     "flip_all", "swap", "known_after_move", "shuffle", "peek", "peek_all", "reveal", "deal",
-    "deal_order", "end_round_before", "ends", "win", "eliminate", "score_points", "log_move",
+    "deal_order", "end_round_before", "ends", "win", "eliminate", "reverse_direction",
+    "score_points", "log_move",
     "log_swap", "log_flip", "table_order",
 )

@@ -115,6 +115,7 @@ class Engine:
         # Each round passes the deal on before it starts; begin so that in round 1 the seat
         # before seat 1 deals and seat 1 plays first.
         s.dealer = (-2 * rules.direction) % count
+        s.direction = rules.direction
         rounds.game_variables(self.flow, s)
         s.deal = deal
         flow.new_round(self.flow, s)

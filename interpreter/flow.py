@@ -121,9 +121,11 @@ def turn_over(F: Flow, S: GameState, me: int, listing: bool, phase: int) -> list
     if named:
         nxt = whose_turn(F, S, me)
     else:
-        nxt = (me + F.facts.direction) % S.n
+        # (where rules turn play round, `reverse direction`, which way it goes is the game's)
+        direction: Fact = F.facts.direction if F.facts.direction else S.direction
+        nxt = (me + direction) % S.n
         if not S.active[nxt]:
-            nxt = next_seat(S, me, F.facts.direction)
+            nxt = next_seat(S, me, direction)
     if F.facts.skipping[phase]:
         nxt = skip_turns(F, S, nxt)
     if F.facts.each_once[phase]:
@@ -219,10 +221,16 @@ def end_turn(F: Flow, s: GameState, me: int, begin: bool = True) -> None:
             begin_turn(F, s)
 
 
+def play_direction(F: Flow, s: GameState) -> int:
+    """Which way play goes now: +1 in seat order, -1 against it (the ruleset's `direction`,
+    or, where its rules turn play round with `reverse direction`, the game's)."""
+    return F.facts.direction or s.direction
+
+
 def whose_turn(F: Flow, s: GameState, me: int) -> int:
     """Who plays after the turn that ends: the seat a rule named (`turn to`), else the
     next in play order (either way, the next one still in)."""
-    direction = F.facts.direction
+    direction = play_direction(F, s)
     if s.next_turn is not None:
         named, s.next_turn = s.next_turn, None
         return named if s.active[named] else next_seat(s, named, direction)
@@ -241,7 +249,7 @@ def skip_turns(F: Flow, s: GameState, seat: int) -> int:
         s.turns += 1
         if s.log is not None:
             s.log.append({"event": "skip", "seat": seat + 1})
-        seat = next_seat(s, seat, F.facts.direction)
+        seat = next_seat(s, seat, play_direction(F, s))
     message = (f"phase '{phase.name}': every player keeps missing turns (does on_skip "
                "change what skip_turn tests?)")
     site = phase.skip_site
@@ -293,7 +301,7 @@ def enter_phase(F: Flow, s: GameState, index: int) -> bool:
     s.next_turn = None  # a `turn to` still pending is the old phase's: this one has its first
     first = s.first if phase.first is None else \
         rounds.a_seat(F, F.call(phase.first, s, s.first), s, f"phase '{phase.name}': first")
-    s.current = first if s.active[first] else next_seat(s, first, F.facts.direction)
+    s.current = first if s.active[first] else next_seat(s, first, play_direction(F, s))
     s.step = 0
     s.reps = F.facts.repeat[index][0]
     begin_turn(F, s)
@@ -392,7 +400,7 @@ def open_window(F: Flow, s: GameState, actor: int, listing: bool = True) -> bool
     """After an action, offer the reaction moves to every seat still in, in play order
     from the one after the actor (the actor last). False if nobody has one (without
     `listing`, whether anybody is asked; the seats with none are passed over later)."""
-    seats = others(s, actor, F.facts.direction)
+    seats = others(s, actor, play_direction(F, s))
     s.window = seats + [actor] if s.active[actor] else seats
     return next_reaction(F, s) if listing else bool(s.window)
 

@@ -55,7 +55,8 @@ def position(rules: Ruleset, state: GameState, seat: int | None,
     finally:
         state.known = saved
     text = repr((zones, variables, state.totals, state.round, state.phase, state.step,
-                 state.current, state.window, state.active, state.stop_before, state.over))
+                 state.current, state.window, state.active, state.stop_before, state.over,
+                 *(("reversed",) if state.direction != rules.direction else ())))
     return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 

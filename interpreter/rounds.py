@@ -59,6 +59,7 @@ def deal(F: Flow, s: GameState) -> None:
             sight.forget_all(s, len(s.zones))
     s.stop_before = None
     s.next_turn = None
+    s.direction = rules.direction  # (a round turned round by its rules starts as ever)
     s.signal = 0
     s.seen = frozenset()  # (a position of another round is never met again)
     for var in rules.variables:

@@ -64,7 +64,7 @@ class GameState:
     __slots__ = (*_PLAIN, "_rng", "_rng_shared", "_rng_seed", "chances", "version",
                  "legal_cache", "log", "everyone", "forcing", "cut_off", "maybe", "watchers",
                  "told", "sight", "knowing", "deal", "dealt", "seen", "until_round_end",
-                 "between_rounds", "work", "work_at", "spent", *_HOUSE)
+                 "between_rounds", "work", "work_at", "spent", "direction", *_HOUSE)
 
     def __init__(self) -> None:
         self.ruleset = ""
@@ -111,6 +111,9 @@ class GameState:
         self.turns_in_phase = 0
         self.stop_before: int | None = None
         self.next_turn: int | None = None  # who plays next, when a rule has said (turn to)
+        # which way play goes (+1 seat order, -1 against it): the ruleset's `direction` at
+        # each round's start, turned by `reverse direction`; read only where rules turn it
+        self.direction = 1
         self.forced = 0  # actions played without asking: the only legal one, in a step so marked
         self.forcing = False  # (while forced actions are being played)
         self.by: list[int | None] = []  # per card: who played it into a trick zone last
@@ -224,6 +227,7 @@ class GameState:
         other.window = self.window[:]
         other.n_cards = self.n_cards
         other.next_turn, other.forced, other.forcing = self.next_turn, self.forced, False
+        other.direction = self.direction
         other.by = self.by[:]
         other.deal, other.dealt = self.deal, self.dealt  # (a deal is never changed)
         other._rng, other._rng_seed = self._rng, self._rng_seed  # shared until either draws
@@ -249,6 +253,8 @@ class GameState:
         data["format"] = FORMAT
         if self.cut_off:  # written only when true: states saved before it existed still load
             data["cut_off"] = True
+        if self.direction != 1:  # (so too: only where rules turn play round, and it is)
+            data["direction"] = -1
         if self.house >= 0:  # (only a game with a house has these)
             data.update({name: getattr(self, name) for name in _HOUSE})
         if self.deal is not None and hasattr(self.deal, "data"):  # (only a given deal)
@@ -288,6 +294,7 @@ class GameState:
             state.told = {int(c): int(mask) for c, mask in data.get("told", [])}
             state.forcing = False
             state.cut_off = data.get("cut_off", False) is True
+            state.direction = -1 if data.get("direction", 1) == -1 else 1
             state.seen = frozenset(bytes.fromhex(key) for key in data.get("seen", ()))
             if "deal" in data:
                 state.deal = Deal(shuffles=tuple(tuple(str(n) for n in order)

@@ -220,7 +220,7 @@ def rule_text_items(before: str, keys: list[str], known: Analysis | None,
 
 _STATEMENTS = ("move_cards", "deal_cards", "shuffle", "flip", "swap", "set", "let", "peek",
                "end_turn", "turn_to", "end_round", "end_phase", "end_game", "win", "eliminate",
-               "reveal", "tell")
+               "reverse_direction", "reveal", "tell")
 _STATEMENT_LISTS = ("do", "setup", "end", "then", "else", "on_skip")
 
 

@@ -260,6 +260,8 @@ def _key(effect: Event) -> tuple[Any, ...]:
         kind = "move"  # a swap is two cards going each the other's way
     if kind == "score":  # points scored during play: how many, and the total they make
         return (kind, None, None, effect.get("seat"), (effect.get("points"), effect.get("total")))
+    if kind == "reverse":  # play turned round: which way it goes now
+        return (kind, None, None, None, effect.get("way"))
     return (kind, effect.get("from"), effect.get("to"), effect.get("seat"), effect.get("zone"))
 
 
@@ -313,6 +315,8 @@ def _line(rules: Ruleset, key: tuple[Any, ...], cards: list[str | None], seat: i
         return f"seat {who} looks at a card ({zone})"
     if kind == "eliminate":
         return _subject(who, seat, "is out of the game", "are out of the game")
+    if kind == "reverse":
+        return f"play turns round: it now goes {zone}"
     if kind == "score":
         points, total = zone
         noun = "point" if abs(points) == 1 else "points"

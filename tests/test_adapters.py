@@ -396,3 +396,24 @@ def test_the_recall_tells_every_action_the_cards_the_engine_played_alone_too(
         alone += state.forced
         assert len(match.records) == state.actions == sum(match.made.values()), seed
     assert alone > 0
+
+
+def test_the_way_play_goes_is_observed_where_rules_turn_it() -> None:
+    """A ruleset that turns play round (`reverse direction`) has a `direction` piece, which
+    follows the game's; one that never does has none (its tensor is as it was)."""
+    turnabout = str(Path(__file__).resolve().parent / "games" / "turnabout.yaml")
+    assert "direction" not in dict((n, s) for n, s in TensorPlan.of(table("golf6"), False).pieces)
+    match = Match(table(turnabout, (), 4), recording=False)
+    match.start(3)
+    plan = TensorPlan.of(match.table, False)
+    start, _, _ = next((a, b, s) for n, a, b, s in plan.slices if n == "direction")
+    rng, seen = random.Random(3), set()
+    for _ in range(400):
+        if match.is_over():
+            break
+        assert match.state is not None
+        for seat in range(4):
+            assert tensor_of(plan, match, seat)[start] == match.state.direction
+        seen.add(match.state.direction)
+        match.apply(rng.choice(match.legal()))
+    assert seen == {1, -1}

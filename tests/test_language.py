@@ -3,6 +3,7 @@ grids, joined lists, and the code generated for them."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,10 @@ import pytest
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.kernel import Kernel
+from cardrules.interpreter.positions import position
 from cardrules.interpreter.sessions.play import play_game
+from cardrules.interpreter.state import GameState
+from cardrules.present import news
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -536,3 +540,46 @@ def test_a_grid_has_no_bottom(tmp_path: Path) -> None:
     found = [d.message for d in check_files([str(path)])]
     assert found and all(m.startswith("zone 'pile' is a grid: it has places, not a bottom")
                          for m in found), found
+
+
+TURNABOUT = Path(__file__).resolve().parent / "games" / "turnabout.yaml"
+
+
+def test_a_queen_turns_play_round_for_the_rest_of_the_round() -> None:
+    """`reverse direction` (tests/games/turnabout.yaml, a counterclockwise game): after a
+    queen the next seat is the one before, until another queen; each round starts the
+    ruleset's way; a save keeps the way play goes; the news says so."""
+    rules = load_ruleset(TURNABOUT)
+    engine = Engine(rules)
+    turned = 0
+    for seed in range(12):
+        state = engine.new_game(4, seed, log=True)
+        way, round_now = -1, state.round
+        rng = random.Random(seed)
+        legal = engine.legal_actions(state)
+        while legal:
+            me = engine.to_move(state)
+            action = legal[rng.randrange(len(legal))]
+            queen = action[0] == "play" and \
+                rules.cards.rank_names[rules.cards.rank[action[1]]] == "Q"
+            mark = len(state.log or [])
+            legal = engine.play(state, action)
+            if state.round != round_now or not legal:
+                way, round_now = -1, state.round
+                continue
+            if queen:
+                way, turned = -way, turned + 1
+                said = news.consequences(rules, (state.log or [])[mark:], 0)
+                assert any(line.startswith("play turns round: it now goes") for line in said), said
+            assert engine.to_move(state) == (me + way) % 4
+            again = GameState.from_json(state.to_json())
+            assert again.direction == state.direction == way
+    assert turned > 10
+
+
+def test_a_position_after_play_turned_round_is_another() -> None:
+    rules = load_ruleset(TURNABOUT)
+    state = Engine(rules).new_game(4, 1)
+    before = position(rules, state, 0)
+    state.direction = -state.direction
+    assert position(rules, state, 0) != before
