@@ -179,6 +179,10 @@ _register(
     Builtin("next_player", (PLAYER,), PLAYER,
             "The next player still in the game after the given one, in play order.",
             _t("next_seat(S, _0, DIRECTION)"), example="next_player(dealer)"),
+    Builtin("previous_player", (PLAYER,), PLAYER,
+            "The player still in the game before the given one, in play order: the one whose "
+            "turn came before.",
+            _t("next_seat(S, _0, -DIRECTION)"), example="previous_player(me)"),
     Builtin("seat", (INT,), PLAYER,
             "The player in the given seat, counted from 1 (a fault if there is no such seat).",
             _t("seat_of(S, _0, _site)"), example="first: seat(1)"),
@@ -372,6 +376,8 @@ HOUSE_PLAYER_ATTRIBUTES: dict[str, str] = {
 # ... and the built-in functions that need a seat there, not the house.
 HOUSE_FUNCTIONS: dict[str, Emitter] = {
     "next_player": _t("next_seat(S, a_seat(S, _0, 'next_player needs a seat', _site), DIRECTION)"),
+    "previous_player": _t("next_seat(S, a_seat(S, _0, 'previous_player needs a seat', _site), "
+                          "-DIRECTION)"),
 }
 
 

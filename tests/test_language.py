@@ -583,3 +583,42 @@ def test_a_position_after_play_turned_round_is_another() -> None:
     before = position(rules, state, 0)
     state.direction = -state.direction
     assert position(rules, state, 0) != before
+
+
+BEFORE = """\
+cardrules: 1
+name: before
+players: {min: 2, max: 5, default: 4}
+deck: {zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+variables:
+  - {name: last, scope: round, initial: none, type: player}
+  - {name: after, scope: round, initial: none, type: player}
+round:
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: play
+          moves:
+            - {name: note, do: ["set last = previous_player(me)", "set after = next_player(me)"]}
+            - {name: turn, do: [reverse direction, "set last = previous_player(me)",
+                                "set after = next_player(me)"]}
+            - {name: stop, do: [end round]}
+"""
+
+
+def test_the_previous_player_is_the_one_before_in_play_order(tmp_path: Path) -> None:
+    """previous_player(p) and next_player(p) follow the way play goes now."""
+    path = tmp_path / "before.yaml"
+    path.write_text(BEFORE, encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(4, 1)
+    way = 1
+    for move in ["note", "turn", "note", "note", "turn", "note", "turn"]:
+        me = engine.to_move(state)
+        assert me is not None
+        engine.play(state, (move,))
+        way = -way if move == "turn" else way
+        assert (state.vars["last"], state.vars["after"]) == ((me - way) % 4, (me + way) % 4)
