@@ -6,6 +6,7 @@ be read answered rather than dropped, bounded reads, and a log of plain lines.
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from typing import Any, BinaryIO
 
@@ -19,6 +20,7 @@ from cardrules.errors import ProtocolError
 MAX_HEADER = 1000  # bytes in one header line ("Content-Length: 1234" and the like)
 # bytes in one message: the largest rule file, every character escaped as JSON may escape it
 MAX_MESSAGE = 16 * MAX_BYTES
+_LENGTH = re.compile(rb"Content-Length: (\d+)\r\n")  # the one header pygls reads (io_.py)
 
 
 class Refused(JsonRpcException):
@@ -70,15 +72,41 @@ class BoundedInput:
 
     def __init__(self, stream: BinaryIO):
         self.stream = stream
+        self.length: int | None = None  # what the headers of the message being read gave
 
     def readline(self) -> bytes:
         line = self.stream.readline(MAX_HEADER + 1)
         if len(line) > MAX_HEADER:
             raise ProtocolError(f"a message header longer than {MAX_HEADER:,} bytes: not the "
                                 "Language Server Protocol")
+        self._header(line)
         return line
 
+    def _header(self, line: bytes) -> None:
+        """A header pygls would pass over, waiting for ever for the one it looks for, is
+        refused: a Content-Length it cannot read (`content-length: 5`, `Content-Length: x`,
+        a line without its \\r), of no bytes, or headers that end without one."""
+        if not line:
+            return  # (the end of the input: the server stops)
+        if not line.strip():
+            if self.length is None:
+                raise ProtocolError("a message's headers end without a Content-Length: not "
+                                    "the Language Server Protocol")
+            return
+        if line[:15].lower() != b"content-length:" or self.length is not None:
+            return  # (another header; or a second Content-Length, which pygls passes over)
+        found = _LENGTH.fullmatch(line)
+        if found is None:
+            shown = line.decode("utf-8", "replace").rstrip("\r\n")
+            raise ProtocolError(f"a message header '{shown}' is not 'Content-Length: ' and a "
+                                "number of bytes, ended by \\r\\n")
+        if int(found.group(1)) == 0:
+            raise ProtocolError("a message header gives Content-Length 0: a message has at "
+                                "least one byte")
+        self.length = int(found.group(1))
+
     def read(self, size: int) -> bytes:
+        self.length = None  # (the next message's headers follow its body)
         if size > MAX_MESSAGE:
             shown = str(size) if size < 10**30 else "a number of more than 30 digits"
             raise ProtocolError(f"a message header gives Content-Length {shown}: a message "
