@@ -253,8 +253,11 @@ def stacked_deck(engine: Any, players: int, seed: int, deal: Deal) -> Deal:
     if not probe.seen:
         raise GameError("the deal names cards, but this ruleset's setup shuffles nothing: "
                         "its deal is always the same")
+    # Only the cards the shuffles order can be stated: a card the setup sets aside before
+    # it shuffles (hanabi's copies beyond the game's 50) stays where the rules put it.
+    shuffled = sorted({c for _, order in probe.seen for c in order if c != EMPTY})
     ids: dict[str, list[int]] = {}
-    for c in range(start.n_cards):
+    for c in shuffled:
         ids.setdefault(names[c], []).append(c)
     wanted: dict[int, int] = {}  # probe card -> the card to put in its place
     for (z, cards, stack), where in zip(deal.zones, deal.where):
@@ -263,10 +266,14 @@ def stacked_deck(engine: Any, players: int, seed: int, deal: Deal) -> Deal:
             raise GameError(f"the deal, {where}: {len(cards)} cards named, but the setup "
                             f"puts {len(held)} there")
         for probe_card, name in zip(held[len(held) - len(cards):], cards):
+            if not ids.get(name):
+                had = sum(names[c] == name for c in shuffled)
+                raise GameError(f"the deal, {where}: {name} is named more often than the "
+                                f"setup's shuffles hold it ({had})")
             wanted[probe_card] = ids[name].pop(0)
     rest = sorted(c for group in ids.values() for c in group)
     random.Random(seed).shuffle(rest)  # the cards not named: in an order of the seed's
-    open_places = [c for c in range(start.n_cards) if c not in wanted]
+    open_places = [c for c in shuffled if c not in wanted]
     wanted.update(zip(open_places, rest))
     orders = tuple(tuple(names[wanted[c]] for c in reversed(order) if c != EMPTY)
                    for _, order in probe.seen)

@@ -66,6 +66,25 @@ def test_the_cards_not_named_come_from_the_seed() -> None:
     assert dealt(GIN, one, "hand", 1) != dealt(GIN, other, "hand", 1)
 
 
+def test_a_card_the_setup_sets_aside_before_shuffling_stays_aside() -> None:
+    """hanabi's setup puts the copies beyond the game's 50 cards aside, then shuffles: named
+    cards are dealt from the 50 (they were taken from all 75, and the deal failed, naming a
+    card the file did not), and naming a card more often than the 50 hold it says so."""
+    hanabi = load_ruleset("hanabi")
+    ones = ["1R", "1Y", "1G", "1B", "1W"]
+    for seed in range(6):
+        deal = parse_deal(json.dumps({"zones": {"hand[1]": ones}}), "hand.json", hanabi, 3)
+        state = Engine(hanabi).new_game(3, seed, deal=deal)
+        assert dealt(hanabi, state, "hand", 0) == ones
+        assert sorted(dealt(hanabi, state, "unused")) == \
+            sorted(dealt(hanabi, Engine(hanabi).new_game(3, seed), "unused"))
+    fives = parse_deal(json.dumps({"zones": {"hand[1]": ["5R", "5R", "1Y", "1G", "1B"]}}),
+                       "hand.json", hanabi, 3)
+    with pytest.raises(GameError, match=r"5R is named more often than the setup's shuffles "
+                                        r"hold it \(1\)"):
+        Engine(hanabi).new_game(3, 1, deal=fives)
+
+
 def test_a_stacked_deck_deals_round_after_round_then_the_seed_shuffles() -> None:
     rules = load_ruleset("golf6", {"rounds": "3"})
     engine = Engine(rules)
