@@ -290,8 +290,12 @@ class Session:
         elif word.split()[0] in ("log", "history"):
             console.show(commands.log(t, seat, word.split()[1:], style))
         elif word.split()[0] == "hint":
-            console.show(commands.hint(t, seat, choices, word.split()[1:], style,
-                                       self.shown.listed))
+            try:
+                console.show(commands.hint(t, seat, choices, word.split()[1:], style,
+                                           self.shown.listed))
+            except KeyboardInterrupt:  # a search cut short: the game is as it was
+                click.echo("")
+                console.show(["Hint cancelled (Ctrl-C): nothing chosen; decide as before."])
         elif word in ("takeback", "take back", "undo"):
             lines, taken = commands.take_back(t, seat)
             console.show(lines)

@@ -14,6 +14,7 @@ import os
 import re
 import signal
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -984,6 +985,25 @@ def test_a_hint_and_a_decision_taken_back_at_the_terminal() -> None:
     assert "  you take the top card of the stock\n    JC goes from the stock to your " \
         "holding" in after
     assert "refused: you have seen a card since that decision" in after
+
+
+def test_ctrl_c_during_a_hint_cancels_it_and_the_game_goes_on(tmp_path: Path) -> None:
+    """A long hint is cut short by Ctrl-C: the same decision is asked again, and the game
+    is neither ended nor changed."""
+    child = spawn([*PLAY, "golf6", "--players", "2", "--seed", "4", "-o", "rounds=1",
+                   "--plain"], tmp_path)
+    screen(child)
+    child.sendline("hint ismcts:100000")  # (far more than a second's search)
+    time.sleep(1)
+    child.sendintr()
+    child.expect(PROMPT)
+    assert "Hint cancelled (Ctrl-C): nothing chosen" in text(child)
+    child.sendline("1")
+    assert "seat 1 (you)  grid:" in screen(child)
+    child.sendline("quit")
+    child.expect(r"\[y/N\] ")
+    child.sendline("y")
+    assert finished(child) == 0
 
 
 def test_a_seed_cardrules_picks_is_shown_only_once_the_game_is_over(tmp_path: Path) -> None:
