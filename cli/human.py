@@ -58,6 +58,8 @@ from .screen import (
     open_prompt,
     paint,
     terminal_width,
+    text_commands,
+    text_way_out,
 )
 from .table import Table, read_save
 
@@ -105,12 +107,14 @@ class Console:
         else:
             click.echo("\n" * 3, nl=False)
 
-    def ask(self, prompt: str) -> str | None:
+    def ask(self, prompt: str, stop: str = "type quit to stop") -> str | None:
+        """A line typed at `prompt`; None, refused, for Ctrl-C or Ctrl-D (`stop`: how to
+        stop at this prompt, as the refusal says it)."""
         try:
             line = input(prompt)
         except KeyboardInterrupt:
             click.echo("")
-            self.refuse("interrupted (Ctrl-C): nothing chosen; type quit to stop")
+            self.refuse(f"interrupted (Ctrl-C): nothing chosen; {stop}")
             return None
         except EOFError:
             self.eofs += 1
@@ -118,7 +122,7 @@ class Console:
             if not self.interactive or self.eofs >= EOFS_TO_STOP:
                 click.echo("error: input ended before the game did", err=True)
                 raise Stop(EXIT_GAME) from None
-            self.refuse("end of input (Ctrl-D) ignored: type quit to stop")
+            self.refuse(f"end of input (Ctrl-D) ignored: {stop}")
             return None
         self.eofs = 0
         return line
@@ -359,11 +363,14 @@ class Session:
                 if typed in ("back", "0"):
                     console.show(["Back to the choices."])
                     return None
+                if typed in ("quit", "exit"):
+                    self.quit()
+                    continue
                 if typed.isascii() and typed.isdigit() and len(typed) <= 9 \
                         and 1 <= int(typed) <= len(options):
                     narrowing.choose(options[int(typed) - 1])
                     break
-                console.refuse(f"type a number from 1 to {len(options)}, or back")
+                console.refuse(f"type a number from 1 to {len(options)}, back or quit")
         return action
 
     def pick(self, choices: dict[int, Action], digits: str, rest: str | None) -> Action | None:
@@ -382,28 +389,35 @@ class Session:
         return action
 
     def fill(self, action: Action, given: str | None) -> Action | None:
-        """Ask for each open parameter's text until it is acceptable; None to go back.
+        """Ask for each open parameter's text until it is acceptable; None to go back (Enter
+        alone, or back where that is no text). quit saves and stops where it is no text.
         `given`: the text typed after the choice's number, taken for the first one."""
         parts = list(action)
         for index, domain in enumerate(action):
             if not isinstance(domain, Words):
                 continue
             say, prompt = open_prompt(self.table.engine, action, index)
+            words = text_commands(domain)
             if given is None:
                 self.console.show([say])
             while True:
-                typed = given if given is not None else self.console.ask(prompt)
+                typed = given if given is not None else \
+                    self.console.ask(prompt, text_way_out(domain))
                 given = None
                 if typed is None:
+                    continue
+                word = typed.strip().lower()
+                if not word or word == "back" and word in words:  # (Enter: never a text)
+                    self.console.show(["Back to the choices."])
+                    return None
+                if word == "quit" and word in words:
+                    self.quit()
                     continue
                 value = fitted(domain, typed.strip())
                 problem = domain.problem(value)
                 if problem is None:
                     parts[index] = value
                     break
-                if value.lower() == "back":
-                    self.console.show(["Back to the choices."])
-                    return None
                 self.console.refuse(problem)
         return tuple(parts)
 

@@ -32,10 +32,13 @@ from cardrules.cli.screen import (
     decision_screen,
     numbered,
     strip_ansi,
+    text_commands,
+    text_way_out,
     view_section,
 )
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import GameError, IllegalAction
+from cardrules.interpreter.domains import Words
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.players.bots import make_bot
 from cardrules.interpreter.sessions.record import find_action
@@ -262,14 +265,24 @@ def test_precognition_refuses_a_bad_prediction_and_keeps_it_secret(tmp_path: Pat
     assert "Write the prediction: a text of 1 to 51 letters from U, D, S" in text(child)
     for typed, reason in [("UDX", "'X' is not allowed: use only U, D, S"),
                           ("udx", "'X' is not allowed: use only U, D, S"),  # only the bad one
-                          ("", "empty: write at least one letter"),
                           ("U" * 60, "60 letters: write between 1 and 51")]:
         child.sendline(typed)
         child.expect("prediction> ")
         assert f"refused: {reason}" in text(child)
     child.sendintr()
     child.expect("prediction> ")
-    assert "refused: interrupted" in text(child)
+    assert "refused: interrupted (Ctrl-C): nothing chosen; type quit to stop" in text(child)
+    child.sendline("quit")  # a command here, not the letters Q, U, I, T
+    child.expect(r"\[y/N\] ")
+    child.sendline("n")
+    child.expect("prediction> ")
+    assert "Not quitting" in text(child)
+    child.sendline("")  # Enter alone: never a text
+    child.expect(PROMPT)
+    assert "Back to the choices." in text(child)
+    child.sendline("1")
+    child.expect("prediction> ")
+    assert "(Enter alone or back: choose again; quit: save and stop.)" in text(child)
     child.sendline("back")
     child.expect(PROMPT)
     assert "Back to the choices." in text(child)
@@ -285,6 +298,17 @@ def test_precognition_refuses_a_bad_prediction_and_keeps_it_secret(tmp_path: Pat
     laid = [s for s in screens[:-1] if "seat 2 lays an unseen card from seat 2's hand" in s]
     assert laid and all(re.search(r"row - it was (10|[2-9AJQK])[CDHS]", s) for s in laid)
     assert "Standings after 1 round (highest total wins)" in screens[-1]
+
+
+def test_at_a_text_prompt_a_word_that_is_a_text_is_no_command() -> None:
+    """back and quit are commands at a prompt for a text unless they are texts there; Enter
+    alone, never a text, goes back, and the prompt and its refusals say what works."""
+    assert text_commands(Words("UDS", 1, 5)) == ("back", "quit")
+    assert text_way_out(Words("UDS", 1, 5)) == "type quit to stop"
+    letters = Words("ABCKQUIT", 1, 5)  # 'back' and 'quit' are texts of it
+    assert text_commands(letters) == ()
+    assert text_way_out(letters) == "press Enter to choose again, then type quit to stop"
+    assert text_commands(Words("ABCKUDS", 1, 5)) == ("quit",)
 
 
 # ----------------------------------------------------------- pass and play, colour
