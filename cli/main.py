@@ -48,7 +48,7 @@ from .params import (
     parse_seats,
     player_count,
 )
-from .screen import Style, cards_in_text
+from .screen import Style, cards_in_text, terminal_width
 from .serve import serve_cmd
 from .simulate import compare, simulate
 
@@ -202,7 +202,8 @@ def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogF
         click.echo(json.dumps(results))
         return
     click.echo("")
-    click.echo("\n".join(render.standings(results, rules.winner, rules.teams)))
+    click.echo("\n".join(render.standings(results, rules.winner, rules.teams,
+                                           terminal_width())))
     for seat in forfeited:
         click.echo(f"Seat {seat} forfeited the game (its program answered badly).")
 

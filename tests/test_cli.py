@@ -31,7 +31,9 @@ EXIT_INVALID, EXIT_USAGE, EXIT_GAME = 1, 2, 3
 
 
 def cli(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args), prog_name="cardrules", catch_exceptions=False)
+    """`cardrules ARGS` at a terminal 80 columns wide."""
+    return CliRunner().invoke(main, list(args), prog_name="cardrules", catch_exceptions=False,
+                              env={"COLUMNS": "80"})
 
 
 def engine_results(seed: int, players: int | None = None, **options: str) -> dict[str, object]:
@@ -40,9 +42,11 @@ def engine_results(seed: int, players: int | None = None, **options: str) -> dic
 
 
 def standings_rows(stdout: str) -> list[list[int]]:
-    """The rows of the final table: rank, seat, total, then one score per round."""
-    table = stdout.split("Standings after", 1)[1].splitlines()[2:]
-    return [[int(x) for x in line.split()] for line in table if re.match(r"\s+\d", line)]
+    """The rows of the final table (its rounds in one block, as 80 columns show 9 of them):
+    rank, seat, total, then one score per round."""
+    table = stdout.split("Standings after", 1)[1].splitlines()
+    assert table[2].split()[:4] == ["rank", "seat", "total", "1"], table
+    return [[int(x) for x in line.split()] for line in table[3:] if re.match(r"\s+\d", line)]
 
 
 # ---------------------------------------------------------------------- run
