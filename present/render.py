@@ -150,17 +150,19 @@ def score_parts(event: dict[str, Any], seat: int) -> str:
     return " (" + ", ".join(f"{name} {v}" for name, v in values if v) + ")"
 
 
-def after_round_lines(rules: Ruleset, event: dict[str, Any]) -> list[str]:
-    """What the rules after a round changed, and those rules' own words for why."""
-    after = event.get("after_round")
-    if not after:
-        return []
+def after_round_lines(rules: Ruleset, event: dict[str, Any], last: bool = False) -> list[str]:
+    """What the rules after a round changed, and those rules' own words for why. In the
+    `last` round, the one the game ends with, seats put out are not said: the game is over
+    for every seat, and what put them out is then no rule of play."""
+    after = event.get("after_round") or {}
     said = [f"seat {seat}'s total {was} -> {now}"
             for seat, (was, now) in after.get("totals", {}).items()]
     if "winners" in after:
         said.append(", ".join(winner_names(after["winners"], rules.teams)) + " won the match")
-    if after.get("out"):
+    if after.get("out") and not last:
         said.append(", ".join(f"seat {p}" for p in after["out"]) + " out of the game")
+    if not said:
+        return []
     lines = ["  after the round: " + "; ".join(said)]
     docs = trigger_docs(rules)
     for trigger in rules.data.get("triggers") or []:
