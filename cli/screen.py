@@ -399,7 +399,7 @@ def open_prompt(engine: Engine, action: Action, index: int) -> tuple[str, str]:
     move = engine.moves.get(action[0])
     domain = action[index]
     assert isinstance(domain, Words)
-    name = move.params[index - 1] if move is not None else "text"
+    name = move.params[index - 1].replace("_", " ") if move is not None else "text"
     words = text_commands(domain)
     back = "Enter alone or back" if "back" in words else "Enter alone"
     stop = "; quit: save and stop" if "quit" in words else \
