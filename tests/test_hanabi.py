@@ -14,6 +14,7 @@ import numpy as np
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.players import hint as hints
 from cardrules.interpreter.players.knowledge import determinize
 from cardrules.interpreter.sight import possible
 from cardrules.interpreter.state import GameState
@@ -187,3 +188,13 @@ def test_the_adapters_observe_what_the_clues_told() -> None:
                                                                                  told[2])
     rows = told[0].sum(axis=1)
     assert set(rows[rows > 0].tolist()) <= {5.0, 20.0}  # a colour, or the other four
+
+
+def test_a_hint_speaks_of_the_shared_score_not_of_another_seat() -> None:
+    """The table shares one score: a greedy hint values each choice by it, and names no
+    other seat to beat."""
+    engine = Engine(load_ruleset("hanabi"))
+    advice = hints.hint(engine, engine.new_game(2, 1))
+    assert advice.estimates and all(e.words.startswith("a shared score of ")
+                                    for e in advice.estimates), advice
+    assert not any("other seat" in e.words for e in advice.estimates)

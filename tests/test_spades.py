@@ -13,6 +13,7 @@ import pytest
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.players import hint as hints
 from cardrules.interpreter.state import GameState
 
 OPENSPIEL = {"one_deal": "true", "first_bidder": "seat1", "first_lead": "seat1",
@@ -156,3 +157,22 @@ def test_standings_rank_partners_together_and_name_the_winning_team() -> None:
         ["1", "2", "2", "310"], ["1", "2", "4", "310"], ["3", "1", "1", "120"],
         ["3", "1", "3", "120"]]
     assert lines[-1] == "Winners: team 2 (seats 2, 4)"
+
+
+def test_a_hint_measures_against_the_other_team_and_names_its_pick_first() -> None:
+    """A greedy hint weighs a choice against the best seat of the other partnership (a
+    partner's score is the seat's own), and among choices it thinks equal the one it picks
+    is the first listed."""
+    engine = Engine(load_ruleset("spades"))
+    state = engine.new_game(4, 0)
+    rng = random.Random(0)
+    ties = 0
+    for _ in range(40):
+        legal = engine.legal_actions(state)
+        if len(legal) > 1:
+            advice = hints.hint(engine, state)
+            assert advice.estimates[0].action == advice.pick, advice
+            assert all("the best other team" in e.words for e in advice.estimates), advice
+            ties += sum(e.value == advice.estimates[0].value for e in advice.estimates) > 1
+        engine.apply(state, rng.choice(legal))
+    assert ties  # (choices it thought equal were met)
