@@ -14,6 +14,7 @@ from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
+from cardrules.interpreter.words import in_person
 from cardrules.present.render import view_lines
 
 
@@ -358,3 +359,22 @@ def test_the_card_taken_from_the_discard_pile_may_go_again_by_option(allowed: bo
     eng.apply(state, ("discard", top))
     eng.apply(state, ("take_stock",))
     assert len([a for a in eng.legal_actions(state) if a[0] == "discard"]) == 13
+
+
+def test_a_lay_off_on_the_readers_own_meld_reads_as_theirs() -> None:
+    """'Lay 5D on meld 1 of {owner}' reads 'of yours' to the meld's owner, 'of seat 1' to
+    the others and in public; a label's "{p}'s" reads 'your' to that player."""
+    eng = engine()
+    state = eng.new_game(3, 1)
+    card = state.zones[eng.rules.zone("hand").zone_of(0)][0]
+    name = eng.rules.cards.names[card]
+    action = ("lay_off", card, 0, 1)
+    assert eng.words.describe(action, state, 0) == f"Lay {name} on meld 1 of yours"
+    assert eng.words.narrate(action, 0, 0, state) == f"you lay {name} on meld 1 of yours"
+    assert eng.words.describe(action, state, 1).endswith("on meld 1 of seat 1")
+    assert eng.words.describe(action).endswith("on meld 1 of seat 1")
+    assert eng.words.narrate(("lay_off", card, 1, 1), 0, 1, state).endswith(
+        "on meld 1 of yours")
+    parts, values = in_person((("text", "Take "), ("param", "p"), ("text", "'s card")),
+                              {"p": "you"})
+    assert "".join(t if k == "text" else values[t] for k, t in parts) == "Take your card"

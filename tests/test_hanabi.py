@@ -65,7 +65,7 @@ def test_a_seat_sees_every_hand_but_its_own() -> None:
     drawn = hand(state, 0)[-1]
     assert state.known[drawn] & 0b111 == 0b110
     words = tell(ENGINE.words, state, 1, clue(state, "tell_colour", 0)).seats
-    assert words[0].startswith("seat 2 tells seat 1 which cards are")
+    assert words[0].startswith("seat 2 tells you which cards are")
     assert words[0].endswith("of your hand")
 
 
@@ -79,7 +79,7 @@ def test_a_clue_is_heard_by_all_kept_by_place_and_dropped_when_the_card_moves() 
     places = " and ".join(str(i) for i in matched) if len(matched) < 3 else \
         ", ".join(str(i) for i in matched[:-1]) + f" and {matched[-1]}"
     noun = "card" if len(matched) == 1 else "cards"
-    assert told.seats[1] == f"seat 1 tells seat 2 which cards are {colour} - {noun} " \
+    assert told.seats[1] == f"seat 1 tells you which cards are {colour} - {noun} " \
                             f"{places} of your hand"
     assert told.seats[2].endswith(f"{noun} {places} of seat 2's hand")
     ENGINE.apply(state, action)
