@@ -36,7 +36,7 @@ from cardrules.interpreter.sessions.record import HUMAN, Record
 from cardrules.interpreter.sessions.start import free_path, fresh_seed
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action, Ruleset
-from cardrules.present.choices import in_view_order, plausible_first
+from cardrules.present.choices import offered
 from cardrules.present.lines import fitted, rules_lines
 from cardrules.present.render import printable, quoted
 
@@ -233,9 +233,7 @@ class Session:
         if len(t.humans) > 1 and seat != self.last_person:
             self.hand_over(seat)
         self.last_person = seat
-        legal = in_view_order(t.engine, t.state, seat, legal)
-        if t.state.window:  # a reaction's choices: the plausible first
-            legal = plausible_first(t.engine, t.state, seat, legal)
+        legal = offered(t.engine, t.state, seat, legal)
         self.console.show(decision_screen(t.engine, t.state, seat, legal, t.pending[seat],
                                           self.console.style, t.windows.seats.get(seat)))
         choices = numbered(legal)

@@ -9,12 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardrules.cli.screen import Style, decision_screen
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 from cardrules.interpreter.words import in_person
+from cardrules.present.choices import distinct, offered
 from cardrules.present.render import view_lines
 
 
@@ -378,3 +380,25 @@ def test_a_lay_off_on_the_readers_own_meld_reads_as_theirs() -> None:
     parts, values = in_person((("text", "Take "), ("param", "p"), ("text", "'s card")),
                               {"p": "you"})
     assert "".join(t if k == "text" else values[t] for k, t in parts) == "Take your card"
+
+
+def test_two_cards_alike_to_everyone_are_one_choice() -> None:
+    """With two decks a hand may hold two 5H: discarding either reads the same to every
+    seat, so the screen offers it once (and the choice plays one of them); a 5H that every
+    seat has seen is another choice than one only its holder knows."""
+    eng = engine()
+    state = at_act_step()
+    seat = state.current
+    twins = give(state, seat, ["5H", "5H", "9D", "KC", "3S"])[:2]
+    for c in state.zones[eng.rules.zone("hand").zone_of(seat)]:
+        state.known[c] = 1 << seat
+    legal = eng.legal_actions(state)
+    discards = [a for a in legal if a[0] == "discard"]
+    assert sorted(a[1] for a in discards if a[1] in twins) == sorted(twins)
+    screen = "\n".join(decision_screen(eng, state, seat, offered(eng, state, seat, legal), [],
+                                        Style(plain=True)))
+    assert screen.count("Discard 5H") == 1, screen
+    kept = [legal[i] for i in distinct(eng, state, legal)]
+    assert len(kept) == len(legal) - 1
+    state.known[twins[0]] = state.everyone  # (seen by all: taken from the discard pile)
+    assert len(distinct(eng, state, legal)) == len(legal)
