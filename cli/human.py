@@ -178,7 +178,7 @@ class Session:
     def play(self) -> None:
         """Play on until the game is over; Stop if a person quits."""
         t = self.table
-        legal = t.engine.legal_actions(t.state)
+        legal = t.listed()
         while legal:
             engine, state = t.engine, t.state
             seat = engine.to_move(state)
@@ -197,12 +197,12 @@ class Session:
                 legal = t.advance(seat, PASS)
                 continue
             if t.play_lone(seat, legal):  # nothing to decide: played for them, and told so
-                legal = t.engine.legal_actions(t.state)
+                legal = t.listed()
                 self.autosave()
                 continue
             action = self.decide(seat, legal)
             if action is None:  # the decision before this one was taken back
-                legal = t.engine.legal_actions(t.state)
+                legal = t.listed()
                 self.autosave()
                 continue
             seen = t.pending[seat]
