@@ -61,10 +61,13 @@ def hint(table: Table, seat: int, choices: Mapping[int, Action], words: Sequence
     except GameError as exc:
         return [printable(f"refused: {exc}")]
     numbers = {action: n for n, action in choices.items() if not is_open(action)}
+    # an action offered as another alike to everyone (present/choices.py: distinct) by its
+    # words, which are that one's
+    alike = {choice_text(engine, action, state, seat): n for action, n in numbers.items()}
 
     def named(action: Action) -> str:
-        number = numbers.get(action)
         text = choice_text(engine, action, state, seat)
+        number = numbers.get(action, alike.get(text))
         if number is not None and named_numbers is not None:
             named_numbers.add(number)
         return f"{number}. {text}" if number is not None else text

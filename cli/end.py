@@ -14,7 +14,15 @@ from cardrules.present import render
 from cardrules.present.render import printable
 
 from . import commands
-from .screen import RULE, Style, cards_in_text, paint, shown_news, view_section
+from .screen import (
+    RULE,
+    Style,
+    cards_in_text,
+    paint,
+    shown_news,
+    terminal_width,
+    view_section,
+)
 from .table import Table
 
 END_NEWS = 40  # lines of a person's news since their last decision on the end screen
@@ -55,7 +63,7 @@ def end_lines(table: Table, style: Style, deal_file: str | None = None) -> list[
     if alone:
         lines += view_section(t.engine.rules, t.state, t.humans[0], style)
     lines += render.standings(t.engine.results(t.state), t.engine.rules.winner,
-                              t.engine.rules.teams)
+                              t.engine.rules.teams, terminal_width())
     lines.append(LEAVE if alone else LEAVE_SEVERAL)
     return [paint(cards_in_text(printable(line), names, style), style) for line in lines]
 

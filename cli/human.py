@@ -36,7 +36,7 @@ from cardrules.interpreter.sessions.record import HUMAN, Record
 from cardrules.interpreter.sessions.start import free_path, fresh_seed
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action, Ruleset
-from cardrules.present.choices import in_view_order, plausible_first
+from cardrules.present.choices import offered
 from cardrules.present.lines import fitted, rules_lines
 from cardrules.present.render import printable, quoted
 
@@ -58,6 +58,8 @@ from .screen import (
     open_prompt,
     paint,
     terminal_width,
+    text_commands,
+    text_way_out,
 )
 from .table import Table, read_save
 
@@ -105,12 +107,14 @@ class Console:
         else:
             click.echo("\n" * 3, nl=False)
 
-    def ask(self, prompt: str) -> str | None:
+    def ask(self, prompt: str, stop: str = "type quit to stop") -> str | None:
+        """A line typed at `prompt`; None, refused, for Ctrl-C or Ctrl-D (`stop`: how to
+        stop at this prompt, as the refusal says it)."""
         try:
             line = input(prompt)
         except KeyboardInterrupt:
             click.echo("")
-            self.refuse("interrupted (Ctrl-C): nothing chosen; type quit to stop")
+            self.refuse(f"interrupted (Ctrl-C): nothing chosen; {stop}")
             return None
         except EOFError:
             self.eofs += 1
@@ -118,7 +122,7 @@ class Console:
             if not self.interactive or self.eofs >= EOFS_TO_STOP:
                 click.echo("error: input ended before the game did", err=True)
                 raise Stop(EXIT_GAME) from None
-            self.refuse("end of input (Ctrl-D) ignored: type quit to stop")
+            self.refuse(f"end of input (Ctrl-D) ignored: {stop}")
             return None
         self.eofs = 0
         return line
@@ -174,7 +178,7 @@ class Session:
     def play(self) -> None:
         """Play on until the game is over; Stop if a person quits."""
         t = self.table
-        legal = t.engine.legal_actions(t.state)
+        legal = t.listed()
         while legal:
             engine, state = t.engine, t.state
             seat = engine.to_move(state)
@@ -193,12 +197,12 @@ class Session:
                 legal = t.advance(seat, PASS)
                 continue
             if t.play_lone(seat, legal):  # nothing to decide: played for them, and told so
-                legal = t.engine.legal_actions(t.state)
+                legal = t.listed()
                 self.autosave()
                 continue
             action = self.decide(seat, legal)
             if action is None:  # the decision before this one was taken back
-                legal = t.engine.legal_actions(t.state)
+                legal = t.listed()
                 self.autosave()
                 continue
             seen = t.pending[seat]
@@ -229,9 +233,7 @@ class Session:
         if len(t.humans) > 1 and seat != self.last_person:
             self.hand_over(seat)
         self.last_person = seat
-        legal = in_view_order(t.engine, t.state, seat, legal)
-        if t.state.window:  # a reaction's choices: the plausible first
-            legal = plausible_first(t.engine, t.state, seat, legal)
+        legal = offered(t.engine, t.state, seat, legal)
         self.console.show(decision_screen(t.engine, t.state, seat, legal, t.pending[seat],
                                           self.console.style, t.windows.seats.get(seat)))
         choices = numbered(legal)
@@ -290,8 +292,12 @@ class Session:
         elif word.split()[0] in ("log", "history"):
             console.show(commands.log(t, seat, word.split()[1:], style))
         elif word.split()[0] == "hint":
-            console.show(commands.hint(t, seat, choices, word.split()[1:], style,
-                                       self.shown.listed))
+            try:
+                console.show(commands.hint(t, seat, choices, word.split()[1:], style,
+                                           self.shown.listed))
+            except KeyboardInterrupt:  # a search cut short: the game is as it was
+                click.echo("")
+                console.show(["Hint cancelled (Ctrl-C): nothing chosen; decide as before."])
         elif word in ("takeback", "take back", "undo"):
             lines, taken = commands.take_back(t, seat)
             console.show(lines)
@@ -355,11 +361,14 @@ class Session:
                 if typed in ("back", "0"):
                     console.show(["Back to the choices."])
                     return None
+                if typed in ("quit", "exit"):
+                    self.quit()
+                    continue
                 if typed.isascii() and typed.isdigit() and len(typed) <= 9 \
                         and 1 <= int(typed) <= len(options):
                     narrowing.choose(options[int(typed) - 1])
                     break
-                console.refuse(f"type a number from 1 to {len(options)}, or back")
+                console.refuse(f"type a number from 1 to {len(options)}, back or quit")
         return action
 
     def pick(self, choices: dict[int, Action], digits: str, rest: str | None) -> Action | None:
@@ -378,28 +387,35 @@ class Session:
         return action
 
     def fill(self, action: Action, given: str | None) -> Action | None:
-        """Ask for each open parameter's text until it is acceptable; None to go back.
+        """Ask for each open parameter's text until it is acceptable; None to go back (Enter
+        alone, or back where that is no text). quit saves and stops where it is no text.
         `given`: the text typed after the choice's number, taken for the first one."""
         parts = list(action)
         for index, domain in enumerate(action):
             if not isinstance(domain, Words):
                 continue
             say, prompt = open_prompt(self.table.engine, action, index)
+            words = text_commands(domain)
             if given is None:
                 self.console.show([say])
             while True:
-                typed = given if given is not None else self.console.ask(prompt)
+                typed = given if given is not None else \
+                    self.console.ask(prompt, text_way_out(domain))
                 given = None
                 if typed is None:
+                    continue
+                word = typed.strip().lower()
+                if not word or word == "back" and word in words:  # (Enter: never a text)
+                    self.console.show(["Back to the choices."])
+                    return None
+                if word == "quit" and word in words:
+                    self.quit()
                     continue
                 value = fitted(domain, typed.strip())
                 problem = domain.problem(value)
                 if problem is None:
                     parts[index] = value
                     break
-                if value.lower() == "back":
-                    self.console.show(["Back to the choices."])
-                    return None
                 self.console.refuse(problem)
         return tuple(parts)
 

@@ -48,7 +48,7 @@ from .params import (
     parse_seats,
     player_count,
 )
-from .screen import Style, cards_in_text
+from .screen import Style, cards_in_text, terminal_width
 from .serve import serve_cmd
 from .simulate import compare, simulate
 
@@ -202,7 +202,8 @@ def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogF
         click.echo(json.dumps(results))
         return
     click.echo("")
-    click.echo("\n".join(render.standings(results, rules.winner, rules.teams)))
+    click.echo("\n".join(render.standings(results, rules.winner, rules.teams,
+                                           terminal_width())))
     for seat in forfeited:
         click.echo(f"Seat {seat} forfeited the game (its program answered badly).")
 
@@ -224,7 +225,16 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
     legal = engine.legal_actions(state)
     turn = -1
     names, style = frozenset(rules.cards.names), Style(plain=plain)
-    while legal:
+    while True:
+        # every action the seat sees happen (those the engine played for a seat too), what
+        # came of it, each round's deal and account, in the words it may read and in the
+        # order they came, before the view they lead to: as a person playing reads them,
+        # with the cards shown as the table shows them (8♠, or 8S with --plain)
+        for item in news(rules, drain(state.log), seat):
+            click.echo("\n".join(cards_in_text(printable(f"  {line}"), names, style)
+                                  for line in item.lines()))
+        if not legal:
+            break
         if state.current == seat and state.turns != turn and state.step == 0:
             turn = state.turns
             click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat),
@@ -233,13 +243,6 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
         assert decider is not None
         action = bots[decider].choose(engine, state, legal)
         legal = engine.play(state, action)
-        # every action the seat sees happen, what came of it and each round's account, in
-        # the words it may read and in the order they came: as a person playing reads them
-        # with the cards shown as the table shows them (8♠, or 8S with --plain), as a
-        # person playing sees them
-        for item in news(rules, drain(state.log), seat):
-            click.echo("\n".join(cards_in_text(printable(f"  {line}"), names, style)
-                                  for line in item.lines()))
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
 
 
@@ -307,8 +310,20 @@ class LogFile:
 
 def revealing(rules: Ruleset, plain: bool) -> Engine:
     """An engine that prints every action as it is applied (forced ones too), every card
-    named, and the whole table as each round ends."""
+    named; the whole table as each round begins, before its first action (one the engine
+    plays for a seat too: a round may have no decision at all), and as it ends."""
+    begun = [0]  # the round whose start is printed
+
     def watch(state: GameState, seat: int, action: Action) -> None:
+        events = drain(state.log) if state.log is not None else []
+        if state.round != begun[0]:  # (before its first action: the table the setup left)
+            begun[0] = state.round
+            lines = round_start_lines(engine, state, plain)
+            setup = setup_lines(rules, setup_effects(events))
+            if setup:  # the deal and whatever else the setup did, then the table it left
+                lines[1:1] = [*(f"  setup: {line}" for line in setup),
+                              "  the table after the setup:"]
+            say("\n".join(lines))
         if action != PASS:
             say(f"  seat {seat + 1}: {revealed_words(engine, state, action)}")
 
@@ -379,21 +394,10 @@ def setup_effects(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def play_revealed(engine: Engine, state: GameState, bots: list[Bot], plain: bool) -> None:
-    """Play to the end printing every action (as the engine applies it), and the whole table
-    as each round begins and ends."""
+    """Play to the end with an engine made by `revealing`, which prints every action as it
+    is applied, and the whole table as each round begins and ends."""
     legal = engine.legal_actions(state)
-    round_seen = 0
     while legal:
-        if state.round != round_seen:
-            round_seen = state.round
-            lines = round_start_lines(engine, state, plain)
-            setup = setup_lines(engine.rules, setup_effects(drain(state.log)))
-            if setup:  # the deal and whatever else the setup did, then the table it left
-                lines[1:1] = [*(f"  setup: {line}" for line in setup),
-                              "  the table after the setup:"]
-            say("\n".join(lines))
-        elif state.log is not None:
-            drain(state.log)  # (what actions did: printed as they are applied)
         seat = engine.to_move(state)
         assert seat is not None
         legal = engine.play(state, bots[seat].choose(engine, state, legal))

@@ -118,10 +118,11 @@ class Narrowing:
         self.settle()
 
     def what(self) -> str:
-        """The name of the part to choose next ('rank1', 'meld 2 of layout')."""
+        """The name of the part to choose next, as its parameter is named, with spaces for
+        `_` ('rank1', 'field card', 'meld 2 of layout')."""
         move = self.engine.moves[self.actions[0][0]]
         index, meld, _ = parts_of(self.actions[0])[self.taken]
-        name = move.params[index - 1]
+        name = move.params[index - 1].replace("_", " ")
         return f"meld {meld + 1} of {name}" if meld is not None else name
 
     def progress(self) -> str:

@@ -25,7 +25,7 @@ from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 from cardrules.model import Action, Ruleset
 from cardrules.present import render
-from cardrules.present.lines import choice_text, situation
+from cardrules.present.lines import choice_text, fitted, situation
 from cardrules.present.render import printable
 
 from . import parts
@@ -385,12 +385,30 @@ def help_lines(engine: Engine, state: GameState, seat: int, legal: Sequence[Acti
 
 
 
+def text_commands(domain: Words) -> tuple[str, ...]:
+    """The words that are commands at a prompt for a text of `domain` (back: choose again;
+    quit: save and stop): those that are not themselves a text of it. Enter alone, never a
+    text, always goes back."""
+    return tuple(word for word in ("back", "quit")
+                 if domain.problem(fitted(domain, word)) is not None)
+
+
 def open_prompt(engine: Engine, action: Action, index: int) -> tuple[str, str]:
-    """For an open parameter of a picked action: the line saying what to write, and the
-    prompt (the parameter's name)."""
+    """For an open parameter of a picked action: the line saying what to write and how to
+    go back or stop there, and the prompt (the parameter's name)."""
     move = engine.moves.get(action[0])
     domain = action[index]
     assert isinstance(domain, Words)
-    name = move.params[index - 1] if move is not None else "text"
-    return (printable(f"Write the {name}: {domain}. (Or 'back' to choose again.)"),
+    name = move.params[index - 1].replace("_", " ") if move is not None else "text"
+    words = text_commands(domain)
+    back = "Enter alone or back" if "back" in words else "Enter alone"
+    stop = "; quit: save and stop" if "quit" in words else \
+        "; to stop, go back, then type quit"
+    return (printable(f"Write the {name}: {domain}. ({back}: choose again{stop}.)"),
             printable(f"{name}> "))
+
+
+def text_way_out(domain: Words) -> str:
+    """How to stop at a prompt for a text of `domain`, as a refusal there says it."""
+    return "type quit to stop" if "quit" in text_commands(domain) else \
+        "press Enter to choose again, then type quit to stop"

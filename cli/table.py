@@ -118,7 +118,7 @@ class Table(PeoplesGame):
         a round); returns the legal actions then. `chosen`: a person chose it (and may take
         it back, alone at the table)."""
         self.step(seat, action, chosen)
-        return self.engine.legal_actions(self.state)
+        return self.listed()
 
     def tell(self, events: list[dict[str, Any]], lone: Lone | None = None) -> None:
         """Tell every person at the table what they may know of `events` (`lone`: they began

@@ -124,6 +124,7 @@ def score(F: Flow, s: GameState) -> bool:
     _bounded(F, [*s.totals, s.house_total])
     scored, won, active = list(s.totals), s.winners, list(s.active)
     parts = _score_parts(F, s) if s.log is not None else None
+    team_parts = _team_score_parts(F, s) if s.log is not None else None
     if rules.after_round is not None:
         F.call(rules.after_round, s, s.current)
     over = bool(s.signal & SIGNAL_GAME) or s.round >= s.rounds_total \
@@ -134,6 +135,8 @@ def score(F: Flow, s: GameState) -> bool:
                  "player_variables": public_variables(rules, s, over, round_over=True)}
         if parts:
             event["score_parts"] = parts
+        if team_parts:
+            event["team_score_parts"] = team_parts
         if s.house >= 0:
             event["house"] = _house_account(F, s, over)
         event.update(_round_account(s, scored, won, active))
@@ -201,6 +204,16 @@ def _score_parts(F: Flow, s: GameState) -> dict[str, list[int]] | None:
         return None
     each = [F.call(rules.score, s, p) if s.active[p] else (0,) * len(rules.score_names)
             for p in range(s.n)]
+    return {name: [e[i] for e in each] for i, name in enumerate(rules.score_names)}
+
+
+def _team_score_parts(F: Flow, s: GameState) -> dict[str, list[int]] | None:
+    """With `scoring.by: team` and several score entries, each entry apart for each team
+    (team t, from 0, worked out for its first seat, t), for the round's account."""
+    rules = F.rules
+    if len(rules.score_names) < 2 or rules.score_by != "team":
+        return None
+    each = [F.call(rules.score, s, t) for t in range(rules.teams)]
     return {name: [e[i] for e in each] for i, name in enumerate(rules.score_names)}
 
 

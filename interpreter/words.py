@@ -64,7 +64,9 @@ class Words:
             return repr(action)
         values = {p: self.value_text(kind, v, state, seat, namer, listed)
                   for p, kind, v in zip(move.params, move.kinds, action[1:])}
-        return move.render(values | self.label_values(move, action, state, seat, sees))
+        parts, values = in_person(move.label_parts,
+                                  values | self.label_values(move, action, state, seat, sees))
+        return "".join(text if kind == "text" else values.get(text, "") for kind, text in parts)
 
     def narrate(self, action: Action, who: int, seat: int | None,
                 state: GameState | None = None,
@@ -85,8 +87,9 @@ class Words:
         values = {p: self.value_text(kind, v, state, seat, namer, listed)
                   if kind != "words" or seat == who else "(written, not shown)"
                   for p, kind, v in zip(move.params, move.kinds, action[1:])}
-        values |= self.label_values(move, action, state, seat, sees)
-        return sentence(move.label_parts, values, self.player_name(who), seat == who)
+        parts, values = in_person(move.label_parts,
+                                  values | self.label_values(move, action, state, seat, sees))
+        return sentence(parts, values, self.player_name(who), seat == who)
 
     def label_values(self, move: MoveDef, action: Action, state: GameState | None,
                      seat: int | None, sees: Callable[[int], bool] | None = None
@@ -144,8 +147,8 @@ class Words:
         cards = self.rules.cards
         if kind == "card":
             return namer(value) if namer is not None else self.name_of(value, state, seat)
-        if kind == "player":
-            return self.player_name(value)
+        if kind == "player":  # the reader is 'you' (in_person makes it 'your', 'yours')
+            return YOU if seat is not None and value == seat else self.player_name(value)
         if kind == "rank":
             return cards.rank_names[value]
         if kind == "suit":
@@ -271,6 +274,29 @@ _THIRD = {"you": "they", "your": "their", "yours": "theirs", "yourself": "themse
 _WORD = re.compile(r"[A-Za-z]+")
 _JOINED_VERB = re.compile(r"(\b(?:then|and|or)\s+)([a-z]+)")
 _SECOND = re.compile(r"\b(?:[Yy]ou|[Yy]our|[Yy]ours|[Yy]ourself)\b")
+
+
+YOU = "you"
+
+
+def in_person(parts: tuple[tuple[str, str], ...], values: dict[str, str]
+              ) -> tuple[tuple[tuple[str, str], ...], dict[str, str]]:
+    """A label's parts and values with a player chosen who is its reader ('you') put as the
+    label's words have it: "{owner}'s meld" -> 'your meld', 'meld 2 of {owner}' -> 'meld 2
+    of yours'."""
+    if YOU not in values.values():
+        return parts, values
+    out, values = list(parts), dict(values)
+    for i, (kind, name) in enumerate(parts):
+        if kind == "text" or values.get(name) != YOU:
+            continue
+        after = parts[i + 1] if i + 1 < len(parts) else ("", "")
+        if after[0] == "text" and after[1].startswith("'s"):
+            values[name] = "your"
+            out[i + 1] = ("text", after[1][2:])
+        elif i and parts[i - 1][0] == "text" and re.search(r"\bof $", parts[i - 1][1]):
+            values[name] = "yours"
+    return tuple(out), values
 
 
 def sentence(parts: tuple[tuple[str, str], ...], values: dict[str, str], who: str,

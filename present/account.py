@@ -9,6 +9,7 @@ game is won as `winner_rule` says it (the one description every front end shows)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,10 +54,14 @@ class Account:
                 "rows": [list(row) for row in self.rows], "notes": list(self.notes)}
 
 
-def round_account(rules: Ruleset, event: dict[str, Any]) -> Account:
-    """The account of the round a `round_end` event ends."""
+def round_account(rules: Ruleset, event: dict[str, Any], last: bool = False) -> Account:
+    """The account of the round a `round_end` event ends (`last`: the game ends with it)."""
     scores, totals = event["scores"], event["totals"]
     parts: dict[str, list[int]] = event.get("score_parts") or {}
+    teams = event.get("team_score_parts")
+    if teams and rules.teams:  # each seat's parts are its team's
+        parts = {name: [values[p % rules.teams] for p in range(len(scores))]
+                 for name, values in teams.items()}
     entries = list(parts) if len(parts) > 1 else []
     labels = {var.name: var.title for var in rules.variables}
     shown = [name for name, values in event.get("player_variables", {}).items()
@@ -74,11 +79,17 @@ def round_account(rules: Ruleset, event: dict[str, Any]) -> Account:
         rows.append((render.house_name(rules), *("" for _ in entries), str(house["score"]),
                      str(house["total"]), *("" for _ in shown)))
     notes = _entry_docs(rules, entries or list(parts)) + _cards(rules, event)
-    notes += [line.strip() for line in render.after_round_lines(rules, event)]
+    notes += [line.strip() for line in render.after_round_lines(rules, event, last)]
     title = f"Round {event['round']} over ({winner_rule(rules)})"
     return Account(event["round"], printable(title), tuple(printable(h) for h in header),
                    tuple(tuple(printable(c) for c in row) for row in rows),
                    tuple(printable(n) for n in notes))
+
+
+def ends_game(events: Sequence[dict[str, Any]], index: int) -> bool:
+    """Whether the game ends with the round whose `round_end` is `events[index]` (its end
+    is logged right after it)."""
+    return index + 1 < len(events) and events[index + 1].get("event") == "game_end"
 
 
 def _entry_title(name: str) -> str:

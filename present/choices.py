@@ -1,6 +1,7 @@
 """Choices in the order a person would look for them: those that name a card of the seat's
 own hand in the order the seat's view shows that hand (`in_view_order`), and a reaction's
-the plausible first (`plausible_first`).
+the plausible first (`plausible_first`); choices that read alike to everyone, once
+(`distinct`).
 
 A reaction that names cards (a card, or a rank with a suit or a colour, or a rank alone) is
 plausible when each card it names could be one the seat has not seen: for every such
@@ -56,6 +57,30 @@ def in_view_order(engine: Engine, state: GameState, seat: int,
         ordered = sorted(places, key=lambda i: keys[i] or (0, 0, 0))
         for at, i in zip(places, ordered):
             out[at] = actions[i]
+    return out
+
+
+def offered(engine: Engine, state: GameState, seat: int,
+            actions: Sequence[Action]) -> list[Action]:
+    """The choices a person at `seat` is offered of the legal `actions`: in view order,
+    each once (`distinct`), a reaction's the plausible first."""
+    ordered = in_view_order(engine, state, seat, actions)
+    ordered = [ordered[i] for i in distinct(engine, state, ordered)]
+    return plausible_first(engine, state, seat, ordered) if state.window else ordered
+
+
+def distinct(engine: Engine, state: GameState, actions: Sequence[Action]) -> list[int]:
+    """The indices of `actions` but those that read the same as an earlier one to every
+    seat and to the table (two cards of one name, from two decks, both known alike: either
+    is the same choice to everyone), in order."""
+    seats = [*range(state.n), None]
+    seen: set[tuple[str, ...]] = set()
+    out = []
+    for i, action in enumerate(actions):
+        words = tuple(engine.words.describe(action, state, s) for s in seats)
+        if words not in seen:
+            seen.add(words)
+            out.append(i)
     return out
 
 

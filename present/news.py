@@ -18,7 +18,7 @@ from typing import Any
 from cardrules.interpreter.sessions.people import Lone
 from cardrules.model import PASS, Ruleset
 
-from .account import round_account
+from .account import ends_game, round_account
 from .render import printable, trigger_docs, winner_names
 
 Event = dict[str, Any]
@@ -54,7 +54,7 @@ def news(rules: Ruleset, events: Sequence[Event], seat: int, accounts: bool = Tr
     current: _Open | None = None
     in_setup = False
     setup: list[Event] = []  # the effects of a round's setup
-    for event in events:
+    for index, event in enumerate(events):
         kind = event.get("event")
         if kind is None:  # an effect: it belongs to the open action, if any
             if in_setup:
@@ -80,7 +80,7 @@ def news(rules: Ruleset, events: Sequence[Event], seat: int, accounts: bool = Tr
         elif kind == "round_end":
             in_setup = False
             if accounts:
-                account = round_account(rules, event)
+                account = round_account(rules, event, ends_game(events, index))
                 out.append(News(account.headline(), tuple(account.lines()), kind="round"))
         elif kind == "skip":
             out.append(News(_subject(event["seat"], seat, "misses a turn", "miss a turn"),

@@ -150,17 +150,19 @@ def score_parts(event: dict[str, Any], seat: int) -> str:
     return " (" + ", ".join(f"{name} {v}" for name, v in values if v) + ")"
 
 
-def after_round_lines(rules: Ruleset, event: dict[str, Any]) -> list[str]:
-    """What the rules after a round changed, and those rules' own words for why."""
-    after = event.get("after_round")
-    if not after:
-        return []
+def after_round_lines(rules: Ruleset, event: dict[str, Any], last: bool = False) -> list[str]:
+    """What the rules after a round changed, and those rules' own words for why. In the
+    `last` round, the one the game ends with, seats put out are not said: the game is over
+    for every seat, and what put them out is then no rule of play."""
+    after = event.get("after_round") or {}
     said = [f"seat {seat}'s total {was} -> {now}"
             for seat, (was, now) in after.get("totals", {}).items()]
     if "winners" in after:
         said.append(", ".join(winner_names(after["winners"], rules.teams)) + " won the match")
-    if after.get("out"):
+    if after.get("out") and not last:
         said.append(", ".join(f"seat {p}" for p in after["out"]) + " out of the game")
+    if not said:
+        return []
     lines = ["  after the round: " + "; ".join(said)]
     docs = trigger_docs(rules)
     for trigger in rules.data.get("triggers") or []:
@@ -183,9 +185,12 @@ def winner_words(winner: str) -> str:
     return "only a win decides" if winner == "none" else f"{winner} total wins"
 
 
-def standings(results: dict[str, Any], winner_rule: str, teams: int = 0) -> list[str]:
+def standings(results: dict[str, Any], winner_rule: str, teams: int = 0,
+              width: int | None = None) -> list[str]:
     """The final table: seats by rank, totals and per-round scores, then the winner. With
-    `teams`, partners are ranked together and the winners are named as a team."""
+    `teams`, partners are ranked together and the winners are named as a team. Without a
+    `width`, a line a seat (as a transcript keeps it); with one, the rounds are numbered
+    and the table is broken into blocks of rounds that fit in `width` columns."""
     totals = results["totals"]
     rounds = results["round_scores"]
     winners = results["winners"]
@@ -199,14 +204,20 @@ def standings(results: dict[str, Any], winner_rule: str, teams: int = 0) -> list
 
     order = sorted(range(len(totals)),
                    key=lambda p: (*standing(p), p % teams if teams else 0, p))
-    rule = winner_words(winner_rule)
-    team_head = "  team" if teams else ""
-    lines = [f"Standings after {results['rounds']} round{'s' if results['rounds'] != 1 else ''}"
-             f" ({rule})", f"  rank{team_head}  seat   total   rounds"]
+    ranked: list[tuple[int, int]] = []  # (rank, seat) in order
     rank, previous = 0, None
     for index, seat in enumerate(order, 1):
         if standing(seat) != previous:  # (1, 1, 3: a tie takes the places it fills)
             rank, previous = index, standing(seat)
+        ranked.append((rank, seat))
+    lines = [f"Standings after {results['rounds']} round{'s' if results['rounds'] != 1 else ''}"
+             f" ({winner_words(winner_rule)})"]
+    if width is not None:
+        lines += _round_blocks(results, ranked, teams, width)
+        return lines + _outcome(results, teams)
+    team_head = "  team" if teams else ""
+    lines.append(f"  rank{team_head}  seat   total   rounds")
+    for rank, seat in ranked:
         per_round = " ".join(f"{r[seat]:>4}" for r in rounds)
         team = f"  {seat % teams + 1:>4}" if teams else ""
         lines.append(f"  {rank:>4}{team}  {seat + 1:>4}  {totals[seat]:>6}   {per_round}")
@@ -214,6 +225,54 @@ def standings(results: dict[str, Any], winner_rule: str, teams: int = 0) -> list
     if house is not None:  # the house's line (it is not a seat, so it is not ranked)
         per_round = " ".join(f"{r:>4}" for r in house["round_scores"])
         lines.append(f"  {_clip(house['name'], 10):>10}  {house['total']:>6}   {per_round}")
+    return lines + _outcome(results, teams)
+
+
+def _round_blocks(results: dict[str, Any], ranked: Sequence[tuple[int, int]], teams: int,
+                  width: int) -> list[str]:
+    """The standings' rows in blocks of numbered rounds that fit in `width` columns: the
+    first with each seat's rank and total, the others with its seat alone (the house, not a
+    seat and not ranked, by its name in the seat's column)."""
+    rounds, totals = results["round_scores"], results["totals"]
+    team = ["team"] if teams else []
+    keys = [[str(rank), *([str(seat % teams + 1)] if teams else []), str(seat + 1),
+             str(totals[seat])] for rank, seat in ranked]
+    scores = [[str(r[seat]) for r in rounds] for _, seat in ranked]
+    house = results.get("house")
+    if house is not None:
+        keys.append(["", *([""] if teams else []), _clip(house["name"], 10),
+                     str(house["total"])])
+        scores.append([str(r) for r in house["round_scores"]])
+    column = max([4, len(str(len(rounds))), *(len(x) for row in scores for x in row)])
+    out: list[str] = []
+    start = 0
+    while start == 0 or start < len(rounds):
+        heads = ["rank", *team, "seat", "total"] if start == 0 else [*team, "seat"]
+        rows = [row if start == 0 else row[1:-1] for row in keys]
+        sizes = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
+        lead = sum(size + 2 for size in sizes) + 1  # where the rounds' columns begin
+        shown = range(start, min(len(rounds), start + max(1, (width - lead) // (column + 1))))
+        if shown:
+            out.append(" " * (lead + 1) + "round")
+        out.append(_row(heads, sizes, [str(n + 1) for n in shown], column))
+        out += [_row(row, sizes, [score[n] for n in shown], column)
+                for row, score in zip(rows, scores)]
+        start = max(shown.stop, 1)
+    return out
+
+
+def _row(keys: Sequence[str], sizes: Sequence[int], per_round: Sequence[str],
+         column: int) -> str:
+    """A line of the standings' blocks: its key columns, then its rounds."""
+    return ("".join(f"  {key:>{size}}" for key, size in zip(keys, sizes)) + " " +
+            "".join(f" {score:>{column}}" for score in per_round)).rstrip()
+
+
+def _outcome(results: dict[str, Any], teams: int) -> list[str]:
+    """The standings' last line: how the game ended, who won."""
+    winners = results["winners"]
+    lines: list[str] = []
+    house = results.get("house")
     if results.get("cut_off"):
         lines.append("Game cut off, " + results["cut_off"])
         return lines

@@ -31,7 +31,9 @@ EXIT_INVALID, EXIT_USAGE, EXIT_GAME = 1, 2, 3
 
 
 def cli(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args), prog_name="cardrules", catch_exceptions=False)
+    """`cardrules ARGS` at a terminal 80 columns wide."""
+    return CliRunner().invoke(main, list(args), prog_name="cardrules", catch_exceptions=False,
+                              env={"COLUMNS": "80"})
 
 
 def engine_results(seed: int, players: int | None = None, **options: str) -> dict[str, object]:
@@ -40,9 +42,11 @@ def engine_results(seed: int, players: int | None = None, **options: str) -> dic
 
 
 def standings_rows(stdout: str) -> list[list[int]]:
-    """The rows of the final table: rank, seat, total, then one score per round."""
-    table = stdout.split("Standings after", 1)[1].splitlines()[2:]
-    return [[int(x) for x in line.split()] for line in table if re.match(r"\s+\d", line)]
+    """The rows of the final table (its rounds in one block, as 80 columns show 9 of them):
+    rank, seat, total, then one score per round."""
+    table = stdout.split("Standings after", 1)[1].splitlines()
+    assert table[2].split()[:4] == ["rank", "seat", "total", "1"], table
+    return [[int(x) for x in line.split()] for line in table[3:] if re.match(r"\s+\d", line)]
 
 
 # ---------------------------------------------------------------------- run
@@ -608,3 +612,87 @@ def test_a_built_in_name_means_the_built_in_whatever_the_folder_holds(
     assert result.exit_code == 0 and "secret" not in result.output
     result = CliRunner().invoke(main, ["validate", "./kuhn-poker"])
     assert result.exit_code != 0 and "kuhn-poker:2" in result.output
+
+
+# A game whose every round opens with one action the engine plays for each seat (an
+# automatic step); with dealt=1 a round has no decision at all.
+OPENING = """\
+cardrules: 1
+name: opening
+title: Opening
+summary: Each player opens with their first card, played for them, then plays the rest.
+players: {min: 2, max: 2, default: 2}
+options:
+  - {name: dealt, default: 2, min: 1, max: 3, doc: The cards dealt to each player.}
+deck: {ranks: [A, "2", "3", "4"], suits: [clubs, hearts], zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: pile, visibility: public}
+  - {name: hand, owner: each, visibility: owner}
+round:
+  setup:
+    - shuffle stock
+    - deal dealt from stock to each hand
+  phases:
+    - name: open
+      turns: each_once
+      steps:
+        - name: open
+          automatic: true
+          moves:
+            - name: open
+              label: "Open with {card}"
+              choose: {card: "[first(c for c in hand[me])]"}
+              do: [move card to pile face up]
+    - name: play
+      turns: rotate
+      steps:
+        - name: play
+          moves:
+            - name: play
+              label: "Play {card}"
+              choose: {card: "hand[me]"}
+              do: [move card to pile face up]
+triggers:
+  - {name: done, after: move, when: "all(size(hand[p]) == 0 for p in players)", do: [end round]}
+scoring:
+  rounds: 2
+  round: [{name: cards, score: "0"}]
+"""
+
+
+@pytest.mark.parametrize("dealt", ["2", "1"])
+def test_run_reveal_shows_a_rounds_start_before_the_actions_played_for_a_seat(
+        tmp_path: Path, dealt: str) -> None:
+    """Each round's header, its setup and the table it left come before the round's first
+    action, one the engine plays alone too, and even in a round with no decision at all."""
+    path = tmp_path / "opening.yaml"
+    path.write_text(OPENING, encoding="utf-8")
+    out = cli("run", str(path), "--reveal", "--plain", "-o", f"dealt={dealt}").stdout
+    lines = out.splitlines()
+    for number in (1, 2):
+        head = lines.index(next(line for line in lines if line.startswith(f"Round {number},")))
+        opens = [i for i, line in enumerate(lines) if "Open with" in line]
+        assert sum(head < i for i in opens) == 2 * (3 - number), out  # its two, and after
+        table = lines[lines.index("  the table after the setup:", head) + 3:][:2]
+        assert all(len(line.split(":")[1].split()) == int(dealt) for line in table), out
+
+
+def test_run_view_and_a_person_are_told_an_action_played_for_a_seat_where_it_came(
+        tmp_path: Path) -> None:
+    """--view tells the openings the engine played before the view they led to; a person
+    is told them before their only choice, each with its own card."""
+    path = tmp_path / "opening.yaml"
+    path.write_text(OPENING, encoding="utf-8")
+    out = cli("run", str(path), "--view", "1", "--plain").stdout
+    first_view = out.index("Round 1 of 2 - seat 1's view")
+    assert -1 < out.index("you open with") < first_view, out
+    assert out.index("seat 2 opens with") < first_view, out
+    result = CliRunner().invoke(main, ["run", str(path), "--human", "1", "--plain"],
+                                input="\n" * 4, env={"COLUMNS": "80"})
+    told = result.stdout
+    opened = re.search(r"\n  you open with (\S+)\n    (\S+) goes from your hand", told)
+    assert opened and opened.group(1) == opened.group(2), told
+    only = re.search(r"\n  your only choice: Play (\S+)\n    (\S+) goes from your hand", told)
+    assert only and only.group(1) == only.group(2), told
+    assert opened.start() < only.start()

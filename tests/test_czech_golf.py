@@ -19,6 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardrules.cli.main import main as cli
+from cardrules.cli.parts import Narrowing
+from cardrules.cli.screen import Style, view_section
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import GameError, IllegalAction
 from cardrules.interpreter.engine import Engine
@@ -589,3 +591,22 @@ def test_the_drawn_card_is_seen_before_choosing_discard_or_field(choose_first: b
     assert {a[0] for a in engine.legal_actions(state)} == {"place"}
     engine.apply(state, ("place", drawn, zone(state, "field", 0)[0]))
     assert zone(state, "field", 0)[0] == drawn and state.current == 1
+
+
+def test_a_person_reads_no_bookkeeping_and_the_parts_of_a_place_by_their_names() -> None:
+    """The card just taken from the discard pile is the rules' bookkeeping: the news says it
+    was taken, the view does not list it as a variable. Putting a hand card into the field
+    part by part asks for 'the field card', never for 'the old'."""
+    state = started()
+    top = zone(state, "discard")[-1]
+    DEFAULT.apply(state, ("take_discard",))
+    assert state.vars["taken"] == top
+    seen = "\n".join(view_section(RULES, state, 0, Style(plain=True)))
+    assert "Taken" not in seen and "taken" not in seen, seen
+    state = started()
+    draw_then_field(DEFAULT, state)
+    narrowing = Narrowing(DEFAULT, state, 0, DEFAULT.legal_actions(state))
+    narrowing.settle()
+    assert narrowing.what() == "card"
+    narrowing.choose(narrowing.options()[0])
+    assert narrowing.what() == "field card"

@@ -10,9 +10,11 @@ import random
 
 import pytest
 
+from cardrules.cli.screen import Style, view_section
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.state import GameState
+from cardrules.interpreter.view import player_view
 
 OPENSPIEL = {"openspiel": "true"}
 POINTS = {"A": 1, "J": 10, "Q": 10, "K": 10}
@@ -183,3 +185,18 @@ def test_the_upcard_just_taken_may_be_thrown_back_as_an_option(allowed: bool) ->
         hand = set(state.zones[engine.rules.zone("hand").zone_of(state.current)])
         assert (take[1] in discards) is allowed
         assert discards | {take[1]} == hand
+
+
+def test_a_person_reads_no_bookkeeping_of_the_upcard_offer_or_the_knock() -> None:
+    """Where the first upcard's offer stands, who knocked and how many melds the knocker
+    laid are the rules' bookkeeping (the news tells each as it happens, the table shows the
+    melds): no view lists them, as 'Upcard offer: 1'."""
+    engine = Engine(load_ruleset("gin-rummy"))
+    state = engine.new_game(2, 1)
+    engine.apply(state, next(a for a in engine.legal_actions(state) if a[0] == "decline"))
+    assert state.vars["offer"] == 1
+    for seat in range(2):
+        shown = set(player_view(engine.rules, state, seat)["variables"])
+        assert not {"offer", "knocker", "laid_count"} & shown, shown
+        seen = "\n".join(view_section(engine.rules, state, seat, Style(plain=True)))
+        assert "offer" not in seen.lower() and "knock" not in seen.lower(), seen

@@ -9,11 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardrules.cli.screen import Style, decision_screen
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
+from cardrules.interpreter.words import in_person
+from cardrules.present.choices import distinct, offered
 from cardrules.present.render import view_lines
 
 
@@ -358,3 +361,44 @@ def test_the_card_taken_from_the_discard_pile_may_go_again_by_option(allowed: bo
     eng.apply(state, ("discard", top))
     eng.apply(state, ("take_stock",))
     assert len([a for a in eng.legal_actions(state) if a[0] == "discard"]) == 13
+
+
+def test_a_lay_off_on_the_readers_own_meld_reads_as_theirs() -> None:
+    """'Lay 5D on meld 1 of {owner}' reads 'of yours' to the meld's owner, 'of seat 1' to
+    the others and in public; a label's "{p}'s" reads 'your' to that player."""
+    eng = engine()
+    state = eng.new_game(3, 1)
+    card = state.zones[eng.rules.zone("hand").zone_of(0)][0]
+    name = eng.rules.cards.names[card]
+    action = ("lay_off", card, 0, 1)
+    assert eng.words.describe(action, state, 0) == f"Lay {name} on meld 1 of yours"
+    assert eng.words.narrate(action, 0, 0, state) == f"you lay {name} on meld 1 of yours"
+    assert eng.words.describe(action, state, 1).endswith("on meld 1 of seat 1")
+    assert eng.words.describe(action).endswith("on meld 1 of seat 1")
+    assert eng.words.narrate(("lay_off", card, 1, 1), 0, 1, state).endswith(
+        "on meld 1 of yours")
+    parts, values = in_person((("text", "Take "), ("param", "p"), ("text", "'s card")),
+                              {"p": "you"})
+    assert "".join(t if k == "text" else values[t] for k, t in parts) == "Take your card"
+
+
+def test_two_cards_alike_to_everyone_are_one_choice() -> None:
+    """With two decks a hand may hold two 5H: discarding either reads the same to every
+    seat, so the screen offers it once (and the choice plays one of them); a 5H that every
+    seat has seen is another choice than one only its holder knows."""
+    eng = engine()
+    state = at_act_step()
+    seat = state.current
+    twins = give(state, seat, ["5H", "5H", "9D", "KC", "3S"])[:2]
+    for c in state.zones[eng.rules.zone("hand").zone_of(seat)]:
+        state.known[c] = 1 << seat
+    legal = eng.legal_actions(state)
+    discards = [a for a in legal if a[0] == "discard"]
+    assert sorted(a[1] for a in discards if a[1] in twins) == sorted(twins)
+    screen = "\n".join(decision_screen(eng, state, seat, offered(eng, state, seat, legal), [],
+                                        Style(plain=True)))
+    assert screen.count("Discard 5H") == 1, screen
+    kept = [legal[i] for i in distinct(eng, state, legal)]
+    assert len(kept) == len(legal) - 1
+    state.known[twins[0]] = state.everyone  # (seen by all: taken from the discard pile)
+    assert len(distinct(eng, state, legal)) == len(legal)

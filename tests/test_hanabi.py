@@ -14,6 +14,7 @@ import numpy as np
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.players import hint as hints
 from cardrules.interpreter.players.knowledge import determinize
 from cardrules.interpreter.sight import possible
 from cardrules.interpreter.state import GameState
@@ -64,7 +65,7 @@ def test_a_seat_sees_every_hand_but_its_own() -> None:
     drawn = hand(state, 0)[-1]
     assert state.known[drawn] & 0b111 == 0b110
     words = tell(ENGINE.words, state, 1, clue(state, "tell_colour", 0)).seats
-    assert words[0].startswith("seat 2 tells seat 1 which cards are")
+    assert words[0].startswith("seat 2 tells you which cards are")
     assert words[0].endswith("of your hand")
 
 
@@ -78,7 +79,7 @@ def test_a_clue_is_heard_by_all_kept_by_place_and_dropped_when_the_card_moves() 
     places = " and ".join(str(i) for i in matched) if len(matched) < 3 else \
         ", ".join(str(i) for i in matched[:-1]) + f" and {matched[-1]}"
     noun = "card" if len(matched) == 1 else "cards"
-    assert told.seats[1] == f"seat 1 tells seat 2 which cards are {colour} - {noun} " \
+    assert told.seats[1] == f"seat 1 tells you which cards are {colour} - {noun} " \
                             f"{places} of your hand"
     assert told.seats[2].endswith(f"{noun} {places} of seat 2's hand")
     ENGINE.apply(state, action)
@@ -187,3 +188,13 @@ def test_the_adapters_observe_what_the_clues_told() -> None:
                                                                                  told[2])
     rows = told[0].sum(axis=1)
     assert set(rows[rows > 0].tolist()) <= {5.0, 20.0}  # a colour, or the other four
+
+
+def test_a_hint_speaks_of_the_shared_score_not_of_another_seat() -> None:
+    """The table shares one score: a greedy hint values each choice by it, and names no
+    other seat to beat."""
+    engine = Engine(load_ruleset("hanabi"))
+    advice = hints.hint(engine, engine.new_game(2, 1))
+    assert advice.estimates and all(e.words.startswith("a shared score of ")
+                                    for e in advice.estimates), advice
+    assert not any("other seat" in e.words for e in advice.estimates)

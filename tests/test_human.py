@@ -14,6 +14,7 @@ import os
 import re
 import signal
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,10 +32,13 @@ from cardrules.cli.screen import (
     decision_screen,
     numbered,
     strip_ansi,
+    text_commands,
+    text_way_out,
     view_section,
 )
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import GameError, IllegalAction
+from cardrules.interpreter.domains import Words
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.players.bots import make_bot
 from cardrules.interpreter.sessions.record import find_action
@@ -261,14 +265,24 @@ def test_precognition_refuses_a_bad_prediction_and_keeps_it_secret(tmp_path: Pat
     assert "Write the prediction: a text of 1 to 51 letters from U, D, S" in text(child)
     for typed, reason in [("UDX", "'X' is not allowed: use only U, D, S"),
                           ("udx", "'X' is not allowed: use only U, D, S"),  # only the bad one
-                          ("", "empty: write at least one letter"),
                           ("U" * 60, "60 letters: write between 1 and 51")]:
         child.sendline(typed)
         child.expect("prediction> ")
         assert f"refused: {reason}" in text(child)
     child.sendintr()
     child.expect("prediction> ")
-    assert "refused: interrupted" in text(child)
+    assert "refused: interrupted (Ctrl-C): nothing chosen; type quit to stop" in text(child)
+    child.sendline("quit")  # a command here, not the letters Q, U, I, T
+    child.expect(r"\[y/N\] ")
+    child.sendline("n")
+    child.expect("prediction> ")
+    assert "Not quitting" in text(child)
+    child.sendline("")  # Enter alone: never a text
+    child.expect(PROMPT)
+    assert "Back to the choices." in text(child)
+    child.sendline("1")
+    child.expect("prediction> ")
+    assert "(Enter alone or back: choose again; quit: save and stop.)" in text(child)
     child.sendline("back")
     child.expect(PROMPT)
     assert "Back to the choices." in text(child)
@@ -284,6 +298,17 @@ def test_precognition_refuses_a_bad_prediction_and_keeps_it_secret(tmp_path: Pat
     laid = [s for s in screens[:-1] if "seat 2 lays an unseen card from seat 2's hand" in s]
     assert laid and all(re.search(r"row - it was (10|[2-9AJQK])[CDHS]", s) for s in laid)
     assert "Standings after 1 round (highest total wins)" in screens[-1]
+
+
+def test_at_a_text_prompt_a_word_that_is_a_text_is_no_command() -> None:
+    """back and quit are commands at a prompt for a text unless they are texts there; Enter
+    alone, never a text, goes back, and the prompt and its refusals say what works."""
+    assert text_commands(Words("UDS", 1, 5)) == ("back", "quit")
+    assert text_way_out(Words("UDS", 1, 5)) == "type quit to stop"
+    letters = Words("ABCKQUIT", 1, 5)  # 'back' and 'quit' are texts of it
+    assert text_commands(letters) == ()
+    assert text_way_out(letters) == "press Enter to choose again, then type quit to stop"
+    assert text_commands(Words("ABCKUDS", 1, 5)) == ("quit",)
 
 
 # ----------------------------------------------------------- pass and play, colour
@@ -984,6 +1009,25 @@ def test_a_hint_and_a_decision_taken_back_at_the_terminal() -> None:
     assert "  you take the top card of the stock\n    JC goes from the stock to your " \
         "holding" in after
     assert "refused: you have seen a card since that decision" in after
+
+
+def test_ctrl_c_during_a_hint_cancels_it_and_the_game_goes_on(tmp_path: Path) -> None:
+    """A long hint is cut short by Ctrl-C: the same decision is asked again, and the game
+    is neither ended nor changed."""
+    child = spawn([*PLAY, "golf6", "--players", "2", "--seed", "4", "-o", "rounds=1",
+                   "--plain"], tmp_path)
+    screen(child)
+    child.sendline("hint ismcts:100000")  # (far more than a second's search)
+    time.sleep(1)
+    child.sendintr()
+    child.expect(PROMPT)
+    assert "Hint cancelled (Ctrl-C): nothing chosen" in text(child)
+    child.sendline("1")
+    assert "seat 1 (you)  grid:" in screen(child)
+    child.sendline("quit")
+    child.expect(r"\[y/N\] ")
+    child.sendline("y")
+    assert finished(child) == 0
 
 
 def test_a_seed_cardrules_picks_is_shown_only_once_the_game_is_over(tmp_path: Path) -> None:

@@ -16,9 +16,11 @@ from cardrules.errors import IllegalAction
 from cardrules.interpreter import domains
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.runtime import changes
+from cardrules.interpreter.sessions.events import drain, round_ends
 from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
+from cardrules.present.news import news
 
 
 @functools.cache
@@ -223,3 +225,26 @@ def test_the_row_reads_as_its_steps_and_playoffs_are_named() -> None:
         eng.apply(state, eng.legal_actions(state)[0])
     assert state.round_scores[0][0] == state.round_scores[0][1] and not state.over
     assert state.vars["stage"] == "playoff" and state.vars["row_moves"] == ""
+
+
+def test_the_account_of_the_deal_that_ends_the_match_speaks_of_no_playoff() -> None:
+    """A deal that leaves one player in ends the match: its account does not say who is
+    put out, nor the playoff rule; a deal after which the tied play on says both."""
+    eng = engine()
+    ended, played_off = 0, 0
+    for seed in range(30):
+        state = eng.new_game(3, seed, log=round_ends())
+        bot = random.Random(seed)
+        events = []
+        while not state.over:
+            eng.apply(state, domains.fill(bot.choice(eng.legal_actions(state)), bot))
+            events += drain(state.log)
+        *before, last = ["\n".join(n.lines()) for n in news(eng.rules, events, 0)
+                         if n.kind == "round" and " over " in n.text]
+        assert "playoff" not in last and "out of the game" not in last, last
+        ends = [e for e in events if e.get("event") == "round_end"]
+        ended += bool(ends[-1].get("after_round", {}).get("out"))
+        for said in before:
+            assert ("out of the game" in said) == ("(playoff: " in said), said
+            played_off += "out of the game" in said
+    assert ended and played_off  # (both kinds of deal were played)

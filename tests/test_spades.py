@@ -13,7 +13,10 @@ import pytest
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.players import hint as hints
+from cardrules.interpreter.sessions.events import drain, round_ends
 from cardrules.interpreter.state import GameState
+from cardrules.present.account import round_account
 
 OPENSPIEL = {"one_deal": "true", "first_bidder": "seat1", "first_lead": "seat1",
              "spades_broken": "never", "team_bid_limit": "true"}
@@ -156,3 +159,41 @@ def test_standings_rank_partners_together_and_name_the_winning_team() -> None:
         ["1", "2", "2", "310"], ["1", "2", "4", "310"], ["3", "1", "1", "120"],
         ["3", "1", "3", "120"]]
     assert lines[-1] == "Winners: team 2 (seats 2, 4)"
+
+
+def test_a_hint_measures_against_the_other_team_and_names_its_pick_first() -> None:
+    """A greedy hint weighs a choice against the best seat of the other partnership (a
+    partner's score is the seat's own), and among choices it thinks equal the one it picks
+    is the first listed."""
+    engine = Engine(load_ruleset("spades"))
+    state = engine.new_game(4, 0)
+    rng = random.Random(0)
+    ties = 0
+    for _ in range(40):
+        legal = engine.legal_actions(state)
+        if len(legal) > 1:
+            advice = hints.hint(engine, state)
+            assert advice.estimates[0].action == advice.pick, advice
+            assert all("the best other team" in e.words for e in advice.estimates), advice
+            ties += sum(e.value == advice.estimates[0].value for e in advice.estimates) > 1
+        engine.apply(state, rng.choice(legal))
+    assert ties  # (choices it thought equal were met)
+
+
+def test_a_deals_account_gives_each_partnership_its_scores_parts() -> None:
+    """The account of a deal scored by partnership shows each entry apart (nil, contract,
+    bags, bag penalty), each seat its team's, adding up to the score."""
+    engine = Engine(load_ruleset("spades", {"one_deal": "true"}))
+    state = engine.new_game(4, 4, log=round_ends())
+    rng = random.Random(4)
+    events = []
+    while not state.over:
+        engine.apply(state, rng.choice(engine.legal_actions(state)))
+        events += drain(state.log)
+    (end,) = [e for e in events if e.get("event") == "round_end"]
+    assert set(end["team_score_parts"]) == {"nil", "contract", "bags", "bag_penalty"}
+    account = round_account(engine.rules, end)
+    assert account.header[1:6] == ("nil", "contract", "bags", "bag penalty", "score")
+    for seat, row in enumerate(account.rows):
+        assert sum(int(x) for x in row[1:5]) == int(row[5]) == end["scores"][seat]
+        assert row[1:5] == account.rows[seat % 2][1:5]  # partners alike

@@ -135,7 +135,7 @@ def test_seats_with_equal_standing_share_a_rank() -> None:
     """Tied winners are both first, and seats with the same total after them share the
     next rank (1, 1, 3), at the end of a game as in the standings alone."""
     out = cli(["run", "gin-rummy", "--seed", "1", "--plain"])
-    assert "     1     1       0      0\n     1     2       0      0\nTied winners: seat 1, " \
+    assert "     1     1      0     0\n     1     2      0     0\nTied winners: seat 1, " \
         "seat 2" in out
     results = {"rounds": 1, "totals": [5, 9, 9, 20], "round_scores": [[5, 9, 9, 20]],
                "winners": [1]}
@@ -377,12 +377,59 @@ def test_the_screen_fits_the_terminals_width() -> None:
     lines = [re.sub(r"^(seat \d> )+", "", line) for line in out.split("\n")]
     assert max(len(line) for line in lines) <= 40, [line for line in lines if len(line) > 40]
     assert "=" * 40 in lines and "  seat 1 (you)  grid:" in out
-    table = out.split("  rank  seat   total   rounds\n")[1].split("\nWinner")[0].split("\n")
-    assert len(table) == 6 and {len(row) for row in table[::2]} == {len(table[0])}
-    assert {len(row) for row in table[1::2]} == {len(table[1])}  # rounds 4 to 9, in line
     wide = cli(["play", "golf6", "--seed", "1", "-p", "3"], "1\n" * 400, COLUMNS="200")
     assert max(len(line) for line in wide.split("\n")) > 40  # (the same game, unbroken)
-    assert " ".join(out.split()) == " ".join(wide.split()).replace("=" * 72, "=" * 40)
+    play, end = out.split("Standings after"), wide.split("Standings after")
+    assert " ".join(play[0].split()) == " ".join(end[0].split()).replace("=" * 72, "=" * 40)
+    assert len(blocks(play[1])) == 2 and len(blocks(end[1])) == 1
+    assert standings_scores(play[1]) == standings_scores(end[1])
+
+
+def blocks(standings: str) -> list[list[str]]:
+    """The blocks of the standings' table (from its title on, to the winner's line),
+    each from its line of round numbers on, its rows of equal length: columns in line."""
+    out: list[list[str]] = []
+    for line in standings.split("\n"):
+        if line.strip() == "round":
+            out.append([])
+        elif out and line.startswith("  "):
+            out[-1].append(line)
+        elif out:
+            break
+    assert all(len({len(row) for row in block}) == 1 for block in out), out
+    return out
+
+
+def standings_scores(standings: str) -> dict[str, dict[int, int]]:
+    """Each seat's score by round, from the numbered rounds of the standings' blocks."""
+    scores: dict[str, dict[int, int]] = {}
+    for head, *rows in blocks(standings):
+        names = head.split()
+        numbers = [int(n) for n in names[names.index("seat") + 1 + ("total" in names):]]
+        for row in rows:  # (read from the right: the house's line has no rank nor team)
+            words = row.split()
+            seat = words[-len(numbers) - 1 - ("total" in names)]
+            scores.setdefault(seat, {}).update(
+                zip(numbers, (int(w) for w in words[-len(numbers):])))
+    return scores
+
+
+def test_the_standings_number_the_rounds_and_fit_a_narrow_terminal() -> None:
+    """At 60 columns a long match's standings are blocks of numbered rounds, each line
+    within the width; every seat's every score is under its round's number."""
+    results = {"totals": [245, 294, 309, 330], "rounds": 12, "winners": [1],
+               "round_scores": [[10 * r + p for p in range(4)] for r in range(1, 13)]}
+    lines = standings(results, "lowest", width=60)
+    assert max(len(line) for line in lines) <= 60, lines
+    assert lines[2].split()[:5] == ["rank", "seat", "total", "1", "2"]
+    text = "\n".join(lines)
+    assert standings_scores(text) == {str(p + 1): {r: 10 * r + p for r in range(1, 13)}
+                                      for p in range(4)}
+    assert len(blocks(text)) == 2 and lines[-1] == "Winner: seat 1"
+    teams = standings({**results, "house": {"name": "Bank", "total": 3, "winner": False,
+                                            "round_scores": [0] * 12}}, "lowest", 2, 60)
+    assert max(len(line) for line in teams) <= 60, teams
+    assert "Bank" in standings_scores("\n".join(teams))
 
 
 def test_a_choice_a_hint_names_is_on_the_screen() -> None:

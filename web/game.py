@@ -29,7 +29,7 @@ from cardrules.interpreter.sessions.takeback import TakeBack
 from cardrules.interpreter.sessions.windows import Windows
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action
-from cardrules.present.account import Account, round_account
+from cardrules.present.account import Account, ends_game, round_account
 from cardrules.present.lines import fitted
 from cardrules.present.news import News, news
 
@@ -210,9 +210,9 @@ class Game(PeoplesGame):
         if any(told):
             self.news.append(told)
             del self.news[:-NEWS_KEPT]
-        for event in events:
+        for index, event in enumerate(events):
             if event.get("event") == "round_end":
-                self.accounts.append(round_account(rules, event))
+                self.accounts.append(round_account(rules, event, ends_game(events, index)))
                 del self.accounts[:-ACCOUNTS_KEPT]
 
     def take_back(self, seat: int) -> None:

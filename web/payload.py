@@ -17,7 +17,7 @@ from cardrules.interpreter.players.hint import HINT_KINDS
 from cardrules.interpreter.view import card_places, player_view
 from cardrules.model import Action
 from cardrules.present import render
-from cardrules.present.choices import plausible_order
+from cardrules.present.choices import distinct, plausible_order
 from cardrules.present.lines import choice_text, rules_parts
 from cardrules.present.news import News
 
@@ -73,6 +73,8 @@ def seat_payload(game: Game, seat: int, full: bool = False,
     # a reaction's choices: the plausible first
     order = plausible_order(engine, state, seat, mine) if state.window and mine \
         else list(range(len(mine)))
+    kept = set(distinct(engine, state, mine))  # (two cards alike to everyone: one choice)
+    order = [i for i in order if i in kept]
     places = card_places(engine.rules, state, seat) if mine else {}
     out: dict[str, Any] = {
         "game": game.id,

@@ -57,4 +57,16 @@ def hint(engine: Engine, state: GameState, kind: str = DEFAULT_HINT) -> Hint:
     seed = zlib.crc32(f"hint/{seat}/{game.actions}/{kind}".encode())
     bot = make_bot(kind, seed, seat)
     weighed: Weighed = bot.weigh(engine, game, legal)  # type: ignore[attr-defined]
-    return Hint(kind, weighed.pick, weighed.estimates)
+    return Hint(kind, weighed.pick, pick_first(weighed))
+
+
+def pick_first(weighed: Weighed) -> tuple[Estimate, ...]:
+    """The estimates, the best first, the pick before those it tied with (the bot draws
+    among equals: the list must not name another first)."""
+    estimates = list(weighed.estimates)
+    at = next((i for i, e in enumerate(estimates) if e.action == weighed.pick), None)
+    if at is None:
+        return weighed.estimates
+    mine = estimates.pop(at)
+    tie = next((i for i, e in enumerate(estimates) if e.value == mine.value), at)
+    return tuple(estimates[:tie] + [mine] + estimates[tie:])

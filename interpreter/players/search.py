@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardrules.errors import IllegalAction
+from cardrules.model import Ruleset
 
 from .. import domains
 from ..engine import Engine
@@ -94,16 +95,21 @@ class Weighed:
     ranked: tuple[Action, ...] = ()  # the candidates it would take instead, the best first
 
 
-def _greedy_words(total: float, tried: int, decisive: bool, won: int) -> str:
-    """A greedy estimate in words: the score margin it expects, or how often it won."""
+def _greedy_words(rules: Ruleset, total: float, tried: int, decisive: bool, won: int) -> str:
+    """A greedy estimate in words, as `GreedyBot._value` measures it: the score margin it
+    expects over the best other seat (team, with partnerships), the shared score where the
+    table has one, or how often it won."""
     if decisive:
         return f"ends the game (or puts you out) in a sample: won {won} of {tried}"
     mean = total / max(tried, 1)
     samples = f"{tried} sample{'s' if tried != 1 else ''}"
+    if rules.score_by == "table":
+        return f"a shared score of {mean:.1f} ({samples})"
+    rival = "the best other team" if rules.teams else "the best other seat"
     if abs(mean) < 0.05:
-        return f"level with the best other seat ({samples})"
+        return f"level with {rival} ({samples})"
     side = "ahead of" if mean > 0 else "behind"
-    return f"{abs(mean):.1f} points {side} the best other seat ({samples})"
+    return f"{abs(mean):.1f} points {side} {rival} ({samples})"
 
 
 # ------------------------------------------------------------------- greedy
@@ -114,7 +120,8 @@ class GreedyBot:
     in the same turn (discard after drawing, say), it follows through with its best next
     action by the same measure, up to `follow` more actions, so that an action is valued by
     what it makes possible (a lay-off that leaves a better discard). The state reached is
-    valued by the ruleset's own score for the seat, relative to the best other seat, or by
+    valued by the ruleset's own score for the seat, relative to the best other seat (of
+    another team, with partnerships; a shared score as it is, where the table has one), or by
     the result if the game ends or the seat is out. If the action has set the round's end
     (a knock: the round ends before some seat's next turn), the sample is played to that
     end at random, so the action is valued by how the round then ends.
@@ -192,8 +199,8 @@ class GreedyBot:
         weighed = sorted(range(len(candidates)), key=lambda i: (i not in alive, -totals[i] /
                                                                 max(tried[i], 1)))
         return Weighed(pick, tuple(Estimate(candidates[i], totals[i] / max(tried[i], 1),
-                                            _greedy_words(totals[i], tried[i], decisive[i],
-                                                          won[i]))
+                                            _greedy_words(engine.rules, totals[i], tried[i],
+                                                          decisive[i], won[i]))
                                    for i in weighed if tried[i]),
                        tuple(candidates[i] for i in order if not decisive[i]))
 
@@ -307,7 +314,9 @@ class GreedyBot:
         if not state.active[seat]:
             return -1e6  # out of the game
         values = seat_values(engine, state, in_round)
-        others = [values[p] for p in range(state.n) if p != seat and state.active[p]]
+        teams = engine.rules.teams
+        others = [values[p] for p in range(state.n) if p != seat and state.active[p]
+                  and not (teams and p % teams == seat % teams)]  # (a partner is no rival)
         return values[seat] - (max(others) if others else 0.0)
 
 

@@ -78,8 +78,17 @@ class PeoplesGame:
         only choice, played for them, and they are told so."""
         told = Lone(seat, self.engine.words.describe(action, self.state, seat)) \
             if lone else None  # (in the words of the game before it)
+        self.tell(drain(self.state.log))  # what the engine played before it, on its own
         self.take(seat, action, chosen)
         self.tell(drain(self.state.log), told)
+
+    def listed(self) -> list[Action]:
+        """The legal actions now, with what the engine played alone to reach them told (the
+        only action of an automatic step is played as the actions are listed): before the
+        decision it leads to, after what came before it."""
+        legal = self.engine.legal_actions(self.state)
+        self.tell(drain(self.state.log))
+        return legal
 
     def lone(self, seat: int, legal: Sequence[Action]) -> Action | None:
         """The action to play for the person at `seat` without asking them: the one legal
