@@ -103,6 +103,8 @@ def arrive(b: Board, s: GameState, c: int, src: int, z: int, face: bool | None,
         known_after_move(b, s, c, src, z, was, up)
     if logging:
         log_move(b, s, c, src, z)
+        if under:
+            s.log[-1]["under"] = True  # (put beneath the zone's cards)
 
 
 @inlinable

@@ -258,6 +258,8 @@ def _key(effect: Event) -> tuple[Any, ...]:
     kind = effect.get("effect")
     if kind == "swap":
         kind = "move"  # a swap is two cards going each the other's way
+    elif kind == "move" and effect.get("under"):
+        kind = "move under"  # beneath the cards of where it goes
     if kind == "score":  # points scored during play: how many, and the total they make
         return (kind, None, None, effect.get("seat"), (effect.get("points"), effect.get("total")))
     if kind == "reverse":  # play turned round: which way it goes now
@@ -295,10 +297,11 @@ def _line(rules: Ruleset, key: tuple[Any, ...], cards: list[str | None], seat: i
         first, second = (card or "a card" for card in cards)
         return f"{first} in {place(rules, source, seat)} and {second} in " \
                f"{place(rules, target, seat)} change places"
-    if kind == "move":
+    if kind in ("move", "move under"):
         what, many = _cards_text(cards)
+        under = "the bottom of " if kind == "move under" else ""
         return f"{what} {'go' if many else 'goes'} from {place(rules, source, seat)} to " \
-               f"{place(rules, target, seat)}"
+               f"{under}{place(rules, target, seat)}"
     if kind == "reveal":
         what, many = _cards_text(cards)
         return f"{what} {'are' if many else 'is'} shown to everyone"

@@ -4,6 +4,7 @@ grids, joined lists, and the code generated for them."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -622,3 +623,20 @@ def test_the_previous_player_is_the_one_before_in_play_order(tmp_path: Path) -> 
         engine.play(state, (move,))
         way = -way if move == "turn" else way
         assert (state.vars["last"], state.vars["after"]) == ((me - way) % 4, (me + way) % 4)
+
+
+def test_the_log_and_the_news_say_a_card_went_under(tmp_path: Path) -> None:
+    path = tmp_path / "under.yaml"
+    path.write_text(UNDER, encoding="utf-8")
+    rules = load_ruleset(path)
+    engine = Engine(rules)
+    for move, under in (("tuck", True), ("named", False)):
+        state = engine.new_game(2, 1, log=True)
+        mark = len(state.log or [])
+        engine.play(state, (move,))
+        effects = [e for e in (state.log or [])[mark:] if e.get("effect") == "move"]
+        assert [bool(e.get("under")) for e in effects] == [under]
+        (said,) = news.consequences(rules, effects, 0)
+        wanted = r"\S+ goes from the stock to the bottom of your pile" if under else \
+            r"\S+ goes from the stock to the bottom"  # (a zone named bottom)
+        assert re.fullmatch(wanted, said), said
