@@ -1,7 +1,8 @@
 """Notes for the author on the checked program as a whole, which make nothing invalid: moves
 that undo each other where repetition is allowed (dsl/undo.py), meld searches that may take
 more cards than they manage inside their bound of work (dsl/check_melds.py), internal
-variables that may keep what a card is (dsl/bookkeeping.py)."""
+variables that may keep what a card is (dsl/bookkeeping.py), play turned round in a phase
+of one turn each."""
 
 from __future__ import annotations
 
@@ -37,4 +38,15 @@ def program_hints(decls: d.RulesetDecl, program: ir.Program, melds: tuple[MeldKi
             f"bound of {MOST_MELD_STEPS:,} steps and stop the game "
             "(benchmarks/meld_speed.py); search fewer cards at once where hands can grow "
             "that large")
+    for phase in program.phases:
+        if phase.turns != "each_once":
+            continue
+        for step in phase.steps:
+            for move in step.moves:
+                for node in ir.within(move.body):
+                    if isinstance(node, ir.ReverseDirection):
+                        yield node.pos, (
+                            f"phase '{phase.name}' gives every seat one turn (`turns: "
+                            "each_once`), counting turns: turning play round there gives the "
+                            "seat before a second turn and leaves a seat without one")
     yield from internal_sets(program)

@@ -104,7 +104,7 @@ def arrive(b: Board, s: GameState, c: int, src: int, z: int, face: bool | None,
     if logging:
         log_move(b, s, c, src, z)
         if under:
-            s.log[-1]["under"] = True  # (put beneath the zone's cards)
+            s.log[-1]["under"] = True  # type: ignore[index]  # (beneath the zone's cards)
 
 
 @inlinable

@@ -108,6 +108,8 @@ def player_view(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
         "over": s.over,
         "winners": [w + 1 for w in s.winners] if s.over and s.winners else [],
     }
+    if rules.flow is not None and rules.flow.direction == 0:  # rules that turn play round
+        view["direction"] = "in seat order" if s.direction > 0 else "against seat order"
     if rules.house is not None:
         view["house"] = house_view(rules, s, seat)
     return view

@@ -382,7 +382,8 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
     mover = view["to_move"]
     lines = [f"{round_of(rules, view['round'], view['rounds'])} - seat {seat}'s view - "
              + (f"seat {mover} to move ({view['phase']}, {view['step']})" if mover
-                else "game over")]
+                else "game over")
+             + (f" - play goes {view['direction']}" if "direction" in view else "")]
     for zone in rules.zones:
         if not zone.owned:
             lines.append(f"  {zone.name}: {seen_owned(zone, view['zones'][zone.name], plain)}")

@@ -640,3 +640,28 @@ def test_the_log_and_the_news_say_a_card_went_under(tmp_path: Path) -> None:
         wanted = r"\S+ goes from the stock to the bottom of your pile" if under else \
             r"\S+ goes from the stock to the bottom"  # (a zone named bottom)
         assert re.fullmatch(wanted, said), said
+
+
+def test_every_screen_shows_which_way_play_goes_where_rules_turn_it() -> None:
+    from cardrules.interpreter.view import player_view
+    from cardrules.present.render import view_lines
+
+    rules = load_ruleset(TURNABOUT)
+    state = Engine(rules).new_game(4, 1)
+    view = player_view(rules, state, 0)
+    assert view["direction"] == "against seat order"  # (a counterclockwise game)
+    assert view_lines(rules, view)[0].endswith(" - play goes against seat order")
+    state.direction = 1
+    assert player_view(rules, state, 0)["direction"] == "in seat order"
+    golf = load_ruleset("golf6")
+    assert "direction" not in player_view(golf, Engine(golf).new_game(4, 1), 0)
+
+
+def test_play_turned_round_in_a_phase_of_one_turn_each_gets_a_hint(tmp_path: Path) -> None:
+    path = tmp_path / "once.yaml"
+    path.write_text(BEFORE.replace("turns: rotate", "turns: each_once"), encoding="utf-8")
+    found = [d.message for d in check_files([str(path)], hints=True)]
+    assert len(found) == 1 and all("gives every seat one turn (`turns: each_once`)" in m
+                                   for m in found), found
+    path.write_text(BEFORE, encoding="utf-8")
+    assert check_files([str(path)], hints=True) == []

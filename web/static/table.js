@@ -379,7 +379,8 @@ function render() {
   document.title = table.title + " - seat " + current.seat;
   document.getElementById("title").textContent = table.title;
   document.getElementById("round").textContent = "Round " + view.round + " of " + view.rounds +
-    " · dealer seat " + view.dealer + " · you are seat " + current.seat + " of " + view.players;
+    " · dealer seat " + view.dealer + " · you are seat " + current.seat + " of " + view.players +
+    (view.direction ? " · play goes " + view.direction : "");
   document.body.classList.toggle("my-move", current.choices.length > 0);
   drawShared(view);
   drawPlayers(view);
