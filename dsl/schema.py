@@ -58,9 +58,9 @@ def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
 
 def _cut_off_by_a_comma(doc: Document, mapping: Any, path: tuple[Any, ...],
                         key: str) -> str | None:
-    """The key before `key` when `key` looks like the tail of its text, cut off by a comma
-    in a flow mapping (`{doc: Cards you won, to keep}` reads `to keep` as a key with no
-    value), else None."""
+    """The key before `key` when `key` looks like the tail of its text (not a known key
+    misspelt: the caller asks only then), cut off by a comma in a flow mapping (`{doc:
+    Cards you won, to keep}` reads `to keep` as a key with no value), else None."""
     if not isinstance(mapping, dict) or mapping.get(key) is not None:
         return None
     keys = list(mapping)
@@ -69,8 +69,11 @@ def _cut_off_by_a_comma(doc: Document, mapping: Any, path: tuple[Any, ...],
         return None
     loc = doc.where((*path, key), True)
     line = doc.source_line(loc.line) or ""
-    if not line[:loc.column - 1].rstrip().endswith(","):
-        return None
+    before = line[:loc.column - 1].rstrip()
+    if not before:  # the key begins its line: the comma ends the one before
+        before = (doc.source_line(loc.line - 1) or "").rstrip()
+    if not before.endswith(",") or before[:-1].rstrip().endswith(("'", '"')):
+        return None  # (no comma just before it; or a text in quotes ends before the comma)
     return str(keys[at - 1])
 
 
@@ -84,7 +87,9 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagn
         for key in _unexpected(error, schema):
             hint = suggest(key, allowed)
             fix = f"did you mean '{hint}'?" if hint else "expected one of: " + ", ".join(allowed)
-            before = _cut_off_by_a_comma(doc, error.instance, path, key)
+            # (a key with a space is no misspelt key: words of a text, more likely)
+            before = _cut_off_by_a_comma(doc, error.instance, path, key) \
+                if not hint or " " in key.strip() else None
             if before is not None:
                 fix = (f"a comma inside {{ }} ends a value; if this is the rest of {before}'s "
                        "text, put that text in quotes")

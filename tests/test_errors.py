@@ -330,6 +330,13 @@ def test_joker_is_not_a_rank_of_a_deck_without_jokers(tmp_path: Path) -> None:
     ("initial: 0", "initial: nothing", "unknown name 'nothing'"),
     ("rounds: 1", "rounds: \"'one'\"", "must be a number"),
     ("deal 2 from stock", "deal -2 from stock", "deal -2: a deal gives each player at least 0"),
+    # a key with no value after a text in a flow mapping: a misspelt key is still said so;
+    # words cut off by a comma (on the line, or the one before) are; a quoted text is whole
+    ("visibility: owner}", "visibility: owner, kep}", "unknown key 'kep': did you mean 'keep'?"),
+    ("visibility: owner}", "visibility: owner, doc: Yours,\n      to keep}",
+     "unknown key 'to keep': a comma inside { } ends a value"),
+    ("visibility: owner}", "visibility: owner, doc: 'Yours', plain}",
+     "unknown key 'plain': expected one of"),
 ])
 def test_meaning_errors(old: str, new: str, message: str, tmp_path: Path) -> None:
     path = mini_with(old, new, tmp_path)
