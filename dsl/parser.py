@@ -268,8 +268,8 @@ def _unexpected_characters(text: str, where: int, kind: str, exc: UnexpectedInpu
     each = re.search(r"\beach\s+(\w+)\s*$", text[:where]) if char == "[" else None
     if each is not None:
         name = each.group(1)
-        hint = (f": 'each {name}' names every player's {name} already; write 'to each "
-                f"{name}', or 'to {name}[p]' for one player's")
+        hint = (f": 'to each {name}' takes no index, as it deals to every player's own "
+                "(to give one player cards, move them to that player's zone)")
     elif char == "=" and kind == "statement" and text.lstrip().startswith("set "):
         hint = " (set gives a value with a single =)"
     elif char == "=":

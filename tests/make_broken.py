@@ -125,8 +125,9 @@ CASES = {
     "bad_statement": ([(27, "shuffle stock", "shufle stock")], (27, "shufle", 0),
                       "expected a statement"),
     "deal_to_each_indexed": ([(28, "to each hand", "to each hand[me]")], (28, "[", 0),
-                             "unexpected character '[': 'each hand' names every player's hand "
-                             "already; write 'to each hand', or 'to hand[p]' for one player's"),
+                             "unexpected character '[': 'to each hand' takes no index, as it "
+                             "deals to every player's own (to give one player cards, move them "
+                             "to that player's zone)"),
     "comma_in_flow_text": ([(20, "visibility: owner}", "visibility: owner, doc: Yours, to keep}")],
                            (20, "to keep", 0), "unknown key 'to keep': a comma inside { } ends "
                            "a value; if this is the rest of doc's text, put that text in quotes"),
