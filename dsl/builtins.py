@@ -180,8 +180,9 @@ _register(
             "The next player still in the game after the given one, in play order.",
             _t("next_seat(S, _0, DIRECTION)"), example="next_player(dealer)"),
     Builtin("previous_player", (PLAYER,), PLAYER,
-            "The player still in the game before the given one, in play order: the one whose "
-            "turn came before.",
+            "The player still in the game before the given one, the way play goes now (not "
+            "always whose turn came last: a `turn to` or a missed turn may have passed seats "
+            "by).",
             _t("next_seat(S, _0, -DIRECTION)"), example="previous_player(me)"),
     Builtin("seat", (INT,), PLAYER,
             "The player in the given seat, counted from 1 (a fault if there is no such seat).",
@@ -392,9 +393,9 @@ class Construct:
 
 
 CONSTRUCTS: dict[str, Construct] = {c.name: c for c in (
-    Construct("move_cards", "move CARDS to ZONE [face up | face down]",
+    Construct("move_cards", "move CARDS to [bottom of] ZONE [face up | face down]",
               "Moves a card, a list of cards or a zone's cards onto the top of a zone, one by "
-              "one."),
+              "one; with `bottom of`, under its cards."),
     Construct("deal_cards", "deal N from ZONE to each ZONE [after PLAYER] [face up | face down]",
               "Deals N cards (or all) one at a time round the players still in, to each one's "
               "zone of that name."),

@@ -210,7 +210,7 @@ def rule_text_items(before: str, keys: list[str], known: Analysis | None,
         return card_items(index)
     items = name_items(index, keys, line, known.path if known else "", column)
     if _starts_statement(head, keys):
-        items += [Item(c.syntax.split(" ", 1)[0], "keyword", c.syntax, c.doc)
+        items += [Item(_leading_words(c.syntax), "keyword", c.syntax, c.doc)
                   for c in b.CONSTRUCTS.values() if c.name in _STATEMENTS]
         if index is not None:  # a procedure is called where a statement starts
             items += [Item(s.name, "procedure", f"procedure {s.name}", s.doc)
@@ -222,6 +222,13 @@ _STATEMENTS = ("move_cards", "deal_cards", "shuffle", "flip", "swap", "set", "le
                "end_turn", "turn_to", "end_round", "end_phase", "end_game", "win", "eliminate",
                "reverse_direction", "reveal", "tell")
 _STATEMENT_LISTS = ("do", "setup", "end", "then", "else", "on_skip")
+
+
+def _leading_words(syntax: str) -> str:
+    """A statement's words before its first part to fill in: `move`, `end turn`, `reverse
+    direction`, `turn to`."""
+    words = re.match(r"[a-z]+(?: [a-z]+)*", syntax)
+    return words.group() if words else syntax.split(" ", 1)[0]
 
 
 def _starts_statement(head: str, keys: list[str]) -> bool:

@@ -220,7 +220,7 @@ async def test_hover_on_golf6(client: LanguageClient) -> None:
     top = await hover_text(client, GOLF6, "top(stock)")
     assert "top(zone) -> card" in top and "The top card of a zone (the one placed last)." in top
     move = await hover_text(client, GOLF6, "move top(stock)")
-    assert "move CARDS to ZONE" in move
+    assert "move CARDS to [bottom of] ZONE" in move
     took = await hover_text(client, GOLF6, "took_discard", 1)
     assert "variable took_discard: true or false" in took and "scope round" in took
     cancels = await hover_text(client, GOLF6, "cancels(col)")
@@ -289,6 +289,9 @@ async def test_completion_on_golf6(client: LanguageClient, tmp_path: Path) -> No
     assert {"draw", "place"} <= await labels(client, path, line + 1, len(indent) + 9)
     starts = await labels(client, path, line + 3, len(indent) + 7)
     assert {"move", "deal", "shuffle", "set"} <= starts
+    # a statement of keywords alone is offered whole (`reverse` alone is none)
+    assert {"reverse direction", "end turn", "end round", "turn to"} <= starts
+    assert "reverse" not in starts
     closed(client, path)
 
 
