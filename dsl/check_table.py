@@ -190,15 +190,14 @@ class TableChecker(StatementChecker):
                 pos = self.decls.scoring.by_pos or self.decls.name.pos
                 self.problem(pos, "scoring by team needs `teams:`")
             return
+        # (declared, if refused: a use of teams is no second mistake; the file runs nowhere)
+        count = self.symbols.teams = spec.whole
         if self.decls.house is not None:
             return  # (refused with the house)
-        count = spec.whole
         bad = [n for n in range(self.min_players, self.max_players + 1) if n % count]
         if bad:
             self.problem(spec.pos, f"{count} teams cannot share {bad[0]} players equally: "
                          f"the player counts must be multiples of {count}")
-            return
-        self.symbols.teams = count
 
     def max_actions(self) -> int:
         """`max_actions`: the bound on a game's length, so that every game ends."""

@@ -643,3 +643,17 @@ def test_a_list_of_any_value_is_called_so(tmp_path: Path) -> None:
     found = check_files([str(path)])
     assert found and "list of values" in found[0].message and "anys" not in found[0].message, \
         [d.format() for d in found]
+
+
+def test_teams_refused_are_one_mistake_not_one_more_at_each_use(tmp_path: Path) -> None:
+    """`teams: 3` for 2 to 4 players is refused once: `p.team` and `team(p)` are not
+    also told the ruleset has no teams."""
+    path = mini_with("sum(c.points for c in hand[p])",
+                     "sum(c.points for c in hand[p]) + p.team + size(team(p))", tmp_path)
+    text = path.read_text(encoding="utf-8").replace("players: {min: 2, max: 4, default: 2}",
+                                                    "players: {min: 2, max: 4, default: 2}\n"
+                                                    "teams: 3")
+    path.write_text(text, encoding="utf-8")
+    found = [d.message for d in check_files([str(path)])]
+    assert found == ["3 teams cannot share 2 players equally: the player counts must be "
+                     "multiples of 3"], found
