@@ -18,7 +18,8 @@ from cardrules.errors import GameError
 from cardrules.interpreter.domains import is_open
 from cardrules.interpreter.players import hint as hints
 from cardrules.model import Action
-from cardrules.present.lines import choice_text
+from cardrules.present.choices import choice_key
+from cardrules.present.lines import choice_text, choice_texts
 from cardrules.present.render import printable
 
 from .screen import Style, cards_in_text, paint
@@ -61,23 +62,36 @@ def hint(table: Table, seat: int, choices: Mapping[int, Action], words: Sequence
     except GameError as exc:
         return [printable(f"refused: {exc}")]
     numbers = {action: n for n, action in choices.items() if not is_open(action)}
-    # an action offered as another alike to everyone (present/choices.py: distinct) by its
-    # words, which are that one's
-    alike = {choice_text(engine, action, state, seat): n for action, n in numbers.items()}
+    # an action not offered, being the same choice as one that is (present/choices.py:
+    # distinct), goes by that one's number and words
+    alike = {choice_key(engine, state, action): n for action, n in numbers.items()}
+    texts = choice_texts(engine, state, seat, {n: a for a, n in numbers.items()})
+
+    def number_of(action: Action) -> int | None:
+        found = numbers.get(action)
+        return found if found is not None else alike.get(choice_key(engine, state, action))
 
     def named(action: Action) -> str:
-        text = choice_text(engine, action, state, seat)
-        number = numbers.get(action, alike.get(text))
-        if number is not None and named_numbers is not None:
+        number = number_of(action)
+        if number is None:
+            return choice_text(engine, action, state, seat)
+        if named_numbers is not None:
             named_numbers.add(number)
-        return f"{number}. {text}" if number is not None else text
+        return f"{number}. {texts[number]}"
 
+    estimates, listed = [], set()
+    for estimate in advice.estimates:  # (the same choice twice: its best estimate)
+        number = number_of(estimate.action)
+        if number is None or number not in listed:
+            if number is not None:
+                listed.add(number)
+            estimates.append(estimate)
     names = frozenset(engine.rules.cards.names)
     lines = [f"Hint from {kind}: {named(advice.pick)}",
              "  what it makes of each choice, the best first:"]
-    lines += [f"    {named(e.action)}: {e.words}" for e in advice.estimates[:hints.SHOWN]]
-    if len(advice.estimates) > hints.SHOWN:
-        lines.append(f"    ... and {len(advice.estimates) - hints.SHOWN} more")
+    lines += [f"    {named(e.action)}: {e.words}" for e in estimates[:hints.SHOWN]]
+    if len(estimates) > hints.SHOWN:
+        lines.append(f"    ... and {len(estimates) - hints.SHOWN} more")
     return [paint(cards_in_text(printable(line), names, style), style) for line in lines]
 
 

@@ -25,7 +25,7 @@ from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 from cardrules.model import Action, Ruleset
 from cardrules.present import render
-from cardrules.present.lines import choice_text, fitted, situation
+from cardrules.present.lines import choice_texts, fitted, situation
 from cardrules.present.render import printable
 
 from . import parts
@@ -156,12 +156,13 @@ def choice_lines(engine: Engine, state: GameState, seat: int, choices: Mapping[i
     names = frozenset(engine.rules.cards.names)
     width = len(str(max(choices))) if choices else 1
     entries, hidden = layout(choices, only, limit)
+    texts = choice_texts(engine, state, seat, choices)
     lines = []
     for entry in entries:
         if isinstance(entry, parts.Run):
             lines.append(f"  {entry.first:>{width}}. {parts.run_text(engine, entry)}")
         else:
-            text = cards_in_text(choice_text(engine, choices[entry], state, seat), names, style)
+            text = cards_in_text(texts[entry], names, style)
             lines.append(f"  {entry:>{width}}. {text}")
     if hidden:
         lines.append(f"  ... and {hidden} more: type some words of the choice you want to "
@@ -236,8 +237,9 @@ def matching(engine: Engine, state: GameState, seat: int, choices: Mapping[int, 
     hearts and the 5 of clubs)."""
     wanted = [w.lower() for w in words]
     found = []
+    texts = choice_texts(engine, state, seat, choices)
     for n in sorted(choices, key=lambda n: (n == 0, n)):
-        text = choice_text(engine, choices[n], state, seat).lower()
+        text = texts[n].lower()
         have = iter(re.findall(r"[0-9a-z]+", text))
         if all(any(h.startswith(w) for h in have) for w in wanted):
             found.append(n)

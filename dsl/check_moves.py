@@ -106,13 +106,6 @@ class MoveChecker(TableChecker):
         source = self.iterable(domain.source, first)
         if source is BAD:
             return None
-        if isinstance(source, ir.ListLiteral):
-            for code in source.items:
-                if code.nullable:
-                    self.error(code.pos, "a choice is never none, but this item of the list "
-                                         "may be: give a list without it, `if TEST then [A] "
-                                         "else []`")
-                    return None
         item = source.type.item if source.type.item is not None else ANY
         self.scope[name] = (item, False)
         where = self.condition(domain.where) if domain.where is not None else None

@@ -383,6 +383,12 @@ class Generator(StatementWriter):
         of cards made from a hand comes in the deck's order (`expr_ZoneCards`)."""
         if param.type.is_list:
             return self.expr(param.source)
+        if isinstance(param.source, ir.ListLiteral) and any(
+                item.nullable for item in param.source.items):
+            # an item that may be none (`[first(...)]`, `[if ... else none]`): none is no
+            # choice, and is not offered
+            return pyast.expr("[_x for _x in _0 if _x is not None]",
+                              self.in_any_order(param.source))
         return self.in_any_order(param.source)
 
     def move_function(self, move: ir.Move) -> None:

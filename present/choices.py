@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardrules.interpreter.engine import PASS, Engine
+from cardrules.interpreter.runtime import OWNER
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.words import cards_of
 from cardrules.model import Action
@@ -70,18 +71,50 @@ def offered(engine: Engine, state: GameState, seat: int,
 
 
 def distinct(engine: Engine, state: GameState, actions: Sequence[Action]) -> list[int]:
-    """The indices of `actions` but those that read the same as an earlier one to every
-    seat and to the table (two cards of one name, from two decks, both known alike: either
-    is the same choice to everyone), in order."""
-    seats = [*range(state.n), None]
-    seen: set[tuple[str, ...]] = set()
+    """The indices of `actions` but those that are the same choice as an earlier one: read
+    the same to every seat and to the table, and name their cards from the same places (two
+    cards of one name, from two decks, in one hand, turned and known alike). A card of a
+    grid, a pile or a row is its place: two jokers in a golf grid are two choices."""
+    seen: set[tuple[Any, ...]] = set()
     out = []
     for i, action in enumerate(actions):
-        words = tuple(engine.words.describe(action, state, s) for s in seats)
-        if words not in seen:
-            seen.add(words)
+        key = choice_key(engine, state, action)
+        if key not in seen:
+            seen.add(key)
             out.append(i)
     return out
+
+
+def choice_key(engine: Engine, state: GameState, action: Action) -> tuple[Any, ...]:
+    """What makes a choice the one it is to everyone (`distinct`): its words to every seat
+    and to the table, and the places of its cards."""
+    seats = [*range(state.n), None]
+    return (tuple(engine.words.describe(action, state, s) for s in seats),
+            _places(engine, state, action))
+
+
+def _places(engine: Engine, state: GameState, action: Action) -> tuple[Any, ...]:
+    """Where each card an action names lies, as far as it sets the choice apart: in a hand
+    (a zone only its owner sees, not a grid) the hand, the facing and who knows the card,
+    as its place there is its holder's order alone; anywhere else the very place."""
+    move = engine.rules.moves.get(str(action[0]))
+    if move is None or not move.names_cards:
+        return ()
+    board = engine.rules.board
+    out: list[Any] = []
+    for value, cards in zip(action[1:], move.names_cards):
+        if not cards:
+            continue
+        for c in value if isinstance(value, (list, tuple)) else (value,):
+            if not isinstance(c, int) or not 0 <= c < len(state.where):
+                out.append(c)
+                continue
+            z = state.where[c]
+            if board.visibility[z] == OWNER and not board.grid[z]:
+                out.append((z, state.face_up[c], state.known[c]))
+            else:
+                out.append((z, state.zones[z].index(c)))
+    return tuple(out)
 
 
 def plausible_first(engine: Engine, state: GameState, seat: int,

@@ -4,11 +4,14 @@ the rules' letters."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.runtime import OWNER
 from cardrules.interpreter.state import GameState
+from cardrules.interpreter.words import cards_of
 from cardrules.model import Action, Ruleset
 
 from .render import printable
@@ -19,6 +22,50 @@ def choice_text(engine: Engine, action: Action, state: GameState, seat: int) -> 
     them); an action with text still to write says so."""
     text = engine.words.describe(action, state, seat)
     return text + " (you write it next)" if is_open(action) else text
+
+
+def choice_texts(engine: Engine, state: GameState, seat: int,
+                 actions: Mapping[int, Action]) -> dict[int, str]:
+    """Each offered action's text (`choice_text`); where two read alike but are not the same
+    choice (two jokers in a grid, a card of one name the others saw you take and its twin
+    they did not), each says which: where its card lies, or who else knows it."""
+    texts = {n: choice_text(engine, action, state, seat) for n, action in actions.items()}
+    alike: dict[str, list[int]] = {}
+    for n, text in texts.items():
+        alike.setdefault(text, []).append(n)
+    for group in alike.values():
+        if len(group) < 2:
+            continue
+        for n in group:
+            which = _which_card(engine, state, seat, actions[n],
+                                [actions[m] for m in group if m != n])
+            if which:
+                texts[n] += f" ({which})"
+    return texts
+
+
+def _which_card(engine: Engine, state: GameState, seat: int, action: Action,
+                others: list[Action]) -> str:
+    """What tells the card `action` names apart from those of `others` (the same words):
+    its row and column in a grid, its place in a pile, or who else knows it in a hand."""
+    cards = cards_of(engine.rules, action)
+    theirs = {c for other in others for c in cards_of(engine.rules, other)}
+    board = engine.rules.board
+    for c in cards:
+        if c in theirs or not 0 <= c < len(state.where):
+            continue
+        z = state.where[c]
+        index = state.zones[z].index(c)
+        if board.grid[z]:
+            width = board.width[z]
+            return f"row {index // width + 1}, column {index % width + 1}"
+        if board.visibility[z] != OWNER:
+            depth = len(state.zones[z]) - index
+            return "the top one" if depth == 1 else f"{depth} from the top"
+        knowers = [p for p in range(state.n) if p != seat and state.known[c] >> p & 1]
+        return ("known to " + ", ".join(f"seat {p + 1}" for p in knowers)) if knowers \
+            else "known to you alone"
+    return ""
 
 
 def round_line(state: GameState) -> str:

@@ -131,9 +131,6 @@ CASES = {
     "comma_in_flow_text": ([(20, "visibility: owner}", "visibility: owner, doc: Yours, to keep}")],
                            (20, "to keep", 0), "unknown key 'to keep': a comma inside { } ends "
                            "a value; if this is the rest of doc's text, put that text in quotes"),
-    "none_among_choices": ([(52, "hand[me] where card.rank != 'K'",
-                             "[if drawn > 0 then top(stock) else none]")], (52, "if", 0),
-                           "a choice is never none, but this item of the list may be"),
     # a name whose value failed its check: its uses are not a second error
     "let_of_a_fault": ([(39, "move top(stock) to hand[me]", "let n = sise(stock)"),
                         (40, "set drawn += 1", "set drawn += n")], (39, "sise", 0),

@@ -656,3 +656,32 @@ def test_the_held_cards_flag_is_cleared_once_the_card_is_placed() -> None:
     engine.apply(state, ("take_discard",))
     engine.apply(state, next(a for a in engine.legal_actions(state) if a[0] == "swap"))
     assert state.vars["took_discard"] is False
+
+
+def test_two_jokers_in_a_grid_are_two_choices_each_told_by_its_place() -> None:
+    """Cards of one name in two places of a grid are two choices (which column the new card
+    goes to decides the pairs): both are offered, each saying where it lies."""
+    from cardrules.dsl.deal_file import parse_deal
+    from cardrules.present.choices import offered
+    from cardrules.present.lines import choice_texts
+
+    rules = load_ruleset("golf6")
+    engine = Engine(rules)
+    deal = parse_deal('{"zones": {"grid[1]": [JK, 8D, 5C, 6D, 9S, JK], "stock": [8H]}}',
+                      "deal.yaml", rules, 2)
+    state = engine.new_game(2, 3, deal=deal)
+    grid = rules.zone("grid").zone_of(0)
+    jokers = [c for c in state.zones[grid] if rules.cards.names[c] == "JK"]
+    for c in jokers:
+        engine.play(state, ("reveal", c))
+        if engine.to_move(state) != 0:
+            break
+    while engine.to_move(state) != 0 or engine.legal_actions(state)[0][0] not in (
+            "take_stock", "take_discard"):
+        engine.play(state, engine.legal_actions(state)[0])
+    engine.play(state, ("take_stock",))
+    legal = offered(engine, state, 0, engine.legal_actions(state))
+    texts = choice_texts(engine, state, 0, dict(enumerate(legal, 1)))
+    on_jokers = [t for t in texts.values() if "place of JK" in t]
+    assert on_jokers == ["Put the card in place of JK (row 1, column 1)",
+                         "Put the card in place of JK (row 2, column 3)"], texts

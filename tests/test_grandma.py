@@ -17,6 +17,7 @@ from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 from cardrules.interpreter.words import in_person
 from cardrules.present.choices import distinct, offered
+from cardrules.present.lines import choice_texts
 from cardrules.present.render import view_lines
 
 
@@ -402,3 +403,7 @@ def test_two_cards_alike_to_everyone_are_one_choice() -> None:
     assert len(kept) == len(legal) - 1
     state.known[twins[0]] = state.everyone  # (seen by all: taken from the discard pile)
     assert len(distinct(eng, state, legal)) == len(legal)
+    # offered both, each says which it is
+    texts = choice_texts(eng, state, seat, dict(enumerate(offered(eng, state, seat, legal))))
+    said = sorted(t for t in texts.values() if t.startswith("Discard 5H"))
+    assert len(said) == 2 and said[0] != said[1] and "Discard 5H (known to you alone)" in said

@@ -665,3 +665,41 @@ def test_play_turned_round_in_a_phase_of_one_turn_each_gets_a_hint(tmp_path: Pat
                                    for m in found), found
     path.write_text(BEFORE, encoding="utf-8")
     assert check_files([str(path)], hints=True) == []
+
+
+MAYBE = """\
+cardrules: 1
+name: maybe
+players: {min: 2, max: 2}
+deck: {zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: pile, visibility: public}
+round:
+  setup: [shuffle stock, move top(stock) to pile face up]
+  phases:
+    - name: p
+      turns: rotate
+      steps:
+        - name: s
+          moves:
+            - name: name
+              choose: {x: "[if size(pile) > 1 then top(pile).rank else none, top(pile).rank]"}
+              do: ["move top(stock) to pile face up"]
+            - {name: stop, when: "size(pile) > 3", do: [end round]}
+"""
+
+
+def test_none_in_a_choices_list_is_not_offered(tmp_path: Path) -> None:
+    """A list to choose from whose item may be none offers the others (listing it failed
+    with a TypeError when it was none)."""
+    path = tmp_path / "maybe.yaml"
+    path.write_text(MAYBE, encoding="utf-8")
+    rules = load_ruleset(path)
+    for engine in (Engine(rules), Kernel(rules)):
+        state = engine.new_game(2, 1)
+        top = state.zones[1][-1]
+        assert engine.legal_actions(state) == [("name", rules.cards.rank[top])]
+        legal = engine.play(state, ("name", rules.cards.rank[top]))
+        assert [a for a in legal if a[0] == "name"] == \
+            [("name", rules.cards.rank[state.zones[1][-1]])] * 2

@@ -20,7 +20,8 @@ from typing import Any
 from cardrules.errors import GameError
 from cardrules.interpreter.domains import is_open
 from cardrules.interpreter.players import hint as hints
-from cardrules.present.lines import choice_text
+from cardrules.present.choices import choice_key, distinct
+from cardrules.present.lines import choice_text, choice_texts
 
 from .game import Game, Refused
 from .lobby import check_kind
@@ -77,14 +78,31 @@ async def hint(served: Served, seat: int, body: dict[str, Any]) -> dict[str, Any
     finally:
         served.hinting.discard(seat)
 
-    def entry(action: Any) -> dict[str, Any]:
-        index = next((i for i, a in enumerate(legal) if not is_open(a) and a == action), None)
-        return {"index": index, "text": choice_text(engine, action, state, seat)}
+    # the choices the page offers (present/choices.py: distinct), by what makes each the
+    # choice it is: an estimate of another that is the same choice goes by its index
+    offered = {choice_key(engine, state, legal[i]): i for i in distinct(engine, state, legal)
+               if not is_open(legal[i])}
+    texts = choice_texts(engine, state, seat, {i: legal[i] for i in offered.values()})
 
+    def index_of(action: Any) -> int | None:
+        return offered.get(choice_key(engine, state, action)) if not is_open(action) else None
+
+    def entry(action: Any) -> dict[str, Any]:
+        index = index_of(action)
+        return {"index": index, "text": texts[index] if index is not None
+                else choice_text(engine, action, state, seat)}
+
+    estimates, listed = [], set()
+    for estimate in advice.estimates:  # (the same choice twice: its best estimate)
+        index = index_of(estimate.action)
+        if index is None or index not in listed:
+            if index is not None:
+                listed.add(index)
+            estimates.append(estimate)
     return {"version": version, "bot": kind, "pick": entry(advice.pick),
             "estimates": [{**entry(e.action), "words": e.words}
-                          for e in advice.estimates[:hints.SHOWN]],
-            "more": max(0, len(advice.estimates) - hints.SHOWN)}
+                          for e in estimates[:hints.SHOWN]],
+            "more": max(0, len(estimates) - hints.SHOWN)}
 
 
 def log(game: Game, seat: int) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from cardrules.interpreter.view import card_places, player_view
 from cardrules.model import Action
 from cardrules.present import render
 from cardrules.present.choices import distinct, plausible_order
-from cardrules.present.lines import choice_text, rules_parts
+from cardrules.present.lines import choice_texts, rules_parts
 from cardrules.present.news import News
 
 from .game import Game
@@ -76,6 +76,8 @@ def seat_payload(game: Game, seat: int, full: bool = False,
     kept = set(distinct(engine, state, mine))  # (two cards alike to everyone: one choice)
     order = [i for i in order if i in kept]
     places = card_places(engine.rules, state, seat) if mine else {}
+    texts = choice_texts(engine, state, seat, {i: mine[i] for i in order
+                                               if not is_open(mine[i])})
     out: dict[str, Any] = {
         "game": game.id,
         "version": game.version,
@@ -87,7 +89,7 @@ def seat_payload(game: Game, seat: int, full: bool = False,
         "react": react_info(game, seat, left),
         "takeback": len(game.people) == 1 and seat in game.people
         and game.takeback.refusal(state, seat, 1) is None,
-        "choices": [choice(engine, game, seat, index, mine[index], places)
+        "choices": [choice(engine, game, seat, index, mine[index], places, texts)
                     for index in order],
         "account": game.accounts[-1].to_data() if game.accounts else None,
         "results": results(game) if state.over else None,
@@ -150,12 +152,11 @@ def results(game: Game) -> dict[str, Any]:
 
 
 def choice(engine: Engine, game: Game, seat: int, index: int, action: Action,
-           places: dict[int, list[Any]]) -> dict[str, Any]:
-    """One legal action as `seat` may read it, with the places of the cards it names and
-    what is still to be written for it."""
+           places: dict[int, list[Any]], said: dict[int, str]) -> dict[str, Any]:
+    """One legal action as `seat` may read it (`said`: choice_texts of those offered),
+    with the places of the cards it names and what is still to be written for it."""
     state = game.state
-    words = engine.words.describe(action, state, seat) if is_open(action) \
-        else choice_text(engine, action, state, seat)
+    words = engine.words.describe(action, state, seat) if is_open(action) else said[index]
     move = engine.moves.get(action[0])
     texts = []
     if move is not None:
