@@ -40,18 +40,29 @@ class Account:
         return self.title
 
     def lines(self) -> list[str]:
-        """The account as text, its table in columns (the title is the headline)."""
+        """The account as text, its table in columns (the title is the headline); a table
+        wider than TABLE_WIDTH in blocks of columns that fit, each with the seats' column."""
         widths = [max(len(row[i]) for row in (self.header, *self.rows))
                   for i in range(len(self.header))]
-        table = [self.header, *self.rows]
-        out = ["  ".join(cell.rjust(w) if i else cell.ljust(w)
-                         for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
-               for row in table]
+        blocks: list[list[int]] = [[]]
+        for i in range(1, len(widths)):
+            used = widths[0] + sum(2 + widths[j] for j in blocks[-1])
+            if blocks[-1] and used + 2 + widths[i] > TABLE_WIDTH:
+                blocks.append([])
+            blocks[-1].append(i)
+        out = []
+        for block in blocks:
+            out += ["  ".join([row[0].ljust(widths[0]), *(row[i].rjust(widths[i])
+                                                          for i in block)]).rstrip()
+                    for row in (self.header, *self.rows)]
         return printable_lines(out + list(self.notes))
 
     def to_data(self) -> dict[str, Any]:
         return {"round": self.round, "title": self.title, "header": list(self.header),
                 "rows": [list(row) for row in self.rows], "notes": list(self.notes)}
+
+
+TABLE_WIDTH = 56  # characters of an account's table line: it fits 60 columns, news-indented
 
 
 def round_account(rules: Ruleset, event: dict[str, Any], last: bool = False) -> Account:
@@ -78,7 +89,9 @@ def round_account(rules: Ruleset, event: dict[str, Any], last: bool = False) -> 
     if house is not None:
         rows.append((render.house_name(rules), *("" for _ in entries), str(house["score"]),
                      str(house["total"]), *("" for _ in shown)))
-    notes = _entry_docs(rules, entries or list(parts)) + _cards(rules, event)
+    # (what each entry counts, said once: with the first round's account)
+    notes = _entry_docs(rules, entries or list(parts)) if event["round"] == 1 else []
+    notes += _cards(rules, event)
     notes += [line.strip() for line in render.after_round_lines(rules, event, last)]
     title = f"Round {event['round']} over ({winner_rule(rules)})"
     return Account(event["round"], printable(title), tuple(printable(h) for h in header),

@@ -197,3 +197,23 @@ def test_a_deals_account_gives_each_partnership_its_scores_parts() -> None:
     for seat, row in enumerate(account.rows):
         assert sum(int(x) for x in row[1:5]) == int(row[5]) == end["scores"][seat]
         assert row[1:5] == account.rows[seat % 2][1:5]  # partners alike
+
+
+def test_a_deals_account_fits_sixty_columns_and_says_what_each_entry_counts_once() -> None:
+    """The account's table (four entries, the total and three player variables) falls into
+    blocks of columns that fit 60 columns with the news' indent, each with the seats; what
+    each entry counts is said with the first deal's account, not again each deal."""
+    rules = load_ruleset("spades")
+    engine = Engine(rules)
+    state = engine.new_game(4, 3, log=round_ends())
+    rng = random.Random(3)
+    ends: list[dict] = []
+    while len(ends) < 2 and not state.over:
+        legal = engine.legal_actions(state)
+        engine.play(state, legal[rng.randrange(len(legal))])
+        ends += [e for e in drain(state.log) if e.get("event") == "round_end"]
+    first, second = (round_account(rules, e).lines() for e in ends[:2])
+    assert all(len("    " + line) <= 60 for line in first[:10]), first
+    assert sum(line.lstrip().startswith("seat 1 ") for line in first) == 2  # two blocks
+    assert any(line.startswith("contract: ") for line in first)
+    assert not any(line.startswith("contract: ") for line in second)
