@@ -7,6 +7,7 @@ show, diff); the others live in their own modules and are registered here.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -202,8 +203,10 @@ def play_bots(engine: Engine, count: int, seed: int, kinds: list[str], log: LogF
         click.echo(json.dumps(results))
         return
     click.echo("")
-    click.echo("\n".join(render.standings(results, rules.winner, rules.teams,
-                                           terminal_width())))
+    # (at a terminal, or with COLUMNS set, fitted to its width; else a line a seat, as a
+    # script reading the output expects)
+    width = terminal_width() if sys.stdout.isatty() or os.environ.get("COLUMNS") else None
+    click.echo("\n".join(render.standings(results, rules.winner, rules.teams, width)))
     for seat in forfeited:
         click.echo(f"Seat {seat} forfeited the game (its program answered badly).")
 

@@ -213,6 +213,8 @@ def standings(results: dict[str, Any], winner_rule: str, teams: int = 0,
     lines = [f"Standings after {results['rounds']} round{'s' if results['rounds'] != 1 else ''}"
              f" ({winner_words(winner_rule)})"]
     if width is not None:
+        if len(lines[0]) > width:  # (the rule on a line of its own)
+            lines = [lines[0].split(" (")[0] + ":", f"  {winner_words(winner_rule)}"]
         lines += _round_blocks(results, ranked, teams, width)
         return lines + _outcome(results, teams)
     team_head = "  team" if teams else ""

@@ -457,3 +457,20 @@ def test_help_and_rules_are_broken_to_the_terminals_width_once(columns: str) -> 
         start = next(i for i, line in enumerate(lines) if summary[:30] in line)
         told = lines[start:start + 12]
         assert all(len(line) > 40 for line in told[:-1] if line.startswith("      ")), told
+
+
+def test_standings_to_a_pipe_keep_a_line_a_seat_and_a_narrow_title_breaks() -> None:
+    """Output that is no terminal's (no COLUMNS either) keeps the standings a line a seat,
+    as a script reading it expects; at 40 columns the title breaks before its rule."""
+    import os
+
+    from cardrules.present import render
+
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    out = CliRunner().invoke(main, ["run", "golf6", "-s", "1"], env={**env, "COLUMNS": ""},
+                             catch_exceptions=False).stdout.splitlines()
+    head = out.index("  rank  seat   total   rounds")
+    assert [len(line.split()) for line in out[head + 1:head + 5]] == [12] * 4
+    results = Engine(load_ruleset("golf6")).results(Engine(load_ruleset("golf6")).new_game(4, 1))
+    lines = render.standings({**results, "rounds": 17}, "highest", 0, 40)
+    assert lines[:2] == ["Standings after 17 rounds:", "  highest total wins"]
