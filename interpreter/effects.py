@@ -102,9 +102,10 @@ def arrive(b: Board, s: GameState, c: int, src: int, z: int, face: bool | None,
         up = s.face_up[c] if face is None else face
         known_after_move(b, s, c, src, z, was, up)
     if logging:
-        log_move(b, s, c, src, z)
         if under:
-            s.log[-1]["under"] = True  # type: ignore[index]  # (beneath the zone's cards)
+            log_move_under(b, s, c, src, z)
+        else:
+            log_move(b, s, c, src, z)
 
 
 @inlinable
@@ -458,6 +459,11 @@ def log_move(b: Board, s: GameState, c: int, src: int, dest: int) -> None:
     _log(b, s, "move", c, src, dest)
 
 
+def log_move_under(b: Board, s: GameState, c: int, src: int, dest: int) -> None:
+    """A move to a zone's bottom (`move ... to bottom of`), so marked."""
+    _log(b, s, "move", c, src, dest, under=True)
+
+
 def log_swap(b: Board, s: GameState, c: int, d: int, zc: int, zd: int) -> None:
     _log(b, s, "swap", c, zc, zd)
     _log(b, s, "swap", d, zd, zc)
@@ -467,7 +473,8 @@ def log_flip(b: Board, s: GameState, c: int) -> None:
     _log(b, s, "flip up" if s.face_up[c] else "flip down", c, s.where[c], s.where[c])
 
 
-def _log(b: Board, s: GameState, kind: str, c: int, src: int, dest: int) -> None:
+def _log(b: Board, s: GameState, kind: str, c: int, src: int, dest: int,
+         under: bool = False) -> None:
     """An effect on card c as the table sees it (the card named if every seat knows it),
     and, where only some seats know it, as each seat does (`told`: the card's name, or None
     for a seat that does not know it now); `named`: the card, by its number, to each seat
@@ -480,6 +487,8 @@ def _log(b: Board, s: GameState, kind: str, c: int, src: int, dest: int) -> None
     if not public and known & ((1 << s.n) - 1):  # some seat knows it
         entry["told"] = seen_by_each(b, s, c)
     entry["named"] = named_to_each(s, c)
+    if under:
+        entry["under"] = True
     s.log.append(entry)
 
 
@@ -507,6 +516,6 @@ EXPORTED = (
     "put", "leave", "arrive", "move_card", "move_top", "move_all", "move_zone", "flip_card",
     "flip_all", "swap", "known_after_move", "shuffle", "peek", "peek_all", "reveal", "deal",
     "deal_order", "end_round_before", "ends", "win", "eliminate", "reverse_direction",
-    "score_points", "log_move",
+    "score_points", "log_move", "log_move_under",
     "log_swap", "log_flip", "table_order",
 )

@@ -703,3 +703,19 @@ def test_none_in_a_choices_list_is_not_offered(tmp_path: Path) -> None:
         legal = engine.play(state, ("name", rules.cards.rank[top]))
         assert [a for a in legal if a[0] == "name"] == \
             [("name", rules.cards.rank[state.zones[1][-1]])] * 2
+
+
+def test_turnabout_plays_from_the_command_line_with_its_news() -> None:
+    """The command line keeps its log as a stream of events (not a list): a card put under
+    the stock is logged and told there too (`cardrules run --view` read the list's end)."""
+    from click.testing import CliRunner
+
+    from cardrules.cli.main import main
+
+    told = ""
+    for seed in range(1, 5):
+        result = CliRunner().invoke(main, ["run", str(TURNABOUT), "-s", str(seed), "--view",
+                                           "1", "--plain"], catch_exceptions=False)
+        assert result.exit_code == 0 and "Winner" in result.output, result.output[-400:]
+        told += result.output
+    assert "to the bottom of the stock" in told and "play turns round" in told
