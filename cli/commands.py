@@ -18,7 +18,7 @@ from cardrules.errors import GameError
 from cardrules.interpreter.domains import is_open
 from cardrules.interpreter.players import hint as hints
 from cardrules.model import Action
-from cardrules.present.choices import choice_key
+from cardrules.present.choices import choice_key, once_each
 from cardrules.present.lines import choice_text, choice_texts
 from cardrules.present.render import printable
 
@@ -79,13 +79,7 @@ def hint(table: Table, seat: int, choices: Mapping[int, Action], words: Sequence
             named_numbers.add(number)
         return f"{number}. {texts[number]}"
 
-    estimates, listed = [], set()
-    for estimate in advice.estimates:  # (the same choice twice: its best estimate)
-        number = number_of(estimate.action)
-        if number is None or number not in listed:
-            if number is not None:
-                listed.add(number)
-            estimates.append(estimate)
+    estimates = once_each(advice.estimates, lambda e: number_of(e.action))
     names = frozenset(engine.rules.cards.names)
     lines = [f"Hint from {kind}: {named(advice.pick)}",
              "  what it makes of each choice, the best first:"]

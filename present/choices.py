@@ -13,8 +13,8 @@ is read.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.runtime import OWNER
@@ -23,6 +23,8 @@ from cardrules.interpreter.words import cards_of
 from cardrules.model import Action
 
 from . import render
+
+T = TypeVar("T")
 
 
 def in_view_order(engine: Engine, state: GameState, seat: int,
@@ -82,6 +84,19 @@ def distinct(engine: Engine, state: GameState, actions: Sequence[Action]) -> lis
         if key not in seen:
             seen.add(key)
             out.append(i)
+    return out
+
+
+def once_each(items: Sequence[T], choice_of: Callable[[T], Any]) -> list[T]:
+    """`items` (a hint's estimates, best first) but those of a choice an earlier one is of
+    (`choice_of`: the offered choice an item is of, None for one offered nowhere)."""
+    out, seen = [], set()
+    for item in items:
+        choice = choice_of(item)
+        if choice is None or choice not in seen:
+            if choice is not None:
+                seen.add(choice)
+            out.append(item)
     return out
 
 

@@ -407,3 +407,13 @@ def test_two_cards_alike_to_everyone_are_one_choice() -> None:
     texts = choice_texts(eng, state, seat, dict(enumerate(offered(eng, state, seat, legal))))
     said = sorted(t for t in texts.values() if t.startswith("Discard 5H"))
     assert len(said) == 2 and said[0] != said[1] and "Discard 5H (known to you alone)" in said
+
+
+def test_a_hint_names_a_choice_once_though_two_cards_alike_make_it() -> None:
+    """A hint's estimates of the twins of one offered choice: the best one alone, in its
+    place; an estimate offered nowhere is kept."""
+    from cardrules.present.choices import once_each
+
+    estimates = [("5H a", 1), ("5H b", 1), ("open", None), ("9D", 2), ("text", None)]
+    assert once_each(estimates, lambda e: e[1]) == [("5H a", 1), ("open", None), ("9D", 2),
+                                                    ("text", None)]

@@ -20,7 +20,7 @@ from typing import Any
 from cardrules.errors import GameError
 from cardrules.interpreter.domains import is_open
 from cardrules.interpreter.players import hint as hints
-from cardrules.present.choices import choice_key, distinct
+from cardrules.present.choices import choice_key, distinct, once_each
 from cardrules.present.lines import choice_text, choice_texts
 
 from .game import Game, Refused
@@ -92,13 +92,7 @@ async def hint(served: Served, seat: int, body: dict[str, Any]) -> dict[str, Any
         return {"index": index, "text": texts[index] if index is not None
                 else choice_text(engine, action, state, seat)}
 
-    estimates, listed = [], set()
-    for estimate in advice.estimates:  # (the same choice twice: its best estimate)
-        index = index_of(estimate.action)
-        if index is None or index not in listed:
-            if index is not None:
-                listed.add(index)
-            estimates.append(estimate)
+    estimates = once_each(advice.estimates, lambda e: index_of(e.action))
     return {"version": version, "bot": kind, "pick": entry(advice.pick),
             "estimates": [{**entry(e.action), "words": e.words}
                           for e in estimates[:hints.SHOWN]],
