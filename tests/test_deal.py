@@ -307,18 +307,19 @@ def test_the_end_of_a_game_from_a_deal_says_what_deals_it_again(tmp_path: Path) 
     resumed one, whose save holds the deal and not its file's name, says to give the file."""
     path = tmp_path / "my deal.yaml"
     path.write_text(GOLF_DEAL, encoding="utf-8")
+    # (a person who always takes the first choice: enough lines for the longest such game)
     game = ["run", "golf6", "-p", "2", "-o", "rounds=1", "--human", "1", "--plain",
             "--deal", str(path)]
-    first = CliRunner().invoke(main, game, input="1\n" * 60)
+    first = CliRunner().invoke(main, game, input="1\n" * 2000)
     assert first.exit_code == 0, first.output
     found = re.search(r"Game over\. Its seed was (\d+): --deal (.+) --seed (\d+) deal it "
                       r"again\.\n", first.stdout)
     assert found and found.group(1) == found.group(3), first.stdout
     assert found.group(2) == f"'{path}'"  # (quoted: as typed at a shell)
-    again = CliRunner().invoke(main, [*game, "--seed", found.group(1)], input="1\n" * 60)
+    again = CliRunner().invoke(main, [*game, "--seed", found.group(1)], input="1\n" * 2000)
     assert again.stdout.split("Game over.")[1] == first.stdout.split("Game over.")[1]
     save = tmp_path / "g.save"
     CliRunner().invoke(main, [*game, "--seed", "4", "--save", str(save)], input="1\nquit\ny\n")
-    resumed = CliRunner().invoke(main, ["resume", str(save), "--plain"], input="1\n" * 60)
+    resumed = CliRunner().invoke(main, ["resume", str(save), "--plain"], input="1\n" * 2000)
     assert "Game over. Its seed was 4: --deal with the file it was dealt from and --seed 4 " \
         "deal it again." in resumed.stdout
