@@ -123,8 +123,8 @@ def score(F: Flow, s: GameState) -> bool:
         s.house_scores.append(house_score)
     _bounded(F, [*s.totals, s.house_total])
     scored, won, active = list(s.totals), s.winners, list(s.active)
-    parts = _score_parts(F, s) if s.log is not None else None
-    team_parts = _team_score_parts(F, s) if s.log is not None else None
+    parts = _score_parts(F, s, "player") if s.log is not None else None
+    team_parts = _score_parts(F, s, "team") if s.log is not None else None
     if rules.after_round is not None:
         F.call(rules.after_round, s, s.current)
     over = bool(s.signal & SIGNAL_GAME) or s.round >= s.rounds_total \
@@ -197,23 +197,18 @@ def _round_account(s: GameState, scored: list[int], won: list[int] | None,
     return out
 
 
-def _score_parts(F: Flow, s: GameState) -> dict[str, list[int]] | None:
-    """Each score entry apart, for the round's account, where there are several."""
+def _score_parts(F: Flow, s: GameState, by: str) -> dict[str, list[int]] | None:
+    """Each score entry apart, for the round's account, where there are several and the
+    ruleset scores `by` "player" (per seat) or "team" (per team: team t worked out for its
+    first seat, t)."""
     rules = F.rules
-    if len(rules.score_names) < 2 or rules.score_by != "player":
+    if len(rules.score_names) < 2 or rules.score_by != by:
         return None
-    each = [F.call(rules.score, s, p) if s.active[p] else (0,) * len(rules.score_names)
-            for p in range(s.n)]
-    return {name: [e[i] for e in each] for i, name in enumerate(rules.score_names)}
-
-
-def _team_score_parts(F: Flow, s: GameState) -> dict[str, list[int]] | None:
-    """With `scoring.by: team` and several score entries, each entry apart for each team
-    (team t, from 0, worked out for its first seat, t), for the round's account."""
-    rules = F.rules
-    if len(rules.score_names) < 2 or rules.score_by != "team":
-        return None
-    each = [F.call(rules.score, s, t) for t in range(rules.teams)]
+    if by == "team":
+        each = [F.call(rules.score, s, t) for t in range(rules.teams)]
+    else:
+        each = [F.call(rules.score, s, p) if s.active[p] else (0,) * len(rules.score_names)
+                for p in range(s.n)]
     return {name: [e[i] for e in each] for i, name in enumerate(rules.score_names)}
 
 
