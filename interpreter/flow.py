@@ -117,12 +117,17 @@ def turn_over(F: Flow, S: GameState, me: int, listing: bool, phase: int) -> list
         F.after_turn(S, me)
         if S.signal & ENDS_ROUND:
             return round_over(F, S, me, listing)
+    # Who plays next (whose_turn, written out here): the seat a rule named (`turn to`), else
+    # the next in play order; either way the next one still in. (Where rules turn play
+    # round, `reverse direction`, which way it goes is the game's.)
+    direction: Fact = F.facts.direction if F.facts.direction else S.direction
     named: Fact = F.facts.turn_to
-    if named:
-        nxt = whose_turn(F, S, me)
+    if named and S.next_turn is not None:
+        nxt = S.next_turn
+        S.next_turn = None
+        if not S.active[nxt]:
+            nxt = next_seat(S, nxt, direction)
     else:
-        # (where rules turn play round, `reverse direction`, which way it goes is the game's)
-        direction: Fact = F.facts.direction if F.facts.direction else S.direction
         nxt = (me + direction) % S.n
         if not S.active[nxt]:
             nxt = next_seat(S, me, direction)
