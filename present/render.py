@@ -119,7 +119,8 @@ def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) ->
     for seat, score in enumerate(scores):
         parts = owned_parts(rules, zones, str(seat + 1), plain)
         for name, values in event.get("player_variables", {}).items():
-            parts.append(f"{name}: {'?' if values[seat] is None else values[seat]}")
+            if values[seat] != "":  # (a text nothing was written in says nothing)
+                parts.append(f"{name}: {'?' if values[seat] is None else values[seat]}")
         lines.append(f"  seat {seat + 1}  " + "   ".join(parts)
                      + f"   score {score:>4}{score_parts(event, seat)}  total {totals[seat]:>5}")
     house = event.get("house")
