@@ -60,28 +60,29 @@ def seed(state: np.ndarray, n: int) -> None:
     32-bit words, least significant first (one word for 0), and mixes them into a state
     made from 19650218 (init_by_array)."""
     length = 1 if n <= MASK else 2
-    state[0] = 19650218
+    prev = 19650218  # (each step reads the word written by the one before: kept here)
+    state[0] = prev
     for i in range(1, N):  # init_genrand(19650218)
-        prev = int(state[i - 1])
-        state[i] = (1812433253 * (prev ^ (prev >> 30)) + i) & MASK
-    i, j = 1, 0
+        prev = (1812433253 * (prev ^ (prev >> 30)) + i) & MASK
+        state[i] = prev
+    i, j, prev = 1, 0, 19650218
     for _ in range(max(N, length)):
-        prev = int(state[i - 1])
         word = (n >> (32 * j)) & MASK
-        state[i] = ((int(state[i]) ^ ((prev ^ (prev >> 30)) * 1664525)) + word + j) & MASK
+        prev = ((int(state[i]) ^ ((prev ^ (prev >> 30)) * 1664525)) + word + j) & MASK
+        state[i] = prev
         i += 1
         j += 1
         if i >= N:
-            state[0] = state[N - 1]
+            state[0] = prev
             i = 1
         if j >= length:
             j = 0
     for _ in range(N - 1):
-        prev = int(state[i - 1])
-        state[i] = ((int(state[i]) ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & MASK
+        prev = ((int(state[i]) ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & MASK
+        state[i] = prev
         i += 1
         if i >= N:
-            state[0] = state[N - 1]
+            state[0] = prev
             i = 1
     state[0] = UPPER  # the first word's top bit set: a state is never all zeros
     state[N] = N
