@@ -117,9 +117,8 @@ def genrand_uint32(state: np.ndarray) -> int:
 
 def getrandbits(state: np.ndarray, k: int) -> int:
     """`random.Random.getrandbits(k)` for 0 <= k <= 63: up to 32 bits, the top k bits of one
-    output; beyond, CPython fills 32-bit words from the least significant up (on a
-    little-endian machine, as every one cardrules runs on), the last output's top bits the
-    most significant. 0 draws nothing."""
+    output; beyond, CPython fills 32-bit words from the least significant up, the last
+    output's top bits the most significant. 0 draws nothing."""
     if k <= 0:
         return 0
     if k <= 32:
