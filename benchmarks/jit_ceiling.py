@@ -12,11 +12,23 @@ would emit (a zone a row of card ids with its length, each card's zone and which
 lies, a seat's decision listed as small integer ids from one fixed table, then applied by
 id), compiled by numba, and timed against the kernel and the hand-written Python Golf
 (../shared/bench/golf_handcoded.py --style api) in one run. It prints matches a second,
-the ratios, the compile time, and whether the three play the same game (play turns per round
-and round score per player agree within noise).
+the ratios and the compile time.
+
+Its random streams are the kernel's, drawn by interpreter/twister.py (Python's Mersenne
+Twister as an array, compiled here by numba): the game's generator seeded with the game's
+seed shuffles the stock at each deal and the discard pile (all but its top card, bottom
+first) when the stock runs out, and each seat chooses with its own stream, seeded as
+make_bot seeds a random seat, `legal[int(random() * len(legal))]` over its legal actions
+in the kernel's listing order. So for the same seed the typed-array golf6 plays the
+kernel's very game, and the probe checks it: for every match the kernel plays, the typed
+arrays play the same seed and must end with the same totals and the same number of turns
+(it prints how many of them agreed). It also checks that the three play the same game as
+the hand-written Golf, whose stream is its own (play turns per round and round score per
+player agree within noise).
 
 This is a measurement, not a kernel: the rules below are golf6's as shipped (the default
-options), written once more by hand, and nothing of cardrules runs on them.
+options), written once more by hand, and nothing of cardrules runs on them but the
+generator's arithmetic.
 """
 
 from __future__ import annotations
@@ -25,6 +37,7 @@ import argparse
 import random
 import sys
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +45,7 @@ import numpy as np
 from golf_speed import agree, load_reference  # (beside this script)
 
 from cardrules.dsl.loader import load_ruleset
+from cardrules.interpreter import twister
 from cardrules.interpreter.kernel import Kernel
 from cardrules.interpreter.sessions.play import play_game
 
@@ -47,18 +61,32 @@ DISCARD = 14
 # Zones: the stock, the discard pile, then each seat's grid and the card it holds.
 STOCK, PILE = 0, 1
 CARDS = 54  # one deck and two jokers (golf6 plays one deck up to four players)
+STATE = twister.SIZE  # a random stream: 624 words and an index
 
 
 def card_tables() -> tuple[np.ndarray, np.ndarray]:
-    """Each card's rank (jokers 0) and points, by card id."""
-    rank = np.array([c // 4 + 1 for c in range(52)] + [0, 0], dtype=np.int64)
-    value_of = [-2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0]
+    """Each card's rank (the jokers' own, 13) and points, by card id: the deck's order,
+    suit by suit from the ace to the king, then the two jokers."""
+    rank = np.array([c % 13 for c in range(52)] + [13, 13], dtype=np.int64)
+    value_of = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, -2]
     return rank, np.array([value_of[r] for r in rank], dtype=np.int64)
 
 
+def seeds_of(seed: int, out: np.ndarray) -> np.ndarray:
+    """The game's seed, then each seat's stream's seed as make_bot makes a random seat's
+    (interpreter/players/bots.py), into `out`."""
+    out[0] = seed
+    for seat in range(PLAYERS):
+        out[seat + 1] = zlib.crc32(f"{seed}/{seat}/random".encode()) + (seed << 32)
+    return out
+
+
 def compiled(numba: Any) -> Any:
-    """The typed-array golf6, compiled: `match(seed, rank, points, totals) -> play turns`."""
+    """The typed-array golf6, compiled: `match(seeds, rank, points, totals) -> play turns`,
+    `seeds` as seeds_of gives them."""
     njit = numba.njit(cache=False)
+    mt = twister.compiled(njit)
+    seed, shuffle, uniform = mt.seed, mt.shuffle, mt.random
 
     @njit
     def listed(phase: int, seat: int, up: np.ndarray, lengths: np.ndarray,
@@ -85,12 +113,6 @@ def compiled(numba: Any) -> Any:
         return count
 
     @njit
-    def shuffle(cards: np.ndarray, length: int) -> None:
-        for i in range(length - 1, 0, -1):
-            j = np.random.randint(0, i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
-
-    @njit
     def grid_points(grid: np.ndarray, rank: np.ndarray, points: np.ndarray) -> int:
         total = 0
         for col in range(3):
@@ -100,16 +122,17 @@ def compiled(numba: Any) -> Any:
         return total
 
     @njit
-    def play_round(first: int, rank: np.ndarray, points: np.ndarray,
+    def play_round(first: int, streams: np.ndarray, rank: np.ndarray, points: np.ndarray,
                    scores: np.ndarray) -> int:
+        game = streams[0]  # the game's generator; seat p's is streams[p + 1]
         piles = np.empty((2, CARDS), dtype=np.int64)  # the stock and the discard pile
         lengths = np.zeros(2, dtype=np.int64)
         grids = np.empty((PLAYERS, 6), dtype=np.int64)
         up = np.zeros((PLAYERS, 6), dtype=np.bool_)
-        for c in range(CARDS):
+        for c in range(CARDS):  # every card gathered into the stock, in card order
             piles[STOCK, c] = c
         lengths[STOCK] = CARDS
-        shuffle(piles[STOCK], CARDS)
+        shuffle(game, piles[STOCK], CARDS)
         for slot in range(6):  # dealt one at a time, round the table from the first seat
             for k in range(PLAYERS):
                 lengths[STOCK] -= 1
@@ -121,7 +144,7 @@ def compiled(numba: Any) -> Any:
         seat, phase, reveals, held, ender, turns = first, 0, 0, -1, -1, 0
         while True:
             count = listed(phase, seat, up, lengths, legal)
-            action = legal[np.random.randint(0, count)]
+            action = legal[int(uniform(streams[seat + 1]) * count)]
             if phase == 0:
                 up[seat, action - REVEAL] = True
                 reveals += 1
@@ -136,7 +159,7 @@ def compiled(numba: Any) -> Any:
                         for i in range(lengths[PILE] - 1):
                             piles[STOCK, i] = piles[PILE, i]
                         lengths[STOCK] = lengths[PILE] - 1
-                        shuffle(piles[STOCK], lengths[STOCK])
+                        shuffle(game, piles[STOCK], lengths[STOCK])
                         piles[PILE, 0] = top
                         lengths[PILE] = 1
                     lengths[STOCK] -= 1
@@ -171,14 +194,19 @@ def compiled(numba: Any) -> Any:
         return turns
 
     @njit
-    def match(seed: int, rank: np.ndarray, points: np.ndarray, totals: np.ndarray) -> int:
-        np.random.seed(seed)
+    def match(seeds: np.ndarray, rank: np.ndarray, points: np.ndarray,
+              totals: np.ndarray) -> int:
+        streams = np.empty((PLAYERS + 1, STATE), dtype=np.int64)
+        for k in range(PLAYERS + 1):
+            seed(streams[k], seeds[k])
         scores = np.zeros(PLAYERS, dtype=np.int64)
         turns = 0
         for p in range(PLAYERS):
             totals[p] = 0
         for r in range(ROUNDS):
-            turns += play_round((r + 1) % PLAYERS, rank, points, scores)
+            # The deal passes on each round, from the seat before seat 1: seat 1 plays first
+            # in round 1, seat 2 in round 2...
+            turns += play_round(r % PLAYERS, streams, rank, points, scores)
             for p in range(PLAYERS):
                 totals[p] += scores[p]
         return turns
@@ -197,24 +225,31 @@ def main(argv: list[str] | None = None) -> int:
         print("numba is not installed (pip install numba): nothing to measure")
         return 0
     rank, points = card_tables()
+    rules = load_ruleset("golf6")
+    if rank.tolist() != list(rules.cards.rank[:CARDS]) \
+            or points.tolist() != list(rules.cards.values["points"][:CARDS]):
+        print("the card tables here are not golf6's")
+        return 1
+    seeds = np.zeros(PLAYERS + 1, dtype=np.int64)
     t0 = time.perf_counter()
     match = compiled(numba)
     totals = np.zeros(PLAYERS, dtype=np.int64)
-    match(0, rank, points, totals)  # compiled at its first call
+    match(seeds_of(0, seeds), rank, points, totals)  # compiled at its first call
     compile_seconds = time.perf_counter() - t0
-    kernel = Kernel(load_ruleset("golf6"))
+    kernel = Kernel(rules)
     play_game(kernel, PLAYERS, 0)
     ref = load_reference(REFERENCE)
     rng = random.Random(1)
     seconds = {"typed arrays under numba": 0.0, "kernel": 0.0, "hand-written": 0.0}
     turns: dict[str, list[float]] = {name: [] for name in seconds}
     scores: dict[str, list[float]] = {name: [] for name in seconds}
+    kernel_games: dict[int, tuple[list[int], int]] = {}  # seed -> totals, play turns
     per = max(1, args.games // args.batches)
     jit_per = per * 20  # (too quick to time in batches of the others' size)
     for b in range(args.batches):
         t0 = time.perf_counter()
         for seed in range(b * jit_per + 1, (b + 1) * jit_per + 1):
-            played = match(seed, rank, points, totals)
+            played = match(seeds_of(seed, seeds), rank, points, totals)
             turns["typed arrays under numba"].append(played / ROUNDS)
             scores["typed arrays under numba"].append(float(totals.sum()) / (PLAYERS * ROUNDS))
         seconds["typed arrays under numba"] += time.perf_counter() - t0
@@ -223,6 +258,7 @@ def main(argv: list[str] | None = None) -> int:
             state = play_game(kernel, PLAYERS, seed)
             turns["kernel"].append((state.turns - PLAYERS * ROUNDS) / ROUNDS)
             scores["kernel"].append(sum(state.totals) / (PLAYERS * ROUNDS))
+            kernel_games[seed] = (list(state.totals), state.turns - PLAYERS * ROUNDS)
         seconds["kernel"] += time.perf_counter() - t0
         t0 = time.perf_counter()
         for _ in range(per):
@@ -240,8 +276,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  typed arrays / kernel         {typed / rate['kernel']:8.1f}x")
     print(f"  kernel / hand-written         {rate['kernel'] / rate['hand-written']:8.3f}")
     print(f"  compile (first call)          {compile_seconds:8.2f} s")
-    print("same game?")
-    ok = True
+    print("the kernel's very game? (the same seeds: the same totals and turns at the end)")
+    differ = []
+    for seed, (kernel_totals, kernel_turns) in kernel_games.items():
+        played = match(seeds_of(seed, seeds), rank, points, totals)
+        if totals.tolist() != kernel_totals or played != kernel_turns:
+            differ.append(seed)
+            if len(differ) <= 5:
+                print(f"  seed {seed}: typed arrays {totals.tolist()} in {played} play turns, "
+                      f"kernel {kernel_totals} in {kernel_turns}")
+    ok = not differ
+    print(f"  {len(kernel_games) - len(differ)} of {len(kernel_games)} matches agree, "
+          "game by game")
+    print("same game as the hand-written Golf?")
     for name in ("typed arrays under numba", "kernel"):
         ok &= agree(f"{name}: play turns per round", turns[name], turns["hand-written"])
         ok &= agree(f"{name}: round score per player", scores[name], scores["hand-written"])
