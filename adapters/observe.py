@@ -204,10 +204,10 @@ class SeatsOf(dict[int, list[int]]):
 
 class SeatTensor:
     """One seat's observation tensor of one match, in a buffer of its own, rewritten where
-    the game changed since it was last written: the cards that moved, turned or became
-    known or unknown, the places whose card changed; the small pieces (seats, totals,
-    round, variables) every time. Only what the seat knows is read (a card's name only if
-    it knows it), as for a tensor written afresh."""
+    the game changed since it was last written: the zones whose cards changed, the cards
+    that moved, turned or became known or unknown, the places whose card changed; the
+    small pieces (seats, totals, round, variables) where they changed. Only what the seat
+    knows is read (a card's name only if it knows it), as for a tensor written afresh."""
 
     def __init__(self, plan: TensorPlan, seat: int):
         self.plan, self.seat = plan, seat
