@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from operator import is_
 from typing import Any
 
 from cardrules.errors import IllegalAction, NoLegalMove
@@ -156,7 +157,7 @@ class Match:
         behind, self._behind = self._behind, []
         with self.table.recording(s, self._noting(self._records, self._made)):
             for _, action in behind:
-                engine.apply(s, action)
+                engine.apply(s, _listed(s, action))
 
     def _noting(self, records: list[Record] | None, made: dict[tuple[int, str], int] | None
                 ) -> Callable[[int, Action, GameState], None]:
@@ -522,6 +523,23 @@ def _restore(key: tuple[str, tuple[tuple[str, str], ...], int, str], state: str 
         match._made[made] = match._made.get(made, 0) + 1
     match.prefix = list(prefix)
     return match
+
+
+def _listed(s: GameState, action: Action) -> Action:
+    """The engine's own tuple of `action` (the kernel's, equal to one the engine listed in
+    `s`, of the same types), which the engine applies without looking for it again among
+    its legal actions; `action` itself where the engine has not listed one such."""
+    cache = s.legal_cache
+    if cache is None or cache[0] != s.version:
+        return action
+    legal = cache[1]
+    try:
+        own = legal[legal.index(action)]
+    except ValueError:
+        return action
+    if own is action or all(map(is_, map(type, own), map(type, action))):
+        return own
+    return action
 
 
 def parts_of(seed: int) -> list[int]:

@@ -44,7 +44,7 @@ from __future__ import annotations
 import json
 from array import array
 from itertools import compress
-from operator import ne
+from operator import is_not, ne
 from typing import Any
 
 import numpy as np
@@ -53,7 +53,13 @@ from cardrules.interpreter.runtime import OWNER
 from cardrules.interpreter.sight import parties as zone_numbers
 from cardrules.interpreter.sight import whereabouts
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.view import _game_variables, _player_variables, player_view
+from cardrules.interpreter.view import (
+    _game_variables,
+    _player_variables,
+    player_view,
+    secret,
+    shown,
+)
 
 from . import table as tables
 from .match import Match
@@ -84,6 +90,11 @@ class TensorPlan:
                 seats = range(p) if scope == "player" else [-1]
                 self.texts += [(scope, var.name, seat) for seat in seats]
         width = sum(p if scope == "player" else 1 for scope, _ in self.numbers)
+        # each variable, and whether the view shows its value as it is (not a card, player,
+        # rank, suit or colour by its name, nor a list of them)
+        self.declared = [(var, (var.shape[0] if var.shape else "any") not in
+                          ("list", "card", "player", "rank", "suit", "colour"))
+                         for var in rules.variables]
         self.moves = list(table.parts.moves)
         self.move_index = {move: i for i, move in enumerate(self.moves)}
         names = rules.cards.names[:n]
@@ -144,19 +155,28 @@ class TensorPlan:
         return {name: tensor[start:end].reshape(shape)
                 for name, start, end, shape in self.slices}
 
-    def variables(self, s: GameState, seat: int, out: np.ndarray) -> None:
-        """Each variable as `seat` may see it (its player view's), as numbers."""
-        rules = self.table.rules
-        game, players = _game_variables(rules, s, seat), _player_variables(rules, s, seat)
-        at = 0
-        for scope, name in self.numbers:
-            if scope == "player":
-                for value in players.get(name, [None] * self.table.players):
-                    out[at] = _number(value)
-                    at += 1
+    def variables(self, s: GameState, seat: int) -> list[float]:
+        """Each variable as `seat` may see it (its player view's), as numbers: as
+        view.player_view shows it (view.shown), read from the game without making the view."""
+        rules, over = self.table.rules, s.over
+        out: list[float] = []
+        for var, plain in self.declared:
+            name = var.name
+            if var.scope in ("player", "player_round"):
+                if name not in s.pvars or var.internal:
+                    out += [0.0] * self.table.players
+                    continue
+                hide = secret(var, over)
+                for p, value in enumerate(s.pvars[name][:s.n]):
+                    out.append(0.0 if hide and p != seat else _number(value) if plain
+                               else _number(shown(rules, s, seat, var.shape, value)))
+            elif name not in s.vars or var.internal:
+                out.append(0.0)
             else:
-                out[at] = _number(game.get(name))
-                at += 1
+                value = s.vars[name]
+                out.append(_number(value) if plain
+                           else _number(shown(rules, s, seat, var.shape, value)))
+        return out
 
     def texts_of(self, s: GameState, seat: int, out: np.ndarray) -> None:
         """Each text variable's letters as `seat` may see them."""
@@ -170,12 +190,24 @@ class TensorPlan:
                     out[row, i] = max(0, min(96, ord(ch) - 31)) / 96
 
 
+class SeatsOf(dict[int, list[int]]):
+    """The seats of each mask of those who know a card, made when first asked for."""
+
+    def __init__(self, players: int):
+        super().__init__()
+        self.players = players
+
+    def __missing__(self, knowers: int) -> list[int]:
+        seats = self[knowers] = [p for p in range(self.players) if knowers >> p & 1]
+        return seats
+
+
 class SeatTensor:
     """One seat's observation tensor of one match, in a buffer of its own, rewritten where
-    the game changed since it was last written: the cards that moved, turned or became
-    known or unknown, the places whose card changed; the small pieces (seats, totals,
-    round, variables) every time. Only what the seat knows is read (a card's name only if
-    it knows it), as for a tensor written afresh."""
+    the game changed since it was last written: the zones whose cards changed, the cards
+    that moved, turned or became known or unknown, the places whose card changed; the
+    small pieces (seats, totals, round, variables) where they changed. Only what the seat
+    knows is read (a card's name only if it knows it), as for a tensor written afresh."""
 
     def __init__(self, plan: TensorPlan, seat: int):
         self.plan, self.seat = plan, seat
@@ -205,13 +237,14 @@ class SeatTensor:
         self.zones: list[list[int]] = [[] for _ in table.places]
         self.maybe = False  # whether card_maybe holds anything
         self.told = False  # whether the told piece holds anything
-        self.marks: list[int] = []  # the seats piece's marks of the seat to move, dealer
+        self.marks: tuple[int, int] = (-1, -1)  # the seats piece's marks of the dealer and the
+        # seat to move (-1: none)
         self.totals: list[int] = [0] * table.players  # the totals piece as written
         self.chosen: list[int] = []  # the choosing piece's ids
         self.raw[self.at["seats"] + 3 * seat] = 1.0
         self.card_zone, self.known_by = self.at["card_zone"], self.at["card_known_by"]
         self.width, self.players = len(self.rows) + 1, table.players
-        self.seats_of: dict[int, list[int]] = {}  # who knows a card -> those seats
+        self.seats_of = SeatsOf(table.players)  # who knows a card -> those seats
         # per card: where its name's rows begin in card_zone and card_known_by, and the
         # number that tells its name in a place
         self.zone_row = [self.card_zone + name * self.width for name in self.names]
@@ -226,96 +259,80 @@ class SeatTensor:
                       for which in self.which]
         # what the variables were written from (and whether one names a card, whose name
         # the seat may learn or lose)
-        self.values: Any = None
+        self.vars: dict[str, Any] | None = None
+        self.pvars: dict[str, list[Any]] | None = None
+        self.over = False
         self.cards_named = any(var.names_cards for var in rules.variables)
+        self.cards, self.zone_numbers, self.n = range(n), range(len(rows)), n
+        self.last = self.width - 1  # card_zone's column of the cards the seat does not know
+        self.sizes, self.seats_at, self.round_at = \
+            self.at["zone_sizes"], self.at["seats"], self.at["round"]
+        self.direction_at: int | None = self.at.get("direction")
+        self.choosing_at: int | None = self.at.get("choosing")
+        self.variables_at: int | None = self.at.get("variables")
+        # what each place of another's hand shows as last written (an item of `named`,
+        # face_up, face_down or empty)
+        self.written = [self.empty] * plan.places
 
     def update(self, s: GameState, match: Match) -> np.ndarray:
         """Bring the tensor to `s` (the engine's game of `match` now) and return it."""
-        raw, seat, at = self.raw, self.seat, self.at
-        where, known, face = s.where, s.known, s.face_up
-        changed: set[int] = set()
-        if where != self.where or known != self.known or face != self.face:
-            was_where, was_known, cards = self.where, self.known, range(len(where))
-            if where != was_where:
-                changed.update(compress(cards, map(ne, where, was_where)))
-            if known != was_known:
-                changed.update(compress(cards, map(ne, known, was_known)))
-            # each card that moved or became known or unknown: taken away where it was
-            # counted, counted where it is (inline: this runs for every card that changed);
-            # who knows it too, only where that changed (a card seen by the same seats that
-            # moves, say, changes card_zone alone)
-            zone_row, known_row, last = self.zone_row, self.known_row, self.width - 1
-            for c in changed:
-                was_z, z, was_k, k = was_where[c], where[c], was_known[c], known[c]
-                was_in = was_z >= 0 and was_k >> seat & 1
-                now_in = z >= 0 and k >> seat & 1
-                row = zone_row[c]
-                if was_z >= 0:
-                    raw[row + (was_z if was_in else last)] -= 1.0
-                if z >= 0:
-                    raw[row + (z if now_in else last)] += 1.0
-                if was_in and now_in and was_k == k:
+        raw, seat = self.raw, self.seat
+        where, known, face, zones = s.where, s.known, s.face_up, s.zones
+        was_where, was_known, was_zones = self.where, self.known, self.zones
+        moved: set[int] = set()
+        if zones != was_zones:
+            # the zones whose cards changed: their sizes, the places whose card changed, and
+            # the cards that came into them (every card that moved came into one)
+            places, sizes, n, rows = self.slots, self.sizes, self.n, self.rows
+            named, up, down, empty = self.named, self.face_up, self.face_down, self.empty
+            for z in compress(self.zone_numbers, map(ne, zones, was_zones)):
+                cards, old = zones[z], was_zones[z]
+                size, was = len(cards), len(old)
+                # (a card taken from the top, or put on it, leaves the others where they were)
+                if size < was and cards == old[:size]:
+                    news = []
+                elif size > was and cards[:was] == old:
+                    news = list(range(was, size))
+                else:
+                    news = list(compress(range(min(size, was)), map(ne, cards, old)))
+                    if size > was:
+                        news += range(was, size)
+                moved.update(map(cards.__getitem__, news))
+                raw[sizes + z] = (size - cards.count(EMPTY)) / n
+                was_zones[z] = cards[:]
+                first, capacity, other = rows[z]
+                if other:  # another's hand: the cards the seat knows first, in deck order
+                    self._hand(first, capacity, cards, was, s)
                     continue
-                base = known_row[c]
-                if was_in:
-                    for p in self._seats(was_k):
-                        raw[base + p] -= 1.0
-                if now_in:
-                    for p in self._seats(k):
-                        raw[base + p] += 1.0
-            if face != self.face:
-                changed.update(compress(range(len(face)), map(ne, face, self.face)))
-            self.where, self.known, self.face = list(where), list(known), list(face)
-        sizes, n, slot = at["zone_sizes"], len(where), self._slot
-        zones = s.zones
-        near = {where[c] for c in changed}  # the zones holding a card that changed
-        near.update(compress(range(len(zones)), map(ne, zones, self.zones)))
-        kept: dict[int, tuple[bool, int, list[int]]] = {}  # a zone written here -> how
-        for z in near:
-            cards, old = zones[z], self.zones[z]
-            touched = cards != old
-            first, capacity, other = self.rows[z]
-            if touched:
-                raw[sizes + z] = (len(cards) - cards.count(EMPTY)) / n
-                self.zones[z] = list(cards)
-            if not capacity:
-                continue
-            if other:  # another's hand: the cards the seat knows first, in the deck's order
-                mine = sorted(c for c in cards if c != EMPTY and known[c] >> seat & 1)
-                shown = mine + [c for c in cards if c == EMPTY or not known[c] >> seat & 1]
-                for i in range(min(max(len(shown), len(old)), capacity)):
-                    slot(first + i, shown[i] if i < len(shown) else EMPTY, s)
-                continue
-            # the places whose card changed, from the first (a card drawn from the top, or
-            # put on it, changes one; a swap in a grid, one)
-            common = 0
-            if touched:
-                common = min(len(cards), len(old))
-                low = common
-                if cards[:common] != old[:common]:
-                    low = 0
-                    while cards[low] == old[low]:
-                        low += 1
-                for i in range(low, min(max(len(cards), len(old)), capacity)):
-                    if i >= common or cards[i] != old[i]:
-                        slot(first + i, cards[i] if i < len(cards) else EMPTY, s)
-            kept[z] = (touched, common, old)
-        # then the places of the cards that changed (turned, or became known or unknown) in
-        # places that kept their card
-        for c in changed:
-            found = kept.get(where[c])
-            if found is not None:
-                touched, common, old = found
-                z = where[c]
-                cards = zones[z]
-                i = cards.index(c)
-                first, capacity, _ = self.rows[z]
-                if i < capacity and (not touched or i < common and cards[i] == old[i]):
-                    slot(first + i, c, s)
+                if size < was:  # places left empty
+                    news += range(size, was)
+                at = places + 4 * first
+                for i in news:
+                    if i < capacity:
+                        c = cards[i] if i < size else EMPTY
+                        j = at + 4 * i
+                        raw[j:j + 4] = empty if c == EMPTY else \
+                            named[c][face[c]] if known[c] >> seat & 1 else \
+                            up if face[c] else down
+            moved.discard(EMPTY)
+            moved.difference_update([c for c in moved if where[c] == was_where[c]])
+            self.where = where[:]
+        changed = moved  # the cards that moved, turned, or became known or unknown
+        learnt = known != was_known
+        if learnt:
+            changed = moved | set(compress(self.cards, map(ne, known, was_known)))
+            self.known = known[:]
+        if changed:
+            self._counts(changed, was_where, was_known, s)
+        if face != self.face:
+            changed = changed | set(compress(self.cards, map(ne, face, self.face)))
+            self.face = face[:]
+        if len(changed) > len(moved):  # the places of cards that turned, or became known or
+            self._turned(changed - moved, s)  # unknown, where they were
         groups = s.maybe[seat] if 0 <= seat < len(s.maybe) else {}
         if groups or self.maybe:
             self.parts["card_maybe"][:] = 0.0
-            base, width = at["card_maybe"], len(self.rows)
+            base, width = self.at["card_maybe"], len(self.rows)
             for c, mask in whereabouts(s, seat).items():
                 for z in zone_numbers(mask):
                     raw[base + self.names[c] * width + z] += 1.0
@@ -325,13 +342,89 @@ class SeatTensor:
         self._small(s, match, bool(changed))
         return self.shown
 
-    def _seats(self, knowers: int) -> list[int]:
-        """The seats of a mask of those who know a card."""
-        seats = self.seats_of.get(knowers)
-        if seats is None:
-            seats = self.seats_of[knowers] = [p for p in range(self.players)
-                                              if knowers >> p & 1]
-        return seats
+    def _counts(self, changed: set[int], was_where: list[int], was_known: list[int],
+                s: GameState) -> None:
+        """card_zone and card_known_by for the cards that moved or became known or unknown
+        (`changed`, that were in `was_where` and known to `was_known`): each taken away
+        where it was counted, counted where it is, in its zone's column if the seat knows
+        it, else in the last; who knows it too, only where that changed (a card seen by the
+        same seats that moves, say, changes card_zone alone; a card the seat does not know
+        that moves, nothing)."""
+        raw, seat, where, known = self.raw, self.seat, s.where, s.known
+        zone_row, known_row, last, seats_of = \
+            self.zone_row, self.known_row, self.last, self.seats_of
+        for c in changed:
+            was_z, z, was_k, k = was_where[c], where[c], was_known[c], known[c]
+            was_in = was_z >= 0 and was_k >> seat & 1
+            now_in = z >= 0 and k >> seat & 1
+            if was_in:
+                row = zone_row[c]
+                if now_in:
+                    if was_z != z:
+                        raw[row + was_z] -= 1.0
+                        raw[row + z] += 1.0
+                    if was_k == k:
+                        continue
+                else:
+                    raw[row + was_z] -= 1.0
+                    if z >= 0:
+                        raw[row + last] += 1.0
+                base = known_row[c]
+                for p in seats_of[was_k]:
+                    raw[base + p] -= 1.0
+                if now_in:
+                    for p in seats_of[k]:
+                        raw[base + p] += 1.0
+            elif now_in:
+                row = zone_row[c]
+                if was_z >= 0:
+                    raw[row + last] -= 1.0
+                raw[row + z] += 1.0
+                base = known_row[c]
+                for p in seats_of[k]:
+                    raw[base + p] += 1.0
+            elif (was_z >= 0) != (z >= 0):  # (dealt, or out of play: in the last column)
+                raw[zone_row[c] + last] += 1.0 if z >= 0 else -1.0
+
+    def _turned(self, cards: set[int], s: GameState) -> None:
+        """The places of `cards`, which turned or became known or unknown where they lie."""
+        raw, seat, rows, zones = self.raw, self.seat, self.rows, s.zones
+        where, known, face = s.where, s.known, s.face_up
+        hands: set[int] = set()
+        for c in cards:
+            z = where[c]
+            first, capacity, other = rows[z]
+            if other:
+                hands.add(z)
+                continue
+            i = zones[z].index(c)
+            if i < capacity:
+                at = self.slots + 4 * (first + i)
+                raw[at:at + 4] = self.named[c][face[c]] if known[c] >> seat & 1 else \
+                    self.face_up if face[c] else self.face_down
+        for z in hands:
+            first, capacity, _ = rows[z]
+            self._hand(first, capacity, zones[z], len(zones[z]), s)
+
+    def _hand(self, first: int, capacity: int, cards: list[int], was: int,
+              s: GameState) -> None:
+        """The places of another's hand (`was` cards long when last written): the cards the
+        seat knows first, in the deck's order, then the others in the hand's; each place
+        written only if what it shows changed."""
+        known, face, seat = s.known, s.face_up, self.seat
+        named, up, down, empty = self.named, self.face_up, self.face_down, self.empty
+        mine = sorted(c for c in cards if c != EMPTY and known[c] >> seat & 1)
+        shown = [named[c][face[c]] for c in mine]
+        if len(mine) < len(cards):
+            shown += [empty if c == EMPTY else up if face[c] else down
+                      for c in cards if c == EMPTY or not known[c] >> seat & 1]
+        count = min(max(len(shown), was), capacity)
+        if len(shown) < count:
+            shown += [empty] * (count - len(shown))
+        written, raw = self.written, self.raw
+        at = self.slots + 4 * first
+        for i in compress(range(count), map(is_not, shown, written[first:first + count])):
+            raw[at + 4 * i:at + 4 * i + 4] = written[first + i] = shown[i]
 
     def _told(self, s: GameState) -> None:
         """The told piece afresh: per place, the names the clues left its card."""
@@ -353,51 +446,49 @@ class SeatTensor:
                     piece[first + index, self.names[f]] = 1.0
         self.told = bool(s.told)
 
-    def _slot(self, row: int, c: int, s: GameState) -> None:
-        """Place `row`: holds a card, face up, known to the seat, and which (by name)."""
-        at = self.slots + 4 * row
-        if c == EMPTY:
-            self.raw[at:at + 4] = self.empty
-        elif s.known[c] >> self.seat & 1:
-            self.raw[at:at + 4] = self.named[c][s.face_up[c]]
-        else:
-            self.raw[at:at + 4] = self.face_up if s.face_up[c] else self.face_down
-
     def _small(self, s: GameState, match: Match, changed: bool) -> None:
-        """The pieces written whole every time: seats, totals, round, and the parts chosen;
-        the variables and texts when they (or, for a card, what the seat knows) changed."""
-        raw, at, plan, seat = self.raw, self.at, self.plan, self.seat
-        seats = at["seats"]
-        for mark in self.marks:
-            raw[mark] = 0.0
-        marks = [seats + 3 * s.dealer + 2]
-        if not s.over:
-            marks.append(seats + 3 * (s.window[0] if s.window else s.current) + 1)
-        for mark in marks:
-            raw[mark] = 1.0
-        self.marks = marks
+        """The small pieces: the marks of the seat to move and the dealer, the totals, round
+        and direction, and the parts chosen, where they changed; the variables and texts when
+        they (or, for a card, what the seat knows) changed."""
+        raw, at = self.raw, self.at
+        seats = self.seats_at
+        marks = (seats + 3 * s.dealer + 2,
+                 -1 if s.over else seats + 3 * (s.window[0] if s.window else s.current) + 1)
+        if marks != self.marks:
+            for mark in self.marks:
+                if mark >= 0:
+                    raw[mark] = 0.0
+            for mark in marks:
+                if mark >= 0:
+                    raw[mark] = 1.0
+            self.marks = marks
         if s.totals != self.totals:
-            totals, players = at["totals"], plan.table.players
-            raw[totals:totals + players] = array("f", s.totals[:players])
+            totals = at["totals"]
+            raw[totals:totals + self.players] = array("f", s.totals[:self.players])
             self.totals = list(s.totals)
-        raw[at["round"]] = s.round
-        raw[at["round"] + 1] = s.rounds_total
-        if "direction" in at:
-            raw[at["direction"]] = s.direction
-        values = (s.over, [tuple(v) if isinstance(v, list) else v for v in s.vars.values()],
-                  [tuple(tuple(v) if isinstance(v, list) else v for v in values)
-                   for values in s.pvars.values()])
-        if values != self.values or (changed and self.cards_named):
-            self.values = values
-            if "variables" in at:
-                plan.variables(s, seat, self.parts["variables"])
+        round_at = self.round_at
+        raw[round_at] = s.round
+        raw[round_at + 1] = s.rounds_total
+        if self.direction_at is not None:
+            raw[self.direction_at] = s.direction
+        if s.vars != self.vars or s.pvars != self.pvars or s.over != self.over or \
+                (changed and self.cards_named):
+            # what they are written from, kept (a list in a variable may change in place)
+            self.vars = {name: value[:] if isinstance(value, list) else value
+                         for name, value in s.vars.items()}
+            self.pvars = {name: [value[:] if isinstance(value, list) else value
+                                 for value in values] for name, values in s.pvars.items()}
+            self.over = s.over
+            if self.variables_at is not None:
+                numbers = self.plan.variables(s, self.seat)
+                raw[self.variables_at:self.variables_at + len(numbers)] = array("f", numbers)
             if "texts" in at:
-                plan.texts_of(s, seat, self.parts["texts"])
-        if "choosing" in at:
-            choosing = at["choosing"]
+                self.plan.texts_of(s, self.seat, self.parts["texts"])
+        choosing = self.choosing_at
+        if choosing is not None and (self.chosen or match.prefix):
             for token in self.chosen:
                 raw[choosing + token] = 0.0
-            self.chosen = list(match.prefix) if match.prefix and match.to_move() == seat \
+            self.chosen = list(match.prefix) if match.prefix and match.to_move() == self.seat \
                 else []
             for token in self.chosen:
                 raw[choosing + token] += 1.0

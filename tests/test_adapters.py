@@ -26,8 +26,12 @@ from cardrules.adapters.observe import (  # noqa: E402
 )
 from cardrules.adapters.table import AdapterError, option_pairs, table  # noqa: E402
 from cardrules.errors import IllegalAction  # noqa: E402
+from cardrules.interpreter.runtime import OWNER  # noqa: E402
+from cardrules.interpreter.sight import whereabouts  # noqa: E402
+from cardrules.interpreter.view import player_view  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
+GAMES = Path(__file__).resolve().parent / "games"
 
 
 def started(name: str, seed: int = 1, players: int | None = None,
@@ -345,6 +349,117 @@ def test_a_tensor_rewritten_from_what_changed_is_the_tensor_written_afresh(
         match.apply(token)
         told.apply(token)
     assert match.records == told.records and match.recall(1) == told.recall(1)
+
+
+
+def _afresh(plan: TensorPlan, match: Match, seat: int) -> np.ndarray:
+    """The observation tensor written afresh from the game, piece by piece as
+    adapters/observe.py's docstring lays it out (the seat's player view for the variables),
+    sharing no code with the tensor kept up to date."""
+    s, t = match.state, match.table
+    assert s is not None
+    tensor = np.zeros(plan.size, np.float32)
+    parts = plan.views(tensor)
+    rules, n, players = t.rules, t.n_cards, t.players
+    name_of = [int(x) for x in plan.name_of]
+    kinds = len(plan.copies)
+    mine = [bool(s.known[c] >> seat & 1) for c in range(n)]
+    for c in range(n):
+        if mine[c]:
+            parts["card_zone"][name_of[c], s.where[c]] += 1
+            for p in range(players):
+                if s.known[c] >> p & 1:
+                    parts["card_known_by"][name_of[c], p] += 1
+        else:
+            parts["card_zone"][name_of[c], -1] += 1
+    for c, mask in whereabouts(s, seat).items():
+        for z in range(len(t.places)):
+            if mask >> z & 1:
+                parts["card_maybe"][name_of[c], z] += 1
+    first, shown = 0, {}
+    for z, (place, cards) in enumerate(zip(t.places, s.zones)):
+        parts["zone_sizes"][z] = sum(c != -1 for c in cards) / n
+        if rules.board.visibility[z] == OWNER and rules.board.owner[z] != seat:
+            cards = sorted(c for c in cards if c != -1 and mine[c]) + \
+                [c for c in cards if c == -1 or not mine[c]]
+        for i, c in enumerate(cards[:place.capacity]):
+            shown[c] = first + i
+            if c != -1:
+                parts["slots"][first + i] = (1, s.face_up[c], mine[c],
+                                             (name_of[c] + 1) / kinds if mine[c] else 0)
+        first += place.capacity
+    for c, mask in s.told.items():
+        if c in shown and "told" in parts:
+            for f in range(n):
+                if mask >> f & 1:
+                    parts["told"][shown[c], name_of[f]] = 1
+    view = player_view(rules, s, seat)
+    parts["seats"][seat, 0] = 1
+    if view["to_move"] is not None:
+        parts["seats"][view["to_move"] - 1, 1] = 1
+    parts["seats"][view["dealer"] - 1, 2] = 1
+    parts["totals"][:] = s.totals[:players]
+    parts["round"][:] = (s.round, s.rounds_total)
+    if "direction" in parts:
+        parts["direction"][0] = s.direction
+
+    def number(value: object) -> float:
+        if isinstance(value, bool):
+            return float(value)
+        if isinstance(value, int | float):
+            return float(value)
+        return float(len(value)) if isinstance(value, str | list | tuple | dict) else 0.0
+
+    numbers: list[float] = []
+    for var in rules.variables:
+        if var.scope in ("player", "player_round"):
+            numbers += [number(v) for v in view["player_variables"].get(var.name,
+                                                                        [None] * players)]
+        else:
+            numbers.append(number(view["variables"].get(var.name)))
+    if numbers:
+        parts["variables"][:] = numbers
+    for row, (scope, name, owner) in enumerate(plan.texts):
+        value = view["player_variables"][name][owner] if scope == "player" \
+            else view["variables"].get(name)
+        for i, ch in enumerate(value[:tables.TEXT_LIMIT] if isinstance(value, str) else ""):
+            parts["texts"][row, i] = max(0, min(96, ord(ch) - 31)) / 96
+    if match.prefix and match.to_move() == seat:
+        for token in match.prefix:
+            parts["choosing"][token] += 1
+    return tensor
+
+
+@pytest.mark.parametrize("name, actions, players", [
+    ("golf6", "auto", 4), ("spades", "auto", 4), ("gin-rummy", "auto", 2),
+    ("hanabi", "auto", 3), ("holdem", "auto", 2), ("czech-golf", "parts", None),
+    ("turnabout", "auto", None)])
+def test_a_tensor_kept_up_to_date_is_the_tensor_written_afresh(
+        name: str, actions: str, players: int | None) -> None:
+    """Over whole games of random choices, each seat asked now and then (a few actions
+    apart, or a round apart), the tensor rewritten where the game changed is the tensor
+    written afresh from the game by the layout's definition."""
+    rng = random.Random(3)
+    path = name if name != "turnabout" else str(GAMES / "turnabout.yaml")
+    t = table(path, (), players, actions)
+    plan = TensorPlan.of(t, False)
+    compared, seed = 0, 0
+    while compared < 400:
+        seed += 1
+        assert seed < 50
+        match = Match(t, recording=False)
+        match.start(seed)
+        for step in range(400):
+            if match.is_over():
+                break
+            for seat in range(t.players):
+                if seat == match.to_move() or rng.random() < 0.2:
+                    kept = tensor_of(plan, match, seat)
+                    fresh = _afresh(plan, match, seat)
+                    assert np.array_equal(kept, fresh), \
+                        (name, seed, step, seat, np.flatnonzero(kept != fresh)[:10])
+                    compared += 1
+            match.apply(rng.choice(match.legal()))
 
 
 # ------------------------------------------------------------- docs/adapters.md's table
