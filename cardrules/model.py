@@ -318,6 +318,9 @@ class Ruleset:
     kernel: Callable[[], Ruleset] | None = field(repr=False, default=None, compare=False)
     knowing: bool = True  # the code keeps who knows each card (a kernel's: where rules ask)
     tells: bool = False  # some rule gives a clue (`tell`): an action's words tell its answers
+    # the declared kinds of meld with the card tables they read (interpreter/meld_candidates.py,
+    # MeldRules), where the ruleset declares melds: the views read laid runs with them
+    melds: Any = field(repr=False, default=None, compare=False)
 
     @property
     def owners(self) -> int:

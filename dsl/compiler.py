@@ -271,7 +271,8 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, generated: Ge
         until=fn(made.until), reactions=reactions, moves=moves, python=listing(generated),
         data=doc.data, sites=tuple(generated.sites), evaluate_key=fn(made.evaluate_key),
         code_name=bound.code_name, house=checked.house,
-        line_sites=bound.line_sites, flow=facts, tells=tells(checked.program))
+        line_sites=bound.line_sites, flow=facts, tells=tells(checked.program),
+        melds=bound.namespace.get("MELDS"))
 
 
 class _Functions:

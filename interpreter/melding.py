@@ -475,3 +475,81 @@ def left_out(rules: MeldRules, cards: Sequence[int], site: int) -> list[int]:
 # What generated code may call of this module: the meld built-ins (dsl/binding.py binds these).
 EXPORTED = ("is_meld", "melds_in", "can_meld", "meld_layouts", "deadwood", "discard_deadwood",
             "best_melds", "left_out")
+
+
+def run_shown(rules: MeldRules, cards: Sequence[int]) -> tuple[list[int], dict[int, int]] | None:
+    """A laid run as people read it: `cards`, which form one run of a declared kind, in the
+    order the run climbs, with each wild card that fills a gap between two natural cards and
+    the card it stands for (a card of that rank and suit; none where it is such a card
+    itself, a wild 2 in a run of its suit); None where the cards
+    are not one run, or read as more than one meld (a natural and wild cards alone may be a
+    set as well). Wild cards beyond the naturals stand at the run's top end where there is
+    room (else at its foot), not named: a natural card may take either end. Only what the
+    cards show is read: it is for the views, never for the rules."""
+    if len(cards) < 2 or any(not (0 <= c < len(rules.wild)) for c in cards):
+        return None
+    naturals = [c for c in cards if not rules.wild[c]]
+    wilds = [c for c in cards if rules.wild[c]]
+    if not naturals or len({rules.suit[c] for c in naturals}) != 1 \
+            or any(not 0 <= rules.rank[c] < rules.n_ranks for c in naturals):
+        return None
+    fits = [kind for kind in rules.kinds if _fits(kind, len(wilds))]
+    if any(not kind.run for kind in fits) and len({rules.rank[c] for c in naturals}) == 1:
+        return None  # (a set of that rank as well)
+    best: tuple[list[int], dict[int, int]] | None = None
+    for kind in fits:
+        if not kind.run:
+            continue
+        found = _climb(rules, kind, naturals, wilds)
+        if found is not None:
+            if best is not None and found[0] != best[0]:
+                return None  # (runs of two kinds that read differently)
+            best = found
+    return best
+
+
+def _fits(kind: MeldKind, wilds: int) -> bool:
+    """Whether a meld of this kind may hold so many wild cards (its length is not asked: a
+    laid meld may have grown beyond what a lay-down allows)."""
+    return kind.wilds < 0 or wilds <= kind.wilds
+
+
+def _climb(rules: MeldRules, kind: MeldKind, naturals: list[int],
+           wilds: list[int]) -> tuple[list[int], dict[int, int]] | None:
+    """The run `naturals` and `wilds` make in the kind's rank order (see run_shown): its
+    latest start that takes every natural card once, so that spare wild cards go on top."""
+    order, circle = rules.order(kind.ace)
+    span, size = len(order), len(naturals) + len(wilds)
+    by_rank = {rules.rank[c]: c for c in naturals}
+    if len(by_rank) != len(naturals) or size > (span if circle else len(order)):
+        return None
+    starts = range(span) if circle else range(span - size + 1)
+    for start in reversed(starts):
+        ranks = [order[(start + i) % span] for i in range(size)]
+        if len(set(ranks)) != len(ranks) or not set(by_rank) <= set(ranks):
+            continue
+        placed = [i for i, r in enumerate(ranks) if r in by_rank]
+        spare = iter(wilds)
+        out: list[int] = []
+        stands: dict[int, int] = {}
+        suit = rules.suit[naturals[0]]
+        for i, r in enumerate(ranks):
+            if r in by_rank:
+                out.append(by_rank[r])
+                continue
+            wild = next(spare)
+            out.append(wild)
+            if placed[0] < i < placed[-1] and (rules.rank[wild], rules.suit[wild]) != (r, suit):
+                stand_in = _card_of(rules, r, suit)  # (a gap between naturals: only this)
+                if stand_in is not None:
+                    stands[wild] = stand_in
+        return out, stands
+    return None
+
+
+def _card_of(rules: MeldRules, rank: int, suit: int) -> int | None:
+    """A card of this rank and suit (the first of the deck's copies), if the deck has one."""
+    for c in range(len(rules.rank)):
+        if rules.rank[c] == rank and rules.suit[c] == suit:
+            return c
+    return None

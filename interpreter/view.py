@@ -14,6 +14,7 @@ from typing import Any
 
 from cardrules.model import Ruleset, VariableDef
 
+from . import melding
 from .runtime import EMPTY, OWNER
 from .sight import parties, whereabouts
 from .state import GameState
@@ -33,9 +34,11 @@ def card_entry(rules: Ruleset, s: GameState, c: int, seat: int) -> dict[str, Any
 
 
 def zone_view(rules: Ruleset, s: GameState, z: int, visibility: str, seat: int,
-              maybe: dict[int, list[str]] | None = None) -> dict[str, Any]:
+              maybe: dict[int, list[str]] | None = None, laid: bool = False) -> dict[str, Any]:
     """One zone as `seat` sees it: its count, its cards (unless hidden), who played each
-    card of a trick, and the cards it knows may be here (`maybe`: zone -> card names)."""
+    card of a trick, and the cards it knows may be here (`maybe`: zone -> card names).
+    `laid`: a group of a grouped zone, where a ruleset that declares melds lays them; one
+    that holds a run, every card face up, shows it as the run climbs (laid_run)."""
     cards = s.zones[z]
     count = sum(1 for c in cards if c != EMPTY)
     here = maybe.get(z) if maybe else None
@@ -43,7 +46,15 @@ def zone_view(rules: Ruleset, s: GameState, z: int, visibility: str, seat: int,
         return {"count": count, "maybe": here} if here else {"count": count}
     if rules.board.visibility[z] == OWNER and rules.board.owner[z] != seat:
         cards = held_order(s, cards, seat)
+    run = laid_run(rules, s, cards) if laid else None
+    if run is not None:
+        cards = run[0]
     entries = [card_entry(rules, s, c, seat) for c in cards]
+    if run is not None:  # a wild card in a gap: the card it stands for
+        for i, c in enumerate(cards):
+            entry = entries[i]
+            if c in run[1] and entry is not None:
+                entry["as"] = rules.cards.names[run[1][c]]
     if rules.board.trick[z]:  # a trick shows who played each card
         for c, entry in zip(cards, entries):
             if entry is not None:
@@ -52,6 +63,17 @@ def zone_view(rules: Ruleset, s: GameState, z: int, visibility: str, seat: int,
     if here:
         return {"count": count, "cards": entries, "maybe": here}
     return {"count": count, "cards": entries}
+
+
+def laid_run(rules: Ruleset, s: GameState,
+             cards: list[int]) -> tuple[list[int], dict[int, int]] | None:
+    """A group of a grouped zone as a laid run reads (melding.run_shown), where the ruleset
+    declares melds and the group holds one run and nothing else, every card face up (so
+    that every seat sees it alike): its cards in the order the run climbs, and each wild
+    card in a gap with the card it stands for. None: the cards as they lie."""
+    if rules.melds is None or not cards or any(c == EMPTY or not s.face_up[c] for c in cards):
+        return None
+    return melding.run_shown(rules.melds, cards)
 
 
 def held_order(s: GameState, cards: list[int], seat: int) -> list[int]:
@@ -79,10 +101,11 @@ def player_view(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
     maybe = maybe_by_zone(rules, s, seat)
     for zone in rules.zones:
         if zone.groups and not zone.owned:  # the table's piles: a list of its groups
-            zones[zone.name] = [zone_view(rules, s, z, zone.visibility, seat, maybe)
+            zones[zone.name] = [zone_view(rules, s, z, zone.visibility, seat, maybe, True)
                                 for z in zone.instances(0)]
         elif zone.groups:
-            zones[zone.name] = {owner: [zone_view(rules, s, z, zone.visibility, seat, maybe)
+            zones[zone.name] = {owner: [zone_view(rules, s, z, zone.visibility, seat, maybe,
+                                                  True)
                                         for z in zone.instances(p)] for owner, p in owners(s)}
         elif zone.owned:
             zones[zone.name] = {owner: zone_view(rules, s, zone.zone_of(p), zone.visibility,
@@ -245,6 +268,9 @@ def card_places(rules: Ruleset, s: GameState, seat: int) -> dict[int, list[Any]]
         cards = s.zones[z]
         if board.visibility[z] == OWNER and board.owner[z] != seat:
             cards = held_order(s, cards, seat)
+        run = laid_run(rules, s, cards) if group is not None else None
+        if run is not None:  # (as the view shows it)
+            cards = run[0]
         for slot, c in enumerate(cards):
             if c != EMPTY:
                 places[c] = [name, owner, group, slot]

@@ -311,7 +311,8 @@ def _clip(text: str, width: int) -> str:
 
 def seen_card(entry: dict[str, Any] | None, plain: bool = False) -> str:
     """One card of a view: face up as itself, known but face down in brackets, else a back;
-    then what clues told of it, if any ('##[red, not 3]')."""
+    then what clues told of it, if any ('##[red, not 3]'), or the card a wild card stands
+    for in a laid run ('2C=5H')."""
     if entry is None:
         return "--"
     told = f"[{entry['told']}]" if "told" in entry else ""
@@ -319,6 +320,8 @@ def seen_card(entry: dict[str, Any] | None, plain: bool = False) -> str:
     if name is None:
         return "##" + told
     text = card_text(name, plain)
+    if "as" in entry:
+        text += "=" + card_text(entry["as"], plain)
     return (text if entry["up"] else f"({text})") + told
 
 

@@ -476,3 +476,26 @@ def test_the_whole_log_stays_once_the_game_is_over(browser: Any) -> None:
         assert oldest.startswith(told[0]["text"].split(" - it was ")[0]), (oldest, told[0])
         assert page.inner_text("#refusal") == ""
         page.close()
+
+
+def test_a_wild_card_in_a_laid_run_says_what_it_stands_for(browser: Any) -> None:
+    game = Game.new("grandma", {}, 3, 1, ["human"] * 3)
+    rules, state = game.engine.rules, game.state
+    group = rules.zone("meld").instances(0)[1]  # seat 1's second meld, laid as 2C 7H 4H 6H
+    for name in ("2C", "7H", "4H", "6H"):
+        c = rules.cards.names.index(name)
+        state.zones[state.where[c]].remove(c)
+        state.zones[group].append(c)
+        state.where[c], state.face_up[c], state.known[c] = group, True, state.everyone
+    hub = Hub(delay=0)
+    hub.add(game)
+    with Serving(hub) as serving:
+        context = browser.new_context(viewport={"width": 1280, "height": 860})
+        page = context.new_page()
+        page.goto(links(game, serving.base)[1]["url"])
+        at_version(page, game.version)
+        laid = page.eval_on_selector_all(
+            "[data-zone=meld] .card", "nodes => nodes.map(n => [n.dataset.card, "
+            "(n.querySelector('.stands') || {}).textContent || ''])")
+        assert laid == [["4H", ""], ["2C", "= 5♥"], ["6H", ""], ["7H", ""]], laid
+        context.close()

@@ -720,8 +720,9 @@ def test_a_good_save_reads_back(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------ nothing leaks
 SYMBOL = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
-# A card name shown in letters ('QH', 'Jk') or with a suit symbol ('Q♥'), as a word.
-CARD = re.compile(r"(?<![0-9A-Za-z])(?:(10|[2-9AJQK])([CDHS♣♦♥♠])|(JK|Jk))(?![0-9A-Za-z])")
+# A card name shown in letters ('QH', 'Jk') or with a suit symbol ('Q♥'), as a word. (One right
+# after '=' names what a wild card in a laid run stands for, '2♣=5♥': no card, so not counted.)
+CARD = re.compile(r"(?<![0-9A-Za-z=])(?:(10|[2-9AJQK])([CDHS♣♦♥♠])|(JK|Jk))(?![0-9A-Za-z])")
 
 
 def named(text: str, names: set[str]) -> Counter[str]:

@@ -27,7 +27,7 @@ from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.players.bots import RandomBot, make_bot
 from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.view import player_view
+from cardrules.interpreter.view import laid_run, player_view
 from cardrules.interpreter.words import told_words
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
@@ -113,9 +113,16 @@ def check_view(engine: Engine, state: GameState, seat: int) -> None:
                 # first, in the deck's order
                 cards = sorted(c for c in cards if known[c] >> seat & 1) + \
                     [c for c in cards if c != EMPTY and not known[c] >> seat & 1]
+            run = laid_run(rules, state, cards) if zone.groups else None
+            if run is not None:  # a laid run shows as it climbs (tests/test_laid_runs.py)
+                assert sorted(run[0]) == sorted(cards)
+                cards = run[0]
             expected = [None if c == EMPTY else {
                 "card": names[c] if known[c] >> seat & 1 else None, "up": state.face_up[c]}
                 for c in cards]
+            for c, entry in zip(cards, expected):  # a wild card in a laid run's gap
+                if run is not None and c in run[1] and entry is not None:
+                    entry["as"] = names[run[1][c]]
             for c, entry in zip(cards, expected):  # what clues told of a card, everyone heard
                 if entry is not None and c in state.told:
                     entry["told"] = told_words(rules, state.told[c])

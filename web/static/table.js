@@ -44,6 +44,12 @@ function withTold(node, entry) {
     node.appendChild(el("span", "told", entry.told));
     node.title += " - told: " + entry.told;
   }
+  if (entry.as) {  // a wild card in a laid run: the card it stands for
+    const stands = el("span", "told stands");
+    stands.appendChild(richText("= " + entry.as));
+    node.appendChild(stands);
+    node.title += " - stands for " + entry.as;
+  }
   if (entry.by) {  // a trick's card: who played it
     const who = entry.by === current.seat ? "you" : "seat " + entry.by;
     node.appendChild(el("span", "by", who));
