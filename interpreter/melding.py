@@ -516,35 +516,50 @@ def _fits(kind: MeldKind, wilds: int) -> bool:
 
 def _climb(rules: MeldRules, kind: MeldKind, naturals: list[int],
            wilds: list[int]) -> tuple[list[int], dict[int, int]] | None:
-    """The run `naturals` and `wilds` make in the kind's rank order (see run_shown): its
-    latest start that takes every natural card once, so that spare wild cards go on top."""
+    """The run `naturals` and `wilds` make in the kind's rank order (see run_shown). Of the
+    stretches of ranks that take every natural card once, the one where most wild cards
+    are the very card of a place (a 2 of the run's suit where its 2 goes), then the one with
+    the fewest wild cards below the lowest natural, so that spare ones go on top. A wild card
+    that is the card of a place takes it; the others fill the rest from the foot up, in
+    the order they were laid."""
     order, circle = rules.order(kind.ace)
     span, size = len(order), len(naturals) + len(wilds)
     by_rank = {rules.rank[c]: c for c in naturals}
     if len(by_rank) != len(naturals) or size > (span if circle else len(order)):
         return None
-    starts = range(span) if circle else range(span - size + 1)
-    for start in reversed(starts):
+    suit = rules.suit[naturals[0]]
+    own = {rules.rank[w] for w in wilds if rules.suit[w] == suit}  # (wild ranks of the suit)
+    best: tuple[int, int, list[int]] | None = None
+    for start in range(span) if circle else range(span - size + 1):
         ranks = [order[(start + i) % span] for i in range(size)]
         if len(set(ranks)) != len(ranks) or not set(by_rank) <= set(ranks):
             continue
-        placed = [i for i, r in enumerate(ranks) if r in by_rank]
-        spare = iter(wilds)
-        out: list[int] = []
-        stands: dict[int, int] = {}
-        suit = rules.suit[naturals[0]]
-        for i, r in enumerate(ranks):
-            if r in by_rank:
-                out.append(by_rank[r])
-                continue
-            wild = next(spare)
-            out.append(wild)
-            if placed[0] < i < placed[-1] and (rules.rank[wild], rules.suit[wild]) != (r, suit):
-                stand_in = _card_of(rules, r, suit)  # (a gap between naturals: only this)
+        fits = len({r for r in ranks if r not in by_rank} & own)
+        below = min(i for i, r in enumerate(ranks) if r in by_rank)
+        if best is None or (fits, -below) > best[:2]:
+            best = (fits, -below, ranks)
+    if best is None:
+        return None
+    ranks = best[2]
+    placed = [i for i, r in enumerate(ranks) if r in by_rank]
+    out: list[int | None] = [by_rank.get(r) for r in ranks]
+    spare = []
+    for w in wilds:  # a wild card that is the card of a free place takes it
+        at = ranks.index(rules.rank[w]) if rules.rank[w] in ranks else -1
+        if rules.suit[w] == suit and at >= 0 and out[at] is None:
+            out[at] = w
+        else:
+            spare.append(w)
+    stands: dict[int, int] = {}
+    left = iter(spare)
+    for i, r in enumerate(ranks):
+        if out[i] is None:
+            wild = out[i] = next(left)
+            if placed[0] < i < placed[-1]:  # a gap between naturals: it can only be this
+                stand_in = _card_of(rules, r, suit)
                 if stand_in is not None:
                     stands[wild] = stand_in
-        return out, stands
-    return None
+    return [c for c in out if c is not None], stands
 
 
 def _card_of(rules: MeldRules, rank: int, suit: int) -> int | None:

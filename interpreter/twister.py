@@ -58,7 +58,10 @@ def to_random(state: np.ndarray, rng: _random.Random) -> None:
 def seed(state: np.ndarray, n: int) -> None:
     """Seed as `random.Random(n)` does, for 0 <= n < 2**63: CPython splits the number into
     32-bit words, least significant first (one word for 0), and mixes them into a state
-    made from 19650218 (init_by_array)."""
+    made from 19650218 (init_by_array). Any other number is refused (ValueError): Python
+    seeds a negative one by its size and a larger one with more words, which this does not."""
+    if n < 0 or n > 0x7FFFFFFFFFFFFFFF:
+        raise ValueError("twister.seed takes a number from 0 to 2**63 - 1")
     length = 1 if n <= MASK else 2
     prev = 19650218  # (each step reads the word written by the one before: kept here)
     state[0] = prev

@@ -10,6 +10,7 @@ can be decoded from it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from cardrules.model import Ruleset, VariableDef
@@ -37,8 +38,8 @@ def zone_view(rules: Ruleset, s: GameState, z: int, visibility: str, seat: int,
               maybe: dict[int, list[str]] | None = None, laid: bool = False) -> dict[str, Any]:
     """One zone as `seat` sees it: its count, its cards (unless hidden), who played each
     card of a trick, and the cards it knows may be here (`maybe`: zone -> card names).
-    `laid`: a group of a grouped zone, where a ruleset that declares melds lays them; one
-    that holds a run, every card face up, shows it as the run climbs (laid_run)."""
+    `laid`: a group of a grouped zone of a `row` or `spread` layout, where a ruleset that
+    declares melds lays them; one that holds a run shows it as the run climbs (laid_run)."""
     cards = s.zones[z]
     count = sum(1 for c in cards if c != EMPTY)
     here = maybe.get(z) if maybe else None
@@ -65,15 +66,46 @@ def zone_view(rules: Ruleset, s: GameState, z: int, visibility: str, seat: int,
     return {"count": count, "cards": entries}
 
 
+# The layouts whose groups a laid run is read in: not a stack (its top card is what the
+# rules read, and what a view says is on top), a trick or a grid (its places are its own).
+LAID = ("row", "spread")
+
+
 def laid_run(rules: Ruleset, s: GameState,
              cards: list[int]) -> tuple[list[int], dict[int, int]] | None:
     """A group of a grouped zone as a laid run reads (melding.run_shown), where the ruleset
-    declares melds and the group holds one run and nothing else, every card face up (so
-    that every seat sees it alike): its cards in the order the run climbs, and each wild
-    card in a gap with the card it stands for. None: the cards as they lie."""
-    if rules.melds is None or not cards or any(c == EMPTY or not s.face_up[c] for c in cards):
+    declares melds and the group holds one run and nothing else, every card face up and
+    known to every seat (so that every seat sees it alike, and the order tells nobody what
+    it could not see): its cards in the order the run climbs, and each wild card in a gap
+    with the card it stands for. None: the cards as they lie. Only for a group of a
+    `row` or `spread` layout (LAID)."""
+    if rules.melds is None or not cards or any(
+            c == EMPTY or not s.face_up[c] or s.known[c] != s.everyone for c in cards):
         return None
     return melding.run_shown(rules.melds, cards)
+
+
+def laid_names(rules: Ruleset,
+               names: Sequence[str | None]) -> list[tuple[str, str | None]] | None:
+    """A group's cards by name (a round's account, the table: view.table_cards) as a laid
+    run reads in a view (laid_run): each name with the name of the card it stands for, or
+    None; None where a card is not named or the cards are not one run."""
+    if rules.melds is None or not names or any(n is None for n in names):
+        return None
+    copies: dict[str, list[int]] = {}
+    for c, name in enumerate(rules.cards.names):
+        copies.setdefault(name, []).append(c)
+    cards = []
+    for shown in names:
+        left = copies.get(str(shown))
+        if not left:
+            return None
+        cards.append(left.pop(0))  # (two cards of one name: two of the deck's copies)
+    run = melding.run_shown(rules.melds, cards)
+    if run is None:
+        return None
+    every = rules.cards.names
+    return [(every[c], every[run[1][c]] if c in run[1] else None) for c in run[0]]
 
 
 def held_order(s: GameState, cards: list[int], seat: int) -> list[int]:
@@ -101,11 +133,11 @@ def player_view(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
     maybe = maybe_by_zone(rules, s, seat)
     for zone in rules.zones:
         if zone.groups and not zone.owned:  # the table's piles: a list of its groups
-            zones[zone.name] = [zone_view(rules, s, z, zone.visibility, seat, maybe, True)
-                                for z in zone.instances(0)]
+            zones[zone.name] = [zone_view(rules, s, z, zone.visibility, seat, maybe,
+                                          zone.layout in LAID) for z in zone.instances(0)]
         elif zone.groups:
             zones[zone.name] = {owner: [zone_view(rules, s, z, zone.visibility, seat, maybe,
-                                                  True)
+                                                  zone.layout in LAID)
                                         for z in zone.instances(p)] for owner, p in owners(s)}
         elif zone.owned:
             zones[zone.name] = {owner: zone_view(rules, s, zone.zone_of(p), zone.visibility,
@@ -264,11 +296,12 @@ def card_places(rules: Ruleset, s: GameState, seat: int) -> dict[int, list[Any]]
     places: dict[int, list[Any]] = {}
     board = rules.board
 
-    def note(z: int, name: str, owner: str | None, group: int | None) -> None:
+    def note(z: int, name: str, owner: str | None, group: int | None,
+             laid: bool = False) -> None:
         cards = s.zones[z]
         if board.visibility[z] == OWNER and board.owner[z] != seat:
             cards = held_order(s, cards, seat)
-        run = laid_run(rules, s, cards) if group is not None else None
+        run = laid_run(rules, s, cards) if laid else None
         if run is not None:  # (as the view shows it)
             cards = run[0]
         for slot, c in enumerate(cards):
@@ -278,11 +311,11 @@ def card_places(rules: Ruleset, s: GameState, seat: int) -> dict[int, list[Any]]
     for zone in rules.zones:
         if zone.groups and not zone.owned:
             for g, z in enumerate(zone.instances(0)):
-                note(z, zone.name, None, g)
+                note(z, zone.name, None, g, zone.layout in LAID)
         elif zone.groups:
             for owner, p in owners(s):
                 for g, z in enumerate(zone.instances(p)):
-                    note(z, zone.name, owner, g)
+                    note(z, zone.name, owner, g, zone.layout in LAID)
         elif zone.owned:
             for owner, p in owners(s):
                 note(zone.zone_of(p), zone.name, owner, None)

@@ -134,7 +134,8 @@ def _cards(rules: Ruleset, event: dict[str, Any]) -> list[str]:
             continue
         if zone.groups:  # the table's piles
             if any(c is not None for g in zones[zone.name] for c in g):
-                out.append(f"{zone.name}: {render.groups_text(zone, zones[zone.name], True)}")
+                grouped = render.groups_text(rules, zone, zones[zone.name], True)
+                out.append(f"{zone.name}: {grouped}")
         elif any(c is not None for c in zones[zone.name]):
             out.append(f"{zone.name}: {render.zone_text(zone, zones[zone.name], True)}")
     return out

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from cardrules.interpreter.view import LAID, laid_names
 from cardrules.model import Ruleset, ZoneDef
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -65,17 +66,29 @@ def zone_text(zone: ZoneDef, names: Sequence[str | None], plain: bool = False) -
     return cards_text(names, plain)
 
 
-def groups_text(zone: ZoneDef, groups: Sequence[Sequence[str | None]], plain: bool = False,
-                empty: str = "-") -> str:
-    """A grouped zone's non-empty groups, numbered from 1: '1: AS 2S | 3: KH'."""
-    shown = [f"{i}: {cards_text(g, plain)}" for i, g in enumerate(groups, 1) if g]
+def groups_text(rules: Ruleset, zone: ZoneDef, groups: Sequence[Sequence[str | None]],
+                plain: bool = False, empty: str = "-") -> str:
+    """A grouped zone's non-empty groups, numbered from 1: '1: AS 2S | 3: KH'; a laid run
+    as a view shows it ('2: 4H 2C=5H 6H 7H': view.laid_names)."""
+    shown = [f"{i}: {group_text(rules, zone, g, plain)}" for i, g in enumerate(groups, 1) if g]
     return " | ".join(shown) or empty
+
+
+def group_text(rules: Ruleset, zone: ZoneDef, names: Sequence[str | None],
+               plain: bool = False) -> str:
+    """One group's cards; a laid run (of a layout runs are read in) as it climbs, a wild
+    card in a gap with the card it stands for."""
+    run = laid_names(rules, names) if zone.layout in LAID else None
+    if run is None:
+        return cards_text(names, plain)
+    return " ".join((card_text(name, plain) + ("=" + card_text(stands, plain) if stands
+                                               else "")).rjust(3) for name, stands in run)
 
 
 def table_lines(rules: Ruleset, layout: dict[str, Any], plain: bool = False) -> list[str]:
     """The whole table, every card named (view.table_cards): shared zones, then each seat's."""
-    lines = [f"    {zone.name}: " + (groups_text(zone, layout[zone.name], plain) if zone.groups
-                                     else zone_text(zone, layout[zone.name], plain))
+    lines = [f"    {zone.name}: " + (groups_text(rules, zone, layout[zone.name], plain)
+                                     if zone.groups else zone_text(zone, layout[zone.name], plain))
              for zone in rules.zones if not zone.owned]
     seats = sorted({seat for zone in rules.zones if zone.owned for seat in layout[zone.name]},
                    key=lambda seat: int(seat) if seat.isdigit() else 1 << 30)
@@ -83,7 +96,8 @@ def table_lines(rules: Ruleset, layout: dict[str, Any], plain: bool = False) -> 
         parts = []
         for zone in rules.zones:
             if zone.owned and zone.groups:
-                parts.append(f"{zone.name}: " + groups_text(zone, layout[zone.name][seat], plain))
+                parts.append(f"{zone.name}: "
+                             + groups_text(rules, zone, layout[zone.name][seat], plain))
             elif zone.owned:
                 parts.append(f"{zone.name}: {zone_text(zone, layout[zone.name][seat], plain)}")
         who = house_name(rules) if seat == "house" else f"seat {seat}"
@@ -103,7 +117,8 @@ def owned_parts(rules: Ruleset, zones: dict[str, Any], owner: str,
     for zone in rules.zones:
         if zone.owned and zone.groups:
             if any(zones[zone.name][owner]):
-                parts.append(f"{zone.name}: {groups_text(zone, zones[zone.name][owner], plain)}")
+                grouped = groups_text(rules, zone, zones[zone.name][owner], plain)
+                parts.append(f"{zone.name}: {grouped}")
         elif zone.owned:
             cards = zones[zone.name][owner]
             if any(c is not None for c in cards):
@@ -119,7 +134,7 @@ def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) ->
     for seat, score in enumerate(scores):
         parts = owned_parts(rules, zones, str(seat + 1), plain)
         for name, values in event.get("player_variables", {}).items():
-            if values[seat] != "":  # (a text nothing was written in says nothing)
+            if written(values[seat]):
                 parts.append(f"{name}: {'?' if values[seat] is None else values[seat]}")
         lines.append(f"  seat {seat + 1}  " + "   ".join(parts)
                      + f"   score {score:>4}{score_parts(event, seat)}  total {totals[seat]:>5}")
@@ -135,7 +150,7 @@ def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) ->
             continue
         if zone.groups:
             if any(c is not None for g in zones[zone.name] for c in g):
-                lines.append(f"  {zone.name}: {groups_text(zone, zones[zone.name], plain)}")
+                lines.append(f"  {zone.name}: {groups_text(rules, zone, zones[zone.name], plain)}")
         elif any(c is not None for c in zones[zone.name]):
             lines.append(f"  {zone.name}: {zone_text(zone, zones[zone.name], plain)}")
     return printable_lines(lines + after_round_lines(rules, event))
@@ -401,7 +416,7 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
                  for zone in rules.zones if zone.owned]
         known = [f"{titles.get(name, name)}: {shown_value(values[other - 1])}"
                  for name, values in view["player_variables"].items()
-                 if values[other - 1] is not None]
+                 if values[other - 1] is not None and written(values[other - 1])]
         who = f"seat {other}" + (" (you)" if other == seat else "")
         lines.append(f"  {who:<14}" + "   ".join(parts + known))
     house = view.get("house")
@@ -420,6 +435,12 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
         [f"seat {i + 1}: {t}" for i, t in enumerate(view["totals"])]
         + ([f"{house['name']}: {house['total']}"] if house is not None else [])))
     return printable_lines(lines)
+
+
+def written(value: Any) -> bool:
+    """Whether a variable's value says anything: a text nothing was written in does not
+    (hold'em's `shows` before a showdown); the lines that list variables leave it out."""
+    return value != ""
 
 
 def shown_value(value: Any, none: str = "none") -> str:

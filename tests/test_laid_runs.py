@@ -67,6 +67,16 @@ def test_spare_wild_cards_stand_at_the_top_end_unnamed_else_at_the_foot() -> Non
 
 def test_a_wild_card_in_its_own_place_is_itself() -> None:
     assert shown(meld_rules(RUN_LOW), "3H AH 4H 2H") == "AH 2H 3H 4H"
+    assert shown(meld_rules(RUN_LOW), "3H 4H 5H 2H") == "2H 3H 4H 5H"  # (not on top, as 6H)
+    # the 2 of the run's suit takes its place; another wild card goes on top, unnamed
+    assert shown(meld_rules(RUN_LOW), "AH 3H 4H 2C 2H") == "AH 2H 3H 4H 2C"
+
+
+def test_a_run_that_turns_the_corner_keeps_spare_wild_cards_on_top() -> None:
+    wrap = meld_rules(TRIO, RUN_WRAP)
+    assert shown(wrap, "AH 2S 3H 4H 2C") == "AH 2S=2H 3H 4H 2C"
+    assert shown(wrap, "QS KS AS 2C 2D") == "QS KS AS 2C 2D"
+    assert shown(wrap, "2C 3C KC 4C 2D AC") == "KC AC 2C 3C 4C 2D"
 
 
 def test_what_is_not_one_run_alone_is_left_as_it_lies() -> None:
@@ -100,6 +110,7 @@ def test_any_run_with_wild_cards_in_it_reads_back_in_order(start: int, length: i
     order, stands = found
     assert sorted(order) == sorted(laid)
     places = [i for i, c in enumerate(order) if not rules.wild[c]]
+    assert places[0] == 0  # (a circle always has room on top for the spare wild cards)
     for a, b in zip(places, places[1:]):  # the naturals as far apart as their ranks climb
         assert (rules.rank[order[b]] - rules.rank[order[a]]) % 13 == b - a
     gaps = {i for i in range(places[0] + 1, places[-1]) if rules.wild[order[i]]
@@ -164,3 +175,63 @@ def test_the_words_of_an_action_read_a_run_as_the_view_does() -> None:
     hidden = [c for c in state.zones[rules.zone("hand").zone_of(1)]][:4]
     text = engine.words.cards_text(hidden, state, 0)
     assert "=" not in text and "unseen" in text
+
+
+def test_a_run_not_every_seat_has_seen_tells_nobody_its_order() -> None:
+    """Cards face up where only their owner sees them (an owner-visible group): the others
+    are shown them as they lie, unnamed, with no card a wild one stands for."""
+    rules, state = grandma_with_meld("2C 7H 4H 6H")
+    group = rules.zone("meld").instances(0)[1]
+    for c in state.zones[group]:
+        state.known[c] = 1  # (seat 1's alone)
+    mine = player_view(rules, state, 0)["zones"]["meld"]["1"][1]["cards"]
+    theirs = player_view(rules, state, 1)["zones"]["meld"]["1"][1]["cards"]
+    assert [e["card"] for e in mine] == ["2C", "7H", "4H", "6H"]  # (not every seat: as laid)
+    assert [e["card"] for e in theirs] == [None] * 4
+    assert not any("as" in e for e in mine + theirs)
+    places = card_places(rules, state, 1)
+    assert [places[c][3] for c in state.zones[group]] == [0, 1, 2, 3]
+
+
+PILES = """\
+cardrules: 1
+name: piles
+title: A pile and runs
+players: {min: 2, max: 2, default: 2}
+deck: {zone: stock}
+melds:
+  kinds: [{name: run, kind: run, min: 3}]
+zones:
+  - {name: stock, visibility: hidden, layout: stack}
+  - {name: pile, visibility: public, layout: stack, groups: 2}
+round:
+  setup: [shuffle stock]
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: play
+          moves:
+            - {name: lay, label: "Lay the top card", do: ["move top(stock) to pile[0] face up"]}
+scoring:
+  rounds: 1
+  round: [{name: none, score: "0"}]
+"""
+
+
+def test_a_pile_stays_as_it_lies_whatever_run_it_holds(tmp_path) -> None:
+    """A stack's top card is what its rules read and what a view says is on top: a group of
+    a stack is never read as a run."""
+    path = tmp_path / "piles.yaml"
+    path.write_text(PILES, encoding="utf-8")
+    rules = load_ruleset(path)
+    state = Engine(rules).new_game(2, 1)
+    pile = rules.zone("pile").instances(0)[0]
+    for name in ("KH", "QH", "JH", "10H"):  # played down in turn: the ten on top
+        c = rules.cards.names.index(name)
+        state.zones[state.where[c]].remove(c)
+        state.zones[pile].append(c)
+        state.where[c], state.face_up[c], state.known[c] = pile, True, state.everyone
+    view = player_view(rules, state, 0)
+    assert [e["card"] for e in view["zones"]["pile"][0]["cards"]] == ["KH", "QH", "JH", "10H"]
+    assert "pile: 1: 10H on top (4 cards)" in "\n".join(view_lines(rules, view, plain=True))

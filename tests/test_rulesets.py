@@ -24,10 +24,11 @@ from hypothesis import strategies as st
 from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import IllegalAction
 from cardrules.interpreter.engine import Engine
+from cardrules.interpreter.melding import run_shown
 from cardrules.interpreter.players.bots import RandomBot, make_bot
 from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.view import laid_run, player_view
+from cardrules.interpreter.view import player_view
 from cardrules.interpreter.words import told_words
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
@@ -113,8 +114,12 @@ def check_view(engine: Engine, state: GameState, seat: int) -> None:
                 # first, in the deck's order
                 cards = sorted(c for c in cards if known[c] >> seat & 1) + \
                     [c for c in cards if c != EMPTY and not known[c] >> seat & 1]
-            run = laid_run(rules, state, cards) if zone.groups else None
-            if run is not None:  # a laid run shows as it climbs (tests/test_laid_runs.py)
+            run = None
+            if rules.melds is not None and zone.groups and zone.layout in ("row", "spread") \
+                    and cards and all(c != EMPTY and state.face_up[c]
+                                      and known[c] == state.everyone for c in cards):
+                run = run_shown(rules.melds, cards)  # a laid run, seen by all: as it climbs
+            if run is not None:
                 assert sorted(run[0]) == sorted(cards)
                 cards = run[0]
             expected = [None if c == EMPTY else {

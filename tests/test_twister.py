@@ -39,6 +39,12 @@ def test_seeding_is_pythons(seed: int) -> None:
     assert state.tolist() == list(random.Random(seed).getstate()[1])
 
 
+@pytest.mark.parametrize("seed", [-1, 2**63, 2**64 + 5])
+def test_a_seed_it_cannot_seed_as_python_does_is_refused(seed: int) -> None:
+    with pytest.raises(ValueError, match="0 to 2"):
+        twister.seed(twister.blank(), seed)
+
+
 @RUNS
 @given(seed=ANY_SEED, skip=st.integers(0, 700))
 def test_random_is_pythons(seed: object, skip: int) -> None:
