@@ -24,7 +24,8 @@ alike in all the seat could observe. A difference in what the seat is told is th
 At a round's end, where the table is shown the same in both games, so must the scores be:
 pairs are also made a few actions before a round's end to see it.
 
-A ruleset is covered the moment its file lands: the list is a glob.
+A ruleset is covered the moment its file lands: the lists are globs (rulesets/, and the small
+games of tests/games/), with the cookbook's games (docs/grammar.md 15).
 """
 
 from __future__ import annotations
@@ -73,6 +74,9 @@ except ImportError:  # pragma: no cover - the test extra installs the web extra
     WEB = False
 
 RULESETS = sorted((Path(__file__).resolve().parent.parent / "rulesets").glob("*.yaml"))
+# The small games the tests play (tests/games/), each showing a feature of the language: held
+# to the same promise, since a rule author may copy any of them.
+GAMES = sorted((Path(__file__).resolve().parent / "games").glob("*.yaml"))
 # and a small game whose hands keep the default layout, a stack (tests/data/mini.yaml)
 MINI = Path(__file__).resolve().parent / "data" / "mini.yaml"
 PAIRS = 9  # games per ruleset in which pairs are made at a random point
@@ -447,8 +451,9 @@ def rule_file(which: Path | str, folder: Path) -> Path:
     return which
 
 
-@pytest.mark.parametrize("path", [*RULESETS, MINI, *COOKBOOK],
-                         ids=[*(p.stem for p in RULESETS), "mini", *COOKBOOK_IDS])
+@pytest.mark.parametrize("path", [*RULESETS, MINI, *COOKBOOK, *GAMES],
+                         ids=[*(p.stem for p in RULESETS), "mini", *COOKBOOK_IDS,
+                              *(f"games-{p.stem}" for p in GAMES)])
 def test_a_seat_cannot_tell_apart_games_that_differ_in_what_it_did_not_see(
         path: Path | str, tmp_path: Path) -> None:
     engine = Engine(load_ruleset(rule_file(path, tmp_path)))
@@ -468,8 +473,9 @@ def test_a_seat_cannot_tell_apart_games_that_differ_in_what_it_did_not_see(
         f"no pair of games was compared: {compared}"
 
 
-@pytest.mark.parametrize("path", [*RULESETS, *COOKBOOK],
-                         ids=[*(p.stem for p in RULESETS), *COOKBOOK_IDS])
+@pytest.mark.parametrize("path", [*RULESETS, *COOKBOOK, *GAMES],
+                         ids=[*(p.stem for p in RULESETS), *COOKBOOK_IDS,
+                              *(f"games-{p.stem}" for p in GAMES)])
 def test_a_rounds_scores_count_only_cards_the_table_was_shown(path: Path | str,
                                                               tmp_path: Path) -> None:
     """Pairs made a few actions before a round's end and played through it: the score may
