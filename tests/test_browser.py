@@ -414,6 +414,16 @@ def test_on_a_phone_the_choices_are_in_reach_with_a_hint_and_a_take_back(browser
         phone.close()
 
 
+def seat_page(browser: Any, game: Game, serving: Serving, seat: int) -> tuple[Any, Any]:
+    """A context of its own and in it the page of `seat`'s link (0-based), drawn up to the
+    game's version."""
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    page.goto(links(game, serving.base)[seat]["url"])
+    at_version(page, game.version)
+    return context, page
+
+
 def test_a_tricks_cards_say_who_played_them(browser: Any) -> None:
     game = Game.new("spades", {}, 4, 1, ["human"] * 4)
     trick = game.engine.board.names.index("trick")
@@ -426,10 +436,7 @@ def test_a_tricks_cards_say_who_played_them(browser: Any) -> None:
     hub = Hub(delay=0)
     hub.add(game)
     with Serving(hub) as serving:
-        context = browser.new_context(viewport={"width": 1280, "height": 860})
-        page = context.new_page()
-        page.goto(links(game, serving.base)[0]["url"])
-        at_version(page, game.version)
+        context, page = seat_page(browser, game, serving, 0)
         shown = page.eval_on_selector_all("[data-zone=trick] .card .by",
                                           "nodes => nodes.map(n => n.textContent)")
         assert shown == expected and len(shown) == 2
@@ -490,10 +497,7 @@ def test_a_wild_card_in_a_laid_run_says_what_it_stands_for(browser: Any) -> None
     hub = Hub(delay=0)
     hub.add(game)
     with Serving(hub) as serving:
-        context = browser.new_context(viewport={"width": 1280, "height": 860})
-        page = context.new_page()
-        page.goto(links(game, serving.base)[1]["url"])
-        at_version(page, game.version)
+        context, page = seat_page(browser, game, serving, 1)
         laid = page.eval_on_selector_all(
             "[data-zone=meld] .card", "nodes => nodes.map(n => [n.dataset.card, "
             "(n.querySelector('.stands') || {}).textContent || ''])")
