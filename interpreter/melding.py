@@ -541,7 +541,6 @@ def _climb(rules: MeldRules, kind: MeldKind, naturals: list[int],
     if best is None:
         return None
     ranks = best[2]
-    placed = [i for i, r in enumerate(ranks) if r in by_rank]
     out: list[int | None] = [by_rank.get(r) for r in ranks]
     spare = []
     for w in wilds:  # a wild card that is the card of a free place takes it
@@ -550,12 +549,15 @@ def _climb(rules: MeldRules, kind: MeldKind, naturals: list[int],
             out[at] = w
         else:
             spare.append(w)
+    # the cards in place, naturals and wild cards in their own places: what lies between two
+    # of them can only be the card of its place
+    placed = [i for i, c in enumerate(out) if c is not None]
     stands: dict[int, int] = {}
     left = iter(spare)
     for i, r in enumerate(ranks):
         if out[i] is None:
             wild = out[i] = next(left)
-            if placed[0] < i < placed[-1]:  # a gap between naturals: it can only be this
+            if placed[0] < i < placed[-1]:
                 stand_in = _card_of(rules, r, suit)
                 if stand_in is not None:
                     stands[wild] = stand_in

@@ -92,14 +92,15 @@ def laid_names(rules: Ruleset,
     None; None where a card is not named or the cards are not one run."""
     if rules.melds is None or not names or any(n is None for n in names):
         return None
+    melds = rules.melds
     copies: dict[str, list[int]] = {}
     for c, name in enumerate(rules.cards.names):
         copies.setdefault(name, []).append(c)
     cards = []
     for shown in names:
         left = copies.get(str(shown))
-        if not left:
-            return None
+        if not left or len({(melds.wild[c], melds.rank[c], melds.suit[c]) for c in left}) > 1:
+            return None  # (copies of one name that a run reads differently: a joker's colour)
         cards.append(left.pop(0))  # (two cards of one name: two of the deck's copies)
     run = melding.run_shown(rules.melds, cards)
     if run is None:

@@ -26,7 +26,6 @@ from typing import Any
 from cardrules.errors import CardrulesError, RuleFault, RuleRuntimeError
 from cardrules.model import PASS, PASS_TEXT, Action, MoveDef, Ruleset
 
-from . import melding
 from .runtime import OTHERS, OWNER
 from .state import GameState
 
@@ -171,29 +170,18 @@ class Words:
         `seat` in `state`), the others counted once, with their zone when they share one
         ('AD AH and 2 unseen cards from seat 2's hand')."""
         names = self.rules.cards.names
-        reads = (lambda c: True) if state is None else listed or self.knower(state, seat)
+        if state is None:
+            return " ".join(names[c] for c in cards)
+        reads = listed or self.knower(state, seat)
         named = [names[c] for c in cards if reads(c)]
         unseen = [c for c in cards if not reads(c)]
         if not unseen:
-            return self.run_text(cards) or " ".join(named)
-        assert state is not None
+            return " ".join(named)
         zones = {state.where[c] for c in unseen}
         where = f" from {self.zone_words(state, zones.pop(), seat)}" if len(zones) == 1 else ""
         count = f"{'an unseen card' if len(unseen) == 1 else f'{len(unseen)} unseen cards'}" \
             f"{where}"
         return f"{' '.join(named)} and {count}" if named else count
-
-    def run_text(self, cards: Any) -> str | None:
-        """Cards that form one run of a declared kind, as a laid run reads in a view: in the
-        order it climbs, a wild card in a gap naming the card it stands for ('4H 2C=5H 6H
-        7H'; melding.run_shown); None for any other cards."""
-        melds = self.rules.melds
-        run = melding.run_shown(melds, list(cards)) if melds is not None else None
-        if run is None:
-            return None
-        names = self.rules.cards.names
-        return " ".join(names[c] + (f"={names[run[1][c]]}" if c in run[1] else "")
-                        for c in run[0])
 
     def player_name(self, p: int) -> str:
         """A player in words: 'seat 2', or the house's name."""

@@ -425,10 +425,11 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
                  f"{seen_owned(zone, view['zones'][zone.name]['house'], plain, order)}"
                  for zone in rules.zones if zone.owned]
         parts += [f"{titles.get(name, name)}: {shown_value(value)}"
-                  for name, value in house["variables"].items() if value is not None]
+                  for name, value in house["variables"].items()
+                  if value is not None and written(value)]
         lines.append(f"  {_clip(house['name'], 14):<14}" + "   ".join(parts))
     shown = [f"{titles.get(name, name)}: {shown_value(value)}"
-             for name, value in view["variables"].items() if value is not None]
+             for name, value in view["variables"].items() if value is not None and written(value)]
     if shown:  # (a variable holding a card the seat does not know is not shown)
         lines.append("  " + "   ".join(shown))
     lines.append("  totals: " + "  ".join(

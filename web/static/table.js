@@ -238,7 +238,8 @@ function housePanel(view) {
 // value in the page's card style. One the seat may not see (null: secret, or a card it
 // does not know) or that the rules keep to themselves (internal) is not shown at all.
 function variable(name, value) {
-  if (value === null || value === undefined) return null;
+  // (a text nothing was written in says nothing: present/render.written)
+  if (value === null || value === undefined || value === "") return null;
   const declared = table.variables.find((v) => v.name === name);
   if (!declared) return null;
   const item = el("span", "var");
