@@ -181,6 +181,7 @@ class CallChecks:
         source = self.iterable(node.source)
         if source is BAD or self.clash(node.variable, node.variable_pos):
             return BAD
+        self.hides(node.variable, node.variable_pos, "loop variable")
         assert source.type.item is not None
         with self.bind({node.variable: source.type.item}):
             element = self.expect(self.check(node.element), agg.element, node.element.pos,

@@ -111,6 +111,27 @@ class ExpressionChecker(CallChecks):
                         "name")
         return True
 
+    def hides(self, name: str, pos: n.Pos, role: str) -> None:
+        """A hint where a name the rules bind for a while (a loop's variable, a parameter)
+        is also a zone, a variable, an option or a built-in name: the bound name wins
+        wherever it is seen (grammar 4.3), so the other cannot be read there."""
+        s = self.symbols
+        var = s.variables.get(name)
+        if name in s.zones:
+            what = "zone"
+        elif var is not None and var.scope in ("game", "round"):
+            what = "variable"
+        elif name in s.options:
+            what = "option"
+        elif name in NAMES:
+            what = "built-in name"
+        else:
+            return
+        where = "inside this loop" if role == "loop variable" else "where it is seen"
+        self.hint(pos, f"'{name}' is also {'an' if what == 'option' else 'a'} {what}: {where}, "
+                       f"'{name}' is the {role} and the {what} cannot be read; choose another "
+                       "name")
+
     @contextmanager
     def bind(self, names: dict[str, Type]) -> Iterator[None]:
         """Names visible inside a block (parameters, loop variables, `p` in scoring)."""

@@ -92,6 +92,7 @@ class MoveChecker(TableChecker):
         domain = spec.domain
         if self.clash(name, spec.name.pos):
             return None
+        self.hides(name, spec.name.pos, "parameter")
         self.scope[name] = (UNCHECKED, False)  # until its domain is known to check
         if domain is None:
             return None

@@ -136,6 +136,7 @@ class StatementChecker(ExpressionChecker):
         source = self.iterable(stmt.source)
         if source is BAD or player is BAD or self.clash(stmt.variable, stmt.variable_pos):
             return None
+        self.hides(stmt.variable, stmt.variable_pos, "loop variable")
         if source.type.item != CARD:
             self.error(stmt.source.pos, f"a clue tells of cards, but this is {source.type}")
             return None
@@ -367,6 +368,7 @@ class StatementChecker(ExpressionChecker):
         source = self.iterable(stmt.source)
         if self.clash(stmt.variable, stmt.variable_pos):
             return None
+        self.hides(stmt.variable, stmt.variable_pos, "loop variable")
         if source is BAD:  # the body's own faults are still found; its uses of the name are not
             with self.bind({stmt.variable: UNCHECKED}):
                 self.statements(stmt.body)

@@ -301,6 +301,8 @@ class _RulesetChecker(MoveChecker):
             self.symbols.unchecked.add(name)
             if any([self.clash(p.name, p.pos) for p, _ in spec.params]):
                 continue
+            for param, _ in spec.params:
+                self.hides(param.name, param.pos, "parameter")
             if spec.value is None:
                 continue
             with self.bind(params):
@@ -366,6 +368,8 @@ class _RulesetChecker(MoveChecker):
             params = {p.name: TYPE_NAMES[kind] for p, kind in spec.params}
             if any([self.clash(p.name, p.pos) for p, _ in spec.params]):
                 continue
+            for param, _ in spec.params:
+                self.hides(param.name, param.pos, "parameter")
             self.has_me = True
             with self.bind(params):
                 body = self.statements(spec.body)

@@ -719,3 +719,35 @@ def test_turnabout_plays_from_the_command_line_with_its_news() -> None:
         assert result.exit_code == 0 and "Winner" in result.output, result.output[-400:]
         told += result.output
     assert "to the bottom of the stock" in told and "play turns round" in told
+
+
+@pytest.mark.parametrize(("old", "new", "name", "what"), [
+    # a loop variable over a zone
+    ("count(c.rank == 'A' for c in hand[p])", "count(stock.rank == 'A' for stock in hand[p])",
+     "stock", "a zone: inside this loop, 'stock' is the loop variable"),
+    # a loop variable over a built-in name
+    ("count(c.rank == 'A' for c in hand[p])", "count(first.rank == 'A' for first in hand[p])",
+     "first", "a built-in name: inside this loop, 'first' is the loop variable"),
+    # a procedure's parameter over a zone
+    ('params: {c: card, p: player}\n    do:\n      - {if: "c.worth > 0", then: ["score c.worth',
+     'params: {table: card, p: player}\n    do:\n      - {if: "table.worth > 0", then: '
+     '["score table.worth', "table", "a zone: where it is seen, 'table' is the parameter"),
+])
+def test_a_name_bound_for_a_while_that_hides_another_gets_a_hint(
+        old: str, new: str, name: str, what: str, tmp_path: Path) -> None:
+    # A loop variable or a parameter wins over a zone, a variable, an option or a built-in of
+    # its name (grammar 4.3): the file is valid, and validate says which one is read there.
+    text = (GAMES / "race.yaml").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "race.yaml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    found = check_files([str(path)], hints=True)
+    assert [d.hint for d in found] == [True], [d.message for d in found]
+    (hint,) = found
+    assert hint.message.startswith(f"'{name}' is also {what}"), hint.message
+    assert hint.location is not None
+    line = text.replace(old, new).splitlines()[hint.location.line - 1]
+    assert line[hint.location.column - 1:].startswith(name)
+    engine = Engine(load_ruleset(path))
+    assert play_game(engine, 2, seed=1).over
+    assert check_files([str(GAMES / "race.yaml")], hints=True) == []
