@@ -60,6 +60,9 @@ class CallChecks:
     def clash(self, name: str, pos: n.Pos) -> bool:
         raise NotImplementedError
 
+    def hides(self, name: str, pos: n.Pos, role: str) -> None:
+        raise NotImplementedError
+
     def cards_of(self, node: n.Expr, what: str) -> ir.Expr:
         raise NotImplementedError
 
