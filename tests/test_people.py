@@ -91,6 +91,17 @@ def test_a_persons_lone_choice_is_played_recorded_and_told_by_the_one_runtime() 
     assert not game.play_lone(1, legal)
 
 
+def test_a_lone_choice_is_asked_where_another_person_sits_at_the_table() -> None:
+    """Whether a seat has one choice or several hangs on its hidden cards: played at once, it
+    would tell another person at the table (no hand-over, no wait) what the cards did."""
+    game = new_game("grandma", 1)
+    legal = to_lone_choice(game)
+    assert game.lone(0, legal) == legal[0]
+    game.windows = Windows.of([0, 2])  # a second person at seat 3
+    assert game.lone(0, legal) is None
+    assert not game.play_lone(0, legal)
+
+
 def test_a_lone_choice_needing_words_is_still_asked() -> None:
     game = new_game("precognition", 1)
     legal = game.engine.legal_actions(game.state)

@@ -278,7 +278,8 @@ def test_a_rule_failing_while_a_seat_is_answered_is_told_where_it_is(tmp_path: P
 def test_an_action_past_its_work_budget_is_told_where_it_stopped(tmp_path: Path) -> None:
     """A move whose loops pass the action's budget of work (tests/test_work.py): the page
     is told the located fault, and the server goes on answering. (A second move: a lone
-    one would be played for the person as the game starts, and fail there.)"""
+    one would be played for the person alone at the table as the game starts, and fail
+    there.)"""
     text = (Path(__file__).parent / "data" / "looped.yaml").read_text(encoding="utf-8")
     path = tmp_path / "looped.yaml"
     path.write_text(text.replace("                - end game\n",
@@ -286,7 +287,8 @@ def test_an_action_past_its_work_budget_is_told_where_it_stopped(tmp_path: Path)
                                  "            - {name: stop, do: [end game]}\n"),
                     encoding="utf-8")
     with pytest.raises(GameError, match="this action's work passes 10,000,000 steps"):
-        Game.new(str(Path(__file__).parent / "data" / "looped.yaml"), {}, 2, 1, None)
+        Game.new(str(Path(__file__).parent / "data" / "looped.yaml"), {}, 2, 1,
+                 ["human", "random"])
     game = Game.new(str(path), {}, 2, 1, None)
     with served(game) as (client, _):
         state = client.get(seat_url(game, 0)).json()

@@ -55,6 +55,24 @@ def test_a_persons_lone_choice_is_played_for_them_and_told_so() -> None:
     assert only and only[0].startswith("your only choice: Discard "), texts(game, 0)
 
 
+def test_with_two_people_at_the_table_a_lone_choice_waits_for_its_person() -> None:
+    """A dou-dizhu seat that cannot beat the lead has one choice, to pass: played at once,
+    the other person's page would show the pass before they could have been kept waiting."""
+    game = Game.new("dou-dizhu", {}, 3, 1, ["human", "human", "random"])
+    waited = 0
+    for _ in range(600):
+        seat = game.to_move()
+        if seat is None:
+            break
+        legal = game.legal()
+        bot = game.bots[seat]
+        if bot is None and len(legal) == 1:
+            waited += 1
+            assert not any(line.startswith("your only choice: ") for line in texts(game, seat))
+        game.play(seat, bot.choose(game.engine, game.state, legal) if bot else legal[0])
+    assert waited > 0
+
+
 def test_a_page_is_told_which_rule_ends_the_round() -> None:
     game = Game.new("golf6", {"rounds": "1"}, 2, 1, None)
     choosers = [make_bot("random", 1, seat) for seat in (0, 1)]

@@ -93,10 +93,16 @@ class PeoplesGame:
     def lone(self, seat: int, legal: Sequence[Action]) -> Action | None:
         """The action to play for the person at `seat` without asking them: the one legal
         action of their decision (`legal`), unless it needs something from them (a text to
-        write). A reaction window always offers passing too, so it is never one; a bot's
-        seat never has one."""
-        if seat in self.windows.seats and len(legal) == 1 and legal[0] != PASS \
-                and not is_open(legal[0]):
+        write), or another person sits at the table. A reaction window always offers passing
+        too, so it is never one; a bot's seat never has one.
+
+        How many choices a seat has often hangs on its hidden cards (a dou-dizhu hand that
+        cannot beat the lead, one card of the suit led): a decision played at once, with no
+        hand-over at a shared terminal and no wait on another person's page, would tell the
+        other people what a table never shows them. Bots read only their views, which are
+        the same either way."""
+        if seat in self.windows.seats and len(self.windows.seats) == 1 and len(legal) == 1 \
+                and legal[0] != PASS and not is_open(legal[0]):
             return legal[0]
         return None
 
