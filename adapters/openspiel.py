@@ -243,17 +243,24 @@ class CardrulesState(pyspiel.State):
         """The actions after the deal's chance outcomes as `seen_by` saw them, less the last
         `dropped`, as OpenSpiel serializes a history (`player:action`, separated by commas),
         and how many there are. A letter of another seat's text is that seat's own: left out
-        (the sample's records say only that it wrote one). Kept while the state stays as it
+        (the sample's records say only that it wrote one); a card another seat took from its
+        own hand is named by the hand alone. Kept while the state stays as it
         is (a search resamples one state again and again), as text, which a copy shares."""
         key = (self.move_number(), seen_by, dropped)
         if self._played_at[0] != key:
             made = self.full_history()[len(self.match.seed_parts):]
             if dropped:
                 made = made[:-dropped]
-            parts = self.match.table.parts
-            if self.match.table.whole is None and parts.letter_base >= 0:
+            table = self.match.table
+            parts, seen_id = table.parts, table.seen_id
+            if table.whole is None and parts.letter_base >= 0:
                 made = [a for a in made if a.player == seen_by or parts.letter_of(a.action) is None]
-            self._played_at = (key, len(made), ",".join(f"{a.player}:{a.action}" for a in made))
+            # Another seat's card from its own hand is named by the hand alone: where it lay
+            # there is the holder's order, which `seen_by` never saw.
+            ids = [a.action if a.player in (seen_by, CHANCE) else seen_id(a.action, seen_by)
+                   for a in made]
+            self._played_at = (key, len(made), ",".join(
+                f"{a.player}:{i}" for a, i in zip(made, ids)))
         return self._played_at[1], self._played_at[2]
 
     def __str__(self) -> str:

@@ -26,6 +26,7 @@ a player would). The same ruleset at the same table size always has the same tab
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import GameError
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.kernel import Kernel
+from cardrules.interpreter.runtime import OWNER
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
 from cardrules.model import Action, MoveDef, Ruleset, ZoneDef
@@ -237,6 +239,21 @@ class ActionTable:
             total += count
         return total
 
+    def seen_id(self, token: int, viewer: int) -> int:
+        """A part id as `viewer` can tell it: the place of a card in a hand another party
+        holds is that hand's first place (the holder's order is theirs: the viewer's view
+        lists the cards it knows there in the deck's order, the others as a count), and any
+        other id is itself."""
+        count = sum(place.capacity for place in self.places)
+        if self.place_base < 0 or not self.place_base <= token < self.place_base + count:
+            return token
+        z = bisect_right(self.place_start, token) - 1
+        zone, board = self.places[z].zone, self.rules.board
+        if zone is None or zone.layout == "grid" or board.visibility[z] != OWNER \
+                or board.owner[z] == viewer:
+            return token
+        return self.place_start[z]
+
     # ---------------------------------------------------------------- id -> ?
     def sections(self) -> Iterator[tuple[str, int, int]]:
         """(name, first id, count) of each section of the table, in order."""
@@ -265,6 +282,7 @@ class WholeActions:
         # it chooses one card (its id then past the first by the card's place id, less the
         # places' first) or nothing (its one id).
         self._fast: dict[str, tuple[int, bool]] = {}
+        self._firsts: list[tuple[int, str]] | None = None  # (first id, move), made when asked
         for name in parts.moves:
             move = parts.rules.moves.get(name)
             kinds = move.kinds if move is not None else ()
@@ -290,6 +308,26 @@ class WholeActions:
 
     def __len__(self) -> int:
         return len(self.labels)
+
+    def seen_id(self, action_id: int, viewer: int) -> int:
+        """A whole action's id as `viewer` can tell it: each card it names as
+        ActionTable.seen_id tells that card's place."""
+        if self._firsts is None:
+            self._firsts = sorted((first, name) for name, (first, _) in self.moves.items())
+        name = self._firsts[bisect_right(self._firsts, (action_id, "\uffff")) - 1][1]
+        first, params = self.moves[name]
+        move = self.parts.rules.moves.get(name)
+        if move is None or "card" not in move.kinds:
+            return action_id
+        offset, out, wider = action_id - first, first, 0
+        for (base, stride), kind in zip(params, move.kinds):
+            index = offset // stride % (wider // stride) if wider else offset // stride
+            wider = stride
+            token = base + index
+            if kind == "card":
+                token = self.parts.seen_id(token, viewer)
+            out += stride * (token - base)
+        return out
 
     def ids_of(self, legal: list[tuple[Any, ...]], where: list[int],
                zones: list[list[int]]) -> list[int]:
@@ -411,6 +449,11 @@ class Table:
         found = self._recording.get(id(state))
         if found is not None and found[0] is state:
             found[1](seat, action, state)
+
+    def seen_id(self, action_id: int, viewer: int) -> int:
+        """An id of `actions` as `viewer` can tell it (where another's hand is named, its
+        first place: ActionTable.seen_id)."""
+        return self.actions.seen_id(action_id, viewer)
 
     @property
     def key(self) -> tuple[str, tuple[tuple[str, str], ...], int, str]:

@@ -532,3 +532,32 @@ def test_the_way_play_goes_is_observed_where_rules_turn_it() -> None:
         seen.add(match.state.direction)
         match.apply(rng.choice(match.legal()))
     assert seen == {1, -1}
+
+
+@pytest.mark.parametrize(("name", "actions"), [("spades", "whole"), ("czech-golf", "parts"),
+                                               ("golf6", "whole"), ("grandma", "parts")])
+def test_an_id_as_a_seat_can_tell_it_names_anothers_hand_card_by_the_hand(
+        name: str, actions: str) -> None:
+    """Table.seen_id: a card in a hand another party holds is named by that hand's first
+    place (the holder's order is theirs); every other id, the viewer's own hand and a grid's
+    places (which lie on the table for all to see) included, is itself."""
+    t = table(name, players=4 if name != "grandma" else 3, actions=actions)
+    board = t.rules.board
+    hands = {place.label: z for z, place in enumerate(t.places) if place.zone is not None
+             and place.zone.layout != "grid" and board.visibility[z] == OWNER}
+    slot = re.compile(r"(\S+ \d+(?:\.\d+)?) card (\d+)")
+    labels = t.actions.labels
+
+    def told(m: re.Match[str], viewer: int) -> str:
+        z = hands.get(m.group(1))
+        hidden = z is not None and board.owner[z] != viewer
+        return f"{m.group(1)} card {1 if hidden else m.group(2)}"
+
+    for viewer in range(t.players):
+        changed = 0
+        for action_id, label in enumerate(labels):
+            seen = t.seen_id(action_id, viewer)
+            assert labels[seen] == slot.sub(lambda m, v=viewer: told(m, v), label), \
+                (label, labels[seen])
+            changed += seen != action_id
+        assert changed > 0

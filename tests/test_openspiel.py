@@ -162,6 +162,36 @@ def test_a_resamples_history_has_no_letter_of_anothers_text() -> None:
     assert own.history()[4:] == ud.history()[4:]  # its own letters
 
 
+def test_a_resamples_history_names_anothers_card_from_its_hand_by_the_hand_alone() -> None:
+    """Where a card lay in another's hand is the holder's order, which no other seat sees (two
+    games that differ only in that order look the same to them): a sample drawn for seat 1
+    names each card another seat played from its hand by the hand's first place; seat 1's
+    own plays, and the sample drawn for the player itself, keep their places."""
+    game = pyspiel.load_game("cardrules", {"ruleset": "spades", "players": 4})
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    while not state.is_terminal() and len(state.history()) < 40:
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.random() * len(legal))])
+    def said(state: Any) -> list[str]:  # the players' actions, the chance outcomes left out
+        return [state.action_to_string(a.player, a.action) for a in state.full_history()
+                if a.player >= 0]
+
+    words = said(state)
+    played = [w for w in words if w.startswith("play hand ")]
+    assert any(not w.endswith(" card 1") for w in played), played  # the true places
+    for viewer in range(4):
+        told = said(state.resample_from_infostate(viewer, random.Random(viewer).random))
+        assert len(told) == len(words)
+        for true, seen in zip(words, told):
+            if not true.startswith("play hand "):
+                continue
+            if true.startswith(f"play hand {viewer + 1} "):
+                assert seen == true
+            else:
+                assert seen == true.rsplit(" card ", 1)[0] + " card 1", (true, seen)
+
+
 @pytest.mark.parametrize("name", ["kuhn-poker", "czech-golf"])
 def test_a_resample_carries_none_of_the_games_seed(name: str) -> None:
     """A sample's chance outcomes are its own: its history() begins with its seed parts,
