@@ -16,7 +16,8 @@ place a card can lie in (a zone's slot, as the action table numbers them) has a 
     slots          places x 4           each place: holds a card, face up, known to the
                                         seat, and then which card: (name's index + 1) / names;
                                         another's hand in no order of its holder's (the cards
-                                        the seat knows first, in the deck's order)
+                                        the seat knows first, in the deck's order, then
+                                        the others, as face down: view.held_order)
     told           places x names       (where a rule gives clues, `tell`) each place: the
                                         names its card may have as the clues told, 1 each
                                         (a row of 0s where nothing was told), which every
@@ -56,6 +57,7 @@ from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import (
     _game_variables,
     _player_variables,
+    held_order,
     player_view,
     secret,
     shown,
@@ -224,6 +226,7 @@ class SeatTensor:
         # seat holds it (shown in no order of its holder's)
         rows, first = [], 0
         rules = table.rules
+        self.board = rules.board
         for z, place in enumerate(table.places):
             other = rules.board.visibility[z] == OWNER and rules.board.owner[z] != seat
             rows.append((first, place.capacity, other))
@@ -409,15 +412,15 @@ class SeatTensor:
     def _hand(self, first: int, capacity: int, cards: list[int], was: int,
               s: GameState) -> None:
         """The places of another's hand (`was` cards long when last written): the cards the
-        seat knows first, in the deck's order, then the others in the hand's; each place
-        written only if what it shows changed."""
+        seat knows first, then the others, as the seat's view shows them (view.held_order);
+        each place written only if what it shows changed."""
         known, face, seat = s.known, s.face_up, self.seat
-        named, up, down, empty = self.named, self.face_up, self.face_down, self.empty
-        mine = sorted(c for c in cards if c != EMPTY and known[c] >> seat & 1)
-        shown = [named[c][face[c]] for c in mine]
-        if len(mine) < len(cards):
-            shown += [empty if c == EMPTY else up if face[c] else down
-                      for c in cards if c == EMPTY or not known[c] >> seat & 1]
+        named, down, empty = self.named, self.face_down, self.empty
+        # (a card it does not know there shows its back, whichever way it lies: zone_view)
+        shown = [named[c][face[c]] if known[c] >> seat & 1 else down
+                 for c in held_order(self.board, s, cards, seat)]
+        if len(shown) < len(cards):
+            shown += [empty] * cards.count(EMPTY)
         count = min(max(len(shown), was), capacity)
         if len(shown) < count:
             shown += [empty] * (count - len(shown))
@@ -432,14 +435,13 @@ class SeatTensor:
             return
         piece = self.parts["told"]
         piece[:] = 0.0
-        known, seat = s.known, self.seat
+        seat = self.seat
         for c, mask in s.told.items():
             z = s.where[c]
             first, capacity, other = self.rows[z]
             cards = s.zones[z]
             if other:  # another's hand, in the order the slots piece shows it
-                cards = sorted(d for d in cards if d != EMPTY and known[d] >> seat & 1) + \
-                    [d for d in cards if d == EMPTY or not known[d] >> seat & 1]
+                cards = held_order(self.board, s, cards, seat)
             index = cards.index(c)
             if index < capacity:
                 for f in zone_numbers(mask):

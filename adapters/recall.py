@@ -52,11 +52,17 @@ def record(table: Table, s: GameState, seat: int, action: Action) -> Record:
 def as_seen(table: Table, record: Record, viewer: int) -> Record:
     """`record` saying no more than `viewer` knew of it (what its recall line tells): a card
     the viewer did not know once the move was done is named by a stand-in, -1 less its index
-    among the record's cards, and nobody is said to know it (where it lay is kept); a text
+    among the record's cards, and nobody is said to know it (where it lay is kept); one it
+    knew, by its face's number (`Board.face`: the copies of a card are one face); a text
     another seat wrote is left empty. A sample's records are these: they are pickled with
     it, and its recall and moves made are rebuilt from them."""
     hidden = {c: -1 - i for i, (c, known, _) in enumerate(record.cards)
               if not known >> viewer & 1}
+    # a card it knew by its face's number: which copy of a card it was (several decks), no
+    # seat tells apart
+    face = table.rules.board.face
+    hidden.update({c: face[c] for c, known, _ in record.cards
+                   if known >> viewer & 1 and face[c] != c})
     move = table.engine.moves.get(record.action[0])
     written = record.seat != viewer and move is not None and "words" in move.kinds
     if not hidden and not written:
@@ -66,8 +72,8 @@ def as_seen(table: Table, record: Record, viewer: int) -> Record:
     for kind, cards, value in zip(move.kinds, move.names_cards, record.action[1:]):
         action.append(_stood_in(value, hidden) if cards and hidden else
                       "" if kind == "words" and written else value)
-    cards = tuple((hidden[c], 0, place) if c in hidden else (c, known, place)
-                  for c, known, place in record.cards)
+    cards = tuple((hidden[c], known if hidden[c] >= 0 else 0, place) if c in hidden
+                  else (c, known, place) for c, known, place in record.cards)
     return Record(record.seat, tuple(action), cards, record.answers)
 
 

@@ -218,6 +218,11 @@ class Board:
         return tuple(first.setdefault(name, c) for c, name in enumerate(self.card_names))
 
     @cached_property
+    def copies(self) -> bool:
+        """Whether some card has a copy (a game of several decks)."""
+        return len(set(self.card_names)) < len(self.card_names)
+
+    @cached_property
     def faces(self) -> tuple[int, ...]:
         """One card of each face, in the deck's order."""
         return tuple(sorted(set(self.face)))

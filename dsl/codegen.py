@@ -91,11 +91,14 @@ class Generator(StatementWriter):
         """`effects`: what the card rules may take as known wherever they are specialised
         (the `Fact` locals of interpreter/effects.py): the engine's code keeps who knows each
         card (`knowing`), a playout kernel's may not, and never logs (`logging`); whether
-        any rule gives a clue (`telling`) is the program's."""
+        any rule gives a clue (`telling`) is the program's, whether a card has a copy
+        (`copies`, several decks) the deck's."""
         super().__init__(checked, inliner)
         self.functions: list[ast.stmt] = []
         self.manifest = Manifest()
-        self.effects = {"knowing": True, "telling": tells(checked.program), **(effects or {})}
+        names = checked.cards.names
+        self.effects = {"knowing": True, "telling": tells(checked.program),
+                        "copies": len(set(names)) < len(names), **(effects or {})}
 
 
     # ---------------------------------------------------------------- module

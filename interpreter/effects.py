@@ -39,7 +39,7 @@ from .runtime import (
     total_now,
     zone_label,
 )
-from .sight import parties, seen_again, shuffled_unseen, unseen_move, untold
+from .sight import copy_left, parties, seen_again, shuffled_unseen, unseen_move, untold
 from .state import GameState
 
 INLINABLE: dict[str, Callable[..., Any]] = {}  # filled by @inlinable below
@@ -193,11 +193,13 @@ def flip_card(b: Board, s: GameState, c: int, face: bool) -> None:
 
 
 def table_order(b: Board, s: GameState, cards: Iterable[int]) -> list[int]:
-    """Cards to turn or show, in the deck's order if any lies in a zone its holder alone
-    sees (the table learns which cards they are, not where each lay in the hand)."""
+    """Cards to turn or show, in the deck's order of their faces if any lies in a zone its
+    holder alone sees (the table learns which cards they are, not where each lay in the
+    hand, nor which copy of a card it was: `Board.face`)."""
     out = list(cards)
     if any(b.visibility[s.where[c]] == OWNER for c in out):
-        out.sort()
+        face = b.face
+        out.sort(key=lambda c: (face[c], c))
     return out
 
 
@@ -260,6 +262,11 @@ def known_after_move(b: Board, s: GameState, c: int, src: int, z: int, was: int,
             s.watchers[z] |= others
     elif dest_vis == OTHERS:  # every party sees it but its holder (face up: all)
         s.known[c] = s.everyone if up else s.known[c] | s.everyone & ~(1 << b.owner[z])
+    copies: Fact = b.copies  # (several decks: the deck's)
+    src_grid: Fact = b.grid[src]
+    if copies and src_vis == OWNER and not src_grid and s.known[c] & ~was:
+        # a hand's order is its holder's: those who knew another copy there cannot tell
+        copy_left(b, s, c, src, s.known[c] & ~was)
     telling: Fact = s.told  # (known before the game: whether any rule gives a clue)
     if telling and c in s.told:  # what a clue told of it was of the place it left
         untold(s, (c,))
@@ -322,7 +329,7 @@ def peek(b: Board, s: GameState, c: int, who: int) -> None:
     learnt(b, s, c, gained)
     if s.log is not None:
         s.log.append({"effect": "peek", "seat": who + 1, "zone": b.names[s.where[c]],
-                      "told": seen_by_each(b, s, c), "named": named_to_each(s, c)})
+                      "told": seen_by_each(b, s, c), "named": named_to_each(b, s, c)})
 
 
 def learnt(b: Board, s: GameState, c: int, gained: int) -> None:
@@ -477,8 +484,9 @@ def _log(b: Board, s: GameState, kind: str, c: int, src: int, dest: int,
          under: bool = False) -> None:
     """An effect on card c as the table sees it (the card named if every seat knows it),
     and, where only some seats know it, as each seat does (`told`: the card's name, or None
-    for a seat that does not know it now); `named`: the card, by its number, to each seat
-    that knows it (a log file, being the table's, leaves out what is each seat's: SEATS_OWN)."""
+    for a seat that does not know it now); `named`: the card, by its face's number, to each
+    seat that knows it (a log file, being the table's, leaves out what is each seat's:
+    SEATS_OWN)."""
     assert s.log is not None
     known = s.known[c]
     public = known == s.everyone
@@ -486,7 +494,7 @@ def _log(b: Board, s: GameState, kind: str, c: int, src: int, dest: int,
                              "from": zone_label(b, src), "to": zone_label(b, dest)}
     if not public and known & ((1 << s.n) - 1):  # some seat knows it
         entry["told"] = seen_by_each(b, s, c)
-    entry["named"] = named_to_each(s, c)
+    entry["named"] = named_to_each(b, s, c)
     if under:
         entry["under"] = True
     s.log.append(entry)
@@ -494,8 +502,9 @@ def _log(b: Board, s: GameState, kind: str, c: int, src: int, dest: int,
 
 # The fields of an event that are each seat's own, a list with an entry for each seat: its
 # words (`told`: an action's sentence, a card's name or None) and the cards it names to that
-# seat, by number (`named`: an action's, interpreter/words.py Told; an effect's one card, to
-# a seat that knows it). A seat reads its own entry alone; the table's log has none of them.
+# seat, by the number of each one's face (`named`: an action's, interpreter/words.py Told;
+# an effect's one card, to a seat that knows it). A seat reads its own entry alone; the
+# table's log has none of them.
 SEATS_OWN = ("told", "named")
 
 
@@ -505,10 +514,12 @@ def seen_by_each(b: Board, s: GameState, c: int) -> list[str | None]:
     return [name if known >> p & 1 else None for p in range(s.n)]
 
 
-def named_to_each(s: GameState, c: int) -> list[list[int]]:
-    """Card c, by its number, to each seat that knows it now (`named`)."""
-    known = s.known[c]
-    return [[c] if known >> p & 1 else [] for p in range(s.n)]
+def named_to_each(b: Board, s: GameState, c: int) -> list[list[int]]:
+    """Card c, by the number of its face (`Board.face`: the copies of a card, in a game of
+    several decks, are one face, which no seat tells apart), to each seat that knows it now
+    (`named`)."""
+    known, face = s.known[c], b.face[c]
+    return [[face] if known >> p & 1 else [] for p in range(s.n)]
 
 
 # What generated code may call of this module (dsl/binding.py binds these names).

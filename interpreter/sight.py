@@ -235,5 +235,22 @@ def possible(b: Board, s: GameState, c: int) -> list[int]:
     return [f for f in b.faces if mask >> f & 1]
 
 
+def copy_left(b: Board, s: GameState, c: int, src: int, learned: int) -> None:
+    """Card c has left zone src, a hand another party holds (its order is the holder's
+    alone), and the parties of `learned` have just seen which card it is. One that knew
+    another copy of its face in that hand (a game of several decks) cannot tell which of the
+    two went: it knows the card it saw go, and no longer which card lies in the hand. So it
+    knows as much whichever copy left (two games that differ only in that look alike to it),
+    as at a table, where copies are one face."""
+    learned &= ~(1 << b.owner[src])  # (the holder sees which it was)
+    if not learned:
+        return
+    face, known = b.face, s.known
+    f = face[c]
+    for other in s.zones[src]:
+        if other != EMPTY and other != c and face[other] == f and known[other] & learned:
+            known[other] &= ~learned
+
+
 # What the card rules' inlined code calls of this module (dsl/binding.py binds these names).
-EXPORTED = ("unseen_move", "seen_again", "tell_cards", "untold", "possible")
+EXPORTED = ("unseen_move", "seen_again", "tell_cards", "untold", "possible", "copy_left")

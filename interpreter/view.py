@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardrules.model import Ruleset, VariableDef
+from cardrules.model import Board, Ruleset, VariableDef
 
 from . import melding
 from .runtime import EMPTY, OWNER
@@ -45,12 +45,17 @@ def zone_view(rules: Ruleset, s: GameState, z: int, visibility: str, seat: int,
     here = maybe.get(z) if maybe else None
     if visibility == "hidden":
         return {"count": count, "maybe": here} if here else {"count": count}
-    if rules.board.visibility[z] == OWNER and rules.board.owner[z] != seat:
-        cards = held_order(s, cards, seat)
+    held = rules.board.visibility[z] == OWNER and rules.board.owner[z] != seat
+    if held:
+        cards = held_order(rules.board, s, cards, seat)
     run = laid_run(rules, s, cards) if laid else None
     if run is not None:
         cards = run[0]
     entries = [card_entry(rules, s, c, seat) for c in cards]
+    if held:  # a card of another's hand it does not know: its back, whichever way it lies
+        for entry in entries:
+            if entry is not None and entry["card"] is None:
+                entry["up"] = False
     if run is not None:  # a wild card in a gap: the card it stands for
         for i, c in enumerate(cards):
             entry = entries[i]
@@ -109,12 +114,15 @@ def laid_names(rules: Ruleset,
     return [(every[c], every[run[1][c]] if c in run[1] else None) for c in run[0]]
 
 
-def held_order(s: GameState, cards: list[int], seat: int) -> list[int]:
+def held_order(b: Board, s: GameState, cards: list[int], seat: int) -> list[int]:
     """The cards of a zone another party holds, as `seat` may see them: those it knows in
-    the deck's order, then the others. The order in the holder's hand is the holder's: it
-    changes with which card went, which the others do not see."""
+    the deck's order of their faces, then the others (each shown as a card's back: which
+    way it lies in the hand is its holder's to see, zone_view). The order in the holder's
+    hand is the holder's: it changes with which card went, which the others do not see (nor
+    which copy of a card, in a game of several decks: `Board.face`)."""
     known = s.known
-    mine = sorted(c for c in cards if c != EMPTY and known[c] >> seat & 1)
+    mine = sorted((c for c in cards if c != EMPTY and known[c] >> seat & 1),
+                  key=lambda c: (b.face[c], c))
     return mine + [c for c in cards if c != EMPTY and not known[c] >> seat & 1]
 
 
@@ -265,7 +273,7 @@ def table_cards(rules: Ruleset, s: GameState, public: bool = False) -> dict[str,
     """Every zone's cards by name, face up or not: the whole truth; with `public`, only the
     cards everyone knows are named (the others are None), as the event log shows, a zone its
     holder alone sees in the table's order (those named first, in the deck's order)."""
-    names = rules.cards.names
+    names, face = rules.cards.names, rules.board.face
     out: dict[str, Any] = {}
     for zone in rules.zones:
         def cards(z: int) -> list[str | None]:
@@ -273,7 +281,8 @@ def table_cards(rules: Ruleset, s: GameState, public: bool = False) -> dict[str,
             if public and rules.board.visibility[z] == OWNER:
                 # a hand in the table's order, not its holder's (which the table never saw):
                 # the cards everyone knows in the deck's order, then the others
-                seen = sorted(c for c in held if c >= 0 and s.known[c] == s.everyone)
+                seen = sorted((c for c in held if c >= 0 and s.known[c] == s.everyone),
+                              key=lambda c: (face[c], c))
                 return [names[c] for c in seen] + [None] * (len(held) - len(seen))
             return [names[c] if c >= 0 and (not public or s.known[c] == s.everyone)
                     else None for c in held]
@@ -301,7 +310,7 @@ def card_places(rules: Ruleset, s: GameState, seat: int) -> dict[int, list[Any]]
              laid: bool = False) -> None:
         cards = s.zones[z]
         if board.visibility[z] == OWNER and board.owner[z] != seat:
-            cards = held_order(s, cards, seat)
+            cards = held_order(rules.board, s, cards, seat)
         run = laid_run(rules, s, cards) if laid else None
         if run is not None:  # (as the view shows it)
             cards = run[0]

@@ -366,8 +366,8 @@ class Told:
     """An action's words: for the table (the label's words, with the choices filled in),
     and for each seat (seats[0] for seat 1) as a sentence in that seat's person: 'you ask
     seat 2 for the red A' to its maker, 'seat 1 asks seat 2 for the red A' to the others;
-    and for each seat, the cards (by number) its sentence names, each one the seat knows
-    once the action is done (the others it tells of by where they lie)."""
+    and for each seat, the cards (by their faces' numbers) its sentence names, each one the
+    seat knows once the action is done (the others it tells of by where they lie)."""
 
     public: str
     seats: tuple[str, ...]
@@ -386,26 +386,34 @@ def tell(words: Words, state: GameState, me: int, action: Action) -> Told:
     if move is not None and action[0] in words.open_moves:
         public = f"{words.describe_move(action[0])} (written, not shown)"
         return Told(public, tuple(words.narrate(action, me, p, state) for p in seats),
-                    tuple(_named(cards, state.known, p) for p in seats))
+                    tuple(_named(cards, state.known, p, words.rules.board.face)
+                          for p in seats))
     answers = clue_answers(words.rules, state, me, action) if words.rules.tells else []
     if move is None or not cards:
         return Told(words.describe(action, state, None) + answered(words, answers, None),
                     tuple(words.narrate(action, me, p, state) + answered(words, answers, p)
                           for p in seats), tuple(() for _ in seats))
-    after = known_after(words.rules, state, me, action)
+    done = applied(words.rules, state, me, action) or state
+    after = {c: done.known[c] for c in cards}
+    # A party that knew another copy of a card's face where the card lay knew it as well as
+    # one that knew the card itself: it cannot tell the two apart (sight.copy_left).
+    knew = {c: state.known[c] | copies_known(words.rules, state, done, c) for c in cards} \
+        if words.rules.board.copies else state.known
     everyone = state.everyone
     public = _words(words, state, action, None, me, cards,
-                    lambda c: state.known[c] == everyone, lambda c: after[c] == everyone)
-    told = tuple(_words(words, state, action, p, me, cards, _bit(state.known, p),
+                    lambda c: knew[c] == everyone, lambda c: after[c] == everyone)
+    told = tuple(_words(words, state, action, p, me, cards, _bit(knew, p),
                         _bit(after, p)) + answered(words, answers, p) for p in seats)
+    face = words.rules.board.face
     return Told(public + answered(words, answers, None), told,
-                tuple(_named(cards, after, p) for p in seats))
+                tuple(_named(cards, after, p, face) for p in seats))
 
 
-def _named(cards: list[int], known: Any, seat: int) -> tuple[int, ...]:
+def _named(cards: list[int], known: Any, seat: int, face: Any) -> tuple[int, ...]:
     """The cards of an action's words that `seat`'s sentence names: those it knows (`known`,
-    once the action is done), each told by its name (or ' - it was 7D'), never by its place."""
-    return tuple(c for c in cards if known[c] >> seat & 1)
+    once the action is done), each told by its name (or ' - it was 7D'), never by its place;
+    by the number of its face (`Board.face`: copies of a card are one face to a seat)."""
+    return tuple(face[c] for c in cards if known[c] >> seat & 1)
 
 
 def clue_answers(rules: Ruleset, state: GameState, me: int,
@@ -450,6 +458,21 @@ def known_after(rules: Ruleset, state: GameState, me: int, action: Action) -> di
         return {}
     after = applied(rules, state, me, action) or state
     return {c: after.known[c] for c in cards}
+
+
+def copies_known(rules: Ruleset, before: GameState, after: GameState, c: int) -> int:
+    """The parties that did not know card c before a move (`before`, `after`) and know it
+    after, that knew another copy of its face where c lay and know that copy no more: they
+    saw the face go, and cannot tell which copy it was (sight.copy_left)."""
+    face = rules.board.face
+    gained = after.known[c] & ~before.known[c]
+    if not gained:
+        return 0
+    out = 0
+    for other in before.zones[before.where[c]]:
+        if other >= 0 and other != c and face[other] == face[c]:
+            out |= before.known[other] & ~after.known[other] & gained
+    return out
 
 
 def applied(rules: Ruleset, state: GameState, me: int, action: Action) -> GameState | None:

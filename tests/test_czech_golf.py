@@ -373,7 +373,8 @@ class Sight:
     """What each seat should know of the others' hands, kept from the actions alone: the
     cards it saw taken from the discard pile into a hand (`exact`), and those it has lost
     track of since that hand put a card face down into its field (`partly`: each in the
-    hand or the field)."""
+    hand or the field). Where it knew one copy of a card in a hand (two decks) and that hand
+    discards another, it cannot tell which went: it knows neither any more."""
 
     def __init__(self, players: int) -> None:
         self.exact = [[set() for _ in range(players)] for _ in range(players)]
@@ -384,6 +385,12 @@ class Sight:
         if action == ("take_discard",):
             for seat in range(state.n):
                 self.exact[seat][me].add(zone(state, "discard")[-1])
+        if action[0] == "discard":
+            names = RULES.cards.names
+            for seat in range(state.n):
+                if seat != me and action[1] not in self.exact[seat][me]:
+                    self.exact[seat][me] = {c for c in self.exact[seat][me]
+                                            if names[c] != names[action[1]]}
         if action[0] == "place":  # which hand card went is seen by its owner alone
             for seat in range(state.n):
                 if seat != me:

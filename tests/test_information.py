@@ -375,12 +375,17 @@ def hidden_choices(engine: Engine, state: GameState, seat: int,
                 rest = (*action[:k], None, *action[k + 1:], state.where[value])
                 alike.setdefault(rest, []).append(action)
     pairs = []
+    names = engine.rules.cards.names
     for group in alike.values():
         if len(group) > 1:
             # a card the onlooker knows first: a leak would name it, or show it stay
             group.sort(key=lambda a: not any(isinstance(v, int) and v >= 0 and
                                              state.known[v] >> seat & 1 for v in a[1:]))
-            pairs.append((group[0], group[1 + rng.randrange(len(group) - 1)]))
+            # and with it a copy of that card, if the hand holds one (several decks): which
+            # of the two went is never seen, even where the card is shown
+            one = group[0]
+            twins = [a for a in group[1:] if len({names[c] for c in chosen(one, a)}) == 1]
+            pairs.append((one, twins[0] if twins else group[1 + rng.randrange(len(group) - 1)]))
     rng.shuffle(pairs)
     pairs.sort(key=lambda pair: not any(state.known[c] >> seat & 1 for c in chosen(*pair)))
     return pairs
@@ -412,8 +417,12 @@ def hidden_choice_alike(engine: Engine, state: GameState, seat: int, one: Action
     engine.apply(pair.a, one)
     engine.apply(pair.b, two)
     took_one, took_two = chosen(one, two)
-    if pair.a.known[took_one] >> seat & 1 or pair.b.known[took_two] >> seat & 1:
-        return False  # the card taken was shown to the seat (played face up): it saw which
+    names = engine.rules.cards.names
+    if (pair.a.known[took_one] >> seat & 1 or pair.b.known[took_two] >> seat & 1) \
+            and names[took_one] != names[took_two]:
+        # the card taken was shown to the seat (played face up): it saw which, unless the
+        # two are copies of one card
+        return False
     if len(pair.a.round_scores) != rounds or not pair.alike():
         return False
     pair.check(words)
@@ -868,3 +877,62 @@ def test_a_choice_of_several_cards_from_a_hand_keeps_its_holders_order_to_itself
                     tried += 1
             legal = engine.play(a, rng.choice(legal))
     assert tried >= 20
+
+
+def copies_in_a_hand(engine: Engine, state: GameState, seat: int) -> tuple[Action, Action] | None:
+    """Two moves of the seat to play that differ only in which of two copies of one card
+    (several decks) they take from its hand, the onlooker `seat` knowing the one and not
+    the other: at a table it cannot tell the two apart."""
+    mover = engine.to_move(state)
+    if mover is None or mover == seat:
+        return None
+    names, board = engine.rules.cards.names, engine.rules.board
+    known = state.known
+    by_face: dict[tuple[Any, ...], dict[bool, Action]] = {}
+    for action in engine.legal_actions(state):
+        move = engine.moves.get(action[0])
+        if move is None or len(action) != 2 or not move.names_cards[0]:
+            continue
+        c = action[1]
+        if not isinstance(c, int) or board.visibility[state.where[c]] != OWNER \
+                or board.owner[state.where[c]] != mover:
+            continue
+        by_face.setdefault((action[0], names[c]), {})[bool(known[c] >> seat & 1)] = action
+    for found in by_face.values():
+        if len(found) == 2:
+            return found[True], found[False]
+    return None
+
+
+@pytest.mark.parametrize(("name", "players"), [("czech-golf", 4), ("grandma", 3)])
+def test_which_copy_of_a_card_left_a_hand_is_never_told(name: str, players: int) -> None:
+    """A game of two decks: seat 2 saw a 6D go into seat 3's hand, which holds another 6D it
+    did not see. Whichever of the two seat 3 discards, seat 2 is told the same (its view,
+    the words, the log, the adapters' observation), here and to the game's end."""
+    engine = Engine(load_ruleset(name))
+    compared = 0
+    for game in range(200):
+        rng = random.Random(game)
+        state = engine.new_game(players, seed=game, log=True)
+        bot = RandomBot(game)
+        while not state.over and compared < 3:
+            mover = engine.to_move(state)
+            assert mover is not None
+            for seat in range(state.n):
+                pair_of = copies_in_a_hand(engine, state, seat)
+                if pair_of is None:
+                    continue
+                one, two = pair_of
+                pair = Pair("copies", engine, state.copy(), state.copy(), seat)
+                words = (told_to(engine, pair.a, mover, one, seat),
+                         told_to(engine, pair.b, mover, two, seat))
+                engine.apply(pair.a, one)
+                engine.apply(pair.b, two)
+                pair.check(words)
+                pair.follow(RandomBot(game), random.Random(game), {"copies": 0, "hidden choice": 0})
+                compared += 1
+            legal = engine.legal_actions(state)
+            engine.apply(state, playing(engine, bot.choose(engine, state, legal), rng))
+        if compared >= 3:
+            break
+    assert compared >= 3

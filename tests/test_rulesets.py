@@ -109,10 +109,14 @@ def check_view(engine: Engine, state: GameState, seat: int) -> None:
                     f"hidden zone {label} shows {zview}")
                 continue
             assert zview["count"] == len(cards) - cards.count(EMPTY)
-            if zone.visibility == "owner" and rules.board.owner[z] != seat:
+            held = zone.visibility == "owner" and rules.board.owner[z] != seat
+            if held:
                 # another's hand: its order is the holder's; the seat sees what it knows
-                # first, in the deck's order
-                cards = sorted(c for c in cards if known[c] >> seat & 1) + \
+                # first, in the deck's order of their names (copies of a card are one name
+                # to it), and the backs of the others, whichever way they lie
+                first = {name: names.index(name) for name in names}
+                cards = sorted((c for c in cards if known[c] >> seat & 1),
+                               key=lambda c: (first[names[c]], c)) + \
                     [c for c in cards if c != EMPTY and not known[c] >> seat & 1]
             run = None
             if rules.melds is not None and zone.groups and zone.layout in ("row", "spread") \
@@ -123,7 +127,8 @@ def check_view(engine: Engine, state: GameState, seat: int) -> None:
                 assert sorted(run[0]) == sorted(cards)
                 cards = run[0]
             expected = [None if c == EMPTY else {
-                "card": names[c] if known[c] >> seat & 1 else None, "up": state.face_up[c]}
+                "card": names[c] if known[c] >> seat & 1 else None,
+                "up": state.face_up[c] and (not held or bool(known[c] >> seat & 1))}
                 for c in cards]
             for c, entry in zip(cards, expected):  # a wild card in a laid run's gap
                 if run is not None and c in run[1] and entry is not None:

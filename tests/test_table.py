@@ -296,10 +296,12 @@ def test_another_seats_look_is_told_in_one_line() -> None:
     assert news(rules, [own, peek], 0)[0].then == news(rules, [own, peek], 1)[0].then == ()
 
 
-def test_a_card_turned_up_is_told_unless_the_line_named_that_very_card() -> None:
-    """What an action's line named is known by card (interpreter/words.py: Told.named, the
-    event's `named`), not read from its words: with golf6's two decks, a held 4H put in place
-    of the other 4H of the grid is told turned face up, to every seat."""
+def test_a_card_put_in_place_of_its_copy_is_told_to_every_seat() -> None:
+    """What an action's line named is known by card face (interpreter/words.py: Told.named,
+    the event's `named`: copies of a card are one face, which no seat tells apart), not read
+    from its words: with golf6's two decks, a held 4H put in place of the other 4H of the
+    grid is told to every seat, the two changing places, the card left going to the
+    discard."""
     engine = Engine(load_ruleset("golf6"))
     rules, names = engine.rules, engine.rules.cards.names
     state = engine.new_game(6, 1, log=round_ends())
@@ -320,9 +322,11 @@ def test_a_card_turned_up_is_told_unless_the_line_named_that_very_card() -> None
     assert twins, "no card was put in place of its twin"
     name, events = names[held[0]], drain(state.log)
     for reader in range(6):
-        grid = "your grid" if reader == seat else f"seat {seat + 1}'s grid"
+        whose = "your" if reader == seat else f"seat {seat + 1}'s"
         told = news(rules, events, reader)[0]
-        assert name in told.text and f"{name} is turned face up in {grid}" in told.then, told
+        assert name in told.text, told
+        assert told.then == (f"{name} in {whose} grid and {name} in {whose} holding change "
+                             f"places", f"{name} goes from {whose} holding to the discard"), told
 
 
 def test_a_trick_says_who_played_each_card_and_whose_it_becomes() -> None:
