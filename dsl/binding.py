@@ -60,6 +60,12 @@ class Bound:
     line_sites: dict[int, int]
 
 
+class NestedTooDeep(GeneratorError):
+    """The rules nest blocks (`if`, `for`, `while`, `until`, and the procedures that hold
+    them) deeper than Python compiles the code written for them: the file's bound, told as
+    such (dsl/compiler.py), not a fault of the generator."""
+
+
 def bind(generated: Generated, ruleset_name: str, tables: dict[str, Any]) -> Bound:
     """Compile and run the generated module with the runtime and `tables` in scope."""
     source = pyast.unparse(generated.module) + "\n"
@@ -67,7 +73,13 @@ def bind(generated: Generated, ruleset_name: str, tables: dict[str, Any]) -> Bou
     code_name = f"<cardrules {ruleset_name} {digest}>"
     try:
         code = compile(source, code_name, "exec")
-    except (SyntaxError, ValueError, RecursionError) as exc:  # the generator's fault
+    except SyntaxError as exc:
+        if "too many statically nested blocks" in str(exc):  # Python's bound, not a fault
+            raise NestedTooDeep(f"the generated code of {ruleset_name} nests its blocks "
+                                "deeper than Python compiles") from None
+        raise GeneratorError(f"the generated code of {ruleset_name} does not compile: {exc}") \
+            from exc
+    except (ValueError, RecursionError) as exc:  # the generator's fault
         raise GeneratorError(f"the generated code of {ruleset_name} does not compile: {exc}") \
             from None
     linecache.cache[code_name] = (len(source), None, source.splitlines(True), code_name)

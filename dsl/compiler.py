@@ -30,7 +30,7 @@ from cardrules.model import (
 
 from . import ir
 from . import nodes as n
-from .binding import Bound, bind
+from .binding import Bound, NestedTooDeep, bind
 from .cards import NO_COLOUR
 from .checker import Checked, check
 from .codegen import Generated, Generator, Manifest
@@ -66,7 +66,10 @@ def compile_checked(checked: Checked, doc: Document, inline: bool = True) -> Rul
     except RecursionError:
         raise _too_deep(doc) from None
     board = board_of(checked)
-    bound = bind(generated, checked.decls.name.name, tables(checked, board))
+    try:
+        bound = bind(generated, checked.decls.name.name, tables(checked, board))
+    except NestedTooDeep:
+        raise _too_deep(doc) from None
     rules = assemble(checked, board, bound, generated, doc, facts)
     return replace(rules, kernel=_Kernel(checked, board, doc, facts, inline))
 

@@ -16,6 +16,10 @@ from .names import suggest
 from .source import Document
 
 
+# The keys a block statement begins with (dsl/schema.json `statement` picks the block by it).
+BLOCKS = ("if", "for", "while", "until")
+
+
 @cache
 def schema() -> dict[str, Any]:
     """The ruleset JSON Schema (draft 2020-12), as shipped in the package."""
@@ -125,13 +129,19 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagn
             yield doc.diagnostic(path, f"'{error.instance}' is not a valid name here "
                                        "(use lower-case letters, digits and _)")
         return
-    if kind == "oneOf":
-        if _one_key_of(rule):  # one key of several, and only one (a trigger's `after` or `before`)
-            keys = [k for option in rule for k in option["required"]]
-            yield doc.diagnostic(path, "expected exactly one of: " + ", ".join(keys))
-            return
-        yield doc.diagnostic(path, "expected a statement: a string, an `if:` block with "
-                                   "`then:`, or a `for:` block with `do:`")
+    if kind == "oneOf" and _one_key_of(rule):
+        # one key of several, and only one (a trigger's `after` or `before`)
+        keys = [k for option in rule for k in option["required"]]
+        yield doc.diagnostic(path, "expected exactly one of: " + ", ".join(keys))
+        return
+    if kind == "not" and schema.get("$comment") == "not a statement":
+        found = error.instance
+        near = [hint for key in found for hint in [suggest(str(key), list(BLOCKS))] if hint] \
+            if isinstance(found, dict) else []
+        tail = f" (did you mean '{near[0]}'?)" if near else ""
+        yield doc.diagnostic(path, "expected a statement: a text, or a block that begins "
+                                   "with `if:` (then `then:`), `for:`, `while:` or `until:` "
+                                   f"(then `do:`){tail}")
         return
     if kind == "anyOf":  # one of several shapes (repeat: a number, or an expression)
         wanted = [_wanted(option) for option in rule if isinstance(option, dict)]

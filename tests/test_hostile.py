@@ -169,3 +169,61 @@ def test_a_file_that_is_no_file_never_ends_or_has_too_long_a_name_is_refused(
     assert result.exit_code == code, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "Traceback" not in result.output and cause in result.output, result.output
+
+
+def _nested(depth: int, kind: str = "until") -> list:
+    """A setup of `depth` blocks, each inside the last (whiles and untils in turn, or ifs)."""
+    body: list = ["shuffle stock"]
+    for level in range(depth):
+        if kind == "if":
+            body = [{"if": "true", "then": body}]
+        else:
+            key = ("while", "until")[level % 2] if kind == "loops" else kind
+            body = [{key: "true", "limit": 1, "do": body}]
+    return body
+
+
+def test_a_rule_files_structure_is_checked_once_however_deep_its_blocks_nest(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A statement is read as the block its first key names, alone: were every kind of block
+    tried on it, a block inside one would be read once for each kind, and again for each
+    kind at every level (a kilobyte of nested `until:` took days to validate). Counted in
+    the schema's steps, not timed: each level adds the same few."""
+    import jsonschema
+
+    from cardrules.dsl import schema
+    from cardrules.dsl.loader import load_document
+
+    steps = [0]
+    descend = jsonschema.Draft202012Validator.descend
+
+    def counted(self: object, *args: object, **kwargs: object) -> object:
+        steps[0] += 1
+        return descend(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(jsonschema.Draft202012Validator, "descend", counted)
+    data = load_document(MINI).data
+    for kind in ("until", "loops", "if"):
+        taken = []
+        for depth in (4, 8, 12):
+            data["round"]["setup"] = _nested(depth, kind)
+            steps[0] = 0
+            assert list(schema._validator().iter_errors(data)) == []
+            taken.append(steps[0])
+        assert taken[2] - taken[1] == taken[1] - taken[0] < 100, (kind, taken)
+
+
+def test_blocks_nested_deeper_than_python_compiles_are_told_so(tmp_path: Path) -> None:
+    """Procedures may nest blocks past what Python compiles of the code written for them: the
+    file is told it nests too deeply (exit 1), not that cardrules failed."""
+    import yaml
+
+    data = yaml.safe_load(MINI.read_text(encoding="utf-8"))
+    data["procedures"] = [{"name": "deep", "do": _nested(23, "loops")}]
+    data["round"]["setup"] = ["shuffle stock", "deep()"]
+    path = tmp_path / "deep.yaml"
+    path.write_text(yaml.safe_dump(data, default_flow_style=True, width=10**6),
+                    encoding="utf-8")
+    result = cli("validate", str(path))
+    assert result.exit_code == EXIT_INVALID, result.output
+    assert "too deeply nested to check" in result.output and "Traceback" not in result.output
