@@ -15,7 +15,6 @@ from cardrules.errors import Diagnostic
 from .names import suggest
 from .source import Document
 
-
 # The keys a block statement begins with (dsl/schema.json `statement` picks the block by it).
 BLOCKS = ("if", "for", "while", "until")
 
