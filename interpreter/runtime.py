@@ -70,9 +70,10 @@ def at(items: Sequence[Any], index: int, noun: str, site: int) -> Any:
 
 
 def position(item: Any, items: Sequence[Any], site: int) -> int:
-    """Where `item` lies in `items`, counted from 0 (its first place)."""
+    """Where `item` lies in `items`, counted from 0 (its first place); a list and a tuple of
+    the same items alike (`same`)."""
     for i, value in enumerate(items):
-        if value == item:
+        if same(value, item):
             return i
     raise RuleFault(f"it is not in the list ({len(items)} items), so it has no position there",
                     site)
@@ -294,24 +295,31 @@ def joined(a: Sequence[Any], b: Sequence[Any], site: int) -> list[Any]:
     return [*a, *b]
 
 
-def bounded_items(values: list[Any], site: int, numbers: bool = True) -> list[Any]:
+def bounded_items(values: Sequence[Any], site: int, numbers: bool = True) -> list[Any]:
     """A list of numbers (or of lists of them) stored by a rule: each number bounded; a list
     of lists (`numbers` False: of any items) holding MOST_ITEMS items at most, all told (the
-    same list held twice counts twice: a view or a save writes it out twice)."""
-    count, stack = 0, [values]
-    while stack:
-        items = stack.pop()
+    same list held twice counts twice: a view or a save writes it out twice). Stored as lists
+    at every depth: `subsets` and `combinations` give tuples, which a save writes as lists."""
+    count = 0
+
+    def stored(items: Sequence[Any]) -> list[Any]:
+        nonlocal count
         count += len(items)
         if count > MOST_ITEMS:
             raise RuleFault(f"a list holding more than {MOST_ITEMS:,} items, those of the "
                             "lists in it counted, is stored here: the most a list may hold",
                             site)
+        out = []
         for v in items:
-            if isinstance(v, list):
-                stack.append(v)
-            elif numbers and v is not None:
-                bounded(v, site)
-    return values
+            if isinstance(v, (list, tuple)):
+                out.append(stored(v))
+            else:
+                if numbers and v is not None:
+                    bounded(v, site)
+                out.append(v)
+        return out
+
+    return stored(values)
 
 
 def divide(a: int, b: int, site: int) -> int:

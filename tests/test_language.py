@@ -751,3 +751,33 @@ def test_a_name_bound_for_a_while_that_hides_another_gets_a_hint(
     engine = Engine(load_ruleset(path))
     assert play_game(engine, 2, seed=1).over
     assert check_files([str(GAMES / "race.yaml")], hints=True) == []
+
+
+def test_subsets_and_combinations_are_stored_and_found_as_lists(tmp_path: Path) -> None:
+    """`subsets` and `combinations` give their lists as an action holds them (tuples): a
+    rule may store them (each number bounded, the items counted, as lists at every depth,
+    as a save writes them) and find one of them in a list."""
+    text = (DATA / "mini.yaml").read_text(encoding="utf-8")
+    text = text.replace('''variables:
+  - name: drawn
+    scope: round
+    initial: 0
+''', '''variables:
+  - name: drawn
+    scope: round
+    initial: 0
+  - {name: ways, scope: round, initial: "[[0]]"}
+  - {name: found, scope: round, initial: 0}
+''').replace('''                - set drawn += 1
+''', '''                - set drawn += 1
+                - set ways = subsets(numbers(1, 3)) + combinations(numbers(4, 6), 2)
+                - set found = position([1, 3], ways) + 10 * position([4, 6], ways)
+''')
+    path = tmp_path / "mini.yaml"
+    path.write_text(text, encoding="utf-8")
+    engine = Engine(load_ruleset(path, {"mode": "fast"}))
+    state = engine.new_game(2, 1)
+    engine.apply(state, ("take",))
+    assert state.vars["ways"][:5] == [[], [1], [2], [3], [1, 2]]
+    assert all(type(way) is list for way in state.vars["ways"])
+    assert state.vars["found"] == 5 + 10 * 9
