@@ -18,7 +18,7 @@ from cardrules import __version__
 from cardrules.dsl.deal_file import read_deal
 from cardrules.dsl.diff import diff as diff_rules
 from cardrules.dsl.loader import STAGES, check_files, load_ruleset, stage_text
-from cardrules.errors import GameError
+from cardrules.errors import Diagnostic, GameError, RulesetError
 from cardrules.interpreter.deal import Deal
 from cardrules.interpreter.effects import SEATS_OWN
 from cardrules.interpreter.engine import PASS, Engine
@@ -127,6 +127,11 @@ def run(ruleset: str, players: int | None, seed: int | None, seats: str | None,
     # (the default 1 of a game of bots) deals every hidden card.
     secret = people and seed is None
     seed = fresh_seed() if secret else 1 if seed is None else seed
+    if deal is not None:  # its first deal tried on a game of its own, before any file is
+        try:              # written: a deal the table cannot take is the file's fault
+            engine.unwatched().new_game(count, seed, deal=deal)
+        except GameError as exc:
+            raise RulesetError([Diagnostic(None, str(exc))]) from None
     log = LogFile(Path(log_file)) if log_file else None
     try:
         if people:  # cli/human.py; the last round's end is kept for the round's account

@@ -227,3 +227,21 @@ def test_blocks_nested_deeper_than_python_compiles_are_told_so(tmp_path: Path) -
     result = cli("validate", str(path))
     assert result.exit_code == EXIT_INVALID, result.output
     assert "too deeply nested to check" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("seats", [[], ["--human", "1"]])
+def test_a_deal_the_table_cannot_take_writes_no_file(seats: list[str], tmp_path: Path) -> None:
+    """A deal file that reads well but names cards the table does not shuffle is refused (a
+    fault of the file: exit 1, located) before the game begins: the log already there is
+    left as it was, and no new file is written."""
+    log, fresh = tmp_path / "game.jsonl", tmp_path / "fresh.jsonl"
+    assert cli("run", "golf6", "-o", "rounds=1", "--log", str(log)).exit_code == 0
+    before = log.read_bytes()
+    deal = tmp_path / "deal.yaml"
+    deal.write_text("shuffles: [[]]\n", encoding="utf-8")
+    for target in (log, fresh):
+        result = cli("run", "golf6", "--log", str(target), "--deal", str(deal), *seats,
+                     input="quit\n")
+        assert result.exit_code == EXIT_INVALID, result.output
+        assert f"{deal}:1:" in result.output and "Traceback" not in result.output
+    assert log.read_bytes() == before and not fresh.exists()
