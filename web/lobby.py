@@ -61,7 +61,9 @@ def game_from_lobby(body: Any) -> Game:
     if not isinstance(body, dict):
         raise Refused(400, "expected a ruleset, players, seats and options")
     name, players, seats = body.get("ruleset"), body.get("players"), body.get("seats")
-    options, seed = body.get("options") or {}, body.get("seed")
+    options, seed = body.get("options", {}), body.get("seed")
+    if options is None:  # (no options: every default)
+        options = {}
     if not isinstance(name, str) or name not in builtin_names():
         raise Refused(400, "pick one of the rulesets offered")
     if type(players) is not int or not isinstance(seats, list) or len(seats) != players:
