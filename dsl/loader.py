@@ -45,6 +45,14 @@ def is_file(path: Path) -> bool:
         return False
 
 
+def exists(path: Path) -> bool:
+    """Whether `path` names anything at all (False for a name the system refuses)."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
 def is_dir(path: Path) -> bool:
     """Whether `path` names a folder (False for a name the system refuses)."""
     try:
@@ -85,7 +93,9 @@ def resolve(ref: str, builtin_only: bool = False) -> Path:
         where = "" if builtin_only else "not a file, and "
         raise RulesetError([Diagnostic(None, f"no ruleset '{shown_name(ref)}': {where}not one "
                                              f"of the built-in rulesets ({known})")])
-    found = "is a folder, not a rule file" if is_dir(path) else "no such file"
+    found = "is a folder, not a rule file" if is_dir(path) else \
+        "is not a file (a device, or a pipe), not a rule file" if exists(path) else \
+        "no such file"
     raise RulesetError([Diagnostic(None, f"{shown_name(ref)}: {found}")])
 
 

@@ -154,7 +154,7 @@ LONG = "x" * 300  # longer than a file name may be
 @pytest.mark.parametrize(("args", "code", "cause"), [
     (["resume", "/dev/zero"], EXIT_GAME, "/dev/zero: too large for a saved game"),
     (["resume", "/dev/null"], EXIT_GAME, "not a cardrules saved game"),
-    (["validate", "/dev/zero"], EXIT_INVALID, "/dev/zero: no such file"),
+    (["validate", "/dev/zero"], EXIT_INVALID, "/dev/zero: is not a file (a device, or a pipe)"),
     (["validate", "/"], EXIT_INVALID, "/: is a folder, not a rule file"),
     (["validate", LONG + ".yaml"], EXIT_INVALID, "...: no such file"),
     (["run", LONG], EXIT_INVALID, "not a file, and not one of the built-in rulesets"),
