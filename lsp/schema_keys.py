@@ -32,7 +32,8 @@ def node_at(path: list[str]) -> list[dict[str, Any]]:
 
 
 def _expand(node: Any, depth: int = 0) -> list[dict[str, Any]]:
-    """A schema node with its references followed and its choices (oneOf, anyOf) spread."""
+    """A schema node with its references followed and its choices (oneOf, anyOf, and the
+    branches of an if: a statement's kind of block) spread."""
     if not isinstance(node, dict) or depth > 10:
         return []
     if "$ref" in node:
@@ -42,6 +43,8 @@ def _expand(node: Any, depth: int = 0) -> list[dict[str, Any]]:
     for key in ("oneOf", "anyOf", "allOf"):
         for option in node.get(key, []):
             out.extend(_expand(option, depth + 1))
+    for key in ("then", "else"):
+        out.extend(_expand(node.get(key), depth + 1))
     return out
 
 

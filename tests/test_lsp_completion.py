@@ -66,3 +66,17 @@ def test_a_name_valid_at_the_cursor_is_offered(ruleset: str, needle: str, cursor
 def test_a_name_validate_rejects_at_the_cursor_is_not_offered(ruleset: str, needle: str,
                                                               cursor: str, name: str) -> None:
     assert name not in _labels(ruleset, needle, cursor)
+
+
+def test_a_statement_s_keys_are_offered_and_described_at_any_depth() -> None:
+    """The schema picks a statement's kind of block by its first key (if, then else): the
+    keys of every kind are offered where a statement begins, nested ones too, with their
+    descriptions, and a nested statement is rule text."""
+    from cardrules.lsp.schema_keys import description, is_rule_text, keys_at
+
+    for path in (["round", "setup", "*"], ["round", "setup", "*", "then", "*"],
+                 ["round", "setup", "*", "do", "*", "do", "*"]):
+        assert set(keys_at(path)) == {"if", "then", "else", "for", "do", "while", "until",
+                                      "limit"}, path
+        assert is_rule_text(path), path
+    assert "most times the body runs" in description(["round", "setup", "*", "limit"])
