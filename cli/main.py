@@ -19,7 +19,7 @@ from cardrules.dsl.deal_file import read_deal
 from cardrules.dsl.diff import diff as diff_rules
 from cardrules.dsl.loader import STAGES, check_files, load_ruleset, stage_text
 from cardrules.errors import Diagnostic, GameError, RulesetError
-from cardrules.interpreter.deal import Deal
+from cardrules.interpreter.deal import Deal, DealRefused
 from cardrules.interpreter.effects import SEATS_OWN
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import Bot, make_bot
@@ -130,7 +130,7 @@ def run(ruleset: str, players: int | None, seed: int | None, seats: str | None,
     if deal is not None:  # its first deal tried on a game of its own, before any file is
         try:              # written: a deal the table cannot take is the file's fault
             engine.unwatched().new_game(count, seed, deal=deal)
-        except GameError as exc:
+        except DealRefused as exc:  # (a rule's own fault in the setup is told as in play)
             raise RulesetError([Diagnostic(None, str(exc))]) from None
     log = LogFile(Path(log_file)) if log_file else None
     try:

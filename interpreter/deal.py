@@ -41,6 +41,12 @@ _ZONE_NAME = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[(\w+)\])?$")
 _KEYS = ("shuffles", "zones")
 
 
+class DealRefused(GameError):
+    """A deal the game cannot take where it comes to it (an order that does not hold the
+    cards its shuffle shuffles, cards named for a setup that deals otherwise): the deal's
+    fault, not the rules'."""
+
+
 class Probe:
     """A deal that shuffles nothing and notes each shuffle's zone and order (card ids as
     the zone holds them), to learn where the places of each order end up."""
@@ -232,12 +238,12 @@ def stack(b: Any, s: GameState, z: int, shuffled: Any) -> None:
     for name in reversed(order):  # the zone keeps its top last
         ids = by_name.get(name)
         if not ids:
-            raise GameError(f"the deal, {where}: {name} is not among the {held} cards "
+            raise DealRefused(f"the deal, {where}: {name} is not among the {held} cards "
                             "shuffled there")
         placed.append(ids.pop(0))
     if len(placed) != held:
         left = sorted(names[c] for ids in by_name.values() for c in ids)
-        raise GameError(f"the deal, {where}: {len(placed)} cards, but {held} are shuffled "
+        raise DealRefused(f"the deal, {where}: {len(placed)} cards, but {held} are shuffled "
                         f"there (not named: {', '.join(left[:8])}"
                         f"{', ...' if len(left) > 8 else ''})")
     cards[:] = [EMPTY] * (len(cards) - held) + placed
@@ -251,7 +257,7 @@ def stacked_deck(engine: Any, players: int, seed: int, deal: Deal) -> Deal:
     start = engine.new_game(players, seed, deal=probe)
     names = engine.rules.cards.names
     if not probe.seen:
-        raise GameError("the deal names cards, but this ruleset's setup shuffles nothing: "
+        raise DealRefused("the deal names cards, but this ruleset's setup shuffles nothing: "
                         "its deal is always the same")
     # Only the cards the shuffles order can be stated: a card the setup sets aside before
     # it shuffles (hanabi's copies beyond the game's 50) stays where the rules put it.
@@ -263,12 +269,12 @@ def stacked_deck(engine: Any, players: int, seed: int, deal: Deal) -> Deal:
     for (z, cards, stack), where in zip(deal.zones, deal.where):
         held = [c for c in start.zones[z] if c != EMPTY]
         if len(held) != len(cards) and not (stack and len(cards) < len(held)):
-            raise GameError(f"the deal, {where}: {len(cards)} cards named, but the setup "
+            raise DealRefused(f"the deal, {where}: {len(cards)} cards named, but the setup "
                             f"puts {len(held)} there")
         for probe_card, name in zip(held[len(held) - len(cards):], cards):
             if not ids.get(name):
                 had = sum(names[c] == name for c in shuffled)
-                raise GameError(f"the deal, {where}: {name} is named more often than the "
+                raise DealRefused(f"the deal, {where}: {name} is named more often than the "
                                 f"setup's shuffles hold it ({had})")
             wanted[probe_card] = ids[name].pop(0)
     rest = sorted(c for group in ids.values() for c in group)
@@ -287,7 +293,7 @@ def check_zones(rules: Ruleset, s: GameState, deal: Deal) -> None:
     for (z, cards, _), where in zip(deal.zones, deal.where):
         held = tuple(names[c] for c in s.zones[z] if c != EMPTY)
         if held[len(held) - len(cards):] != cards:
-            raise GameError(f"the deal, {where}: this ruleset's setup depends on which cards "
+            raise DealRefused(f"the deal, {where}: this ruleset's setup depends on which cards "
                             "it deals, so the cards of its zones cannot be stated; give the "
                             "order of each shuffle instead ('shuffles:')")
 

@@ -245,3 +245,19 @@ def test_a_deal_the_table_cannot_take_writes_no_file(seats: list[str], tmp_path:
         assert result.exit_code == EXIT_INVALID, result.output
         assert f"{deal}:1:" in result.output and "Traceback" not in result.output
     assert log.read_bytes() == before and not fresh.exists()
+
+
+def test_a_rules_fault_in_the_first_deal_is_the_rules_not_the_deal_files(tmp_path: Path) -> None:
+    """The first deal is tried before the game begins to refuse a deal file the table cannot
+    take; a fault of the rules in that setup is told as in play (exit 3), not as the file's."""
+    rules = tmp_path / "mini.yaml"
+    rules.write_text(MINI.read_text(encoding="utf-8").replace(
+        "    - shuffle stock\n", "    - shuffle stock\n    - set drawn = 1 / drawn\n", 1),
+        encoding="utf-8")
+    deal = tmp_path / "deal.yaml"
+    deal.write_text("shuffles: [[AC, 2C, 3C, KC, AD, 2D, 3D, KD, AH, 2H, 3H, KH, AS, 2S, 3S, "
+                    "KS]]\n", encoding="utf-8")
+    for extra in ([], ["--deal", str(deal)]):
+        result = cli("run", str(rules), *extra)
+        assert result.exit_code == EXIT_GAME, (extra, result.output)
+        assert "division by zero" in result.output and "Traceback" not in result.output
