@@ -479,6 +479,11 @@ class ExpressionWriter:
         return ast.Compare(self.expr(node.left), [op], [self.expr(node.right)])
 
     def expr_Membership(self, node: ir.Membership) -> ast.expr:
+        if node.item.type.item is not None:  # a list among lists: a tuple (a subset, an
+            # action's choice) and a list of the same items alike (runtime.same)
+            found = pyast.call("member", self.expr(node.item),
+                               self.in_any_order(node.collection))
+            return ast.UnaryOp(ast.Not(), found) if node.negated else found
         op = ast.NotIn() if node.negated else ast.In()
         return ast.Compare(self.expr(node.item), [op], [self.in_any_order(node.collection)])
 

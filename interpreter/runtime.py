@@ -241,6 +241,11 @@ def same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+def member(item: Any, items: Iterable[Any]) -> bool:
+    """Whether `item` (a list) is among `items`, a list and a tuple of the same items alike."""
+    return any(same(item, other) for other in items)
+
+
 def ordered(items: Sequence[Any]) -> list[Any]:
     """The items, smallest first."""
     return sorted(items)
@@ -590,7 +595,8 @@ EXPORTED = (
     "SIGNAL_TURN", "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "ReadAs", "in_play",
     "total_now", "need", "at", "position", "charge", "counted", "combinations",
     "subsets", "frozen", "same", "ordered",
-    "remember", "kept", "most_by", "least_by", "ordered_by", "bounded", "bounded_items", "scored",
+    "remember", "kept", "member", "most_by", "least_by", "ordered_by", "bounded",
+    "bounded_items", "scored",
     "joined", "MOST_ITEMS",
     "MOST_VALUE", "divide", "modulo", "least", "most", "numbers", "words", "group",
     "empty", "top_of_stack", "top", "bottom", "present", "all_but_top", "players", "others",

@@ -768,10 +768,12 @@ def test_subsets_and_combinations_are_stored_and_found_as_lists(tmp_path: Path) 
     initial: 0
   - {name: ways, scope: round, initial: "[[0]]"}
   - {name: found, scope: round, initial: 0}
+  - {name: inside, scope: round, initial: 0}
 ''').replace('''                - set drawn += 1
 ''', '''                - set drawn += 1
                 - set ways = subsets(numbers(1, 3)) + combinations(numbers(4, 6), 2)
                 - set found = position([1, 3], ways) + 10 * position([4, 6], ways)
+                - "set inside = if subsets(numbers(1, 3))[5] in ways then 1 else 0"
 ''')
     path = tmp_path / "mini.yaml"
     path.write_text(text, encoding="utf-8")
@@ -781,3 +783,4 @@ def test_subsets_and_combinations_are_stored_and_found_as_lists(tmp_path: Path) 
     assert state.vars["ways"][:5] == [[], [1], [2], [3], [1, 2]]
     assert all(type(way) is list for way in state.vars["ways"])
     assert state.vars["found"] == 5 + 10 * 9
+    assert state.vars["inside"] == 1  # a tuple found among the lists stored
