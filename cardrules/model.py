@@ -223,6 +223,14 @@ class Board:
         return len(set(self.card_names)) < len(self.card_names)
 
     @cached_property
+    def twinned(self) -> tuple[bool, ...]:
+        """Per card: whether another card has its name (a copy, or golf6's second joker)."""
+        count: dict[str, int] = {}
+        for name in self.card_names:
+            count[name] = count.get(name, 0) + 1
+        return tuple(count[name] > 1 for name in self.card_names)
+
+    @cached_property
     def faces(self) -> tuple[int, ...]:
         """One card of each face, in the deck's order."""
         return tuple(sorted(set(self.face)))

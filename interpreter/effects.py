@@ -263,8 +263,8 @@ def known_after_move(b: Board, s: GameState, c: int, src: int, z: int, was: int,
     elif dest_vis == OTHERS:  # every party sees it but its holder (face up: all)
         s.known[c] = s.everyone if up else s.known[c] | s.everyone & ~(1 << b.owner[z])
     copies: Fact = b.copies  # (several decks: the deck's)
-    src_grid: Fact = b.grid[src]
-    if copies and src_vis == OWNER and not src_grid and s.known[c] & ~was:
+    if copies and src_vis == OWNER and b.twinned[c] and s.known[c] & ~was \
+            and not b.grid[src]:
         # a hand's order is its holder's: those who knew another copy there cannot tell
         copy_left(b, s, c, src, s.known[c] & ~was)
     telling: Fact = s.told  # (known before the game: whether any rule gives a clue)

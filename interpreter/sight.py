@@ -238,10 +238,11 @@ def possible(b: Board, s: GameState, c: int) -> list[int]:
 def copy_left(b: Board, s: GameState, c: int, src: int, learned: int) -> None:
     """Card c has left zone src, a hand another party holds (its order is the holder's
     alone), and the parties of `learned` have just seen which card it is. One that knew
-    another copy of its face in that hand (a game of several decks) cannot tell which of the
-    two went: it knows the card it saw go, and no longer which card lies in the hand. So it
-    knows as much whichever copy left (two games that differ only in that look alike to it),
-    as at a table, where copies are one face."""
+    another copy of its face in that hand exactly (a game of several decks) cannot tell
+    which of the two went: it knows the card it saw go, and no longer which card lies in
+    the hand. So it knows as much whichever copy left (two games that differ only in that
+    look alike to it), as at a table, where copies are one face. (A copy it knew only
+    partly is not yet read so: docs/language-design.md 3.3.)"""
     learned &= ~(1 << b.owner[src])  # (the holder sees which it was)
     if not learned:
         return

@@ -128,9 +128,10 @@ def held_order(b: Board, s: GameState, cards: list[int], seat: int) -> list[int]
 
 def maybe_by_zone(rules: Ruleset, s: GameState, seat: int) -> dict[int, list[str]]:
     """For each zone, the cards `seat` knows only partly and that may lie there, by name in
-    the deck's order."""
+    the deck's order of their faces (which copy of a card it is, no seat tells)."""
     out: dict[int, list[str]] = {}
-    for c, mask in whereabouts(s, seat).items():
+    face = rules.board.face
+    for c, mask in sorted(whereabouts(s, seat).items(), key=lambda item: face[item[0]]):
         for z in parties(mask):
             out.setdefault(z, []).append(rules.cards.names[c])
     return out

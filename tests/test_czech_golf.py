@@ -429,7 +429,7 @@ def check_knowledge(state: GameState, mine: list[set[int]], sight: Sight) -> Non
                 assert (entry["card"] is not None) == expected, (seat, owner, c)
                 if expected:
                     assert entry["card"] == names[c]
-            partly = sorted(sight.partly[seat][owner]) \
+            partly = sorted(sight.partly[seat][owner], key=lambda c: (names.index(names[c]), c)) \
                 if unknown_in(state, zone(state, "field", owner), seat) else []
             assert field.get("maybe", []) == [names[c] for c in partly]
         # The own hand is always in sight; other hands show the cards seen going in.
@@ -440,7 +440,7 @@ def check_knowledge(state: GameState, mine: list[set[int]], sight: Sight) -> Non
             expected = zone(state, "hand", owner) if owner == seat \
                 else sight.exact[seat][owner]
             assert shown == sorted(names.index(names[c]) for c in expected), (seat, owner)
-            partly = sorted(sight.partly[seat][owner]) \
+            partly = sorted(sight.partly[seat][owner], key=lambda c: (names.index(names[c]), c)) \
                 if unknown_in(state, zone(state, "hand", owner), seat) else []
             assert hand.get("maybe", []) == [names[c] for c in partly], (seat, owner)
 
