@@ -220,7 +220,7 @@ class Board:
     @cached_property
     def copies(self) -> bool:
         """Whether some card has a copy (a game of several decks)."""
-        return len(set(self.card_names)) < len(self.card_names)
+        return any(self.twinned)
 
     @cached_property
     def twinned(self) -> tuple[bool, ...]:
