@@ -124,6 +124,7 @@ class ActionTable:
         if "words" in kinds:
             self.letter_base = self._section([f"letter {ch!r}" for ch in LETTERS])
         self.places = places
+        self.place_count = sum(place.capacity for place in places)  # card places in all
         self.n_cards = n_cards
         self.players = players
         self.rules = rules
@@ -215,7 +216,7 @@ class ActionTable:
         """(first id, count) of the section a parameter of `kind` takes one id of; None for
         a list or a text, which take any number of parts."""
         rules = self.rules
-        found = {"card": (self.place_base, sum(place.capacity for place in self.places)),
+        found = {"card": (self.place_base, self.place_count),
                  "player": (self.player_base, self.players),
                  "rank": (self.rank_base, len(rules.cards.rank_names)),
                  "suit": (self.suit_base, len(rules.cards.suit_names)),
@@ -244,8 +245,8 @@ class ActionTable:
         holds is that hand's first place (the holder's order is theirs: the viewer's view
         lists the cards it knows there in the deck's order, the others as a count), and any
         other id is itself."""
-        count = sum(place.capacity for place in self.places)
-        if self.place_base < 0 or not self.place_base <= token < self.place_base + count:
+        if self.place_base < 0 or \
+                not self.place_base <= token < self.place_base + self.place_count:
             return token
         z = bisect_right(self.place_start, token) - 1
         zone, board = self.places[z].zone, self.rules.board
