@@ -263,10 +263,9 @@ def known_after_move(b: Board, s: GameState, c: int, src: int, z: int, was: int,
     elif dest_vis == OTHERS:  # every party sees it but its holder (face up: all)
         s.known[c] = s.everyone if up else s.known[c] | s.everyone & ~(1 << b.owner[z])
     copies: Fact = b.copies  # (several decks: the deck's)
-    if copies and src_vis == OWNER and b.twinned[c] and s.known[c] & ~was \
-            and not b.grid[src]:
+    if copies and src_vis == OWNER and b.twinned[c] and not b.grid[src]:
         # a hand's order is its holder's: those who knew another copy there cannot tell
-        copy_left(b, s, c, src, s.known[c] & ~was)
+        copy_left(b, s, c, src, was)
     telling: Fact = s.told  # (known before the game: whether any rule gives a clue)
     if telling and c in s.told:  # what a clue told of it was of the place it left
         untold(s, (c,))

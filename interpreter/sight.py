@@ -235,22 +235,48 @@ def possible(b: Board, s: GameState, c: int) -> list[int]:
     return [f for f in b.faces if mask >> f & 1]
 
 
-def copy_left(b: Board, s: GameState, c: int, src: int, learned: int) -> None:
+def copy_left(b: Board, s: GameState, c: int, src: int, was: int) -> None:
     """Card c has left zone src, a hand another party holds (its order is the holder's
-    alone), and the parties of `learned` have just seen which card it is. One that knew
-    another copy of its face in that hand exactly (a game of several decks) cannot tell
-    which of the two went: it knows the card it saw go, and no longer which card lies in
-    the hand. So it knows as much whichever copy left (two games that differ only in that
-    look alike to it), as at a table, where copies are one face. (A copy it knew only
-    partly is not yet read so: docs/language-design.md 3.3.)"""
-    learned &= ~(1 << b.owner[src])  # (the holder sees which it was)
-    if not learned:
+    alone), and some parties see now which card it is (`was`: those that knew it before).
+    In a game of several decks, one that sees it cannot tell which copy of its face went,
+    unless the copies lay differently (a card face up in a hand shows, as `flip` makes it
+    known to all): so it knows as much whichever face-down copy left (two games that differ
+    only in that look alike to it), as at a table, where copies are one face:
+
+    - of the face-down copies it knew exactly there, one went: if c was not one of them,
+      it no longer knows one of them (the last it knew in the hand's order; they are one
+      face, so which does not show);
+    - a copy it knew only partly to lie there (or elsewhere) may have been the one that
+      went, so it knows nothing of it any more (without a search's partial knowledge,
+      `s.sight`, nothing is kept partly).
+
+    Either way it knows the card it saw go, and of the copies left one fewer than it knew
+    there (docs/language-design.md 3.3, rule 6)."""
+    holder = 1 << b.owner[src]
+    seeing = s.known[c] & ~holder  # (the holder sees which it was)
+    if not seeing:
         return
-    face, known = b.face, s.known
+    face, known, up = b.face, s.known, s.face_up
     f = face[c]
-    for other in s.zones[src]:
-        if other != EMPTY and other != c and face[other] == f and known[other] & learned:
-            known[other] &= ~learned
+    learned = seeing & ~was
+    if learned:
+        last: dict[int, int] = {}  # party -> the last copy it knew in the hand
+        for other in s.zones[src]:
+            if other != EMPTY and other != c and face[other] == f and not up[other] \
+                    and known[other] & learned:
+                for p in parties(known[other] & learned):
+                    last[p] = other
+        for p, other in last.items():
+            known[other] &= ~(1 << p)
+    if s.sight:
+        bit = 1 << src
+        for p in parties(seeing):
+            groups = s.maybe[p]
+            if groups:
+                gone = [d for mask, cards in groups.items() if mask & bit
+                        for d in cards if d != c and face[d] == f]
+                if gone:
+                    s.maybe[p] = _without(groups, gone)
 
 
 # What the card rules' inlined code calls of this module (dsl/binding.py binds these names).

@@ -374,7 +374,9 @@ class Sight:
     cards it saw taken from the discard pile into a hand (`exact`), and those it has lost
     track of since that hand put a card face down into its field (`partly`: each in the
     hand or the field). Where it knew one copy of a card in a hand (two decks) and that hand
-    discards another, it cannot tell which went: it knows neither any more."""
+    discards another, it cannot tell which went: it knows neither any more; and a copy it
+    knew only partly to lie in that hand may have been the one that went: it knows nothing
+    of it any more either."""
 
     def __init__(self, players: int) -> None:
         self.exact = [[set() for _ in range(players)] for _ in range(players)]
@@ -391,10 +393,18 @@ class Sight:
                 if seat != me and action[1] not in self.exact[seat][me]:
                     self.exact[seat][me] = {c for c in self.exact[seat][me]
                                             if names[c] != names[action[1]]}
+                if seat != me:
+                    self.partly[seat][me] = {c for c in self.partly[seat][me]
+                                             if names[c] != names[action[1]]}
         if action[0] == "place":  # which hand card went is seen by its owner alone
+            names = RULES.cards.names
             for seat in range(state.n):
                 if seat != me:
-                    self.partly[seat][me] |= self.exact[seat][me]
+                    # and the field card goes to the discard by way of the hand: a copy of it
+                    # known partly there may be the one that went (as the field card may have
+                    # been that copy itself)
+                    self.partly[seat][me] = {c for c in self.partly[seat][me] | self.exact[seat][me]
+                                             if names[c] != names[action[2]]}
                     self.exact[seat][me] = set()
 
     def after(self, state: GameState) -> None:
