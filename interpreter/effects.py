@@ -39,7 +39,7 @@ from .runtime import (
     total_now,
     zone_label,
 )
-from .sight import copy_left, parties, seen_again, shuffled_unseen, unseen_move, untold
+from .sight import copy_seen, parties, seen_again, shuffled_unseen, unseen_move, untold
 from .state import GameState
 
 INLINABLE: dict[str, Callable[..., Any]] = {}  # filled by @inlinable below
@@ -180,8 +180,12 @@ def flip_card(b: Board, s: GameState, c: int, face: bool) -> None:
         vis = b.visibility[z]
     if knowing:
         if face and vis != HIDDEN:
-            gained = s.everyone & ~s.known[c]
+            was = s.known[c]
+            gained = s.everyone & ~was
             s.known[c] = s.everyone
+            copies: Fact = b.copies  # (several decks: the deck's)
+            if copies and b.twinned[c]:  # those who see it cannot tell which copy it is
+                copy_seen(b, s, c, z, s.everyone, was)
             if gained & s.watchers[z]:
                 seen_again(s, c, gained)
         elif not face and vis == OWNER:
@@ -263,9 +267,8 @@ def known_after_move(b: Board, s: GameState, c: int, src: int, z: int, was: int,
     elif dest_vis == OTHERS:  # every party sees it but its holder (face up: all)
         s.known[c] = s.everyone if up else s.known[c] | s.everyone & ~(1 << b.owner[z])
     copies: Fact = b.copies  # (several decks: the deck's)
-    if copies and src_vis == OWNER and b.twinned[c] and not b.grid[src]:
-        # a hand's order is its holder's: those who knew another copy there cannot tell
-        copy_left(b, s, c, src, was)
+    if copies and b.twinned[c]:  # those who see it cannot tell which copy they saw
+        copy_seen(b, s, c, src, s.known[c], was)
     telling: Fact = s.told  # (known before the game: whether any rule gives a clue)
     if telling and c in s.told:  # what a clue told of it was of the place it left
         untold(s, (c,))
@@ -331,10 +334,14 @@ def peek(b: Board, s: GameState, c: int, who: int) -> None:
                       "told": seen_by_each(b, s, c), "named": named_to_each(b, s, c)})
 
 
-def learnt(b: Board, s: GameState, c: int, gained: int) -> None:
-    """The parties in `gained` have just learnt card c where it lies: what they knew of it
-    partly is moot, and where it lies unseen in another's hand they must keep track of it."""
+def learnt(b: Board, s: GameState, c: int, gained: int,
+           together: frozenset[int] = frozenset()) -> None:
+    """The parties in `gained` have just learnt card c where it lies (with the cards of
+    `together`, shown at once): what they knew of it partly is moot, and where it lies
+    unseen in another's hand they must keep track of it."""
     z = s.where[c]
+    if b.copies and b.twinned[c]:  # those who see it cannot tell which copy it is
+        copy_seen(b, s, c, z, s.known[c], s.known[c] & ~gained, together)
     if gained & s.watchers[z]:
         seen_again(s, c, gained & s.watchers[z])
     if b.visibility[z] == OWNER and not s.face_up[c]:
@@ -352,10 +359,12 @@ def reveal(b: Board, s: GameState, cards: Iterable[int]) -> None:
     """Show cards to everyone without turning them: all players now know them."""
     if not s.knowing:
         return
-    for c in table_order(b, s, cards):  # (a hand's in the deck's order, as flip_all)
+    shown = table_order(b, s, cards)  # (a hand's in the deck's order, as flip_all)
+    together = frozenset(shown)  # (seen all at once: no copy among them is mistaken)
+    for c in shown:
         gained = s.everyone & ~s.known[c]
         s.known[c] = s.everyone
-        learnt(b, s, c, gained)
+        learnt(b, s, c, gained, together)
         if s.log is not None:
             _log(b, s, "reveal", c, s.where[c], s.where[c])
 

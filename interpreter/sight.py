@@ -42,6 +42,7 @@ from typing import Any
 from cardrules.errors import RuleFault
 from cardrules.model import Board
 
+from .runtime import OWNER
 from .state import EMPTY, GameState
 
 Groups = dict[int, frozenset[int]]  # zones mask -> the cards that may be in those zones
@@ -235,49 +236,80 @@ def possible(b: Board, s: GameState, c: int) -> list[int]:
     return [f for f in b.faces if mask >> f & 1]
 
 
-def copy_left(b: Board, s: GameState, c: int, src: int, was: int) -> None:
-    """Card c has left zone src, a hand another party holds (its order is the holder's
-    alone), and some parties see now which card it is (`was`: those that knew it before).
-    In a game of several decks, one that sees it cannot tell which copy of its face went,
-    unless the copies lay differently (a card face up in a hand shows, as `flip` makes it
-    known to all): so it knows as much whichever face-down copy left (two games that differ
-    only in that look alike to it), as at a table, where copies are one face:
+def copy_seen(b: Board, s: GameState, c: int, z: int, seeing: int, knew: int,
+              shown: Iterable[int] = ()) -> None:
+    """Card c, whose face has copies (a game of several decks), has just come into the sight
+    of the parties of `seeing` (they know which card it is now) out of zone z: out of a hand
+    it left (the order of a hand, not a grid, is its holder's alone), or out of a place
+    where it lay unseen (turned up, peeked at, moved face up off a pile); `knew`: who knew
+    it exactly before. A party cannot tell which copy of the face it saw, as at a table
+    where copies are one face, so what it keeps must be the same whichever copy it was
+    (two games that differ only in that look alike to it):
 
-    - of the face-down copies it knew exactly there, one went: if c was not one of them,
-      it no longer knows one of them (the last it knew in the hand's order; they are one
-      face, so which does not show);
-    - a copy it knew only partly to lie there (or elsewhere) may have been the one that
-      went, so it knows nothing of it any more (without a search's partial knowledge,
-      `s.sight`, nothing is kept partly).
+    - the copies it was tracking there are those of the face it knew exactly in that hand
+      (face down: a card face up in a hand shows), those it knew partly to lie in z (in
+      any of its zones), and c itself if it was one of these;
+    - one of them may be the card it saw: of k tracked, k - 1 are left to track (all the
+      others if c was tracked, else all but one: the highest numbered, a choice made from
+      what the party knows alone);
+    - where it tracked only exact copies, those left stay known exactly; where it tracked
+      some partly, those left are known partly, to lie in z or in any zone one of them
+      might have lain in.
 
-    Either way it knows the card it saw go, and of the copies left one fewer than it knew
-    there (docs/language-design.md 3.3, rule 6)."""
-    holder = 1 << b.owner[src]
-    seeing = s.known[c] & ~holder  # (the holder sees which it was)
+    Out of a zone other than a hand a party that knew c exactly saw its very place, and
+    learns nothing; a hand's holder sees which card it was. `shown`: the cards shown with c,
+    all at once (a hand revealed): seen too, so none of them is one it has to keep track of.
+    Without partial knowledge kept (`s.sight`: a search's samples, a kernel that reads
+    `knows`), the exact rule alone holds (docs/language-design.md 3.3, rule 6)."""
+    hand = b.visibility[z] == OWNER and not b.grid[z]
+    if hand:
+        seeing &= ~(1 << b.owner[z])
+    else:
+        seeing &= ~knew
     if not seeing:
         return
     face, known, up = b.face, s.known, s.face_up
     f = face[c]
-    learned = seeing & ~was
-    if learned:
-        last: dict[int, int] = {}  # party -> the last copy it knew in the hand
-        for other in s.zones[src]:
-            if other != EMPTY and other != c and face[other] == f and not up[other] \
-                    and known[other] & learned:
-                for p in parties(known[other] & learned):
-                    last[p] = other
-        for p, other in last.items():
-            known[other] &= ~(1 << p)
-    if s.sight:
-        bit = 1 << src
-        for p in parties(seeing):
-            groups = s.maybe[p]
-            if groups:
-                gone = [d for mask, cards in groups.items() if mask & bit
-                        for d in cards if d != c and face[d] == f]
-                if gone:
-                    s.maybe[p] = _without(groups, gone)
+    bit = 1 << z
+    for p in parties(seeing):
+        me = 1 << p
+        exact = [d for d in s.zones[z] if d != EMPTY and d != c and face[d] == f
+                 and known[d] & me and not up[d] and d not in shown] if hand else []
+        tracked = hand and bool(knew & me)  # c was one of those it tracked
+        partly: list[int] = []
+        some_partly = False  # it tracked some partly (c, maybe)
+        union = bit  # the zones any of them might lie in
+        groups = s.maybe[p] if s.sight else {}
+        for mask, cards in groups.items():
+            if mask & bit:
+                for d in cards:
+                    if face[d] == f:
+                        some_partly = True
+                        union |= mask
+                        if d == c:
+                            tracked = True
+                        elif d not in shown:
+                            partly.append(d)
+        left = exact + partly
+        if not left:
+            continue
+        if not tracked:  # the one it saw may have been one of them: one fewer is left
+            gone = max(left)
+            left.remove(gone)
+            if gone in exact:
+                known[gone] &= ~me
+                exact.remove(gone)
+            else:
+                groups = _without(groups, (gone,))
+        if some_partly:  # those left are known partly, anywhere one of them might lie
+            for d in exact:
+                known[d] &= ~me
+            groups = _joined(_without(groups, left), union, left) if left else groups
+            for w in parties(union):
+                s.watchers[w] |= me
+        if groups is not s.maybe[p] and s.sight:
+            s.maybe[p] = groups
 
 
 # What the card rules' inlined code calls of this module (dsl/binding.py binds these names).
-EXPORTED = ("unseen_move", "seen_again", "tell_cards", "untold", "possible", "copy_left")
+EXPORTED = ("unseen_move", "seen_again", "tell_cards", "untold", "possible", "copy_seen")

@@ -396,7 +396,7 @@ def tell(words: Words, state: GameState, me: int, action: Action) -> Told:
     done = applied(words.rules, state, me, action) or state
     after = {c: done.known[c] for c in cards}
     # A party that knew another copy of a card's face where the card lay knew it as well as
-    # one that knew the card itself: it cannot tell the two apart (sight.copy_left).
+    # one that knew the card itself: it cannot tell the two apart (sight.copy_seen).
     knew = {c: state.known[c] | copies_known(words.rules, state, done, c) for c in cards} \
         if words.rules.board.copies else state.known
     everyone = state.everyone
@@ -463,7 +463,7 @@ def known_after(rules: Ruleset, state: GameState, me: int, action: Action) -> di
 def copies_known(rules: Ruleset, before: GameState, after: GameState, c: int) -> int:
     """The parties that did not know card c before a move (`before`, `after`) and know it
     after, that knew another copy of its face where c lay and know that copy no more: they
-    saw the face go, and cannot tell which copy it was (sight.copy_left)."""
+    saw the face go, and cannot tell which copy it was (sight.copy_seen)."""
     face = rules.board.face
     gained = after.known[c] & ~before.known[c]
     if not gained:

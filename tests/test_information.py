@@ -890,12 +890,12 @@ def how_known(state: GameState, seat: int, c: int) -> str:
     return "not"
 
 
-def copies_in_a_hand(engine: Engine, state: GameState, seat: int, partly: bool = False
+def copies_in_a_hand(engine: Engine, state: GameState, seat: int, kinds: tuple[str, str]
                      ) -> tuple[Action, Action] | None:
     """Two moves of the seat to play that differ only in which of two copies of one card
-    (several decks) they take from its hand, the onlooker `seat` knowing the one exactly
-    and not the other at all (`partly`: knowing the one partly, and the other exactly or
-    not at all): at a table it cannot tell the two apart."""
+    (several decks) they take from its hand, the onlooker `seat` knowing the one as the
+    first of `kinds` says and the other as the second (how_known): at a table it cannot
+    tell the two apart."""
     mover = engine.to_move(state)
     if mover is None or mover == seat:
         return None
@@ -907,54 +907,159 @@ def copies_in_a_hand(engine: Engine, state: GameState, seat: int, partly: bool =
             continue
         c = action[1]
         if not isinstance(c, int) or board.visibility[state.where[c]] != OWNER \
-                or board.owner[state.where[c]] != mover:
+                or board.owner[state.where[c]] != mover or state.face_up[c]:
             continue
         by_face.setdefault((action[0], names[c]), {})[how_known(state, seat, c)] = action
     for found in by_face.values():
-        if partly and "partly" in found and len(found) > 1:
-            return found["partly"], found.get("exactly", found.get("not"))  # type: ignore
-        if not partly and "exactly" in found and "not" in found:
-            return found["exactly"], found["not"]
+        if kinds[0] in found and kinds[1] in found:
+            return found[kinds[0]], found[kinds[1]]
     return None
 
 
-@pytest.mark.parametrize(("name", "players", "partly"), [
-    ("czech-golf", 4, False), ("grandma", 3, False), ("czech-golf", 4, True),
-    ("grandma", 4, True)])
-# (czech-golf's knock, open at every turn, would end most games before anyone knows a card
-# partly: its seats here knock only when nothing else is left)
+class Unhurried(RandomBot):
+    """A random seat that knocks only when it can do nothing else (czech-golf's knock, open
+    at every turn, would end most games before anyone has copies to tell apart)."""
+
+    def choose(self, engine: Engine, state: GameState, legal: list[Action]) -> Action:
+        return super().choose(engine, state, [a for a in legal if a[0] != "knock"] or legal)
+
+
+@pytest.mark.parametrize(("name", "players", "kinds"), [
+    ("czech-golf", 4, ("exactly", "not")), ("grandma", 3, ("exactly", "not")),
+    ("trio", 3, ("exactly", "not")), ("czech-golf", 4, ("partly", "exactly")),
+    ("czech-golf", 4, ("partly", "not")), ("grandma", 4, ("partly", "exactly")),
+    ("grandma", 4, ("partly", "not")), ("trio", 3, ("partly", "not"))],
+    ids=lambda value: "-".join(value) if isinstance(value, tuple) else str(value))
 def test_which_copy_of_a_card_left_a_hand_is_never_told(name: str, players: int,
-                                                        partly: bool) -> None:
-    """A game of two decks: seat 2 saw a 6D go into seat 3's hand, which holds another 6D it
-    did not see. Whichever of the two seat 3 discards, seat 2 is told the same (its view,
-    the words, the log, the adapters' observation), here and to the game's end. Likewise
-    where seat 2 knows one of them only partly (it saw it go into the stock, reshuffled,
-    and seat 3 draw from the stock): the copy it tracked may be the one that went."""
-    engine = Engine(load_ruleset(name))
-    compared = 0
+                                                        kinds: tuple[str, str]) -> None:
+    """A game of several decks: seat 2 saw a 6D go into seat 3's hand, which holds another 6D
+    it did not see. Whichever of the two seat 3 gives up (discarded, buried, laid off),
+    seat 2 is told the same (its view, the words, the log, the adapters' observation), and
+    the two games, the copies' names traded in the second, are played on alike and compared
+    after every action while they stay alike. Likewise where seat 2 knows one of them only
+    partly (it saw it go into the stock, reshuffled, and seat 3 draw from the stock): the
+    copy it tracked may be the one that went. One pair from each of several games."""
+    path = Path(__file__).resolve().parent / "games" / "trio.yaml" if name == "trio" else name
+    engine = Engine(load_ruleset(path))
+    compared = followed = 0
     for game in range(200):
         rng = random.Random(game)
         state = engine.new_game(players, seed=game, log=True)
-        bot = RandomBot(game)
-        while not state.over and compared < 3:
+        bot = Unhurried(game)
+        pair_of = None
+        while not state.over and pair_of is None:
             mover = engine.to_move(state)
             assert mover is not None
             for seat in range(state.n):
-                pair_of = copies_in_a_hand(engine, state, seat, partly)
+                pair_of = copies_in_a_hand(engine, state, seat, kinds)
                 if pair_of is None:
                     continue
                 one, two = pair_of
-                pair = Pair("copies", engine, state.copy(), state.copy(), seat)
+                counts = {"copies": 0, "hidden choice": 0}
+                pair = Pair("copies", engine, state.copy(), state.copy(), seat,
+                            trade={one[1]: two[1], two[1]: one[1]})
                 words = (told_to(engine, pair.a, mover, one, seat),
                          told_to(engine, pair.b, mover, two, seat))
                 engine.apply(pair.a, one)
                 engine.apply(pair.b, two)
                 pair.check(words)
-                pair.follow(RandomBot(game), random.Random(game), {"copies": 0, "hidden choice": 0})
+                pair.follow(Unhurried(game), random.Random(game), counts)
                 compared += 1
+                followed += counts["copies"]
+                break
             legal = engine.legal_actions(state)
-            legal = [a for a in legal if a[0] != "knock"] or legal
             engine.apply(state, playing(engine, bot.choose(engine, state, legal), rng))
         if compared >= 3:
             break
     assert compared >= 3
+    assert followed >= 10, followed  # (the pairs were played on, not only compared once)
+
+
+TRIO = Path(__file__).resolve().parent / "games" / "trio.yaml"  # three decks shuffled together
+
+
+def trio_opening(engine: Engine, twins: int) -> tuple[GameState, list[int], int]:
+    """A two-player game of trio in which seat 2 holds `twins` copies of one face and seat 1
+    the other, dealt so; seat 2 then sheds its copies one by one and seat 1 takes each into
+    its hand, face down, the table remembering them. The game, seat 1's copies (those it
+    took first) and the one it was dealt."""
+    names = engine.rules.cards.names
+    for seed in range(500):
+        state = engine.new_game(2, seed=seed, log=True)
+        one, two = state.zones[3], state.zones[4]
+        for face in sorted({names[c] for c in two}):
+            mine = [c for c in two if names[c] == face]
+            his = [c for c in one if names[c] == face]
+            if len(mine) == twins and len(his) == 3 - twins:
+                break
+        else:
+            continue
+        for c in mine:
+            # seat 1 draws and sheds something else; seat 2 draws and sheds the copy
+            apply_all(engine, state, [("draw",), ("shed", other_than(state, 3, names, face))])
+            apply_all(engine, state, [("draw",), ("shed", c)])
+            engine.apply(state, ("take", c))
+            engine.apply(state, ("shed", other_than(state, 3, names, face)))
+            apply_all(engine, state, [("draw",), ("shed", other_than(state, 4, names, face))])
+        return state, mine, his[0]
+    raise AssertionError("no deal of trio gives the copies")
+
+
+def other_than(state: GameState, zone: int, names: list[str], face: str) -> int:
+    return next(c for c in state.zones[zone] if names[c] != face)
+
+
+def apply_all(engine: Engine, state: GameState, actions: list[Action]) -> None:
+    for action in actions:
+        engine.apply(state, action)
+
+
+def test_a_copy_turned_up_or_given_up_is_one_face_whatever_the_hands_order() -> None:
+    """Three decks (tests/games/trio.yaml), two players. Seat 2 saw copies of one card go into
+    seat 1's hand; seat 1 holds another copy seat 2 did not see. (1) Seat 1 buries one copy
+    face down in the cellar, the one seat 2 saw or the other, and later turns it up: seat 2
+    cannot tell which it was, then or when it lies face up. (2) Seat 2 knows two copies in
+    seat 1's hand, in an order it never saw; seat 1 sheds the third copy, then buries and
+    turns up one of the two: the games that differ only in the order of the two in seat 1's
+    hand look alike to seat 2 all along."""
+    engine = Engine(load_ruleset(TRIO))
+    names = engine.rules.cards.names
+
+    def compare(a: GameState, b: GameState, steps: list[tuple[Action, Action]]) -> None:
+        a.log, b.log = [], []
+        for one, two in steps:
+            me = engine.to_move(a)
+            assert me is not None and me == engine.to_move(b)
+            words = (told_to(engine, a, me, one, 1), told_to(engine, b, me, two, 1))
+            engine.apply(a, one)
+            engine.apply(b, two)
+            assert words[0] == words[1], (one, two, words)
+            assert read_log(a.log or [], 1) == read_log(b.log or [], 1), (one, two)
+            assert seat_side(engine, a, 1) == seat_side(engine, b, 1), (one, two)
+            a.log, b.log = [], []
+
+    # (1) one copy seen going into the hand, one not: bury either, turn it up
+    state, (seen,), unseen = trio_opening(engine, 1)
+    assert how_known(state, 1, seen) == "exactly" and how_known(state, 1, unseen) == "not"
+    a, b = state.copy(), state.copy()
+    mine = other_than(a, 4, names, names[seen])
+    compare(a, b, [(("draw",), ("draw",)), (("bury", seen), ("bury", unseen)),
+                   (("draw",), ("draw",)), (("shed", mine), ("shed", mine)),
+                   (("draw",), ("draw",)), (("turn",), ("turn",))])
+
+    # (2) two copies seen going into the hand, the third there unseen: the hand's order
+    state, (first, second), third = trio_opening(engine, 2)
+    a, b = state.copy(), state.copy()
+    hand = b.zones[3]
+    i, j = hand.index(first), hand.index(second)
+    hand[i], hand[j] = hand[j], hand[i]
+    b.legal_cache = None
+    b.version += 1
+    steps: list[tuple[Action, Action]] = [(("draw",), ("draw",)), (("shed", third),) * 2]
+    compare(a, b, steps)
+    mine = other_than(a, 4, names, names[first])
+    compare(a, b, [(("draw",),) * 2, (("shed", mine),) * 2, (("draw",),) * 2,
+                   (("bury", first),) * 2])
+    mine = other_than(a, 4, names, names[first])
+    compare(a, b, [(("draw",),) * 2, (("shed", mine),) * 2, (("draw",),) * 2,
+                   (("turn",),) * 2])
