@@ -1049,6 +1049,8 @@ def test_a_copy_turned_up_or_given_up_is_one_face_whatever_the_hands_order() -> 
 
     # (2) two copies seen going into the hand, the third there unseen: the hand's order
     state, (first, second), third = trio_opening(engine, 2)
+    assert [how_known(state, 1, c) for c in (first, second, third)] == \
+        ["exactly", "exactly", "not"]
     a, b = state.copy(), state.copy()
     hand = b.zones[3]
     i, j = hand.index(first), hand.index(second)
