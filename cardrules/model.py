@@ -223,6 +223,13 @@ class Board:
         return any(self.twinned)
 
     @cached_property
+    def twinned_in(self) -> dict[int, tuple[bool, ...]]:
+        """Per count of cards in play (a table size's decks: the cards numbered below it),
+        per card: whether another card in play has its name (golf6 at four players: its two
+        jokers alone; at five, with two decks, every card)."""
+        return _Twins(self.card_names)
+
+    @cached_property
     def twinned(self) -> tuple[bool, ...]:
         """Per card: whether another card has its name (a copy, or golf6's second joker)."""
         count: dict[str, int] = {}
@@ -391,3 +398,19 @@ class Ruleset:
 
 def current_traceback() -> TracebackType | None:
     return sys.exc_info()[2]
+
+
+class _Twins(dict[int, tuple[bool, ...]]):
+    """Board.twinned_in: each count's table made when first asked for."""
+
+    def __init__(self, names: tuple[str, ...]):
+        super().__init__()
+        self.names = names
+
+    def __missing__(self, count: int) -> tuple[bool, ...]:
+        seen: dict[str, int] = {}
+        for name in self.names[:count]:
+            seen[name] = seen.get(name, 0) + 1
+        found = self[count] = tuple(seen.get(name, 0) > 1 and c < count
+                                    for c, name in enumerate(self.names))
+        return found

@@ -184,8 +184,8 @@ def flip_card(b: Board, s: GameState, c: int, face: bool) -> None:
             gained = s.everyone & ~was
             s.known[c] = s.everyone
             copies: Fact = b.copies  # (several decks: the deck's)
-            if copies and b.twinned[c]:  # those who see it cannot tell which copy it is
-                copy_seen(b, s, c, z, s.everyone, was)
+            if copies and (s.sight or vis == OWNER) and b.twinned_in[s.n_cards][c]:
+                copy_seen(b, s, c, z, s.everyone, was)  # (who saw which copy it is?)
             if gained & s.watchers[z]:
                 seen_again(s, c, gained)
         elif not face and vis == OWNER:
@@ -267,8 +267,14 @@ def known_after_move(b: Board, s: GameState, c: int, src: int, z: int, was: int,
     elif dest_vis == OTHERS:  # every party sees it but its holder (face up: all)
         s.known[c] = s.everyone if up else s.known[c] | s.everyone & ~(1 << b.owner[z])
     copies: Fact = b.copies  # (several decks: the deck's)
-    if copies and b.twinned[c]:  # those who see it cannot tell which copy they saw
-        copy_seen(b, s, c, src, s.known[c], was)
+    if copies:  # those who see it cannot tell which copy they saw (of them, those who
+        # learnt it or kept track of cards where it was: sight.copy_seen)
+        if src_vis == OWNER and not b.grid[src]:
+            if s.known[c] & (~was | s.watchers[src]) & ~(1 << b.owner[src]) \
+                    and b.twinned_in[s.n_cards][c]:
+                copy_seen(b, s, c, src, s.known[c], was)
+        elif s.sight and s.known[c] & ~was & s.watchers[src] and b.twinned_in[s.n_cards][c]:
+            copy_seen(b, s, c, src, s.known[c], was)
     telling: Fact = s.told  # (known before the game: whether any rule gives a clue)
     if telling and c in s.told:  # what a clue told of it was of the place it left
         untold(s, (c,))
@@ -340,7 +346,8 @@ def learnt(b: Board, s: GameState, c: int, gained: int,
     `together`, shown at once): what they knew of it partly is moot, and where it lies
     unseen in another's hand they must keep track of it."""
     z = s.where[c]
-    if b.copies and b.twinned[c]:  # those who see it cannot tell which copy it is
+    if b.copies and b.twinned_in[s.n_cards][c] and gained | s.watchers[z] & s.known[c]:
+        # those who see it cannot tell which copy it is
         copy_seen(b, s, c, z, s.known[c], s.known[c] & ~gained, together)
     if gained & s.watchers[z]:
         seen_again(s, c, gained & s.watchers[z])

@@ -20,7 +20,8 @@ cards a party has not seen update its knowledge alike.
 `state.watchers[zone]` holds the parties that know something of the cards in a zone that a
 move out of it could disturb: cards they know exactly while they cannot see them in
 another's hand, and cards they know partly. A move out of a zone nobody watches costs one
-look-up, the common case (a draw from a stock nobody has seen).
+look-up, the common case (a draw from a stock nobody has seen); so does a card coming into
+sight in a game of several decks, unless someone learnt it or watches its zone (copy_seen).
 
 What a clue says (`tell p which c in hand[p] where c.suit == s`) is knowledge of the card in
 a place, not of where a card is: of each card it names, whether the condition holds, and so
@@ -262,19 +263,25 @@ def copy_seen(b: Board, s: GameState, c: int, z: int, seeing: int, knew: int,
     Without partial knowledge kept (`s.sight`: a search's samples, a kernel that reads
     `knows`), the exact rule alone holds (docs/language-design.md 3.3, rule 6)."""
     hand = b.visibility[z] == OWNER and not b.grid[z]
-    if hand:
-        seeing &= ~(1 << b.owner[z])
+    if hand:  # (those who knew none of its cards, and did not learn this one, track none)
+        seeing &= ~(1 << b.owner[z]) & (~knew | s.watchers[z])
+    elif s.sight:  # (those who kept track of nothing there track no copy)
+        seeing &= ~knew & s.watchers[z]
     else:
-        seeing &= ~knew
+        return
     if not seeing:
         return
     face, known, up = b.face, s.known, s.face_up
     f = face[c]
+    # (most sightings find nothing tracked: no copy in the hand known, nothing kept partly)
+    twins = [d for d in s.zones[z] if d != EMPTY and d != c and face[d] == f
+             and known[d] & seeing and not up[d] and d not in shown] if hand else []
+    if not twins and not (s.sight and any(s.maybe[p] for p in parties(seeing))):
+        return
     bit = 1 << z
     for p in parties(seeing):
         me = 1 << p
-        exact = [d for d in s.zones[z] if d != EMPTY and d != c and face[d] == f
-                 and known[d] & me and not up[d] and d not in shown] if hand else []
+        exact = [d for d in twins if known[d] & me]
         tracked = hand and bool(knew & me)  # c was one of those it tracked
         partly: list[int] = []
         some_partly = False  # it tracked some partly (c, maybe)
