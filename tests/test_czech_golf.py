@@ -469,31 +469,14 @@ def test_four_players_know_of_two_decks_copies_as_the_model_says() -> None:
     """Four players, two decks, nobody knocking: a seat that tracked copies of a card in
     another's hand (known exactly or partly) and sees one go knows what the model says, the
     same whichever copy it was, in games where that happens many times."""
-    sight_total = 0
-    for seed in range(12):
-        state = DEFAULT.new_game(4, seed)
-        rng = random.Random(seed)
-        mine: list[set[int]] = [set() for _ in range(4)]
-        sight = Sight(4)
-        while not state.over:
-            me = state.current
-            action = rarely_knock(rng, DEFAULT.legal_actions(state), 0.0)
-            if action[0] in ("peek", "place"):
-                mine[me].add(action[1])
-            sight.before(state, action)
-            DEFAULT.apply(state, action)
-            sight.after(state)
-            if not state.over:
-                check_knowledge(state, mine, sight)
-        sight_total += sight.copies_seen
-    assert sight_total >= 20
+    assert sum(played_checking(seed, 4, 0.0)[1].copies_seen for seed in range(12)) >= 20
 
 
-@settings(max_examples=30, deadline=None, database=None)
-@given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 3, 4]),
-       knock_chance=st.sampled_from([0.0, 0.02, 0.3]))
-def test_a_player_knows_only_the_field_cards_peeked_at_or_put_there(
-        seed: int, players: int, knock_chance: float) -> None:
+def played_checking(seed: int, players: int, knock_chance: float
+                    ) -> tuple[GameState, Sight, list[set[int]]]:
+    """A game of random seats (knocking with the chance given) played to its end, each
+    seat's view checked against the model after every action (check_knowledge); the game,
+    the model and the field cards each seat peeked at or put there."""
     state = DEFAULT.new_game(players, seed)
     rng = random.Random(seed)
     mine: list[set[int]] = [set() for _ in range(players)]
@@ -513,6 +496,15 @@ def test_a_player_knows_only_the_field_cards_peeked_at_or_put_there(
             if action[0] == "peek":
                 assert sum(state.known[c] >> me & 1 for c in zone(state, "field", me)) \
                     == len(mine[me] & set(zone(state, "field", me)))
+    return state, sight, mine
+
+
+@settings(max_examples=30, deadline=None, database=None)
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 3, 4]),
+       knock_chance=st.sampled_from([0.0, 0.02, 0.3]))
+def test_a_player_knows_only_the_field_cards_peeked_at_or_put_there(
+        seed: int, players: int, knock_chance: float) -> None:
+    state = played_checking(seed, players, knock_chance)[0]
     # The end reveals everything to everyone.
     for seat in range(players):
         view = player_view(RULES, state, seat)
