@@ -1018,7 +1018,8 @@ def test_a_copy_turned_up_or_given_up_is_one_face_whatever_the_hands_order() -> 
     """Three decks (tests/games/trio.yaml), two players. Seat 2 saw copies of one card go into
     seat 1's hand; seat 1 holds another copy seat 2 did not see. (1) Seat 1 buries one copy
     face down in the cellar, the one seat 2 saw or the other, and later turns it up: seat 2
-    cannot tell which it was, then or when it lies face up. (2) Seat 2 knows two copies in
+    cannot tell which it was, then or when it lies face up, nor when it looks at it where it
+    lies. (2) Seat 2 knows two copies in
     seat 1's hand, in an order it never saw; seat 1 sheds the third copy, then buries and
     turns up one of the two: the games that differ only in the order of the two in seat 1's
     hand look alike to seat 2 all along."""
@@ -1046,6 +1047,12 @@ def test_a_copy_turned_up_or_given_up_is_one_face_whatever_the_hands_order() -> 
     compare(a, b, [(("draw",), ("draw",)), (("bury", seen), ("bury", unseen)),
                    (("draw",), ("draw",)), (("shed", mine), ("shed", mine)),
                    (("draw",), ("draw",)), (("turn",), ("turn",))])
+    # ... or seat 2 looks at it where it lies, face down: it sees the face, not which copy
+    a, b = state.copy(), state.copy()
+    compare(a, b, [(("draw",), ("draw",)), (("bury", seen), ("bury", unseen)),
+                   (("draw",), ("draw",)), (("look",), ("look",))])
+    mine = other_than(a, 3, names, names[seen])
+    compare(a, b, [(("draw",), ("draw",)), (("shed", mine), ("shed", mine))])
 
     # (2) two copies seen going into the hand, the third there unseen: the hand's order
     state, (first, second), third = trio_opening(engine, 2)
