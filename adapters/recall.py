@@ -56,6 +56,7 @@ def as_seen(table: Table, record: Record, viewer: int) -> Record:
     knew, by its face's number (`Board.face`: the copies of a card are one face); a text
     another seat wrote is left empty. A sample's records are these: they are pickled with
     it, and its recall and moves made are rebuilt from them."""
+    record = _seen_first(table, record, viewer)
     hidden = {c: -1 - i for i, (c, known, _) in enumerate(record.cards)
               if not known >> viewer & 1}
     # a card it knew by its face's number: which copy of a card it was (several decks), no
@@ -81,6 +82,7 @@ def told(table: Table, record: Record, viewer: int) -> str:
     """One action of the recall, as `viewer` reads it: `seat 2: swap 5H`."""
     engine = table.engine
     names = table.rules.cards.names
+    record = _seen_first(table, record, viewer)
     seen = {c: names[c] if known >> viewer & 1 else place
             for c, known, place in record.cards}
     move = engine.moves.get(record.action[0])
@@ -94,6 +96,35 @@ def told(table: Table, record: Record, viewer: int) -> str:
             else:
                 words.append(engine.words.value_text(kind, value))
     return " ".join(words) + answered(engine.words, list(record.answers), viewer)
+
+
+def _seen_first(table: Table, record: Record, viewer: int) -> Record:
+    """`record` with each list of cards it names in the order `viewer` can tell: the cards
+    it knows first, then those it does not, each part in its order (where an unseen card lay
+    among the seen ones would tell which card it is, by the deck's order of a hand's cards:
+    words.cards_text says them so too), and its cards in that order."""
+    knows = {c for c, known, _ in record.cards if known >> viewer & 1}
+    if len(knows) in (0, len(record.cards)):
+        return record
+    move = table.engine.moves.get(record.action[0])
+    if move is None:
+        return record
+    action = [record.action[0], *(_known_first(value, knows) if cards else value
+                                  for cards, value in zip(move.names_cards, record.action[1:]))]
+    facts = {fact[0]: fact for fact in record.cards}
+    order = [c for cards, value in zip(move.names_cards, action[1:]) if cards
+             for c in _flat(value)]
+    return Record(record.seat, tuple(action), tuple(facts[c] for c in order), record.answers)
+
+
+def _known_first(value: Any, knows: set[int]) -> Any:
+    """A card parameter's value with each list's items that `knows` holds whole first."""
+    if not isinstance(value, (list, tuple)):
+        return value
+    items = [_known_first(v, knows) for v in value]
+    whole = [all(c in knows for c in _flat(v)) for v in items]
+    return type(value)([v for v, w in zip(items, whole) if w]
+                       + [v for v, w in zip(items, whole) if not w])
 
 
 def _card_facts(table: Table, s: GameState, action: Action) -> tuple[tuple[int, int, str], ...]:

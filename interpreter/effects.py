@@ -132,8 +132,13 @@ def move_top(b: Board, s: GameState, src: int, z: int, face: bool | None, by: in
 def move_all(b: Board, s: GameState, cards: Iterable[int], z: int, face: bool | None,
              by: int, under: bool) -> None:
     """Move several cards, in order, to zone z (the last on top); `under`: beneath its
-    cards, lying in the same order among themselves."""
+    cards, lying in the same order among themselves. Keeping their facing (`face` None),
+    cards of a hand that lie face up go first: where each of those lies among the others,
+    which leave the hand unseen, would tell the table whether an unseen card comes before
+    or after it in the deck's order."""
     moved = list(cards)
+    if face is None:
+        moved = seen_first(b, s, moved)
     if under:
         moved.reverse()
     for c in moved:
@@ -194,6 +199,15 @@ def flip_card(b: Board, s: GameState, c: int, face: bool) -> None:
                 s.watchers[z] |= others
     if logging and (face or vis == PUBLIC):
         log_flip(b, s, c)
+
+
+def seen_first(b: Board, s: GameState, cards: list[int]) -> list[int]:
+    """`cards`, those lying face up first, each part in its order, where any lies in a zone
+    its holder alone sees (move_all); else `cards` as they are."""
+    if not any(b.visibility[s.where[c]] == OWNER for c in cards):
+        return cards
+    up = s.face_up
+    return [c for c in cards if up[c]] + [c for c in cards if not up[c]]
 
 
 def table_order(b: Board, s: GameState, cards: Iterable[int]) -> list[int]:
@@ -571,7 +585,8 @@ def named_to_each(b: Board, s: GameState, c: int) -> list[list[int]]:
 # What generated code may call of this module (dsl/binding.py binds these names).
 EXPORTED = (
     "put", "leave", "arrive", "move_card", "move_top", "move_all", "move_zone", "flip_card",
-    "flip_all", "swap", "known_after_move", "shuffle", "peek", "peek_all", "reveal", "deal",
+    "flip_all", "swap", "known_after_move", "shuffle", "seen_first", "peek", "peek_all",
+    "reveal", "deal",
     "deal_order", "dealt_at_once", "end_round_before", "ends", "win", "eliminate",
     "reverse_direction",
     "score_points", "log_move", "log_move_under",

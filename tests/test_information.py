@@ -44,6 +44,7 @@ from cardrules.interpreter.domains import fill
 from cardrules.interpreter.effects import SEATS_OWN
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.players.bots import RandomBot, make_bot
+from cardrules.interpreter.players.external import args_of
 from cardrules.interpreter.players.hint import hint
 from cardrules.interpreter.players.knowledge import (
     determinize_with_map,
@@ -233,7 +234,7 @@ class Pair:
         """Play `action` in a and its counterpart in b; whether they are still alike (and so
         were compared)."""
         engine, a, b = self.engine, self.a, self.b
-        mirror = exchanged(action, self.trade)
+        mirror = counterpart(engine, b, exchanged(action, self.trade))
         if not legal_in(engine, b, mirror):
             # a hand's order sets apart no choice of its holder's (a list of its cards comes
             # in the deck's order); else the two games part: the rules tell them apart
@@ -290,6 +291,24 @@ class Pair:
             if not self.step(playing(engine, bot.choose(engine, self.a, legal), rng)):
                 break
             counts[self.way] += 1
+
+
+def counterpart(engine: Engine, state: GameState, action: Action) -> Action:
+    """`action` as `state` lists it: the same cards, a list of them in the order `state`
+    gives it (a hand's cards come in the deck's order, which two traded cards need not keep
+    in the other game), where that is the one difference."""
+    legal = engine.legal_actions(state)
+    if action in legal:
+        return action
+    unordered = [action[0], *map(_unordered, action[1:])]
+    same = [m for m in legal if [m[0], *map(_unordered, m[1:])] == unordered]
+    return same[0] if len(same) == 1 else action
+
+
+def _unordered(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return tuple(sorted((_unordered(v) for v in value), key=repr))
+    return value
 
 
 def legal_in(engine: Engine, state: GameState, action: Action) -> bool:
@@ -1072,3 +1091,40 @@ def test_a_copy_turned_up_or_given_up_is_one_face_whatever_the_hands_order() -> 
     mine = other_than(a, 4, names, names[first])
     compare(a, b, [(("draw",),) * 2, (("shed", mine),) * 2, (("draw",),) * 2,
                    (("turn",),) * 2])
+
+
+ASIDE = Path(__file__).resolve().parent / "games" / "aside.yaml"
+
+
+def test_a_back_laid_beside_a_face_up_card_does_not_tell_its_place_in_the_deck() -> None:
+    """tests/games/aside.yaml: seat 1 lays two cards of its hand in a public row, one face up
+    (shown to the table) and one face down, each keeping its facing. A hand's cards are listed
+    in the deck's order, so in the choice the face-down card comes before the face-up one or
+    after it as it is lower or higher in the deck. Game b is game a with that face-down card
+    traded for a card of the stock on the other side of the face-up one: seat 2, which saw
+    neither, must be shown the row, the log, the action's words, recall and record alike."""
+    engine = Engine(load_ruleset(ASIDE))
+    hand, stock = engine.rules.zone("hand"), engine.rules.zone("stock").index
+    names = engine.rules.cards.names
+    compared = 0
+    for seed in range(40):
+        a = engine.new_game(2, seed=seed, log=True)
+        me = engine.to_move(a)
+        assert me is not None
+        held = a.zones[hand.zone_of(me)]
+        up = next(c for c in held if a.face_up[c])
+        down = next(c for c in held if not a.face_up[c])
+        other = next((c for c in a.zones[stock] if (c < up) != (down < up)), None)
+        if other is None:
+            continue
+        pair = Pair("traded cards", engine, a, traded(engine, a, down, other), 1 - me,
+                    (down, other), {down: other, other: down})
+        assert pair.alike()
+        lay = next(m for m in engine.legal_actions(a) if m[0] == "lay" and set(m[1]) == {up, down})
+        mirror = counterpart(engine, pair.b, exchanged(lay, pair.trade))
+        assert pair.step(lay), seed  # alike after it, and told alike (step checks)
+        # a program in a seat is told a choice's cards so too: those it knows first
+        assert args_of(engine, a, 1 - me, lay) == [[names[up], None]] == \
+            args_of(engine, pair.b, 1 - me, mirror)
+        compared += 1
+    assert compared >= 10, compared

@@ -331,8 +331,14 @@ def args_of(engine: Engine, state: GameState, seat: int, action: Action) -> list
 
     def card(value: Any) -> Any:
         if isinstance(value, (list, tuple)):
-            return [card(v) for v in value]
+            # the cards it knows first: where an unknown one lay among them would tell
+            # which card it is (by the deck's order of a hand's cards), as in the words
+            items = [card(v) for v in value]
+            return [v for v in items if whole(v)] + [v for v in items if not whole(v)]
         return names[value] if known[value] >> seat & 1 else None
+
+    def whole(value: Any) -> bool:  # (a name, or a list of names with none unknown)
+        return all(map(whole, value)) if isinstance(value, list) else value is not None
 
     out: list[Any] = []
     for kind, cards, value in zip(move.kinds, move.names_cards, action[1:]):
