@@ -392,18 +392,23 @@ class Sight:
             for seat in range(state.n):
                 if seat != me:
                     self.copy_seen(seat, me, action[1])
-        if action[0] == "place":  # which hand card went is seen by its owner alone
+        if action[0] == "place":
             for seat in range(state.n):
                 if seat != me:
+                    # the field card goes straight to the discard pile: of the copies the
+                    # seat knew to lie maybe in the field, one fewer is left
+                    self.copy_seen(seat, me, action[2], from_hand=False)
+                    # then which hand card went into the field is seen by its owner alone
                     self.partly[seat][me] |= self.exact[seat][me]
                     self.exact[seat][me] = set()
-                    # and the field card goes to the discard by way of the hand
-                    self.copy_seen(seat, me, action[2])
 
-    def copy_seen(self, seat: int, holder: int, seen: int) -> None:
-        """`seat` sees card `seen` come out of `holder`'s hand (to the discard pile)."""
+    def copy_seen(self, seat: int, holder: int, seen: int, from_hand: bool = True) -> None:
+        """`seat` sees card `seen` come out of `holder`'s hand (or, not `from_hand`, out of
+        the holder's field) to the discard pile."""
         names = RULES.cards.names
         exact, partly = self.exact[seat][holder], self.partly[seat][holder]
+        if not from_hand:  # (the copies it knows in the hand are not where the card was)
+            exact = set()
         tracked = seen in exact or seen in partly
         self.copies_seen += any(c != seen and names[c] == names[seen] for c in exact | partly)
         some_partly = seen in partly or any(names[c] == names[seen] for c in partly)
