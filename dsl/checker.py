@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from cardrules.errors import Diagnostic
-from cardrules.interpreter.runtime import IN_PLAY
+from cardrules.interpreter.runtime import IN_PLAY, MOST_ITEMS
 from cardrules.model import CardTable, HouseDef, MeldKind, OptionDef, ZoneDef
 
 from . import decls as d
@@ -211,6 +211,7 @@ class _RulesetChecker(MoveChecker):
         """Every variable, typed, before any rule text that reads one is checked."""
         out: list[ir.Variable] = []
         self.has_me = False
+        held = 0  # lists the variables hold, one per seat for a player variable
         for spec in self.decls.variables:
             name = spec.name.name
             if self.clash(name, spec.name.pos):
@@ -223,6 +224,15 @@ class _RulesetChecker(MoveChecker):
             t = self.variable_type(spec, initial)
             nullable = initial.type == NONE or name in self.seen.nullable \
                 if self.seen is not None else True
+            if t.is_list:
+                was = held
+                held += 1 if spec.scope in ("game", "round") else self.max_players
+                if held > limits.MAX_LISTS_HELD >= was:  # (said once, where it is passed)
+                    self.problem(spec.name.pos, f"with this one the variables hold {held} "
+                                 f"lists (a player variable one for each of up to "
+                                 f"{self.max_players} seats): at most {limits.MAX_LISTS_HELD}"
+                                 f", as each may hold {MOST_ITEMS:,} items; keep fewer lists "
+                                 "(a list of lists holds many)")
             self.symbols.variables[name] = VariableInfo(spec.scope, t, nullable)
             out.append(ir.Variable(name, spec.scope, t, initial, spec.visibility, spec.doc,
                                    spec.internal, self.secret_until(spec), spec.label))

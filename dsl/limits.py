@@ -27,6 +27,9 @@ MAX_MELD_SIZE = 24  # cards in one meld kind (a search at run time takes up to 6
 MAX_ACTIONS = 10_000_000  # actions in one game (`max_actions`)
 DEFAULT_ACTIONS = 100_000  # ...when the ruleset does not say
 MAX_VALUE = 10**9  # the largest number in a value table or an option, either sign
+# lists the variables hold (a player variable one per seat at the largest table), each of at
+# most runtime.MOST_ITEMS items: what a game's variables may hold in all is bounded
+MAX_LISTS_HELD = 32
 # steps a rule's text may fix, its loops multiplied (dsl/work.py): the same budget an
 # action's counted work has while the game runs (runtime.charge)
 MAX_WORK = MOST_WORK
@@ -50,4 +53,5 @@ LIMITS: dict[str, tuple[int, str]] = {
     "meld size": (MAX_MELD_SIZE, "cards in one meld"),
     "max_actions": (MAX_ACTIONS, "actions in one game"),
     "value": (MAX_VALUE, "size of a number in a value table or an option"),
+    "lists held": (MAX_LISTS_HELD, "lists the variables hold"),
 }

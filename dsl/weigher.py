@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 from cardrules.interpreter.meld_goals import MOST_GOAL_MELDS
 from cardrules.interpreter.melding import MOST_LAYOUTS
-from cardrules.interpreter.runtime import MOST_LISTED, MOST_NUMBERS
+from cardrules.interpreter.runtime import MOST_ITEMS, MOST_LISTED, MOST_NUMBERS
 from cardrules.model import CardTable, ZoneDef
 
 from . import ir
@@ -47,6 +47,7 @@ class Weigher:
     def __init__(self, program: ir.Program, cards: CardTable, players: int, whole: bool):
         self.program = program
         self.cards = len(cards.names) if whole else 1
+        self.items = MOST_ITEMS if whole else 1  # a list a variable holds (held)
         self.search = 1  # (a meld search is bounded by its own MOST_MELD_STEPS)
         self.layouts = MOST_LAYOUTS if whole else 1
         self.ranks = len(set(cards.rank))
@@ -256,11 +257,22 @@ class Weigher:
         steps, known = self.expr_ZoneRef(node.ref, env)
         return steps + known.most, known
 
+    def held(self, t: Type) -> Known:
+        """What is known of a value a variable holds: a list holds what play put in it (one
+        joined to itself again and again grows: a list of players may hold many more than
+        the players), up to MOST_ITEMS items; in what the rule text fixes it counts once, as
+        a zone's cards do, and a rule that may go through more than the bound allows is
+        counted while the game runs."""
+        known = self.default(t)
+        if not t.is_list:
+            return known
+        return Known(self.items, known.item, zoned=True, listed=known.listed)
+
     def expr_GameVar(self, node: ir.GameVar, env: dict[str, Known]) -> tuple[int, Known]:
-        return 1, self.default(node.type)
+        return 1, self.held(node.type)
 
     def expr_PlayerVar(self, node: ir.PlayerVar, env: dict[str, Known]) -> tuple[int, Known]:
-        return 1 + self.expr(node.player, env)[0], self.default(node.type)
+        return 1 + self.expr(node.player, env)[0], self.held(node.type)
 
     def expr_PlayerAttr(self, node: ir.PlayerAttr, env: dict[str, Known]) -> tuple[int, Known]:
         return 1 + self.expr(node.player, env)[0], self.default(node.type)

@@ -174,3 +174,74 @@ def test_questions_asked_between_actions_have_work_of_their_own() -> None:
     for _ in range(2000):
         assert engine.round_score(state, 0) == first and engine.estimate(state, 1) >= -10**9
     assert state.work < runtime.MOST_WORK // 1000
+
+
+# A list of players joined to itself move after move, then gone through in two loops, one
+# inside the other: a list a variable holds is as long as play made it.
+DOUBLED = """cardrules: 1
+name: doubled
+title: Doubled
+players: {min: 2, max: 2, default: 2}
+deck: {ranks: [A, "2"], suits: [clubs], zone: stock}
+zones: [{name: stock, visibility: hidden}]
+variables:
+  - {name: x, scope: game, initial: 0}
+  - {name: seats, scope: game, initial: "players"}
+round:
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: turn
+          moves:
+            - name: grow
+              label: Grow
+              when: "size(seats) < 60000"
+              do: ["set seats = seats + seats"]
+            - name: spin
+              label: Spin
+              when: "size(seats) >= 60000"
+              do:
+                - for: p in seats
+                  do:
+                    - for: q in seats
+                      do: ["set x = (x + 1) % 7"]
+scoring:
+  winner: highest
+  round: [{name: none, score: "0"}]
+"""
+
+
+def test_a_loop_through_a_list_a_variable_holds_counts_as_many_items_as_play_put_there(
+        tmp_path: Path) -> None:
+    """The list of players holds 65,536 of them after 15 moves: the two loops would take
+    4 billion steps in one action. It validates (play makes the list), and the action stops
+    at the inner loop with a located fault, in the engine and the kernel alike."""
+    path = tmp_path / "doubled.yaml"
+    path.write_text(DOUBLED, encoding="utf-8")
+    assert check_files([str(path)]) == []
+    inner = next(i for i, text in enumerate(DOUBLED.splitlines()) if "q in seats" in text) + 1
+    for engine in (Engine(load_ruleset(path)), Kernel(load_ruleset(path))):
+        state = engine.new_game(2, seed=1)
+        for _ in range(15):
+            engine.apply(state, ("grow",))
+        with pytest.raises(RuleRuntimeError, match="this action's work passes") as info:
+            engine.apply(state, ("spin",))
+        d = info.value.diagnostic
+        assert d is not None and d.location is not None and d.location.line == inner
+
+
+def test_the_lists_variables_hold_are_bounded_in_number(tmp_path: Path) -> None:
+    """Each list may hold 100,000 items: the variables may hold 32 lists in all (a player
+    variable one per seat), else the file is refused at the variable that passes it."""
+    lists = "".join(f"  - {{name: v{i}, scope: player, initial: \"numbers(1, 10)\"}}\n"
+                    for i in range(17))
+    text = DOUBLED.replace("variables:\n", "variables:\n" + lists)
+    path = tmp_path / "held.yaml"
+    path.write_text(text, encoding="utf-8")
+    problems = check_files([str(path)])
+    assert len(problems) == 1 and ":24:12: with this one the variables hold 34 lists" in \
+        problems[0].format(), [p.format() for p in problems]
+    fewer = "".join(line for line in lists.splitlines(keepends=True)[:15])
+    path.write_text(DOUBLED.replace("variables:\n", "variables:\n" + fewer), encoding="utf-8")
+    assert check_files([str(path)]) == []  # 30, and the list of players: 31
