@@ -275,9 +275,15 @@ MOST_VALUE = 2**53 - 1  # the largest number a game holds, either sign (a browse
 
 
 def bounded(value: int, site: int) -> int:
-    """A number stored or multiplied by a rule, refused beyond MOST_VALUE either side of 0."""
-    if -MOST_VALUE <= value <= MOST_VALUE:
-        return value
+    """A number stored or multiplied by a rule, refused beyond MOST_VALUE either side of 0
+    (`none`, where a rule stores what may be none, as it is: reading it says so)."""
+    try:
+        if -MOST_VALUE <= value <= MOST_VALUE:
+            return value
+    except TypeError:
+        if value is None:
+            return value
+        raise
     raise RuleFault(f"a number of {value.bit_length()} bits is made here: beyond "
                     f"{MOST_VALUE:,} (2^53 - 1) either side of 0, the most a game holds", site)
 

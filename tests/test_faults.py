@@ -383,3 +383,17 @@ def test_a_fault_in_a_label_value_is_located_at_its_expression(tmp_path: Path) -
     assert f"ferry.yaml:{line}:" in result.output, result.output
     assert "in the label of move 'lay': card.worth / 0: " in result.output, result.output
     assert "Traceback" not in result.output
+
+
+def test_a_number_set_to_what_may_be_none_holds_none_and_says_so_where_read(
+        tmp_path: Path) -> None:
+    """`first` of no items is none: stored in a number, the number is none (no fault, and
+    never a bug of cardrules), and a rule that then reads it as a number says so there."""
+    path = write(tmp_path, "set zero = first(n for n in numbers(1, zero))")
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, seed=1)
+    engine.apply(state, ("go",))  # numbers(1, 0): no items
+    assert state.vars["zero"] is None
+    with pytest.raises(RuleRuntimeError,
+                       match=r":26:58: .*zero: the argument of numbers\(\) is none"):
+        engine.apply(state, ("go",))
