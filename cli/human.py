@@ -43,7 +43,15 @@ from cardrules.present.render import printable, quoted
 from . import commands, parts
 from .end import after_end, end_lines
 from .errors import EXIT_GAME, EXIT_INTERRUPTED, reports_errors
-from .params import SEAT, SEED, parse_options, parse_programs, player_count, seat_kind
+from .params import (
+    SEAT,
+    SEED,
+    parse_options,
+    parse_programs,
+    place_problem,
+    player_count,
+    seat_kind,
+)
 from .screen import (
     CLEAR,
     OnScreen,
@@ -569,7 +577,11 @@ def resume_cmd(file: str, save_file: str | None, plain: bool, programs: tuple[st
 def check_save(save: str | None, game: Record) -> None:
     """Refuse (a usage error, before anything is played) a --save file that is there and is
     not a save of this game: a rule file, any other file, a save of another game."""
-    problem = records.overwrite_problem(Path(save), game) if save else None
+    problem = None
+    if save:
+        problem = place_problem(Path(save))
+        problem = f"cannot write {quoted(save, 60)}: {problem}" if problem is not None \
+            else records.overwrite_problem(Path(save), game)
     if problem is not None:
         raise click.BadParameter(printable(problem), param_hint="--save")
 

@@ -236,22 +236,32 @@ def check_writable(path: str, hint: str, output: Output) -> Path:
     this user may replace, and one the option wrote (check_output). Nothing is created (the
     file is written once there is something to write)."""
     target = Path(path)
+    problem = place_problem(target)
+    if problem is None:
+        try:
+            check_output(target, hint, output)
+            return target
+        except (OSError, ValueError) as exc:  # a name the system refuses
+            problem = str(exc)
+    raise click.BadParameter(f"cannot write {quoted(path, 60)}: {problem}", param_hint=hint)
+
+
+def place_problem(target: Path) -> str | None:
+    """Why a file could not be written at `target` (its folder missing or closed to this
+    user, a folder there, a file there that may not be written), or None."""
     folder = target.parent
     try:
         if target.is_dir():
-            problem = "it is a folder"
-        elif not folder.is_dir():
-            problem = f"there is no folder {folder}"
-        elif target.exists() and not os.access(target, os.W_OK):
-            problem = "it may not be written"
-        elif not target.exists() and not os.access(folder, os.W_OK | os.X_OK):
-            problem = f"the folder {folder} may not be written"
-        else:
-            check_output(target, hint, output)
-            return target
+            return "it is a folder"
+        if not folder.is_dir():
+            return f"there is no folder {folder}"
+        if target.exists() and not os.access(target, os.W_OK):
+            return "it may not be written"
+        if not target.exists() and not os.access(folder, os.W_OK | os.X_OK):
+            return f"the folder {folder} may not be written"
     except (OSError, ValueError) as exc:  # a name the system refuses
-        problem = str(exc)
-    raise click.BadParameter(f"cannot write {quoted(path, 60)}: {problem}", param_hint=hint)
+        return str(exc)
+    return None
 
 
 def check_output(target: Path, hint: str, output: Output) -> None:

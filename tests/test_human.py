@@ -9,6 +9,7 @@ seat's screen shows names no card that seat does not know.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -41,6 +42,7 @@ from cardrules.errors import GameError, IllegalAction
 from cardrules.interpreter.domains import Words
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.players.bots import make_bot
+from cardrules.interpreter.sessions import files
 from cardrules.interpreter.sessions.record import find_action
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.words import applied
@@ -413,17 +415,24 @@ def test_input_that_ends_stops_the_game_with_exit_code_3() -> None:
     assert result.stderr == "error: input ended before the game did\n"
 
 
-def test_a_quit_whose_save_fails_says_why_and_the_game_goes_on(tmp_path: Path) -> None:
-    """Quitting saves the game; where that fails (no such folder) the person is told why
+def test_a_quit_whose_save_fails_says_why_and_the_game_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Quitting saves the game; where that fails (the disk full) the person is told why
     and the game goes on: their next line is a move, and the game plays to its end."""
-    save = tmp_path / "none" / "x.save"
+    save = tmp_path / "x.save"
+
+    def full(self: files.NewFile) -> None:  # (the new file dropped, as a failed close does)
+        self.drop()
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files.NewFile, "done", full)
     result = CliRunner().invoke(main, ["play", "kuhn-poker", "--seed", "5", "--plain",
                                        "--save", str(save)], input="1\nquit\ny\n1\n")
     assert result.exit_code == 0, result.output
-    assert f"Not quitting: cannot save the game to {save}: No such file or directory. The " \
+    assert f"Not quitting: cannot save the game to {save}: No space left on device. The " \
         "game goes on: type quit again to try once more, or to quit without saving it." \
         in result.stdout
-    assert "Winner: seat 2" in result.stdout and not save.parent.exists()
+    assert "Winner: seat 2" in result.stdout and not save.exists()
 
 
 def test_a_game_that_cannot_be_saved_may_be_quit_without_saving_once_told(
@@ -482,7 +491,8 @@ def test_a_game_whose_save_could_never_be_resumed_is_not_saved(
 def test_save_never_writes_over_a_file_that_is_not_a_save_of_this_game(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--save refuses, before anything is played (exit 2), a file there that is not a save of
-    the game: the rule file being played, a pipe, a save of another game. A save of the
+    the game: the rule file being played, a pipe, a save of another game; and a file in a
+    folder that is not there. A save of the
     game being resumed, at its point or an earlier one, is written over."""
     monkeypatch.chdir(tmp_path)
     rules = tmp_path / "mykuhn.yaml"
@@ -496,7 +506,8 @@ def test_save_never_writes_over_a_file_that_is_not_a_save_of_this_game(
 
     for save, why in (("mykuhn.yaml", "will not write over mykuhn.yaml: not a cardrules "
                                       "saved game (not JSON"),
-                      ("pipe", "will not save to pipe: it is not a file")):
+                      ("pipe", "will not save to pipe: it is not a file"),
+                      ("none/a.save", "cannot write none/a.save: there is no folder none")):
         refused = cardrules("play", "mykuhn.yaml", "--seed", "5", "--save", save)
         assert refused.exit_code == EXIT_USAGE and refused.stdout == "", refused.output
         assert why in " ".join(refused.stderr.split())
