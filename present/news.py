@@ -302,9 +302,10 @@ def _line(rules: Ruleset, key: tuple[Any, ...], cards: list[str | None], seat: i
         under = "the bottom of " if kind == "move under" else ""
         return f"{what} {'go' if many else 'goes'} from {place(rules, source, seat)} to " \
                f"{under}{place(rules, target, seat)}"
-    if kind == "reveal":
+    if kind == "reveal":  # (where each lies: whose hand showed it is news too)
         what, many = _cards_text(cards)
-        return f"{what} {'are' if many else 'is'} shown to everyone"
+        where = f" in {place(rules, source, seat)}" if source is not None else ""
+        return f"{what}{where} {'are' if many else 'is'} shown to everyone"
     if kind in ("flip up", "flip down"):
         what, many = _cards_text(cards)
         return f"{what} {'are' if many else 'is'} turned face {kind[5:]} in " \

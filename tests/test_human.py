@@ -862,7 +862,8 @@ def test_a_long_list_is_chosen_in_parts_and_enter_passes_a_reaction(tmp_path: Pa
     # what the person's own ask did: seat 2 had the ace, and the pair went to the heap (in
     # the deck's order)
     assert "you ask seat 2 for the red A\n    AD goes from seat 2's hand to your hand\n" \
-        "    AD is shown to everyone\n    AD AH go from your hand to the heap" in window
+        "    AD in your hand is shown to everyone\n" \
+        "    AD AH go from your hand to the heap" in window
     assert "act now, or Enter (or 0) to pass" in window
     assert "1. Name the hidden cards: the ... of ... and the ... of ... (1326 choices" in window
     child.sendline("1")
