@@ -78,8 +78,13 @@ class CallChecks:
     def check_call(self, node: n.Call) -> ir.Expr:
         if node.function in self.symbols.functions:  # the file's own, over any built-in
             return self.user_call(node)
-        if node.function in self.symbols.unchecked:  # the file's own, failed where written
-            return BAD
+        if node.function == self.symbols.writing and node.function not in FUNCTIONS \
+                and node.function not in AGGREGATES:
+            return self.error(node.pos, f"'{node.function}' is the function being written: a "
+                                        "function calls only those declared above it, so "
+                                        "that none calls itself")
+        if node.function in self.symbols.unchecked and node.function != self.symbols.writing:
+            return BAD  # the file's own, failed where written (and said so there)
         if node.function in AGGREGATES and node.function not in FUNCTIONS:
             return self.error(node.pos, f"{node.function}(...) takes a generator: "
                                         f"{node.function}(x.points for x in hand[p])")

@@ -315,8 +315,12 @@ class _RulesetChecker(MoveChecker):
                 self.hides(param.name, param.pos, "parameter")
             if spec.value is None:
                 continue
-            with self.bind(params):
-                value = self.check(spec.value)
+            self.symbols.writing = name
+            try:
+                with self.bind(params):
+                    value = self.check(spec.value)
+            finally:
+                self.symbols.writing = None
             if value is BAD:
                 continue
             self.symbols.unchecked.discard(name)

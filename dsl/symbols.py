@@ -39,6 +39,7 @@ class Symbols:
     choices: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # options with choices
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
     unchecked: set[str] = field(default_factory=set)  # functions whose value failed its check
+    writing: str | None = None  # the function whose value is being checked
     procedures: dict[str, tuple[Type, ...]] = field(default_factory=dict)  # their params
     procedure_names: frozenset[str] = frozenset()  # every procedure declared, checked or not
     value_tables: tuple[str, ...] = ()

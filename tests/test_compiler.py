@@ -795,3 +795,32 @@ def test_numbers_up_to_a_hands_size_weigh_as_the_hand_does(tmp_path: Path) -> No
                         "do: [\"move cards(hand[me])[i - 1] to discard face up\"]")
     path.write_text(text, encoding="utf-8")
     assert check_files([str(path)]) == []
+
+
+def test_a_function_that_calls_itself_is_refused_where_it_does(tmp_path: Path) -> None:
+    """A function calls only those declared above it: one calling itself is refused at the
+    call, not left to make every rule that calls it vanish from a file said to be valid."""
+    path = mini_with_functions(tmp_path, '  - {name: deep, params: {n: number}, value: '
+                                         '"if n <= 0 then 7 else deep(n - 1)"}\n',
+                               "deep(3) == 7")
+    [d] = check_files([str(path)])
+    assert d.message == ("'deep' is the function being written: a function calls only those "
+                         "declared above it, so that none calls itself")
+    assert d.location is not None and d.source_line is not None and \
+        d.source_line[d.location.column - 1:].startswith("deep(n - 1)")
+
+
+def test_inside_its_own_value_a_function_named_as_a_built_in_calls_the_built_in(
+        tmp_path: Path) -> None:
+    """`size` declared by the file wins over the built-in everywhere after it (a hint says
+    so); inside its own value, where it is not yet declared, `size(...)` is the built-in: a
+    wrapper of it."""
+    for most, listed in ((100, True), (200, False)):
+        path = mini_with_functions(tmp_path, '  - {name: size, params: {z: cards}, '
+                                             'value: "size(z) + 100"}\n',
+                                   f"size(hand[me]) > {most}")
+        assert check_files([str(path)]) == []  # (and a hint)
+        engine = Engine(load_ruleset(path))
+        state = engine.new_game(2, seed=1)
+        engine.apply(state, ("take",))  # a hand of cards: its size + 100 > 100, not 200
+        assert any(a[0] == "drop" for a in engine.legal_actions(state)) == listed
