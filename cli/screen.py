@@ -289,9 +289,9 @@ def decision_screen(engine: Engine, state: GameState, seat: int, legal: Sequence
 
 def shown_news(lines: Sequence[str], limit: int = SHOWN_EVENTS) -> list[str]:
     """The news a screen shows of `lines`: all of it, or when that is more than `limit`
-    lines, the latest items that fit and every item to be shown whole (a round's account:
-    cli/table.py's Line), each item whole; a line says where others were left out, and how
-    to read them."""
+    lines, the latest items that fit and every item to be shown whole (a round's account,
+    the seat's own action: cli/table.py's Line), each item whole; a line says where others
+    were left out, and how to read them."""
     if len(lines) <= limit:
         return list(lines)
     items: list[list[str]] = []

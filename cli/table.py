@@ -40,7 +40,7 @@ KEPT_HISTORY = 20_000  # lines of a seat's news kept for `log` (the latest)
 class Line(str):
     """A line of a seat's news. `first`: the first of its item (an action and what came
     of it, a round's account...); `whole`: of an item shown whole however long the news is
-    (a round's account)."""
+    (a round's account, the seat's own action)."""
 
     first: bool
     whole: bool
@@ -51,10 +51,11 @@ class Line(str):
         return line
 
 
-def news_lines(item: News) -> list[Line]:
-    """An item of news as the lines a seat reads (a round's, its account and how the next
-    begins, shown whole)."""
-    whole = item.kind == "round"
+def news_lines(item: News, seat: int) -> list[Line]:
+    """An item of news as the lines `seat` reads: shown whole however long the news is, a
+    round's (its account and how the next begins) and the seat's own action with what came
+    of it (what it did is never among the lines left out for `log`)."""
+    whole = item.kind == "round" or (item.kind == "action" and item.seat == seat + 1)
     return [Line(text, i == 0, whole) for i, text in enumerate(item.lines())]
 
 
@@ -125,7 +126,7 @@ class Table(PeoplesGame):
         with a person's only choice, played for them)."""
         for human in self.pending:
             for item in news(self.engine.rules, events, human, lone=lone):
-                self.say(human, news_lines(item))
+                self.say(human, news_lines(item, human))
 
     def say(self, seat: int, lines: Sequence[str]) -> None:
         """Tell the person at `seat` `lines` of news: they read them at their next decision

@@ -478,3 +478,25 @@ def test_standings_to_a_pipe_keep_a_line_a_seat_and_a_narrow_title_breaks() -> N
     results = Engine(load_ruleset("golf6")).results(Engine(load_ruleset("golf6")).new_game(4, 1))
     lines = render.standings({**results, "rounds": 17}, "highest", 0, 40)
     assert lines[:2] == ["Standings after 17 rounds:", "  highest total wins"]
+
+
+def test_the_persons_own_action_stays_on_screen_however_long_the_news() -> None:
+    """News longer than a screen shows keeps the latest items and leaves earlier ones to
+    `log`, but never the person's own action and what came of it (geohash: a card asked for
+    and shown, then a pair laid on the heap, before the bots' many moves)."""
+    from cardrules.cli.screen import SHOWN_EVENTS, shown_news
+    from cardrules.cli.table import news_lines
+    from cardrules.present.news import News
+
+    mine = News("you ask seat 4 for the black Q", ("QC goes from seat 4's hand to your hand",
+                                                   "QC QS go from your hand to the heap"),
+                seat=1)
+    others = [News(f"seat {2 + i % 3} asks for a card", ("a card changes hands",),
+                   seat=2 + i % 3) for i in range(SHOWN_EVENTS)]
+    lines = [line for item in (mine, *others) for line in news_lines(item, 0)]
+    shown = shown_news(lines)
+    assert shown[:3] == mine.lines() and "not shown: type log" in shown[3]
+    assert shown[-2:] == others[-1].lines() and len(shown) <= SHOWN_EVENTS + 3 + 1
+    # to another seat it is news like any other: left out first
+    theirs = shown_news([line for item in (mine, *others) for line in news_lines(item, 1)])
+    assert "not shown: type log" in theirs[0] and mine.text not in theirs
