@@ -71,10 +71,19 @@ def hint(table: Table, seat: int, choices: Mapping[int, Action], words: Sequence
         found = numbers.get(action)
         return found if found is not None else alike.get(choice_key(engine, state, action))
 
+    # a move whose text the person writes: offered once, by its number; a hint names a
+    # text the bot wrote, and the number to type before writing it
+    writes = {action[0]: n for n, action in choices.items() if is_open(action)}
+
     def named(action: Action) -> str:
         number = number_of(action)
         if number is None:
-            return choice_text(engine, action, state, seat)
+            text = choice_text(engine, action, state, seat)
+            written = [a for a in action[1:] if isinstance(a, str)]
+            if action[0] in writes and written:
+                return f"{writes[action[0]]}. {text} (type {writes[action[0]]}, then " \
+                    f"{', then '.join(written)})"
+            return text
         if named_numbers is not None:
             named_numbers.add(number)
         return f"{number}. {texts[number]}"

@@ -249,3 +249,23 @@ def test_the_account_of_the_deal_that_ends_the_match_speaks_of_no_playoff() -> N
             assert ("out of the game" in said) == ("(playoff: " in said), said
             played_off += "out of the game" in said
     assert ended and played_off  # (both kinds of deal were played)
+
+
+def test_a_hint_names_each_prediction_once_and_how_to_write_it() -> None:
+    """The bot tries a few predictions it writes itself, and may write one twice: a hint
+    lists each once, and says which choice to type and what to write after it."""
+    from click.testing import CliRunner
+
+    from cardrules.cli.main import main
+    from cardrules.interpreter.players.hint import hint
+
+    eng = engine()
+    state = eng.new_game(3, seed=11)
+    advice = hint(eng, state)
+    actions = [e.action for e in advice.estimates]
+    assert len(actions) == len(set(actions)) and advice.pick == actions[0]
+    result = CliRunner().invoke(main, ["play", "precognition", "--seed", "11", "--plain"],
+                                input="hint\nquit\nn\n1\nD\n")
+    said = " ".join(result.stdout.split())
+    written = advice.pick[1]
+    assert f"Hint from greedy: 1. Predict {written} (type 1, then {written})" in said, said

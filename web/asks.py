@@ -87,10 +87,16 @@ async def hint(served: Served, seat: int, body: dict[str, Any]) -> dict[str, Any
     def index_of(action: Any) -> int | None:
         return offered.get(choice_key(engine, state, action)) if not is_open(action) else None
 
+    # a move whose text the person writes is offered once: a text the bot wrote goes by
+    # that choice's index, and its own words
+    writes = {legal[i][0]: i for i in range(len(legal)) if is_open(legal[i])}
+
     def entry(action: Any) -> dict[str, Any]:
         index = index_of(action)
-        return {"index": index, "text": texts[index] if index is not None
-                else choice_text(engine, action, state, seat)}
+        if index is None:
+            return {"index": writes.get(action[0]),
+                    "text": choice_text(engine, action, state, seat)}
+        return {"index": index, "text": texts[index]}
 
     estimates = once_each(advice.estimates, lambda e: index_of(e.action))
     return {"version": version, "bot": kind, "pick": entry(advice.pick),

@@ -62,11 +62,16 @@ def hint(engine: Engine, state: GameState, kind: str = DEFAULT_HINT) -> Hint:
 
 def pick_first(weighed: Weighed) -> tuple[Estimate, ...]:
     """The estimates, the best first, the pick before those it tied with (the bot draws
-    among equals: the list must not name another first)."""
-    estimates = list(weighed.estimates)
+    among equals: the list must not name another first); each action once (a text a bot
+    writes may come up twice among those it tries: the first, the best, stands)."""
+    estimates, seen = [], set()
+    for estimate in weighed.estimates:
+        if estimate.action not in seen:
+            seen.add(estimate.action)
+            estimates.append(estimate)
     at = next((i for i, e in enumerate(estimates) if e.action == weighed.pick), None)
     if at is None:
-        return weighed.estimates
+        return tuple(estimates)
     mine = estimates.pop(at)
     tie = next((i for i, e in enumerate(estimates) if e.value == mine.value), at)
     return tuple(estimates[:tie] + [mine] + estimates[tie:])
