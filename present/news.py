@@ -161,8 +161,10 @@ class _Open:
         effects = [e for e in self.effects if not self.said(e, seat)]
         then = consequences(rules, effects, seat)
         move = rules.moves.get(self.event.get("move", ""))
-        if not then and move is not None and "player" in move.kinds:
-            then = ["nothing comes of it"]  # asked of another seat, and no card moved
+        if not self.effects and move is not None and "player" in move.kinds:
+            # asked of another seat, and nothing came of it (a clue given is an effect: what
+            # it told is the action's own line)
+            then = ["nothing comes of it"]
         return News(printable(text), tuple(printable(line) for line in then),
                     seat=self.event.get("seat"))
 

@@ -198,3 +198,19 @@ def test_a_hint_speaks_of_the_shared_score_not_of_another_seat() -> None:
     assert advice.estimates and all(e.words.startswith("a shared score of ")
                                     for e in advice.estimates), advice
     assert not any("other seat" in e.words for e in advice.estimates)
+
+
+def test_the_news_of_a_clue_is_the_clue_not_that_nothing_came_of_it() -> None:
+    """A clue asked of no card moves none, but it tells: the news is its own line (which
+    cards it names), never 'nothing comes of it', which a question that moved no card
+    elsewhere gets (geohash's ask of a card the other seat did not hold)."""
+    from cardrules.present.news import news
+
+    engine = Engine(load_ruleset("hanabi"))
+    state = engine.new_game(3, 11, log=True)
+    clue = next(a for a in engine.legal_actions(state) if a[0].startswith("tell_"))
+    state.log = []
+    engine.apply(state, clue)
+    for seat in range(3):
+        [item] = news(engine.rules, state.log, seat)
+        assert item.then == () and "which cards are" in item.text, item
