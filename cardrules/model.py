@@ -184,6 +184,7 @@ class PhaseDef:
     first: StateFn | None = None  # fn(S, me) -> the seat that starts the phase
     when: StateFn | None = None  # fn(S, me) -> whether the phase is played
     skip_site: Diagnostic | None = None  # where skip_turn is written (message left empty)
+    when_site: Diagnostic | None = None  # where `when` is written (message left empty)
 
 
 @dataclass(frozen=True)

@@ -142,8 +142,8 @@ class Generator(StatementWriter):
                 made.on_skip[index] = self.statement_function(f"on_skip_{index}", phase.on_skip,
                                                               phase.skip_turn.pos)
             if phase.first is not None:
-                made.first[index] = self.expression_function(f"first_{index}", ["S", "me"],
-                                                             phase.first)
+                made.first[index] = self.seat_function(
+                    f"first_{index}", phase.first, f"phase '{phase.name}' begins with it")
             if phase.when is not None:
                 made.when[index] = self.expression_function(f"when_{index}", ["S", "me"],
                                                             phase.when)
@@ -152,8 +152,8 @@ class Generator(StatementWriter):
         made.setup = self.statement_function("setup", program.setup,
                                              self.checked.decls.name.pos)
         if program.round_first is not None:
-            made.round_first = self.expression_function("round_first", ["S", "me"],
-                                                        program.round_first)
+            made.round_first = self.seat_function("round_first", program.round_first,
+                                                  "the round's play begins with it")
         made.round_end = self.statement_function("round_end", program.round_end,
                                                  self.checked.decls.name.pos)
         for kind, triggers in program.triggers.items():
@@ -229,6 +229,15 @@ class Generator(StatementWriter):
         body = [*(prologue or []), *shared, ast.Return(code)]
         self.tag(body, self.site(value.pos))
         return self.add_function(fn_name, params, body, value.pos)
+
+    def seat_function(self, fn_name: str, value: ir.Expr, what: str) -> str:
+        """A function returning `value`, a seat who is to play (`what` it is for): the house,
+        which takes no turn, is a fault at the rule text (runtime.a_seat)."""
+        [code], shared = self.values_sharing([value], frozenset())
+        seat = pyast.call("a_seat", S, code, pyast.const(what), self.site_const(value.pos))
+        body = [*shared, ast.Return(seat)]
+        self.tag(body, self.site(value.pos))
+        return self.add_function(fn_name, ["S", "me"], body, value.pos)
 
     def statement_function(self, fn_name: str, stmts: tuple[ir.Stmt, ...],
                            pos: n.Pos) -> str:

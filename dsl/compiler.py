@@ -294,9 +294,10 @@ def _phase(checked: Checked, phase: ir.Phase, index: int, fn: _Functions) -> Pha
     made = fn.manifest
     steps = tuple(_step(checked, s, made.legal[index, s.name], fn) for s in phase.steps)
     site = phase.skip_turn.pos.diagnostic("") if phase.skip_turn is not None else None
+    when = phase.when.pos.diagnostic("") if phase.when is not None else None
     return PhaseDef(phase.name, phase.turns, steps, fn(made.skip.get(index)),
                     fn(made.on_skip.get(index)), fn(made.first.get(index)),
-                    fn(made.when.get(index)), skip_site=site)
+                    fn(made.when.get(index)), skip_site=site, when_site=when)
 
 
 def _step(checked: Checked, step: ir.Step, legal: str | None, fn: _Functions) -> StepDef:

@@ -156,8 +156,12 @@ def new_round(F: Flow, s: GameState) -> None:
     """A round is dealt and its first phase begins."""
     rounds.deal(F, s)
     if not enter_phase(F, s, 0):
-        raise RuleRuntimeError(f"{F.rules.path}: round {s.round}: no phase is played (every "
-                               "phase's `when` is false)")
+        message = f"round {s.round}: no phase is played (every phase's `when` is false)"
+        site = next((p.when_site for p in F.rules.phases if p.when_site is not None
+                     and p.when_site.location is not None), None)
+        if site is None:
+            raise RuleRuntimeError(f"{F.rules.path}: {message}")
+        raise RuleRuntimeError(message, replace(site, message=message))  # (the first's)
 
 
 def end_round(F: Flow, s: GameState) -> None:

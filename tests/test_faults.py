@@ -397,3 +397,48 @@ def test_a_number_set_to_what_may_be_none_holds_none_and_says_so_where_read(
     with pytest.raises(RuleRuntimeError,
                        match=r":26:58: .*zero: the argument of numbers\(\) is none"):
         engine.apply(state, ("go",))
+
+
+PHASED = """\
+cardrules: 1
+name: phased
+house: {name: Bank}
+deck: {ranks: [A, "2"], suits: [clubs, hearts], zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: hand, owner: each, visibility: owner}
+round:
+  setup: [shuffle stock, "move top(stock) to hand[house]"]
+  phases:
+    - name: play
+      turns: rotate
+      PART
+      steps:
+        - name: act
+          moves:
+            - {name: go, do: [end round]}
+scoring:
+  round:
+    - {name: nothing, score: "0"}
+"""
+
+
+@pytest.mark.parametrize(("part", "message"), [
+    ('first: "owner(top(hand[house]))"',
+     "owner(top(hand[house])): the house is not a seat: phase 'play' begins with it"),
+    ('when: "size(stock) > 9"',
+     "round 1: no phase is played (every phase's `when` is false)")])
+def test_a_phase_that_cannot_begin_is_a_fault_at_its_rule(part: str, message: str,
+                                                          tmp_path: Path) -> None:
+    """A phase `first` that gives the house, which takes no turn, or a round whose every
+    phase's `when` is false: a fault where the rule is written, as any other."""
+    path = tmp_path / "phased.yaml"
+    path.write_text(PHASED.replace("PART", part), encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    with pytest.raises(RuleRuntimeError) as info:
+        engine.new_game(2, seed=1)
+    d = info.value.diagnostic
+    assert d is not None and d.location is not None and d.location.line == 13, str(info.value)
+    assert d.source_line is not None and d.source_line[d.location.column - 1:] \
+        .startswith(part.split('"')[1])
+    assert message in d.message and "report" not in d.message, d.message

@@ -219,7 +219,8 @@ def test_house_as_a_turn_by_first_is_refused(tmp_path: Path) -> None:
     text = BANK.format(winner="highest", extra="").replace(
         "  phases:", "  first: owner(top(hand[house]))\n  phases:")
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(CardrulesError, match="gives the house, which is not a seat"):
+    with pytest.raises(CardrulesError, match=r"bank\.yaml:\d+:\d+: .*the house is not a seat: "
+                       r"the round's play begins with it"):
         Engine(load_ruleset(path)).new_game(seed=1)
 
 
