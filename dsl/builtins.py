@@ -175,7 +175,7 @@ _register(
             "lies: one card of each such name, in the deck's order (every name if nothing "
             "was told of it).",
             _t("possible(B, S, _0)"),
-            example="all(c.suit == 'red' for c in possible(card))"),
+            example="all(c.rank == '5' for c in possible(card))"),
     Builtin("next_player", (PLAYER,), PLAYER,
             "The next player still in the game after the given one, in play order.",
             _t("next_seat(S, _0, DIRECTION)"), example="next_player(dealer)"),
@@ -190,7 +190,7 @@ _register(
     Builtin("owner", (CARD,), PLAYER,
             "The player whose zone holds the card, or none if it lies in a shared zone.",
             _t("owner_of(B, S, _0)"), nullable=True,
-            example="first: \"owner(first(c for c in stock if c.rank == '2'))\""),
+            example="first: \"owner(shown)\" (a card variable: who holds it leads)"),
     Builtin("team", (PLAYER,), PLAYERS,
             "The players of the player's team (`teams:`), in seat order, the player among them.",
             _t("team_of(S, _0, TEAMS)"), example="sum(q.bid for q in team(p))"),

@@ -93,6 +93,10 @@ class CallChecks:
             return self.error(node.pos, f"{node.function}() is no longer a built-in: declare "
                                         "the kinds of meld (`melds:`) and use "
                                         f"{RETIRED[node.function]}")
+        if fn is None and node.function in self.symbols.procedure_names:
+            return self.error(node.pos, f"'{node.function}' is a procedure, which does "
+                                        "something and gives no value: an expression calls a "
+                                        "function (`functions:`)")
         if fn is None:
             return self.error(node.pos, f"unknown function '{node.function}'" + did_you_mean(
                 node.function, [*FUNCTIONS, *self.symbols.functions]))

@@ -309,7 +309,7 @@ class StatementChecker(ExpressionChecker):
         name, symbols = stmt.name, self.symbols
         params = symbols.procedures.get(name)
         if params is None:
-            if name in symbols.procedure_names:
+            if name in symbols.procedure_names and name not in symbols.functions:
                 self.error(stmt.pos, f"'{name}' is declared later, or is the procedure being "
                                      "written: a procedure calls only those declared before "
                                      "it, so that none calls itself")

@@ -431,8 +431,11 @@ class TableChecker(StatementChecker):
         if zone is None or zone.owned:
             where = home.pos if home else self.decls.deck.pos
             name = home.name if home else "None"
+            shared = [z.name for z in out if not z.owned]  # (a zone each player owns is none)
             self.problem(where, f"the deck's zone must be a shared zone, not '{name}'"
-                         + did_you_mean(name, self.symbols.zones))
+                         + (", which each player owns" + (
+                             f": the shared zones are {', '.join(shared)}" if shared else "")
+                            if zone is not None else did_you_mean(name, shared)))
             return tuple(out), 0
         return tuple(out), zone.index
 

@@ -103,6 +103,18 @@ CASES = {
                                "'again' is declared later, or is the procedure being written: a "
                                "procedure calls only those declared before it, so that none "
                                "calls itself"),
+    "function_calls_itself": ([(4, "title: Mini", 'functions: [{name: deep, params: {n: number}, '
+                                'value: "if n <= 0 then 0 else deep(n - 1)"}]')],
+                              (4, "deep(n", 0),
+                              "'deep' is the function being written: a function calls only "
+                              "those declared above it, so that none calls itself"),
+    "procedure_as_a_value": ([(4, "title: Mini", REFILL),
+                              (37, "size(stock) > 0", "refill(me)")], (37, "refill", 0),
+                             "'refill' is a procedure, which does something and gives no value: "
+                             "an expression calls a function (`functions:`)"),
+    "deck_zone_owned": ([(14, "zone: stock", "zone: hand")], (14, "hand", 0),
+                        "the deck's zone must be a shared zone, not 'hand', which each player "
+                        "owns: the shared zones are stock, discard"),
     "procedure_unknown": ([(4, "title: Mini", REFILL),
                            (40, "set drawn += 1", "refil(me)")], (40, "refil", 0),
                           "unknown procedure 'refil': did you mean 'refill'?"),
