@@ -27,7 +27,6 @@ from .codegen_expr import S, Z, local, seat_zone
 from .codegen_stmt import StatementWriter, small
 from .inline import Inliner
 from .reads import seat_zones, tells
-from .unswitch import unswitched
 
 
 @dataclass
@@ -353,19 +352,12 @@ class Generator(StatementWriter):
             pieces = self.hoist([where], param.name) if where is not None else []
             inner += [pyast.assign(name, code) for name, code in pieces]
             try:
-                test = self.expr(where) if where is not None else None
+                test = [self.expr(where)] if where is not None else []
             finally:
                 self.unhoist(pieces)
-
-            def extend(test: ast.expr | None) -> list[ast.stmt]:
-                made = ast.ListComp(pyast.clone(action), [ast.comprehension(
-                    pyast.store(local(param.name)), pyast.name(source),
-                    [pyast.clone(test)] if test is not None else [], 0)])
-                return [pyast.expr_stmt(pyast.call(pyast.attr(out, "extend"), made))]
-
-            # the pieces worked out before the loop (not those kept when first needed)
-            guards = frozenset(name for name, code in pieces if not isinstance(code, ast.List))
-            inner += unswitched(test, guards, extend)
+            made = ast.ListComp(action, [ast.comprehension(
+                pyast.store(local(param.name)), pyast.name(source), test, 0)])
+            inner.append(pyast.expr_stmt(pyast.call(pyast.attr(out, "extend"), made)))
         else:
             inner = [pyast.expr_stmt(pyast.call(pyast.attr(out, "append"), action))]
             for param in reversed(move.params):

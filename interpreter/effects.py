@@ -407,40 +407,9 @@ def deal(b: Board, s: GameState, count: int | None, src: int, base: int, face: b
             for p in seats:
                 move_card(b, s, top(b, s, src), base + p, face, by, False)
     else:
-        knowing: Fact = s.knowing
-        logging: Fact = s.log is not None
-        dest_grid: Fact = b.grid[base]
-        dest_trick: Fact = b.trick[base]
-        cards = s.zones[src]
-        if not (knowing or logging or dest_grid or dest_trick) \
-                and 0 < count * len(seats) <= len(cards) and src - base not in seats:
-            dealt_at_once(s, cards, count, seats, base, face)
-        else:
-            for _ in range(count):
-                for p in seats:
-                    move_top(b, s, src, base + p, face, by, False)
-
-
-def dealt_at_once(s: GameState, cards: list[int], count: int, seats: list[int], base: int,
-                  face: bool | None) -> None:
-    """`count` cards from the top of `cards` to each of `seats` (zones `base + seat`), one
-    at a time round the table: what `deal` does card by card, with each seat's cards put
-    in at once, where nobody's knowledge or log is kept, the source holds them all and is
-    none of the hands dealt to (a playout kernel's deal)."""
-    n = len(seats)
-    dealt = cards[len(cards) - count * n:]
-    del cards[len(cards) - count * n:]
-    dealt.reverse()  # (the top card first)
-    zones, where, up = s.zones, s.where, s.face_up
-    for k, p in enumerate(seats):
-        z = base + p
-        mine = dealt[k::n]
-        zones[z].extend(mine)
-        for c in mine:
-            where[c] = z
-        if face is not None:
-            for c in mine:
-                up[c] = face
+        for _ in range(count):
+            for p in seats:
+                move_top(b, s, src, base + p, face, by, False)
 
 
 def deal_order(s: GameState, direction: int, after: int | None) -> list[int]:
@@ -586,8 +555,7 @@ def named_to_each(b: Board, s: GameState, c: int) -> list[list[int]]:
 EXPORTED = (
     "put", "leave", "arrive", "move_card", "move_top", "move_all", "move_zone", "flip_card",
     "flip_all", "swap", "known_after_move", "shuffle", "seen_first", "peek", "peek_all",
-    "reveal", "deal",
-    "deal_order", "dealt_at_once", "end_round_before", "ends", "win", "eliminate",
+    "reveal", "deal", "deal_order", "end_round_before", "ends", "win", "eliminate",
     "reverse_direction",
     "score_points", "log_move", "log_move_under",
     "log_swap", "log_flip", "table_order",
