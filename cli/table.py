@@ -55,7 +55,8 @@ def news_lines(item: News, seat: int) -> list[Line]:
     """An item of news as the lines `seat` reads: shown whole however long the news is, a
     round's (its account and how the next begins) and the seat's own action with what came
     of it (what it did is never among the lines left out for `log`)."""
-    whole = item.kind == "round" or (item.kind == "action" and item.seat == seat + 1)
+    whole = item.kind in ("round", "account") or (item.kind == "action"
+                                                  and item.seat == seat + 1)
     return [Line(text, i == 0, whole) for i, text in enumerate(item.lines())]
 
 

@@ -28,7 +28,8 @@ Event = dict[str, Any]
 class News:
     """One thing that happened, in one seat's words: a line, and what came of it (each a
     line of its own). `kind`: 'action' (a seat's action, its `seat` from 1), 'round' (a
-    round's end or start) or 'game' (the game's end, a seat missing a turn...)."""
+    round's start: its setup), 'account' (a round's end: its account) or 'game' (the game's
+    end, a seat missing a turn...)."""
 
     text: str
     then: tuple[str, ...] = ()
@@ -81,7 +82,7 @@ def news(rules: Ruleset, events: Sequence[Event], seat: int, accounts: bool = Tr
             in_setup = False
             if accounts:
                 account = round_account(rules, event, ends_game(events, index))
-                out.append(News(account.headline(), tuple(account.lines()), kind="round"))
+                out.append(News(account.headline(), tuple(account.lines()), kind="account"))
         elif kind == "skip":
             out.append(News(_subject(event["seat"], seat, "misses a turn", "miss a turn"),
                             kind="game", seat=event["seat"]))

@@ -241,7 +241,7 @@ def test_the_account_of_the_deal_that_ends_the_match_speaks_of_no_playoff() -> N
             eng.apply(state, domains.fill(bot.choice(eng.legal_actions(state)), bot))
             events += drain(state.log)
         *before, last = ["\n".join(n.lines()) for n in news(eng.rules, events, 0)
-                         if n.kind == "round" and " over " in n.text]
+                         if n.kind == "account" and " over " in n.text]
         assert "playoff" not in last and "out of the game" not in last, last
         ends = [e for e in events if e.get("event") == "round_end"]
         ended += bool(ends[-1].get("after_round", {}).get("out"))

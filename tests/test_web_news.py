@@ -105,5 +105,27 @@ def test_a_page_may_read_the_whole_log_of_what_its_seat_was_told() -> None:
     with TestClient(make_app(hub)) as client:
         page = client.get(f"/api/seat/{token}").json()["news"]
         log = client.post(f"/api/seat/{token}/log", json={}).json()["news"]
-    assert len(log) > len(page) == 40 and log[-40:] == page
+    # (the end of the same items: a round's account told whole in the log, by its headline
+    # among the latest, beside the account the page shows)
+    assert len(log) > len(page) == 40 and [i["text"] for i in log[-40:]] == \
+        [i["text"] for i in page]
     assert log[0]["text"].startswith("you turn the face-down card of your grid")
+
+
+def test_the_whole_log_tells_each_rounds_account_as_the_terminal_does() -> None:
+    """The page's latest news tells a round's end by its headline (its account is shown
+    beside); the whole log tells the account whole, as `log` does at the terminal."""
+    from cardrules.web.asks import log
+    from cardrules.web.payload import seat_news
+
+    game = Game.new("golf6", {"rounds": "2"}, 2, 1, None)
+    choosers = [make_bot("random", 1, seat) for seat in (0, 1)]
+    while not game.state.over:
+        seat = game.to_move()
+        assert seat is not None
+        game.play(seat, choosers[seat].choose(game.engine, game.state, game.legal()))
+    whole = [item for item in log(game, 0)["news"] if item["kind"] == "account"]
+    latest = [item for item in seat_news(game, 0) if item["kind"] == "account"]
+    assert [item["text"] for item in whole][:1] == [whole[0]["text"]] and len(whole) == 2
+    assert all(item["then"] for item in whole) and whole[0]["text"].startswith("Round 1")
+    assert latest and all(item["then"] == [] for item in latest)

@@ -205,8 +205,7 @@ class Game(PeoplesGame):
         """Note what `events` tell each seat (and each round's account); `lone`: they began
         with a person's only choice, played for them."""
         rules = self.engine.rules
-        told = tuple(tuple(news(rules, events, p, accounts=False, lone=lone))
-                     for p in range(self.state.n))
+        told = tuple(tuple(news(rules, events, p, lone=lone)) for p in range(self.state.n))
         if any(told):
             self.news.append(told)
             del self.news[:-NEWS_KEPT]

@@ -9,6 +9,7 @@ here reads a card the seat does not know except through player_view and describe
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from cardrules.interpreter.domains import Words, is_open
@@ -100,14 +101,17 @@ def seat_payload(game: Game, seat: int, full: bool = False,
 
 
 def seat_news(game: Game, seat: int, limit: int | None = NEWS_SHOWN) -> list[dict[str, Any]]:
-    """The latest things that happened (at most `limit`; None: all the game keeps), as
-    `seat` read them, the oldest first."""
+    """The latest things that happened (at most `limit`; None: all the game keeps, the
+    whole log), as `seat` read them, the oldest first. A round's account is told whole in
+    the whole log, as `log` tells it at the terminal; among the latest, by its headline (the
+    page shows the last rounds' accounts beside)."""
     out: list[dict[str, Any]] = []
     for entry in reversed(game.news):
         if isinstance(entry, str):
             out.append(News(entry, kind="game").to_data())
         else:
-            out.extend(item.to_data() for item in reversed(entry[seat]))
+            out.extend((item if limit is None or item.kind != "account"
+                        else replace(item, then=())).to_data() for item in reversed(entry[seat]))
         if limit is not None and len(out) >= limit:
             break
     return out[:limit][::-1]
