@@ -214,6 +214,16 @@ def house_view(rules: Ruleset, s: GameState, seat: int | None,
             "winner": s.over and s.house_won}
 
 
+def seen_values(rules: Ruleset, s: GameState, seat: int) -> dict[tuple[str, int], Any]:
+    """The variables as `seat`'s view shows them (no internal one; another's secret as
+    None), by name and player (-1 for a game or round variable): what a person's news
+    compares before and after an action."""
+    out = {(name, -1): value for name, value in _game_variables(rules, s, seat).items()}
+    for name, values in _player_variables(rules, s, seat).items():
+        out.update(((name, p), value) for p, value in enumerate(values))
+    return out
+
+
 def _player_variables(rules: Ruleset, s: GameState, seat: int) -> dict[str, list[Any]]:
     """Player variables; one declared `visibility: owner` shows only its owner's value
     (None for the others) while it is `secret`: the view is of a round in play."""

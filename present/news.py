@@ -19,7 +19,7 @@ from cardrules.interpreter.sessions.people import Lone
 from cardrules.model import PASS, Ruleset
 
 from .account import ends_game, round_account
-from .render import printable, trigger_docs, winner_names
+from .render import printable, shown_value, trigger_docs, winner_names
 
 Event = dict[str, Any]
 
@@ -197,6 +197,10 @@ def consequences(rules: Ruleset, effects: Sequence[Event], seat: int) -> list[st
     for index, effect in enumerate(effects):
         if _swapped(effects, index - 1):  # (told with the card it changed places with)
             continue
+        if effect.get("effect") == "values":  # (the variables the seat sees that changed)
+            groups += [(("rule", None, None, None, text), [])
+                       for text in values_text(rules, effect, seat)]
+            continue
         if effect.get("effect") in _RULED:
             groups.append((("rule", None, None, None, ruled_text(rules, effect, seat)), []))
             continue
@@ -238,6 +242,23 @@ def ruled_text(rules: Ruleset, effect: Event, seat: int) -> str:
             return f"{house} wins{why}"
         return _subject(effect["seat"], seat, "wins", "win") + why
     return f"the {kind[4:]} ends{why}"
+
+
+def values_text(rules: Ruleset, effect: Event, seat: int) -> list[str]:
+    """The variables an action changed as `seat` sees them (the session's `values` effect:
+    per seat, [name, player or -1, before, after]), each a line in its words: 'Fuses: 3 ->
+    2', "seat 2's Tricks: 0 -> 1", 'your Bid: none -> 4'."""
+    changed = effect.get("changed")
+    if not isinstance(changed, list) or not 0 <= seat < len(changed):
+        return []
+    titles = {var.name: var.title for var in rules.variables}
+    out = []
+    for name, owner, before, after in changed[seat]:
+        whose = "" if owner < 0 else "your " if owner == seat else f"seat {owner + 1}'s "
+        title = titles.get(name, name)
+        out.append(f"{whose}{title if whose else title[:1].upper() + title[1:]}: "
+                   f"{shown_value(before)} -> {shown_value(after)}")
+    return out
 
 
 def _trigger_words(rules: Ruleset, name: str) -> str:

@@ -214,3 +214,21 @@ def test_the_news_of_a_clue_is_the_clue_not_that_nothing_came_of_it() -> None:
     for seat in range(3):
         [item] = news(engine.rules, state.log, seat)
         assert item.then == () and "which cards are" in item.text, item
+
+
+def test_the_news_tells_a_fuse_burnt_and_a_clue_token_spent() -> None:
+    """What an action changed of the variables a seat sees is news too: a card that does not
+    fit burns a fuse, a clue spends a token (each seat reads it under the action)."""
+    from cardrules.interpreter.players.bots import make_bot
+    from cardrules.web.game import Game
+    from cardrules.web.payload import seat_news
+
+    game = Game.new("hanabi", {}, 3, 11, None)
+    bots = [make_bot("random", 11, seat) for seat in range(3)]
+    told: set[str] = set()
+    while not game.state.over and game.state.actions < 60:
+        seat = game.to_move()
+        assert seat is not None
+        game.play(seat, bots[seat].choose(game.engine, game.state, game.legal()))
+        told.update(line for item in seat_news(game, 0, None) for line in item["then"])
+    assert {"Fuses left: 3 -> 2", "Clue tokens: 8 -> 7"} <= told, sorted(told)
