@@ -1008,7 +1008,7 @@ def record_of(path: Path) -> dict[str, Any]:
 def test_a_hint_and_a_decision_taken_back_at_the_terminal() -> None:
     """`hint` shows a bot's pick and its estimates; `takeback` undoes taking the discard
     (a card everyone saw), not taking the stock's top card (seen once taken)."""
-    typed = "1\n1\nhint\nhint random\n2\ntakeback\n1\ntakeback\n"
+    typed = "1\n1\nhint\nhint random\nhint cmd:ls\n2\ntakeback\n1\ntakeback\n"
     result = CliRunner().invoke(main, [*PLAY[:1], "golf6", "--players", "2", "--seed", "5",
                                        "--plain", "-o", "rounds=1"], input=typed)
     out = result.stdout
@@ -1017,6 +1017,7 @@ def test_a_hint_and_a_decision_taken_back_at_the_terminal() -> None:
         "    2. Take the top card of the discard pile: 7.0 points ahead of the best other " \
         "seat (4 samples)\n" in out
     assert "refused: 'random' gives no hints: ask one of greedy, ismcts" in out
+    assert "refused: 'cmd:ls' gives no hints: ask one of greedy, ismcts" in out
     assert "Taken back: Take the top card of the discard pile. Decide again." in out
     assert "  you take back: Take the top card of the discard pile\n" in out
     after = out.split("Decide again.")[1]

@@ -1224,6 +1224,7 @@ def test_a_hint_is_a_bots_pick_for_the_seats_own_decision_within_the_caps() -> N
                 ({"bot": "random"}, 400, "'random' gives no hints"),
                 ({"bot": "cmd:python x.py"}, 400, "from the command line"),
                 ({"bot": 3}, 400, "expected {\"bot\""),
+                ({"bot": "x" * 500}, 400, "expected {\"bot\""),
                 ([], 400, "expected a JSON object")]:
             answer = client.post(f"{me}/hint", json=body)
             assert answer.status_code == status and cause in answer.json()["error"], answer.text

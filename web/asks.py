@@ -58,7 +58,7 @@ async def hint(served: Served, seat: int, body: dict[str, Any]) -> dict[str, Any
     seat's choices (where the choice is one of them) and in the seat's words."""
     game = served.game
     kind = body.get("bot", hints.DEFAULT_HINT)
-    if not isinstance(kind, str):
+    if not isinstance(kind, str) or len(kind) > 40:
         raise Refused(400, "expected {\"bot\": \"greedy\"} (or ismcts, with a budget)")
     check_kind(kind)  # the lobby's caps
     try:

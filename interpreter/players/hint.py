@@ -18,7 +18,7 @@ from cardrules.model import Action
 
 from ..engine import Engine
 from ..state import GameState
-from .bots import check_kind, make_bot, split_kind
+from .bots import check_kind, make_bot
 from .search import Estimate, Weighed
 
 HINT_KINDS = ("greedy", "ismcts")  # the bots that weigh their choices
@@ -37,7 +37,7 @@ class Hint:
 
 def check_hint_kind(kind: str) -> None:
     """Refuse (GameError) a bot that gives no hints, or a seat kind that names no bot."""
-    name, _ = split_kind(kind)
+    name = kind.partition(":")[0]  # (what it names first: a budget is read only for a bot)
     if name not in HINT_KINDS:
         offered = ", ".join(HINT_KINDS)
         raise GameError(f"'{kind[:40]}' gives no hints: ask one of {offered} "
