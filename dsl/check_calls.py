@@ -41,6 +41,7 @@ class CallChecks:
     first are the rest of the checker's, which these use."""
 
     symbols: Symbols
+    choosing = False  # while a move's `choose` domain is checked (words(...) is one)
 
     def check(self, node: n.Expr) -> ir.Expr:
         raise NotImplementedError
@@ -118,6 +119,10 @@ class CallChecks:
                 for i, (arg, want) in enumerate(zip(node.args, params))]
         if any(a is BAD for a in args):
             return BAD
+        if fn.name == "words" and not self.choosing:
+            return self.error(node.pos, "words(...) is a domain of texts a player writes: it "
+                                        "has meaning only as a move's `choose` domain "
+                                        "(choose: {guess: \"words('UDS', 1, 11)\"})")
         if fn.name in GOAL_FUNCTIONS:
             self.goal_kinds(args[1])
         if fn.name in ("sorted", "combinations", "subsets"):

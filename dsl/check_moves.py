@@ -96,7 +96,11 @@ class MoveChecker(TableChecker):
         self.scope[name] = (UNCHECKED, False)  # until its domain is known to check
         if domain is None:
             return None
-        first = self.check(domain.source)
+        self.choosing = True  # (the one place words(...) means something: check_calls)
+        try:
+            first = self.check(domain.source)
+        finally:
+            self.choosing = False
         if first is BAD:
             return None
         if first.type == WORDS:  # an open domain: one action, its parameter filled in later

@@ -112,6 +112,10 @@ CASES = {
                               (37, "size(stock) > 0", "refill(me)")], (37, "refill", 0),
                              "'refill' is a procedure, which does something and gives no value: "
                              "an expression calls a function (`functions:`)"),
+    "words_outside_choose": ([(40, "set drawn += 1", "let w = words('UD', 1, 3)")],
+                             (40, "words", 0),
+                             "words(...) is a domain of texts a player writes: it has meaning "
+                             "only as a move's `choose` domain"),
     "deck_zone_owned": ([(14, "zone: stock", "zone: hand")], (14, "hand", 0),
                         "the deck's zone must be a shared zone, not 'hand', which each player "
                         "owns: the shared zones are stock, discard"),
