@@ -15,6 +15,7 @@ have, and a save, however edited, reaches only positions the rules allow.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import sys
@@ -159,12 +160,16 @@ class Session:
         self.unsaved: str | None = None  # why the last save on quitting failed
         self.unsaveable: str | None = None  # why the game can never be saved, if it cannot
         self.shown = OnScreen({}, set(), {})  # the choices the person has been shown
+        self.decided: Record | None = None  # the game at the last decision (autosave)
 
     def autosave(self) -> None:
-        """Save after a decision (with --save). A save that fails (a full disk, a game too
-        long for a save) is said once, on stderr, and play goes on; the earlier save stays
-        as it was."""
+        """Save after a decision (with --save; without, the game as it stands is kept in
+        memory, `decided`, to be saved if play is interrupted before the next). A save that
+        fails (a full disk, a game too long for a save) is said once, on stderr, and play
+        goes on; the earlier save stays as it was."""
         if self.save is None:
+            if self.unsaveable is None:
+                self.decided = copy.deepcopy(self.table.noted())
             return
         try:
             self.table.write(self.save)
@@ -427,6 +432,28 @@ class Session:
                 self.console.refuse(problem)
         return tuple(parts)
 
+    def offer_save(self) -> None:
+        """Interrupted (Ctrl-C) with no --save, while the bots played on: offer to save the
+        game as it stood at the person's last decision (where a resumed game goes on as if
+        never stopped); a second Ctrl-C, or no, leaves it unsaved."""
+        if self.decided is None:
+            return
+        path = self.save_path
+        try:
+            reply = self.console.ask(printable(f"Save the game as it stood at your last "
+                                               f"decision to {path}? [y/N] "))
+        except (KeyboardInterrupt, EOFError):
+            reply = None
+        if reply is None or reply.strip().lower() not in ("y", "yes"):
+            click.echo("not saved", err=True)
+            return
+        try:
+            records.write(path, self.decided)
+        except GameError as exc:
+            click.echo(printable(f"not saved: {exc}"), err=True)
+            return
+        click.echo(f"Game saved to {path}. Resume it with: cardrules resume {path}", err=True)
+
     def quit(self) -> None:
         """Quit, saving the game (Stop). A save that fails is said and the game goes on, so
         that the person can make room and try again; once told, they may quit without
@@ -481,6 +508,7 @@ def play_table(table: Table, plain: bool, save: str | None, as_json: bool = Fals
         where = "" if not session.save else f"; your last decision is saved in {session.save}" \
             if session.save_problem is None else f"; {session.save} holds an earlier point"
         click.echo(f"\ninterrupted{where}", err=True)
+        session.offer_save()
         sys.exit(EXIT_INTERRUPTED)
     finally:
         finish(table.engine, table.state, table.bots)  # programs told the end, and stopped

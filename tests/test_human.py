@@ -52,7 +52,7 @@ RULESET_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))
 PROMPT = r"seat \d> "
 END_PROMPT = r"game over> "
 RULE = "=" * 72
-EXIT_USAGE, EXIT_GAME = 2, 3
+EXIT_USAGE, EXIT_GAME, EXIT_INTERRUPTED = 2, 3, 130
 CHOICE = re.compile(r"^ +(\d+)\. ", re.M)
 # A golf6 game that the tests stop and resume: 3 players, 2 rounds, seed 11.
 # `play` against random bots: quick, and the same screens every time.
@@ -1081,3 +1081,32 @@ def test_a_seed_cardrules_picks_is_shown_only_once_the_game_is_over(tmp_path: Pa
     child.sendline("n")
     child.expect(PROMPT)
     child.terminate(force=True)
+
+
+def test_ctrl_c_while_the_bots_play_offers_to_save_the_game_as_it_stood_at_the_last_decision(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Interrupted while a bot thinks (no --save), the person is offered a save of the game
+    as it stood at their last decision; resumed, it goes on from there."""
+    from cardrules.interpreter.players import search
+
+    monkeypatch.chdir(tmp_path)
+    choose = search.GreedyBot.choose
+    calls = {"n": 0}
+
+    def slow(self: Any, engine: Any, state: Any, legal: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 3:  # the bots' third decision: the person presses Ctrl-C
+            raise KeyboardInterrupt
+        return choose(self, engine, state, legal)
+
+    monkeypatch.setattr(search.GreedyBot, "choose", slow)
+    result = CliRunner().invoke(main, ["play", "golf6", "-p", "2", "--seed", "5", "--plain"],
+                                input="1\n1\n1\n1\ny\n")
+    assert result.exit_code == EXIT_INTERRUPTED, result.output
+    saved = tmp_path / "golf6.cardrules-save"
+    assert f"Game saved to {saved.name}" in result.stderr and saved.exists(), result.stderr
+    record = json.loads(saved.read_text(encoding="utf-8"))
+    assert len(record["actions"]) >= 3
+    monkeypatch.setattr(search.GreedyBot, "choose", choose)
+    resumed = CliRunner().invoke(main, ["resume", str(saved), "--plain"], input="quit\ny\n")
+    assert resumed.exit_code == 0 and "resumed from" in resumed.stdout, resumed.output
