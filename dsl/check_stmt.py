@@ -24,6 +24,9 @@ from .typesys import (
     comparable,
 )
 
+# What a value stored in a variable is called where it may not be none (check_set).
+_WHAT = {INT: "the number", CARD: "the card", PLAYER: "the player"}
+
 
 class StatementChecker(ExpressionChecker):
     """Checks expressions and statements against a ruleset's symbols."""
@@ -201,6 +204,10 @@ class StatementChecker(ExpressionChecker):
             return None
         if stmt.op != "=":
             target = self.needed(target, stmt.pos, "the number")
+        elif not target.nullable and value.nullable:
+            # a variable that never holds none (its initial value written out) may not be
+            # given one: a fault here, not where a rule reads it as a number
+            value = self.needed(value, stmt.pos, _WHAT.get(target.type, "the value"))
         return ir.Set(target, stmt.op, value, pos=stmt.pos)
 
     def record(self, stmt: n.Set, target: ir.Expr, value: ir.Expr) -> None:

@@ -442,3 +442,36 @@ def test_a_phase_that_cannot_begin_is_a_fault_at_its_rule(part: str, message: st
     assert d.source_line is not None and d.source_line[d.location.column - 1:] \
         .startswith(part.split('"')[1])
     assert message in d.message and "report" not in d.message, d.message
+
+
+def test_a_number_that_never_holds_none_set_to_none_is_a_fault_at_the_set(
+        tmp_path: Path) -> None:
+    """Every variable's initial value written out: none ever holds none, so a rule storing
+    what may be none (first of no items) is a fault where it stores it, and the scoring that
+    reads the number never meets none (it did, as a bug of cardrules)."""
+    text = """\
+cardrules: 1
+name: plain
+deck: {ranks: [A, "2"], suits: [clubs], zone: stock}
+zones: [{name: stock, visibility: hidden}]
+variables:
+  - {name: x, scope: game, initial: 0}
+round:
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: turn
+          moves:
+            - {name: go, do: ["set x = first(n for n in numbers(1, 0))", end round]}
+scoring:
+  round:
+    - {name: b, score: "x + 1"}
+"""
+    path = tmp_path / "plain.yaml"
+    path.write_text(text, encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, seed=1)
+    with pytest.raises(RuleRuntimeError, match=r"plain\.yaml:14:32: in move 'go' \(seat 1\): "
+                       r"set x = first\(n for n in numbers\(1, 0\)\): the number is none"):
+        engine.apply(state, ("go",))
