@@ -162,9 +162,12 @@ class _Open:
         effects = [e for e in self.effects if not self.said(e, seat)]
         then = consequences(rules, effects, seat)
         move = rules.moves.get(self.event.get("move", ""))
-        if not self.effects and move is not None and "player" in move.kinds:
-            # asked of another seat, and nothing came of it (a clue given is an effect: what
-            # it told is the action's own line)
+        if not then and move is not None and "player" in move.kinds \
+                and all(e.get("effect") == "values" for e in self.effects):
+            # asked of another seat, and nothing came of it that the seat sees (a clue given
+            # is an effect: what it told is the action's own line; a change of a variable
+            # the seat does not see is none of its news, else it would tell the seat that
+            # something it may not see changed)
             then = ["nothing comes of it"]
         return News(printable(text), tuple(printable(line) for line in then),
                     seat=self.event.get("seat"))
@@ -244,6 +247,9 @@ def ruled_text(rules: Ruleset, effect: Event, seat: int) -> str:
     return f"the {kind[4:]} ends{why}"
 
 
+VALUE_TEXT = 60  # characters of a variable's values before and after, told at most
+
+
 def values_text(rules: Ruleset, effect: Event, seat: int) -> list[str]:
     """The variables an action changed as `seat` sees them (the session's `values` effect:
     per seat, [name, player or -1, before, after]), each a line in its words: 'Fuses: 3 ->
@@ -256,8 +262,13 @@ def values_text(rules: Ruleset, effect: Event, seat: int) -> list[str]:
     for name, owner, before, after in changed[seat]:
         whose = "" if owner < 0 else "your " if owner == seat else f"seat {owner + 1}'s "
         title = titles.get(name, name)
-        out.append(f"{whose}{title if whose else title[:1].upper() + title[1:]}: "
-                   f"{shown_value(before)} -> {shown_value(after)}")
+        title = title if whose else title[:1].upper() + title[1:]
+        was, now = shown_value(before), shown_value(after)
+        if len(was) + len(now) > VALUE_TEXT:  # (a long list: that it changed, and its size)
+            out.append(f"{whose}{title} changed" + (f": {len(after)} items"
+                                                   if isinstance(after, list) else ""))
+        else:
+            out.append(f"{whose}{title}: {was} -> {now}")
     return out
 
 

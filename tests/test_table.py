@@ -500,3 +500,68 @@ def test_the_persons_own_action_stays_on_screen_however_long_the_news() -> None:
     # to another seat it is news like any other: left out first
     theirs = shown_news([line for item in (mine, *others) for line in news_lines(item, 1)])
     assert "not shown: type log" in theirs[0] and mine.text not in theirs
+
+
+SECRET_TALLY = """\
+cardrules: 1
+name: tally
+players: {min: 3, max: 3, default: 3}
+deck: {ranks: [A, "2", "3", "4"], suits: [clubs, diamonds, hearts, spades], zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: hand, owner: each, visibility: owner}
+variables:
+  - {name: aces, label: "Aces asked for", scope: player, initial: 0, visibility: owner}
+round:
+  setup: [shuffle stock, deal 2 from stock to each hand face down]
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: act
+          moves:
+            - name: ask
+              label: "Ask {target} about aces"
+              choose: {target: "players where target != me"}
+              do:
+                - if: "any(c.rank == 'A' for c in hand[target])"
+                  then: ["set target.aces += 1"]
+max_actions: 6
+scoring:
+  round:
+    - {name: tally, score: "p.aces"}
+"""
+
+
+def test_a_change_of_a_secret_is_news_to_its_owner_alone(tmp_path: Path) -> None:
+    """Seat 1 asks seat 2 about aces; seat 2's secret tally rises if it holds one. Seat 2 is
+    told its tally changed; seat 1 and seat 3 read the same news whatever seat 2 holds."""
+    from cardrules.web.game import Game
+    from cardrules.web.payload import seat_news
+
+    path = tmp_path / "tally.yaml"
+    path.write_text(SECRET_TALLY, encoding="utf-8")
+    told: dict[bool, set[tuple[str, ...]]] = {True: set(), False: set()}
+    for seed in range(12):
+        game = Game.new(str(path), {}, 3, seed, None)
+        aces = any(game.engine.rules.cards.names[c].startswith("A")
+                   for c in game.state.zones[game.engine.rules.zone("hand").zone_of(1)])
+        game.play(0, ("ask", 1))
+        for seat in (0, 2):
+            told[aces].add(tuple(seat_news(game, seat)[-1]["then"]))
+        owner = seat_news(game, 1)[-1]["then"]
+        assert ("your Aces asked for: 0 -> 1" in owner) == aces, owner
+    assert told[True] == told[False] == {("nothing comes of it",)}, told
+
+
+def test_a_long_list_that_changed_is_told_by_its_size() -> None:
+    """A variable holding a long list is told to have changed, with its size: never written
+    out whole under every action (a served game keeps thousands of actions' news)."""
+    from cardrules.present.news import VALUE_TEXT, values_text
+
+    rules = load_ruleset("golf6")
+    short = {"effect": "values", "changed": [[["scores", -1, [1, 2], [1, 2, 3]]]]}
+    long = {"effect": "values", "changed": [[["scores", 0, list(range(VALUE_TEXT)),
+                                             list(range(VALUE_TEXT + 1))]]]}
+    assert values_text(rules, short, 0) == ["Scores: 1 2 -> 1 2 3"]
+    assert values_text(rules, long, 0) == [f"your scores changed: {VALUE_TEXT + 1} items"]
