@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from cardrules.errors import GameError
-from cardrules.interpreter.domains import is_open
+from cardrules.interpreter.domains import Words, is_open, matches
 from cardrules.interpreter.players import hint as hints
 from cardrules.model import Action
 from cardrules.present.choices import choice_key, once_each
@@ -73,16 +73,20 @@ def hint(table: Table, seat: int, choices: Mapping[int, Action], words: Sequence
 
     # a move whose text the person writes: offered once, by its number; a hint names a
     # text the bot wrote, and the number to type before writing it
-    writes = {action[0]: n for n, action in choices.items() if is_open(action)}
+    writes = [(n, action) for n, action in choices.items() if is_open(action)]
+
+    def choices_of(action: Action) -> list[bool]:  # which of its values the person writes
+        found = next((open_ for _, open_ in writes if matches(open_, action) is None), None)
+        return [isinstance(want, Words) for want in found[1:]] if found is not None else []
 
     def named(action: Action) -> str:
         number = number_of(action)
         if number is None:
             text = choice_text(engine, action, state, seat)
-            written = [a for a in action[1:] if isinstance(a, str)]
-            if action[0] in writes and written:
-                return f"{writes[action[0]]}. {text} (type {writes[action[0]]}, then " \
-                    f"{', then '.join(written)})"
+            written = [a for a, want in zip(action[1:], choices_of(action)) if want]
+            template = next((n for n, open_ in writes if matches(open_, action) is None), None)
+            if template is not None and written:
+                return f"{template}. {text} (type {template}, then {', then '.join(written)})"
             return text
         if named_numbers is not None:
             named_numbers.add(number)

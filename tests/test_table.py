@@ -565,3 +565,47 @@ def test_a_long_list_that_changed_is_told_by_its_size() -> None:
                                              list(range(VALUE_TEXT + 1))]]]}
     assert values_text(rules, short, 0) == ["Scores: 1 2 -> 1 2 3"]
     assert values_text(rules, long, 0) == [f"your scores changed: {VALUE_TEXT + 1} items"]
+
+
+WHISPER = """\
+cardrules: 1
+name: whisper
+players: {min: 3, max: 3, default: 3}
+deck: {ranks: [A, "2", "3"], suits: [clubs, hearts], zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: hand, owner: each, visibility: owner}
+variables:
+  - {name: heard, scope: player, initial: "''"}
+round:
+  setup: [shuffle stock, deal 2 from stock to each hand face down]
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: act
+          moves:
+            - name: whisper
+              label: "Whisper to {target}: {text}"
+              choose: {target: "players where target != me", text: "words('AB', 1, 1)"}
+              do: ["set target.heard = text"]
+max_actions: 6
+scoring:
+  round:
+    - {name: heard, score: "if p.heard == 'A' then 1 else 0"}
+"""
+
+
+def test_a_hint_of_a_text_to_write_names_the_choice_it_is_written_for(tmp_path: Path) -> None:
+    """Two choices the person writes a text for (to seat 2, to seat 3): each text the bot
+    tried goes by the number of its own choice, and says what to write."""
+    path = tmp_path / "whisper.yaml"
+    path.write_text(WHISPER, encoding="utf-8")
+    result = CliRunner().invoke(main, ["play", str(path), "--seed", "3", "--plain"],
+                                input="hint\nquit\nn\n")
+    out = result.stdout
+    offered = dict(re.findall(r"  (\d)\. Whisper to (seat \d)", out))
+    named = re.findall(r"(\d)\. Whisper to (seat \d): ([AB]) \(type (\d), then ([AB])\)", out)
+    assert len(offered) == 2 and {seat for _, seat, *_ in named} == {"seat 2", "seat 3"}, out
+    for number, seat, text, typed, written in named:
+        assert offered[number] == seat and typed == number and written == text

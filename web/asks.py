@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardrules.errors import GameError
-from cardrules.interpreter.domains import is_open
+from cardrules.interpreter.domains import is_open, matches
 from cardrules.interpreter.players import hint as hints
 from cardrules.present.choices import choice_key, distinct, once_each
 from cardrules.present.lines import choice_text, choice_texts
@@ -89,12 +89,13 @@ async def hint(served: Served, seat: int, body: dict[str, Any]) -> dict[str, Any
 
     # a move whose text the person writes is offered once: a text the bot wrote goes by
     # that choice's index, and its own words
-    writes = {legal[i][0]: i for i in range(len(legal)) if is_open(legal[i])}
+    writes = [i for i in range(len(legal)) if is_open(legal[i])]
 
     def entry(action: Any) -> dict[str, Any]:
         index = index_of(action)
         if index is None:
-            return {"index": writes.get(action[0]),
+            return {"index": next((i for i in writes if matches(legal[i], action) is None),
+                                  None),
                     "text": choice_text(engine, action, state, seat)}
         return {"index": index, "text": texts[index]}
 
