@@ -226,11 +226,15 @@ class _RulesetChecker(MoveChecker):
                 if self.seen is not None else True
             if t.is_list:
                 was = held
-                held += 1 if spec.scope in ("game", "round") else self.max_players
+                # (a player variable: one per seat of the largest table, and the house's)
+                held += 1 if spec.scope in ("game", "round") \
+                    else self.max_players + (self.decls.house is not None)
                 if held > limits.MAX_LISTS_HELD >= was:  # (said once, where it is passed)
                     self.problem(spec.name.pos, f"with this one the variables hold {held} "
                                  f"lists (a player variable one for each of up to "
-                                 f"{self.max_players} seats): at most {limits.MAX_LISTS_HELD}"
+                                 f"{self.max_players} seats"
+                                 + (" and the house" if self.decls.house is not None else "")
+                                 + f"): at most {limits.MAX_LISTS_HELD}"
                                  f", as each may hold {MOST_ITEMS:,} items; keep fewer lists "
                                  "(a list of lists holds many)")
             self.symbols.variables[name] = VariableInfo(spec.scope, t, nullable)

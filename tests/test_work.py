@@ -245,3 +245,9 @@ def test_the_lists_variables_hold_are_bounded_in_number(tmp_path: Path) -> None:
     fewer = "".join(line for line in lists.splitlines(keepends=True)[:15])
     path.write_text(DOUBLED.replace("variables:\n", "variables:\n" + fewer), encoding="utf-8")
     assert check_files([str(path)]) == []  # 30, and the list of players: 31
+    # with a house, a player variable holds one list more: the house's
+    path.write_text(DOUBLED.replace("variables:\n", "variables:\n" + fewer).replace(
+        "zones:", "house: {name: Bank}\nzones:"), encoding="utf-8")
+    problems = check_files([str(path)])
+    assert len(problems) == 1 and "hold 33 lists (a player variable one for each of up to 2 " \
+        "seats and the house)" in problems[0].message, [p.format() for p in problems]
