@@ -131,10 +131,13 @@ class Table(PeoplesGame):
 
     def say(self, seat: int, lines: Sequence[str]) -> None:
         """Tell the person at `seat` `lines` of news: they read them at their next decision
-        (the latest KEPT_EVENTS), and with `log` at any."""
+        (the latest KEPT_EVENTS, and any item shown whole: their own action, a round's
+        account), and with `log` at any."""
         pending = self.pending[seat]
         pending.extend(lines)
-        del pending[:-KEPT_EVENTS]
+        if len(pending) > KEPT_EVENTS:
+            pending[:] = [line for line in pending[:-KEPT_EVENTS]
+                          if getattr(line, "whole", False)] + pending[-KEPT_EVENTS:]
         history = self.history.setdefault(seat, [])
         history.extend(lines)
         if len(history) > KEPT_HISTORY:

@@ -8,6 +8,7 @@ import json
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -500,6 +501,15 @@ def test_the_persons_own_action_stays_on_screen_however_long_the_news() -> None:
     # to another seat it is news like any other: left out first
     theirs = shown_news([line for item in (mine, *others) for line in news_lines(item, 1)])
     assert "not shown: type log" in theirs[0] and mine.text not in theirs
+    # and it is kept among what the person is to read, however many lines come after it
+    from types import SimpleNamespace
+
+    from cardrules.cli.table import KEPT_EVENTS, Table
+    table: Any = SimpleNamespace(pending={0: []}, history={}, forgotten={})
+    Table.say(table, 0, news_lines(mine, 0))
+    for item in others * (KEPT_EVENTS // len(others) + 1):
+        Table.say(table, 0, news_lines(item, 0))
+    assert shown_news(table.pending[0])[:3] == mine.lines()
 
 
 SECRET_TALLY = """\
