@@ -80,7 +80,7 @@ RULESETS = sorted((Path(__file__).resolve().parent.parent / "rulesets").glob("*.
 GAMES = sorted((Path(__file__).resolve().parent / "games").glob("*.yaml"))
 # and a small game whose hands keep the default layout, a stack (tests/data/mini.yaml)
 MINI = Path(__file__).resolve().parent / "data" / "mini.yaml"
-PAIRS = 7  # games per ruleset in which pairs are made at a random point
+PAIRS = 6  # games per ruleset in which pairs are made at a random point
 DECISIONS = 2000  # decisions per ruleset whose hidden choices are tried
 FOLLOWED = 120  # actions a pair is followed for, at most
 # Actions played before a pair is made: from the deal to mid-game, and shorter for some
@@ -88,7 +88,7 @@ FOLLOWED = 120  # actions a pair is followed for, at most
 LEAD_INS = ((0, 200), (0, 25), (0, 0))
 # What a round's end event says that the scoring works out (the rest is the table as shown)
 SCORED = {"scores", "totals", "parts", "after_round", "house"}
-ROUND_ENDS = 6  # games per ruleset whose first round's end is reached by pairs
+ROUND_ENDS = 5  # games per ruleset whose first round's end is reached by pairs
 
 
 # ------------------------------------------------------------------ what is public

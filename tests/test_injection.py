@@ -180,10 +180,12 @@ def test_no_payload_in_a_shipped_ruleset_runs(ruleset: Path, tmp_path: Path) -> 
     if "extends" in data:  # keep the child beside its parent's name
         data["extends"] = str(ROOT / "rulesets" / (data["extends"] + ".yaml"))
     sentinel = tmp_path / "pwned"
-    for kind, path in first_of_each_kind(ruleset):
-        for payload in (PAYLOADS[1], PAYLOADS[3], PAYLOADS[6], PAYLOADS[15]):
-            text = payload.replace("SENTINEL", str(sentinel))
-            attempt(with_text(data, kind, path, text), tmp_path / ruleset.name, sentinel)
+    # each kind of field its own payload of the four, in turn (every payload in every field
+    # is tried on the small ruleset, above)
+    chosen = (PAYLOADS[1], PAYLOADS[3], PAYLOADS[6], PAYLOADS[15])
+    for index, (kind, path) in enumerate(first_of_each_kind(ruleset)):
+        text = chosen[index % len(chosen)].replace("SENTINEL", str(sentinel))
+        attempt(with_text(data, kind, path, text), tmp_path / ruleset.name, sentinel)
 
 
 def test_the_command_line_refuses_with_located_messages(tmp_path: Path) -> None:
