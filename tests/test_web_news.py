@@ -13,6 +13,15 @@ from cardrules.web.game import Game  # noqa: E402
 from cardrules.web.payload import seat_payload  # noqa: E402
 
 
+def played(game: Game, actions: int | None = None) -> None:
+    """Random seats play `game` on: `actions` actions, or to its end."""
+    choosers = [make_bot("random", 1, seat) for seat in range(game.state.n)]
+    while not game.state.over and (actions is None or game.state.actions < actions):
+        seat = game.to_move()
+        assert seat is not None
+        game.play(seat, choosers[seat].choose(game.engine, game.state, game.legal()))
+
+
 def texts(game: Game, seat: int) -> list[str]:
     """The news a seat's page is sent, each entry's line and what came of it."""
     return [line for entry in seat_payload(game, seat)["news"]
@@ -75,11 +84,7 @@ def test_with_two_people_at_the_table_a_lone_choice_waits_for_its_person() -> No
 
 def test_a_page_is_told_which_rule_ends_the_round() -> None:
     game = Game.new("golf6", {"rounds": "1"}, 2, 1, None)
-    choosers = [make_bot("random", 1, seat) for seat in (0, 1)]
-    while not game.state.over:
-        seat = game.to_move()
-        assert seat is not None
-        game.play(seat, choosers[seat].choose(game.engine, game.state, game.legal()))
+    played(game)
     told = [line for seat in (0, 1) for line in texts(game, seat)]
     assert any(line.startswith("the round ends before ") and "(last lap): every other seat "
                "has one more turn" in line for line in told), told
@@ -93,11 +98,7 @@ def test_a_page_may_read_the_whole_log_of_what_its_seat_was_told() -> None:
     from cardrules.web.server import Hub, make_app
 
     game = Game.new("golf6", {"rounds": "2"}, 2, 1, None)
-    choosers = [make_bot("random", 1, seat) for seat in (0, 1)]
-    for _ in range(60):
-        seat = game.to_move()
-        assert seat is not None
-        game.play(seat, choosers[seat].choose(game.engine, game.state, game.legal()))
+    played(game, 60)
     hub = Hub(delay=0)
     hub.add(game)
     token = game.tokens[0]
@@ -119,11 +120,7 @@ def test_the_whole_log_tells_each_rounds_account_as_the_terminal_does() -> None:
     from cardrules.web.payload import seat_news
 
     game = Game.new("golf6", {"rounds": "2"}, 2, 1, None)
-    choosers = [make_bot("random", 1, seat) for seat in (0, 1)]
-    while not game.state.over:
-        seat = game.to_move()
-        assert seat is not None
-        game.play(seat, choosers[seat].choose(game.engine, game.state, game.legal()))
+    played(game)
     whole = [item for item in log(game, 0)["news"] if item["kind"] == "account"]
     latest = [item for item in seat_news(game, 0) if item["kind"] == "account"]
     assert [item["text"][:7] for item in whole] == ["Round 1", "Round 2"]
