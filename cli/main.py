@@ -29,7 +29,7 @@ from cardrules.interpreter.sessions.files import NewFile
 from cardrules.interpreter.sessions.play import finish, play
 from cardrules.interpreter.sessions.start import fresh_seed
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.view import player_view, table_cards
+from cardrules.interpreter.view import player_view, table_cards, values_changed, values_seen
 from cardrules.interpreter.words import applied
 from cardrules.model import Action, Ruleset
 from cardrules.present import render
@@ -233,12 +233,13 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
     legal = engine.legal_actions(state)
     turn = -1
     names, style = frozenset(rules.cards.names), Style(plain=plain)
+    told: list[dict[str, Any]] = []  # what came of the last action besides its events
     while True:
         # every action the seat sees happen (those the engine played for a seat too), what
         # came of it, each round's deal and account, in the words it may read and in the
         # order they came, before the view they lead to: as a person playing reads them,
         # with the cards shown as the table shows them (8♠, or 8S with --plain)
-        for item in news(rules, drain(state.log), seat):
+        for item in news(rules, drain(state.log) + told, seat):
             click.echo("\n".join(cards_in_text(printable(f"  {line}"), names, style)
                                   for line in item.lines()))
         if not legal:
@@ -250,7 +251,13 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
         decider = engine.to_move(state)
         assert decider is not None
         action = bots[decider].choose(engine, state, legal)
+        before, rounds = values_seen(rules, state), len(state.round_scores)
         legal = engine.play(state, action)
+        # what the seat sees of the variables, changed by the action (as at a table with
+        # people: interpreter/sessions/people.py), told with what else came of it
+        changed = values_changed(rules, state, before) \
+            if len(state.round_scores) == rounds else None
+        told = [changed] if changed else []  # (never in the log: a --log file is the table's)
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
 
 

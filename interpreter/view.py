@@ -224,6 +224,23 @@ def seen_values(rules: Ruleset, s: GameState, seat: int) -> dict[tuple[str, int]
     return out
 
 
+def values_seen(rules: Ruleset, s: GameState) -> list[dict[tuple[str, int], Any]]:
+    """Every seat's `seen_values`, in seat order."""
+    return [seen_values(rules, s, p) for p in range(s.n)]
+
+
+def values_changed(rules: Ruleset, s: GameState, before: list[dict[tuple[str, int], Any]]
+                   ) -> dict[str, Any] | None:
+    """The variables each seat's view shows that changed since `before` (`values_seen`
+    then), as the effect a front end adds to an action's events for the news
+    (present/news.py, `values`): per seat, [name, player or -1, before, after]; None if no
+    seat sees a change."""
+    changed = [[[name, owner, then.get((name, owner)), value]
+                for (name, owner), value in now.items() if then.get((name, owner)) != value]
+               for then, now in zip(before, values_seen(rules, s))]
+    return {"effect": "values", "changed": changed} if any(changed) else None
+
+
 def _player_variables(rules: Ruleset, s: GameState, seat: int) -> dict[str, list[Any]]:
     """Player variables; one declared `visibility: owner` shows only its owner's value
     (None for the others) while it is `secret`: the view is of a round in play."""

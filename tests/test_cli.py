@@ -540,8 +540,11 @@ def test_run_view_shows_the_variables_the_seat_may_see() -> None:
     result = cli("run", "spades", "--view", "1", "--plain", "--option", "one_deal=true")
     assert result.exit_code == 0, result.output
     screens = result.stdout.split("Round 1 of 1 - seat 1's view")
-    # by their labels; a bid nobody has made yet is not shown
-    assert "Spades broken: no" in screens[1] and "Bid:" not in screens[1]
+    # by their labels; a bid nobody has made yet is not shown (the view, before the news
+    # of the bids made after it, each told with the variable it sets)
+    view = screens[1].split("  totals:")[0]
+    assert "Spades broken: no" in view and "Bid:" not in view
+    assert "seat 2's Bid: none -> " in screens[1]
     seats = [line for line in screens[2].splitlines()
              if re.match(r"\s+seat \d( \(you\))? +hand:", line)]
     assert len(seats) == 4 and all(re.search(r"Bid: \d+ ", line) for line in seats)

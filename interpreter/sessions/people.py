@@ -22,7 +22,7 @@ from ..domains import is_open
 from ..engine import Engine
 from ..players.bots import Bot
 from ..state import GameState
-from ..view import seen_values
+from ..view import values_changed, values_seen
 from . import record as records
 from .events import Event, EventStream, drain, round_ends
 from .record import HUMAN, Loader, Record, action_data, make_bots
@@ -80,22 +80,15 @@ class PeoplesGame:
         told = Lone(seat, self.engine.words.describe(action, self.state, seat)) \
             if lone else None  # (in the words of the game before it)
         self.tell(drain(self.state.log))  # what the engine played before it, on its own
-        before, rounds = self.values(), len(self.state.round_scores)
+        rules, rounds = self.engine.rules, len(self.state.round_scores)
+        before = values_seen(rules, self.state)
         self.take(seat, action, chosen)
         events = drain(self.state.log)
-        if len(self.state.round_scores) == rounds:  # (a round's end: its account tells it)
-            changed = [[[name, owner, before[p].get((name, owner)), value]
-                        for (name, owner), value in now.items()
-                        if before[p].get((name, owner)) != value]
-                       for p, now in enumerate(self.values())]
-            if any(changed):  # what each seat sees of the variables, changed by the action
-                events.append({"effect": "values", "changed": changed})
-        self.tell(events, told)
-
-    def values(self) -> list[dict[tuple[str, int], object]]:
-        """The variables as each seat's view shows them (view.seen_values)."""
-        rules, state = self.engine.rules, self.state
-        return [seen_values(rules, state, p) for p in range(state.n)]
+        # what each seat sees of the variables, changed by the action (a round's end: its
+        # account tells it)
+        changed = values_changed(rules, self.state, before) \
+            if len(self.state.round_scores) == rounds else None
+        self.tell(events + [changed] if changed else events, told)
 
     def listed(self) -> list[Action]:
         """The legal actions now, with what the engine played alone to reach them told (the
