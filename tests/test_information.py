@@ -80,7 +80,7 @@ RULESETS = sorted((Path(__file__).resolve().parent.parent / "rulesets").glob("*.
 GAMES = sorted((Path(__file__).resolve().parent / "games").glob("*.yaml"))
 # and a small game whose hands keep the default layout, a stack (tests/data/mini.yaml)
 MINI = Path(__file__).resolve().parent / "data" / "mini.yaml"
-PAIRS = 6  # games per ruleset in which pairs are made at a random point
+PAIRS = 5  # games per ruleset in which pairs are made at a random point
 DECISIONS = 2000  # decisions per ruleset whose hidden choices are tried
 FOLLOWED = 120  # actions a pair is followed for, at most
 # Actions played before a pair is made: from the deal to mid-game, and shorter for some

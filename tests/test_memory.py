@@ -42,7 +42,7 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / 100  # utime, stime (in clock ticks)
 
 
-def watch(args: list[str], cwd: Path, settle: float = 1.5, more: float = 2.5) -> tuple[int, int]:
+def watch(args: list[str], cwd: Path, settle: float = 1.5, more: float = 1.5) -> tuple[int, int]:
     """Start `cardrules ARGS` limited; its memory after `settle` seconds of work and after
     `more` seconds after that, then stop it. It must still be running at both times."""
     child = subprocess.Popen([*CLI, *args], cwd=cwd, stdout=subprocess.DEVNULL,
