@@ -75,18 +75,17 @@ def hint(table: Table, seat: int, choices: Mapping[int, Action], words: Sequence
     # text the bot wrote, and the number to type before writing it
     writes = [(n, action) for n, action in choices.items() if is_open(action)]
 
-    def choices_of(action: Action) -> list[bool]:  # which of its values the person writes
-        found = next((open_ for _, open_ in writes if matches(open_, action) is None), None)
-        return [isinstance(want, Words) for want in found[1:]] if found is not None else []
-
     def named(action: Action) -> str:
         number = number_of(action)
         if number is None:
             text = choice_text(engine, action, state, seat)
-            written = [a for a, want in zip(action[1:], choices_of(action)) if want]
-            template = next((n for n, open_ in writes if matches(open_, action) is None), None)
+            template = next(((n, open_) for n, open_ in writes
+                             if matches(open_, action) is None), None)
+            written = [a for a, want in zip(action[1:], template[1][1:])
+                       if isinstance(want, Words)] if template is not None else []
             if template is not None and written:
-                return f"{template}. {text} (type {template}, then {', then '.join(written)})"
+                return f"{template[0]}. {text} (type {template[0]}, then " \
+                    f"{', then '.join(written)})"
             return text
         if named_numbers is not None:
             named_numbers.add(number)

@@ -251,13 +251,13 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
         decider = engine.to_move(state)
         assert decider is not None
         action = bots[decider].choose(engine, state, legal)
-        before, rounds = values_seen(rules, state), len(state.round_scores)
+        before = values_seen(rules, state)
         legal = engine.play(state, action)
         # what the seat sees of the variables, changed by the action (as at a table with
-        # people: interpreter/sessions/people.py), told with what else came of it
-        changed = values_changed(rules, state, before) \
-            if len(state.round_scores) == rounds else None
-        told = [changed] if changed else []  # (never in the log: a --log file is the table's)
+        # people), told with what else came of it, never in the log (a --log file is the
+        # table's)
+        changed = values_changed(rules, state, before)
+        told = [changed] if changed else []
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
 
 

@@ -224,20 +224,24 @@ def seen_values(rules: Ruleset, s: GameState, seat: int) -> dict[tuple[str, int]
     return out
 
 
-def values_seen(rules: Ruleset, s: GameState) -> list[dict[tuple[str, int], Any]]:
-    """Every seat's `seen_values`, in seat order."""
-    return [seen_values(rules, s, p) for p in range(s.n)]
+def values_seen(rules: Ruleset, s: GameState) -> tuple[int, list[dict[tuple[str, int], Any]]]:
+    """The rounds scored so far and every seat's `seen_values`, in seat order: what
+    `values_changed` compares with after an action."""
+    return len(s.round_scores), [seen_values(rules, s, p) for p in range(s.n)]
 
 
-def values_changed(rules: Ruleset, s: GameState, before: list[dict[tuple[str, int], Any]]
-                   ) -> dict[str, Any] | None:
+def values_changed(rules: Ruleset, s: GameState,
+                   before: tuple[int, list[dict[tuple[str, int], Any]]]) -> dict[str, Any] | None:
     """The variables each seat's view shows that changed since `before` (`values_seen`
     then), as the effect a front end adds to an action's events for the news
     (present/news.py, `values`): per seat, [name, player or -1, before, after]; None if no
-    seat sees a change."""
+    seat sees a change, or a round has ended since (its account tells the round)."""
+    rounds, then_seen = before
+    if len(s.round_scores) != rounds:
+        return None
     changed = [[[name, owner, then.get((name, owner)), value]
                 for (name, owner), value in now.items() if then.get((name, owner)) != value]
-               for then, now in zip(before, values_seen(rules, s))]
+               for then, now in zip(then_seen, values_seen(rules, s)[1])]
     return {"effect": "values", "changed": changed} if any(changed) else None
 
 

@@ -80,14 +80,11 @@ class PeoplesGame:
         told = Lone(seat, self.engine.words.describe(action, self.state, seat)) \
             if lone else None  # (in the words of the game before it)
         self.tell(drain(self.state.log))  # what the engine played before it, on its own
-        rules, rounds = self.engine.rules, len(self.state.round_scores)
-        before = values_seen(rules, self.state)
+        before = values_seen(self.engine.rules, self.state)
         self.take(seat, action, chosen)
         events = drain(self.state.log)
-        # what each seat sees of the variables, changed by the action (a round's end: its
-        # account tells it)
-        changed = values_changed(rules, self.state, before) \
-            if len(self.state.round_scores) == rounds else None
+        # what each seat sees of the variables, changed by the action
+        changed = values_changed(self.engine.rules, self.state, before)
         self.tell(events + [changed] if changed else events, told)
 
     def listed(self) -> list[Action]:
