@@ -57,8 +57,6 @@ class _Reader:
         """Parse the rule text at `path` as `kind`; None (with a diagnostic) if it fails."""
         value = self._get(path)
         source = str(value).lower() if isinstance(value, bool) else str(value)
-        if isinstance(value, str):
-            source = self.doc.comments_ended(path, source)
         try:
             return parse(source, kind, n.Origin(self.doc, tuple(path)))
         except ParseFailure as failure:

@@ -262,7 +262,23 @@ def parse_yaml(text: str, path: str) -> Document:
     doc.data = _Builder(doc, errors, _aliases(text) if "*" in text else []).build(root, ())
     if errors:
         raise RulesetError(errors)
+    _end_comments(doc)
     return doc
+
+
+def _end_comments(doc: Document) -> None:
+    """Each `#` comment of a text folded from several lines ended where its line ends, in
+    the document's values themselves (Document.comments_ended): so that what reads the
+    values, the reader, `show` writing them out and `diff` comparing them, reads the text
+    the author wrote, never a comment that runs on over the lines after it."""
+    for path in list(doc.spans):
+        if not path:
+            continue
+        value = doc.get(path)
+        if isinstance(value, str) and "#" in value:
+            ended = doc.comments_ended(path, value)
+            if ended != value:
+                doc.get(path[:-1])[path[-1]] = ended
 
 
 def _aliases(text: str) -> list[Span]:

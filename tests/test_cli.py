@@ -343,6 +343,25 @@ def test_show_refuses_python_with_another_stage() -> None:
         CliRunner().invoke(main, ["show", "golf6", "--python"]).stdout[:200])
 
 
+def test_show_writes_a_folded_texts_comment_ended_at_its_line(tmp_path: Path) -> None:
+    """A `#` in a folded rule text ends with its line (docs/grammar.md 2.17); `show` writes
+    the text so, and the file it writes plays the same game ('+ 100' is not commented out)."""
+    text = GOLF6.read_text(encoding="utf-8").replace(
+        "      score: grid_points(p)\n",
+        "      score: >-\n        grid_points(p)   # the grid\n        + 100\n")
+    assert "+ 100" in text
+    folded = tmp_path / "folded.yaml"
+    folded.write_text(text, encoding="utf-8")
+    shown = cli("show", str(folded))
+    assert shown.exit_code == 0 and "  + 100\n" in shown.stdout
+    again = tmp_path / "again.yaml"
+    again.write_text(shown.stdout, encoding="utf-8")
+    first = play_game(Engine(load_ruleset(folded)), 4, 3).totals
+    assert play_game(Engine(load_ruleset(again)), 4, 3).totals == first
+    assert min(first) >= 900  # nine rounds of 100 at least
+    assert cli("diff", str(folded), str(again)).stdout.strip() == "no differences"
+
+
 def test_malformed_yaml_is_located() -> None:
     path = BROKEN / "malformed_yaml.yaml"
     result = CliRunner().invoke(main, ["run", str(path)])
