@@ -469,6 +469,11 @@ CONSTRUCTS: dict[str, Construct] = {c.name: c for c in (
 )}
 
 
+# The words that begin a statement (docs/grammar.md §3.2): `win(me)` is the statement `win`
+# given `(me)`, so a procedure so named could never be called, and its name is refused.
+STATEMENT_WORDS = ("move", "deal", "shuffle", "flip", "swap", "set", "let", "peek", "end",
+                   "turn", "win", "eliminate", "reveal", "score")
+
 # The words of expressions and domains (docs/grammar.md §3.2), in the order the reference
 # lists them: keywords where the grammar takes them, and no name of a file's.
 EXPRESSION_WORDS = ("if", "then", "else", "or", "and", "not", "in", "for", "where", "true",

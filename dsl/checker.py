@@ -27,6 +27,7 @@ from .builtins import (
     PLAYER_ATTRIBUTES,
     SETTLED_NAMES,
     SETTLED_PLAYER_ATTRIBUTES,
+    STATEMENT_WORDS,
 )
 from .check_expr import BAD, known
 from .check_hints import program_hints
@@ -376,6 +377,12 @@ class _RulesetChecker(MoveChecker):
         for spec in self.decls.procedures:
             name = spec.name.name
             if self.clash(name, spec.name.pos):
+                continue
+            if name in STATEMENT_WORDS:
+                self.problem(spec.name.pos, f"'{name}' begins a statement ("
+                             f"{' '.join(STATEMENT_WORDS)}): `{name}(...)` would be read as "
+                             "that statement, never as a call of this procedure; choose "
+                             "another name")
                 continue
             if name in self.symbols.procedures:
                 self.problem(spec.name.pos, f"'{name}' is already a procedure")

@@ -108,6 +108,14 @@ CASES = {
                               (4, "deep(n", 0),
                               "'deep' is the function being written: a function calls only "
                               "those declared above it, so that none calls itself"),
+    "procedure_named_like_a_statement": ([(4, "title: Mini",
+                                           'procedures: [{name: win, params: {p: player}, '
+                                           'do: ["score 7 to p"]}]')],
+                                         (4, "win", 0),
+                                         "'win' begins a statement (move deal shuffle flip swap "
+                                         "set let peek end turn win eliminate reveal score): "
+                                         "`win(...)` would be read as that statement, never as "
+                                         "a call of this procedure; choose another name"),
     "procedure_as_a_value": ([(4, "title: Mini", REFILL),
                               (37, "size(stock) > 0", "refill(me)")], (37, "refill", 0),
                              "'refill' is a procedure, which does something and gives no value: "

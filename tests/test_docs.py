@@ -17,7 +17,9 @@ from cookbook import cookbook_files
 
 from cardrules.dsl import builtins
 from cardrules.dsl.loader import check_files, load_ruleset
-from cardrules.dsl.parser import grammar_text
+from cardrules.dsl.nodes import Origin
+from cardrules.dsl.parser import ParseFailure, grammar_text, parse
+from cardrules.dsl.source import parse_yaml
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.players.bots import make_bot
 
@@ -191,6 +193,27 @@ def test_the_reserved_words_are_the_grammars_keywords() -> None:
     refused = re.search(r"the words of expressions \(`([a-z ]+)`\)", bullet)
     assert refused is not None
     assert tuple(refused.group(1).split()) == builtins.EXPRESSION_WORDS
+    statement = re.search(r"a procedure may not be named by a word that begins a statement "
+                          r"\(`([a-z ]+)`\)", bullet)
+    assert statement is not None
+    assert tuple(statement.group(1).split()) == builtins.STATEMENT_WORDS
+
+
+def test_the_words_refused_as_a_procedures_name_are_those_a_call_cannot_reach() -> None:
+    """Every keyword `w` of the grammar for which `w(x)` is not read as a procedure's call is
+    in builtins.STATEMENT_WORDS, and every word there is one."""
+    keywords = {word for found in _KEYWORD.findall(grammar_text()) for word in found.split("|")}
+    unreachable = set()
+    for word in keywords - set(builtins.EXPRESSION_WORDS):
+        doc = parse_yaml(f"do: '{word}(x)'", "probe.yaml")
+        try:
+            stmt = parse(f"{word}(x)", "statement", Origin(doc, ("do",)))
+        except ParseFailure:
+            unreachable.add(word)
+            continue
+        if type(stmt).__name__ != "ProcedureCall":
+            unreachable.add(word)
+    assert unreachable == set(builtins.STATEMENT_WORDS)
 
 
 # ------------------------------------------------------------------- schema
