@@ -16,6 +16,7 @@ points at the parent's file and line.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path as FilePath
 from typing import Any
 
@@ -209,5 +210,7 @@ def parent_path(child: Document, ref: str) -> str:
             raise RulesetError([Diagnostic(None, "a parent is named relative to this file "
                                                  "(base.yaml, ../common/base.yaml) or by a "
                                                  "built-in name, not by an absolute path")])
-        return str(FilePath(child.path).parent / ref)
+        # (joined as written: a file beside one in the working folder, `./golf6`, stays a
+        # path, never the built-in name `golf6` that pathlib would make of it)
+        return os.path.join(os.path.dirname(child.path) or ".", ref)
     return ref

@@ -248,6 +248,20 @@ def test_a_parent_is_a_built_in_name_or_a_rule_file_never_another_file(
     assert load_ruleset(other).title == "6-card Golf"  # the built-in one
 
 
+@pytest.mark.parametrize("parent", ["./golf6", "./base"])
+def test_a_parent_written_as_a_path_beside_a_file_in_the_working_folder_stays_a_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parent: str) -> None:
+    """`./golf6` names a file beside the child (a path holds a `/`), never the built-in
+    ruleset golf6, even where the child lies in the working folder and is named without
+    one; and a path that is not a rule file's name gets the path's message."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "child.yaml", f"cardrules: 1\nextends: {parent}\nname: child\n")
+    (problem,) = check_files(["child.yaml"])
+    assert "not a rule file: a parent's name ends in .yaml or .yml" in problem.message
+    assert problem.location is not None and (problem.location.line,
+                                             problem.location.column) == (2, 10)
+
+
 def test_a_child_needs_a_name_of_its_own(tmp_path: Path) -> None:
     write(tmp_path, "base.yaml", BASE)
     path = write(tmp_path, "child.yaml", "cardrules: 1\nextends: base.yaml\ntitle: Child\n")
