@@ -257,8 +257,9 @@ class Match:
             self._views = {}
         if self._memo:
             self._memo = {}
-        if live.over:
+        if live.over:  # (stopped by the ruleset's own bound on actions: cut, no winner)
             self._ids = None
+            self.cut = live.cut_off
             return None
         if self.actions >= table.max_actions:
             self._ids = None
@@ -322,7 +323,9 @@ class Match:
             self._views = {}
         if self._memo:
             self._memo = {}
-        if self.actions >= self.table.max_actions and not live.over:
+        if live.over:
+            self.cut = live.cut_off
+        elif self.actions >= self.table.max_actions:
             self.cut = True
 
     def _forget(self) -> None:

@@ -101,3 +101,26 @@ def test_whole_actions_or_parts_and_what_is_refused() -> None:
     whole.step(int(np.flatnonzero(mask)[0]))
     assert whole.agent_selection == "player_0"  # golf6: each seat reveals two cards first
     assert "seat 1: reveal" in whole.unwrapped.observation_text("player_1", recall=True)
+
+
+@pytest.mark.parametrize("bound", [40, 10_000])
+def test_a_match_stopped_by_a_bound_on_actions_is_truncated(tmp_path: Path,
+                                                             bound: int) -> None:
+    """A game the ruleset's own `max_actions` stops (40 here), like one the adapter's bound
+    stops, ends truncated for every agent, never terminated, with no reward."""
+    path = tmp_path / "short.yaml"
+    path.write_text(f"cardrules: 1\nextends: golf6\nname: short\nmax_actions: {bound}\n",
+                    encoding="utf-8")
+    game = raw_env(str(path))
+    if bound > 40:  # (the adapter's own bound, set low)
+        game.table.max_actions = 40
+    game.reset(seed=1)
+    ends = {}
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, _ = game.last()
+        if termination or truncation:
+            ends[agent] = (reward, termination, truncation)
+            game.step(None)
+            continue
+        game.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert ends == {agent: (0.0, False, True) for agent in game.possible_agents}
