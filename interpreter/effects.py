@@ -466,8 +466,15 @@ def _by(rule: Rule) -> dict[str, str]:
 
 def score_points(s: GameState, points: int, p: int, teams: int) -> None:
     """Seat p scores points during play: its points in play, which its round score counts
-    (the scoring's entry 'in play') and its total reads, and the log."""
-    s.pvars[IN_PLAY][p] += points
+    (the scoring's entry 'in play') and its total reads, and the log. Once the round is
+    scored (in the triggers after it) there is no round score to count them: they go to
+    the total itself, of each seat that shares p's score (its team's, or the table's)."""
+    if len(s.round_scores) >= s.round:
+        for q in range(s.n):
+            if q == p or (teams and q % teams == p % teams):
+                s.totals[q] += points
+    else:
+        s.pvars[IN_PLAY][p] += points
     if s.log is not None:
         s.log.append({"effect": "score", "seat": p + 1, "points": points,
                       "total": total_now(s, p, teams)})

@@ -284,6 +284,54 @@ def test_a_total_read_after_the_round_is_scored_counts_its_points_in_play_once()
         assert max(state.totals) == 2 and sum(state.totals) == len(state.round_scores)
 
 
+AFTER_ROUND_POINTS = """\
+cardrules: 1
+name: bonus
+players: {min: 2, max: 4}
+TEAMS
+deck: {zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+round:
+  phases:
+    - name: play
+      turns: each_once
+      steps:
+        - name: pass
+          moves:
+            - {name: wait, do: []}
+triggers:
+  - {name: bonus, after: round, do: ["score 1000 to seat(1)"]}
+scoring:
+  BY
+  winner: highest
+  rounds: 2
+"""
+
+
+@pytest.mark.parametrize("teams", [False, True])
+def test_points_scored_after_the_round_is_scored_count_in_the_total(tmp_path: Path,
+                                                                    teams: bool) -> None:
+    """`score N to P` in a trigger after the round, when there is no round score left to
+    count it, goes to the total (of P's partners too, where a team scores as one), as the
+    log's news of it says: it was told and never counted."""
+    path = tmp_path / "bonus.yaml"
+    path.write_text(AFTER_ROUND_POINTS.replace("TEAMS", "teams: 2" if teams else "")
+                    .replace("min: 2, max: 4", "min: 4, max: 4" if teams else "min: 2, max: 2")
+                    .replace("BY", "by: team" if teams else ""), encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    players = 4 if teams else 2
+    state = play_game(engine, players, seed=1, log=True)
+    partners = {0, 2} if teams else {0}
+    assert state.totals == [2000 if p in partners else 0 for p in range(players)]
+    assert state.round_scores == [[0] * players] * 2
+    told = [e["total"] for e in state.log if e.get("effect") == "score"]
+    assert told == [1000, 2000]
+    ends = [e for e in state.log if e.get("event") == "round_end"]
+    assert ends[0]["after_round"]["totals"]["1"] == [0, 1000]
+    assert engine.results(state)["winners"] == sorted(p + 1 for p in partners)
+
+
 def test_a_procedure_runs_its_statements_where_it_is_called(tmp_path: Path) -> None:
     # tests/games/race.yaml: `turn_up(me)` runs the procedure turn_up, which calls court;
     # a procedure sees its parameters and the ruleset's names, never its caller's.
