@@ -330,7 +330,7 @@ class _RulesetChecker(MoveChecker):
                 continue
             self.symbols.unchecked.discard(name)
             self.symbols.functions[name] = FunctionInfo(tuple(params.values()), value.type,
-                                                        value.nullable, value)
+                                                        value.nullable, value, tuple(params))
             out.append(ir.Function(name, tuple(params.items()), value))
         return tuple(out)
 

@@ -12,7 +12,7 @@ seat's zone, the round number...), in which case nothing is remembered.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import fields
 
 from cardrules.model import ZoneDef
@@ -357,3 +357,53 @@ def _children(node: ir.Expr) -> list[ir.Expr]:
         elif isinstance(value, tuple):
             out.extend(v for v in value if isinstance(v, ir.Expr))
     return out
+
+
+def place_read(expr: ir.Expr, name: str,
+               functions: Mapping[str, tuple[tuple[str, ...], ir.Expr | None]]) -> ir.Expr | None:
+    """The first part of `expr` that reads more of the card named `name` than what it is
+    (its rank, suit, colour, number, value tables, or which card it is, `c == x`): where it
+    lies (`c in hand[me]`, `owner(c)`), which way up or who played it (`c.face_up`), the
+    card handed to a built-in or a list; through the file's functions (`functions`: each
+    one's parameter names and value) as far as they read it. None if nothing does. A
+    clue's condition may read only what a card is (docs/grammar.md 6.7a)."""
+
+    def is_card(node: ir.Expr) -> bool:
+        while isinstance(node, ir.Need):
+            node = node.operand
+        return isinstance(node, ir.Local) and node.name == bound
+
+    def walk(node: object) -> ir.Expr | None:
+        if isinstance(node, ir.Local):
+            return node if node.name == bound else None
+        if isinstance(node, ir.CardAttr) and is_card(node.card):
+            return node if node.name in STATE_CARD_ATTRIBUTES else None
+        if isinstance(node, ir.Comparison) and node.op in ("==", "!="):
+            if is_card(node.left):
+                return walk(node.right)
+            if is_card(node.right):
+                return walk(node.left)
+        if isinstance(node, ir.UserCall):
+            for i, arg in enumerate(node.args):
+                if is_card(arg):
+                    params, value = functions.get(node.function, ((), None))
+                    if value is None or i >= len(params) or \
+                            place_read(value, params[i], functions) is not None:
+                        return arg
+                elif (found := walk(arg)) is not None:
+                    return found
+            return None
+        if isinstance(node, ir.Aggregate) and node.variable == bound:
+            return walk(node.source)  # (the loop's own name hides the card's inside it)
+        if isinstance(node, ir.Expr):
+            for f in fields(node):
+                if f.name in ("type", "pos", "nullable"):
+                    continue
+                value = getattr(node, f.name)
+                for part in value if isinstance(value, tuple) else (value,):
+                    if isinstance(part, ir.Expr) and (found := walk(part)) is not None:
+                        return found
+        return None
+
+    bound = name
+    return walk(expr)

@@ -27,6 +27,7 @@ class FunctionInfo:
     returns: Type
     nullable: bool
     body: ir.Expr | None = None  # its checked value
+    names: tuple[str, ...] = ()  # its parameters' names
 
 
 @dataclass

@@ -171,6 +171,12 @@ CASES = {
     "tell_not_a_player": ([(53, "move card to discard face up",
                             "tell card which c in discard where c.face_up")],
                           (53, "card", 0), "who is told must be a player, but this is a card"),
+    "tell_reads_the_place": ([(53, "move card to discard face up",
+                               "'tell me which c in discard where c in hand[me]'")],
+                             (53, "c in hand", 0),
+                             "a clue's condition may read only what a card is (its rank, suit, "
+                             "colour, number, value tables), not where it lies, which way up "
+                             "or who played it: this reads more of 'c'"),
     "unknown_rank": ([(52, "'K'", "'Kx'")], (52, "'Kx'", 0),
                      "'Kx' is not a rank of this deck: expected A, 2, 3, K"),
     "option_choice": ([(37, "'fast'", "'fsat'")], (37, "'fsat'", 0),

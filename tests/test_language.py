@@ -832,3 +832,54 @@ def test_subsets_and_combinations_are_stored_and_found_as_lists(tmp_path: Path) 
     assert all(type(way) is list for way in state.vars["ways"])
     assert state.vars["found"] == 5 + 10 * 9
     assert state.vars["inside"] == 1  # a tuple found among the lists stored
+
+
+CLUE = """\
+cardrules: 1
+name: clue
+players: {min: 2, max: 2}
+deck: {ranks: ["1", "2", "3"], suits: [red, blue], colours: {red: red, blue: black}, zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: hand, owner: each, visibility: others, layout: row}
+functions:
+  - {name: held, params: {x: card}, value: "x in hand[seat(1)]"}
+  - {name: low, params: {x: card}, value: "x.number < 2"}
+round:
+  setup: [shuffle stock, deal 2 from stock to each hand face down]
+  phases:
+    - name: play
+      turns: each_once
+      steps:
+        - name: act
+          moves:
+            - name: clue
+              choose: {p: others}
+              do: ["tell p which c in hand[p] where CONDITION"]
+"""
+
+
+@pytest.mark.parametrize(("condition", "refused"), [
+    ("c in hand[p]", "c"),  # (with one deck, the runtime's check of copies never fires)
+    ("c.face_up", "c.face_up"),
+    ("low(c) and held(c)", "c)"),
+    ("owner(c) == p", "c"),
+    ("low(c) and c.colour == 'red'", None),
+    ("c == top(stock) or any(c.rank == d.rank for d in stock)", None),
+    ("any(c.face_up for c in stock)", None),  # (another c: the loop's own)
+])
+def test_a_clues_condition_reads_only_what_a_card_is(tmp_path: Path, condition: str,
+                                                     refused: str | None) -> None:
+    from cardrules.dsl.loader import check_files
+
+    path = tmp_path / "clue.yaml"
+    path.write_text(CLUE.replace("CONDITION", condition), encoding="utf-8")
+    problems = check_files([str(path)])
+    if refused is None:
+        assert problems == []
+        return
+    (problem,) = problems
+    assert "a clue's condition may read only what a card is" in problem.message
+    line = CLUE.replace("CONDITION", condition).splitlines()[20]
+    assert problem.location is not None and problem.location.line == 21
+    assert line[problem.location.column - 1:].startswith(refused)
