@@ -28,8 +28,10 @@ place a card can lie in (a zone's slot, as the action table numbers them) has a 
     direction      1                    (where a rule turns play round, `reverse direction`)
                                         which way play goes now: 1 in seat order, -1 against
     variables      one a game or round variable, one per seat a player variable: a
-                   number, a truth value as 0/1, a text or list by its length; a player
-                   variable the seat may not see is 0
+                   number, a truth value as 0/1, a text or list by its length, a card
+                   the seat knows, a player, a rank, suit or colour by its place among
+                   them as (place + 1) / how many (0: none, or a card the seat does not
+                   know); a player variable the seat may not see is 0
     texts          texts x 64           each text variable's letters, as (code - 31) / 96
     choosing       action ids           how often each id appears in the parts chosen
                                         so far (only for the seat choosing)
@@ -171,14 +173,37 @@ class TensorPlan:
                 hide = secret(var, over)
                 for p, value in enumerate(s.pvars[name][:s.n]):
                     out.append(0.0 if hide and p != seat else _number(value) if plain
-                               else _number(shown(rules, s, seat, var.shape, value)))
+                               else self.named(s, seat, var.shape, value))
             elif name not in s.vars or var.internal:
                 out.append(0.0)
             else:
                 value = s.vars[name]
-                out.append(_number(value) if plain
-                           else _number(shown(rules, s, seat, var.shape, value)))
+                out.append(_number(value) if plain else self.named(s, seat, var.shape, value))
         return out
+
+    def named(self, s: GameState, seat: int, shape: tuple[str, ...], value: Any) -> float:
+        """A variable's value that the view shows by its name, as a number: a card the seat
+        knows as (its name's place among the deck's names + 1) / names (0 if the seat does
+        not know it), a player as (seat + 1) / (seats + 1), the house 1, a rank, suit or
+        colour as (its place + 1) / how many there are; a list by its length; none 0."""
+        if value is None:
+            return 0.0
+        kind = shape[0] if shape else "any"
+        if kind == "card":
+            if not s.known[value] >> seat & 1:
+                return 0.0
+            return (int(self.name_of[value]) + 1) / len(self.copies)
+        if kind == "player":
+            n = self.table.players
+            return (min(value, n) + 1) / (n + 1)
+        cards = self.table.rules.cards
+        if kind == "rank":
+            return (value + 1) / len(cards.rank_names)
+        if kind == "suit":
+            return (value + 1) / len(cards.suit_names)
+        if kind == "colour":
+            return (value + 1) / 3
+        return _number(shown(self.table.rules, s, seat, shape, value))
 
     def texts_of(self, s: GameState, seat: int, out: np.ndarray) -> None:
         """Each text variable's letters as `seat` may see them."""

@@ -403,7 +403,17 @@ def _afresh(plan: TensorPlan, match: Match, seat: int) -> np.ndarray:
     if "direction" in parts:
         parts["direction"][0] = s.direction
 
-    def number(value: object) -> float:
+    names = list(dict.fromkeys(rules.cards.names))
+    places = {"card": names, "rank": list(rules.cards.rank_names),
+              "suit": list(rules.cards.suit_names), "colour": ["red", "black", "none"]}
+
+    def number(value: object, kind: str) -> float:
+        if value is None:
+            return 0.0
+        if kind == "player":  # (the view's seat number from 1, or the house)
+            return 1.0 if value == "house" else float(value) / (players + 1)  # type: ignore
+        if kind in places:
+            return (places[kind].index(value) + 1) / len(places[kind])
         if isinstance(value, bool):
             return float(value)
         if isinstance(value, int | float):
@@ -412,11 +422,12 @@ def _afresh(plan: TensorPlan, match: Match, seat: int) -> np.ndarray:
 
     numbers: list[float] = []
     for var in rules.variables:
+        kind = var.shape[0] if var.shape else "any"
         if var.scope in ("player", "player_round"):
-            numbers += [number(v) for v in view["player_variables"].get(var.name,
-                                                                        [None] * players)]
+            numbers += [number(v, kind) for v in view["player_variables"].get(
+                var.name, [None] * players)]
         else:
-            numbers.append(number(view["variables"].get(var.name)))
+            numbers.append(number(view["variables"].get(var.name), kind))
     if numbers:
         parts["variables"][:] = numbers
     for row, (scope, name, owner) in enumerate(plan.texts):
@@ -532,6 +543,37 @@ def test_the_way_play_goes_is_observed_where_rules_turn_it() -> None:
         seen.add(match.state.direction)
         match.apply(rng.choice(match.legal()))
     assert seen == {1, -1}
+
+
+def test_a_card_a_variable_holds_is_observed_by_which_card_it_is() -> None:
+    """gin-rummy's `taken` (the card just taken from the discard pile, per seat) is in the
+    tensor by its name's place among the deck's names, to every seat that knows the card
+    (each does: it came from the pile), never by the length of its name (2 for JS and QS)."""
+    match = Match(table("gin-rummy"), recording=False)
+    match.start(3)
+    plan = TensorPlan.of(match.table, False)
+    start = next(a for n, a, _, _ in plan.slices if n == "variables")
+    names = list(dict.fromkeys(match.table.rules.cards.names))
+    at = 0  # where taken's two numbers start: a player variable has one per seat
+    for var in match.table.rules.variables:
+        if var.name == "taken":
+            break
+        at += 2 if var.scope in ("player", "player_round") else 1
+    rng, seen = random.Random(0), set()
+    for _ in range(400):
+        if match.is_over():
+            break
+        state = match.state
+        assert state is not None
+        taken = state.pvars["taken"]
+        for seat in range(2):
+            row = tensor_of(plan, match, seat)[start + at:start + at + 2].tolist()
+            want = [0.0 if c is None else (names.index(match.table.rules.cards.names[c]) + 1)
+                    / len(names) for c in taken]
+            assert row == pytest.approx(want)
+            seen.update(c for c in taken if c is not None)
+        match.apply(rng.choice(match.legal()))
+    assert len(seen) > 3
 
 
 @pytest.mark.parametrize(("name", "actions"), [("spades", "whole"), ("czech-golf", "parts"),
