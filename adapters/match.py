@@ -455,6 +455,10 @@ class Match:
             # them, and keeping them would keep only samples that fit the hidden cards they
             # were chosen from. The sample's chooser begins its action afresh.
             out.prefix = []
+        # The sample is at the game's decision: the same seat to choose after as many
+        # actions. (A hand drawn afresh may leave a step that plays a lone action by itself,
+        # `automatic`, with one: the sample would play it on, an action `seat` never saw.)
+        chooser, actions = self.to_move(), self.playing().actions
         for _ in range(RESAMPLE_ATTEMPTS):
             out._seen, out._own_seen = determinize(self.table.engine, state, seat, rng), True
             out._live, out._legal, out._behind = None, None, []
@@ -462,7 +466,8 @@ class Match:
             out._next = None
             out._views = {}
             out._memo = {}
-            if self._playable(out) and (not out.prefix or self._fits(out)):
+            if self._playable(out) and out.to_move() == chooser and \
+                    out.playing().actions == actions and (not out.prefix or self._fits(out)):
                 # The chance outcomes of the sample are its own: the game's seed would deal
                 # the true hands (and the game's actions, kept to work the recall out, are
                 # not the sample's: its recall is made already).
@@ -474,7 +479,7 @@ class Match:
                            f"{RESAMPLE_ATTEMPTS} drawn, agrees with what the game has shown "
                            "(the parts of the action chosen so far, or what the actions the "
                            "seat saw tell of the cards: each sample left the seat to move "
-                           "nothing it may do)")
+                           "nothing it may do, or one action only, which the rules play)")
 
     @staticmethod
     def _playable(sample: Match) -> bool:

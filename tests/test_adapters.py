@@ -231,6 +231,27 @@ def test_a_resample_looks_the_same_to_the_seat(name: str) -> None:
             assert restored.made == match.made
 
 
+def test_a_resample_for_a_seat_not_to_move_is_at_the_games_decision() -> None:
+    """Resampled for a seat that is not to move, a spades deal may leave the seat to move
+    one card it may play, which the rules play by themselves (an automatic step): such a
+    sample would have played on past an action the seat never saw. A sample is at the
+    game's decision: the same seat to choose after as many actions, the seat's texts alike."""
+    rng = random.Random(0)
+    match = started("spades", 1)
+    looked = 0
+    while not match.is_over() and looked < 150:
+        mover = match.to_move()
+        for seat in range(4):
+            if seat != mover:
+                sample = match.resample(seat, rng)
+                assert sample.to_move() == mover
+                assert sample.playing().actions == match.playing().actions
+                assert information_text(sample, seat) == information_text(match, seat)
+                looked += 1
+        match.apply(rng.choice(match.legal()))
+    assert looked >= 150
+
+
 def test_recall_names_a_card_only_to_the_seats_that_saw_it() -> None:
     match = started("golf6", 4)
     rng = random.Random(1)
