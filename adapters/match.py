@@ -384,11 +384,11 @@ class Match:
         return self._told(record, viewer)
 
     def returns(self) -> list[float]:
-        """Zero-sum: 1/k - 1/n to each of k winners, -1/n to the others; 0 to all if the game
-        is not over or has no winner."""
+        """What the match was worth to each seat (`stakes_returns`); 0 to all while it is
+        not over, and when the bound on actions stopped it."""
         if self.dealt is None or not self.is_over() or self.cut:
             return [0.0] * self.table.players
-        return zero_sum(self.table.players, self.playing().winners)
+        return stakes_returns(self.table, self.playing())
 
     def label(self, token: int) -> str:
         labels = self.table.actions.labels
@@ -556,8 +556,30 @@ def parts_of(seed: int) -> list[int]:
 
 
 def zero_sum(n: int, winners: Any) -> list[float]:
-    """1/k - 1/n to each of k winners among n seats, -1/n to the others (0 to all if none)."""
+    """1/k - 1/n to each of k winners among n seats, -1/n to the others (0 to all if none);
+    alone at the table, 1 for a win and 0 without."""
+    if n == 1:
+        return [1.0 if winners else 0.0]
     if not winners:
         return [0.0] * n
     share = 1.0 / len(winners)
     return [(share if p in winners else 0.0) - 1.0 / n for p in range(n)]
+
+
+def stakes_returns(table: Table, s: GameState) -> list[float]:
+    """Each seat's return from the game `s` as it stands, by the table's stakes: `win`, the
+    winners share a win (zero_sum); `points`, the seat's total, its negative where the
+    lowest total wins, so that more is always better; `chips`, the total itself, chips won
+    from the other seats or lost to them (a game whose totals do not add up to nothing is
+    refused: its stakes are not chips)."""
+    n = table.players
+    if table.stakes == "win":
+        return zero_sum(n, s.winners)
+    totals = [float(t) for t in s.totals[:n]]
+    if table.stakes == "chips":
+        if sum(s.totals[:n]) != 0:
+            raise AdapterError(f"returns=chips: the totals {s.totals[:n]} add up to "
+                               f"{sum(s.totals[:n])}, not 0: chips only change hands, so "
+                               f"{table.rules.name}'s stakes are not chips (returns=points)")
+        return totals
+    return [-t for t in totals] if table.rules.winner == "lowest" else totals

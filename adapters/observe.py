@@ -162,7 +162,7 @@ class TensorPlan:
     def variables(self, s: GameState, seat: int) -> list[float]:
         """Each variable as `seat` may see it (its player view's), as numbers: as
         view.player_view shows it (view.shown), read from the game without making the view."""
-        rules, over = self.table.rules, s.over
+        over = s.over
         out: list[float] = []
         for var, plain in self.declared:
             name = var.name

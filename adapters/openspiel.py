@@ -52,8 +52,9 @@ import numpy as np
 import pyspiel
 
 from cardrules.interpreter.domains import fill
+from cardrules.interpreter.runtime import MOST_VALUE
 
-from .match import SEED_BASE, SEED_PARTS, Match, zero_sum
+from .match import SEED_BASE, SEED_PARTS, Match, stakes_returns
 from .observe import (
     TensorPlan,
     information_text,
@@ -69,7 +70,7 @@ CHANCE, TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 # A state's Python attributes as OpenSpiel serializes them, none: a sample's are set after.
 NO_ATTRIBUTES = base64.b64encode(pickle.dumps({})).decode("ascii")
 PARAMETERS: dict[str, Any] = {"ruleset": "golf6", "players": 0, "options": "",
-                              "actions": "auto"}
+                              "actions": "auto", "returns": "auto"}
 
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -89,6 +90,16 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 
+def game_type(utility: Any) -> pyspiel.GameType:
+    """GAME_TYPE with another utility: a game's stakes say which its returns are."""
+    fields = ("short_name", "long_name", "dynamics", "chance_mode", "information",
+              "reward_model", "max_num_players", "min_num_players",
+              "provides_information_state_string", "provides_information_state_tensor",
+              "provides_observation_string", "provides_observation_tensor",
+              "parameter_specification")
+    return pyspiel.GameType(utility=utility, **{f: getattr(GAME_TYPE, f) for f in fields})
+
+
 class CardrulesGame(pyspiel.Game):
     """One ruleset, with its options, at one table size."""
 
@@ -99,18 +110,33 @@ class CardrulesGame(pyspiel.Game):
             raise AdapterError(f"players: expected 0 (the ruleset's default) or more, "
                                f"not {players}")
         self.table: Table = table(str(params["ruleset"]), option_pairs(params["options"]),
-                                  players or None, str(params["actions"]))
-        n = self.table.players
+                                  players or None, str(params["actions"]),
+                                  str(params["returns"]))
+        n, stakes = self.table.players, self.table.stakes
+        utility = pyspiel.GameType.Utility
+        # The returns' kind and bounds, by the stakes (docs/adapters.md, section 4): a win
+        # shared is zero-sum in [-1/n, 1 - 1/n] (alone at the table, 1 or 0); chips change
+        # hands, zero-sum; points are each seat's own, one score for all where the table
+        # scores as one; a total is bounded only by the most a game holds.
+        if stakes == "win" and n > 1:
+            kind, low, high, total = utility.ZERO_SUM, -1.0 / n, 1.0 - 1.0 / n, 0.0
+        elif stakes == "win":
+            kind, low, high, total = utility.GENERAL_SUM, 0.0, 1.0, None
+        else:
+            kind = utility.ZERO_SUM if stakes == "chips" else utility.IDENTICAL \
+                if self.table.rules.score_by == "table" else utility.GENERAL_SUM
+            low, high = -float(MOST_VALUE), float(MOST_VALUE)
+            total = 0.0 if stakes == "chips" else None
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.table.actions),
             max_chance_outcomes=SEED_BASE,
             num_players=n,
-            min_utility=-1.0 / n,
-            max_utility=1.0 - 1.0 / n,
-            utility_sum=0.0,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=total,
             max_game_length=self.table.max_actions * self.table.max_parts,
         )
-        super().__init__(GAME_TYPE, info, params)
+        super().__init__(game_type(kind), info, params)
 
     def new_initial_state(self) -> CardrulesState:
         return CardrulesState(self)
@@ -335,19 +361,25 @@ class RoundRollouts:
             action = legal[int(rng.random() * len(legal))]
             legal = kernel.play(s, fill(action, rng) if kernel.open_moves else action)
         if s.over:
-            return np.array(zero_sum(match.table.players, s.winners))
+            return np.array(stakes_returns(match.table, s))
         sign = -1.0 if match.table.rules.winner == "lowest" else 1.0
+        if match.table.stakes != "win":  # (the totals are the returns' own scale)
+            return np.array(stakes_returns(match.table, s) if match.table.stakes == "points"
+                            else s.totals[:match.table.players], dtype=float)
         totals = sign * np.array(s.totals, dtype=float)
         spread = totals.max() - totals.min()
         return (totals - totals.mean()) / spread if spread else np.zeros(len(totals))
 
 
 def load(ruleset: str = "golf6", players: int | None = None,
-         options: dict[str, Any] | None = None) -> Any:
-    """The pyspiel game of a ruleset: load("golf6", 4, {"rounds": 4})."""
+         options: dict[str, Any] | None = None, returns: str = "auto") -> Any:
+    """The pyspiel game of a ruleset: load("golf6", 4, {"rounds": 4}); `returns` as the
+    game parameter of that name (docs/adapters.md, section 4)."""
     params: dict[str, Any] = {"ruleset": ruleset, "players": players or 0}
     if options:
         params["options"] = ";".join(f"{k}:{v}" for k, v in option_pairs(options))
+    if returns != "auto":
+        params["returns"] = returns
     return pyspiel.load_game(SHORT_NAME, params)
 
 

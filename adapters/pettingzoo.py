@@ -45,11 +45,11 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(self, ruleset: str = "golf6", players: int | None = None,
                  options: dict[str, Any] | None = None, render_mode: str | None = None,
-                 actions: str = "auto"):
+                 actions: str = "auto", returns: str = "auto"):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise AdapterError(f"render_mode: expected 'ansi' or none, not {render_mode!r}")
-        self.table = table(ruleset, option_pairs(options), players, actions)
+        self.table = table(ruleset, option_pairs(options), players, actions, returns)
         self.plan = TensorPlan.of(self.table, False)
         self.render_mode = render_mode
         count = len(self.table.actions)
@@ -144,17 +144,17 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
 
 def raw_env(ruleset: str = "golf6", players: int | None = None,
             options: dict[str, Any] | None = None, render_mode: str | None = None,
-            actions: str = "auto") -> CardrulesEnv:
+            actions: str = "auto", returns: str = "auto") -> CardrulesEnv:
     """The environment without PettingZoo's checking wrappers."""
-    return CardrulesEnv(ruleset, players, options, render_mode, actions)
+    return CardrulesEnv(ruleset, players, options, render_mode, actions, returns)
 
 
 def env(ruleset: str = "golf6", players: int | None = None,
         options: dict[str, Any] | None = None, render_mode: str | None = None,
-        actions: str = "auto") -> AECEnv:
+        actions: str = "auto", returns: str = "auto") -> AECEnv:
     """The environment of a ruleset (a built-in name or a rule file), wrapped as PettingZoo's
     own environments are, so that a call out of order is refused. An illegal action, an id
     out of the action space's range too, is refused by the environment itself (so it needs
     no AssertOutOfBoundsWrapper, which would check every step again)."""
     return wrappers.OrderEnforcingWrapper(
-        CardrulesEnv(ruleset, players, options, render_mode, actions))
+        CardrulesEnv(ruleset, players, options, render_mode, actions, returns))

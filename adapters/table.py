@@ -60,6 +60,9 @@ WHOLE_LIMIT = 4096
 WHOLE_ASKED_LIMIT = 65_536
 # How actions are chosen: `auto` (whole where the table is small enough), `whole`, `parts`.
 CHOOSING = ("auto", "whole", "parts")
+# What a match is worth to each seat (`returns`): the ruleset's `scoring.stakes` (auto), or
+# one of them asked for (docs/adapters.md, section 4).
+RETURNS = ("auto", "win", "points", "chips")
 
 
 class AdapterError(GameError):
@@ -382,10 +385,13 @@ class Table:
     `whole` the WholeActions if they are whole (else None)."""
 
     def __init__(self, ruleset: str, options: tuple[tuple[str, str], ...] = (),
-                 players: int | None = None, actions: str = "auto"):
+                 players: int | None = None, actions: str = "auto", returns: str = "auto"):
         if not isinstance(actions, str) or actions not in CHOOSING:
             raise AdapterError(f"actions: expected one of {', '.join(CHOOSING)}, "
                                f"not {actions!r}"[:200])
+        if not isinstance(returns, str) or returns not in RETURNS:
+            raise AdapterError(f"returns: expected one of {', '.join(RETURNS)}, "
+                               f"not {returns!r}"[:200])
         if not isinstance(ruleset, str):
             raise AdapterError(f"ruleset: expected a built-in ruleset's name or a rule file's "
                                f"path, not {type(ruleset).__name__}")
@@ -394,6 +400,11 @@ class Table:
         self.ruleset, self.options, self.choosing = ruleset, options, actions
         self.rules = rules = load_ruleset(ruleset, dict(options) or None)
         refuse_unencodable(rules)
+        self.stakes = rules.stakes if returns == "auto" else returns
+        if self.stakes == "chips" and (rules.score_by == "table" or rules.house is not None):
+            raise AdapterError(f"returns=chips: {rules.name}'s seats pass no chips between them "
+                               "(one score for the table, or a house that is no seat); "
+                               "its returns are points or a win")
         # (it tells `recording` of each action applied to the game being recorded, the
         # ones it plays alone included: an automatic step's only card)
         self.engine = Engine(rules, watch=self._watched)
@@ -503,10 +514,10 @@ def places(rules: Ruleset, players: int, zone_count: int, n_cards: int) -> list[
 
 @lru_cache(maxsize=32)
 def table(ruleset: str, options: tuple[tuple[str, str], ...] = (),
-          players: int | None = None, actions: str = "auto") -> Table:
-    """The shared Table of a ruleset (a built-in name or a file), its options and size, and
-    how its actions are chosen."""
-    return Table(ruleset, options, players, actions)
+          players: int | None = None, actions: str = "auto", returns: str = "auto") -> Table:
+    """The shared Table of a ruleset (a built-in name or a file), its options and size, how
+    its actions are chosen and what a match is worth to a seat."""
+    return Table(ruleset, options, players, actions, returns)
 
 
 def option_pairs(options: dict[str, Any] | str | None) -> tuple[tuple[str, str], ...]:

@@ -333,6 +333,7 @@ class Ruleset:
     line_sites: dict[int, int] = field(repr=False, default_factory=dict)  # line -> site
     house: HouseDef | None = None  # the party that is not a seat, if the ruleset has one
     flow: FlowFacts | None = None  # the turn flow's facts (the compiler always gives them)
+    stakes: str = "win"  # what a match is worth to a seat (adapters' returns): win, points, chips
     # The same rules compiled for a playout kernel (interpreter/kernel.py): no log, no cache
     # of legal actions, and no record of who knows each card unless a rule asks; compiled
     # the first time it is asked for. None for a kernel's own rules.

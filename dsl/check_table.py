@@ -180,6 +180,22 @@ class TableChecker(StatementChecker):
         self.symbols.house = self.max_players
         return HouseDef(spec.name, self.max_players, spec.doc)
 
+    def stakes(self) -> None:
+        """`scoring.stakes: chips`: the totals are chips that pass between the seats, so the
+        seats' returns add up to nothing; a table that scores as one, or a house (not a
+        seat, so not in the returns), has no such seats."""
+        scoring = self.decls.scoring
+        if scoring.stakes != "chips" or scoring.stakes_pos is None:
+            return
+        if scoring.by == "table":
+            self.problem(scoring.stakes_pos, "chips change hands between the seats, and a "
+                         "table that scores as one (`by: table`) passes none: its stakes are "
+                         "`points`")
+        elif self.decls.house is not None:
+            self.problem(scoring.stakes_pos, "chips change hands between the seats, and the "
+                         "house is no seat: what it wins or loses is in no seat's return, so "
+                         "the stakes of a game against it are `points`")
+
     def teams(self) -> None:
         """`teams: N`: seat s (from 1) plays in team (s - 1) mod N + 1, at every table size
         the ruleset allows."""

@@ -154,6 +154,7 @@ class _RulesetChecker(MoveChecker):
         house = self.house()
         option_defs = self.options()
         self.teams()
+        self.stakes()
         cards, copies = self.deck()
         zones, home = self.zones()
         variables = self.variables()

@@ -275,7 +275,7 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, generated: Ge
         data=doc.data, sites=tuple(generated.sites), evaluate_key=fn(made.evaluate_key),
         code_name=bound.code_name, house=checked.house,
         line_sites=bound.line_sites, flow=facts, tells=tells(checked.program),
-        melds=bound.namespace.get("MELDS"))
+        melds=bound.namespace.get("MELDS"), stakes=decls.scoring.stakes)
 
 
 class _Functions:

@@ -211,6 +211,8 @@ class ScoringDecl:
     until: n.Expr | None
     evaluate: n.Expr | None
     round: tuple[ScoreDecl, ...]
+    stakes: str = "win"  # what a match is worth to a seat: win | points | chips
+    stakes_pos: n.Pos | None = None  # where `stakes:` is written, if it is
 
 
 @dataclass(frozen=True)

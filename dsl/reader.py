@@ -339,4 +339,5 @@ class _Reader:
         return d.ScoringDecl(spec.get("by", "player"), by_pos, spec.get("winner", "lowest"),
                              self.expr((*path, "rounds")),
                              self.expr((*path, "until")), self.expr((*path, "evaluate")),
-                             entries)
+                             entries, spec.get("stakes", "win"),
+                             self.pos((*path, "stakes")) if "stakes" in spec else None)

@@ -883,3 +883,28 @@ def test_a_clues_condition_reads_only_what_a_card_is(tmp_path: Path, condition: 
     line = CLUE.replace("CONDITION", condition).splitlines()[20]
     assert problem.location is not None and problem.location.line == 21
     assert line[problem.location.column - 1:].startswith(refused)
+
+
+@pytest.mark.parametrize(("edit", "refused"), [
+    ("  by: table\n  stakes: chips\n", "a table that scores as one (`by: table`) passes none"),
+    ("  stakes: chips\n", None),
+    ("  stakes: points\n  by: table\n", None),
+    ("  stakes: money\n", "'money' is not allowed here: expected one of win, points, chips"),
+])
+def test_stakes_of_chips_need_seats_that_pass_them(tmp_path: Path, edit: str,
+                                                   refused: str | None) -> None:
+    from cardrules.dsl.loader import check_files
+
+    text = (Path(__file__).resolve().parent.parent / "rulesets" / "kuhn-poker.yaml") \
+        .read_text(encoding="utf-8").replace("  stakes: chips", "  # (stakes below)")
+    text = text.replace("scoring:\n", "scoring:\n" + edit, 1)
+    path = tmp_path / "stakes.yaml"
+    path.write_text(text, encoding="utf-8")
+    problems = check_files([str(path)])
+    if refused is None:
+        assert problems == []
+        assert load_ruleset(path).stakes == edit.split("stakes: ")[1].split()[0]
+        return
+    (problem,) = problems
+    assert refused in problem.message and problem.location is not None
+    assert text.splitlines()[problem.location.line - 1].strip().startswith("stakes")

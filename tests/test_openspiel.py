@@ -73,6 +73,58 @@ def test_the_game_declares_itself() -> None:
     assert len(state.observation_tensor(0)) == parts.observation_tensor_size()
 
 
+def _random_game(game: Any, seed: int) -> Any:
+    rng, state = random.Random(seed), game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_poker_is_played_for_chips_as_openspiels_own() -> None:
+    """kuhn-poker plays for chips (`stakes: chips`): a zero-sum game whose returns are the
+    chips won or lost, 1 or 2 either way, as OpenSpiel's kuhn_poker's are, where a win
+    shared out (1/2 to the winner) would make a bet lost cost what a check lost does."""
+    ours, theirs = load("kuhn-poker"), pyspiel.load_game("kuhn_poker")
+    assert ours.get_type().utility == theirs.get_type().utility == \
+        pyspiel.GameType.Utility.ZERO_SUM
+    seen, native = set(), set()
+    for seed in range(120):
+        state = _random_game(ours, seed)
+        assert state.returns() == [float(t) for t in state.match.playing().totals]
+        seen.add(tuple(state.returns()))
+        native.add(tuple(_random_game(theirs, seed).returns()))
+    assert seen == native == {(1.0, -1.0), (-1.0, 1.0), (2.0, -2.0), (-2.0, 2.0)}
+
+
+def test_the_stakes_say_what_a_match_is_worth() -> None:
+    """hanabi plays for its score, the same to every seat (identical utility); golf6 asked
+    for points returns minus its totals (the lowest wins); asked for chips, a game whose
+    totals do not add up to nothing is refused; alone at the table a win is worth 1."""
+    from cardrules.adapters.match import zero_sum
+
+    hanabi = load("hanabi", 2, {"fuse_out": "fireworks"})
+    assert hanabi.get_type().utility == pyspiel.GameType.Utility.IDENTICAL
+    scores = set()
+    for seed in range(6):
+        state = _random_game(hanabi, seed)
+        score = state.match.playing().totals[0]
+        assert state.returns() == [float(score)] * 2
+        scores.add(score)
+    assert len(scores) > 1
+    golf = load("golf6", 3, {"rounds": 1}, returns="points")
+    assert golf.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    state = _random_game(golf, 1)
+    assert state.returns() == [-float(t) for t in state.match.playing().totals]
+    with pytest.raises(AdapterError, match="add up to .*, not 0: chips only change hands"):
+        _random_game(load("golf6", 3, {"rounds": 1}, returns="chips"), 1).returns()
+    assert zero_sum(1, [0]) == [1.0] and zero_sum(1, []) == [0.0]
+    alone = load("freecell", 1)
+    assert (alone.min_utility(), alone.max_utility()) == (0.0, 1.0)
+
+
 def test_games_load_by_string_with_options() -> None:
     game = pyspiel.load_game("cardrules(ruleset=golf6,players=3,options=rounds:2)")
     assert game.num_players() == 3 and game.table.rounds == 2
@@ -83,6 +135,10 @@ def test_games_load_by_string_with_options() -> None:
     ({"ruleset": "nosuch"}, RulesetError, "no ruleset 'nosuch'"),
     ({"ruleset": "golf6", "players": 12}, GameError, "golf6 is for 2 to 8 players, not 12"),
     ({"ruleset": "golf6", "options": "rounds"}, AdapterError, "expected NAME=VALUE"),
+    ({"ruleset": "golf6", "returns": "money"}, AdapterError,
+     "returns: expected one of auto, win, points, chips, not 'money'"),
+    ({"ruleset": "hanabi", "returns": "chips"}, AdapterError,
+     "hanabi's seats pass no chips between them"),
 ])
 def test_a_bad_game_is_refused_with_a_clear_message(params: dict[str, object], error: type,
                                                     message: str) -> None:
