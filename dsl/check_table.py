@@ -76,6 +76,15 @@ class TableChecker(StatementChecker):
             default = option.default.value
             self.bounded_value(option.default)
             choices = tuple(c.value for c in option.choices) if option.choices else None
+            kinds = {type(c) for c in choices or ()}
+            if len(kinds) > 1:  # (`-o size=3` is read as the choices' kind: one kind only)
+                odd = next(c for c in option.choices if type(c.value) is not
+                           type(option.choices[0].value))
+                first = option.choices[0].value
+                self.problem(odd.pos, f"an option's choices are of one kind: the first, "
+                             f"{_shown(first)}, is {_KINDS[type(first)]}, and "
+                             f"{_shown(odd.value)} is {_KINDS[type(odd.value)]} (write it in "
+                             "quotes to make it a text)")
             if choices is not None and default not in choices:
                 self.problem(option.default.pos, f"the default '{default}' is not one of "
                              "the choices: " + ", ".join(str(c) for c in choices))
@@ -514,3 +523,11 @@ def _type_word(value: Any) -> str:
     if isinstance(value, int):
         return "a whole number (digits 0-9)"
     return "a text"
+
+
+_KINDS = {str: "a text", int: "a number", bool: "a truth value"}
+
+
+def _shown(value: object) -> str:
+    """A choice as the file writes it."""
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -154,6 +154,12 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagn
     if kind == "const":
         yield doc.diagnostic(path, f"expected {rule!r}, found {error.instance!r}")
         return
+    if kind in ("minItems", "maxItems") and isinstance(error.instance, list):
+        bound = "at least" if kind == "minItems" else "at most"
+        items = "item" if rule == 1 else "items"
+        yield doc.diagnostic(path, f"{_named(path)}expected a list of {bound} {rule} {items}, "
+                                   f"found {len(error.instance)}")
+        return
     yield doc.diagnostic(path, error.message)
 
 

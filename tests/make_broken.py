@@ -179,6 +179,13 @@ CASES = {
                              "or who played it: this reads more of 'c'"),
     "unknown_rank": ([(52, "'K'", "'Kx'")], (52, "'Kx'", 0),
                      "'Kx' is not a rank of this deck: expected A, 2, 3, K"),
+    "option_choices_of_two_kinds": ([(9, "choices: [fast, slow]", "choices: [fast, slow, 3]")],
+                                    (9, "3", 0),
+                                    "an option's choices are of one kind: the first, fast, is a "
+                                    "text, and 3 is a number (write it in quotes to make it a "
+                                    "text)"),
+    "option_one_choice": ([(9, "choices: [fast, slow]", "choices: [fast]")], (9, "[fast]", 0),
+                          "choices: expected a list of at least 2 items, found 1"),
     "option_choice": ([(37, "'fast'", "'fsat'")], (37, "'fsat'", 0),
                       "option 'mode' is never 'fsat': its choices are fast, slow"),
     "label_unknown_parameter": ([(51, "{card}", "{crd}")], (51, "crd", 0),
