@@ -451,6 +451,11 @@ class TableChecker(StatementChecker):
             if spec.layout == "grid" and not (spec.rows and spec.columns):
                 self.problem(spec.pos, "a grid zone needs rows and columns")
         self.symbols.zones = {z.name: z for z in out}
+        for option in self.decls.options:  # (a name is read as a zone before an option)
+            if option.name.name in seen:
+                self.hint(option.name.pos, f"'{option.name.name}' is also a zone's name, "
+                                           f"which a bare '{option.name.name}' reads: this "
+                                           "option is never read; choose another name")
         home = self.decls.deck.zone
         zone = self.symbols.zones.get(home.name) if home else None
         if zone is None or zone.owned:

@@ -908,3 +908,20 @@ def test_stakes_of_chips_need_seats_that_pass_them(tmp_path: Path, edit: str,
     (problem,) = problems
     assert refused in problem.message and problem.location is not None
     assert text.splitlines()[problem.location.line - 1].strip().startswith("stakes")
+
+
+def test_an_option_named_like_a_zone_is_hinted_as_never_read(tmp_path: Path) -> None:
+    """A bare name reads a zone before an option, so an option named like a zone is never
+    read: validate says so where the option is named (reading it compares the zone)."""
+    from cardrules.dsl.loader import check_files
+
+    text = (Path(__file__).resolve().parent.parent / "rulesets" / "golf6.yaml") \
+        .read_text(encoding="utf-8").replace("  - name: rounds\n", "  - name: discard\n", 1) \
+        .replace("  rounds: rounds\n", "  rounds: 9\n")
+    path = tmp_path / "named.yaml"
+    path.write_text(text, encoding="utf-8")
+    (found,) = check_files([str(path)], hints=True)
+    assert found.hint and "'discard' is also a zone's name" in found.message
+    assert found.location is not None and found.location.line == \
+        text.splitlines().index("  - name: discard") + 1
+    assert check_files([str(path)]) == []
