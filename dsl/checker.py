@@ -200,8 +200,10 @@ class _RulesetChecker(MoveChecker):
         score's entry 'in play' and in the log, not as a variable."""
         pos = self.decls.name.pos
         if IN_PLAY in self.symbols.variables:
-            self.problem(pos, f"a variable is named '{IN_PLAY}', the name of the points a "
-                              "`score` statement gives: rename it")
+            named = next((v.name.pos for v in self.decls.variables if v.name.name == IN_PLAY),
+                         pos)
+            self.problem(named, f"a variable is named '{IN_PLAY}', the name of the points a "
+                                "`score` statement gives: rename it")
             return variables
         return (*variables, ir.Variable(IN_PLAY, "player_round", INT, ir.Const(0, type=INT,
                                                                               pos=pos),

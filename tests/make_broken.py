@@ -95,6 +95,11 @@ CASES = {
                         "numbers, but this is a card"),
     "score_text": ([(40, "set drawn += 1", "score 'one' to me")], (40, "'one'", 0),
                    "the points scored must be a number, but this is a text"),
+    "points_in_play_taken": ([(22, "- name: drawn", "- name: points_in_play"),
+                              (40, "set drawn += 1", "score 1 to me")],
+                             (22, "points_in_play", 0),
+                             "a variable is named 'points_in_play', the name of the points a "
+                             "`score` statement gives: rename it"),
     "score_to_a_number": ([(40, "set drawn += 1", "score 1 to 2")], (40, "2", 0),
                           "who scores must be a player, but this is a number"),
     "procedure_calls_itself": ([(4, "title: Mini",
