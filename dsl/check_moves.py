@@ -47,10 +47,14 @@ class MoveChecker(TableChecker):
     move_infos: dict[str, MoveInfo]
 
     def move(self, spec: d.MoveDecl, step_names: list[str]) -> ir.Move | None:
+        """A move of a step among `step_names` (none: a reaction, which is in no phase)."""
         name = spec.name.name
         then = None
         if spec.then is not None:
-            if spec.then.name in step_names:
+            if not step_names:
+                self.problem(spec.then.pos, "a reaction is made out of turn, in no phase's "
+                             "steps: it takes no `then` (play goes on where it was)")
+            elif spec.then.name in step_names:
                 then = step_names.index(spec.then.name)
             else:
                 self.problem(spec.then.pos, f"no step '{spec.then.name}' in this phase"

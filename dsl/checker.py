@@ -443,7 +443,7 @@ class _RulesetChecker(MoveChecker):
 
     def reactions(self) -> ir.Step | None:
         spec = self.decls.reactions
-        return self.step(spec, ["reactions"]) if spec is not None else None
+        return self.step(spec, []) if spec is not None else None
 
     def step(self, spec: d.StepDecl, step_names: list[str]) -> ir.Step:
         moves: list[ir.Move] = []

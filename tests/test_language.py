@@ -925,3 +925,37 @@ def test_an_option_named_like_a_zone_is_hinted_as_never_read(tmp_path: Path) -> 
     assert found.location is not None and found.location.line == \
         text.splitlines().index("  - name: discard") + 1
     assert check_files([str(path)]) == []
+
+
+def test_a_reaction_takes_no_then(tmp_path: Path) -> None:
+    """A reaction is made out of turn, in no phase: its `then` is refused as such, not as a
+    step missing from a phase that has it."""
+    from cardrules.dsl.loader import check_files
+
+    text = """\
+cardrules: 1
+name: reactthen
+deck: {zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+round:
+  phases:
+    - name: play
+      turns: each_once
+      steps:
+        - name: act
+          moves:
+            - {name: wait, do: []}
+        - name: after
+          moves:
+            - {name: rest, do: []}
+reactions:
+  moves:
+    - {name: shout, do: [], then: after}
+"""
+    path = tmp_path / "reactthen.yaml"
+    path.write_text(text, encoding="utf-8")
+    (problem,) = check_files([str(path)])
+    assert problem.message.startswith("a reaction is made out of turn")
+    assert problem.location is not None and (problem.location.line,
+                                             problem.location.column) == (19, 35)
