@@ -279,7 +279,11 @@ class ExpressionChecker(CallChecks):
         if key is BAD:
             return BAD
         coll = as_collection(base.type)
-        if coll is None or isinstance(base, ir.ZoneRef):
+        if isinstance(base, ir.ZoneRef):
+            return self.error(node.pos, f"cannot index {base.type} by a card's place: a card "
+                              "of a zone by place is an item of its cards, cards(Z)[i] (or a "
+                              "slice, Z[i:j]; the top card, top(Z))")
+        if coll is None:
             return self.error(node.pos, f"cannot index {base.type}")
         item = coll.item or ANY
         return ir.Index(self.needed(base, node.pos, "the list"),

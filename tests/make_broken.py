@@ -100,6 +100,15 @@ CASES = {
                              (22, "points_in_play", 0),
                              "a variable is named 'points_in_play', the name of the points a "
                              "`score` statement gives: rename it"),
+    "set_through_a_call": ([(40, "set drawn += 1", "set next_player(me).drawn += 1")],
+                           (40, "(", 0),
+                           "unexpected character '(': what is set is a variable or P.name with "
+                           "P one name; name the player first (let q = ..., then set q.name "
+                           "...)"),
+    "zone_indexed": ([(40, "set drawn += 1", "let v = hand[me][0]")], (40, "hand[me][0]", 0),
+                     "cannot index zone 'hand' by a card's place: a card of a zone by place "
+                     "is an item of its cards, cards(Z)[i] (or a slice, Z[i:j]; the top card, "
+                     "top(Z))"),
     "score_to_a_number": ([(40, "set drawn += 1", "score 1 to 2")], (40, "2", 0),
                           "who scores must be a player, but this is a number"),
     "procedure_calls_itself": ([(4, "title: Mini",
