@@ -448,12 +448,15 @@ class Weigher:
             low, high = max(k.low or 0, 0), min(items if k.high is None else k.high, items)
             ways = max((math.comb(items, j) for j in _near_half(low, high, items)), default=0)
             ways = min(ways, MOST_LISTED)
-            return steps + ways * max(high, 1), Known(ways, Known(high, args[0].item),
+            # (each way is cards in play too: its own subsets are listed as a zone's are)
+            return steps + ways * max(high, 1), Known(ways, Known(high, args[0].item,
+                                                                  zoned=args[0].zoned),
                                                       listed=args[0].zoned)
         if f == "subsets":
             items = min(args[0].most, MOST_LISTED.bit_length() - 1)  # (more: a fault)
             ways = 1 << items
-            return steps + ways * max(items, 1), Known(ways, Known(items, args[0].item),
+            return steps + ways * max(items, 1), Known(ways, Known(items, args[0].item,
+                                                                   zoned=args[0].zoned),
                                                        listed=args[0].zoned)
         if f == "ranks":
             return steps + self.ranks, Known(self.ranks)

@@ -251,3 +251,41 @@ def test_the_lists_variables_hold_are_bounded_in_number(tmp_path: Path) -> None:
     problems = check_files([str(path)])
     assert len(problems) == 1 and "hold 33 lists (a player variable one for each of up to 2 " \
         "seats and the house)" in problems[0].message, [p.format() for p in problems]
+
+
+def test_subsets_gone_through_in_a_function_called_over_subsets_are_refused(
+        tmp_path: Path) -> None:
+    """A subset of a hand is cards in play as the hand is: a function that goes through its
+    subsets, called for each subset of the hand, nests two such lists (2^16 times 2^16), and
+    is refused where the inner list is gone through, as the same loops written in one rule
+    are, not left to fault at the work bound while a game runs."""
+    text = """\
+cardrules: 1
+name: subs
+players: {min: 2, max: 2}
+deck: {zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: hand, owner: each, visibility: owner}
+functions:
+  - {name: best, params: {h: cards}, value: "max(size(s) for s in subsets(h))"}
+round:
+  setup: [shuffle stock, deal 16 from stock to each hand]
+  phases:
+    - name: show
+      turns: each_once
+      steps:
+        - name: b
+          moves:
+            - {name: c, when: "any(best(s) > 20 for s in subsets(hand[me]))", do: []}
+            - {name: d, do: []}
+"""
+    path = tmp_path / "subs.yaml"
+    path.write_text(text, encoding="utf-8")
+    (problem,) = check_files([str(path)])
+    assert "subsets or combinations of cards in play inside a loop" in problem.message
+    assert problem.location is not None and problem.location.line == 9
+    # one level, the function called for the hand itself, validates
+    path.write_text(text.replace("any(best(s) > 20 for s in subsets(hand[me]))",
+                                 "best(hand[me]) > 20"), encoding="utf-8")
+    assert check_files([str(path)]) == []
