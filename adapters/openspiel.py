@@ -55,15 +55,9 @@ from cardrules.interpreter.domains import fill
 from cardrules.interpreter.runtime import MOST_VALUE
 
 from .match import SEED_BASE, SEED_PARTS, Match, stakes_returns
-from .observe import (
-    TensorPlan,
-    information_text,
-    observation_text,
-    tensor_items,
-    tensor_of,
-    truth_text,
-)
+from .observe import TensorPlan, tensor_items, tensor_of
 from .table import AdapterError, Table, option_pairs, table
+from .texts import information_text, observation_text, truth_text
 
 SHORT_NAME = "cardrules"
 CHANCE, TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)

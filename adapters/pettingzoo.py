@@ -33,8 +33,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .match import Match
-from .observe import TensorPlan, information_text, observation_text, tensor_of, truth_text
+from .observe import TensorPlan, tensor_of
 from .table import AdapterError, option_pairs, table
+from .texts import information_text, observation_text, truth_text
 
 
 class CardrulesEnv(AECEnv):  # type: ignore[misc]

@@ -76,15 +76,14 @@ class TableChecker(StatementChecker):
             default = option.default.value
             self.bounded_value(option.default)
             choices = tuple(c.value for c in option.choices) if option.choices else None
-            kinds = {type(c) for c in choices or ()}
-            if len(kinds) > 1:  # (`-o size=3` is read as the choices' kind: one kind only)
-                odd = next(c for c in option.choices if type(c.value) is not
-                           type(option.choices[0].value))
-                first = option.choices[0].value
+            listed = option.choices or ()
+            if len({type(c.value) for c in listed}) > 1:  # (`-o size=3` is read as the
+                first = listed[0].value                   # choices' kind: one kind only)
+                odd = next(c for c in listed if type(c.value) is not type(first))
                 self.problem(odd.pos, f"an option's choices are of one kind: the first, "
-                             f"{_shown(first)}, is {_KINDS[type(first)]}, and "
-                             f"{_shown(odd.value)} is {_KINDS[type(odd.value)]} (write it in "
-                             "quotes to make it a text)")
+                             f"{_written(first)}, is {_KINDS[type(first)]}, and "
+                             f"{_written(odd.value)} is {_KINDS[type(odd.value)]} (write it "
+                             "in quotes to make it a text)")
             if choices is not None and default not in choices:
                 self.problem(option.default.pos, f"the default '{default}' is not one of "
                              "the choices: " + ", ".join(str(c) for c in choices))
@@ -533,6 +532,6 @@ def _type_word(value: Any) -> str:
 _KINDS = {str: "a text", int: "a number", bool: "a truth value"}
 
 
-def _shown(value: object) -> str:
+def _written(value: object) -> str:
     """A choice as the file writes it."""
     return str(value).lower() if isinstance(value, bool) else str(value)

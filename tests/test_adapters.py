@@ -17,14 +17,9 @@ from trades import traded  # noqa: E402  (tests/trades.py)
 from cardrules.adapters import table as tables  # noqa: E402
 from cardrules.adapters.decision import Decision  # noqa: E402
 from cardrules.adapters.match import Match, Record  # noqa: E402
-from cardrules.adapters.observe import (  # noqa: E402
-    SeatTensor,
-    TensorPlan,
-    information_text,
-    observation_text,
-    tensor_of,
-)
+from cardrules.adapters.observe import SeatTensor, TensorPlan, tensor_of  # noqa: E402
 from cardrules.adapters.table import AdapterError, option_pairs, table  # noqa: E402
+from cardrules.adapters.texts import information_text, observation_text  # noqa: E402
 from cardrules.errors import IllegalAction  # noqa: E402
 from cardrules.interpreter.runtime import OWNER  # noqa: E402
 from cardrules.interpreter.sight import whereabouts  # noqa: E402

@@ -60,8 +60,9 @@ from cardrules.model import Action
 
 try:  # the research adapters' observations too, where numpy is installed
     from cardrules.adapters.match import Match
-    from cardrules.adapters.observe import TensorPlan, observation_text, tensor_of
+    from cardrules.adapters.observe import TensorPlan, tensor_of
     from cardrules.adapters.table import Table
+    from cardrules.adapters.texts import observation_text
     ADAPTERS = True
 except ImportError:  # pragma: no cover - the test extra installs numpy
     ADAPTERS = False
