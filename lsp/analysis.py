@@ -10,13 +10,20 @@ the ones the loader reads, the parents named by `extends:`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardrules.dsl.compiler import check_document
-from cardrules.dsl.loader import load_document, read_document
+from cardrules.dsl.inherit import parent_path, parent_reference
+from cardrules.dsl.loader import (
+    RULE_FILE_SUFFIXES,
+    builtin_file,
+    load_document,
+    read_document,
+)
 from cardrules.dsl.reader import read
 from cardrules.dsl.schema import check_structure
 from cardrules.dsl.source import Document
@@ -76,9 +83,11 @@ def _analyse(path: str, text: str, unsaved: Mapping[str, str] | None) -> Analysi
         doc = load_document(Path(path), text=text, unsaved=unsaved)
     except RulesetError as exc:
         found = Analysis(path, text, list(exc.diagnostics))
-        # (its parents could not be merged: its own keys are still where they are)
+        # (its parents could not be merged: its own keys are still where they are, and the
+        # parent it names is still the one it extends, to check it again once that mends)
         with suppress(RulesetError):
             found.own = read_document(Path(path), text)
+            found.parents = _named_parent(found.own)
         return found
     found = Analysis(path, text, [], doc, own=_own(doc), parents=_parents(doc),
                      texts=_texts(doc))
@@ -96,6 +105,17 @@ def _analyse(path: str, text: str, unsaved: Mapping[str, str] | None) -> Analysi
     found.diagnostics = list(checked.hints)
     found.index = build_index(checked.decls, checked)
     return found
+
+
+def _named_parent(own: Document) -> list[str]:
+    """The rule file a document's `extends:` names, whether or not it is there or loads
+    (none for a built-in ruleset's name, which no edit changes, nor for a name the loader
+    refuses: RulesetError for an absolute path)."""
+    reference = parent_reference(own)
+    if reference is None or builtin_file(reference[0]) is not None:
+        return []
+    target = parent_path(own, reference[0])
+    return [os.path.abspath(target)] if target.lower().endswith(RULE_FILE_SUFFIXES) else []
 
 
 def _own(doc: Document) -> Document:

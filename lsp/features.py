@@ -11,7 +11,7 @@ from pathlib import Path
 
 from cardrules.dsl import builtins as b
 from cardrules.dsl.inherit import parent_path, parent_reference
-from cardrules.dsl.loader import resolve
+from cardrules.dsl.loader import referenced_file, rule_file_text
 from cardrules.errors import Location, RulesetError
 
 from . import schema_keys
@@ -177,8 +177,9 @@ def parent_at(analysis: Analysis, line: int, column: int) -> Place | None:
     reference = parent_reference(own)
     if span is None or reference is None or span.line != line or column < span.column:
         return None
-    try:
-        found = resolve(parent_path(own, reference[0]), builtin_only=True)
+    try:  # (as the loader finds it: a rule file's name, never any other file asked about)
+        found = referenced_file(parent_path(own, reference[0]), "a parent's name")
+        rule_file_text(found)
     except RulesetError:
         return None
     start = Location(str(found.resolve()), 1, 1)

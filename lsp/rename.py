@@ -12,7 +12,7 @@ would make a valid file invalid is refused with the compiler's message.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import yaml
@@ -246,13 +246,15 @@ def renamed(text: str, places: list[Place], new: str) -> str:
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
 
-def verify(analysis: Analysis, places: list[Place], new: str) -> None:
+def verify(analysis: Analysis, places: list[Place], new: str,
+           unsaved: Mapping[str, str] | None = None) -> None:
     """RenameRefused, with the compiler's message, if the file renamed has problems that
     the file as it is has not (the checks above are the compiler's rules as this module
-    knows them; the compiler is the one that decides)."""
+    knows them; the compiler is the one that decides). `unsaved`: the parents as the editor
+    holds them, read as the file's own check read them."""
     before = [d for d in analysis.diagnostics if not d.hint]
-    after = [d for d in analyse(analysis.path, renamed(analysis.text, places, new)).diagnostics
-             if not d.hint]
+    after = [d for d in analyse(analysis.path, renamed(analysis.text, places, new),
+                                unsaved).diagnostics if not d.hint]
     if len(after) > len(before):
         problem = after[0] if not before else next(
             (d for d in after if d.message not in {p.message for p in before}), after[0])

@@ -129,8 +129,10 @@ class RulesServer(LanguageServer):
         path: a parent is read from there, as the author sees it, saved or not."""
         out: dict[str, str] = {}
         for other, document in list(self.workspace.text_documents.items()):
-            if other != uri and other.startswith("file:"):
-                path = to_fs_path(other)
+            if other != unquote(uri) and other.startswith("file:"):
+                # (pygls keeps a document by its URI decoded once already: a name with
+                # `#` or `%` in it is not decoded again)
+                path = document.path
                 if path:
                     out[str(Path(path).resolve())] = document.source
         return out
@@ -240,10 +242,12 @@ class RulesServer(LanguageServer):
             self.send(target)
 
     def dependents(self, uri: str) -> list[str]:
-        """The open documents that extend the file of `uri`, as last checked."""
-        path = self.path_of(uri)
+        """The open documents that extend the file of `uri`, as last checked (a parent
+        named `../common/base.yaml` is the file of that path, resolved)."""
+        path = Path(self.path_of(uri)).resolve()
         return [other for other, state in self.files.items() if other != uri and
-                state.latest is not None and path in state.latest.parents]
+                state.latest is not None and
+                any(Path(parent).resolve() == path for parent in state.latest.parents)]
 
     def send(self, target: str) -> None:
         """Publish every diagnostic for a file that any open document found in it; for an
@@ -298,6 +302,8 @@ def make_server() -> RulesServer:
     @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: RulesServer, params: t.DidOpenTextDocumentParams) -> None:
         ls.schedule(params.text_document.uri, 0)
+        for other in ls.dependents(params.text_document.uri):  # (they read it from the
+            ls.schedule(other, 0)                              # editor now, not its file)
 
     @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: RulesServer, params: t.DidChangeTextDocumentParams) -> None:
@@ -399,7 +405,7 @@ def make_server() -> RulesServer:
             places = renaming.rename(view.found, *view.place_in(params.position), new)
             # (the file renamed is checked again, off the loop, before the editor gets it)
             await asyncio.get_running_loop().run_in_executor(
-                ls.checker, renaming.verify, view.found, places, new)
+                ls.checker, renaming.verify, view.found, places, new, ls.unsaved(uri))
         except renaming.RenameRefused as refused:
             raise Refused(printable(str(refused)), JsonRpcInvalidRequest.CODE) from None
         if ls.text_of(uri) != view.found.text:

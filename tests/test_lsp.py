@@ -544,7 +544,8 @@ async def test_a_child_reads_its_parent_as_the_editor_holds_it(client: LanguageC
     assert await opened(client, child)
     assert await published(client, base.as_uri())
     assert await opened(client, base)
-    client.diagnostics.pop(child.as_uri(), None)
+    # opened, the parent is read from the editor: the child is checked again at once
+    assert "stok" in (await published(client, child.as_uri()))[0].message
     assert await changed(client, base, good, 2) == []  # mended in the editor, not saved
     assert await published(client, child.as_uri()) == []
     await asyncio.sleep(0.3)
@@ -922,3 +923,96 @@ async def test_exit_does_not_wait_for_a_check_under_way(tmp_path: Path) -> None:
     took = time.monotonic() - started
     assert server.returncode == 0 and b"Traceback" not in err, err
     assert took < 2, f"exit took {took:.1f} s"
+
+
+async def test_a_child_whose_parent_is_named_up_a_folder_is_checked_again(
+        client: LanguageClient, tmp_path: Path) -> None:
+    """`extends: ../common/base.yaml`: a change to that parent in the editor checks the
+    child again (the parent's path as the child names it, resolved, is the parent's)."""
+    (tmp_path / "common").mkdir()
+    (tmp_path / "house").mkdir()
+    base, child = tmp_path / "common" / "base.yaml", tmp_path / "house" / "child.yaml"
+    good = MINI.read_text(encoding="utf-8")
+    base.write_text(good, encoding="utf-8")
+    child.write_text("cardrules: 1\nextends: ../common/base.yaml\nname: child\n",
+                     encoding="utf-8")
+    assert await opened(client, child) == []
+    assert await opened(client, base) == []
+    await published(client, child.as_uri())  # (checked again as the parent opened)
+    assert await changed(client, base, good.replace("top(stock)", "top(stoc)"), 2)
+    again = await published(client, child.as_uri())
+    assert again and "stoc" in again[0].message
+    closed(client, child)
+    closed(client, base)
+
+
+async def test_a_child_is_checked_again_once_its_broken_parent_mends(
+        client: LanguageClient, tmp_path: Path) -> None:
+    """A parent that cannot be loaded for a moment (half-typed YAML) is still the child's
+    parent: mended, the child is checked again and its old problem goes."""
+    base, child = tmp_path / "base.yaml", tmp_path / "child.yaml"
+    good = MINI.read_text(encoding="utf-8")
+    base.write_text(good, encoding="utf-8")
+    child.write_text("cardrules: 1\nextends: base.yaml\nname: child\n", encoding="utf-8")
+    assert await opened(client, child) == []
+    assert await opened(client, base) == []
+    await published(client, child.as_uri())
+    assert await changed(client, base, good.replace("title: Mini", 'title: "Mini'), 2)
+    broken = await published(client, child.as_uri())
+    assert broken and "malformed YAML" in broken[0].message
+    assert await changed(client, base, good, 3) == []
+    assert await published(client, child.as_uri()) == []
+    closed(client, child)
+    closed(client, base)
+
+
+async def test_a_parent_named_with_a_hash_is_read_as_the_editor_holds_it(
+        client: LanguageClient, tmp_path: Path) -> None:
+    """A parent whose file name holds `#` (a URI's fragment mark, sent as %23) is found
+    among the open documents: its unsaved text is what the child reads."""
+    base, child = tmp_path / "base #1.yaml", tmp_path / "child.yaml"
+    good = MINI.read_text(encoding="utf-8")
+    base.write_text(good, encoding="utf-8")
+    child.write_text('cardrules: 1\nextends: "base #1.yaml"\nname: child\n',
+                     encoding="utf-8")
+    assert await opened(client, child) == []
+    assert await opened(client, base, good.replace("top(stock)", "top(stoc)"))
+    again = await published(client, child.as_uri())
+    assert again and "stoc" in again[0].message
+    closed(client, base)
+    closed(client, child)
+
+
+async def test_a_rename_is_checked_with_the_parent_the_editor_holds(
+        client: LanguageClient, tmp_path: Path) -> None:
+    """A child that reads a zone its parent has only in the editor (unsaved): renaming in
+    the child is checked against that parent, as the child's own check is."""
+    base, child = tmp_path / "base.yaml", tmp_path / "child.yaml"
+    good = MINI.read_text(encoding="utf-8")
+    base.write_text(good, encoding="utf-8")
+    with_pile = good.replace("zones:\n", "zones:\n  - {name: pile, visibility: public}\n", 1)
+    child.write_text("cardrules: 1\nextends: base.yaml\nname: child\n"
+                     "variables:\n  - {name: bonus, scope: game, initial: 0}\n"
+                     "triggers:\n  - {name: heap, after: turn, when: \"size(pile) > 3\", "
+                     "do: [\"set bonus += 1\"]}\n", encoding="utf-8")
+    assert await opened(client, base, with_pile) == []
+    assert await opened(client, child) == []
+    text, edits = await rename(client, child, "bonus", "extra")
+    assert edits == 2 and "extra += 1" in text
+    closed(client, child)
+    closed(client, base)
+
+
+async def test_go_to_a_parent_never_points_at_a_file_that_is_no_rule_file(
+        client: LanguageClient, tmp_path: Path) -> None:
+    """`extends:` naming a file the loader refuses (no .yaml, or no `cardrules:` key) has no
+    definition: the editor is never sent to /etc/passwd."""
+    (tmp_path / "notes.yaml").write_text("password: hunter2\n", encoding="utf-8")
+    for parent in ("../../../../../../etc/passwd", "notes.yaml"):
+        child = tmp_path / "child.yaml"
+        child.write_text(f"cardrules: 1\nextends: {parent}\nname: child\n", encoding="utf-8")
+        assert await opened(client, child)
+        found = await client.text_document_definition_async(t.DefinitionParams(
+            **where(child, 2, 10)))  # type: ignore[arg-type]
+        assert found == [] or found is None
+        closed(client, child)
