@@ -78,7 +78,22 @@ class _File:
     readable: Analysis | None = None  # the last whose names could be read (for completion)
     pending: asyncio.Task[None] | None = None  # a check waiting for quiet
     running: _Check | None = None  # the last check started
+    waiting: _Check | None = None  # the check of the newest text, after the one running
     published: ByFile = field(default_factory=dict)
+
+
+def _pass_on(source: asyncio.Future[Answer], target: asyncio.Future[Answer]) -> None:
+    """When `source` is done, `target` is done alike (unless cancelled meanwhile)."""
+    def done(_: object) -> None:
+        if target.done():
+            return
+        if source.cancelled():
+            target.cancel()
+        elif source.exception() is not None:
+            target.set_exception(source.exception())  # type: ignore[arg-type]
+        else:
+            target.set_result(source.result())
+    source.add_done_callback(done)
 
 
 def _check(path: str, text: str, uri: str, codec: PositionCodec,
@@ -141,8 +156,19 @@ class RulesServer(LanguageServer):
     def start(self, uri: str, text: str) -> _Check:
         """Check a text of a document in the checking thread; when it is done, its analysis
         is the document's latest, and its diagnostics are published if the text is still
-        the document's (if not, its own check follows)."""
+        the document's (if not, its own check follows). One check of a document runs at a
+        time: a text to check while one runs waits for it, and a text changed again while
+        it waits takes its place, so that no check of an outdated text is ever run (on a
+        large file, each takes seconds)."""
         state = self.files.setdefault(uri, _File())
+        running = state.running
+        if running is not None and not running.future.done():
+            waiting = state.waiting
+            if waiting is None:
+                waiting = state.waiting = _Check(
+                    text, asyncio.get_running_loop().create_future())
+            waiting.text = text
+            return waiting
         future = asyncio.get_running_loop().run_in_executor(
             self.checker, _check, self.path_of(uri), text, uri, self.codec, self.unsaved(uri))
         job = state.running = _Check(text, future)
@@ -150,8 +176,13 @@ class RulesServer(LanguageServer):
         return job
 
     def finished(self, uri: str, state: _File, job: _Check) -> None:
+        waiting, state.waiting = state.waiting, None
         if job.future.cancelled() or self.files.get(uri) is not state:
-            return  # (closed meanwhile)
+            if waiting is not None:  # (closed meanwhile)
+                waiting.future.cancel()
+            return
+        if waiting is not None:  # the newest text, checked now; who waits for it is told
+            _pass_on(self.start(uri, waiting.text).future, waiting.future)
         error = job.future.exception()
         if error is not None:
             logging.getLogger("pygls").error("a check failed", exc_info=error)

@@ -264,3 +264,43 @@ def test_messages_read_as_validate_prints_them(monkeypatch: pytest.MonkeyPatch) 
     [sent] = editor.sent[0].diagnostics
     assert sent.message == printable(problem.message) == \
         "unknown key 'players': did you mean 'players'?"
+
+
+def test_a_check_waits_for_the_one_running_and_outdated_texts_are_never_checked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a large file a check takes seconds: texts to check while one runs wait for it,
+    and only the newest of them is checked next (each waiter is answered from it)."""
+    from cardrules.lsp import server as served
+    from cardrules.lsp.analysis import Analysis
+
+    checked: list[str] = []
+    gate = threading.Event()
+
+    def slow(path: str, text: str, uri: str, codec: Any, unsaved: Any) -> Any:
+        checked.append(text)
+        if len(checked) == 1:
+            gate.wait(5)
+        return Analysis(path, text, []), {}
+
+    monkeypatch.setattr(served, "_check", slow)
+
+    class Quiet(RulesServer):
+        codec = None  # type: ignore[assignment]
+
+        def unsaved(self, uri: str) -> dict[str, str]:
+            return {}
+
+        def text_of(self, uri: str) -> str | None:
+            return None  # (nothing published)
+
+    async def typing() -> list[str]:
+        ls = Quiet()
+        ls.start("file:///big.yaml", "a")
+        await asyncio.sleep(0.05)
+        jobs = [ls.start("file:///big.yaml", text) for text in "bcde"]
+        gate.set()
+        found = await asyncio.gather(*(asyncio.shield(job.future) for job in jobs))
+        return [analysis.text for analysis, _ in found]
+
+    assert asyncio.run(typing()) == ["e"] * 4
+    assert checked == ["a", "e"]
