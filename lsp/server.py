@@ -15,18 +15,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, TypeVar
+from typing import Any, BinaryIO, TypeVar
 from urllib.parse import unquote
 
 from lsprotocol import types as t
 from pygls.exceptions import JsonRpcInvalidRequest, JsonRpcServerNotInitialized
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
+from pygls.workspace import TextDocument, Workspace
 from pygls.workspace.position_codec import PositionCodec
 
 from cardrules import __version__
@@ -80,6 +82,47 @@ class _File:
     running: _Check | None = None  # the last check started
     waiting: _Check | None = None  # the check of the newest text, after the one running
     published: ByFile = field(default_factory=dict)
+
+
+class _ProtocolLines(TextDocument):
+    """pygls's document with its lines where the protocol has them: a line ends at \\r\\n,
+    \\n or a lone \\r, and nowhere else (pygls splits with str.splitlines, which also breaks
+    at U+2028, U+0085, a form feed...: an editor's change would land on the wrong line)."""
+
+    @property
+    def lines(self) -> Sequence[str]:
+        return tuple(_LINES.findall(self.source))
+
+    def _apply_incremental_change(self, change: t.TextDocumentContentChangePartial) -> None:
+        """The change, its places past a line's end taken as that end, as the protocol
+        says (pygls takes them one short of it, on a last line with no line break)."""
+        lines = self.lines
+
+        def clamped(at: t.Position) -> t.Position:
+            if at.line >= len(lines):
+                return at
+            most = self._position_codec.client_num_units(lines[at.line].rstrip("\r\n"))
+            return at if at.character <= most else t.Position(line=at.line, character=most)
+
+        super()._apply_incremental_change(t.TextDocumentContentChangePartial(
+            range=t.Range(start=clamped(change.range.start), end=clamped(change.range.end)),
+            text=change.text, range_length=change.range_length))
+
+
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+
+
+def _lines_as_the_protocol_has_them(workspace: Workspace) -> None:
+    """Every document the workspace makes from now on splits its lines as the protocol
+    does (_ProtocolLines: the same document, one property apart)."""
+    make = workspace._create_text_document
+
+    def create(*args: Any, **kwargs: Any) -> TextDocument:
+        document = make(*args, **kwargs)
+        document.__class__ = _ProtocolLines
+        return document
+
+    workspace._create_text_document = create  # type: ignore[method-assign]
 
 
 def _pass_on(source: asyncio.Future[Answer], target: asyncio.Future[Answer]) -> None:
@@ -300,6 +343,7 @@ def make_server() -> RulesServer:
     @server.feature(t.INITIALIZE)
     def initialize(ls: RulesServer, params: t.InitializeParams) -> None:
         ls.initialized = True
+        _lines_as_the_protocol_has_them(ls.workspace)
 
     @server.feature(t.INITIALIZED)
     def initialized(ls: RulesServer, params: t.InitializedParams) -> None:

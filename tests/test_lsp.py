@@ -1016,3 +1016,36 @@ async def test_go_to_a_parent_never_points_at_a_file_that_is_no_rule_file(
             **where(child, 2, 10)))  # type: ignore[arg-type]
         assert found == [] or found is None
         closed(client, child)
+
+
+async def test_an_edit_lands_on_the_editors_line_past_a_line_separator(
+        client: LanguageClient, tmp_path: Path) -> None:
+    """A line holds U+2028 (which validate reports, and YAML reads as a line break, but the
+    protocol and editors do not): an edit after it lands where the editor made it, and so
+    does the one that deletes it, as the diagnostic asks; then the server's text is the
+    editor's, and so are its diagnostics."""
+    path = tmp_path / "sep.yaml"
+    text = MINI.read_text(encoding="utf-8").replace("title: Mini", 'title: "Mi\u2028ni"')
+    got = await opened(client, path, text)
+    assert got and "U+2028" in got[0].message
+    line, column = find(MINI, "top(stock)")  # (the text's lines are the file's)
+    start = column - 1 + len("top(stoc")
+    separator = text.split("\n")[3].index("\u2028")
+
+    def cut(row: int, at: int) -> t.TextDocumentContentChangePartial:
+        return t.TextDocumentContentChangePartial(text="", range=t.Range(
+            start=t.Position(line=row, character=at), end=t.Position(line=row, character=at + 1)))
+
+    client.diagnostics.pop(path.as_uri(), None)
+    client.text_document_did_change(t.DidChangeTextDocumentParams(
+        text_document=t.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=2),
+        content_changes=[cut(line - 1, start), cut(3, separator)]))
+    lines = text.split("\n")
+    lines[line - 1] = lines[line - 1][:start] + lines[line - 1][start + 1:]
+    lines[3] = lines[3].replace("\u2028", "")
+    path.write_text("\n".join(lines), encoding="utf-8")
+    got = await published(client, path.as_uri())
+    want = check_files([str(path)])
+    assert want and "stoc" in want[0].message
+    assert [as_validate(d) for d in got] == [expected(d) for d in want]
+    closed(client, path)

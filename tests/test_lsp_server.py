@@ -304,3 +304,23 @@ def test_a_check_waits_for_the_one_running_and_outdated_texts_are_never_checked(
 
     assert asyncio.run(typing()) == ["e"] * 4
     assert checked == ["a", "e"]
+
+
+@pytest.mark.parametrize(("source", "line", "want"), [
+    ("a: ab", 0, "a: abc"),  # past the end of a last line with no line break: at its end
+    ("a: ab\n", 0, "a: abc\n"),
+    ("a: ab\r\nb: x", 0, "a: abc\r\nb: x"),
+    ("t: 'a\u2028b'\nc: d", 1, "t: 'a\u2028b'\nc: dc"),  # (U+2028 ends no line)
+    ("t: x\x0cy\rc: d", 1, "t: x\x0cy\rc: dc"),
+])
+def test_a_documents_lines_end_where_the_protocol_ends_them(source: str, line: int,
+                                                            want: str) -> None:
+    from pygls.workspace import TextDocument
+
+    from cardrules.lsp.server import _ProtocolLines
+
+    document = TextDocument("file:///x.yaml", source)
+    document.__class__ = _ProtocolLines
+    document.apply_change(t.TextDocumentContentChangePartial(text="c", range=t.Range(
+        start=t.Position(line=line, character=50), end=t.Position(line=line, character=50))))
+    assert document.source == want
