@@ -41,8 +41,15 @@ def complete(text: str, line: int, column: int, known: Analysis | None,
     row = flow_start(lines, line - 1, current[:column - 1])
     # (the entry the cursor is in: from the line a flow list it continues was opened on)
     before = "\n".join([*lines[row:line - 1], current[:column - 1]])
+    if _in_comment(current[:column - 1]):
+        return []
     inner, entry, quoted, _ = _scan(before)
     keys = key_path(lines, row, before) + inner
+    value_key = re.match(r"^\s*([a-z_]+):\s", entry)
+    said = [*keys, value_key.group(1)] if value_key else keys
+    if said and said[-1] in _PROSE or (said and said[-1] == "label" and
+                                       not _in_placeholder(entry)):
+        return []  # (words for people, not rule text: a move's label reads names in {})
     if quoted:  # (`wild: "...`: the text is the value of the entry's key)
         opened = re.match(r"^\s*([a-z_]+):\s", entry)
         return rule_text_items(before, [*keys, opened.group(1)] if opened else keys, known,
@@ -62,6 +69,29 @@ def complete(text: str, line: int, column: int, known: Analysis | None,
             return plain
         keys = [*keys, key]
     return rule_text_items(before, keys, known, at, column)
+
+
+# The keys whose values are words for people: no rule text is written there.
+_PROSE = ("title", "summary", "doc")
+
+
+def _in_comment(before: str) -> bool:
+    """Whether the cursor is in a comment: past a `#` that begins the line's text or
+    follows a space, outside a quoted text."""
+    quote = ""
+    for at, char in enumerate(before):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (at == 0 or before[at - 1] in " \t"):
+            return True
+    return False
+
+
+def _in_placeholder(entry: str) -> bool:
+    """Whether the cursor is inside a label's `{...}`, opened and not closed."""
+    return entry.rfind("{") > entry.rfind("}")
 
 
 def flow_start(lines: list[str], row: int, before: str) -> int:

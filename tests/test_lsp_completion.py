@@ -80,3 +80,20 @@ def test_a_statement_s_keys_are_offered_and_described_at_any_depth() -> None:
                                       "limit"}, path
         assert is_rule_text(path), path
     assert "most times the body runs" in description(["round", "setup", "*", "limit"])
+
+
+@pytest.mark.parametrize(("ruleset", "needle", "cursor"), [
+    ("golf6.yaml", "# 6-card Golf, base rules.", "# 6-card "),  # a comment line
+    ("golf6.yaml", "# the held card is placed", "the held "),  # a comment after a value
+    ("golf6.yaml", "title: 6-card Golf", "6-card "),  # words for people
+    ("golf6.yaml", "Keep a face-down 2x3 grid", "Keep a "),  # a summary's line
+    ("golf6.yaml", "doc: Whether the card being held", "Whether the "),
+    ("golf6.yaml", 'label: "Put the card in place of {card}"', "Put the "),
+])
+def test_nothing_is_offered_in_a_comment_or_in_words_for_people(ruleset: str, needle: str,
+                                                                 cursor: str) -> None:
+    assert _labels(ruleset, needle, cursor) == set()
+
+
+def test_a_labels_placeholder_is_rule_text() -> None:
+    assert "size" in _labels("golf6.yaml", 'label: "Put the card in place of {card}"', "{c")
