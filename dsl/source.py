@@ -128,16 +128,28 @@ class Document:
         rows, cols, lines, ends = walk.rows, walk.cols, self.lines, self._ends
         row, col, quote = walk.row, walk.col, walk.quote
         while len(rows) <= offset:  # one character of the value a step
+            text = lines[row]
+            if quote == '"' and text[col:col + 1] == "\\" and col + 1 >= ends[row] \
+                    and row + 1 < len(lines):  # an escaped line break: nothing of the value
+                row += 1
+                col = len(lines[row]) - len(lines[row].lstrip())
+                continue
             rows.append(row)
             cols.append(col)
             if col >= ends[row] and row + 1 < len(lines):  # fold into the next line
                 row += 1
+                if not lines[row].strip() and row + 1 < len(lines):
+                    # (a line break and the blank line after it are one line break of the
+                    # value; each blank line more, one more)
+                    row += 1
                 col = len(lines[row]) - len(lines[row].lstrip())
                 continue
-            text = lines[row]
-            escaped = (quote == '"' and text[col:col + 1] == "\\") or \
-                (quote == "'" and text[col:col + 2] == "''")
-            col += 2 if escaped else 1
+            if quote == '"' and text[col:col + 1] == "\\":
+                col += _ESCAPE_WIDTHS.get(text[col + 1:col + 2], 2)  # \x41, \u00e9: one
+            elif quote == "'" and text[col:col + 2] == "''":
+                col += 2
+            else:
+                col += 1
         walk.row, walk.col = row, col
         return Location(self.path, rows[offset] + 1, cols[offset] + 1)
 
@@ -154,13 +166,26 @@ class Document:
         # A block scalar's content starts on the line after its indicator. Both kinds join
         # their lines with one character (a line break for |, a space for >), so walking the
         # source lines, each worth its text plus one, finds the character's line.
+        # A folded (>) block's line break before a blank line is no character: the blank
+        # line is the value's line break. The indentation is the first content line's, or,
+        # given by an indicator (`|2`), that many more than the key's.
         lines = self.lines
         first = span.line  # 0-based index of the line after the indicator
-        content = next((lines[i] for i in range(first, len(lines)) if lines[i].strip()), "")
-        indent = len(content) - len(content.lstrip(" "))
+        header = lines[first - 1] if first > 0 else ""
+        given = re.match(r"[|>][+-]?([1-9])|[|>]([1-9])", header[span.column - 1:])
+        if given is not None:
+            key = len(header) - len(header.lstrip(" -"))  # (past the indentation and `- `)
+            indent = key + int(given.group(1) or given.group(2))
+        else:
+            content = next((lines[i] for i in range(first, len(lines)) if lines[i].strip()), "")
+            indent = len(content) - len(content.lstrip(" "))
         remaining = offset
+        folded = span.style == ">"
         for number in range(first, len(lines)):
-            text = lines[number][indent:] if lines[number].strip() else ""
+            blank = not lines[number].strip()
+            text = "" if blank else lines[number][indent:]
+            if folded and blank and number > first and lines[number - 1].strip():
+                continue  # (the line break before it was this line's: counted)
             if remaining <= len(text):
                 return Location(self.path, number + 1, indent + remaining + 1)
             remaining -= len(text) + 1
@@ -312,6 +337,9 @@ def _span(node: yaml.Node, lines: list[str] | None = None) -> Span:
 
 
 _PROPERTY = re.compile(r"&\S*\s*")
+# The width in the source of a double-quoted text's escape, by the letter after its \
+# (each is one character of the value; any other escape is two characters wide).
+_ESCAPE_WIDTHS = {"x": 4, "u": 6, "U": 10}
 
 
 def _past_properties(lines: list[str], line: int, column: int,

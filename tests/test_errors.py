@@ -657,3 +657,33 @@ def test_teams_refused_are_one_mistake_not_one_more_at_each_use(tmp_path: Path) 
     found = [d.message for d in check_files([str(path)])]
     assert found == ["3 teams cannot share 2 players equally: the player counts must be "
                      "multiples of 3"], found
+
+
+_WHEN = """              when: "size(stock) > 0 and mode == 'fast'\""""
+
+
+@pytest.mark.parametrize("form", [
+    # escapes are one character of the value, however wide in the source
+    """              when: "'\\u00e9' != 'x' and size(stock) > 0 and mdoe == 'fast'\"""",
+    """              when: "'\\x41' != 'x' and size(stock) > 0 and mdoe == 'fast'\"""",
+    # an escaped line break is nothing of the value
+    """              when: "size(stock) > 0 \\\n                and mdoe == 'fast'\"""",
+    # a block's indentation given by its indicator, the text indented further
+    """              when: |2\n                  size(stock) > 0\n                  and mdoe == 'fast'""",
+    # a blank line folds into one line break, in a folded block, a plain and a quoted text
+    """              when: >-\n                size(stock) > 0\n\n                and mdoe == 'fast'""",
+    """              when: size(stock) > 0\n\n                and mdoe == 'fast'""",
+    """              when: "size(stock) > 0\n\n                and mdoe == 'fast'\"""",
+], ids=["unicode-escape", "hex-escape", "escaped-break", "indicator", "folded-blank",
+        "plain-blank", "quoted-blank"])
+def test_a_problem_points_at_its_word_in_every_style_of_yaml_text(tmp_path: Path,
+                                                                  form: str) -> None:
+    mini = (Path(__file__).resolve().parent / "data" / "mini.yaml").read_text(encoding="utf-8")
+    assert _WHEN in mini
+    text = mini.replace(_WHEN, form)
+    path = tmp_path / "styles.yaml"
+    path.write_text(text, encoding="utf-8")
+    (problem,) = check_files([str(path)])
+    assert "unknown name 'mdoe'" in problem.message and problem.location is not None
+    line = text.split("\n")[problem.location.line - 1]
+    assert line[problem.location.column - 1:].startswith("mdoe"), line
