@@ -62,6 +62,10 @@ class RulesProtocol(LanguageServerProtocol):
 
 
 _ANSWERED = object()  # a request refused as it was read: answered already
+_PIECE = 1 << 16  # bytes of a message too long to keep, read at a time and let go
+# what a message too long to read is read as: a notification of the server's own
+PASSED_OVER = "$/cardrules/passedOver"
+_PASSED_OVER = b'{"jsonrpc": "2.0", "method": "%s", "params": null}' % PASSED_OVER.encode()
 
 
 class BoundedInput:
@@ -106,12 +110,27 @@ class BoundedInput:
         self.length = int(found.group(1))
 
     def read(self, size: int) -> bytes:
+        """A message's body. One longer than MAX_MESSAGE (a file of many megabytes opened in
+        an editor that starts the server for every YAML file) is read through in pieces and
+        passed over, with a line on standard error: the server goes on serving the other
+        documents. If the input ends before the length the header gave, that is no editor's
+        message, and the server stops (ProtocolError)."""
         self.length = None  # (the next message's headers follow its body)
-        if size > MAX_MESSAGE:
-            shown = str(size) if size < 10**30 else "a number of more than 30 digits"
-            raise ProtocolError(f"a message header gives Content-Length {shown}: a message "
-                                f"has at most {MAX_MESSAGE:,} bytes")
-        return self.stream.read(size)
+        if size <= MAX_MESSAGE:
+            return self.stream.read(size)
+        passed = 0
+        while passed < size:
+            piece = self.stream.read(min(_PIECE, size - passed))
+            if not piece:
+                shown = str(size) if size < 10**30 else "a number of more than 30 digits"
+                raise ProtocolError(f"a message header gives Content-Length {shown}, and the "
+                                    f"input ends after {passed:,} bytes of it (a message has "
+                                    f"at most {MAX_MESSAGE:,} bytes)")
+            passed += len(piece)
+        logging.getLogger("pygls").warning(
+            "a message of %s bytes passed over: the server reads at most %s (a document "
+            "that large is no rule file)", f"{size:,}", f"{MAX_MESSAGE:,}")
+        return _PASSED_OVER
 
 
 class PlainLog(logging.Handler):

@@ -40,7 +40,7 @@ from .analysis import Analysis, analyse
 from .completion import Item, complete
 from .places import split_lines
 from .positions import Changed, Moved, View
-from .protocol import BoundedInput, PlainLog, Refused, RulesProtocol
+from .protocol import PASSED_OVER, BoundedInput, PlainLog, Refused, RulesProtocol
 
 DELAY = 0.3  # seconds of quiet after a change before the text is checked
 CONTENT_MODIFIED = -32801  # the protocol's error for an answer the editor's changes outdated
@@ -362,6 +362,10 @@ def make_server() -> RulesServer:
         for change in params.changes:  # the open files that extend one: checked again
             for other in ls.dependents(change.uri):
                 ls.schedule(other, 0)
+
+    @server.feature(PASSED_OVER)
+    def passed_over(ls: RulesServer, params: None) -> None:
+        """A message too long to read was passed over (lsp/protocol.py): said already."""
 
     @server.feature(t.SHUTDOWN)
     def shutdown(ls: RulesServer, params: None) -> None:

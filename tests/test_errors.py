@@ -669,9 +669,11 @@ _WHEN = """              when: "size(stock) > 0 and mode == 'fast'\""""
     # an escaped line break is nothing of the value
     """              when: "size(stock) > 0 \\\n                and mdoe == 'fast'\"""",
     # a block's indentation given by its indicator, the text indented further
-    """              when: |2\n                  size(stock) > 0\n                  and mdoe == 'fast'""",
+    """              when: |2\n                  size(stock) > 0\n"""
+    """                  and mdoe == 'fast'""",
     # a blank line folds into one line break, in a folded block, a plain and a quoted text
-    """              when: >-\n                size(stock) > 0\n\n                and mdoe == 'fast'""",
+    """              when: >-\n                size(stock) > 0\n\n"""
+    """                and mdoe == 'fast'""",
     """              when: size(stock) > 0\n\n                and mdoe == 'fast'""",
     """              when: "size(stock) > 0\n\n                and mdoe == 'fast'\"""",
 ], ids=["unicode-escape", "hex-escape", "escaped-break", "indicator", "folded-blank",

@@ -679,8 +679,8 @@ async def test_a_document_the_editor_did_not_open_is_never_read(client: Language
 
 @pytest.mark.parametrize(("sent", "message"), [
     (b"Content-Length: 99999999999999999999\r\n\r\n{}",
-     "Content-Length 99999999999999999999: a message has at most 16,000,000 bytes"),
-    (b"Content-Length: 16000001\r\n\r\n{}", "a message has at most 16,000,000 bytes"),
+     "Content-Length 99999999999999999999, and the input ends after 2 bytes of it"),
+    (b"Content-Length: 16000001\r\n\r\n{}", "16000001, and the input ends after 2 bytes"),
     (b"X" * 5000, "a message header longer than 1,000 bytes"),
     # headers pygls passes over, waiting for ever for one it can read
     (b"Content-Length: abc\r\n\r\n{}", "a message header 'Content-Length: abc' is not"),
@@ -699,6 +699,31 @@ async def test_a_header_that_no_editor_sends_is_refused(sent: bytes, message: st
     assert done.returncode == 2 and done.stdout == b""
     assert said.startswith("error: cardrules lsp: ") and message in said, said
     assert "Traceback" not in said and said.count("\n") == 1
+
+
+async def test_a_document_too_long_to_read_is_passed_over_and_the_others_served() -> None:
+    """A 17 MB file opened in an editor that starts the server for every YAML file: its
+    message is read through and passed over, with one line on standard error, and the
+    server goes on with the next document."""
+    answers, said = await asyncio.to_thread(talk, [
+        {"id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"method": "initialized", "params": {}},
+        {"method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": "file:///tmp/big.yaml", "languageId": "yaml", "version": 1,
+            "text": "x" * 17_000_000}}},
+        {"id": 2, "method": "textDocument/documentSymbol", "params": {
+            "textDocument": {"uri": "file:///tmp/big.yaml"}}},
+        {"method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": "file:///tmp/small.yaml", "languageId": "yaml", "version": 1,
+            "text": GOLF6.read_text(encoding="utf-8")}}},
+        {"id": 3, "method": "textDocument/documentSymbol", "params": {
+            "textDocument": {"uri": "file:///tmp/small.yaml"}}},
+    ])
+    assert said.splitlines() == ["cardrules lsp: a message of 17,000,161 bytes passed over: "
+                                 "the server reads at most 16,000,000 (a document that large "
+                                 "is no rule file)"]
+    assert answers[2]["result"] == []
+    assert {"reveal", "play"} <= {s["name"] for s in answers[3]["result"]}  # type: ignore
 
 
 def talk(messages: list[dict[str, object]]) -> tuple[dict[object, dict[str, object]], str]:
