@@ -274,6 +274,8 @@ def parse_yaml(text: str, path: str) -> Document:
         mark = exc.problem_mark or exc.context_mark
         where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path, 1, 1)
         lines = text.splitlines()
+        if lines and where.line > len(lines):  # (the end of a text with no last line break:
+            where = Location(path, len(lines), len(lines[-1]) + 1)  # the end of its last line)
         src = lines[where.line - 1] if 0 < where.line <= len(lines) else None
         problem = exc.problem or exc.context or "malformed YAML"
         raise RulesetError([Diagnostic(where, f"malformed YAML: {problem}", src)]) from None

@@ -33,8 +33,7 @@ def check_bounds(text: str, path: str) -> None:
     _check_characters(text, path)
     deepest = _FlowDepth(text).first_too_deep()
     if deepest is not None:
-        line = text.count("\n", 0, deepest) + 1
-        column = deepest - (text.rfind("\n", 0, deepest) + 1) + 1
+        line, column = _place(text, deepest)
         _too_deep(path, line, column, _line_at(text, deepest))
     loader = Loader(text)
     depth = 0
@@ -77,8 +76,7 @@ def _check_characters(text: str, path: str) -> None:
     if found is None:
         return
     at, code = found.start(), ord(found.group())
-    line = text.count("\n", 0, at) + 1
-    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    line, column = _place(text, at)
     if code in _BREAKS_APART:
         message = (f"{_BREAKS_APART[code]} (U+{code:04X}), which YAML reads as a line break "
                    "and editors do not: break the line, or, inside a double-quoted text, "
@@ -91,10 +89,25 @@ def _check_characters(text: str, path: str) -> None:
     raise RulesetError([Diagnostic(Location(path, line, column), message, _line_at(text, at))])
 
 
+# A line ends at \r\n, \n or a lone \r, as YAML, editors and the language server end it.
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _line_start(text: str, offset: int) -> int:
+    """Where the line that holds `offset` starts."""
+    return max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+
+
+def _place(text: str, offset: int) -> tuple[int, int]:
+    """The line and column (from 1) of the character at `offset`."""
+    line = sum(1 for _ in _BREAK.finditer(text, 0, offset)) + 1
+    return line, offset - _line_start(text, offset) + 1
+
+
 def _line_at(text: str, offset: int) -> str:
-    start = text.rfind("\n", 0, offset) + 1
-    end = text.find("\n", offset)
-    return text[start:end if end >= 0 else len(text)]
+    start = _line_start(text, offset)
+    end = _BREAK.search(text, offset)
+    return text[start:end.start() if end is not None else len(text)]
 
 
 _OPENING = (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken,
@@ -134,7 +147,7 @@ class _FlowDepth:
                 return None, deepest
             at, char = found.start(), found.group()
             pos = at + 1
-            if char == "#" and (at == 0 or text[at - 1] in " \t\n"):
+            if char == "#" and (at == 0 or text[at - 1] in " \t\n\r"):
                 pos = self._line_end(at)
             elif char in "'\"" and self._value_starts(at, depth):
                 pos = self._after_quoted(at)
@@ -149,14 +162,14 @@ class _FlowDepth:
                 pos = self._after_block_scalar(at)
 
     def _line_end(self, at: int) -> int:
-        end = self.text.find("\n", at)
-        return len(self.text) if end < 0 else end
+        end = _BREAK.search(self.text, at)
+        return len(self.text) if end is None else end.start()
 
     def _value_starts(self, at: int, depth: int) -> bool:
         """Whether a value may start at `at`: after a line's indentation, an entry's '- ',
         a key's ': ' or '? ', an anchor or a tag; within a collection also after [ { , :"""
         text = self.text
-        start = text.rfind("\n", 0, at) + 1
+        start = _line_start(text, at)
         before = text[start:at].rstrip(" \t")
         if not before:
             return True
@@ -187,7 +200,7 @@ class _FlowDepth:
         its content is the lines indented further than the node that holds it (a key, or
         the '-' of a sequence entry), and blank lines."""
         text = self.text
-        start = text.rfind("\n", 0, at) + 1
+        start = _line_start(text, at)
         head = text[start:at]
         body = head.lstrip(" ")
         indent = len(head) - len(body)

@@ -689,3 +689,28 @@ def test_a_problem_points_at_its_word_in_every_style_of_yaml_text(tmp_path: Path
     assert "unknown name 'mdoe'" in problem.message and problem.location is not None
     line = text.split("\n")[problem.location.line - 1]
     assert line[problem.location.column - 1:].startswith("mdoe"), line
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_a_character_refused_is_located_whatever_ends_the_lines(tmp_path: Path,
+                                                                end: str) -> None:
+    """A file whose lines end with a lone \\r (as YAML and editors read it) is located as
+    one with \\n: the control character of tests/broken/control_character.yaml at 4:10."""
+    text = (Path(__file__).resolve().parent / "broken" / "control_character.yaml") \
+        .read_text(encoding="utf-8")
+    path = tmp_path / "ends.yaml"
+    path.write_bytes(text.replace("\n", end).encode("utf-8"))
+    (problem,) = check_files([str(path)])
+    assert problem.location is not None
+    assert (problem.location.line, problem.location.column) == (4, 10)
+    assert problem.source_line == "title: Mi\x01ni"
+
+
+@pytest.mark.parametrize("text", ["cardrules: 1\nname: x\nc", "cardrules: 1\nname: x\nc\n"])
+def test_a_yaml_problem_at_the_texts_end_is_on_its_last_line(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "end.yaml"
+    path.write_text(text, encoding="utf-8")
+    (problem,) = check_files([str(path)])
+    assert problem.location is not None and problem.message.startswith("malformed YAML")
+    assert (problem.location.line, problem.location.column) == (3, 2)
+    assert problem.source_line == "c"
