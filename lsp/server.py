@@ -77,7 +77,8 @@ class _File:
     """What the server keeps of one open document."""
 
     latest: Analysis | None = None  # the last check's, of the text as it was then
-    readable: Analysis | None = None  # the last whose names could be read (for completion)
+    readable: Analysis | None = None  # the last whose names could be read (for completion,
+    # and for what is asked while the text's YAML or shape is broken)
     pending: asyncio.Task[None] | None = None  # a check waiting for quiet
     running: _Check | None = None  # the last check started
     waiting: _Check | None = None  # the check of the newest text, after the one running
@@ -278,6 +279,11 @@ class RulesServer(LanguageServer):
             return None
         state = self.files.setdefault(uri, _File())
         found = state.latest
+        if not fresh and found is not None and not found.readable and \
+                state.readable is not None:
+            # (a text whose YAML or shape is broken for now, half typed: its names are read
+            # from the last text that had them, carried to the lines as they are)
+            found = state.readable
         if fresh or found is None:
             found = await self.fresh(uri, text)
             text = self.text_of(uri)  # (the editor may have changed it meanwhile)

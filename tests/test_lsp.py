@@ -1074,3 +1074,32 @@ async def test_an_edit_lands_on_the_editors_line_past_a_line_separator(
     assert want and "stoc" in want[0].message
     assert [as_validate(d) for d in got] == [expected(d) for d in want]
     closed(client, path)
+
+
+async def test_a_half_typed_key_leaves_the_names_answered(client: LanguageClient,
+                                                         tmp_path: Path) -> None:
+    """While a key is half typed (a schema error: `whe: x` in a move), hover, definition
+    and the outline answer from the last text whose names could be read, on the lines
+    that did not change; on the line being typed, nothing is made up."""
+    path = tmp_path / "typing.yaml"
+    good = MINI.read_text(encoding="utf-8")
+    path.write_text(good, encoding="utf-8")
+    assert await opened(client, path) == []
+    lines = good.split("\n")
+    at = next(i for i, line in enumerate(lines) if "top(stock)" in line)
+    typing = "\n".join([*lines[:at + 1], "              whe: x", *lines[at + 1:]])
+    assert await changed(client, path, typing, 2)  # (the schema's problem)
+    top = await hover_text(client, path, "top(stock)")  # (the file: the line numbers before)
+    assert "top(zone) -> card" in top
+    outline = await client.text_document_document_symbol_async(t.DocumentSymbolParams(
+        text_document=t.TextDocumentIdentifier(uri=path.as_uri())))
+    names, stack = set(), list(outline or [])
+    while stack:
+        symbol = stack.pop()
+        names.add(symbol.name)
+        stack.extend(getattr(symbol, "children", None) or [])
+    assert {"mode", "stock", "draw"} <= names
+    assert await client.text_document_hover_async(t.HoverParams(
+        text_document=t.TextDocumentIdentifier(uri=path.as_uri()),
+        position=t.Position(line=at + 1, character=15))) is None
+    closed(client, path)
