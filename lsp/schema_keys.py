@@ -38,7 +38,9 @@ def _expand(node: Any, depth: int = 0) -> list[dict[str, Any]]:
         return []
     if "$ref" in node:
         name = str(node["$ref"]).rsplit("/", 1)[-1]
-        return _expand(schema()["$defs"].get(name), depth + 1)
+        # (what the key says of itself beside its reference comes before the reference's)
+        said = [{"description": node["description"]}] if node.get("description") else []
+        return said + _expand(schema()["$defs"].get(name), depth + 1)
     out = [node]
     for key in ("oneOf", "anyOf", "allOf"):
         for option in node.get(key, []):

@@ -97,3 +97,20 @@ def test_nothing_is_offered_in_a_comment_or_in_words_for_people(ruleset: str, ne
 
 def test_a_labels_placeholder_is_rule_text() -> None:
     assert "size" in _labels("golf6.yaml", 'label: "Put the card in place of {card}"', "{c")
+
+
+@pytest.mark.parametrize("ruleset", ["golf6.yaml", "spades.yaml", "grandma.yaml",
+                                     "hanabi.yaml"])
+def test_every_key_of_a_shipped_ruleset_has_words_for_its_hover(ruleset: str) -> None:
+    """What the schema says of each key (dsl/schema.json's descriptions) is what the editor
+    shows over it: every key a shipped ruleset writes has some."""
+    from cardrules.lsp import schema_keys
+
+    found = _analysed(ruleset)
+    assert found.own is not None
+    silent = set()
+    for path in found.own.key_spans:
+        keys = [schema_keys.ITEM if isinstance(p, int) else str(p) for p in path]
+        if not schema_keys.description(keys):
+            silent.add("/".join(k for k in keys if k != schema_keys.ITEM))
+    assert not silent, sorted(silent)
