@@ -10,7 +10,7 @@ from . import nodes as n
 from .builtins import FUNCTIONS, SETTLED_NAMES
 from .check_expr import BAD, ExpressionChecker, known
 from .names import did_you_mean, rule_name
-from .reads import place_read
+from .reads import clue_read
 from .typesys import (
     CARD,
     CARDS,
@@ -150,12 +150,12 @@ class StatementChecker(ExpressionChecker):
             return None
         functions = {name: (info.names, info.body) for name, info in
                      self.symbols.functions.items()}
-        read = place_read(condition, stmt.variable, functions)
+        read = clue_read(condition, stmt.variable, functions, self.symbols.secret)
         if read is not None:
-            self.error(read.pos, f"a clue's condition may read only what a card is (its rank, "
-                                 f"suit, colour, number, value tables), not where it lies, "
-                                 f"which way up or who played it: this reads more of "
-                                 f"'{stmt.variable}'")
+            self.error(read[0].pos, "a clue's condition may read only what a card is (its "
+                                    "rank, suit, colour, number, value tables) against what "
+                                    "everyone knows (the move's choices, the options, public "
+                                    f"variables): this reads {read[1]}")
             return None
         return ir.Tell(self.needed(player, stmt.player.pos, "who is told"), stmt.variable,
                        source, condition, pos=stmt.pos)

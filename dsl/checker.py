@@ -244,6 +244,7 @@ class _RulesetChecker(MoveChecker):
             self.symbols.variables[name] = VariableInfo(spec.scope, t, nullable)
             out.append(ir.Variable(name, spec.scope, t, initial, spec.visibility, spec.doc,
                                    spec.internal, self.secret_until(spec), spec.label))
+        self.symbols.secret = frozenset(v.name for v in out if v.visibility != "public")
         return tuple(out)
 
     def shadowing(self, spec: d.VariableDecl, name: str) -> None:

@@ -359,51 +359,59 @@ def _children(node: ir.Expr) -> list[ir.Expr]:
     return out
 
 
-def place_read(expr: ir.Expr, name: str,
-               functions: Mapping[str, tuple[tuple[str, ...], ir.Expr | None]]) -> ir.Expr | None:
-    """The first part of `expr` that reads more of the card named `name` than what it is
-    (its rank, suit, colour, number, value tables, or which card it is, `c == x`): where it
-    lies (`c in hand[me]`, `owner(c)`), which way up or who played it (`c.face_up`), the
-    card handed to a built-in or a list; through the file's functions (`functions`: each
-    one's parameter names and value) as far as they read it. None if nothing does. A
-    clue's condition may read only what a card is (docs/grammar.md 6.7a)."""
+def clue_read(expr: ir.Expr, name: str,
+              functions: Mapping[str, tuple[tuple[str, ...], ir.Expr | None]],
+              secret: frozenset[str]) -> tuple[ir.Expr, str] | None:
+    """The first part of a clue's condition `expr` (its card named `name`) that reads more
+    than a clue may say, and what it reads; None if nothing does. A clue says of each card
+    what it is, against what everyone knows: it reads the card's rank, suit, colour, number
+    and value tables (`c.suit == colour`), and the move's choices, the options, the
+    variables everyone sees and the game's public facts, never a zone (where a card lies,
+    or which card lies somewhere: `c == top(stock)` names the stock's top card), which way
+    up a card lies or who played it, a variable kept secret, or the card itself in any other
+    way (`c == d`, a built-in given it); through the file's functions (`functions`: each
+    one's parameter names and value) as far as they read it (docs/grammar.md 6.7a)."""
 
-    def is_card(node: ir.Expr) -> bool:
-        while isinstance(node, ir.Need):
-            node = node.operand
-        return isinstance(node, ir.Local) and node.name == bound
-
-    def walk(node: object) -> ir.Expr | None:
+    def walk(node: object, card: str) -> tuple[ir.Expr, str] | None:
+        if isinstance(node, ir.Need):
+            return walk(node.operand, card)
         if isinstance(node, ir.Local):
-            return node if node.name == bound else None
-        if isinstance(node, ir.CardAttr) and is_card(node.card):
-            return node if node.name in STATE_CARD_ATTRIBUTES else None
-        if isinstance(node, ir.Comparison) and node.op in ("==", "!="):
-            if is_card(node.left):
-                return walk(node.right)
-            if is_card(node.right):
-                return walk(node.left)
+            return (node, f"'{card}' itself, not what it is (its rank, suit, colour...)") \
+                if node.name == card else None
+        if isinstance(node, (ir.ZoneRef, ir.ZoneCards)):
+            return node, "a zone, where cards lie"
+        if isinstance(node, ir.CardAttr):
+            if node.name in STATE_CARD_ATTRIBUTES:
+                return node, f"a card's {node.name}, which changes in play"
+            if isinstance(node.card, ir.Local) and node.card.name == card:
+                return None
+            return walk(node.card, card)
+        if isinstance(node, (ir.GameVar, ir.PlayerVar)) and node.name in secret:
+            return node, f"the variable '{node.name}', kept secret"
         if isinstance(node, ir.UserCall):
+            params, value = functions.get(node.function, ((), None))
             for i, arg in enumerate(node.args):
-                if is_card(arg):
-                    params, value = functions.get(node.function, ((), None))
+                bare = arg.operand if isinstance(arg, ir.Need) else arg
+                if isinstance(bare, ir.Local) and bare.name == card:
                     if value is None or i >= len(params) or \
-                            place_read(value, params[i], functions) is not None:
-                        return arg
-                elif (found := walk(arg)) is not None:
+                            walk(value, params[i]) is not None:
+                        return arg, f"'{card}' handed to {node.function}(), which reads more " \
+                                    "of it than what it is"
+                elif (found := walk(arg, card)) is not None:
                     return found
+            if value is not None and (found := walk(value, "")) is not None:
+                return node, f"{node.function}(), which reads {found[1]}"
             return None
-        if isinstance(node, ir.Aggregate) and node.variable == bound:
-            return walk(node.source)  # (the loop's own name hides the card's inside it)
+        if isinstance(node, ir.Aggregate) and node.variable == card:
+            return walk(node.source, card)  # (the loop's own name hides the card's)
         if isinstance(node, ir.Expr):
             for f in fields(node):
                 if f.name in ("type", "pos", "nullable"):
                     continue
                 value = getattr(node, f.name)
                 for part in value if isinstance(value, tuple) else (value,):
-                    if isinstance(part, ir.Expr) and (found := walk(part)) is not None:
+                    if isinstance(part, ir.Expr) and (found := walk(part, card)) is not None:
                         return found
         return None
 
-    bound = name
-    return walk(expr)
+    return walk(expr, name)

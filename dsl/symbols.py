@@ -36,6 +36,7 @@ class Symbols:
 
     zones: dict[str, ZoneDef] = field(default_factory=dict)
     variables: dict[str, VariableInfo] = field(default_factory=dict)
+    secret: frozenset[str] = frozenset()  # the variables some seats may not see
     options: dict[str, Any] = field(default_factory=dict)
     choices: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # options with choices
     functions: dict[str, FunctionInfo] = field(default_factory=dict)

@@ -189,8 +189,9 @@ CASES = {
                                "'tell me which c in discard where c in hand[me]'")],
                              (53, "c in hand", 0),
                              "a clue's condition may read only what a card is (its rank, suit, "
-                             "colour, number, value tables), not where it lies, which way up "
-                             "or who played it: this reads more of 'c'"),
+                             "colour, number, value tables) against what everyone knows (the "
+                             "move's choices, the options, public variables): this reads 'c' "
+                             "itself, not what it is (its rank, suit, colour...)"),
     "unknown_rank": ([(52, "'K'", "'Kx'")], (52, "'Kx'", 0),
                      "'Kx' is not a rank of this deck: expected A, 2, 3, K"),
     "option_choices_of_two_kinds": ([(9, "choices: [fast, slow]", "choices: [fast, slow, 3]")],

@@ -864,9 +864,16 @@ round:
     ("c.face_up", "c.face_up"),
     ("low(c) and held(c)", "c)"),
     ("owner(c) == p", "c"),
+    # which card lies somewhere is where cards lie: the hand as a set, the stock's top card
+    ("any(c == d for d in hand[p])", "c =="),
+    ("c == cards(hand[p])[0]", "c =="),
+    ("c == top(stock)", "c =="),
+    ("not (c != top(hand[p]))", "c !="),
+    ("c.rank == top(stock).rank", "stock"),  # (a hidden card's rank is no public fact)
+    ("any(c.face_up for c in stock)", "stock"),
+    ("size([c]) == 1", "c]"),  # (a built-in given the card: written with its attributes)
     ("low(c) and c.colour == 'red'", None),
-    ("c == top(stock) or any(c.rank == d.rank for d in stock)", None),
-    ("any(c.face_up for c in stock)", None),  # (another c: the loop's own)
+    ("(c.rank == '1' or c.suit == 'red') and c.number != player_count", None),
 ])
 def test_a_clues_condition_reads_only_what_a_card_is(tmp_path: Path, condition: str,
                                                      refused: str | None) -> None:
