@@ -517,7 +517,7 @@ class Match:
                            self.recall_of))
 
 
-def _restore(key: tuple[str, tuple[tuple[str, str], ...], int, str], state: str | None,
+def _restore(key: tuple[str, tuple[tuple[str, str], ...], int, str, str], state: str | None,
              seed_parts: list[int], prefix: list[int], records: list[Record], actions: int,
              cut: bool, recall_of: int | None) -> Match:
     match = Match(tables.table(*key))

@@ -397,7 +397,8 @@ class Table:
                                f"path, not {type(ruleset).__name__}")
         if players is not None and (type(players) is not int):
             raise AdapterError(f"players: expected a whole number, not {players!r}"[:200])
-        self.ruleset, self.options, self.choosing = ruleset, options, actions
+        self.ruleset, self.options, self.choosing, self.returns = \
+            ruleset, options, actions, returns
         self.rules = rules = load_ruleset(ruleset, dict(options) or None)
         refuse_unencodable(rules)
         self.stakes = rules.stakes if returns == "auto" else returns
@@ -468,8 +469,9 @@ class Table:
         return self.actions.seen_id(action_id, viewer)
 
     @property
-    def key(self) -> tuple[str, tuple[tuple[str, str], ...], int, str]:
-        return self.ruleset, self.options, self.players, self.choosing
+    def key(self) -> tuple[str, tuple[tuple[str, str], ...], int, str, str]:
+        """What makes the table again (`table(*key)`): a pickled game carries it."""
+        return self.ruleset, self.options, self.players, self.choosing, self.returns
 
     def parts_bound(self, move: MoveDef) -> int:
         """The most parts an action of `move` can take."""

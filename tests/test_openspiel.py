@@ -407,3 +407,14 @@ def _answer(ask: Any, *args: Any) -> Any:
         return ask(*args)
     except pyspiel.SpielError as exc:
         return str(exc)
+
+
+@pytest.mark.parametrize(("name", "returns"), [("golf6", "points"), ("kuhn-poker", "win")])
+def test_a_serialized_state_keeps_what_its_game_plays_for(name: str, returns: str) -> None:
+    """The `returns` a game was loaded with travels with its serialized state: restored, it
+    gives the same returns, within the game's bounds."""
+    game = load(name, 2, {"rounds": 1} if name == "golf6" else None, returns=returns)
+    state = _random_game(game, 5)
+    again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    assert again.returns() == state.returns()
+    assert all(game.min_utility() <= r <= game.max_utility() for r in again.returns())
