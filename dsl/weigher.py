@@ -13,7 +13,7 @@ from cardrules.interpreter.melding import MOST_LAYOUTS
 from cardrules.interpreter.runtime import MOST_ITEMS, MOST_LISTED, MOST_NUMBERS
 from cardrules.model import CardTable, ZoneDef
 
-from . import ir
+from . import ir, limits
 from . import nodes as n
 from .builtins import MELD_FUNCTIONS
 from .known import Known, arithmetic, extreme, join, number
@@ -58,9 +58,10 @@ class Weigher:
         self.procedures = {p.name: p for p in program.procedures}
         self.drawing = drawing_functions(program.functions)
         self.hoisted: dict[int, Known] = {}  # pieces worked out once for a loop: one step
-        self.memo: dict[tuple[str, tuple[Known, ...], bool], tuple[int, Known]] = {}
+        self.memo: dict[tuple[str, tuple[Known, ...], int], tuple[int, Known]] = {}
         self.busy: set[str] = set()
         self.depth = 0  # loops through subsets or combinations of cards in play, around here
+        self.ways = 1  # the most items those loops go through, multiplied
         self.nested: list[n.Pos] = []  # where such a loop is inside another
         self.per_item: dict[PosKey, int] = {}  # each loop's steps for one item, at most
 
@@ -123,22 +124,23 @@ class Weigher:
             env: dict[str, Known] = {}
             listing = self.expr(move.when, env)[0] if move.when is not None else 0
             times = 1
-            listed = self.depth
+            listed, ways = self.depth, self.ways
             for param in move.params:  # (each parameter's choices go through the former's)
                 steps, known = self.expr(param.source, env)
                 item = known.item or Known()
                 env[param.name] = item
                 if known.listed:
-                    if self.depth > listed:
+                    if self.depth > listed and self.ways * known.most > limits.MAX_WORK:
                         self.nested.append(param.source.pos)
                     self.depth += 1
+                    self.ways *= max(known.most, 1)
                 where, each = self.loop_each([param.where], param.name, item, env,
                                              known.most) if param.where is not None else (0, 0)
                 labels = sum(self.expr(value, env)[0] for value in move.label_values)
                 self.weigh_item(param.source.pos, 1 + each + labels)
                 listing += times * (steps + where)
                 times *= max(known.most, 1)
-            self.depth = listed
+            self.depth, self.ways = listed, ways
             for value in move.label_values:
                 listing += times * self.expr(value, env)[0]
             yield f"move '{move.name}' (listing its choices)", listing, move.pos
@@ -188,7 +190,7 @@ class Weigher:
         proc = self.procedures.get(name)
         if proc is None:
             return 1
-        key = ("procedure " + name, tuple(args), self.depth > 0)
+        key = ("procedure " + name, tuple(args), self.ways)
         if key not in self.memo:
             env = {p: a for (p, _), a in zip(proc.params, args)}
             self.memo[key] = (self.body(proc.body, env), Known())
@@ -371,13 +373,15 @@ class Weigher:
         if not source.listed:
             yield
             return
-        if self.depth:
-            self.nested.append(pos)
+        if self.depth and self.ways * source.most > limits.MAX_WORK:
+            self.nested.append(pos)  # (small lists of a few cards may nest: 35 ways of 3)
         self.depth += 1
+        ways, self.ways = self.ways, self.ways * max(source.most, 1)
         try:
             yield
         finally:
             self.depth -= 1
+            self.ways = ways
 
     def weigh_item(self, pos: n.Pos, steps: int) -> None:
         """Note the steps one item of the loop written at `pos` takes (the most of every
@@ -417,7 +421,7 @@ class Weigher:
         fn = self.functions.get(node.function)
         if fn is None or node.function in self.busy:
             return 1 + steps, self.default(node.type)
-        key = (node.function, tuple(args), self.depth > 0)
+        key = (node.function, tuple(args), self.ways)
         if key not in self.memo:
             self.busy.add(node.function)
             try:

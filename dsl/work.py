@@ -82,11 +82,13 @@ def weights(program: ir.Program, cards: CardTable, players: int) -> list[Weight]
 def weigh(program: ir.Program, cards: CardTable, players: int) -> Weighing:
     """The bound of every rule, and where subsets or combinations of cards in play are gone
     through inside a loop through others."""
-    whole = Weigher(program, cards, players, True).rules()
+    every = Weigher(program, cards, players, True)  # (every zone at its largest)
+    whole = list(every.rules())
     weigher = Weigher(program, cards, players, False)
     fixed = list(weigher.rules())
+    # (lists nested are told by how many ways they may list, with the zones at their largest)
     return Weighing([Weight(rule, steps, most, pos) for (rule, steps, pos), (_, most, _) in
-                     zip(whole, fixed)], weigher.nested, weigher.per_item)
+                     zip(whole, fixed)], every.nested, weigher.per_item)
 
 
 def over_budget(weighing: Weighing) -> Iterator[Diagnostic]:
@@ -99,9 +101,9 @@ def over_budget(weighing: Weighing) -> Iterator[Diagnostic]:
             seen.add((pos.offset, pos.end))
             yield pos.diagnostic(
                 "this goes through subsets or combinations of cards in play inside a loop "
-                "through others: each may list up to "
-                f"{MOST_LISTED:,}, so together they may take {MOST_LISTED**2:,} steps or "
-                "more; go through one such list at a time, or through fewer cards")
+                f"through others: each may list up to {MOST_LISTED:,}, and together they may "
+                f"list more than the {limits.MAX_WORK:,} steps an action may take; go "
+                "through one such list at a time, or through fewer cards")
     for weight in weighing.weights:
         if weight.fixed > limits.MAX_WORK:
             yield weight.pos.diagnostic(

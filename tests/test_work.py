@@ -289,3 +289,39 @@ round:
     path.write_text(text.replace("any(best(s) > 20 for s in subsets(hand[me]))",
                                  "best(hand[me]) > 20"), encoding="utf-8")
     assert check_files([str(path)]) == []
+
+
+def test_small_lists_of_cards_in_play_may_nest(tmp_path: Path) -> None:
+    """The pairs among each three cards of a seven-card hand: lists of a hand's cards, one
+    inside another, but small ones (a three-card way has three pairs), validate and play."""
+    text = """\
+cardrules: 1
+name: pairs
+players: {min: 2, max: 2}
+deck: {zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: hand, owner: each, visibility: owner}
+round:
+  setup: [shuffle stock, deal 7 from stock to each hand]
+  phases:
+    - name: show
+      turns: each_once
+      steps:
+        - name: b
+          moves:
+            - name: c
+              when: >-
+                any(all(same_rank(t) for t in combinations(w, 2))
+                    for w in combinations(hand[me], 3))
+              do: []
+            - {name: d, do: []}
+"""
+    path = tmp_path / "pairs.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert check_files([str(path)]) == []
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, 1)
+    while engine.legal_actions(state):
+        engine.apply(state, engine.legal_actions(state)[-1])
+    assert state.over
