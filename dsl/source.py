@@ -294,18 +294,38 @@ def parse_yaml(text: str, path: str) -> Document:
 
 
 def _end_comments(doc: Document) -> None:
-    """Each `#` comment of a text folded from several lines ended where its line ends, in
-    the document's values themselves (Document.comments_ended): so that what reads the
+    """Each `#` comment of a rule text folded from several lines ended where its line ends,
+    in the document's values themselves (Document.comments_ended): so that what reads the
     values, the reader, `show` writing them out and `diff` comparing them, reads the text
-    the author wrote, never a comment that runs on over the lines after it."""
-    for path in list(doc.spans):
-        if not path:
+    the author wrote, never a comment that runs on over the lines after it. Words for
+    people (a title, a summary, a doc) are no rule text: a `#` there is a word like any
+    other. A text given again by an alias (`*when`) is ended as its anchor's is."""
+    ended: dict[str, str] = {}
+    aliases: list[Path] = []
+    for path, span in list(doc.spans.items()):
+        if not path or _prose(path):
             continue
         value = doc.get(path)
-        if isinstance(value, str) and "#" in value:
-            ended = doc.comments_ended(path, value)
-            if ended != value:
-                doc.get(path[:-1])[path[-1]] = ended
+        if not isinstance(value, str) or "#" not in value:
+            continue
+        if span.style == ALIAS:
+            aliases.append(path)
+            continue
+        text = doc.comments_ended(path, value)
+        if text != value:
+            ended[value] = text
+            doc.get(path[:-1])[path[-1]] = text
+    for path in aliases:
+        value = doc.get(path)
+        if value in ended:
+            doc.get(path[:-1])[path[-1]] = ended[value]
+
+
+def _prose(path: Path) -> bool:
+    """Whether the text at `path` is words for people, not rule text: a title, a summary,
+    a doc, an option's or a variable's label (a move's label is rule text: its {...})."""
+    key = path[-1]
+    return key in ("title", "summary", "doc") or (key == "label" and "moves" not in path)
 
 
 def _aliases(text: str) -> list[Span]:

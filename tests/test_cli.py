@@ -362,6 +362,34 @@ def test_show_writes_a_folded_texts_comment_ended_at_its_line(tmp_path: Path) ->
     assert cli("diff", str(folded), str(again)).stdout.strip() == "no differences"
 
 
+def test_words_for_people_keep_a_hash_and_an_alias_ends_its_comment_as_its_anchor(
+        tmp_path: Path) -> None:
+    """A `#` in a folded summary is a word (the summary reads as written, one line); a
+    rule text given again by an alias ends its comment where its anchor does."""
+    text = GOLF6.read_text(encoding="utf-8")
+    text = text.replace("summary: |\n", "summary: >-\n  Play like game #2 of the series,\n  then"
+                        " draw.\n\n", 1)
+    text = text.replace('              when: "size(discard) > 0"\n',
+                        "              when: &some >-\n                size(discard) > 100"
+                        "   # never\n                or size(discard) > 0\n", 1)
+    text = text.replace('              when: "discard_taken_card or not took_discard"\n',
+                        "              when: *some\n", 1)
+    path = tmp_path / "alias.yaml"
+    path.write_text(text, encoding="utf-8")
+    rules = load_ruleset(path)
+    assert rules.summary.startswith("Play like game #2 of the series, then draw.\n")
+    shown = cli("show", str(path)).stdout
+    assert shown.count("size(discard) > 100   # never\n") == 2
+    assert shown.count("or size(discard) > 0") == 2  # (the alias's too: not in its comment)
+    engine = Engine(rules)
+    state, seen = engine.new_game(2, 1), set()
+    for _ in range(40):
+        legal = engine.legal_actions(state)
+        seen.update(action[0] for action in legal)
+        engine.apply(state, legal[0])
+    assert "discard" in seen  # (its `when`, the alias, holds once the pile has a card)
+
+
 def test_malformed_yaml_is_located() -> None:
     path = BROKEN / "malformed_yaml.yaml"
     result = CliRunner().invoke(main, ["run", str(path)])
