@@ -78,12 +78,12 @@ class TableChecker(StatementChecker):
             choices = tuple(c.value for c in option.choices) if option.choices else None
             listed = option.choices or ()
             if len({type(c.value) for c in listed}) > 1:  # (`-o size=3` is read as the
-                first = listed[0].value                   # choices' kind: one kind only)
-                odd = next(c for c in listed if type(c.value) is not type(first))
+                first = listed[0]                         # choices' kind: one kind only)
+                odd = next(c for c in listed if type(c.value) is not type(first.value))
                 self.problem(odd.pos, f"an option's choices are of one kind: the first, "
-                             f"{_written(first)}, is {_KINDS[type(first)]}, and "
-                             f"{_written(odd.value)} is {_KINDS[type(odd.value)]} (write it "
-                             "in quotes to make it a text)")
+                             f"{_written(first)}, is {_KINDS[type(first.value)]}, and "
+                             f"{_written(odd)} is {_KINDS[type(odd.value)]}: write them all "
+                             "alike (in quotes, every one is a text)")
             if choices is not None and default not in choices:
                 self.problem(option.default.pos, f"the default '{default}' is not one of "
                              "the choices: " + ", ".join(str(c) for c in choices))
@@ -532,6 +532,12 @@ def _type_word(value: Any) -> str:
 _KINDS = {str: "a text", int: "a number", bool: "a truth value"}
 
 
-def _written(value: object) -> str:
-    """A choice as the file writes it."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
+def _written(literal: d.Literal) -> str:
+    """A choice as the file writes it (`on`, which YAML reads as true, as `on`; a text in
+    quotes with its quotes)."""
+    origin = literal.pos.origin
+    found = origin.doc.diagnostic(origin.path, "")
+    start, end, line = found.location, found.end, found.source_line
+    if start is not None and end is not None and line and start.line == end.line:
+        return line[start.column - 1:end.column - 1]
+    return str(literal.value).lower() if isinstance(literal.value, bool) else str(literal.value)

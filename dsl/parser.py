@@ -274,10 +274,13 @@ def _unexpected_characters(text: str, where: int, kind: str, exc: UnexpectedInpu
         hint = " (set gives a value with a single =)"
     elif char == "=":
         hint = " (to compare, write ==)"
-    elif char in "([" and kind == "statement" and re.fullmatch(r"\s*set\s+\w+", text[:where]):
+    elif char == "(" and kind == "statement" and re.fullmatch(r"\s*set\s+\w+", text[:where]):
         # `set next_player(me).missed += 1`: a target is a name or P.name, P one name
         hint = (": what is set is a variable or P.name with P one name; name the player "
                 "first (let q = ..., then set q.name ...)")
+    elif char == "[" and kind == "statement" and re.fullmatch(r"\s*set\s+\w+", text[:where]):
+        hint = (": what is set is a variable or P.name, never an item of a list; set the "
+                "list whole (set xs = ...)")
     elif char in "&|!":
         hint = " (write and, or, not)"
     elif kind == "identifier":

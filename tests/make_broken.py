@@ -105,6 +105,9 @@ CASES = {
                            "unexpected character '(': what is set is a variable or P.name with "
                            "P one name; name the player first (let q = ..., then set q.name "
                            "...)"),
+    "set_an_item": ([(40, "set drawn += 1", "set drawn[0] = 1")], (40, "[", 0),
+                    "unexpected character '[': what is set is a variable or P.name, never an "
+                    "item of a list; set the list whole (set xs = ...)"),
     "zone_indexed": ([(40, "set drawn += 1", "let v = hand[me][0]")], (40, "hand[me][0]", 0),
                      "cannot index zone 'hand' by a card's place: a card of a zone by place "
                      "is an item of its cards, cards(Z)[i] (or a slice, Z[i:j]; the top card, "
@@ -197,8 +200,8 @@ CASES = {
     "option_choices_of_two_kinds": ([(9, "choices: [fast, slow]", "choices: [fast, slow, 3]")],
                                     (9, "3", 0),
                                     "an option's choices are of one kind: the first, fast, is a "
-                                    "text, and 3 is a number (write it in quotes to make it a "
-                                    "text)"),
+                                    "text, and 3 is a number: write them all alike (in quotes, "
+                                    "every one is a text)"),
     "option_one_choice": ([(9, "choices: [fast, slow]", "choices: [fast]")], (9, "[fast]", 0),
                           "choices: expected a list of at least 2 items, found 1"),
     "option_choice": ([(37, "'fast'", "'fsat'")], (37, "'fsat'", 0),

@@ -966,3 +966,21 @@ reactions:
     assert problem.message.startswith("a reaction is made out of turn")
     assert problem.location is not None and (problem.location.line,
                                              problem.location.column) == (19, 35)
+
+
+@pytest.mark.parametrize(("choices", "said"), [
+    ("[1, '2']", "the first, 1, is a number, and '2' is a text"),
+    ("[on, off, auto]", "the first, on, is a truth value, and auto is a text"),
+])
+def test_choices_of_two_kinds_are_told_as_the_file_writes_them(tmp_path: Path, choices: str,
+                                                               said: str) -> None:
+    from cardrules.dsl.loader import check_files
+
+    text = (Path(__file__).resolve().parent.parent / "rulesets" / "golf6.yaml") \
+        .read_text(encoding="utf-8").replace(
+            "    choices: [reshuffle, end_round]", f"    choices: {choices}", 1) \
+        .replace("    default: reshuffle\n", "    default: auto\n", 1)
+    path = tmp_path / "kinds.yaml"
+    path.write_text(text, encoding="utf-8")
+    found = [d.message for d in check_files([str(path)]) if "one kind" in d.message]
+    assert len(found) == 1 and said in found[0] and "write them all alike" in found[0]
