@@ -98,11 +98,15 @@ class Match:
     def start(self, seed: int) -> None:
         """Deal the game from `seed` (the chance outcomes' seed, or one given directly)."""
         self.dealt = seed
-        self._live = self.table.kernel.new_game(self.table.players, seed)
+        self._live = live = self.table.kernel.new_game(self.table.players, seed)
         self._own_live = True
-        self._legal = None
         self._seen, self._behind = None, []  # the engine deals it too when first asked
         self._forget()
+        # The first decision at once: steps that play a lone action by themselves may end
+        # the game before anyone decides (its rounds over, or its bound on actions reached).
+        self._legal = self.table.kernel.legal_actions(live)
+        if live.over:
+            self.cut = live.cut_off
 
     # -------------------------------------------------------------- the games
     @property

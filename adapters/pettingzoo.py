@@ -84,6 +84,16 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.agents[self.match.to_move() or 0]
+        if self.match.is_over():  # (over before anyone decided: its rules played it all)
+            self._ended(self.match)
+
+    def _ended(self, match: Match) -> None:
+        """The game is over: every agent's reward, and each done, truncated where the bound
+        on actions stopped it."""
+        done = self.truncations if match.cut else self.terminations
+        for agent_name, value in zip(self.possible_agents, match.returns()):
+            self.rewards[agent_name] = value
+            done[agent_name] = True
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         match = self._playing()
@@ -114,10 +124,7 @@ class CardrulesEnv(AECEnv):  # type: ignore[misc]
             match.apply(int(action))
             seat = match.to_move()
         if seat is None:
-            done = self.truncations if match.cut else self.terminations
-            for agent_name, value in zip(self.possible_agents, match.returns()):
-                self.rewards[agent_name] = value
-                done[agent_name] = True
+            self._ended(match)
         else:
             self.agent_selection = self.possible_agents[seat]
         self._accumulate_rewards()

@@ -124,3 +124,46 @@ def test_a_match_stopped_by_a_bound_on_actions_is_truncated(tmp_path: Path,
             continue
         game.step(int(np.flatnonzero(observation["action_mask"])[0]))
     assert ends == {agent: (0.0, False, True) for agent in game.possible_agents}
+
+
+AUTOMATIC = """\
+cardrules: 1
+name: auto
+players: {min: 2, max: 2}
+max_actions: 2
+deck: {zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: hand, owner: each, visibility: owner}
+round:
+  setup: [shuffle stock]
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: b
+          automatic: true
+          moves:
+            - {name: draw, do: ["move top(stock) to hand[me]"]}
+"""
+
+
+def test_a_game_its_rules_play_to_the_end_before_anyone_decides(tmp_path: Path) -> None:
+    """Every action played by the rules themselves (one move, an automatic step) until the
+    bound on actions: the game is over at its deal, truncated for every agent (PettingZoo),
+    and terminal (OpenSpiel), never waiting for a choice nobody may make."""
+    import pyspiel
+
+    import cardrules.openspiel  # noqa: F401  (registers the game)
+
+    path = tmp_path / "auto.yaml"
+    path.write_text(AUTOMATIC, encoding="utf-8")
+    game = raw_env(str(path))
+    game.reset(seed=1)
+    assert all(game.truncations.values()) and not any(game.terminations.values())
+    assert [agent for agent in game.agent_iter() if not game.step(None)] == \
+        game.possible_agents
+    state = pyspiel.load_game("cardrules", {"ruleset": str(path)}).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(1)
+    assert state.is_terminal() and state.returns() == [0.0, 0.0]
