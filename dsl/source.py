@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -303,7 +304,7 @@ def _end_comments(doc: Document) -> None:
     ended: dict[str, str] = {}
     aliases: list[Path] = []
     for path, span in list(doc.spans.items()):
-        if not path or _prose(path):
+        if not path or is_prose(path):
             continue
         value = doc.get(path)
         if not isinstance(value, str) or "#" not in value:
@@ -321,9 +322,10 @@ def _end_comments(doc: Document) -> None:
             doc.get(path[:-1])[path[-1]] = ended[value]
 
 
-def _prose(path: Path) -> bool:
-    """Whether the text at `path` is words for people, not rule text: a title, a summary,
-    a doc, an option's or a variable's label (a move's label is rule text: its {...})."""
+def is_prose(path: Sequence[str | int]) -> bool:
+    """Whether the text at a path of keys is words for people, not rule text: a title, a
+    summary, a doc, an option's or a variable's label (a move's label is rule text: its
+    {...}). The language server offers no names there either."""
     key = path[-1]
     return key in ("title", "summary", "doc") or (key == "label" and "moves" not in path)
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from cardrules.dsl import builtins as b
 from cardrules.dsl.loader import builtin_names
+from cardrules.dsl.source import is_prose
 
 from . import schema_keys
 from .analysis import Analysis
@@ -47,8 +48,7 @@ def complete(text: str, line: int, column: int, known: Analysis | None,
     keys = key_path(lines, row, before) + inner
     value_key = re.match(r"^\s*([a-z_]+):\s", entry)
     said = [*keys, value_key.group(1)] if value_key else keys
-    if said and said[-1] in _PROSE or (said and said[-1] == "label" and
-                                       not _in_placeholder(entry)):
+    if said and (is_prose(said) or said[-1] == "label" and not _in_placeholder(entry)):
         return []  # (words for people, not rule text: a move's label reads names in {})
     if quoted:  # (`wild: "...`: the text is the value of the entry's key)
         opened = re.match(r"^\s*([a-z_]+):\s", entry)
@@ -69,10 +69,6 @@ def complete(text: str, line: int, column: int, known: Analysis | None,
             return plain
         keys = [*keys, key]
     return rule_text_items(before, keys, known, at, column)
-
-
-# The keys whose values are words for people: no rule text is written there.
-_PROSE = ("title", "summary", "doc")
 
 
 def _in_comment(before: str) -> bool:
