@@ -104,8 +104,11 @@ class View:
         of the analysis' text."""
         line = self.changed.to_old(position.line)
         lines = self.found.lines_of(self.found.path)
+        character = position.character
+        if 0 <= line < len(lines):  # (past a line's end is its end, not its last character,
+            character = min(character, self.codec.client_num_units(lines[line]))  # as pygls)
         server = self.codec.position_from_client_units(
-            lines, t.Position(line=line, character=position.character))
+            lines, t.Position(line=line, character=character))
         return server.line + 1, server.character + 1
 
     def location_of(self, place: Place) -> t.Location:

@@ -1103,3 +1103,15 @@ async def test_a_half_typed_key_leaves_the_names_answered(client: LanguageClient
         text_document=t.TextDocumentIdentifier(uri=path.as_uri()),
         position=t.Position(line=at + 1, character=15))) is None
     closed(client, path)
+
+
+async def test_a_hover_past_a_lines_end_names_nothing(client: LanguageClient) -> None:
+    """Past the end of a line there is no word: a hover there is answered as at its end,
+    not with the line's last word."""
+    await opened(client, GOLF6)
+    line, _ = find(GOLF6, "- move top(stock) to holding[me]")
+    for character in (len(GOLF6.read_text(encoding="utf-8").splitlines()[line - 1]), 200):
+        assert await client.text_document_hover_async(t.HoverParams(
+            text_document=t.TextDocumentIdentifier(uri=GOLF6.as_uri()),
+            position=t.Position(line=line - 1, character=character))) is None
+    closed(client, GOLF6)
