@@ -36,25 +36,25 @@ from cardrules.interpreter.sessions.play import finish
 from cardrules.interpreter.sessions.record import HUMAN, Record
 from cardrules.interpreter.sessions.start import free_path, fresh_seed
 from cardrules.interpreter.state import GameState
-from cardrules.model import Action, Ruleset
+from cardrules.model import Action
 from cardrules.present.choices import offered
 from cardrules.present.lines import fitted, rules_lines
 from cardrules.present.render import printable, quoted
 
 from . import commands, parts
+from .console import Console, Stop
 from .end import after_end, end_lines
-from .errors import EXIT_GAME, EXIT_INTERRUPTED, reports_errors
+from .errors import EXIT_INTERRUPTED, reports_errors
 from .params import (
     SEAT,
     SEED,
+    check_save,
     parse_options,
     parse_programs,
-    place_problem,
     player_count,
     seat_kind,
 )
 from .screen import (
-    CLEAR,
     OnScreen,
     Style,
     cards_in_text,
@@ -70,80 +70,16 @@ from .screen import (
     text_commands,
     text_way_out,
 )
-from .table import Table, read_save
+from .table import Table, game_line, read_save
 
 __all__ = ["HUMAN", "Table", "read_save", "play_cmd", "resume_cmd", "run_with_humans",
-           "round_ends", "game_line"]
+           "round_ends"]
 
-EOFS_TO_STOP = 5  # a terminal that keeps sending end-of-file has gone away
 _NUMBER = re.compile(r"([0-9]+)(?:\s+(\S.*))?", re.ASCII | re.DOTALL)
 
 
 class TakenBack(Exception):
     """A person took back their last decision: the game stands where it was made."""
-
-
-class Stop(Exception):
-    """The session ends before the game does (quit, input gone); carries the exit code."""
-
-    def __init__(self, code: int):
-        super().__init__(code)
-        self.code = code
-
-
-# ----------------------------------------------------------------------- console
-class Console:
-    """Lines out, lines in. A line that cannot be read (Ctrl-C, Ctrl-D) is refused with
-    a reason and comes back as None; input that has ended for good raises Stop."""
-
-    def __init__(self, style: Style):
-        self.style = style
-        self.interactive = sys.stdin.isatty()
-        self.eofs = 0
-
-    def show(self, lines: Sequence[str]) -> None:
-        """Print `lines`, each broken to fit the terminal's width."""
-        for line in fit(lines, terminal_width()):
-            click.echo(line)
-
-    def refuse(self, reason: str) -> None:
-        self.show([printable(f"refused: {reason}")])
-
-    def clear(self) -> None:
-        """Clear the screen and what scrolled off it, so the next person sees nothing."""
-        if sys.stdout.isatty():
-            click.echo(CLEAR, nl=False)
-        else:
-            click.echo("\n" * 3, nl=False)
-
-    def ask(self, prompt: str, stop: str = "type quit to stop") -> str | None:
-        """A line typed at `prompt`; None, refused, for Ctrl-C or Ctrl-D (`stop`: how to
-        stop at this prompt, as the refusal says it)."""
-        try:
-            line = input(prompt)
-        except KeyboardInterrupt:
-            click.echo("")
-            self.refuse(f"interrupted (Ctrl-C): nothing chosen; {stop}")
-            return None
-        except EOFError:
-            self.eofs += 1
-            click.echo("")
-            if not self.interactive or self.eofs >= EOFS_TO_STOP:
-                click.echo("error: input ended before the game did", err=True)
-                raise Stop(EXIT_GAME) from None
-            self.refuse(f"end of input (Ctrl-D) ignored: {stop}")
-            return None
-        self.eofs = 0
-        return line
-
-    def ask_last(self, prompt: str) -> str | None:
-        """A line once the game is over; None where none comes (the input has ended, or
-        Ctrl-C): there is nothing left to lose."""
-        try:
-            return input(prompt)
-        except (EOFError, KeyboardInterrupt):
-            click.echo("")
-            return None
 
 
 # ----------------------------------------------------------------------- session
@@ -600,25 +536,3 @@ def resume_cmd(file: str, save_file: str | None, plain: bool, programs: tuple[st
                                f"resumed from {file}")], terminal_width()):
         click.echo(line)
     play_table(table, plain, save_file or file)
-
-
-def check_save(save: str | None, game: Record) -> None:
-    """Refuse (a usage error, before anything is played) a --save file that is there and is
-    not a save of this game: a rule file, any other file, a save of another game."""
-    problem = None
-    if save:
-        problem = place_problem(Path(save))
-        problem = f"cannot write {quoted(save, 60)}: {problem}" if problem is not None \
-            else records.overwrite_problem(Path(save), game)
-    if problem is not None:
-        raise click.BadParameter(printable(problem), param_hint="--save")
-
-
-def game_line(rules: Ruleset, saved: Record, secret: bool = False) -> str:
-    """What a game is: its ruleset, players, seed, seats and the options it plays under. A
-    `secret` seed (one cardrules picked, or any once saved: it deals every hidden card) is
-    not shown while the game is on."""
-    chosen = ", ".join(f"{name}={value}" for name, value in sorted(saved.options.items()))
-    seed = "seed shown at the end" if secret else f"seed {saved.seed}"
-    return (f"{rules.title} ({rules.name}) - {saved.players} players, {seed}, "
-            f"seats: {', '.join(saved.seats)}" + (f", options: {chosen}" if chosen else ""))

@@ -25,9 +25,10 @@ import click
 from cardrules.errors import GameError
 from cardrules.interpreter.players.bots import BOTS, check_kind
 from cardrules.interpreter.players.external import is_command, split_seats
-from cardrules.interpreter.sessions.record import HUMAN
+from cardrules.interpreter.sessions import record as records
+from cardrules.interpreter.sessions.record import HUMAN, Record
 from cardrules.model import Ruleset
-from cardrules.present.render import quoted
+from cardrules.present.render import printable, quoted
 
 MAX_SEED = 2**63 - 1  # a saved game keeps a seed of at most this size, either sign
 _WHOLE = re.compile(r"-?[0-9]+", re.ASCII)
@@ -301,3 +302,15 @@ def first_line(head: bytes) -> bytes | None:
     """A file's first line (without its line end), if `head` holds all of it."""
     line, end, _ = head.partition(b"\n")
     return line.removesuffix(b"\r") if end else None
+
+
+def check_save(save: str | None, game: Record) -> None:
+    """Refuse (a usage error, before anything is played) a --save file that is there and is
+    not a save of this game: a rule file, any other file, a save of another game."""
+    problem = None
+    if save:
+        problem = place_problem(Path(save))
+        problem = f"cannot write {quoted(save, 60)}: {problem}" if problem is not None \
+            else records.overwrite_problem(Path(save), game)
+    if problem is not None:
+        raise click.BadParameter(printable(problem), param_hint="--save")

@@ -34,17 +34,18 @@ if TYPE_CHECKING:
 from cardrules.present.render import printable
 
 from .errors import EXIT_USAGE, reports_errors
-from .human import check_save, game_line
 from .params import (
     SEAT,
     SEED,
     Seconds,
     Whole,
+    check_save,
     parse_options,
     parse_programs,
     parse_seats,
     player_count,
 )
+from .table import game_line
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 SAVE_DIR = "cardrules-saves"  # in the current folder: where the lobby's games are saved

@@ -30,7 +30,7 @@ from cardrules.interpreter.sessions.record import (
 from cardrules.interpreter.sessions.takeback import TakeBack
 from cardrules.interpreter.sessions.windows import Windows
 from cardrules.interpreter.state import GameState
-from cardrules.model import Action
+from cardrules.model import Action, Ruleset
 from cardrules.present.news import News, news
 
 KEPT_EVENTS = 200  # lines kept for a seat that has not decided for a long time
@@ -181,3 +181,13 @@ def read_save(path: Path, programs: dict[int, str] | None = None) -> Table:
         lambda saved, engine, state, bots: Table(
             saved, engine, state, bots,
             {p: [] for p, k in enumerate(saved.seats) if k == HUMAN}).dealt())
+
+
+def game_line(rules: Ruleset, saved: Record, secret: bool = False) -> str:
+    """What a game is: its ruleset, players, seed, seats and the options it plays under. A
+    `secret` seed (one cardrules picked, or any once saved: it deals every hidden card) is
+    not shown while the game is on."""
+    chosen = ", ".join(f"{name}={value}" for name, value in sorted(saved.options.items()))
+    seed = "seed shown at the end" if secret else f"seed {saved.seed}"
+    return (f"{rules.title} ({rules.name}) - {saved.players} players, {seed}, "
+            f"seats: {', '.join(saved.seats)}" + (f", options: {chosen}" if chosen else ""))
