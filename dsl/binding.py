@@ -18,7 +18,16 @@ from functools import cache
 from typing import Any
 
 from cardrules.errors import GeneratorError
-from cardrules.interpreter import card_sets, effects, flow, meld_goals, melding, runtime, sight
+from cardrules.interpreter import (
+    card_sets,
+    effects,
+    flow,
+    meld_goals,
+    melding,
+    remembered,
+    runtime,
+    sight,
+)
 
 from . import pyast
 from .codegen import Generated
@@ -33,7 +42,8 @@ SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
 # reading, its questions of grids and sets of cards, the card rules that change a game, what
 # parties keep knowing, the meld searches (of a whole hand, and of a goal to lay down) and the
 # turn flow.
-RUNTIME_MODULES = (runtime, card_sets, effects, sight, melding, meld_goals, flow)
+RUNTIME_MODULES = (runtime, card_sets, remembered, effects, sight, melding, meld_goals,
+                   flow)
 
 
 @cache

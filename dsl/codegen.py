@@ -17,7 +17,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardrules.interpreter import runtime
+from cardrules.interpreter import remembered
 from cardrules.model import Site
 
 from . import ir, pyast
@@ -187,7 +187,7 @@ class Generator(StatementWriter):
     def function_def(self, fn: ir.Function, lists: tuple[bool, ...] | None = None) -> None:
         """A function of the rule file. `lists`, for a function whose value is kept by its
         arguments (reads.remembered: which of them are lists, keyed as tuples): its values
-        are kept in a Remembered of its own (runtime.remember: bounded, kept as copies, a
+        are kept in a Remembered of its own (remembered.remember: bounded, kept as copies, a
         list handed out as a copy), so that keeping them changes nothing but the time."""
         params = ["S", *(local(p) for p, _ in fn.params)]
         if lists is None:
@@ -195,7 +195,7 @@ class Generator(StatementWriter):
                 f"f_{fn.name}", params, fn.value, fixed=frozenset(p for p, _ in fn.params))
             return
         kept = f"M_{fn.name}"
-        self.constants[kept] = runtime.Remembered()
+        self.constants[kept] = remembered.Remembered()
         # a list argument: its items, and whether it came as a tuple (a function that hands
         # back its argument hands back what it was given, and `in` tells them apart)
         key = ast.Tuple([pyast.expr("(_0[:0] == (), *_0)", pyast.name(name)) if is_list

@@ -731,14 +731,17 @@ def test_what_a_function_keeps_is_bounded_by_its_items() -> None:
     """However large its values, a function keeps at most REMEMBERED_ITEMS items (its
     arguments and its values' items), then starts afresh; a value larger than that is handed
     out and not kept."""
-    kept = runtime.Remembered()
+    from cardrules.interpreter import remembered
+
+    kept = remembered.Remembered()
     big = [list(range(50)) for _ in range(40)]  # 2,041 items
     for n in range(300):
-        assert runtime.remember(kept, (n,), 1, big, 2) == big
-        assert kept.items <= runtime.REMEMBERED_ITEMS
+        assert remembered.remember(kept, (n,), 1, big, 2) == big
+        assert kept.items <= remembered.REMEMBERED_ITEMS
     assert 0 < len(kept.values) < 300
-    huge = list(range(runtime.REMEMBERED_ITEMS + 1))
-    assert runtime.remember(kept, ("huge",), 1, huge, 1) == huge and ("huge",) not in kept.values
+    huge = list(range(remembered.REMEMBERED_ITEMS + 1))
+    assert remembered.remember(kept, ("huge",), 1, huge, 1) == huge and \
+        ("huge",) not in kept.values
 
 
 _TESTS = ["all(size(hand[p]) > 1 for p in players)",
