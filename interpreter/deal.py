@@ -49,10 +49,13 @@ class DealRefused(GameError):
 
 class Probe:
     """A deal that shuffles nothing and notes each shuffle's zone and order (card ids as
-    the zone holds them), to learn where the places of each order end up."""
+    the zone holds them), to learn where the places of each order end up; `turned`, one
+    that turns each shuffled zone over instead (another deal, to learn whether the setup
+    puts as many cards in each zone whatever it deals)."""
 
-    def __init__(self) -> None:
+    def __init__(self, turned: bool = False) -> None:
         self.seen: list[tuple[int, list[int]]] = []
+        self.turned = turned
 
 
 # ------------------------------------------------------------------ reading
@@ -221,6 +224,8 @@ def stack(b: Any, s: GameState, z: int, shuffled: Any) -> None:
     the deal used up, the seed's shuffle `shuffled(rng, cards)`)."""
     deal, cards = s.deal, s.zones[z]
     if isinstance(deal, Probe):
+        if deal.turned:
+            cards.reverse()
         deal.seen.append((z, list(cards)))
         return
     if s.dealt >= len(deal.shuffles):
@@ -269,6 +274,9 @@ def stacked_deck(engine: Any, players: int, seed: int, deal: Deal) -> Deal:
     for (z, cards, stack), where in zip(deal.zones, deal.where):
         held = [c for c in start.zones[z] if c != EMPTY]
         if len(held) != len(cards) and not (stack and len(cards) < len(held)):
+            other = engine.new_game(players, seed, deal=Probe(turned=True)).zones[z]
+            if len(other) - other.count(EMPTY) != len(held):  # (another deal, another count)
+                raise DealRefused(_DEPENDS.format(where=where))
             raise DealRefused(f"the deal, {where}: {len(cards)} cards named, but the setup "
                             f"puts {len(held)} there")
         for probe_card, name in zip(held[len(held) - len(cards):], cards):
@@ -290,12 +298,16 @@ def check_zones(rules: Ruleset, s: GameState, deal: Deal) -> None:
     """After a deal made from named zones: refuse it if the zones do not hold what it named
     (a setup whose moves depend on which cards it deals cannot be stacked so)."""
     names = rules.cards.names
-    for (z, cards, _), where in zip(deal.zones, deal.where):
+    for (z, cards, stack), where in zip(deal.zones, deal.where):
         held = tuple(names[c] for c in s.zones[z] if c != EMPTY)
-        if held[len(held) - len(cards):] != cards:
-            raise DealRefused(f"the deal, {where}: this ruleset's setup depends on which cards "
-                            "it deals, so the cards of its zones cannot be stated; give the "
-                            "order of each shuffle instead ('shuffles:')")
+        # (a stack's named cards are its top ones; any other zone's, all it holds)
+        if (held[len(held) - len(cards):] if stack else held) != cards:
+            raise DealRefused(_DEPENDS.format(where=where))
+
+
+_DEPENDS = ("the deal, {where}: this ruleset's setup depends on which cards it deals, so the "
+            "cards of its zones cannot be stated; give the order of each shuffle instead "
+            "('shuffles:')")
 
 
 def from_zones(engine: Any, players: int | None, seed: int, log: Any, deal: Deal) -> GameState:

@@ -323,3 +323,44 @@ def test_the_end_of_a_game_from_a_deal_says_what_deals_it_again(tmp_path: Path) 
     resumed = CliRunner().invoke(main, ["resume", str(save), "--plain"], input="1\n" * 2000)
     assert "Game over. Its seed was 4: --deal with the file it was dealt from and --seed 4 " \
         "deal it again." in resumed.stdout
+
+
+SORTING = """\
+cardrules: 1
+name: sorting
+players: {min: 2, max: 2}
+deck: {zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: pile, visibility: public}
+  - {name: hand, owner: each, visibility: owner, layout: row}
+round:
+  setup:
+    - shuffle stock
+    - deal 5 from stock to each hand face down
+    - for: p in players
+      do: ["move select(c for c in hand[p] if c.suit == 'spades') to pile face up"]
+  phases:
+    - name: play
+      turns: each_once
+      steps:
+        - name: s
+          moves:
+            - {name: show, do: ["flip cards(hand[me]) face up"]}
+"""
+
+
+@pytest.mark.parametrize("named", [["2H", "3H", "4H", "5H", "6H"], ["2H", "3H", "4H"]])
+def test_a_setup_that_depends_on_its_cards_says_so_whatever_is_named(tmp_path: Path,
+                                                                     named: list[str]) -> None:
+    """A setup that moves a hand's spades away leaves it as many cards as it deals it no
+    spade: the count the trial deal saw is no count of the rules', so the refusal says the
+    setup depends on its cards (give the shuffles), never that the setup puts N there; and
+    a row named is its whole: more cards dealt there than named is refused too."""
+    rules_path = tmp_path / "sorting.yaml"
+    rules_path.write_text(SORTING, encoding="utf-8")
+    rules = load_ruleset(rules_path)
+    deal = parse_deal(json.dumps({"zones": {"hand[1]": named}}), "named.json", rules, 2)
+    for seed in range(6):
+        with pytest.raises(GameError, match="setup depends on which cards it deals"):
+            Engine(rules).new_game(2, seed, deal=deal)
