@@ -36,7 +36,7 @@ from typing import Any
 
 import pytest
 from cookbook import cookbook_file, cookbook_files  # (tests/cookbook.py)
-from trades import exchanged, traded  # (tests/trades.py)
+from trades import exchanged_action, traded  # (tests/trades.py)
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.errors import NoLegalMove
@@ -235,7 +235,7 @@ class Pair:
         """Play `action` in a and its counterpart in b; whether they are still alike (and so
         were compared)."""
         engine, a, b = self.engine, self.a, self.b
-        mirror = counterpart(engine, b, exchanged(action, self.trade))
+        mirror = counterpart(engine, b, exchanged_action(engine, action, self.trade))
         if not legal_in(engine, b, mirror):
             # a hand's order sets apart no choice of its holder's (a list of its cards comes
             # in the deck's order); else the two games part: the rules tell them apart
@@ -532,7 +532,7 @@ def test_a_rounds_scores_count_only_cards_the_table_was_shown(path: Path | str,
                 if pair is None or not pair.alike():
                     continue
                 for action in actions[-back:]:
-                    if exchanged(action, pair.trade) != action:
+                    if exchanged_action(engine, action, pair.trade) != action:
                         break  # it names a traded card (geohash's accusation names it aloud)
                     try:
                         if not pair.step(action):
@@ -1122,7 +1122,7 @@ def test_a_back_laid_beside_a_face_up_card_does_not_tell_its_place_in_the_deck()
                     (down, other), {down: other, other: down})
         assert pair.alike()
         lay = next(m for m in engine.legal_actions(a) if m[0] == "lay" and set(m[1]) == {up, down})
-        mirror = counterpart(engine, pair.b, exchanged(lay, pair.trade))
+        mirror = counterpart(engine, pair.b, exchanged_action(engine, lay, pair.trade))
         assert pair.step(lay), seed  # alike after it, and told alike (step checks)
         # a program in a seat is told a choice's cards so too: those it knows first
         assert args_of(engine, a, 1 - me, lay) == [[names[up], None]] == \

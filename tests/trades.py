@@ -48,3 +48,14 @@ def exchanged(value: Any, swap: dict[int, int]) -> Any:
     if isinstance(value, tuple):
         return tuple(exchanged(v, swap) for v in value)
     return value
+
+
+def exchanged_action(engine: Any, action: Any, swap: dict[int, int]) -> Any:
+    """An action with the traded cards' ids exchanged in the parameters that name cards
+    alone (a bid of 9 is no card 9): by its move's declared kinds."""
+    move = engine.rules.moves.get(action[0]) if isinstance(action, tuple) and action else None
+    if move is None or not move.names_cards:
+        return exchanged(action, swap)
+    return (action[0], *(exchanged(value, swap) if names else value
+                         for value, names in zip(action[1:], move.names_cards)),
+            *action[1 + len(move.names_cards):])
