@@ -235,6 +235,9 @@ def _diagnose(text: str, kind: str, origin: n.Origin, exc: UnexpectedInput) -> D
             expected += " (set gives a value with a single =)"
         elif found.value == "=":
             expected += " (to compare, write ==)"
+        elif found.value == "for" and re.search(r"\bfor\s+\w+\s+in\b", text[:offset]):
+            expected += (" (an aggregate takes one `for`: write a second inside it, "
+                         "any(any(... for c in hand[p]) for p in players))")
         return doc.diagnostic(origin.path, f"unexpected {what}: {expected}", offset=offset,
                               end=offset + len(str(found.value)))
     if isinstance(exc, UnexpectedCharacters):

@@ -100,6 +100,12 @@ CASES = {
                              (22, "points_in_play", 0),
                              "a variable is named 'points_in_play', the name of the points a "
                              "`score` statement gives: rename it"),
+    "aggregate_of_two_fors": ([(40, "set drawn += 1",
+                                "let n = count(c for p in players for c in hand[p])")],
+                              (40, "for", 1),
+                              "unexpected 'for': expected one of ')', 'if' (an aggregate takes "
+                              "one `for`: write a second inside it, any(any(... for c in "
+                              "hand[p]) for p in players))"),
     "set_through_a_call": ([(40, "set drawn += 1", "set next_player(me).drawn += 1")],
                            (40, "(", 0),
                            "unexpected character '(': what is set is a variable or P.name with "
