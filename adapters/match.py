@@ -572,18 +572,22 @@ def zero_sum(n: int, winners: Any) -> list[float]:
 
 def stakes_returns(table: Table, s: GameState) -> list[float]:
     """Each seat's return from the game `s` as it stands, by the table's stakes: `win`, the
-    winners share a win (zero_sum); `points`, the seat's total, its negative where the
-    lowest total wins, so that more is always better; `chips`, the total itself, chips won
-    from the other seats or lost to them (a game whose totals do not add up to nothing is
-    refused: its stakes are not chips)."""
+    winners share a win (zero_sum); `points` and `chips`, what the totals are worth
+    (totals_worth); chips only change hands, so a game whose totals do not add up to nothing
+    is refused: its stakes are not chips."""
     n = table.players
     if table.stakes == "win":
         return zero_sum(n, s.winners)
-    totals = [float(t) for t in s.totals[:n]]
-    if table.stakes == "chips":
-        if sum(s.totals[:n]) != 0:
-            raise AdapterError(f"returns=chips: the totals {s.totals[:n]} add up to "
-                               f"{sum(s.totals[:n])}, not 0: chips only change hands, so "
-                               f"{table.rules.name}'s stakes are not chips (returns=points)")
-        return totals
-    return [-t for t in totals] if table.rules.winner == "lowest" else totals
+    if table.stakes == "chips" and sum(s.totals[:n]) != 0:
+        raise AdapterError(f"returns=chips: the totals {s.totals[:n]} add up to "
+                           f"{sum(s.totals[:n])}, not 0: chips only change hands, so "
+                           f"{table.rules.name}'s stakes are not chips (returns=points)")
+    return totals_worth(table, s)
+
+
+def totals_worth(table: Table, s: GameState) -> list[float]:
+    """The seats' totals as returns of points or chips: a total itself, or its negative
+    where the lowest total wins (points), so that more is always better."""
+    totals = [float(t) for t in s.totals[:table.players]]
+    lowest = table.stakes == "points" and table.rules.winner == "lowest"
+    return [-t for t in totals] if lowest else totals

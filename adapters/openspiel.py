@@ -54,7 +54,7 @@ import pyspiel
 from cardrules.interpreter.domains import fill
 from cardrules.interpreter.runtime import MOST_VALUE
 
-from .match import SEED_BASE, SEED_PARTS, Match, stakes_returns
+from .match import SEED_BASE, SEED_PARTS, Match, stakes_returns, totals_worth
 from .observe import TensorPlan, tensor_items, tensor_of
 from .table import AdapterError, Table, option_pairs, table
 from .texts import information_text, observation_text, truth_text
@@ -358,8 +358,7 @@ class RoundRollouts:
             return np.array(stakes_returns(match.table, s))
         sign = -1.0 if match.table.rules.winner == "lowest" else 1.0
         if match.table.stakes != "win":  # (the totals are the returns' own scale)
-            return np.array(stakes_returns(match.table, s) if match.table.stakes == "points"
-                            else s.totals[:match.table.players], dtype=float)
+            return np.array(totals_worth(match.table, s))
         totals = sign * np.array(s.totals, dtype=float)
         spread = totals.max() - totals.min()
         return (totals - totals.mean()) / spread if spread else np.zeros(len(totals))
