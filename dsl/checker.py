@@ -183,14 +183,15 @@ class _RulesetChecker(MoveChecker):
                              self.scores_in_play, procedures, *tricks)
         for pos, note in program_hints(decls, program, melds, cards, copies):
             self.hint(pos, note)
-        weighing = weigh(program, cards, self.max_players + 1)
+        max_actions = self.max_actions()
+        weighing = weigh(program, cards, self.max_players + 1, max_actions)
         self.diagnostics.extend(over_budget(weighing))
         return Checked(decls, program, dict(self.symbols.options), option_defs, cards, copies,
                        rounds, home, zones, self.min_players, self.max_players,
                        self.default_players, self.direction, self.move_infos,
                        self.symbols.teams, decls.scoring.by, melds,
                        decls.melds.value.name if decls.melds and decls.melds.value else "number",
-                       self.max_actions(), house,
+                       max_actions, house,
                        per_item=weighing.per_item if weighing.counted else None)
 
     # ------------------------------------------------------------- variables

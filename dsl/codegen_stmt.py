@@ -297,6 +297,9 @@ class StatementWriter(ExpressionWriter):
         leave = pyast.if_(exit_test, [ast.Break()], [])
         body = self.inner(stmt.body)
         inner = [leave, *body] if stmt.test_first else [*body, leave]
+        if self.per_item is not None:  # (counted: each time round, at what one is weighed)
+            inner.insert(0, pyast.expr_stmt(pyast.call(
+                "charge", S, pyast.const(self.per_item(stmt.pos)), self.site_const(stmt.pos))))
         return [ast.For(pyast.store("_loop"), pyast.call("range", pyast.const(stmt.limit)),
                         inner, [])]
 

@@ -6,7 +6,7 @@ a small, known amount of memory and time. docs/grammar.md lists them (§2, "Limi
 
 from __future__ import annotations
 
-from cardrules.interpreter.runtime import MOST_WORK
+from cardrules.interpreter.runtime import MOST_GAME_WORK, MOST_WORK
 
 MAX_PLAYERS = 16
 MAX_RANKS = 64
@@ -33,6 +33,9 @@ MAX_LISTS_HELD = 32
 # steps a rule's text may fix, its loops multiplied (dsl/work.py): the same budget an
 # action's counted work has while the game runs (runtime.charge)
 MAX_WORK = MOST_WORK
+# steps a whole game may take, every action's added up: where the rule text fixes more (each
+# action at its most, times max_actions), the loops are counted while the game runs
+MAX_GAME_WORK = MOST_GAME_WORK
 
 LIMITS: dict[str, tuple[int, str]] = {
     "players": (MAX_PLAYERS, "players at a table"),

@@ -64,11 +64,14 @@ class Weigher:
         self.ways = 1  # the most items those loops go through, multiplied
         self.nested: list[n.Pos] = []  # where such a loop is inside another
         self.per_item: dict[PosKey, int] = {}  # each loop's steps for one item, at most
+        self.per_seat: set[str] = set()  # the rules one action may ask of every seat
 
     # ------------------------------------------------------------------ rules
     def rules(self) -> Iterator[Part]:
         p = self.program
         for v in p.variables:
+            if v.scope.startswith("player"):  # (each seat's, where it starts afresh)
+                self.per_seat.add(f"variable '{v.name}'")
             yield from self.expression(f"variable '{v.name}'", v.initial)
         yield from self.block("the setup", p.setup)
         if p.round_first is not None:
@@ -82,12 +85,15 @@ class Weigher:
             for step in phase.steps:
                 yield from self.step(step)
         if p.reactions is not None:
-            yield from self.step(p.reactions)
+            for reaction in self.step(p.reactions):  # (listed for each seat in a window)
+                self.per_seat.add(reaction[0])
+                yield reaction
         yield from self.block("the round's end", p.round_end)
         for kind, triggers in p.triggers.items():
             for trigger in triggers:
                 yield from self.trigger(kind, trigger)
-        for score in p.scores:
+        for score in p.scores:  # (each seat's, at a round's end)
+            self.per_seat.add(f"score '{score.name}'")
             yield from self.expression(f"score '{score.name}'", score.value, self.scored())
         if p.evaluate is not None:
             yield from self.expression("the estimate (evaluate)", p.evaluate, self.scored())
@@ -160,7 +166,9 @@ class Weigher:
             return steps + known.most * each
         if isinstance(s, ir.Loop):
             test = self.expr(s.test, env)[0]
-            return test + s.limit * (test + self.body(s.body, env))
+            each = test + self.body(s.body, env)
+            self.weigh_item(s.pos, each)  # (a time round the block)
+            return test + s.limit * each
         if isinstance(s, ir.Let):
             steps, known = self.expr(s.value, env)
             env[s.name] = known

@@ -62,16 +62,22 @@ class Weighing:
     weights: list[Weight]
     nested: list[n.Pos]
     per_item: dict[PosKey, int]  # each loop's steps for one item (ItemWeights)
+    per_action: int = 0  # the most steps the rule text fixes for one action (game_bound)
+    max_actions: int = limits.DEFAULT_ACTIONS
 
     @property
     def counted(self) -> bool:
         """Whether some rule, with every loop through the cards in play at its largest (a
         zone holding every card, the most lists subsets and combinations make, a meld search
-        counted once: its own bound holds), may pass limits.MAX_WORK: then the loops through
-        lists are counted while the game runs (runtime.counted), each item at its body's
-        weight (`per_item`). Otherwise every rule is bounded before the game, and nothing but
-        the lists subsets and combinations make is counted."""
-        return any(w.steps > limits.MAX_WORK for w in self.weights)
+        counted once: its own bound holds), may pass limits.MAX_WORK, or a whole game, every
+        action at the most its rule text fixes, may pass limits.MAX_GAME_WORK: then the
+        loops are counted while the game runs (runtime.counted: those through lists, zones,
+        numbers and players, and each time round a `while` or `until` block), each item at
+        its body's weight (`per_item`). Otherwise every rule is bounded before the game, and
+        so is every game, and nothing but the lists subsets and combinations make is
+        counted."""
+        return any(w.steps > limits.MAX_WORK for w in self.weights) or \
+            self.per_action * self.max_actions > limits.MAX_GAME_WORK
 
 
 def weights(program: ir.Program, cards: CardTable, players: int) -> list[Weight]:
@@ -79,16 +85,22 @@ def weights(program: ir.Program, cards: CardTable, players: int) -> list[Weight]
     return weigh(program, cards, players).weights
 
 
-def weigh(program: ir.Program, cards: CardTable, players: int) -> Weighing:
+def weigh(program: ir.Program, cards: CardTable, players: int,
+          max_actions: int = limits.DEFAULT_ACTIONS) -> Weighing:
     """The bound of every rule, and where subsets or combinations of cards in play are gone
-    through inside a loop through others."""
+    through inside a loop through others; `players`: the most seats (and the house)."""
     every = Weigher(program, cards, players, True)  # (every zone at its largest)
     whole = list(every.rules())
     weigher = Weigher(program, cards, players, False)
     fixed = list(weigher.rules())
+    # One action may take a move's rules, its triggers, a round's end, scoring and next
+    # setup, and the next decision's listing: every rule once, a seat's every seat's.
+    per_action = sum(most * (players if rule in weigher.per_seat else 1)
+                     for rule, most, _ in fixed)
     # (lists nested are told by how many ways they may list, with the zones at their largest)
     return Weighing([Weight(rule, steps, most, pos) for (rule, steps, pos), (_, most, _) in
-                     zip(whole, fixed)], every.nested, weigher.per_item)
+                     zip(whole, fixed)], every.nested, weigher.per_item, per_action,
+                    max_actions)
 
 
 def over_budget(weighing: Weighing) -> Iterator[Diagnostic]:

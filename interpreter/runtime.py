@@ -124,7 +124,7 @@ def charge(s: GameState, steps: int, site: int) -> None:
                         "make): go through fewer lists, or fewer cards", site)
     if s.spent > MOST_GAME_WORK:
         raise RuleFault(f"the game's work passes {MOST_GAME_WORK:,} steps here, its actions' "
-                        "work added up (the loops through cards and lists): the rules go "
+                        "work added up (the loops its rules go through): the rules go "
                         "through too much, action after action", site)
 
 

@@ -176,6 +176,63 @@ def test_questions_asked_between_actions_have_work_of_their_own() -> None:
     assert state.work < runtime.MOST_WORK // 1000
 
 
+
+# Each action takes loops whose length its text fixes (10,000 steps), in a game that may
+# take 10,000,000 actions: 10^11 steps, days, though every rule is bounded before the game.
+FIXED = """\
+cardrules: 1
+name: fixed
+max_actions: 10000000
+deck: {ranks: [A, "2"], suits: [a, b], zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+variables:
+  - {name: total, scope: round, initial: 0}
+round:
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: act
+          moves:
+            - name: go
+              do:
+                - {for: 'x in numbers(1, 100)', do: [{for: 'y in numbers(1, 100)',
+                   do: ['set total = x + y']}]}
+                - {while: 'total > 0', limit: 5, do: ['set total = total - 100']}
+scoring:
+  round:
+    - {name: nothing, score: "0"}
+"""
+
+
+def test_a_game_of_many_actions_each_bounded_before_the_game_is_bounded_too(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the rule text fixes more work for a whole game (each action at its most, times
+    max_actions) than a game may take, the loops are counted as they run, those through
+    numbers and each time round a while block as well, and the game's work added up stops
+    it, located. Here the bound is lowered to see it hold within a few actions."""
+    path = tmp_path / "fixed.yaml"
+    path.write_text(FIXED, encoding="utf-8")
+    assert check_files([str(path)]) == []
+    rules = load_ruleset(path)
+    assert "counted(S, " in rules.python and "charge(S, " in rules.python
+    for engine in (Engine(rules), Kernel(rules)):
+        state = engine.new_game(2, seed=1)
+        engine.apply(state, ("go",))
+        each = state.spent
+        assert 10_000 <= each < 200_000  # (the loops' items, at what one was weighed at)
+        monkeypatch.setattr(runtime, "MOST_GAME_WORK", 20 * each)
+        with pytest.raises(RuleRuntimeError, match="the game's work passes") as info:
+            for _ in range(30):
+                engine.apply(state, ("go",))
+        assert re.search(r"fixed\.yaml:\d+:\d+: in move 'go'", str(info.value)), str(info.value)
+        assert state.actions == 20
+        monkeypatch.undo()
+    small = path.read_text(encoding="utf-8").replace("max_actions: 10000000", "max_actions: 1000")
+    path.write_text(small, encoding="utf-8")
+    assert "counted(S, " not in load_ruleset(path).python  # (10^7 steps a game at most)
+
 # A list of players joined to itself move after move, then gone through in two loops, one
 # inside the other: a list a variable holds is as long as play made it.
 DOUBLED = """cardrules: 1
