@@ -1279,6 +1279,30 @@ def test_a_decision_is_taken_back_alone_against_bots_until_a_card_is_seen() -> N
         assert answer.status_code == 409 and "one person against bots" in answer.json()["error"]
 
 
+def test_a_decision_that_ended_the_game_is_not_taken_back() -> None:
+    """hold'em, one hand: the person folds, which ends the game; its end shows the seed that
+    dealt every card. Taking the fold back would open the game again to a person who knows
+    the bot's cards and the stock: refused, and the page offers no take-back."""
+    game = Game.new("holdem", {"hands": "1"}, 2, 3, ["human", "random"])
+    while game.to_move() != 0 or ("fold",) not in game.legal():
+        seat = game.to_move()
+        assert seat is not None, "the game ended before the person could fold"
+        bot = game.bots[seat]
+        game.play(seat, bot.choose(game.engine, game.state, game.legal()) if bot else
+                  game.legal()[0], chosen=bot is None)
+    fold = ("fold",)
+    game.play(0, fold, chosen=True)
+    assert game.state.over
+    refusal = game.takeback.refusal(game.state, 0, 1)
+    assert refusal is not None and "the game is over" in refusal
+    with served(game) as (client, _):
+        me = seat_url(game, 0)
+        assert not client.get(me).json()["takeback"]
+        answer = client.post(f"{me}/takeback", json={})
+        assert answer.status_code == 409 and "the game is over" in answer.json()["error"]
+        assert game.state.over and game.record.actions[-1] == ["fold"]
+
+
 def test_a_decision_is_not_taken_back_once_a_bot_has_answered_it() -> None:
     """kuhn-poker: the person checks and the bot, holding a card the person cannot see,
     bets or checks. The bots answer the same way again, so taking the check back would let
