@@ -11,9 +11,10 @@ shown: any card it knows now and did not know then; or told something of a card 
 know, by a clue; or narrowed down where a card may be): the deal is fixed from the start, so
 taking back a look would let a person see a hidden card and choose again. It is refused too
 once another seat has acted since (a bot's bet, its letting a chance to react go by, a card
-the engine played for it), and once the game is over (its end shows hands and the seed): the bots answer the same way again, so taking a decision back would
+the engine played for it): the bots answer the same way again, so taking a decision back would
 let a person try one, see how a bot holding hidden cards answers, and choose again knowing
 it. Any action counts, a bot's only choice too: whether it had a choice hangs on its cards.
+It is refused once the game is over: its end shows the hands and the seed that dealt them.
 And it is for a game with one person only: with several, it would undo what others saw and
 did.
 """
