@@ -122,6 +122,37 @@ def test_a_saved_lone_choice_is_told_so_again_when_the_save_is_replayed(tmp_path
     assert len(again.decisions) == len(game.record.actions) - 1
 
 
+def test_a_decision_that_could_be_taken_back_can_be_after_the_game_is_resumed(
+        tmp_path: Path) -> None:
+    """golf6: the person turns their cards and takes the discard; saved and resumed, they may
+    take it back as they could have before, to the same game (the bots' streams as they were),
+    and what could not be taken back before cannot be after either."""
+    game = new_game("golf6", 3)
+    for _ in range(200):  # to the person's decision to take the discard, the first after
+        seat = game.engine.to_move(game.state)  # a bot has acted
+        legal = game.engine.legal_actions(game.state)
+        bot = game.bots[seat]
+        if bot is None and ("take_discard",) in legal and game.takeback.marks:
+            break
+        game.step(seat, bot.choose(game.engine, game.state, legal) if bot else legal[0],
+                  chosen=bot is None)
+    game.step(0, ("take_discard",), chosen=True)
+    assert game.takeback.refusal(game.state, 0, 1) is None
+    path = tmp_path / "golf6.cardrules-save"
+    record.write(path, game.noted())
+    again = people.resume(path, None, load_referenced, heard)
+    assert again.takeback.refusal(again.state, 0, 1) is None
+    assert len(again.takeback.marks) == len(game.takeback.marks)
+    assert again.takeback.answered == game.takeback.answered
+    before, _ = game.takeback.take(game.record, game.engine, game.bots, round_ends())
+    after, undone = again.takeback.take(again.record, again.engine, again.bots, round_ends())
+    assert undone == ["take_discard"] and after.to_json() == before.to_json()
+    assert [record.bot_stream(b) for b in again.bots] == [record.bot_stream(b) for b in game.bots]
+    # the decision before it cannot be taken back, after the resume as before
+    refusal = again.takeback.refusal(after, 0, 1)
+    assert refusal is not None and refusal == game.takeback.refusal(before, 0, 1)
+
+
 def test_any_other_seats_action_ends_the_chance_to_take_back_however_many_it_had() -> None:
     """Whether a bot had one legal action or several hangs on its hidden cards: had only a
     choice among several ended the person's chance to take a decision back, the offer told

@@ -6,7 +6,8 @@ all of them must, and `step` tells what came of it the way each front end tells 
 A person's lone choice (`lone`: the one legal action of their decision, needing nothing from
 them) is played for them (`play_lone`) and told so; a save records it as any action, and
 replaying the save (`replayed`) tells it so again. It is no decision of theirs: nothing to take
-back, and no answer to a chance to react."""
+back, and no answer to a chance to react. Every other action of a person's, replayed, is their
+decision as in play: what could be taken back before a save can be after it is resumed."""
 
 from __future__ import annotations
 
@@ -125,7 +126,10 @@ class PeoplesGame:
         lone = self.lone(seat, self.engine.legal_actions(self.state)) == action
         if not lone:
             self.decided(seat)
-        self.step(seat, action, lone=lone)
+        # a person's decision may be taken back after the resume as before it (its mark
+        # made as in play; the bots' streams are set as saved once the replay is done)
+        self.step(seat, action, chosen=not lone and self.bots[seat] is None and
+                  self.record.seats[seat] == HUMAN, lone=lone)
 
     def decided(self, seat: int) -> None:
         """`seat` made the action about to be replayed from a save (a front end that keeps
@@ -165,5 +169,6 @@ def resume(path: Path, programs: dict[int, str] | None, loader: Loader,
     except GameError as exc:
         raise GameError(f"{path}: {exc}") from None
     records.restore_streams(game.bots, saved.bots)
+    game.takeback.streams_now(game.bots)  # (no bot has acted since those that may be)
     game.windows.restore(saved.reacting)  # (after the replay: a person's, as saved)
     return game

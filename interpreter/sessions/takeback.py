@@ -22,7 +22,7 @@ did.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cardrules.errors import GameError
@@ -71,6 +71,14 @@ class TakeBack:
         dropped = max(0, len(self.marks) - KEPT)
         del self.marks[:dropped]
         self.answered = max(0, self.answered - dropped)
+
+    def streams_now(self, bots: Sequence[Bot | None]) -> None:
+        """The bots' streams are as they are now at every decision no other seat has acted
+        after (a game resumed from a save: its replay played no bot, and sets their streams
+        as saved only once done)."""
+        now = tuple(bot_stream(bot) for bot in bots)
+        self.marks[self.answered:] = [replace(mark, streams=now)
+                                      for mark in self.marks[self.answered:]]
 
     def acted(self, seats: set[int]) -> None:
         """`seats` have each made an action (a bot's, a person's only choice played for them,
