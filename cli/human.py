@@ -360,6 +360,9 @@ class Session:
                 if word == "quit" and word in words:
                     self.quit()
                     continue
+                if word == "help" and word in words:
+                    self.console.show([say])
+                    continue
                 value = fitted(domain, typed.strip())
                 problem = domain.problem(value)
                 if problem is None:

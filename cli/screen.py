@@ -389,9 +389,9 @@ def help_lines(engine: Engine, state: GameState, seat: int, legal: Sequence[Acti
 
 def text_commands(domain: Words) -> tuple[str, ...]:
     """The words that are commands at a prompt for a text of `domain` (back: choose again;
-    quit: save and stop): those that are not themselves a text of it. Enter alone, never a
-    text, always goes back."""
-    return tuple(word for word in ("back", "quit")
+    quit: save and stop; help: what to write, again): those that are not themselves a text
+    of it. Enter alone, never a text, always goes back."""
+    return tuple(word for word in ("back", "quit", "help")
                  if domain.problem(fitted(domain, word)) is not None)
 
 
@@ -406,7 +406,8 @@ def open_prompt(engine: Engine, action: Action, index: int) -> tuple[str, str]:
     back = "Enter alone or back" if "back" in words else "Enter alone"
     stop = "; quit: save and stop" if "quit" in words else \
         "; to stop, go back, then type quit"
-    return (printable(f"Write the {name}: {domain}. ({back}: choose again{stop}.)"),
+    again = "; help: this again" if "help" in words else ""
+    return (printable(f"Write the {name}: {domain}. ({back}: choose again{stop}{again}.)"),
             printable(f"{name}> "))
 
 

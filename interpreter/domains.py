@@ -26,9 +26,12 @@ class Words:
             return f"expected a text of the letters {self.letters()}"
         if not value:
             return "empty: write at least one letter"
-        wrong = sorted({ch for ch in value if ch not in self.alphabet})
-        if wrong:
-            return (f"'{''.join(wrong)}' {'is' if len(wrong) == 1 else 'are'} not allowed: "
+        wrong = list(dict.fromkeys(ch for ch in value if ch not in self.alphabet))
+        if wrong:  # (each once, in the order written)
+            named = ["a space" if ch == " " else f"'{ch}'" for ch in wrong]
+            listed = named[0] if len(named) == 1 else \
+                f"{', '.join(named[:-1])} and {named[-1]}"
+            return (f"{listed} {'is' if len(wrong) == 1 else 'are'} not allowed: "
                     f"use only {self.letters()}")
         if not self.shortest <= len(value) <= self.longest:
             return (f"{len(value)} letters: write between {self.shortest} and "

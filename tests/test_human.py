@@ -285,7 +285,14 @@ def test_precognition_refuses_a_bad_prediction_and_keeps_it_secret(tmp_path: Pat
     assert "Back to the choices." in text(child)
     child.sendline("1")
     child.expect("prediction> ")
-    assert "(Enter alone or back: choose again; quit: save and stop.)" in text(child)
+    assert "(Enter alone or back: choose again; quit: save and stop; help: this again.)" in \
+        text(child)
+    child.sendline("help")  # a command here too: what to write, again
+    child.expect("prediction> ")
+    assert "Write the prediction: a text of 1 to 51 letters from U, D, S" in text(child)
+    child.sendline("u d x")  # the letters refused, each once, in the order written
+    child.expect("prediction> ")
+    assert "refused: a space and 'X' are not allowed: use only U, D, S" in text(child)
     child.sendline("back")
     child.expect(PROMPT)
     assert "Back to the choices." in text(child)
@@ -304,14 +311,16 @@ def test_precognition_refuses_a_bad_prediction_and_keeps_it_secret(tmp_path: Pat
 
 
 def test_at_a_text_prompt_a_word_that_is_a_text_is_no_command() -> None:
-    """back and quit are commands at a prompt for a text unless they are texts there; Enter
+    """back, quit and help are commands at a prompt for a text unless they are texts there; Enter
     alone, never a text, goes back, and the prompt and its refusals say what works."""
-    assert text_commands(Words("UDS", 1, 5)) == ("back", "quit")
+    assert text_commands(Words("UDS", 1, 5)) == ("back", "quit", "help")
     assert text_way_out(Words("UDS", 1, 5)) == "type quit to stop"
-    letters = Words("ABCKQUIT", 1, 5)  # 'back' and 'quit' are texts of it
+    letters = Words("ABCKQUITHELP", 1, 5)  # 'back', 'quit' and 'help' are texts of it
     assert text_commands(letters) == ()
     assert text_way_out(letters) == "press Enter to choose again, then type quit to stop"
-    assert text_commands(Words("ABCKUDS", 1, 5)) == ("quit",)
+    assert text_commands(Words("ABCKUDS", 1, 5)) == ("quit", "help")
+    assert Words("UDS", 1, 5).problem("HELP") == \
+        "'H', 'E', 'L' and 'P' are not allowed: use only U, D, S"
 
 
 # ----------------------------------------------------------- pass and play, colour
