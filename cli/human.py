@@ -83,6 +83,12 @@ class TakenBack(Exception):
 
 
 # ----------------------------------------------------------------------- session
+# What works at the prompt of a choice made a part at a time (`help` there).
+IN_PARTS_HELP = ("This choice is made a part at a time. Type a number from 1 to {} for this "
+                 "part; back (or 0) goes back to the whole choices, where log, hint and "
+                 "takeback work; quit saves and stops.")
+
+
 class Session:
     """Plays a table to its end, asking people for their seats' decisions."""
 
@@ -297,11 +303,11 @@ class Session:
         narrowing = parts.Narrowing(t.engine, t.state, seat, actions)
         narrowing.settle()
         while (action := narrowing.done()) is None:
-            console.show([paint(cards_in_text(printable(line), names, console.style),
-                                console.style)
-                          for line in [narrowing.progress(), f"Choose the {narrowing.what()}:",
-                                       *narrowing.lines()]])
             options = narrowing.options()
+            shown = [paint(cards_in_text(printable(line), names, console.style), console.style)
+                     for line in [narrowing.progress(), f"Choose the {narrowing.what()}:",
+                                  *narrowing.lines()]]
+            console.show(shown)
             while True:
                 typed = console.ask(printable(f"{narrowing.what()}> "))
                 if typed is None:
@@ -317,7 +323,10 @@ class Session:
                         and 1 <= int(typed) <= len(options):
                     narrowing.choose(options[int(typed) - 1])
                     break
-                console.refuse(f"type a number from 1 to {len(options)}, back or quit")
+                if typed in ("help", "?"):
+                    console.show([*shown, IN_PARTS_HELP.format(len(options))])
+                    continue
+                console.refuse(f"type a number from 1 to {len(options)}, back, help or quit")
         return action
 
     def pick(self, choices: dict[int, Action], digits: str, rest: str | None) -> Action | None:

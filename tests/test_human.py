@@ -854,6 +854,14 @@ def test_a_long_list_is_chosen_in_parts_and_enter_passes_a_reaction(tmp_path: Pa
     child.sendline("1")
     child.expect("target> ")
     assert "Choose the target:\n  1. seat 2\n  2. seat 3" in text(child)
+    child.sendline("hint")  # not here: said what is, and where the others are
+    child.expect("target> ")
+    assert "refused: type a number from 1 to 2, back, help or quit" in text(child)
+    child.sendline("help")  # the part to choose again, and what works here
+    child.expect("target> ")
+    assert "Choose the target:\n  1. seat 2\n  2. seat 3" in text(child)
+    assert "back (or 0) goes back to the whole choices, where log, hint and takeback " \
+        "work" in " ".join(text(child).split())
     child.sendline("back")
     child.expect(PROMPT)
     assert "Back to the choices." in text(child)
