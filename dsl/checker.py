@@ -53,7 +53,7 @@ from .typesys import (
     open_list,
 )
 from .weigher import PosKey
-from .work import over_budget, weigh
+from .work import GameItems, over_budget, weigh
 
 TRIGGER_KINDS = ("after_setup", "after_move", "after_turn", "after_round", "before_turn")
 TYPE_NAMES = {"card": CARD, "cards": CARDS, "player": PLAYER, "players": PLAYERS,
@@ -94,6 +94,9 @@ class Checked:
     hints: tuple[Diagnostic, ...] = ()  # notes for the author that make nothing invalid
     # each loop's steps for one item, where the loops are counted while a game runs (work.py)
     per_item: dict[PosKey, int] | None = None
+    # where the game's work is counted instead (work.py Weighing.game_counted): what one item
+    # of a loop written inside no other takes, by such loops alone
+    game_items: GameItems | None = None
 
 
 def check(decls: d.RulesetDecl, options: dict[str, Any] | None = None
@@ -192,7 +195,9 @@ class _RulesetChecker(MoveChecker):
                        self.symbols.teams, decls.scoring.by, melds,
                        decls.melds.value.name if decls.melds and decls.melds.value else "number",
                        max_actions, house,
-                       per_item=weighing.per_item if weighing.counted else None)
+                       per_item=weighing.per_item if weighing.counted else None,
+                       game_items=GameItems(weighing.per_item, weighing.outermost,
+                                            weighing.calls) if weighing.game_counted else None)
 
     # ------------------------------------------------------------- variables
     def points_in_play(self, variables: tuple[ir.Variable, ...]) -> tuple[ir.Variable, ...]:

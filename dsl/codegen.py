@@ -14,6 +14,7 @@ that goes wrong in generated code points back at the rule author's text.
 from __future__ import annotations
 
 import ast
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -310,7 +311,8 @@ class Generator(StatementWriter):
         body.append(ast.Return(pyast.name("out")))
         _first_made(body, self.statement_sites)
         fn_name = f"legal_{key}"
-        if not _reads_state(body):
+        if not _reads_state(uncounted := _without_game_counts(body)):
+            body = uncounted  # (worked out once: nothing to count against a game)
             # The same actions in every state (choices from ranks() and the like, filtered
             # by conditions on the choices alone): listed once, on first use, then copied.
             self.manifest.helpers.append(self.add_function(f"list_{key}", [], body, step.pos))
@@ -436,6 +438,35 @@ def _first_made(body: list[ast.stmt], sites: dict[int, int]) -> None:
         if not isinstance(stmt, ast.Assign) or any(
                 isinstance(node, ast.Name) and node.id == "out" for node in ast.walk(stmt)):
             return  # (a test, a loop, or a use of the list before)
+
+
+class _GameCounts(ast.NodeTransformer):
+    """Generated code without what counts a game's work (runtime.spend, spent, spent_on)."""
+
+    def visit_Call(self, node: ast.Call) -> Any:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "spent":
+            return node.args[1]
+        if isinstance(node.func, ast.Name) and node.func.id == "spent_on":
+            return node.args[3]
+        return node
+
+    def visit_Expr(self, node: ast.Expr) -> Any:
+        if isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) \
+                and node.value.func.id == "spend":
+            return None
+        return self.generic_visit(node)
+
+
+def _without_game_counts(body: list[ast.stmt]) -> list[ast.stmt]:
+    """`body` (copied) without its counts of the game's work: for a listing worked out once,
+    whatever the game, which no game pays for again."""
+    out = []
+    for stmt in copy.deepcopy(body):
+        kept = _GameCounts().visit(stmt)
+        if kept is not None:
+            out.append(kept)
+    return out
 
 
 def _reads_state(body: list[ast.stmt]) -> bool:

@@ -75,7 +75,9 @@ class ExpressionWriter:
         self.unfold = Unfolder(functions, frozenset(self.kept))
         self.drawing = drawing_functions(functions)  # never worked out once for a loop
         # each loop's steps for one item, where the loops are counted while the game runs
+        # against the action, or against the game (only those inside no other loop)
         self.per_item = ItemWeights(checked.per_item) if checked.per_item is not None else None
+        self.game_items = checked.game_items
 
     # ----------------------------------------------------------------- sites
     def site(self, pos: n.Pos) -> int:
@@ -119,9 +121,13 @@ class ExpressionWriter:
     def counted(self, source: ast.expr, pos: n.Pos) -> ast.expr:
         """The source of the loop written at `pos`, where the program's loops are counted
         while the game runs (Checked.per_item), charged its items at the steps the work
-        bound weighed one at."""
+        bound weighed one at; where the game's work is counted instead (Checked.game_items),
+        a loop inside no other charged to the game at its items' bound."""
         if self.per_item is None:
-            return source
+            steps = self.game_items(pos) if self.game_items is not None else None
+            if steps is None:
+                return source
+            return pyast.call("spent", S, source, pyast.const(steps), self.site_const(pos))
         return pyast.call("counted", S, source, pyast.const(self.per_item(pos)),
                           self.site_const(pos))
 
@@ -326,7 +332,11 @@ class ExpressionWriter:
         return pyast.call(function, rank, suit, *args)
 
     def expr_UserCall(self, node: ir.UserCall) -> ast.expr:
-        return pyast.call(f"f_{node.function}", S, *(self.expr(a) for a in node.args))
+        call = pyast.call(f"f_{node.function}", S, *(self.expr(a) for a in node.args))
+        steps = self.game_items.call(node.pos) if self.game_items is not None else None
+        if steps is None:
+            return call
+        return pyast.call("spent_on", S, pyast.const(steps), self.site_const(node.pos), call)
 
     def expr_Aggregate(self, node: ir.Aggregate) -> ast.expr:
         if _mapped(node):

@@ -254,7 +254,12 @@ class StatementWriter(ExpressionWriter):
 
     def stmt_ProcedureCall(self, stmt: ir.ProcedureCall) -> list[ast.stmt]:
         args = [self.expr(a) for a in stmt.args]
-        return [pyast.expr_stmt(pyast.call(f"pr_{stmt.name}", S, ME, *args))]
+        call: list[ast.stmt] = [pyast.expr_stmt(pyast.call(f"pr_{stmt.name}", S, ME, *args))]
+        steps = self.game_items.call(stmt.pos) if self.game_items is not None else None
+        if steps is None:
+            return call
+        return [pyast.expr_stmt(pyast.call("spend", S, pyast.const(steps),
+                                           self.site_const(stmt.pos))), *call]
 
     def stmt_ScorePoints(self, stmt: ir.ScorePoints) -> list[ast.stmt]:
         teams = self.checked.scored_teams
@@ -300,6 +305,9 @@ class StatementWriter(ExpressionWriter):
         if self.per_item is not None:  # (counted: each time round, at what one is weighed)
             inner.insert(0, pyast.expr_stmt(pyast.call(
                 "charge", S, pyast.const(self.per_item(stmt.pos)), self.site_const(stmt.pos))))
+        elif self.game_items is not None and (steps := self.game_items(stmt.pos)) is not None:
+            inner.insert(0, pyast.expr_stmt(pyast.call(
+                "spend", S, pyast.const(steps), self.site_const(stmt.pos))))
         return [ast.For(pyast.store("_loop"), pyast.call("range", pyast.const(stmt.limit)),
                         inner, [])]
 

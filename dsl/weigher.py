@@ -65,6 +65,9 @@ class Weigher:
         self.nested: list[n.Pos] = []  # where such a loop is inside another
         self.per_item: dict[PosKey, int] = {}  # each loop's steps for one item, at most
         self.per_seat: set[str] = set()  # the rules one action may ask of every seat
+        self.nest = 0  # loops (and function bodies) around here, in the rule being weighed
+        self.inner: set[PosKey] = set()  # loops inside another, or in a function's body
+        self.per_call: dict[PosKey, int] = {}  # a call inside no loop: its steps, at most
 
     # ------------------------------------------------------------------ rules
     def rules(self) -> Iterator[Part]:
@@ -146,6 +149,8 @@ class Weigher:
                 self.weigh_item(param.source.pos, 1 + each + labels)
                 listing += times * (steps + where)
                 times *= max(known.most, 1)
+                self.nest += 1  # (the next parameter's choices: inside this one's loop)
+            self.nest -= len(move.params)
             self.depth, self.ways = listed, ways
             for value in move.label_values:
                 listing += times * self.expr(value, env)[0]
@@ -160,13 +165,14 @@ class Weigher:
         if isinstance(s, ir.For):
             steps, known = self.expr(s.source, env)
             inner = {**env, s.name: known.item or Known()}
-            with self.through(known, s.pos):
+            with self.through(known, s.pos), self.nested_loop():
                 each = self.body(s.body, inner)
             self.weigh_item(s.pos, 1 + each)
             return steps + known.most * each
         if isinstance(s, ir.Loop):
             test = self.expr(s.test, env)[0]
-            each = test + self.body(s.body, env)
+            with self.nested_loop():
+                each = test + self.body(s.body, env)
             self.weigh_item(s.pos, each)  # (a time round the block)
             return test + s.limit * each
         if isinstance(s, ir.Let):
@@ -175,11 +181,14 @@ class Weigher:
             return steps + 1
         if isinstance(s, ir.ProcedureCall):
             args = [self.expr(a, env) for a in s.args]
-            return 1 + sum(a for a, _ in args) + self.procedure(s.name, [k for _, k in args])
+            steps = 1 + sum(a for a, _ in args) + self.procedure(s.name, [k for _, k in args])
+            self.weigh_call(s.pos, steps)
+            return steps
         if isinstance(s, ir.Tell):
             steps, known = self.expr(s.source, env)
             inner = {**env, s.name: known.item or Known()}
-            each = 1 + self.expr(s.condition, inner)[0]
+            with self.nested_loop():
+                each = 1 + self.expr(s.condition, inner)[0]
             self.weigh_item(s.pos, each)
             return steps + self.expr(s.player, env)[0] + known.most * each
         if isinstance(s, (ir.DealCards, ir.Shuffle)):
@@ -201,7 +210,8 @@ class Weigher:
         key = ("procedure " + name, tuple(args), self.ways)
         if key not in self.memo:
             env = {p: a for (p, _), a in zip(proc.params, args)}
-            self.memo[key] = (self.body(proc.body, env), Known())
+            with self.nested_loop():  # (its loops counted where it is called)
+                self.memo[key] = (self.body(proc.body, env), Known())
         return self.memo[key][0]
 
     # -------------------------------------------------------------- expressions
@@ -396,6 +406,24 @@ class Weigher:
         place it is weighed at: a function's, at each call)."""
         key = pos_key(pos)
         self.per_item[key] = max(self.per_item.get(key, 0), steps)
+        if self.nest:
+            self.inner.add(key)
+
+    @contextmanager
+    def nested_loop(self, levels: int = 1) -> Iterator[None]:
+        """While weighing what a loop does for one item: a loop written there is inside it."""
+        self.nest += levels
+        try:
+            yield
+        finally:
+            self.nest -= levels
+
+    def weigh_call(self, pos: n.Pos, steps: int) -> None:
+        """Note the steps a call of a function or a procedure written at `pos` takes, where
+        it is inside no loop of its rule (inside one, the loop's item counts them)."""
+        if not self.nest:
+            key = pos_key(pos)
+            self.per_call[key] = max(self.per_call.get(key, 0), steps)
 
     def loop(self, parts: list[ir.Expr], bound: str, item: Known, env: dict[str, Known],
              most: int, pos: n.Pos | None = None) -> int:
@@ -418,7 +446,8 @@ class Weigher:
             once += steps
             self.hoisted[id(piece)] = known
         try:
-            each = sum(self.expr(part, {**env, bound: item})[0] for part in parts)
+            with self.nested_loop():
+                each = sum(self.expr(part, {**env, bound: item})[0] for part in parts)
         finally:
             for piece, _ in pieces:
                 self.hoisted.pop(id(piece), None)
@@ -433,11 +462,13 @@ class Weigher:
         if key not in self.memo:
             self.busy.add(node.function)
             try:
-                self.memo[key] = self.expr(fn.value, {p: a for (p, _), a in
-                                                      zip(fn.params, args)})
+                with self.nested_loop():  # (its loops counted where it is called)
+                    self.memo[key] = self.expr(fn.value, {p: a for (p, _), a in
+                                                          zip(fn.params, args)})
             finally:
                 self.busy.discard(node.function)
         inner, known = self.memo[key]
+        self.weigh_call(node.pos, 1 + steps + inner)
         return 1 + steps + inner, known
 
     def expr_Call(self, node: ir.Call, env: dict[str, Known]) -> tuple[int, Known]:

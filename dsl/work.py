@@ -25,13 +25,17 @@ fixes more than limits.MAX_WORK steps is refused where it is written (docs/gramm
 What only play fixes is counted while the game runs (interpreter/runtime.py `charge`): the
 lists subsets and combinations make, and, in a program some rule of which may pass the bound
 with every zone full (Weighing.counted), each loop through a list, at the steps one of its
-items is weighed at here (Weighing.per_item, by the loop's place in the rule text).
+items is weighed at here (Weighing.per_item, by the loop's place in the rule text). And
+where every rule is bounded but a whole game, each action at what its text fixes times
+max_actions, may pass limits.MAX_GAME_WORK (Weighing.game_counted), each loop a rule writes
+inside no other, and each call it makes inside no loop, is counted against the game
+(runtime.spent), at what its text fixes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cardrules.errors import Diagnostic
 from cardrules.interpreter.runtime import MOST_LISTED
@@ -62,22 +66,38 @@ class Weighing:
     weights: list[Weight]
     nested: list[n.Pos]
     per_item: dict[PosKey, int]  # each loop's steps for one item (ItemWeights)
-    per_action: int = 0  # the most steps the rule text fixes for one action (game_bound)
+    # the loops written inside no other loop of their rule, and the steps of each call
+    # written inside none (what a game's count charges: GameItems)
+    outermost: frozenset[PosKey] = frozenset()
+    calls: dict[PosKey, int] = field(default_factory=dict)
+    per_action: int = 0  # the most steps one action's rule text fixes (see weigh)
     max_actions: int = limits.DEFAULT_ACTIONS
 
     @property
     def counted(self) -> bool:
         """Whether some rule, with every loop through the cards in play at its largest (a
         zone holding every card, the most lists subsets and combinations make, a meld search
-        counted once: its own bound holds), may pass limits.MAX_WORK, or a whole game, every
-        action at the most its rule text fixes, may pass limits.MAX_GAME_WORK: then the
-        loops are counted while the game runs (runtime.counted: those through lists, zones,
-        numbers and players, and each time round a `while` or `until` block), each item at
-        its body's weight (`per_item`). Otherwise every rule is bounded before the game, and
-        so is every game, and nothing but the lists subsets and combinations make is
-        counted."""
-        return any(w.steps > limits.MAX_WORK for w in self.weights) or \
-            self.per_action * self.max_actions > limits.MAX_GAME_WORK
+        counted once: its own bound holds), may pass limits.MAX_WORK: then the loops through
+        lists are counted while the game runs (runtime.counted), each item at its body's
+        weight (`per_item`), and each time round a `while` or `until` block. Otherwise
+        every rule is bounded before the game, and nothing but the lists subsets and
+        combinations make is counted against the action."""
+        return any(w.steps > limits.MAX_WORK for w in self.weights)
+
+    @property
+    def game_counted(self) -> bool:
+        """Whether, every rule bounded before the game, a whole game may still pass
+        limits.MAX_GAME_WORK: each action at what its rule text fixes (`per_action`: every loop
+        through a zone's cards once) times `max_actions`. Then the loops a rule writes inside
+        no other are counted against the game as they run (runtime.spent), each item at what
+        the text fixes for its body (`per_item`: the loops of numbers, players and blocks inside
+        it, and the functions it calls, at their bound, so they need no count of their own),
+        each time round such a `while` or `until` block, and each call of a function or a
+        procedure such a rule makes inside no loop, at its bound (`calls`). The text's own
+        multiplications are counted so; what a zone's cards add, inside a loop, is not (each
+        such loop goes through at most the cards in play, and the rule's bound with every zone
+        full holds)."""
+        return not self.counted and self.per_action * self.max_actions > limits.MAX_GAME_WORK
 
 
 def weights(program: ir.Program, cards: CardTable, players: int) -> list[Weight]:
@@ -99,7 +119,8 @@ def weigh(program: ir.Program, cards: CardTable, players: int,
                      for rule, most, _ in fixed)
     # (lists nested are told by how many ways they may list, with the zones at their largest)
     return Weighing([Weight(rule, steps, most, pos) for (rule, steps, pos), (_, most, _) in
-                     zip(whole, fixed)], every.nested, weigher.per_item, per_action,
+                     zip(whole, fixed)], every.nested, weigher.per_item,
+                    frozenset(weigher.per_item) - weigher.inner, weigher.per_call, per_action,
                     max_actions)
 
 
@@ -124,6 +145,26 @@ def over_budget(weighing: Weighing) -> Iterator[Diagnostic]:
                 "(numbers(a, b), a while or until block's limit, players, the functions it "
                 "calls); loop over fewer items, give numbers() bounds known before the game, "
                 "or lower a block's limit")
+
+
+class GameItems:
+    """Where a whole game's work is counted while it runs (Weighing.game_counted): the
+    steps one item of a loop takes, for a loop a rule writes inside no other, and the steps
+    of a call it writes inside no loop, as the rule text fixes them (None for the others:
+    the loop around them, or the call of the function they are in, counted them)."""
+
+    def __init__(self, per_item: dict[PosKey, int], outermost: frozenset[PosKey],
+                 calls: dict[PosKey, int]):
+        self.per_item, self.outermost, self.calls = per_item, outermost, calls
+
+    def __call__(self, pos: n.Pos) -> int | None:
+        key = pos_key(pos)
+        if key not in self.outermost:
+            return None
+        return self.per_item.get(key, limits.MAX_WORK)
+
+    def call(self, pos: n.Pos) -> int | None:
+        return self.calls.get(pos_key(pos))
 
 
 class ItemWeights:

@@ -128,6 +128,31 @@ def charge(s: GameState, steps: int, site: int) -> None:
                         "through too much, action after action", site)
 
 
+def spend(s: GameState, steps: int, site: int) -> None:
+    """Count `steps` against the whole game alone: a fault once the game's count passes
+    MOST_GAME_WORK. Where every rule is bounded before the game, but not a game of as many
+    actions as it may take (dsl/work.py, Weighing.game_counted)."""
+    s.spent += steps
+    if s.spent > MOST_GAME_WORK:
+        raise RuleFault(f"the game's work passes {MOST_GAME_WORK:,} steps here, its actions' "
+                        "work added up (the loops its rules go through): the rules go "
+                        "through too much, action after action", site)
+
+
+def spent(s: GameState, items: Sequence[Any], per_item: int, site: int) -> Sequence[Any]:
+    """The items a loop written inside no other goes through, counted against the game
+    (`spend`) at `per_item` steps each: its body's bound, every loop inside it included."""
+    spend(s, len(items) * per_item, site)
+    return items
+
+
+def spent_on(s: GameState, steps: int, site: int, value: Any) -> Any:
+    """`value`, a call of a function that a rule makes inside no loop, counted against the
+    game (`spend`) at its bound, `steps`, once made."""
+    spend(s, steps, site)
+    return value
+
+
 def counted(s: GameState, items: Sequence[Any], per_item: int, site: int) -> Sequence[Any]:
     """The items a loop goes through, charged to the action under way at `per_item` steps
     each (the loop's body, weighed before the game with each loop inside it once: each
@@ -539,7 +564,8 @@ def zone_label(b: Board, z: int) -> str:
 EXPORTED = (
     "EMPTY", "HIDDEN", "OWNER", "PUBLIC", "OTHERS", "MOST_LETTERS", "MOST_NUMBERS",
     "SIGNAL_TURN", "SIGNAL_PHASE", "SIGNAL_ROUND", "SIGNAL_GAME", "IN_PLAY", "ReadAs", "in_play",
-    "total_now", "need", "at", "position", "charge", "counted", "combinations",
+    "total_now", "need", "at", "position", "charge", "counted", "spend", "spent", "spent_on",
+    "combinations",
     "subsets", "frozen", "same", "ordered",
     "kept", "member", "most_by", "least_by", "ordered_by", "bounded",
     "bounded_items", "scored",

@@ -188,6 +188,14 @@ zones:
   - {name: stock, visibility: hidden}
 variables:
   - {name: total, scope: round, initial: 0}
+functions:
+  - name: heavy
+    value: "sum(sum(x + y for y in numbers(1, 100)) for x in numbers(1, 100))"
+procedures:
+  - name: heavier
+    do:
+      - {for: 'x in numbers(1, 100)', do: [{for: 'y in numbers(1, 100)',
+         do: ['set total = x + y']}]}
 round:
   phases:
     - name: play
@@ -200,6 +208,8 @@ round:
                 - {for: 'x in numbers(1, 100)', do: [{for: 'y in numbers(1, 100)',
                    do: ['set total = x + y']}]}
                 - {while: 'total > 0', limit: 5, do: ['set total = total - 100']}
+                - set total = heavy()
+                - heavier()
 scoring:
   round:
     - {name: nothing, score: "0"}
@@ -216,12 +226,21 @@ def test_a_game_of_many_actions_each_bounded_before_the_game_is_bounded_too(
     path.write_text(FIXED, encoding="utf-8")
     assert check_files([str(path)]) == []
     rules = load_ruleset(path)
-    assert "counted(S, " in rules.python and "charge(S, " in rules.python
+    code = {part.split("(")[0]: part for part in rules.python.split("\ndef ")[1:]}
+    # the rule's outer loop and its block, and the function and procedure it calls, counted
+    # where the rule makes them; the loops inside them, and the functions' own, not again
+    go = code["h_go"]
+    assert go.count("spent(S, ") == 1 and go.count("spend(S, ") == 2
+    assert go.count("spent_on(S, ") == 1
+    assert not any(word in code[name] for word in ("spent", "spend")
+                   for name in ("f_heavy", "pr_heavier"))
+    assert "counted(S, " not in rules.python  # (no action passes its own bound)
     for engine in (Engine(rules), Kernel(rules)):
         state = engine.new_game(2, seed=1)
         engine.apply(state, ("go",))
         each = state.spent
-        assert 10_000 <= each < 200_000  # (the loops' items, at what one was weighed at)
+        assert 30_000 <= each < 300_000  # (the outer loops' items, at what one was weighed
+        # at, the inner loops' with them; each time round the block; the two calls)
         monkeypatch.setattr(runtime, "MOST_GAME_WORK", 20 * each)
         with pytest.raises(RuleRuntimeError, match="the game's work passes") as info:
             for _ in range(30):
@@ -231,7 +250,7 @@ def test_a_game_of_many_actions_each_bounded_before_the_game_is_bounded_too(
         monkeypatch.undo()
     small = path.read_text(encoding="utf-8").replace("max_actions: 10000000", "max_actions: 1000")
     path.write_text(small, encoding="utf-8")
-    assert "counted(S, " not in load_ruleset(path).python  # (10^7 steps a game at most)
+    assert "spent(S, " not in load_ruleset(path).python  # (about 10^7 steps a game at most)
 
 # A list of players joined to itself move after move, then gone through in two loops, one
 # inside the other: a list a variable holds is as long as play made it.
