@@ -536,9 +536,10 @@ def play_cmd(ruleset: str, players: int | None, seed: int | None, options: tuple
 @click.option("--save", "save_file", type=click.Path(dir_okay=False),
               help="Save to this file from now on (default: FILE itself).")
 @click.option("--plain", is_flag=True, help="Letters instead of suit symbols, no colour.")
-@click.option("--seat", "programs", multiple=True, metavar="SEAT=cmd:COMMAND",
-              help="The program to play a seat that a program played (a save never holds "
-                   "the command; repeatable).")
+@click.option("--seat", "programs", multiple=True, metavar="SEAT=KIND",
+              help="cmd:COMMAND, the program to play a seat that a program played (a save "
+                   "never holds the command); or a bot's kind again, where the save gives it "
+                   "more than a save may seat by itself (repeatable).")
 @reports_errors
 def resume_cmd(file: str, save_file: str | None, plain: bool, programs: tuple[str, ...]) -> None:
     """Go on with a game saved by `play`, or `run --human` (after quit or --save)."""

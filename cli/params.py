@@ -201,7 +201,8 @@ def seat_kind(kind: str, hint: str, people: bool = False) -> str:
 
 def parse_programs(pairs: Iterable[str]) -> dict[int, str]:
     """`--seat N=cmd:COMMAND` (repeatable): the program to play seat N of a resumed game,
-    by seat number from 1 (the result counts from 0)."""
+    by seat number from 1 (the result counts from 0); or `--seat N=KIND`, a bot's kind named
+    again where the save gives it more than a save may seat by itself (ismcts:200)."""
     out: dict[int, str] = {}
     for pair in pairs:
         number, sep, kind = pair.partition("=")
@@ -210,10 +211,6 @@ def parse_programs(pairs: Iterable[str]) -> dict[int, str]:
                 and 1 <= int(number) <= 64):
             raise click.BadParameter(f"expected SEAT=cmd:COMMAND (2=cmd:python bot.py), got "
                                      f"'{quoted(pair, 40)}'", param_hint="--seat")
-        if not is_command(kind.strip()):
-            raise click.BadParameter(f"seat {number}: a resumed game takes a program's "
-                                     "command only (cmd:COMMAND); the other seats play as "
-                                     "saved", param_hint="--seat")
         out[int(number) - 1] = seat_kind(kind.strip(), "--seat")
     return out
 

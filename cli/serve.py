@@ -75,9 +75,10 @@ def web_installed() -> bool:
               "cardrules-save, numbered if taken, or the file resumed).")
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False),
               help="Go on with a saved game (from serve, play or run --human).")
-@click.option("--seat", "programs", multiple=True, metavar="SEAT=cmd:COMMAND",
-              help="With --resume: the program to play a seat that a program played (a save "
-                   "never holds the command; repeatable).")
+@click.option("--seat", "programs", multiple=True, metavar="SEAT=KIND",
+              help="With --resume: cmd:COMMAND, the program to play a seat that a program "
+                   "played (a save never holds the command); or a bot's kind again, where the "
+                   "save gives it more than a save may seat by itself (repeatable).")
 @click.option("--delay", type=Seconds(60), default=0.8, show_default=True,
               help="Seconds between bots' moves, so that people can follow them.")
 @click.option("--react-wait", "react_wait", type=Seconds(3600), default=20.0,

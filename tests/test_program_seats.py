@@ -101,7 +101,8 @@ def test_a_resumed_program_seat_takes_its_command_from_the_command_line(
     path = saved_with(tmp_path, [record.PROGRAM, "human"], actions=3)
     saved = record.read(path)
     assert saved.programs_for({0: BOT}) == [BOT, "human"]
-    with pytest.raises(GameError, match="seat 2 was played by 'human', not a program"):
+    with pytest.raises(GameError, match="seat 2 was played by 'human': a resumed game takes a "
+                                        "program's command"):
         saved.programs_for({0: BOT, 1: BOT})
     with pytest.raises(GameError, match="there is no seat 5: the saved game has 2 seats"):
         saved.programs_for({4: BOT})
@@ -118,7 +119,6 @@ def test_a_resumed_program_seat_takes_its_command_from_the_command_line(
 
 
 @pytest.mark.parametrize(("value", "cause"), [
-    ("1=random", "a resumed game takes a program's command only"),
     ("one=cmd:x", "expected SEAT=cmd:COMMAND"),
     ("0=cmd:x", "expected SEAT=cmd:COMMAND"),
     ("1=cmd[colour=red]:x", "unknown setting 'colour=red'"),
@@ -127,6 +127,41 @@ def test_a_bad_seat_flag_is_refused(value: str, cause: str, tmp_path: Path) -> N
     path = saved_with(tmp_path, [record.PROGRAM, "human"])
     result = CliRunner().invoke(main, ["resume", str(path), "--seat", value])
     assert result.exit_code == 2 and cause in result.stderr, result.output
+
+
+def test_a_programs_seat_takes_a_command_and_nothing_else(tmp_path: Path) -> None:
+    path = saved_with(tmp_path, [record.PROGRAM, "human"])
+    result = CliRunner().invoke(main, ["resume", str(path), "--seat", "1=random"])
+    assert result.exit_code == 3, result.output
+    assert "a resumed game takes a program's command (cmd:COMMAND) for a program's seat" in \
+        result.stderr
+
+
+def test_a_save_seats_no_bot_beyond_what_a_request_may_unless_named_again(
+        tmp_path: Path) -> None:
+    """A save is a file: it may hold a bot with an hour's search a decision. It seats one
+    only within what a web request may (bots.ASKED_BUDGETS, budgets in work); a larger one
+    plays if the command line names it again, the same."""
+    for kind, cause in [("ismcts:3600s", "it takes budgets in work, not time"),
+                        ("ismcts:100000", "it allows at most 10 iterations a decision"),
+                        ("greedy:33", "it allows at most 32 samples a decision")]:
+        path = saved_with(tmp_path, [kind, "human"])
+        result = CliRunner().invoke(main, ["resume", str(path)], input="quit\ny\n")
+        assert result.exit_code == 3, result.output
+        assert f"seat 1 is '{kind}' in the saved game, more than a saved game may seat by " \
+            f"itself ({cause}" in result.stderr
+        assert f"name it again to resume (--seat 1={kind})" in result.stderr
+        assert "Traceback" not in result.output
+    path = saved_with(tmp_path, ["ismcts:200", "human"])
+    result = CliRunner().invoke(main, ["resume", str(path), "--seat", "1=ismcts:300"])
+    assert result.exit_code == 3 and "a bot's own kind again" in result.stderr
+    result = CliRunner().invoke(main, ["resume", str(path), "--plain", "--seat", "1=ismcts:200"],
+                                input="quit\ny\n")
+    assert result.exit_code == 0, result.output
+    assert "seats: ismcts:200, human - resumed from" in result.output
+    path = saved_with(tmp_path, ["ismcts:10", "human"])  # (within: seated as saved)
+    result = CliRunner().invoke(main, ["resume", str(path), "--plain"], input="quit\ny\n")
+    assert result.exit_code == 0, result.output
 
 
 def test_a_game_with_a_person_and_a_program_saves_no_command(tmp_path: Path) -> None:

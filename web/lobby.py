@@ -20,11 +20,9 @@ from cardrules.interpreter.sessions.start import fresh_seed
 
 from .game import Game, Refused
 
-# The largest budget a lobby request may give a bot, in work per decision (never seconds:
-# a game stays the same game for the same seed). At these, one decision on grandma, the
-# slowest shipped ruleset for the search bots, takes under a second (README, serve); an
-# ismcts iteration costs about 15 times more there than on golf6. Hints are held to them too.
-LOBBY_BUDGETS = {"greedy": 32, "ismcts": 10}
+# The largest budget a lobby request may give a bot, in work per decision: what any file or
+# request may seat by itself (bots.ASKED_BUDGETS). Hints are held to them too.
+LOBBY_BUDGETS = bots.ASKED_BUDGETS
 
 
 def lobby_offer() -> dict[str, Any]:
@@ -101,17 +99,11 @@ def check_kind(kind: Any) -> None:
         return
     try:
         bots.check_kind(kind, programs=False)
-        name, budget = bots.split_kind(kind)
     except CardrulesError as exc:
         raise Refused(400, str(exc)) from None
-    most = LOBBY_BUDGETS.get(name)
-    unit = getattr(BOTS[name], "budget", None)
-    if isinstance(budget, float):
-        raise Refused(400, f"seat kind '{kind}': the lobby takes budgets in work, not time: "
-                      f"{name}:N, N {unit} a decision, up to {most}")
-    if budget is not None and most is not None and budget > most:
-        raise Refused(400, f"seat kind '{kind}': the lobby allows at most {most} {unit} a "
-                      "decision")
+    problem = bots.asked_kind_problem(kind)
+    if problem is not None:
+        raise Refused(400, f"seat kind '{kind}': the lobby {problem}")
 
 
 def links(game: Game, base: str) -> list[dict[str, Any]]:

@@ -66,6 +66,28 @@ MAX_BUDGET: dict[str, int] = {"iterations": 100_000, "samples": 1_000, "seconds"
 _SECONDS = re.compile(r"(?:[0-9]{1,7}(?:\.[0-9]{0,6})?|\.[0-9]{1,6})s", re.ASCII)
 
 
+# The largest budget a seat kind may give a bot where it comes from a file or a request rather
+# than the person at the command line (a web page's request, a saved game), in work per
+# decision, never seconds (a game stays the same game for the same seed). At these, one
+# decision on grandma, the slowest shipped ruleset for the search bots, takes under a second
+# (README, serve); an ismcts iteration costs about 15 times more there than on golf6.
+ASKED_BUDGETS = {"greedy": 32, "ismcts": 10}
+
+
+def asked_kind_problem(kind: str) -> str | None:
+    """Why a bot's seat kind (checked by check_kind) is more than a file or a request may
+    seat by itself (ASKED_BUDGETS: budgets in work, and no larger), said as what such a
+    source 'takes' or 'allows', or None."""
+    name, budget = split_kind(kind)
+    most = ASKED_BUDGETS.get(name)
+    unit = getattr(BOTS[name], "budget", None)
+    if isinstance(budget, float):
+        return f"takes budgets in work, not time: {name}:N, N {unit} a decision, up to {most}"
+    if budget is not None and most is not None and budget > most:
+        return f"allows at most {most} {unit} a decision"
+    return None
+
+
 def split_kind(kind: str) -> tuple[str, int | float | None]:
     """'ismcts:200' -> ('ismcts', 200), 'ismcts:0.5s' -> ('ismcts', 0.5): a seat kind and
     its budget, if one is given (a whole number, or seconds with an 's')."""

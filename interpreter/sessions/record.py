@@ -45,7 +45,7 @@ from cardrules.model import Action, Ruleset
 from ..deal import MAX_SHUFFLES, Deal, deal_from_data
 from ..domains import Words
 from ..engine import Engine
-from ..players.bots import BOTS, Bot, check_kind, make_bot
+from ..players.bots import BOTS, Bot, asked_kind_problem, check_kind, make_bot
 from ..players.external import is_command
 from ..runtime import MOST_VALUE
 from ..state import GameState
@@ -125,7 +125,9 @@ class Record:
 
     def programs_for(self, commands: dict[int, str]) -> list[str]:
         """Each seat's kind to play on with: a seat recorded as a program takes its command
-        from `commands` (seat number from 0 -> 'cmd:...', given at the command line);
+        from `commands` (seat number from 0 -> 'cmd:...', given at the command line), and a
+        bot given more than a saved game may seat by itself (bots.ASKED_BUDGETS: a search of
+        minutes a decision, say) plays only if the command line names it again, the same;
         GameError, saying how to give it, if one is missing or names a seat that no program
         played."""
         kinds = list(self.seats)
@@ -133,12 +135,22 @@ class Record:
             if not 0 <= seat < len(kinds):
                 raise GameError(f"there is no seat {seat + 1}: the saved game has "
                                 f"{len(kinds)} seats")
-            if kinds[seat] != PROGRAM:
-                raise GameError(f"seat {seat + 1} was played by '{kinds[seat]}', not a "
-                                "program: only a program's seat takes a command when a game "
-                                "resumes")
+            if kinds[seat] != PROGRAM and command == kinds[seat]:
+                continue  # (a bot named again)
+            if kinds[seat] != PROGRAM or not is_command(command):
+                raise GameError(f"seat {seat + 1} was played by '{kinds[seat]}': a resumed "
+                                "game takes a program's command (cmd:COMMAND) for a program's "
+                                "seat, and a bot's own kind again for a bot's")
             check_kind(command, programs=True)
             kinds[seat] = command
+        for seat, kind in enumerate(kinds):
+            if kind in (HUMAN, PROGRAM) or is_command(kind) or commands.get(seat) == kind:
+                continue
+            problem = asked_kind_problem(kind)
+            if problem is not None:
+                raise GameError(f"seat {seat + 1} is '{kind}' in the saved game, more than a "
+                                f"saved game may seat by itself (it {problem}): name it "
+                                f"again to resume (--seat {seat + 1}={kind})")
         missing = [p + 1 for p, kind in enumerate(kinds) if kind == PROGRAM]
         if missing:
             flags = " ".join(f"--seat {p}=cmd:COMMAND" for p in missing)
