@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -16,7 +17,9 @@ from cardrules.dsl.loader import check_files, load_ruleset
 from cardrules.errors import RuleRuntimeError
 from cardrules.interpreter import runtime
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.kernel import Kernel
+from cardrules.interpreter.kernel import Kernel, kernel_for
+from cardrules.interpreter.players.bots import make_bot
+from cardrules.interpreter.players.search import IsmctsBot
 
 LOOPED = (Path(__file__).parent / "data" / "looped.yaml").read_text(encoding="utf-8")
 
@@ -251,6 +254,40 @@ def test_a_game_of_many_actions_each_bounded_before_the_game_is_bounded_too(
     small = path.read_text(encoding="utf-8").replace("max_actions: 10000000", "max_actions: 1000")
     path.write_text(small, encoding="utf-8")
     assert "spent(S, " not in load_ruleset(path).python  # (about 10^7 steps a game at most)
+
+
+def test_a_search_on_heavy_actions_imagines_few_of_them(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each `go` takes tens of thousands of steps, within every bound: ismcts at its default
+    budget, counted in actions, would imagine thousands of them. The steps its imagined
+    games count beyond HEAVY_ACTION an action are charged to its budget too, and a playout
+    ends at PLAYOUT_STEPS (both lowered here, by a hundred and by ten, to the scale of this
+    file: a rule file of actions of a tenth of a second meets them as they are)."""
+    monkeypatch.setattr(IsmctsBot, "HEAVY_ACTION", IsmctsBot.HEAVY_ACTION // 100)
+    monkeypatch.setattr(IsmctsBot, "PLAYOUT_STEPS", IsmctsBot.PLAYOUT_STEPS // 10)
+    path = tmp_path / "fixed.yaml"
+    path.write_text(FIXED.replace(
+        """            - name: go
+              do:""", """            - name: rest
+              do: ['set total = total + 1']
+            - name: go
+              do:"""), encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, seed=1)
+    kernel = kernel_for(engine)
+    play, imagined = kernel.play, []
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        imagined.append(args[1])
+        return play(*args, **kwargs)
+
+    kernel.play = counting  # type: ignore[method-assign]
+    try:
+        make_bot("ismcts", 1, 0).choose(engine, state, engine.legal_actions(state))
+    finally:
+        kernel.play = play  # type: ignore[method-assign]
+    heavy = sum(action == ("go",) for action in imagined)
+    assert 0 < heavy <= 200, (heavy, len(imagined))
 
 # A list of players joined to itself move after move, then gone through in two loops, one
 # inside the other: a list a variable holds is as long as play made it.

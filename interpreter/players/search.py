@@ -346,12 +346,21 @@ class IsmctsBot:
     charge per sample. Work tracks time closely enough across rulesets (listing hundreds of
     actions costs about as much as applying hundreds) while staying a pure function of the
     seed: the default, WORK, takes at most about 0.1 s a decision on a 2-core machine.
+    Where a rule file's actions go through far more than an action does (the steps its
+    game counts, docs/grammar.md §2.18, beyond HEAVY_ACTION an action on average), they
+    are charged too, one unit of work for STEPS_PER_WORK steps, and a playout ends once it
+    has counted PLAYOUT_STEPS (an action's own bound): a rule file whose every action takes
+    a tenth of a second leaves the search a few dozen actions, not thousands. No shipped
+    ruleset comes near either.
     """
 
     name = "ismcts"
     budget = "iterations"  # what a seat kind's number sets: ismcts:200
     timed = True  # ismcts:0.5s sets seconds
     WORK = 10_000
+    HEAVY_ACTION = 100_000  # counted steps an imagined action may take at no extra charge
+    STEPS_PER_WORK = 1_000  # counted steps beyond them charged as one unit of work
+    PLAYOUT_STEPS = 10_000_000  # counted steps that end an iteration's random playout
     # What its imagined games are played on: the rules' kernel (benchmarks/bots_equal_time.py
     # plays them on the engine, to weigh what the kernel buys at equal time).
     playouts: Callable[[Engine], Kernel] = staticmethod(kernel_for)
@@ -470,6 +479,7 @@ class IsmctsBot:
         engine.adopt(det, until_round_end=True)
         back = {new: old for old, new in mapping.items()}
         start_rounds = len(det.round_scores)
+        start_spent = det.spent
         play = engine.play
         node = root
         path = [root]
@@ -510,7 +520,9 @@ class IsmctsBot:
         # Random playout to the round's end (its hottest loop: an action's parts are looked
         # at only where the ruleset has a move with an open part).
         open_moves, uniform, most = engine.open_moves, rng.random, self.max_actions
-        while legal and len(det.round_scores) == start_rounds and steps < most:
+        heaviest = start_spent + self.PLAYOUT_STEPS
+        while legal and len(det.round_scores) == start_rounds and steps < most \
+                and det.spent < heaviest:
             action = legal[int(uniform() * len(legal))]
             if open_moves and action[0] in open_moves and domains.is_open(action):
                 action = sample_fill(action, rng)
@@ -520,6 +532,9 @@ class IsmctsBot:
         result = rewards(engine, det, len(det.round_scores) == start_rounds)
         # Sampling and scoring cost about as much as listing a few dozen actions.
         self._spent += steps + listed + det.n_cards // 2 + 10
+        heavy = det.spent - start_spent - self.HEAVY_ACTION * max(steps, 1)
+        if heavy > 0:
+            self._spent += heavy // self.STEPS_PER_WORK
         for n in path[1:]:
             n.visits += 1
             n.reward += result[n.seat]
