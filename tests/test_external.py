@@ -65,11 +65,21 @@ BAD = {
                      '        print(json.dumps({"index": len(m["legal"])}), flush=True)\n',
     "silence": "for line in sys.stdin:\n    time.sleep(0.01)\n",
     "exit": "sys.exit(3)\n",
+    # answers again and again, never reading what it is sent: the game's lines to it pile
+    # up in the pipe (made as small as Linux allows) until writing one would wait for ever
+    "deaf": 'import fcntl\nfcntl.fcntl(0, 1031, 4096)\n'
+            'while True:\n    print(json.dumps({"index": 0}), flush=True)\n'
+            '    time.sleep(0.001)\n',
+    # one line of 3 MB: not read whole, however long
+    "flood": 'sys.stdin.readline()\nsys.stdout.write("x" * (3 << 20))\nsys.stdout.flush()\n'
+             'sys.stdin.read()\n',
 }
 REASONS = {"garbage": "the answer is not JSON: 'take the stock'",
            "illegal index": "needs \"index\", a whole number from 0 to",
            "silence": "no answer within 0.5 s",
-           "exit": "the program ended without answering (exit code 3)"}
+           "exit": "the program ended without answering (exit code 3)",
+           "deaf": "the program is no longer reading its input",
+           "flood": "the program wrote a line of more than 1,048,576 characters"}
 
 
 @pytest.mark.parametrize("bad", sorted(BAD))

@@ -29,12 +29,15 @@ either.
 from __future__ import annotations
 
 import json
+import os
 import queue
 import random
+import select
 import shlex
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +53,9 @@ PROTOCOL = "cardrules-bot/1"
 DEFAULT_TIMEOUT = 5.0
 DEFAULT_START = 10.0  # more seconds for the first answer: the program may be starting up
 SETTINGS = ("timeout", "start", "fallback")
+MAX_LINE = 1 << 20  # characters of one line a program may write (an answer is far shorter)
+KEPT_LINES = 16  # lines of the program's read ahead of the game (then it waits to write)
+TOO_LONG = "(a line too long)\n"  # what the reader passes on for a line past MAX_LINE
 FALLBACKS = ("forfeit", "random")
 PREFIX = "cmd"
 
@@ -172,9 +178,11 @@ class ExternalBot:
         self.problem: str | None = None  # what went wrong, once it has
         self.forfeited = False
         self.process: subprocess.Popen[str] | None = None
-        self.lines: queue.Queue[str | None] = queue.Queue()
+        # the program's lines, read ahead of the game a few at most (None: no more)
+        self.lines: queue.Queue[str | None] = queue.Queue(KEPT_LINES)
         self.reader: threading.Thread | None = None
         self.started = False
+        self.deaf = False  # a line to it was not read within the seat's time
 
     # ---------------------------------------------------------------- the program
     def _start(self, engine: Engine, state: GameState) -> None:
@@ -188,6 +196,8 @@ class ExternalBot:
                             f": {exc.strerror or exc}") from None
         self.reader = threading.Thread(target=self._read, args=(self.process,), daemon=True)
         self.reader.start()
+        if self.process.stdin is not None:  # (written with a deadline: _send)
+            os.set_blocking(self.process.stdin.fileno(), False)
         rules = engine.rules
         self._send({"type": "start", "protocol": PROTOCOL, "ruleset": rules.name,
                     "title": rules.title, "players": state.n, "seat": self.seat + 1,
@@ -196,19 +206,38 @@ class ExternalBot:
                                        "kinds": list(m.kinds)} for m in rules.moves.values()}})
 
     def _read(self, process: subprocess.Popen[str]) -> None:
+        """Pass the program's lines on, a few ahead at most; a line longer than MAX_LINE
+        ends what is read of it (the game is told it as a line too long)."""
         assert process.stdout is not None
-        for line in process.stdout:
+        while True:
+            line = process.stdout.readline(MAX_LINE + 1)
+            if not line:
+                break
+            if len(line) > MAX_LINE:
+                self.lines.put(TOO_LONG)
+                break
             self.lines.put(line)
         self.lines.put(None)
 
-    def _send(self, message: dict[str, Any]) -> bool:
-        """Write one line; False if the program is no longer listening."""
+    def _send(self, message: dict[str, Any], timeout: float | None = None) -> bool:
+        """Write one line within `timeout` seconds (the seat's own by default); False if
+        the program is no longer listening, or has not read its input for that long."""
         process = self.process
         if process is None or process.stdin is None:
             return False
+        data = (json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8")
+        deadline = time.monotonic() + (self.spec.timeout if timeout is None else timeout)
         try:
-            process.stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
-            process.stdin.flush()
+            fd = process.stdin.fileno()
+            while data:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([], [fd], [], left)[1]:
+                    self.deaf = True
+                    return False
+                try:
+                    data = data[os.write(fd, data):]
+                except BlockingIOError:
+                    continue
             return True
         except (OSError, ValueError):
             return False
@@ -221,11 +250,15 @@ class ExternalBot:
             raise GameError(f"no answer within {timeout:g} s") from None
         if line is None:
             raise GameError(self._ended())
+        if line is TOO_LONG:
+            raise GameError(f"the program wrote a line of more than {MAX_LINE:,} characters")
         return line
 
     def _ended(self) -> str:
         """Why the program stopped listening: it ended (with its exit code), or it closed its
         input."""
+        if self.deaf:
+            return "the program is no longer reading its input"
         code = None
         if self.process is not None:
             try:
@@ -250,6 +283,11 @@ class ExternalBot:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        while True:  # (a reader waiting to pass a line on reads on to the output's end)
+            try:
+                self.lines.get_nowait()
+            except queue.Empty:
+                break
         if self.reader is not None:  # it stops at the end of the program's output
             self.reader.join(timeout=1.0)
         if process.stdout is not None and (self.reader is None or not self.reader.is_alive()):
@@ -259,7 +297,7 @@ class ExternalBot:
         """Tell the program how the game ended, and stop it."""
         if self.process is not None:
             results = {k: v for k, v in engine.results(state).items() if k != "seed"}
-            self._send({"type": "end", "results": results})
+            self._send({"type": "end", "results": results}, timeout=1.0)
         self.stop()
 
     # ------------------------------------------------------------- decisions
