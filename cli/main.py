@@ -18,7 +18,7 @@ from cardrules import __version__
 from cardrules.dsl.deal_file import read_deal
 from cardrules.dsl.diff import diff as diff_rules
 from cardrules.dsl.loader import STAGES, check_files, load_ruleset, stage_text
-from cardrules.errors import Diagnostic, GameError, RulesetError
+from cardrules.errors import CardrulesError, Diagnostic, GameError, RulesetError
 from cardrules.interpreter.deal import Deal, DealRefused
 from cardrules.interpreter.effects import SEATS_OWN
 from cardrules.interpreter.engine import PASS, Engine
@@ -148,8 +148,8 @@ def run(ruleset: str, players: int | None, seed: int | None, seats: str | None,
             if log is not None:
                 log.begin()
             play_bots(engine, count, seed, kinds, log, plain, as_json, view_seat, reveal, deal)
-    except click.UsageError:  # refused before the game began
-        if log is not None:
+    except (click.UsageError, CardrulesError, KeyboardInterrupt):  # (before any action:
+        if log is not None and not log.placed:  # the file there stays as it was)
             log.drop()
             log = None
         raise
@@ -277,29 +277,33 @@ LOG_FILE = Output("an event log (JSON Lines, its first line an event)", _holds_e
 
 class LogFile:
     """The event log written to a file as JSON Lines, each event as it comes: a new file,
-    never one written through a link, put in the file's place as the game begins (`begin`),
-    so that it holds what happened so far however the game ends
-    (interpreter/sessions/files.py). A run refused before its game begins (a seat not at
-    the table, a save refused, once the game is dealt) drops it (`drop`): the file there
-    stays as it was. A failure to write is kept and reported once the game is over (an
-    event is logged in the middle of a move, where an error would be taken for the
-    rule's)."""
+    never one written through a link, put in the file's place with the game's first action
+    once the game has begun (`begin`), so that it holds what happened so far however the
+    game ends (interpreter/sessions/files.py). A run refused or failing before that (a seat
+    not at the table, a save refused, a seat's program that cannot start) drops it (`drop`):
+    the file there stays as it was. A failure to write is kept and reported once the game
+    is over (an event is logged in the middle of a move, where an error would be taken for
+    the rule's)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.problem: str | None = None
+        self.begun = self.placed = False
         try:
             self.out = NewFile(path)
         except OSError as exc:
             raise GameError(f"cannot write the log to {path}: {exc.strerror or exc}") from None
 
     def begin(self) -> None:
-        """Put the log in the file's place: the game begins."""
+        """The game begins: the log takes the file's place with its first action."""
+        self.begun = True
+
+    def _place(self) -> None:
+        self.placed = True
         try:
             self.out.put_in_place()
         except OSError as exc:
-            raise GameError(f"cannot write the log to {self.path}: "
-                            f"{exc.strerror or exc}") from None
+            self.problem = self.problem or exc.strerror or str(exc)
 
     def drop(self) -> None:
         """Leave the file there as it was (the run was refused before its game began)."""
@@ -313,6 +317,8 @@ class LogFile:
                 self.out.file.write(json.dumps(event) + "\n")
             except OSError as exc:
                 self.problem = exc.strerror or str(exc)
+            if self.begun and not self.placed and event.get("event") == "action":
+                self._place()
 
     def close(self) -> None:
         try:

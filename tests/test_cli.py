@@ -243,6 +243,13 @@ def test_a_run_refused_before_its_game_begins_leaves_the_log_there_as_it_was(
     assert cli("run", "golf6", "--log", str(tmp_path / "new.jsonl"), "--human", "9"
                ).exit_code == EXIT_USAGE
     assert sorted(p.name for p in tmp_path.iterdir()) == names
+    # a run whose game fails before its first action (a seat's program cannot start): the
+    # same; one that fails later leaves what happened so far
+    result = cli("run", "golf6", "-p", "2", "--log", str(log), "--seats",
+                 f"cmd:{tmp_path / 'no-such-program'},random")
+    assert result.exit_code == 3 and "cannot start" in result.stderr, result.output
+    assert log.read_bytes() == earlier
+    assert sorted(p.name for p in tmp_path.iterdir()) == names
 
 
 # ------------------------------------------------------------------ validate
