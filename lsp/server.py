@@ -191,9 +191,9 @@ class RulesServer(LanguageServer):
             if other != unquote(uri) and other.startswith("file:"):
                 # (pygls keeps a document by its URI decoded once already: a name with
                 # `#` or `%` in it is not decoded again)
-                path = document.path
-                if path:
-                    out[str(Path(path).resolve())] = document.source
+                path = resolved(document.path) if document.path else None
+                if path is not None:
+                    out[path] = document.source
         return out
 
     # --------------------------------------------------------------- checks
@@ -324,10 +324,10 @@ class RulesServer(LanguageServer):
     def dependents(self, uri: str) -> list[str]:
         """The open documents that extend the file of `uri`, as last checked (a parent
         named `../common/base.yaml` is the file of that path, resolved)."""
-        path = Path(self.path_of(uri)).resolve()
+        path = resolved(self.path_of(uri))
         return [other for other, state in self.files.items() if other != uri and
-                state.latest is not None and
-                any(Path(parent).resolve() == path for parent in state.latest.parents)]
+                state.latest is not None and path is not None and
+                any(resolved(parent) == path for parent in state.latest.parents)]
 
     def send(self, target: str) -> None:
         """Publish every diagnostic for a file that any open document found in it; for an
@@ -536,3 +536,12 @@ def serve(delay: float = DELAY, stream: BinaryIO | None = None) -> None:
     server = make_server()
     server.delay = delay
     server.start_io(BoundedInput(stream or sys.stdin.buffer))  # type: ignore[arg-type]
+
+
+def resolved(path: str) -> str | None:
+    """A path made absolute, its links followed; None for a name no file can have (a NUL
+    in it: a document's URI is the editor's, as it sends it)."""
+    try:
+        return str(Path(path).resolve())
+    except (OSError, ValueError):
+        return None

@@ -295,6 +295,26 @@ async def test_completion_on_golf6(client: LanguageClient, tmp_path: Path) -> No
     closed(client, path)
 
 
+async def test_a_document_no_file_can_be_breaks_no_other(client: LanguageClient,
+                                                        tmp_path: Path) -> None:
+    """An editor may name a document anything: a NUL in its name names no file. It is
+    checked as an unsaved buffer, and completion in the other documents goes on."""
+    path = tmp_path / "golf6.yaml"
+    path.write_text(GOLF6.read_text(encoding="utf-8"), encoding="utf-8")
+    await opened(client, path)
+    odd = "file:///tmp/%00x.yaml"
+    client.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(
+        uri=odd, language_id="yaml", version=1, text="cardrules: 1\nname: x\n")))
+    await published(client, odd)
+    text = path.read_text(encoding="utf-8")
+    assert await changed(client, path, "# typed\n" + text, 2) == []  # (checked beside it)
+    line, column = find(path, "size(discard) > 0")
+    assert {"stock", "discard"} <= await labels(client, path, line + 1, column + 5)
+    client.text_document_did_close(t.DidCloseTextDocumentParams(
+        t.TextDocumentIdentifier(odd)))
+    closed(client, path)
+
+
 async def test_completion_inside_a_text_offers_the_decks_names(client: LanguageClient
                                                                ) -> None:
     await opened(client, GRANDMA)
