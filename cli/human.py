@@ -49,6 +49,7 @@ from .params import (
     SEAT,
     SEED,
     check_save,
+    file_name,
     parse_options,
     parse_programs,
     player_count,
@@ -512,7 +513,7 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
               "one nobody knows, shown when the game is over).")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="Set one of the ruleset's options (repeatable).")
-@click.option("--save", "save_file", type=click.Path(dir_okay=False),
+@click.option("--save", "save_file", type=click.Path(dir_okay=False), callback=file_name,
               help="Save the game to this file after each of your decisions.")
 @click.option("--bots", "bot_kind", default=OPPONENT, show_default=True, metavar="KIND",
               help="The seat kind of the other seats (random, greedy, ismcts...).")
@@ -532,8 +533,8 @@ def play_cmd(ruleset: str, players: int | None, seed: int | None, options: tuple
 
 
 @click.command("resume")
-@click.argument("file")
-@click.option("--save", "save_file", type=click.Path(dir_okay=False),
+@click.argument("file", callback=file_name)
+@click.option("--save", "save_file", type=click.Path(dir_okay=False), callback=file_name,
               help="Save to this file from now on (default: FILE itself).")
 @click.option("--plain", is_flag=True, help="Letters instead of suit symbols, no colour.")
 @click.option("--seat", "programs", multiple=True, metavar="SEAT=KIND",

@@ -44,6 +44,7 @@ from .params import (
     SEED,
     Output,
     check_output,
+    file_name,
     first_line,
     parse_options,
     parse_seats,
@@ -58,13 +59,6 @@ from .simulate import compare, simulate
 @click.version_option(__version__, prog_name="cardrules")
 def main() -> None:
     """Card games described as data: run, check and compare rule files."""
-
-
-def file_name(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
-    """A file option's value, refused when it names no file at all (an empty text)."""
-    if value is not None and not str(value).strip():
-        raise click.BadParameter("expected a file name, got an empty text")
-    return value
 
 
 @main.command()

@@ -166,8 +166,11 @@ def parse_seats(text: str | None, players: int, hint: str = "--seats",
     """--seats: one kind per player, comma-separated (a comma inside quotes or the brackets
     of `cmd[...]` does not separate seats); a built-in bot or a program, or a person where
     `people` may sit."""
-    if not text:
+    if text is None:
         return ["random"] * players
+    if not text.strip():  # (given, but naming no seat: not the default said otherwise)
+        raise click.BadParameter("expected one kind for each seat, comma-separated "
+                                 "(greedy,random,random), got an empty text", param_hint=hint)
     kinds = split_seats(text)
     # each kind first: a mistake inside one (a quote left open, which takes in the commas
     # after it) is what to mend, not the count it throws off
@@ -197,6 +200,14 @@ def seat_kind(kind: str, hint: str, people: bool = False) -> str:
     except GameError as exc:
         raise click.BadParameter(str(exc), param_hint=hint) from None
     return kind
+
+
+def file_name(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A file option's (or argument's) value, refused when it names no file at all (an
+    empty text), in every command alike."""
+    if value is not None and not str(value).strip():
+        raise click.BadParameter("expected a file name, got an empty text")
+    return value
 
 
 def parse_programs(pairs: Iterable[str]) -> dict[int, str]:

@@ -40,6 +40,7 @@ from .params import (
     Seconds,
     Whole,
     check_save,
+    file_name,
     parse_options,
     parse_programs,
     parse_seats,
@@ -70,10 +71,10 @@ def web_installed() -> bool:
               help="Address to listen on; anything but this machine's own lets others in.")
 @click.option("--port", type=Whole(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free one).")
-@click.option("--save", "save_file", type=click.Path(dir_okay=False),
+@click.option("--save", "save_file", type=click.Path(dir_okay=False), callback=file_name,
               help="Save the game here after every action (default: RULESET."
               "cardrules-save, numbered if taken, or the file resumed).")
-@click.option("--resume", "resume_file", type=click.Path(dir_okay=False),
+@click.option("--resume", "resume_file", type=click.Path(dir_okay=False), callback=file_name,
               help="Go on with a saved game (from serve, play or run --human).")
 @click.option("--seat", "programs", multiple=True, metavar="SEAT=KIND",
               help="With --resume: cmd:COMMAND, the program to play a seat that a program "
@@ -84,7 +85,7 @@ def web_installed() -> bool:
 @click.option("--react-wait", "react_wait", type=Seconds(3600), default=20.0,
               show_default=True, help="With several people at a game: the seconds a chance "
               "to react waits for a person who asked to be offered it, before it goes by.")
-@click.option("--save-dir", type=click.Path(file_okay=False), default=SAVE_DIR,
+@click.option("--save-dir", type=click.Path(file_okay=False), default=SAVE_DIR, callback=file_name,
               show_default=True, help="Folder for the games started from the lobby (made at "
               "the first one saved).")
 @reports_errors
@@ -132,7 +133,7 @@ def new_game(ruleset: str, players: int | None, seats: str | None, seed: int | N
     chosen = parse_options(options)
     # what the command line asks for is checked here, as every command checks it
     count = player_count(players, [load_ruleset(ruleset, chosen)])
-    kinds = parse_seats(seats, count) if seats else None
+    kinds = parse_seats(seats, count) if seats is not None else None
     if kinds is not None and HUMAN not in kinds:
         raise click.BadParameter("a game in the browser needs at least one seat for a "
                                  "person (human)", param_hint="--seats")

@@ -42,6 +42,7 @@ from .params import (
     Output,
     Whole,
     check_writable,
+    file_name,
     first_line,
     parse_options,
     parse_seats,
@@ -97,10 +98,10 @@ def run_options(fn: F) -> F:
 @run_options
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="Set one of the ruleset's options (repeatable).")
-@click.option("--csv", "csv_file", type=click.Path(dir_okay=False),
+@click.option("--csv", "csv_file", type=click.Path(dir_okay=False), callback=file_name,
               help="Also write every number to this CSV file (a file already there is "
                    "written over only if it is such a CSV file, or empty).")
-@click.option("--plot", "plot_file", type=click.Path(dir_okay=False),
+@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), callback=file_name,
               help="Draw the score distributions and win rates to this PNG file "
                    "(pip install 'cardrules[plot]'; a file already there is written over "
                    "only if it is a PNG picture, or empty).")

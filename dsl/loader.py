@@ -270,6 +270,8 @@ def stage_text(ref: str | Path, stage: str, options: dict[str, Any] | None = Non
         decls, problems = read(doc)
         if problems:
             raise RulesetError(problems)
+        if options:  # (the tree is the text's, whatever the options; they are checked still)
+            check_document(doc, options)
         return dump(decls)
     return dump(check_document(doc, options).program)
 

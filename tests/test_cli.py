@@ -224,6 +224,35 @@ def test_an_output_option_writes_over_its_own_output_and_an_empty_file(option: s
         assert again.read_bytes() == fresh.read_bytes() == empty.read_bytes()
 
 
+@pytest.mark.parametrize("args", [
+    ["play", "golf6", "--save", ""], ["resume", ""],
+    ["simulate", "golf6", "-n", "2", "--csv", ""], ["simulate", "golf6", "-n", "2", "--plot", ""],
+    ["run", "golf6", "--log", ""]])  # (serve's: tests/test_web.py)
+def test_a_file_option_given_an_empty_text_is_refused(args: list[str]) -> None:
+    """Given, but naming no file: refused, never taken for the option left out."""
+    result = cli(*args)
+    assert result.exit_code == EXIT_USAGE, result.output
+    assert "expected a file name, got an empty text" in result.stderr
+
+
+@pytest.mark.parametrize("args", [["run", "golf6"], ["simulate", "golf6", "-n", "2"],
+                                  ["compare", "golf6", "golf6", "-n", "2"]])
+def test_seats_given_an_empty_text_are_refused(args: list[str]) -> None:
+    result = cli(*args, "--seats", "")
+    assert result.exit_code == EXIT_USAGE, result.output
+    assert "expected one kind for each seat" in result.stderr
+
+
+def test_options_shown_at_the_syntax_trees_stage_are_checked_still() -> None:
+    """The syntax tree is the text's, whatever the options; an option that is not the
+    file's, or a value it does not take, is refused there as at every other stage."""
+    for option, message in (("nosuch=1", "no option 'nosuch'"),
+                            ("rounds=abc", "option 'rounds': expected a whole number")):
+        result = cli("show", "golf6", "--stage", "nodes", "-o", option)
+        assert result.exit_code != 0 and message in result.stderr, result.output
+    assert cli("show", "golf6", "--stage", "nodes", "-o", "rounds=3").exit_code == 0
+
+
 def test_a_run_refused_before_its_game_begins_leaves_the_log_there_as_it_was(
         tmp_path: Path) -> None:
     """--log names a log of an earlier game; the run is refused once the game is dealt (a

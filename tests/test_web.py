@@ -606,6 +606,10 @@ def test_serve_prints_a_link_per_person_and_saves(tmp_path: Path, no_serving: li
     (["serve", "--resume", "missing.json"], 3, "cannot read the saved game"),
     (["serve", "golf6", "-p", "9"], 2, "2 to 8 players"),
     (["serve", "golf7"], 1, "golf7"),
+    (["serve", "golf6", "--save", ""], 2, "expected a file name, got an empty text"),
+    (["serve", "--resume", ""], 2, "expected a file name, got an empty text"),
+    (["serve", "golf6", "--save-dir", ""], 2, "expected a file name, got an empty text"),
+    (["serve", "golf6", "--seats", ""], 2, "expected one kind for each seat"),
 ])
 def test_serve_refuses_what_it_cannot_do(tmp_path: Path, no_serving: list[Any],
                                          monkeypatch: pytest.MonkeyPatch, args: list[str],
