@@ -527,7 +527,7 @@ def _not_whole(text: str, value: float) -> str:
         fix = f"write {int(value)}"
     else:
         fix = f"for a text, put it in quotes: '{shown}'"
-    return f"'{shown}' is not a whole number: the numbers of a rule file are whole ({fix})"
+    return f"'{shown}' is not a whole number: numbers here are whole ({fix})"
 
 
 _CONSTRUCTOR = yaml.SafeLoader("")

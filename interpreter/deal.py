@@ -215,7 +215,7 @@ class DealReader:
 
     def place(self, path: tuple[str | int, ...], what: str) -> str:
         where = self.locate(path, "", False).location
-        return f"{where if where is not None else self.what} ({what})"
+        return f"{where}: {what}" if where is not None else f"{self.what}, {what}"
 
 
 # ------------------------------------------------------------------ dealing
@@ -232,7 +232,8 @@ def stack(b: Any, s: GameState, z: int, shuffled: Any) -> None:
         shuffled(s.rng, cards)
         return
     order = deal.shuffles[s.dealt]
-    where = deal.where[s.dealt] if s.dealt < len(deal.where) else f"shuffle {s.dealt + 1}"
+    where = deal.where[s.dealt] if s.dealt < len(deal.where) else \
+        f"the deal, shuffle {s.dealt + 1}"
     s.dealt += 1
     names = b.card_names
     by_name: dict[str, list[int]] = {}
@@ -243,12 +244,12 @@ def stack(b: Any, s: GameState, z: int, shuffled: Any) -> None:
     for name in reversed(order):  # the zone keeps its top last
         ids = by_name.get(name)
         if not ids:
-            raise DealRefused(f"the deal, {where}: {name} is not among the {held} cards "
+            raise DealRefused(f"{where}: {name} is not among the {held} cards "
                             "shuffled there")
         placed.append(ids.pop(0))
     if len(placed) != held:
         left = sorted(names[c] for ids in by_name.values() for c in ids)
-        raise DealRefused(f"the deal, {where}: {len(placed)} cards, but {held} are shuffled "
+        raise DealRefused(f"{where}: {len(placed)} cards, but {held} are shuffled "
                         f"there (not named: {', '.join(left[:8])}"
                         f"{', ...' if len(left) > 8 else ''})")
     cards[:] = [EMPTY] * (len(cards) - held) + placed
@@ -277,12 +278,12 @@ def stacked_deck(engine: Any, players: int, seed: int, deal: Deal) -> Deal:
             other = engine.new_game(players, seed, deal=Probe(turned=True)).zones[z]
             if len(other) - other.count(EMPTY) != len(held):  # (another deal, another count)
                 raise DealRefused(_DEPENDS.format(where=where))
-            raise DealRefused(f"the deal, {where}: {len(cards)} cards named, but the setup "
+            raise DealRefused(f"{where}: {len(cards)} cards named, but the setup "
                             f"puts {len(held)} there")
         for probe_card, name in zip(held[len(held) - len(cards):], cards):
             if not ids.get(name):
                 had = sum(names[c] == name for c in shuffled)
-                raise DealRefused(f"the deal, {where}: {name} is named more often than the "
+                raise DealRefused(f"{where}: {name} is named more often than the "
                                 f"setup's shuffles hold it ({had})")
             wanted[probe_card] = ids[name].pop(0)
     rest = sorted(c for group in ids.values() for c in group)
@@ -305,7 +306,7 @@ def check_zones(rules: Ruleset, s: GameState, deal: Deal) -> None:
             raise DealRefused(_DEPENDS.format(where=where))
 
 
-_DEPENDS = ("the deal, {where}: this ruleset's setup depends on which cards it deals, so the "
+_DEPENDS = ("{where}: this ruleset's setup depends on which cards it deals, so the "
             "cards of its zones cannot be stated; give the order of each shuffle instead "
             "('shuffles:')")
 

@@ -109,7 +109,7 @@ def test_an_order_that_does_not_fit_the_shuffled_cards_is_refused_with_its_place
     order = list(GIN.cards.names[:52])
     text = json.dumps({"shuffles": [order[:51]]})
     deal = parse_deal(text, "short.json", GIN, 2)
-    with pytest.raises(GameError, match=r"short.json:1:\d+ \(shuffle 1\): 51 cards, but 52 "):
+    with pytest.raises(GameError, match=r"short.json:1:\d+: shuffle 1: 51 cards, but 52 "):
         Engine(GIN).new_game(2, 1, deal=deal)
 
 
@@ -167,7 +167,7 @@ def test_a_save_without_a_deal_has_no_deal_entry_and_a_damaged_one_is_refused() 
     with pytest.raises(GameError, match="its deal"):
         record.from_data(data)
     data["deal"] = [["AS"]]  # the right shape, but not the cards the stock holds
-    with pytest.raises(GameError, match="the deal"):
+    with pytest.raises(GameError, match="its deal, shuffle 1: 1 cards, but 52 are shuffled there"):
         record.start(record.from_data(data), load_ruleset)
 
 

@@ -419,7 +419,7 @@ def test_tags_on_mappings_and_lists_are_refused_too(tagged: str, tag: str,
 
 
 @pytest.mark.parametrize(("written", "cause"), [
-    ("0.0", "'0.0' is not a whole number: the numbers of a rule file are whole (write 0)"),
+    ("0.0", "'0.0' is not a whole number: numbers here are whole (write 0)"),
     ("2.5", "'2.5' is not a whole number"),
     (".nan", "(for a text, put it in quotes: '.nan')"),
 ])
