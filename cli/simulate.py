@@ -24,7 +24,7 @@ from typing import IO, Any, TypeVar
 import click
 
 from cardrules.dsl.loader import RulesetRef, load_ruleset
-from cardrules.errors import GameError
+from cardrules.errors import Diagnostic, GameError, RulesetError
 from cardrules.interpreter.sessions.files import NewFile
 from cardrules.interpreter.sessions.simulate import (
     Comparison,
@@ -183,12 +183,26 @@ def compare(first: str, second: str, games: int, players: int | None, seats: str
     both = parse_options(options)
     chosen = ({**both, **parse_options(options_a, "--option-a")},
               {**both, **parse_options(options_b, "--option-b")})
-    rules = [load_ruleset(first, chosen[0] or None), load_ruleset(second, chosen[1] or None)]
+    rules = []
+    for ref, asked in zip((first, second), chosen):
+        try:
+            rules.append(load_ruleset(ref, asked or None))
+        except RulesetError as exc:
+            if both and any("no option" in d.message for d in exc.diagnostics):
+                raise RulesetError([*exc.diagnostics, Diagnostic(
+                    None, "-o sets an option of both rulesets: -a NAME=VALUE sets A's alone, "
+                          "-b NAME=VALUE B's")]) from None
+            raise
     refs = (RulesetRef.of(first, chosen[0]), RulesetRef.of(second, chosen[1]))
     count = player_count(players, rules)
     turns = count if duplicate else 1
     deals = -(-games // turns)  # whole deals: a few more games than asked, at most
     sim = Simulation(refs, deals, count, bot_seats(seats, count), seed, rotations=turns)
+    if duplicate and len(set(sim.seats)) == 1:  # (turned round, the seats are the same)
+        click.echo(f"--duplicate: every seat is '{sim.seats[0]}', so turning them round the "
+                   f"table changes nothing: each deal's {count} games are one game, played "
+                   f"{count} times; name different seats (--seats) to learn from each",
+                   err=True)
     comparison = Comparison(rules[0], rules[1], sim)
     label = f"{rules[0].name} vs {rules[1].name}"
     comparison.interrupted = play_all(sim, workers, backend, scheduler, comparison.add, label)
@@ -354,7 +368,7 @@ def shortened(kind: str, width: int = 10) -> str:
 def simulation_table(r: dict[str, Any]) -> list[str]:
     """The report of `simulate` for people."""
     options = ", ".join(f"{k}={v}" for k, v in r["options"].items()) or "none"
-    lines = [f"{r['title']} ({r['ruleset']}): {r['games']} games, "
+    lines = [f"{r['title']} ({r['ruleset']}): {plural(r['games'], 'game')}, "
              f"{plural(r['players'], 'player')}, "
              f"seed {r['seed']}, seats: {', '.join(r['seats'])}, options: {options}"]
     if r["interrupted"]:
@@ -453,6 +467,8 @@ def report_rows(r: dict[str, Any]) -> list[list[Any]]:
     if solo is not None:
         rows.append(["solo", "win_rate", solo["win_rate"], *solo["win_ci"]])
         rows.append(["solo", "wins", solo["wins"], "", ""])
+        rows.append(["solo", "games_won", solo["games_won"], "", ""])
+        rows.append(["solo", "games_tied", solo["tied"], "", ""])
         rows += [["solo", f"moves_to_win_{key}", value, "", ""]
                  for key, value in solo["moves_to_win"].items()]
     for name, stat in r["length"].items():
@@ -489,12 +505,13 @@ def comparison_table(r: dict[str, Any]) -> list[str]:
         return f"{r[side + '_title']} ({r[side]}{', ' + chosen if chosen else ''})"
 
     lines = [f"A: {named('a')}   B: {named('b')}",
-             f"{r['games']} games on the same seeds"
+             f"{plural(r['games'], 'game')} on the same seeds"
              + (f" ({r['deals']} deals, each played with the seats turned round the table"
                 + (f"; {r['games_requested']} asked for, made whole deals"
                    if r["games_planned"] != r["games_requested"] else "") + ")"
                 if r.get("duplicate") else "")
-             + f", {r['players']} players, seed {r['seed']}, seats: {', '.join(r['seats'])}"]
+             + f", {plural(r['players'], 'player')}, seed {r['seed']}, "
+             f"seats: {', '.join(r['seats'])}"]
     if r["interrupted"]:
         lines.append(f"INTERRUPTED: the results of the first {r['games']} of "
                      f"{r['games_planned']} games only")
@@ -519,9 +536,12 @@ def comparison_table(r: dict[str, Any]) -> list[str]:
     lines += [f"no interval: {why}" for why in sorted(missing)]
     cut = r["cut_off"]
     if cut["a"] or cut["b"]:
+        kept = (f"{r['paired']} pairs where neither game was cut off" if not r.get("duplicate")
+                else f"{r['paired']} pairs of the {r['deals_paired']} deals none of whose "
+                     "games was cut off (a deal is left out whole)")
         lines += ["", f"cut off: A {cut['a']} games, B {cut['b']} games; "
                       f"{cut['pairs_left_out']} pairs left out: A, B and A - B are of the "
-                      f"{r['paired']} pairs where neither game was cut off"]
+                      f"{kept}"]
     return printable_lines(lines)
 
 
@@ -571,7 +591,8 @@ def draw_plot(summary: Summary, report: dict[str, Any], path: Path) -> None:
     wins.set(title=f"win rate with 95% interval ({report['finished']} games ended)",
              xlabel="seat",
              ylabel="win rate", ylim=(0, 1), xticks=[s["seat"] for s in seats])
-    wins.legend()
+    if fair is not None:  # (a legend only for what is labelled)
+        wins.legend()
     figure.tight_layout()
     try:
         with NewFile(path, binary=True) as out:

@@ -605,6 +605,33 @@ def test_games_cut_off_by_the_bound_are_counted_apart() -> None:
     assert all(s["win_rate"]["diff"] == 0 for s in data["per_seat"])
 
 
+def test_a_duplicate_deal_with_a_game_cut_off_is_left_out_whole() -> None:
+    """draw_or_stop with two seats of different kinds, duplicate: a deal some of whose games
+    were cut off would no longer put every kind in every seat. It is left out whole, so that
+    A, B and A - B are of the same games, each deal counting as one: A less B is A - B."""
+    data = json.loads(cli("compare", DRAW_OR_STOP, DRAW_OR_STOP, "-n", "80", "--duplicate",
+                          "--seats", "greedy:1,random", "--json").stdout)
+    played, paired = data["deals"], data["deals_paired"]
+    assert played == 40 and 0 < paired < played
+    assert data["paired"] == 2 * paired and data["cut_off"]["pairs_left_out"] == \
+        2 * (played - paired)
+    for seat in data["per_seat"]:
+        for measure in ("win_rate", "score_mean"):
+            d = seat[measure]
+            assert d["a"] - d["b"] == pytest.approx(d["diff"]), (seat["seat"], measure)
+    text = cli("compare", DRAW_OR_STOP, DRAW_OR_STOP, "-n", "80", "--duplicate",
+               "--seats", "greedy:1,random").output
+    assert "80 games on the same seeds (40 deals" in text
+    assert f"of the {paired} deals none of whose games was cut off" in text
+
+
+def test_duplicate_with_every_seat_alike_says_it_learns_one_game_a_deal() -> None:
+    result = cli("compare", "golf6-quick", "golf6-quick", "-n", "4", "--duplicate")
+    assert result.exit_code == 0
+    assert "every seat is 'random', so turning them round the table changes nothing" in \
+        result.stderr
+
+
 def test_a_team_wins_whole_games() -> None:
     """spades plays in two partnerships: a team's win is one win for each of its seats (not
     half a win per seat), and the report has a line per team."""
@@ -633,6 +660,23 @@ def test_one_seat_reports_its_win_rate_and_moves_to_win() -> None:
     assert "moves to win: mean" in text and "first player" not in text
     data = json.loads(cli("compare", PATIENCE, PATIENCE, "-n", "20", "--json").stdout)
     assert data["moves_to_win"]["diff"] == 0
+
+def test_moves_to_win_compared_are_of_the_games_both_won(tmp_path: Path) -> None:
+    """B turns up to three cards, A two: B wins games A loses. A, B and A - B are all of
+    the games both won, so that A less B is A - B; and the CSV has the games won."""
+    longer = tmp_path / "patience3.yaml"
+    longer.write_text(Path(PATIENCE).read_text(encoding="utf-8").replace(
+        "size(waste) == 2", "size(waste) == 3").replace("name: patience", "name: patience3"),
+        encoding="utf-8")
+    data = json.loads(cli("compare", PATIENCE, str(longer), "-n", "120", "--json").stdout)
+    moves = data["moves_to_win"]
+    assert moves["a"] - moves["b"] == pytest.approx(moves["diff"]) and moves["diff"] == 0
+    out = tmp_path / "out.csv"
+    assert cli("simulate", PATIENCE, "-n", "40", "--csv", str(out)).exit_code == 0
+    with out.open(newline="") as f:
+        rows = {(row[0], row[1]): row[2] for row in csv.reader(f)}
+    assert int(rows["solo", "games_won"]) + int(rows["game", "no_winner_games"]) == 40
+    assert rows["solo", "games_tied"] == "0"
 
 
 def test_csv_and_plot_may_not_name_one_file(tmp_path: Path) -> None:

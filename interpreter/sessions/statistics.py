@@ -364,7 +364,9 @@ class Summary:
 
 class Comparison:
     """Two rulesets played on the same seeds: per-game (paired) differences, A minus B.
-    A pair where either game was cut off is left out of the differences."""
+    A pair where either game was cut off is left out of the differences; in duplicate
+    play, the whole deal it belongs to (the deal's other games would no longer put every
+    kind in every seat, and each deal counts as one)."""
 
     LENGTHS = ("turns", "actions", "rounds")
 
@@ -380,7 +382,9 @@ class Comparison:
         self.length_diff = {name: Running() for name in self.LENGTHS}
         self.house_diff = Running()  # the house's win share, where both have a house
         self.moves_diff = Running()  # one seat: moves to win, where both games were won
-        self.cut_pairs = 0  # pairs left out: one game or both cut off
+        self.moves = (Running(), Running())  # ... A's and B's, in those games
+        self.cut_pairs = 0  # pairs left out: one game or both cut off, or in such a deal
+        self.deals = 0  # deals played (each one pair, or one per rotation in duplicate play)
 
     @property
     def games(self) -> int:
@@ -400,18 +404,17 @@ class Comparison:
         play). The paired differences are per deal, the mean over its rotations: the games
         of one deal are not independent of each other, the deals are."""
         half = len(records) // 2
-        pairs = []
-        for a, b in zip(records[:half], records[half:]):
+        pairs = list(zip(records[:half], records[half:]))
+        self.deals += 1
+        for a, b in pairs:
             self.sides[0].add(a)
             self.sides[1].add(b)
-            if a.cut_off or b.cut_off:
-                self.cut_pairs += 1
-            else:
-                pairs.append((a, b))
-                self.paired[0].add(a)
-                self.paired[1].add(b)
-        if not pairs:
+        if any(a.cut_off or b.cut_off for a, b in pairs):
+            self.cut_pairs += len(pairs)
             return
+        for a, b in pairs:
+            self.paired[0].add(a)
+            self.paired[1].add(b)
 
         def mean(values: Iterable[float]) -> float:
             return sum(values) / len(pairs)
@@ -430,6 +433,9 @@ class Comparison:
         won = [(a, b) for a, b in pairs if a.winners and b.winners]
         if self.sim.players == 1 and won:
             self.moves_diff.add(sum(a.moves - b.moves for a, b in won) / len(won))
+            for a, b in won:  # (A's and B's over the same games as their difference)
+                self.moves[0].add(a.moves)
+                self.moves[1].add(b.moves)
 
     def report(self, asked: int | None = None) -> dict[str, Any]:
         """Per seat and per game-length measure: A, B, A - B with its 95% CI, significant
@@ -460,7 +466,8 @@ class Comparison:
                 "games_requested": self.sim.games * self.sim.rotations if asked is None
                 else asked, "games_planned": self.sim.games * self.sim.rotations,
                 "interrupted": self.interrupted, "duplicate": self.sim.rotations > 1,
-                "deals": self.win_diff[0].n if self.win_diff else 0,
+                "deals": self.deals,
+                "deals_paired": self.win_diff[0].n if self.win_diff else 0,
                 "cut_off": {"a": whole[0]["cut_off"]["games"],
                             "b": whole[1]["cut_off"]["games"],
                             "pairs_left_out": self.cut_pairs, "note": CUT_OFF_NOTE},
@@ -473,8 +480,8 @@ class Comparison:
                          "differences are A minus B, paired deal by deal (the mean of its "
                          "games)") + "; " + note}
         if self.sim.players == 1:
-            out["moves_to_win"] = _difference(first["solo"]["moves_to_win"]["mean"],
-                                              second["solo"]["moves_to_win"]["mean"],
+            out["moves_to_win"] = _difference(self.moves[0].mean if self.moves[0].n else None,
+                                              self.moves[1].mean if self.moves[1].n else None,
                                               self.moves_diff,
                                               NO_PAIR_FINISHED if all_cut else NO_PAIR_WON)
         if "house" in first and "house" in second:
