@@ -14,7 +14,6 @@ that goes wrong in generated code points back at the rule author's text.
 from __future__ import annotations
 
 import ast
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -311,8 +310,8 @@ class Generator(StatementWriter):
         body.append(ast.Return(pyast.name("out")))
         _first_made(body, self.statement_sites)
         fn_name = f"legal_{key}"
-        if not _reads_state(uncounted := _without_game_counts(body)):
-            body = uncounted  # (worked out once: nothing to count against a game)
+        if not _reads_state(body, but_counts=True):
+            body = _without_game_counts(body)  # (worked out once: no game pays for it)
             # The same actions in every state (choices from ranks() and the like, filtered
             # by conditions on the choices alone): listed once, on first use, then copied.
             self.manifest.helpers.append(self.add_function(f"list_{key}", [], body, step.pos))
@@ -459,19 +458,30 @@ class _GameCounts(ast.NodeTransformer):
 
 
 def _without_game_counts(body: list[ast.stmt]) -> list[ast.stmt]:
-    """`body` (copied) without its counts of the game's work: for a listing worked out once,
-    whatever the game, which no game pays for again."""
+    """`body` without its counts of the game's work, changed where it stands (each node
+    kept keeps its site): for a listing worked out once, whatever the game, which no game
+    pays for again."""
     out = []
-    for stmt in copy.deepcopy(body):
+    for stmt in body:
         kept = _GameCounts().visit(stmt)
         if kept is not None:
             out.append(kept)
     return out
 
 
-def _reads_state(body: list[ast.stmt]) -> bool:
-    """Whether generated statements use the state, the seat or the zones."""
+_COUNTS = frozenset({"spend", "spent", "spent_on"})
+
+
+def _reads_state(body: list[ast.stmt], but_counts: bool = False) -> bool:
+    """Whether generated statements use the state, the seat or the zones (`but_counts`:
+    other than to count the game's work)."""
+    counting: set[int] = set()
+    if but_counts:  # (the state a count is charged to: the first argument of each)
+        counting = {id(node.args[0]) for stmt in body for node in ast.walk(stmt)
+                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in _COUNTS and node.args}
     return any(isinstance(node, ast.Name) and node.id in ("S", "me", "Z")
+               and id(node) not in counting
                for stmt in body for node in ast.walk(stmt))
 
 
