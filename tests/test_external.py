@@ -11,7 +11,10 @@ from __future__ import annotations
 import json
 import random
 import sys
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -23,6 +26,7 @@ from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.players.external import (
     describe_legal,
     is_command,
+    make_external,
     parse,
     read_choice,
     split_seats,
@@ -78,7 +82,7 @@ REASONS = {"garbage": "the answer is not JSON: 'take the stock'",
            "illegal index": "needs \"index\", a whole number from 0 to",
            "silence": "no answer within 0.5 s",
            "exit": "the program ended without answering (exit code 3)",
-           "deaf": "the program is no longer reading its input",
+           "deaf": "the program did not read its input within 0.5 s",
            "flood": "the program wrote a line of more than 1,048,576 characters"}
 
 
@@ -92,6 +96,44 @@ def test_a_bad_program_forfeits(bad: str, tmp_path: Path,
     err = capsys.readouterr().err
     assert err.startswith(f"seat 1 ({kind}): ") and REASONS[bad] in err, err
     assert err.endswith("; the seat forfeits the game\n")
+
+
+def test_a_program_slow_to_start_may_take_its_time_to_read_too(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`start` is the time a program may take before its first answer: reading its start
+    line and its first decision may take that long too; each later line, its `timeout`."""
+    bot = make_external(program(tmp_path, "sys.stdin.read()\n", "timeout=0.5,start=5"), 1, 0)
+    given: list[tuple[str, float | None]] = []
+
+    def sent(message: dict[str, Any], timeout: float | None = None) -> bool:
+        given.append((message["type"], timeout))
+        return True
+
+    monkeypatch.setattr(bot, "_send", sent)
+    monkeypatch.setattr(bot, "_answer", lambda timeout: '{"index": 0}')
+    engine = Engine(load_ruleset("czech-golf"))
+    state = engine.new_game(2, 1)
+    for _ in range(2):
+        bot.choose(engine, state, engine.legal_actions(state))
+    bot.stop()
+    assert given == [("start", 5.5), ("decide", 5.5), ("decide", 0.5)]
+
+
+def test_programs_that_write_ahead_leave_nothing_running(tmp_path: Path) -> None:
+    """A program that writes many lines ahead, then waits: once its game is over, no thread
+    reading it and no pipe to it is left behind, game after game."""
+    kind = program(tmp_path, "for _ in range(200):\n    print(json.dumps({'index': 0}))\n"
+                   "sys.stdout.flush()\nsys.stdin.read()\n", "timeout=0.5,start=0")
+    engine = Engine(load_ruleset("czech-golf"))
+    play_game(engine, 2, seed=1, seats=[kind, "random"])
+    threads = threading.active_count()
+    for seed in range(2, 6):
+        play_game(engine, 2, seed=seed, seats=[kind, "random"])
+    for _ in range(100):
+        if threading.active_count() <= threads:
+            break
+        time.sleep(0.05)
+    assert threading.active_count() <= threads
 
 
 def test_a_bad_program_can_hand_over_to_a_random_player(

@@ -182,7 +182,9 @@ class ExternalBot:
         self.lines: queue.Queue[str | None] = queue.Queue(KEPT_LINES)
         self.reader: threading.Thread | None = None
         self.started = False
-        self.deaf = False  # a line to it was not read within the seat's time
+        self.deaf: float | None = None  # the seconds a line to it was not read within
+        self.stopped = threading.Event()  # the seat is done with the program
+        self.heard = False  # whether it read the start message
 
     # ---------------------------------------------------------------- the program
     def _start(self, engine: Engine, state: GameState) -> None:
@@ -199,11 +201,13 @@ class ExternalBot:
         if self.process.stdin is not None:  # (written with a deadline: _send)
             os.set_blocking(self.process.stdin.fileno(), False)
         rules = engine.rules
-        self._send({"type": "start", "protocol": PROTOCOL, "ruleset": rules.name,
-                    "title": rules.title, "players": state.n, "seat": self.seat + 1,
-                    "winner": rules.winner, "timeout": self.spec.timeout,
-                    "moves": {m.name: {"label": m.label, "params": list(m.params),
-                                       "kinds": list(m.kinds)} for m in rules.moves.values()}})
+        self.heard = self._send(
+            {"type": "start", "protocol": PROTOCOL, "ruleset": rules.name,
+             "title": rules.title, "players": state.n, "seat": self.seat + 1,
+             "winner": rules.winner, "timeout": self.spec.timeout,
+             "moves": {m.name: {"label": m.label, "params": list(m.params),
+                                "kinds": list(m.kinds)} for m in rules.moves.values()}},
+            timeout=self.spec.timeout + self.spec.start)
 
     def _read(self, process: subprocess.Popen[str]) -> None:
         """Pass the program's lines on, a few ahead at most; a line longer than MAX_LINE
@@ -214,10 +218,20 @@ class ExternalBot:
             if not line:
                 break
             if len(line) > MAX_LINE:
-                self.lines.put(TOO_LONG)
+                self._pass_on(TOO_LONG)
                 break
-            self.lines.put(line)
-        self.lines.put(None)
+            self._pass_on(line)
+        self._pass_on(None)
+
+    def _pass_on(self, line: str | None) -> None:
+        """Put a line read in the queue, waiting while it is full; once the seat has
+        stopped, drop it (the reader reads on to the output's end, and ends)."""
+        while not self.stopped.is_set():
+            try:
+                self.lines.put(line, timeout=0.1)
+                return
+            except queue.Full:
+                continue
 
     def _send(self, message: dict[str, Any], timeout: float | None = None) -> bool:
         """Write one line within `timeout` seconds (the seat's own by default); False if
@@ -232,7 +246,7 @@ class ExternalBot:
             while data:
                 left = deadline - time.monotonic()
                 if left <= 0 or not select.select([], [fd], [], left)[1]:
-                    self.deaf = True
+                    self.deaf = self.spec.timeout if timeout is None else timeout
                     return False
                 try:
                     data = data[os.write(fd, data):]
@@ -257,8 +271,8 @@ class ExternalBot:
     def _ended(self) -> str:
         """Why the program stopped listening: it ended (with its exit code), or it closed its
         input."""
-        if self.deaf:
-            return "the program is no longer reading its input"
+        if self.deaf is not None:
+            return f"the program did not read its input within {self.deaf:g} s"
         code = None
         if self.process is not None:
             try:
@@ -273,6 +287,7 @@ class ExternalBot:
         process, self.process = self.process, None
         if process is None:
             return
+        self.stopped.set()
         try:
             if process.stdin is not None:
                 process.stdin.close()
@@ -283,11 +298,6 @@ class ExternalBot:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-        while True:  # (a reader waiting to pass a line on reads on to the output's end)
-            try:
-                self.lines.get_nowait()
-            except queue.Empty:
-                break
         if self.reader is not None:  # it stops at the end of the program's output
             self.reader.join(timeout=1.0)
         if process.stdout is not None and (self.reader is None or not self.reader.is_alive()):
@@ -310,9 +320,10 @@ class ExternalBot:
         self.decisions += 1
         timeout = self.spec.timeout + (self.spec.start if self.decisions == 1 else 0.0)
         try:
-            if not self._send({"type": "decide", "decision": self.decisions,
-                               "view": player_view(engine.rules, state, self.seat),
-                               "legal": entries}):
+            if not self.heard or not self._send({
+                    "type": "decide", "decision": self.decisions,
+                    "view": player_view(engine.rules, state, self.seat), "legal": entries},
+                    timeout):  # (its first, with the time it may take to start)
                 raise GameError(self._ended())
             return read_choice(self._answer(timeout), entries, actions)
         except GameError as exc:
