@@ -381,6 +381,8 @@ class ExpressionWriter:
             # the seats still in, tested one by one: no list made (an aggregate over the
             # players often stops at the first: `all(size(hand[p]) == 0 for p in players)`)
             source = pyast.call("range", pyast.attr(S, "n"))
+            if self.game_items is not None:  # (a game's count: the loops inside no other)
+                source = self.counted(source, node.pos)
             seated.append(pyast.subscript(pyast.attr(S, "active"), pyast.name(var)))
         else:
             write = self.in_any_order if node.function in ORDER_FREE_AGGREGATES else self.expr

@@ -256,6 +256,19 @@ def test_a_game_of_many_actions_each_bounded_before_the_game_is_bounded_too(
     assert "spent(S, " not in load_ruleset(path).python  # (about 10^7 steps a game at most)
 
 
+def test_a_loop_through_the_players_is_counted_against_the_game(tmp_path: Path) -> None:
+    """An aggregate over `players` is written as a loop over the seats (no list made): where
+    the game's work is counted, it is counted too."""
+    path = tmp_path / "fixed.yaml"
+    path.write_text(FIXED.replace("                - set total = heavy()\n",
+                                  "                - set total = sum(heavy() for p in players)\n"
+                                  "                - if: all(heavy() > 0 for p in players)\n"
+                                  "                  then: [set total = 1]\n"),
+                    encoding="utf-8")
+    go = load_ruleset(path).python.split("\ndef h_go")[1]
+    assert go.count("spent(S, range(S.n)") == 2, go
+
+
 def test_a_search_on_heavy_actions_imagines_few_of_them(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Each `go` takes tens of thousands of steps, within every bound: ismcts at its default
