@@ -71,7 +71,7 @@ from .screen import (
     text_commands,
     text_way_out,
 )
-from .table import Table, game_line, read_save
+from .table import Table, game_line, read_save, resume_command
 
 __all__ = ["HUMAN", "Table", "read_save", "play_cmd", "resume_cmd", "run_with_humans",
            "round_ends"]
@@ -401,7 +401,8 @@ class Session:
         except GameError as exc:
             click.echo(printable(f"not saved: {exc}"), err=True)
             return
-        click.echo(f"Game saved to {path}. Resume it with: cardrules resume {path}", err=True)
+        click.echo(printable(f"Game saved to {path}. Resume it with: "
+                             f"{resume_command(path, self.table.seats)}"), err=True)
 
     def quit(self) -> None:
         """Quit, saving the game (Stop). A save that fails is said and the game goes on, so
@@ -434,7 +435,8 @@ class Session:
                                          "again to try once more, or to quit without saving "
                                          "it.")])
             return
-        self.console.show([f"Game saved to {path}. Resume it with: cardrules resume {path}"])
+        self.console.show([printable(f"Game saved to {path}. Resume it with: "
+                                     f"{resume_command(path, self.table.seats)}")])
         raise Stop(0)
 
 

@@ -206,7 +206,9 @@ def file_name(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     """A file option's (or argument's) value, refused when it names no file at all (an
     empty text), in every command alike."""
     if value is not None and not str(value).strip():
-        raise click.BadParameter("expected a file name, got an empty text")
+        folder = isinstance(param.type, click.Path) and not param.type.file_okay
+        raise click.BadParameter(f"expected a {'folder' if folder else 'file'} name, got an "
+                                 "empty text")
     return value
 
 

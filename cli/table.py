@@ -9,6 +9,7 @@ a person may take back their last decision (interpreter/sessions/takeback.py).
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +18,8 @@ from typing import Any
 from cardrules.dsl.loader import load_referenced
 from cardrules.errors import GameError
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.players.bots import Bot
+from cardrules.interpreter.players.bots import Bot, asked_kind_problem
+from cardrules.interpreter.players.external import is_command
 from cardrules.interpreter.sessions import people, record
 from cardrules.interpreter.sessions.events import drain, round_ends
 from cardrules.interpreter.sessions.people import Lone, PeoplesGame
@@ -191,3 +193,16 @@ def game_line(rules: Ruleset, saved: Record, secret: bool = False) -> str:
     seed = "seed shown at the end" if secret else f"seed {saved.seed}"
     return (f"{rules.title} ({rules.name}) - {saved.players} players, {seed}, "
             f"seats: {', '.join(saved.seats)}" + (f", options: {chosen}" if chosen else ""))
+
+
+def resume_command(path: Path, seats: Sequence[str]) -> str:
+    """The command that resumes a game saved to `path`, with the seats a save does not seat
+    by itself named again: a program's command (its placeholder, where this game was itself
+    resumed and never knew it), a bot given more than a save may ask for."""
+    flags = []
+    for number, kind in enumerate(seats, 1):
+        if kind == record.PROGRAM:
+            flags.append(f"--seat '{number}=cmd:COMMAND'")
+        elif is_command(kind) or (kind != HUMAN and asked_kind_problem(kind) is not None):
+            flags.append("--seat " + shlex.quote(f"{number}={kind}"))
+    return " ".join(["cardrules resume", shlex.quote(str(path)), *flags])

@@ -164,6 +164,17 @@ def test_a_save_seats_no_bot_beyond_what_a_request_may_unless_named_again(
     assert result.exit_code == 0, result.output
 
 
+def test_the_resume_command_shown_names_again_what_a_save_does_not_seat() -> None:
+    from cardrules.cli.table import resume_command
+
+    assert resume_command(Path("g.save"), ["human", "ismcts", "greedy:8"]) == \
+        "cardrules resume g.save"
+    assert resume_command(Path("my game.save"), ["human", "ismcts:500", "cmd:python b.py",
+                                                 record.PROGRAM, "ismcts:1s"]) == \
+        "cardrules resume 'my game.save' --seat 2=ismcts:500 --seat '3=cmd:python b.py' " \
+        "--seat '4=cmd:COMMAND' --seat 5=ismcts:1s"
+
+
 def test_a_game_with_a_person_and_a_program_saves_no_command(tmp_path: Path) -> None:
     """One rule for every command: a program named on the command line may share a table
     with people; its save says only that a program played."""

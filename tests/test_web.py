@@ -608,7 +608,7 @@ def test_serve_prints_a_link_per_person_and_saves(tmp_path: Path, no_serving: li
     (["serve", "golf7"], 1, "golf7"),
     (["serve", "golf6", "--save", ""], 2, "expected a file name, got an empty text"),
     (["serve", "--resume", ""], 2, "expected a file name, got an empty text"),
-    (["serve", "golf6", "--save-dir", ""], 2, "expected a file name, got an empty text"),
+    (["serve", "golf6", "--save-dir", ""], 2, "expected a folder name, got an empty text"),
     (["serve", "golf6", "--seats", ""], 2, "expected one kind for each seat"),
 ])
 def test_serve_refuses_what_it_cannot_do(tmp_path: Path, no_serving: list[Any],

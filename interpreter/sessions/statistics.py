@@ -443,7 +443,8 @@ class Comparison:
         whole = [side.report() for side in self.sides]
         first, second = (side.report() for side in self.paired)
         all_cut = self.cut_pairs > 0 and not self.paired[0].games
-        why = NO_PAIR_FINISHED if all_cut else NO_PAIR
+        finished = NO_DEAL_FINISHED if self.sim.rotations > 1 else NO_PAIR_FINISHED
+        why = finished if all_cut else NO_PAIR
         per_seat = []
         for seat in range(self.sim.players):
             a, b = first["per_seat"][seat], second["per_seat"][seat]
@@ -483,7 +484,7 @@ class Comparison:
             out["moves_to_win"] = _difference(self.moves[0].mean if self.moves[0].n else None,
                                               self.moves[1].mean if self.moves[1].n else None,
                                               self.moves_diff,
-                                              NO_PAIR_FINISHED if all_cut else NO_PAIR_WON)
+                                              finished if all_cut else NO_PAIR_WON)
         if "house" in first and "house" in second:
             out["house"] = {"win_rate": _difference(first["house"]["win_rate"],
                                                     second["house"]["win_rate"],
@@ -495,6 +496,7 @@ NO_CI = "an interval takes two or more paired games (or deals): there was one"
 NO_PAIR = "no pair of games (or deals) has this figure in both"
 NO_PAIR_WON = "no pair of games (or deals) has this figure in both: only a game won has it"
 NO_PAIR_FINISHED = "every pair of games had a game cut off (max_actions)"
+NO_DEAL_FINISHED = "every deal had a game cut off (max_actions), and is left out whole"
 
 
 def _difference(a: float | None, b: float | None, diff: Running,
