@@ -94,9 +94,10 @@ class Weighing:
         it, and the functions it calls, at their bound, so they need no count of their own),
         each time round such a `while` or `until` block, and each call of a function or a
         procedure such a rule makes inside no loop, at its bound (`calls`). The text's own
-        multiplications are counted so; what a zone's cards add, inside a loop, is not (each
-        such loop goes through at most the cards in play, and the rule's bound with every zone
-        full holds)."""
+        multiplications are counted so; what a zone's cards add is not, and the game is
+        weighed with each zone's cards once (each such loop goes through at most the cards in
+        play, and the rule's bound with every zone full holds; docs/grammar.md §2.18 says what
+        that leaves)."""
         return not self.counted and self.per_action * self.max_actions > limits.MAX_GAME_WORK
 
 
