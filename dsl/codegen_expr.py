@@ -282,13 +282,17 @@ class ExpressionWriter:
         return pyast.subscript(table, self.expr(node.player))
 
     def expr_PlayerAttr(self, node: ir.PlayerAttr) -> ast.expr:
-        template = PLAYER_ATTRIBUTES[node.name][1]
-        if self.checked.house is not None:
-            template = HOUSE_PLAYER_ATTRIBUTES.get(node.name, template)
         if node.name == "total" and self.checked.program.in_play:  # with the points in play
             teams = self.checked.scored_teams
             return pyast.call("total_now", S, self.expr(node.player), pyast.const(teams))
-        return pyast.expr(template, self.expr(node.player))
+        return self.stored_attr(node, self.expr(node.player))
+
+    def stored_attr(self, node: ir.PlayerAttr, player: ast.expr) -> ast.expr:
+        """Where a player's attribute is kept (a total without the points in play)."""
+        template = PLAYER_ATTRIBUTES[node.name][1]
+        if self.checked.house is not None:
+            template = HOUSE_PLAYER_ATTRIBUTES.get(node.name, template)
+        return pyast.expr(template, player)
 
     def expr_CardAttr(self, node: ir.CardAttr) -> ast.expr:
         card = self.expr(node.card)

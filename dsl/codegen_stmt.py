@@ -181,6 +181,10 @@ class StatementWriter(ExpressionWriter):
         plain = isinstance(stmt.value, ir.Const) and small(stmt.value.value)
         check = stmt.value.type == INT and not plain
         value = self.expr(stmt.value)
+        target = stmt.target
+        if isinstance(target, ir.PlayerAttr) and target.name == "total" \
+                and self.checked.program.in_play:
+            return self.set_total(stmt, target, value)
         if stmt.op == "=":
             target = self.expr(stmt.target)
             if _numbers(stmt.value.type) and not plain:
@@ -209,6 +213,25 @@ class StatementWriter(ExpressionWriter):
             read = pyast.call("need", load, pyast.const(need.what), self.site_const(need.pos))
         total: ast.expr = ast.BinOp(read, op, value)
         out.append(ast.Assign([store], self.bounded(total, stmt.pos) if check else total))
+        return out
+
+    def set_total(self, stmt: ir.Set, target: ir.PlayerAttr, value: ast.expr
+                  ) -> list[ast.stmt]:
+        """`set p.total ...` where points are scored during play: p.total reads the total
+        kept and the points in play (runtime.total_now); what is set is the total kept, so
+        that it then reads as set (`=`), or moves by the value (`+=`, `-=`)."""
+        who = self.temp()
+        out: list[ast.stmt] = [pyast.assign(who, self.expr(target.player))]
+        store = pyast.assign(self.stored_attr(target, pyast.name(who)), value).targets[0]
+        load = copy.deepcopy(store)
+        load.ctx = ast.Load()
+        now = pyast.call("total_now", S, pyast.name(who),
+                         pyast.const(self.checked.scored_teams))
+        if stmt.op == "=":  # (kept = value - what is in play)
+            result: ast.expr = ast.BinOp(ast.BinOp(value, ast.Sub(), now), ast.Add(), load)
+        else:
+            result = ast.BinOp(load, ast.Add() if stmt.op == "+=" else ast.Sub(), value)
+        out.append(ast.Assign([store], self.bounded(result, stmt.pos)))
         return out
 
     def bounded(self, value: ast.expr, pos: n.Pos) -> ast.expr:

@@ -274,6 +274,47 @@ def test_points_scored_during_play_count_in_the_round_and_the_total() -> None:
     assert won_early
 
 
+SET_TOTAL = """\
+cardrules: 1
+name: settotal
+players: {min: 2, max: 2}
+deck: {ranks: [A, "2"], suits: [clubs], zone: stock}
+zones: [{name: stock, visibility: hidden}]
+variables:
+  - {name: seen, scope: player, initial: 0}
+round:
+  phases:
+    - name: p
+      turns: each_once
+      steps:
+        - name: s
+          moves:
+            - name: go
+              do: ["score 2 to me", "set me.total += 3", "set me.seen = me.total",
+                   "let other = next_player(me)", "set other.total = 10",
+                   "set me.total -= 1"]
+scoring:
+  round:
+    - {name: nothing, score: "0"}
+"""
+
+
+def test_a_total_may_be_set_where_points_are_scored_during_play(tmp_path: Path) -> None:
+    """`p.total` reads the total and the points in play; setting it sets what it then reads
+    (`=`), or moves it by the value (`+=`, `-=`); the points in play still go into the
+    round's score. It was refused with a crash (a read cannot be assigned to)."""
+    path = tmp_path / "settotal.yaml"
+    path.write_text(SET_TOTAL, encoding="utf-8")
+    assert check_files([str(path)]) == []
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, seed=1)
+    engine.apply(state, ("go",))  # seat 1: 2 in play, +3, seat 2's total set to 10, -1
+    assert state.pvars["seen"][0] == 5
+    engine.apply(state, ("go",))  # seat 2: from 10, 2 in play, +3, seat 1's set to 10, -1
+    assert state.pvars["seen"][1] == 15
+    assert state.over and state.round_scores == [[2, 2]] and state.totals == [10, 14]
+
+
 def test_a_total_read_after_the_round_is_scored_counts_its_points_in_play_once() -> None:
     # tests/data/in-play-until.yaml: one point in play a round; `until` reads p.total after
     # the round is scored, when the total already holds the round's points in play (they
