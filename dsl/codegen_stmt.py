@@ -181,10 +181,9 @@ class StatementWriter(ExpressionWriter):
         plain = isinstance(stmt.value, ir.Const) and small(stmt.value.value)
         check = stmt.value.type == INT and not plain
         value = self.expr(stmt.value)
-        target = stmt.target
-        if isinstance(target, ir.PlayerAttr) and target.name == "total" \
+        if isinstance(stmt.target, ir.PlayerAttr) and stmt.target.name == "total" \
                 and self.checked.program.in_play:
-            return self.set_total(stmt, target, value)
+            return self.set_total(stmt, stmt.target, value)
         if stmt.op == "=":
             target = self.expr(stmt.target)
             if _numbers(stmt.value.type) and not plain:
@@ -223,6 +222,7 @@ class StatementWriter(ExpressionWriter):
         who = self.temp()
         out: list[ast.stmt] = [pyast.assign(who, self.expr(target.player))]
         store = pyast.assign(self.stored_attr(target, pyast.name(who)), value).targets[0]
+        assert isinstance(store, (ast.Attribute, ast.Subscript))
         load = copy.deepcopy(store)
         load.ctx = ast.Load()
         now = pyast.call("total_now", S, pyast.name(who),
