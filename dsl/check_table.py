@@ -265,6 +265,7 @@ class TableChecker(StatementChecker):
         jokers = deck.jokers.whole if deck.jokers else 0
         bad = self.distinct_names(deck.ranks, "ranks", limits.MAX_RANKS) | \
             self.distinct_names(deck.suits, "suits", limits.MAX_SUITS)
+        bad |= self.names_apart(deck.ranks, deck.suits)
         if bad:  # left out, so that nothing else speaks of them again
             ranks = tuple(r for r in ranks if r not in bad) or STANDARD_RANKS
             suits = tuple(s for s in suits if s not in bad) or STANDARD_SUITS
@@ -294,6 +295,34 @@ class TableChecker(StatementChecker):
                             **table)
         return CardTable(per_deck=per_deck, values=values, wild=self.wild(partial),
                          **table), copies
+
+    def names_apart(self, ranks: Any, suits: Any) -> set[str]:
+        """The ranks and suits that would give two cards one name, each refused where it is
+        written: a card is named by its rank and its suit's first letter (AS, 10H), and a
+        deal file or a person may write it in either case."""
+        bad: set[str] = set()
+        seen: dict[str, str] = {}
+        for literal in ranks:
+            text = str(literal.value)
+            if text.upper() in seen and seen[text.upper()] != text:
+                self.problem(literal.pos, f"ranks '{seen[text.upper()]}' and '{text}' differ "
+                                          "only by case: their cards would have one name "
+                                          "(names are read in either case)")
+                bad.add(text)
+            seen.setdefault(text.upper(), text)
+        initials: dict[str, str] = {}
+        for literal in suits:
+            text = str(literal.value)
+            initial = text[:1].upper()
+            if initial in initials and initials[initial] != text:
+                self.problem(literal.pos, f"suits '{initials[initial]}' and '{text}' both "
+                                          f"begin with {initial}: a card is named by its rank "
+                                          f"and its suit's first letter (A{initial}), so their "
+                                          "cards would have one name; give each suit a first "
+                                          "letter of its own")
+                bad.add(text)
+            initials.setdefault(initial, text)
+        return bad
 
     def joker_names(self, ranks: tuple[str, ...], suits: tuple[str, ...],
                     jokers: int) -> tuple[str, ...]:

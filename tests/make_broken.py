@@ -283,10 +283,10 @@ CASES = {
                            "('{card}')"),
     "label_value_unknown_name": ([(51, "{card}", "{card} for {crd.points}")], (51, "crd", 0),
                                  "unknown name 'crd': did you mean 'card'?"),
-    "colour_without_colours": ([(13, "spades]", "cups]"),
+    "colour_without_colours": ([(13, "spades]", "bells]"),
                                 (52, "card.rank != 'K'", "card.colour == 'red'")],
-                               (52, "colour", 0), "the deck gives suit 'cups' no colour: name "
-                               "the colour of each suit in deck.colours (cups: red or black)"),
+                               (52, "colour", 0), "the deck gives suit 'bells' no colour: name "
+                               "the colour of each suit in deck.colours (bells: red or black)"),
     "repetition_misspelt": ([(4, "title: Mini", "repetition: forbidden")], (4, "forbidden", 0),
                             "'forbidden' is not allowed here: expected one of allow, forbid; "
                             "did you mean 'forbid'?"),

@@ -299,6 +299,21 @@ scoring:
 """
 
 
+@pytest.mark.parametrize(("deck", "message"), [
+    ("ranks: [A, '2'], suits: [spade, stars]", "suits 'spade' and 'stars' both begin with S"),
+    ("ranks: [J, j], suits: [clubs]", "ranks 'J' and 'j' differ only by case"),
+])
+def test_a_deck_whose_cards_would_share_a_name_is_refused(tmp_path: Path, deck: str,
+                                                         message: str) -> None:
+    """A card is named by its rank and its suit's first letter, in either case: two suits
+    with one first letter (Schellen and Schilten) would give two cards one name."""
+    path = tmp_path / "clash.yaml"
+    path.write_text(SET_TOTAL.replace("deck: {ranks: [A, \"2\"], suits: [clubs], zone: stock}",
+                                      f"deck: {{{deck}, zone: stock}}"), encoding="utf-8")
+    found = check_files([str(path)])
+    assert found and message in found[0].message and found[0].location is not None
+
+
 def test_a_total_may_be_set_where_points_are_scored_during_play(tmp_path: Path) -> None:
     """`p.total` reads the total and the points in play; setting it sets what it then reads
     (`=`), or moves it by the value (`+=`, `-=`); the points in play still go into the
