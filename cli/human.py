@@ -474,11 +474,12 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
                     kinds: list[str], humans: Sequence[int], seed: int, plain: bool,
                     save: str | None, as_json: bool, view_seat: int | None,
                     secret: bool = False, deal_file: str | None = None,
-                    begin: Callable[[], None] | None = None) -> None:
+                    begin: Callable[[], None] | None = None, react: bool = False) -> None:
     """`cardrules run` with people in seats (`--human SEAT`, or `human` in `--seats`);
     `secret`: the seed was cardrules' pick (shown only at the game's end); `deal_file`: the
     file the game was dealt from (`--deal`), if any; `begin`: called once the game is
-    checked, as it begins (the event log put in place: nothing refused it)."""
+    checked, as it begins (the event log put in place: nothing refused it); `react`: every
+    person is asked at every chance to react (`--react`, as `react always`)."""
     seats = list(kinds)
     for seat in humans:
         if seat > state.n:
@@ -491,6 +492,9 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
         raise click.BadParameter("a person sees their own seat's view; --view is for games "
                                  "of bots", param_hint="--view")
     table = Table.start(ref, options, engine, state, seats, seed, plain)
+    if react:  # (a person whose every decision is their only choice is never asked else)
+        for seat in table.windows.seats:
+            table.windows.set_stop(seat, True)
     unsaveable = records.resumable(table.record, load_referenced)
     if unsaveable is not None:
         why = f"a save of this game could never be resumed: {unsaveable}"
@@ -520,9 +524,12 @@ def run_with_humans(ref: str, options: dict[str, str], engine: Engine, state: Ga
 @click.option("--bots", "bot_kind", default=OPPONENT, show_default=True, metavar="KIND",
               help="The seat kind of the other seats (random, greedy, ismcts...).")
 @click.option("--plain", is_flag=True, help="Letters instead of suit symbols, no colour.")
+@click.option("--react", is_flag=True,
+              help="Be asked at every chance to react out of turn (as typing 'react always' "
+                   "does); without it, chances pass unless you type react.")
 @reports_errors
 def play_cmd(ruleset: str, players: int | None, seed: int | None, options: tuple[str, ...],
-             save_file: str | None, bot_kind: str, plain: bool) -> None:
+             save_file: str | None, bot_kind: str, plain: bool, react: bool) -> None:
     """Play RULESET yourself, in seat 1, against bots (greedy ones unless --bots says)."""
     chosen = parse_options(options)
     secret = seed is None
@@ -531,7 +538,7 @@ def play_cmd(ruleset: str, players: int | None, seed: int | None, options: tuple
     state = engine.new_game(player_count(players, [engine.rules]), dealt, log=round_ends())
     seats = [HUMAN] + [seat_kind(bot_kind, "--bots")] * (state.n - 1)
     run_with_humans(ruleset, chosen, engine, state, seats, (), dealt, plain, save_file,
-                    False, None, secret)
+                    False, None, secret, react=react)
 
 
 @click.command("resume")

@@ -83,6 +83,10 @@ def main() -> None:
               help="Play this seat yourself at the terminal (repeatable; or 'human' in --seats).")
 @click.option("--save", "save_file", type=click.Path(dir_okay=False), callback=file_name,
               help="With human seats: save the game to this file after each of your moves.")
+@click.option("--react", "react", is_flag=True,
+              help="With human seats: be asked at every chance to react out of turn (as "
+                   "typing 'react always' does); without it, chances pass unless you type "
+                   "react.")
 @click.option("--reveal", is_flag=True,
               help="Print every action with every card named, and the whole table at each "
                    "round's start and end: a full-information transcript, for rule authors.")
@@ -93,7 +97,7 @@ def main() -> None:
 def run(ruleset: str, players: int | None, seed: int | None, seats: str | None,
         options: tuple[str, ...], log_file: str | None, plain: bool, as_json: bool,
         view_seat: int | None, humans: tuple[int, ...] = (), save_file: str | None = None,
-        reveal: bool = False, deal_file: str | None = None) -> None:
+        reveal: bool = False, deal_file: str | None = None, react: bool = False) -> None:
     """Play a whole match of RULESET (a file, or a built-in name such as golf6) with bots."""
     if as_json and view_seat is not None:
         raise click.UsageError("--json prints the results alone and --view shows the game as "
@@ -135,7 +139,7 @@ def run(ruleset: str, players: int | None, seed: int | None, seats: str | None,
                                     deal=deal)
             run_with_humans(ruleset, parse_options(options), engine, state, kinds, humans,
                             seed, plain, save_file, as_json, view_seat, secret, deal_file,
-                            begin=log.begin if log is not None else None)
+                            begin=log.begin if log is not None else None, react=react)
         else:
             if reveal:
                 engine = revealing(rules, plain)

@@ -897,6 +897,21 @@ def test_a_long_list_is_chosen_in_parts_and_enter_passes_a_reaction(tmp_path: Pa
     child.terminate(force=True)
 
 
+@pytest.mark.parametrize("command", [["play", "geohash"],
+                                     ["run", "geohash", "--human", "1"]])
+def test_react_asks_at_every_chance_from_the_start(command: list[str], tmp_path: Path) -> None:
+    """--react is `react always` from the first decision: a person whose every decision is
+    their only choice (played for them: a snap game) would never reach a prompt to type it.
+    The save keeps the setting, as it keeps the command's."""
+    for flags, stop in (([], None), (["--react"], True)):
+        save = tmp_path / f"g{len(flags)}.cardrules-save"
+        result = CliRunner().invoke(main, [*command, "--seed", "5", "--plain", *flags,
+                                           "--save", str(save)], input="quit\ny\n")
+        assert result.exit_code == 0, result.output
+        reacting = json.loads(save.read_text(encoding="utf-8")).get("reacting")
+        assert (reacting[0]["stop"] if reacting else None) is stop
+
+
 def test_a_person_put_out_sees_the_rest_of_the_game(tmp_path: Path) -> None:
     """A wrong accusation puts the person out; what they did is said, and the rest of the
     game is shown as it happens, to its end."""
