@@ -49,4 +49,22 @@ def program_hints(decls: d.RulesetDecl, program: ir.Program, melds: tuple[MeldKi
                             f"phase '{phase.name}' gives every seat one turn (`turns: "
                             "each_once`), counting turns: turning play round there gives the "
                             "seat before a second turn and leaves a seat without one")
+    yield from loop_lets(program)
     yield from internal_sets(program)
+
+
+def loop_lets(program: ir.Program) -> Iterator[tuple[n.Pos, str]]:
+    """A `let` in a `while` or `until` block's body naming what the block's condition reads:
+    it makes a name of its own for that time round, so the condition keeps reading the one
+    from before the block, which never changes (the block then runs to its limit)."""
+    for node in ir.within(program):
+        if not isinstance(node, ir.Loop):
+            continue
+        read = {x.name for x in ir.within(node.test) if isinstance(x, ir.Local)}
+        for stmt in ir.within(node.body):
+            if isinstance(stmt, ir.Let) and stmt.name in read:
+                yield stmt.pos, (
+                    f"this `let {stmt.name}` makes a {stmt.name} of its own for one time round "
+                    f"the block: the block's condition reads the {stmt.name} from before it, "
+                    "which never changes; keep what changes from one time round to the next in "
+                    "a variable (`variables:`, then `set`)")

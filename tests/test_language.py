@@ -314,6 +314,19 @@ def test_a_deck_whose_cards_would_share_a_name_is_refused(tmp_path: Path, deck: 
     assert found and message in found[0].message and found[0].location is not None
 
 
+def test_a_let_in_a_block_naming_what_its_condition_reads_gets_a_hint(tmp_path: Path) -> None:
+    """`let k = k + 1` in an `until: k >= 3` block makes a k for that time round: the
+    condition reads the k from before the block, and the block runs to its limit."""
+    path = tmp_path / "letloop.yaml"
+    path.write_text(SET_TOTAL.replace(
+        "round:\n", "round:\n  setup:\n    - let k = 0\n    - until: 'k >= 3'\n"
+                     "      limit: 10\n      do: ['let k = k + 1']\n", 1), encoding="utf-8")
+    found = check_files([str(path)], hints=True)
+    assert [d.hint for d in found] == [True], found
+    assert "this `let k` makes a k of its own for one time round the block" in found[0].message
+    assert found[0].location is not None and found[0].location.line == 13
+
+
 def test_a_total_may_be_set_where_points_are_scored_during_play(tmp_path: Path) -> None:
     """`p.total` reads the total and the points in play; setting it sets what it then reads
     (`=`), or moves it by the value (`+=`, `-=`); the points in play still go into the
