@@ -16,7 +16,7 @@ from typing import Any
 from cardrules.model import Board, Ruleset, VariableDef
 
 from . import melding
-from .runtime import EMPTY, OWNER
+from .runtime import EMPTY, IN_PLAY, OWNER, total_now
 from .sight import parties, whereabouts
 from .state import GameState
 from .words import told_words
@@ -168,7 +168,7 @@ def player_view(rules: Ruleset, s: GameState, seat: int) -> dict[str, Any]:
         "zones": zones,
         "variables": _game_variables(rules, s, seat),
         "player_variables": _player_variables(rules, s, seat),
-        "totals": list(s.totals),
+        "totals": totals_now(rules, s),
         "round_scores": [list(r) for r in s.round_scores],
         "over": s.over,
         "winners": [w + 1 for w in s.winners] if s.over and s.winners else [],
@@ -364,3 +364,12 @@ def card_places(rules: Ruleset, s: GameState, seat: int) -> dict[int, list[Any]]
         else:
             note(zone.index, zone.name, None, None)
     return places
+
+
+def totals_now(rules: Ruleset, s: GameState) -> list[int]:
+    """Each seat's total as the table's score sheet has it now: with the points scored
+    during play this round (`score N to P`, as `p.total` reads it), not yet in the totals."""
+    if IN_PLAY not in s.pvars:
+        return list(s.totals)
+    teams = rules.teams if rules.score_by == "team" else 1 if rules.score_by == "table" else 0
+    return [total_now(s, p, teams) for p in range(s.n)]

@@ -343,6 +343,26 @@ def test_a_total_may_be_set_where_points_are_scored_during_play(tmp_path: Path) 
     assert state.over and state.round_scores == [[2, 2]] and state.totals == [10, 14]
 
 
+def test_a_view_shows_the_totals_with_the_points_scored_during_play() -> None:
+    """The table's score sheet, as `p.total` reads it: the news says "(total 3)" as a court
+    card scores, and the totals shown beside it say 3 too, not the total before the round."""
+    from cardrules.interpreter.view import player_view
+
+    engine = Engine(load_ruleset(GAMES / "race.yaml"))
+    for seed in range(20):
+        state = engine.new_game(2, seed, log=True)
+        legal = engine.legal_actions(state)
+        while legal and not any(e.get("effect") == "score" for e in state.log):
+            legal = engine.play(state, legal[0])
+        scored = [e for e in state.log if e.get("effect") == "score"]
+        if scored and not state.round_scores:
+            seat = scored[-1]["seat"]
+            assert player_view(engine.rules, state, 0)["totals"][seat - 1] == \
+                scored[-1]["total"] > state.totals[seat - 1]
+            return
+    raise AssertionError("no point scored during a first round")
+
+
 def test_a_total_read_after_the_round_is_scored_counts_its_points_in_play_once() -> None:
     # tests/data/in-play-until.yaml: one point in play a round; `until` reads p.total after
     # the round is scored, when the total already holds the round's points in play (they
