@@ -117,8 +117,10 @@ def score(F: Flow, s: GameState) -> bool:
     for p in range(s.n):
         s.totals[p] += scores[p]
     s.round_scores.append(scores)
+    house_parts: tuple[int, ...] = ()
     if s.house >= 0:
-        house_score = sum(F.call(rules.score, s, s.house))
+        house_parts = tuple(F.call(rules.score, s, s.house))
+        house_score = sum(house_parts)
         s.house_total += house_score
         s.house_scores.append(house_score)
     _bounded(F, [*s.totals, s.house_total])
@@ -138,7 +140,10 @@ def score(F: Flow, s: GameState) -> bool:
         if team_parts:
             event["team_score_parts"] = team_parts
         if s.house >= 0:
-            event["house"] = _house_account(F, s, over)
+            house = _house_account(F, s, over)
+            if parts:  # (each entry apart, as the seats' are)
+                house["score_parts"] = dict(zip(rules.score_names, house_parts))
+            event["house"] = house
         event.update(_round_account(s, scored, won, active))
         s.log.append(event)
     if F.watch_round is not None:

@@ -87,8 +87,9 @@ def round_account(rules: Ruleset, event: dict[str, Any], last: bool = False) -> 
         rows.append(tuple(row))
     house = event.get("house")
     if house is not None:
-        rows.append((render.house_name(rules), *("" for _ in entries), str(house["score"]),
-                     str(house["total"]), *("" for _ in shown)))
+        kept = house.get("score_parts", {})
+        rows.append((render.house_name(rules), *(str(kept.get(name, "")) for name in entries),
+                     str(house["score"]), str(house["total"]), *("" for _ in shown)))
     # (what each entry counts, said once: with the first round's account)
     notes = _entry_docs(rules, entries or list(parts)) if event["round"] == 1 else []
     notes += _cards(rules, event)

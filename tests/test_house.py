@@ -298,3 +298,27 @@ def test_blackjack_through_pettingzoo(tmp_path: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(env(str(blackjack(tmp_path))), num_cycles=400, verbose_progress=False)
+
+
+def test_the_houses_score_entries_are_in_the_round_account(tmp_path: Path) -> None:
+    """A house scored by entries (here two: the chips, and a constant bonus) has them in its
+    row of the round's account, as a seat has."""
+    from cardrules.present.account import round_account
+
+    path = blackjack(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("  round:\n", "  round:\n    - {name: bonus, score: \"1\"}\n", 1),
+                    encoding="utf-8")
+    rules = load_ruleset(path)
+    engine = Engine(rules)
+    state = engine.new_game(seed=1, log=True)
+    legal = engine.legal_actions(state)
+    while legal:
+        legal = engine.play(state, legal[0])
+    end = next(e for e in state.log if e.get("event") == "round_end")
+    kept = end["house"]["score_parts"]
+    assert set(kept) == {"bonus", "chips"} and sum(kept.values()) == end["house"]["score"]
+    account = round_account(rules, end)
+    row = account.rows[-1]  # (the house's, after the seats')
+    assert [row[account.header.index(name)] for name in ("bonus", "chips")] == \
+        [str(kept["bonus"]), str(kept["chips"])]
