@@ -283,6 +283,12 @@ class FlowFacts:
     forbid_repetition: bool = False
 
 
+def scored_teams(teams: int, score_by: str) -> int:
+    """The partnerships scores are shared in: `teams` by team, one by table (everyone is a
+    partner), 0 (none) by player."""
+    return teams if score_by == "team" else 1 if score_by == "table" else 0
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """A loaded, checked, compiled ruleset."""
@@ -343,6 +349,10 @@ class Ruleset:
     # the declared kinds of meld with the card tables they read (interpreter/meld_candidates.py,
     # MeldRules), where the ruleset declares melds: the views read laid runs with them
     melds: Any = field(repr=False, default=None, compare=False)
+
+    @property
+    def scored_teams(self) -> int:
+        return scored_teams(self.teams, self.score_by)
 
     @property
     def owners(self) -> int:

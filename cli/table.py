@@ -18,8 +18,7 @@ from typing import Any
 from cardrules.dsl.loader import load_referenced
 from cardrules.errors import GameError
 from cardrules.interpreter.engine import Engine
-from cardrules.interpreter.players.bots import Bot, asked_kind_problem
-from cardrules.interpreter.players.external import is_command
+from cardrules.interpreter.players.bots import Bot
 from cardrules.interpreter.sessions import people, record
 from cardrules.interpreter.sessions.events import drain, round_ends
 from cardrules.interpreter.sessions.people import Lone, PeoplesGame
@@ -199,10 +198,7 @@ def resume_command(path: Path, seats: Sequence[str]) -> str:
     """The command that resumes a game saved to `path`, with the seats a save does not seat
     by itself named again: a program's command (its placeholder, where this game was itself
     resumed and never knew it), a bot given more than a save may ask for."""
-    flags = []
-    for number, kind in enumerate(seats, 1):
-        if kind == record.PROGRAM:
-            flags.append(f"--seat '{number}=cmd:COMMAND'")
-        elif is_command(kind) or (kind != HUMAN and asked_kind_problem(kind) is not None):
-            flags.append("--seat " + shlex.quote(f"{number}={kind}"))
+    flags = [f"--seat '{number}=cmd:COMMAND'" if kind == record.PROGRAM  # (to fill in)
+             else "--seat " + shlex.quote(f"{number}={kind}")
+             for number, kind in enumerate(seats, 1) if record.named_again(kind)]
     return " ".join(["cardrules resume", shlex.quote(str(path)), *flags])

@@ -15,7 +15,7 @@ from typing import Any
 
 from cardrules.errors import Diagnostic
 from cardrules.interpreter.runtime import IN_PLAY, MOST_ITEMS
-from cardrules.model import CardTable, HouseDef, MeldKind, OptionDef, ZoneDef
+from cardrules.model import CardTable, HouseDef, MeldKind, OptionDef, ZoneDef, scored_teams
 
 from . import decls as d
 from . import ir, limits
@@ -86,7 +86,7 @@ class Checked:
     def scored_teams(self) -> int:
         """The partnerships scores are shared in: `teams` by team, one by table (everyone
         is a partner), 0 (none) by player."""
-        return self.teams if self.score_by == "team" else 1 if self.score_by == "table" else 0
+        return scored_teams(self.teams, self.score_by)
     melds: tuple[MeldKind, ...] = ()  # the kinds of meld declared (`melds:`)
     meld_value: str = "number"  # what deadwood counts by
     max_actions: int = limits.DEFAULT_ACTIONS  # a game ends, with no winner, after this many

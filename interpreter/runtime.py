@@ -117,15 +117,11 @@ def charge(s: GameState, steps: int, site: int) -> None:
         s.work_at = s.actions
         s.work = 0
     s.work += steps
-    s.spent += steps
     if s.work > MOST_WORK:
         raise RuleFault(f"this action's work passes {MOST_WORK:,} steps here (the loops "
                         "through cards and lists, and the lists subsets and combinations "
                         "make): go through fewer lists, or fewer cards", site)
-    if s.spent > MOST_GAME_WORK:
-        raise RuleFault(f"the game's work passes {MOST_GAME_WORK:,} steps here, its actions' "
-                        "work added up (the loops its rules go through): the rules go "
-                        "through too much, action after action", site)
+    spend(s, steps, site)
 
 
 def spend(s: GameState, steps: int, site: int) -> None:

@@ -371,5 +371,4 @@ def totals_now(rules: Ruleset, s: GameState) -> list[int]:
     during play this round (`score N to P`, as `p.total` reads it), not yet in the totals."""
     if IN_PLAY not in s.pvars:
         return list(s.totals)
-    teams = rules.teams if rules.score_by == "team" else 1 if rules.score_by == "table" else 0
-    return [total_now(s, p, teams) for p in range(s.n)]
+    return [total_now(s, p, rules.scored_teams) for p in range(s.n)]

@@ -144,9 +144,9 @@ class Record:
             check_kind(command, programs=True)
             kinds[seat] = command
         for seat, kind in enumerate(kinds):
-            if kind in (HUMAN, PROGRAM) or is_command(kind) or commands.get(seat) == kind:
-                continue
-            problem = asked_kind_problem(kind)
+            if kind == PROGRAM or is_command(kind) or commands.get(seat) == kind:
+                continue  # (a program's seat: below; one named again: seated)
+            problem = asked_kind_problem(kind) if kind != HUMAN else None
             if problem is not None:
                 raise GameError(f"seat {seat + 1} is '{kind}' in the saved game, more than a "
                                 f"saved game may seat by itself (it {problem}): name it "
@@ -161,6 +161,14 @@ class Record:
     def keep_streams(self, bots: Sequence[Bot | None]) -> None:
         """Note each bot's random stream as it is now (before writing the record)."""
         self.bots = [bot_stream(bot) for bot in bots]
+
+
+def named_again(kind: str) -> bool:
+    """Whether a seat of this kind plays on in a resumed game only if the command line names
+    it again (`Record.programs_for`): a program (a save never holds its command), or a bot
+    given more than a save may seat by itself (bots.ASKED_BUDGETS)."""
+    return kind == PROGRAM or is_command(kind) or \
+        (kind != HUMAN and asked_kind_problem(kind) is not None)
 
 
 # ----------------------------------------------------------------- fingerprints
