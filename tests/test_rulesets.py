@@ -477,6 +477,8 @@ def test_an_open_action_must_be_filled_in() -> None:
     found = 0
     for path in RULESET_FILES:
         engine = Engine(load_ruleset(path))
+        if not engine.open_moves:  # (no move with a text to write: nothing to look for)
+            continue
         open_action = first_open_action(engine, 1)
         if open_action is None:
             continue
