@@ -17,7 +17,7 @@ from . import sight
 from .interface import Flow
 from .runtime import MOST_VALUE, SIGNAL_GAME, next_seat
 from .state import GameState
-from .view import house_view, public_variables, table_cards
+from .view import house_view, public_variables, seen_apart, table_cards
 
 
 def game_variables(F: Flow, s: GameState) -> None:
@@ -132,9 +132,14 @@ def score(F: Flow, s: GameState) -> bool:
     over = bool(s.signal & SIGNAL_GAME) or s.round >= s.rounds_total \
         or sum(s.active) == 0 or (rules.until is not None and F.call(rules.until, s))
     if s.log is not None:  # the public log: player variables as the views show them
+        zones = table_cards(rules, s, public=True)
         event = {"event": "round_end", "round": s.round, "scores": scores,
-                 "totals": list(s.totals), "zones": table_cards(rules, s, public=True),
+                 "totals": list(s.totals), "zones": zones,
                  "player_variables": public_variables(rules, s, over, round_over=True)}
+        # what each seat can tell of the table beyond that (its own hand, say): its own
+        # (effects.SEATS_OWN), for its account
+        event["told"] = [seen_apart(zones, table_cards(rules, s, public=True, seat=p))
+                         for p in range(s.n)]
         if parts:
             event["score_parts"] = parts
         if team_parts:

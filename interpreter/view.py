@@ -301,23 +301,30 @@ def shown(rules: Ruleset, s: GameState, seat: int | None, shape: tuple[str, ...]
     return value
 
 
-def table_cards(rules: Ruleset, s: GameState, public: bool = False) -> dict[str, Any]:
+def table_cards(rules: Ruleset, s: GameState, public: bool = False,
+                seat: int | None = None) -> dict[str, Any]:
     """Every zone's cards by name, face up or not: the whole truth; with `public`, only the
     cards everyone knows are named (the others are None), as the event log shows, a zone its
-    holder alone sees in the table's order (those named first, in the deck's order)."""
-    names, face = rules.cards.names, rules.board.face
+    holder alone sees in the table's order (those named first, in the deck's order); with
+    `seat` as well, the cards that seat knows are named too, and its own hands lie in its
+    order (what the seat can tell of the table)."""
+    names, face, board = rules.cards.names, rules.board.face, rules.board
+    everyone = s.everyone
+    mine = 0 if seat is None else 1 << seat
+
+    def named(c: int) -> bool:
+        return c >= 0 and (not public or s.known[c] == everyone or bool(s.known[c] & mine))
+
     out: dict[str, Any] = {}
     for zone in rules.zones:
         def cards(z: int) -> list[str | None]:
             held = s.zones[z]
-            if public and rules.board.visibility[z] == OWNER:
+            if public and board.visibility[z] == OWNER and board.owner[z] != seat:
                 # a hand in the table's order, not its holder's (which the table never saw):
-                # the cards everyone knows in the deck's order, then the others
-                seen = sorted((c for c in held if c >= 0 and s.known[c] == s.everyone),
-                              key=lambda c: (face[c], c))
+                # the cards named first, in the deck's order, then the others
+                seen = sorted((c for c in held if named(c)), key=lambda c: (face[c], c))
                 return [names[c] for c in seen] + [None] * (len(held) - len(seen))
-            return [names[c] if c >= 0 and (not public or s.known[c] == s.everyone)
-                    else None for c in held]
+            return [names[c] if named(c) else None for c in held]
         if zone.groups and not zone.owned:
             out[zone.name] = [cards(z) for z in zone.instances(0)]
         elif zone.groups:
@@ -327,6 +334,21 @@ def table_cards(rules: Ruleset, s: GameState, public: bool = False) -> dict[str,
             out[zone.name] = {owner: cards(zone.zone_of(p)) for owner, p in owners(s)}
         else:
             out[zone.name] = cards(zone.index)
+    return out
+
+
+def seen_apart(public: dict[str, Any], seen: dict[str, Any]) -> dict[str, Any]:
+    """What of `seen` (a seat's `table_cards`) differs from `public` (the table's): the zones,
+    and of a zone each holder owns, the holders, where the seat can tell more."""
+    out: dict[str, Any] = {}
+    for name, cards in seen.items():
+        if cards == public[name]:
+            continue
+        if isinstance(cards, dict):
+            out[name] = {owner: held for owner, held in cards.items()
+                         if held != public[name][owner]}
+        else:
+            out[name] = cards
     return out
 
 

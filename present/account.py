@@ -1,10 +1,12 @@
 """A round's account for people: what each seat scored, entry by entry, and why.
 
 Made from the round's `round_end` event, which is public (every card named in it is one
-every seat knows, and a secret variable is shown only once the rules say so), so the account
-is the same for every seat, at the terminal and in the browser. The rules' words are used
-throughout: a score entry by its name and `doc`, a variable by its `label`, the way the
-game is won as `winner_rule` says it (the one description every front end shows).
+every seat knows, and a secret variable is shown only once the rules say so), and, for one
+seat, the event's own entry for that seat (`told`: the cards it can tell besides, such as its
+own hand left unshown): the same account at the terminal and in the browser. The rules'
+words are used throughout: a score entry by its name and `doc`, a variable by its `label`,
+the way the game is won as `winner_rule` says it (the one description every front end
+shows).
 """
 
 from __future__ import annotations
@@ -65,8 +67,10 @@ class Account:
 TABLE_WIDTH = 56  # characters of an account's table line: it fits 60 columns, news-indented
 
 
-def round_account(rules: Ruleset, event: dict[str, Any], last: bool = False) -> Account:
-    """The account of the round a `round_end` event ends (`last`: the game ends with it)."""
+def round_account(rules: Ruleset, event: dict[str, Any], last: bool = False,
+                  seat: int | None = None) -> Account:
+    """The account of the round a `round_end` event ends (`last`: the game ends with it), as
+    every seat reads it, or as `seat` (from 0) does: with the cards it can tell besides."""
     scores, totals = event["scores"], event["totals"]
     parts: dict[str, list[int]] = event.get("score_parts") or {}
     teams = event.get("team_score_parts")
@@ -80,10 +84,10 @@ def round_account(rules: Ruleset, event: dict[str, Any], last: bool = False) -> 
     header = ("", *(_entry_title(name) for name in entries), "score", "total",
               *(labels.get(name, name) for name in shown))
     rows = []
-    for seat, score in enumerate(scores):
-        row = [f"seat {seat + 1}", *(str(parts[name][seat]) for name in entries),
-               str(score), str(totals[seat]),
-               *(render.shown_value(event["player_variables"][name][seat], "?") for name in shown)]
+    for p, score in enumerate(scores):
+        row = [f"seat {p + 1}", *(str(parts[name][p]) for name in entries),
+               str(score), str(totals[p]),
+               *(render.shown_value(event["player_variables"][name][p], "?") for name in shown)]
         rows.append(tuple(row))
     house = event.get("house")
     if house is not None:
@@ -92,7 +96,7 @@ def round_account(rules: Ruleset, event: dict[str, Any], last: bool = False) -> 
                      str(house["score"]), str(house["total"]), *("" for _ in shown)))
     # (what each entry counts, said once: with the first round's account)
     notes = _entry_docs(rules, entries or list(parts)) if event["round"] == 1 else []
-    notes += _cards(rules, event)
+    notes += _cards(rules, event, _seen_by(event, seat))
     notes += [line.strip() for line in render.after_round_lines(rules, event, last)]
     title = f"Round {event['round']} over ({winner_rule(rules)})"
     return Account(event["round"], printable(title), tuple(printable(h) for h in header),
@@ -118,9 +122,20 @@ def _entry_docs(rules: Ruleset, names: list[str]) -> list[str]:
     return [f"{_entry_title(name)}: {docs[name]}" for name in names if docs.get(name)]
 
 
-def _cards(rules: Ruleset, event: dict[str, Any]) -> list[str]:
-    """The cards every seat can see at the round's end: each seat's, then the shared."""
-    zones = event["zones"]
+def _seen_by(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The zones of a `round_end` event as `seat` can tell them (every seat's, for None)."""
+    zones: dict[str, Any] = event["zones"]
+    told = event.get("told")
+    if seat is None or not isinstance(told, list) or not 0 <= seat < len(told):
+        return zones
+    own: dict[str, Any] = told[seat]
+    return {name: {**cards, **own[name]} if isinstance(cards, dict) and name in own
+            else own.get(name, cards) for name, cards in zones.items()}
+
+
+def _cards(rules: Ruleset, event: dict[str, Any], zones: dict[str, Any]) -> list[str]:
+    """The cards that can be seen at the round's end (`zones`): each seat's, then the
+    shared."""
     out = []
     for seat in range(len(event["scores"])):
         parts = render.owned_parts(rules, zones, str(seat + 1), plain=True)

@@ -81,7 +81,7 @@ def news(rules: Ruleset, events: Sequence[Event], seat: int, accounts: bool = Tr
         elif kind == "round_end":
             in_setup = False
             if accounts:
-                account = round_account(rules, event, ends_game(events, index))
+                account = round_account(rules, event, ends_game(events, index), seat)
                 out.append(News(account.headline(), tuple(account.lines()), kind="account"))
         elif kind == "skip":
             out.append(News(_subject(event["seat"], seat, "misses a turn", "miss a turn"),

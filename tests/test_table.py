@@ -207,6 +207,37 @@ def test_a_rounds_account_is_shown_whole_and_log_tells_all_the_news() -> None:
     assert "refused: type log, or log and a number of lines (log 20)" in out
 
 
+def test_a_rounds_account_shows_each_seat_the_cards_it_knows_and_the_log_file_none(
+        tmp_path: Path) -> None:
+    """A gin rummy hand that ends at the wall leaves both hands unshown: each seat's account
+    names its own hand (and what it saw of the other's), the other seat's shows it as backs,
+    and the log file, the table's, names neither."""
+    rules = load_ruleset("gin-rummy")
+    engine = Engine(rules)
+    state = engine.new_game(None, 0, log=True)
+    legal = engine.legal_actions(state)
+    bots = [make_bot("random", 0, seat) for seat in range(state.n)]
+    while legal:
+        legal = engine.play(state, bots[state.current].choose(engine, state, legal))
+    assert state.log is not None
+    end = next(e for e in state.log if e.get("event") == "round_end")
+    hand = sorted(rules.cards.names[c] for c in state.zones[rules.zone("hand").zone_of(0)])
+    mine, theirs = (news(rules, state.log, seat) for seat in (0, 1))
+    line = next(x for item in mine if item.kind == "account" for x in item.then
+                if x.startswith("seat 1: hand:"))
+    assert sorted(line.split(":", 2)[2].split()) == hand
+    line = next(x for item in theirs if item.kind == "account" for x in item.then
+                if x.startswith("seat 1: hand:"))
+    shown = line.split(":", 2)[2].split()
+    assert "##" in shown and set(shown) - {"##"} < set(hand)
+    assert [c for c in end["zones"]["hand"]["1"] if c] == [c for c in shown if c != "##"]
+    log = tmp_path / "gin.log"
+    cli(["run", "gin-rummy", "--seed", "0", "--log", str(log)])
+    ends = [json.loads(x) for x in log.read_text().splitlines() if '"round_end"' in x]
+    assert ends and all("told" not in e for e in ends)
+    assert ends[0]["zones"]["hand"]["1"] == end["zones"]["hand"]["1"]
+
+
 def test_a_number_folded_into_a_line_opens_that_line_and_refusals_name_the_screen() -> None:
     """geohash's first screen folds 27 asks into line 1: typing 5 opens that line part by
     part, never plays a choice the person did not see; a number that is no choice is

@@ -73,7 +73,8 @@ class Game(PeoplesGame):
     save_problem: str | None = None
     unreported: bool = False
     forfeited: list[int] = field(default_factory=list)  # seats whose program forfeited
-    accounts: list[Account] = field(default_factory=list)  # the last rounds' accounts
+    # the last rounds' accounts, each as every seat reads it
+    accounts: list[tuple[Account, ...]] = field(default_factory=list)
     windows: Windows = field(default_factory=Windows)  # how each person meets reactions
     takeback: TakeBack = field(default_factory=TakeBack)
 
@@ -211,7 +212,9 @@ class Game(PeoplesGame):
             del self.news[:-NEWS_KEPT]
         for index, event in enumerate(events):
             if event.get("event") == "round_end":
-                self.accounts.append(round_account(rules, event, ends_game(events, index)))
+                last = ends_game(events, index)
+                self.accounts.append(tuple(round_account(rules, event, last, p)
+                                           for p in range(self.state.n)))
                 del self.accounts[:-ACCOUNTS_KEPT]
 
     def take_back(self, seat: int) -> None:

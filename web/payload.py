@@ -92,7 +92,7 @@ def seat_payload(game: Game, seat: int, full: bool = False,
         and game.takeback.refusal(state, seat, 1) is None,
         "choices": [choice(engine, game, seat, index, mine[index], places, texts)
                     for index in order],
-        "account": game.accounts[-1].to_data() if game.accounts else None,
+        "account": game.accounts[-1][seat].to_data() if game.accounts else None,
         "results": results(game) if state.over else None,
     }
     if full:
