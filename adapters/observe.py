@@ -9,7 +9,9 @@ place a card can lie in (a zone's slot, as the action table numbers them) has a 
     card_maybe     names x zones        of those it does not know, how many it knows may
                                         lie in each zone (a card it lost sight of: in the
                                         hand it was in, or the zone a card went to)
-    card_known_by  names x seats        of those it knows, how many each seat knows too
+    card_known_by  names x seats        of those it knows, how many each seat knows too,
+                                        as far as it can tell (in another's hand: its
+                                        holder; sight.knowers_seen)
     zone_sizes     zones                cards in each zone / cards
     slots          places x 4           each place: holds a card, face up, known to the
                                         seat, and then which card: (name's index + 1) / names;
@@ -254,6 +256,10 @@ class SeatTensor:
             rows.append((first, place.capacity, other))
             first += place.capacity
         self.rows = rows
+        # the hands another holds, each with the parties the seat can tell know its cards
+        # (sight.knowers_seen: the holder and itself)
+        self.apart = [(z, 1 << rules.board.owner[z] | 1 << seat)
+                      for z, (_, _, other) in enumerate(rows) if other]
         n = table.n_cards
         # the game as last written: nowhere, known to nobody (the pieces are all 0)
         self.where: list[int] = [-1] * n
@@ -303,6 +309,12 @@ class SeatTensor:
         """Bring the tensor to `s` (the engine's game of `match` now) and return it."""
         raw, seat = self.raw, self.seat
         where, known, face, zones = s.where, s.known, s.face_up, s.zones
+        if self.apart:  # who knows a card, as far as the seat can tell
+            known = known[:]
+            for z, keep in self.apart:
+                for c in zones[z]:
+                    if c != EMPTY:
+                        known[c] &= keep
         was_where, was_known, was_zones = self.where, self.known, self.zones
         moved: set[int] = set()
         if zones != was_zones:
@@ -348,7 +360,7 @@ class SeatTensor:
             changed = moved | set(compress(self.cards, map(ne, known, was_known)))
             self.known = known[:]
         if changed:
-            self._counts(changed, was_where, was_known, s)
+            self._counts(changed, was_where, was_known, s, known)
         if face != self.face:
             changed = changed | set(compress(self.cards, map(ne, face, self.face)))
             self.face = face[:]
@@ -368,14 +380,14 @@ class SeatTensor:
         return self.shown
 
     def _counts(self, changed: set[int], was_where: list[int], was_known: list[int],
-                s: GameState) -> None:
+                s: GameState, known: list[int]) -> None:
         """card_zone and card_known_by for the cards that moved or became known or unknown
         (`changed`, that were in `was_where` and known to `was_known`): each taken away
         where it was counted, counted where it is, in its zone's column if the seat knows
         it, else in the last; who knows it too, only where that changed (a card seen by the
         same seats that moves, say, changes card_zone alone; a card the seat does not know
         that moves, nothing)."""
-        raw, seat, where, known = self.raw, self.seat, s.where, s.known
+        raw, seat, where = self.raw, self.seat, s.where
         zone_row, known_row, last, seats_of = \
             self.zone_row, self.known_row, self.last, self.seats_of
         for c in changed:

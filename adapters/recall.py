@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardrules.interpreter.runtime import OWNER
+from cardrules.interpreter.sight import apart_from
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.words import answered, clue_answers, known_after
 
@@ -45,8 +46,11 @@ def record(table: Table, s: GameState, seat: int, action: Action) -> Record:
     if not facts:
         return Record(seat, action, (), answers)
     after = known_after(rules, s, seat, action)
-    return Record(seat, action, tuple((c, after.get(c, known), place)
-                                      for c, known, place in facts), answers)
+    # (a seat that cannot tell which card of another's hand the action took or looked at
+    # is not said to know it, whatever it knows of it: sight.apart_from)
+    board = rules.board
+    return Record(seat, action, tuple((c, after.get(c, known) & ~apart_from(board, s, c, seat),
+                                       place) for c, known, place in facts), answers)
 
 
 def as_seen(table: Table, record: Record, viewer: int) -> Record:

@@ -39,7 +39,15 @@ from .runtime import (
     total_now,
     zone_label,
 )
-from .sight import copy_seen, parties, seen_again, shuffled_unseen, unseen_move, untold
+from .sight import (
+    apart_from,
+    copy_seen,
+    parties,
+    seen_again,
+    shuffled_unseen,
+    unseen_move,
+    untold,
+)
 from .state import GameState
 
 INLINABLE: dict[str, Callable[..., Any]] = {}  # filled by @inlinable below
@@ -351,7 +359,7 @@ def peek(b: Board, s: GameState, c: int, who: int) -> None:
     learnt(b, s, c, gained)
     if s.log is not None:
         s.log.append({"effect": "peek", "seat": who + 1, "zone": b.names[s.where[c]],
-                      "told": seen_by_each(b, s, c), "named": named_to_each(b, s, c)})
+                      "told": seen_by_each(b, s, c, who), "named": named_to_each(b, s, c, who)})
 
 
 def learnt(b: Board, s: GameState, c: int, gained: int,
@@ -544,18 +552,28 @@ def _log(b: Board, s: GameState, kind: str, c: int, src: int, dest: int,
 SEATS_OWN = ("told", "named")
 
 
-def seen_by_each(b: Board, s: GameState, c: int) -> list[str | None]:
-    """Card c as each seat knows it now: its name, or None."""
+def seen_by_each(b: Board, s: GameState, c: int, actor: int | None = None
+                 ) -> list[str | None]:
+    """Card c as each seat knows it now: its name, or None. With `actor` (the seat whose
+    rule reads c where it lies, as a look does): None to a seat that cannot tell which
+    card that was (c in a hand neither holds, sight.apart_from), whatever it knows of it."""
     known, name = s.known[c], b.card_names[c]
+    if actor is not None:
+        known &= ~apart_from(b, s, c, actor)
     return [name if known >> p & 1 else None for p in range(s.n)]
 
 
-def named_to_each(b: Board, s: GameState, c: int) -> list[list[int]]:
+def named_to_each(b: Board, s: GameState, c: int, actor: int | None = None
+                  ) -> list[list[int]]:
     """Card c, by the number of its face (`Board.face`: the copies of a card, in a game of
     several decks, are one face, which no seat tells apart), to each seat that knows it now
-    (`named`)."""
+    (`named`; `actor` as for seen_by_each)."""
     known, face = s.known[c], b.face[c]
+    if actor is not None:
+        known &= ~apart_from(b, s, c, actor)
     return [[face] if known >> p & 1 else [] for p in range(s.n)]
+
+
 
 
 # What generated code may call of this module (dsl/binding.py binds these names).

@@ -57,6 +57,33 @@ def parties(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def held_apart(b: Board, s: GameState, c: int, party: int) -> bool:
+    """Whether card c lies in a hand another party holds (a zone its holder alone sees, not
+    a grid), out of `party`'s sight: which of its cards is which is the holder's to see, so
+    `party` cannot tell which of them another takes or looks at, whatever it knows of them."""
+    z = s.where[c]
+    return z >= 0 and b.visibility[z] == OWNER and not b.grid[z] and b.owner[z] != party
+
+
+def apart_from(b: Board, s: GameState, c: int, actor: int) -> int:
+    """The parties that cannot tell it was card c that `actor`'s rule took or looked at
+    where it lies (-1: no seat's): where c lies in a hand neither `actor` nor they hold,
+    every party but its holder and `actor` (`held_apart`); else none."""
+    z = s.where[c]
+    if z < 0 or b.visibility[z] != OWNER or b.grid[z] or b.owner[z] == actor:
+        return 0
+    return s.everyone & ~(1 << b.owner[z]) & ~(1 << actor if actor >= 0 else 0)
+
+
+def knowers_seen(b: Board, s: GameState, c: int, party: int) -> int:
+    """The parties `party` can tell know card c: all who do (`known`), but of a card in a
+    hand another holds, only its holder and `party` itself (who else has looked at one of
+    those cards, or been handed it, `party` cannot follow there: `held_apart`)."""
+    if held_apart(b, s, c, party):
+        return s.known[c] & (1 << b.owner[s.where[c]] | 1 << party)
+    return s.known[c]
+
+
 def unseen_move(s: GameState, c: int, src: int, z: int, was: int, held: bool,
                 holder: int) -> None:
     """Card c went from zone src to zone z; the parties that do not know it now saw a card

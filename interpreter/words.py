@@ -27,6 +27,7 @@ from cardrules.errors import CardrulesError, RuleFault, RuleRuntimeError
 from cardrules.model import PASS, PASS_TEXT, Action, MoveDef, Ruleset
 
 from .runtime import OTHERS, OWNER
+from .sight import apart_from
 from .state import GameState
 
 CARD_KINDS = ("red", "black", "none")  # colours, by number
@@ -386,7 +387,7 @@ def tell(words: Words, state: GameState, me: int, action: Action) -> Told:
     if move is not None and action[0] in words.open_moves:
         public = f"{words.describe_move(action[0])} (written, not shown)"
         return Told(public, tuple(words.narrate(action, me, p, state) for p in seats),
-                    tuple(_named(cards, state.known, p, words.rules.board.face)
+                    tuple(_named(cards, _knows(state.known, p), words.rules.board.face)
                           for p in seats))
     answers = clue_answers(words.rules, state, me, action) if words.rules.tells else []
     if move is None or not cards:
@@ -400,20 +401,35 @@ def tell(words: Words, state: GameState, me: int, action: Action) -> Told:
     knew = {c: state.known[c] | copies_known(words.rules, state, done, c) for c in cards} \
         if words.rules.board.copies else state.known
     everyone = state.everyone
+    # A card the action takes or looks at in a hand neither the actor nor the reader holds:
+    # the reader cannot tell which of its cards it was, whatever it knows of them
+    # (sight.apart_from), before the action and after (where it still lies there).
+    board = words.rules.board
+    apart = {c: (apart_from(board, state, c, me), apart_from(board, done, c, me))
+             for c in cards}
+
+    def seen(known: Any, p: int, when: int) -> Callable[[int], bool]:
+        return lambda c: bool(known[c] >> p & 1 and not apart[c][when] >> p & 1)
+
     public = _words(words, state, action, None, me, cards,
-                    lambda c: knew[c] == everyone, lambda c: after[c] == everyone)
-    told = tuple(_words(words, state, action, p, me, cards, _bit(knew, p),
-                        _bit(after, p)) + answered(words, answers, p) for p in seats)
+                    lambda c: knew[c] == everyone and not apart[c][0],
+                    lambda c: after[c] == everyone and not apart[c][1])
+    told = tuple(_words(words, state, action, p, me, cards, seen(knew, p, 0),
+                        seen(after, p, 1)) + answered(words, answers, p) for p in seats)
     face = words.rules.board.face
     return Told(public + answered(words, answers, None), told,
-                tuple(_named(cards, after, p, face) for p in seats))
+                tuple(_named(cards, seen(after, p, 1), face) for p in seats))
 
 
-def _named(cards: list[int], known: Any, seat: int, face: Any) -> tuple[int, ...]:
-    """The cards of an action's words that `seat`'s sentence names: those it knows (`known`,
+def _knows(known: Any, seat: int) -> Callable[[int], bool]:
+    return lambda c: bool(known[c] >> seat & 1)
+
+
+def _named(cards: list[int], knows: Callable[[int], bool], face: Any) -> tuple[int, ...]:
+    """The cards of an action's words that a seat's sentence names: those it knows (`knows`,
     once the action is done), each told by its name (or ' - it was 7D'), never by its place;
     by the number of its face (`Board.face`: copies of a card are one face to a seat)."""
-    return tuple(face[c] for c in cards if known[c] >> seat & 1)
+    return tuple(face[c] for c in cards if knows(c))
 
 
 def clue_answers(rules: Ruleset, state: GameState, me: int,
@@ -503,10 +519,6 @@ def cards_of(rules: Ruleset, action: Action) -> list[int]:
                 if c not in out:
                     out.append(c)
     return out
-
-
-def _bit(known: Any, seat: int) -> Callable[[int], bool]:
-    return lambda c: bool(known[c] >> seat & 1)
 
 
 def _words(words: Words, state: GameState, action: Action, seat: int | None, me: int,

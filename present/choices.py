@@ -18,7 +18,9 @@ from typing import Any, TypeVar
 
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.runtime import OWNER
+from cardrules.interpreter.sight import knowers_seen
 from cardrules.interpreter.state import GameState
+from cardrules.interpreter.view import held_order
 from cardrules.interpreter.words import cards_of
 from cardrules.model import Action
 
@@ -31,33 +33,59 @@ def in_view_order(engine: Engine, state: GameState, seat: int,
                   actions: Sequence[Action]) -> list[Action]:
     """`actions` with those that name one card of a zone of `seat`'s in the order the
     seat's view shows its zones (present/render.py: a spread in the deck's order, its
-    unseen cards last; other layouts as the cards lie), each move's among the places its
+    unseen cards last; other layouts as the cards lie), and those that name a card of a
+    hand another holds by where the seat's view shows each card they name (`view.held_order`:
+    the cards it knows in the deck's order, then backs), so that their order and the words
+    at each place come of nothing the seat did not see (the engine lists such a hand in its
+    holder's order, or a list made of it in the deck's); each move's among the places its
     own such actions held; every other action stays where it was."""
     rules = engine.rules
+    board = rules.board
     own: dict[int, tuple[int, str]] = {}  # zone index -> (the zone's place, its layout)
+    held: dict[int, int] = {}  # another's hand -> the zone's place
+    place_of = {zone.name: place for place, zone in enumerate(rules.zones)}
     for place, zone in enumerate(rules.zones):
         if zone.owned:
             own.update((z, (place, zone.layout)) for z in zone.instances(seat))
+    held.update((z, place_of[name]) for z, name in enumerate(board.names)
+                if board.owner[z] not in (-1, seat) and board.visibility[z] == OWNER
+                and not board.grid[z])
     deck, names = render.deck_order(rules), rules.cards.names
+    seen: dict[int, dict[int, int]] = {}  # another's hand -> each card's place in its view
 
-    def key(action: Action) -> tuple[int, int, int] | None:
-        cards = cards_of(rules, action) if action != PASS else []
-        if len(cards) != 1 or state.where[cards[0]] not in own:
-            return None
-        c = cards[0]
+    def seen_at(c: int) -> tuple[int, int, int] | None:
+        """Where the seat sees card c: in its own zones or another's hand (else None)."""
         z = state.where[c]
-        place, layout = own[z]
+        if z in held:
+            if z not in seen:
+                order = held_order(board, state, state.zones[z], seat)
+                seen[z] = {card: i for i, card in enumerate(order)}
+            return held[z], z, seen[z][c]
+        if z not in own:
+            return None
+        at, layout = own[z]
         if layout != "spread":
-            return place, z, state.zones[z].index(c)
+            return at, z, state.zones[z].index(c)
         if not state.known[c] >> seat & 1:
-            return place, z, len(deck) + 1
-        return place, z, deck.get(names[c], len(deck))
+            return at, z, len(deck) + 1
+        return at, z, deck.get(names[c], len(deck))
+
+    def key(action: Action) -> tuple[tuple[int, int, int], ...] | None:
+        cards = cards_of(rules, action) if action != PASS else []
+        if len(cards) == 1:
+            one = seen_at(cards[0])
+            return None if one is None else (one,)
+        if not any(state.where[c] in held for c in cards):
+            return None  # (cards of the seat's own, or the table's: as listed)
+        # a choice naming a card of another's hand: by where the seat sees each card
+        return tuple(seen_at(c) or (place_of[board.names[state.where[c]]], state.where[c],
+                                  state.zones[state.where[c]].index(c)) for c in cards)
 
     out = list(actions)
     keys = [key(a) for a in actions]
     for move in dict.fromkeys(a[0] for a in actions):
         places = [i for i, a in enumerate(actions) if a[0] == move and keys[i] is not None]
-        ordered = sorted(places, key=lambda i: keys[i] or (0, 0, 0))
+        ordered = sorted(places, key=lambda i: keys[i] or ())
         for at, i in zip(places, ordered):
             out[at] = actions[i]
     return out
@@ -67,9 +95,18 @@ def offered(engine: Engine, state: GameState, seat: int,
             actions: Sequence[Action]) -> list[Action]:
     """The choices a person at `seat` is offered of the legal `actions`: in view order,
     each once (`distinct`), a reaction's the plausible first."""
+    return [actions[i] for i in offered_order(engine, state, seat, actions)]
+
+
+def offered_order(engine: Engine, state: GameState, seat: int,
+                  actions: Sequence[Action]) -> list[int]:
+    """The indices of `actions` that `offered` gives, in its order (what a page lists)."""
+    at = {action: i for i, action in enumerate(actions)}
     ordered = in_view_order(engine, state, seat, actions)
     ordered = [ordered[i] for i in distinct(engine, state, ordered)]
-    return plausible_first(engine, state, seat, ordered) if state.window else ordered
+    if state.window:
+        ordered = plausible_first(engine, state, seat, ordered)
+    return [at[action] for action in ordered]
 
 
 def distinct(engine: Engine, state: GameState, actions: Sequence[Action]) -> list[int]:
@@ -111,11 +148,18 @@ def choice_key(engine: Engine, state: GameState, action: Action) -> tuple[Any, .
 def _places(engine: Engine, state: GameState, action: Action) -> tuple[Any, ...]:
     """Where each card an action names lies, as far as it sets the choice apart: in a hand
     (a zone only its owner sees, not a grid) the hand, the facing and who knows the card,
-    as its place there is its holder's order alone; anywhere else the very place."""
+    and who knows the card as far as the seat choosing can tell (`sight.knowers_seen`), as
+    its place there is its holder's order alone; anywhere else the very place. A card of a
+    hand that the seat choosing does not know is a choice of its own: two copies there that
+    only their holder knows are alike to everyone else, but one choice of the two would
+    tell the chooser that they are copies."""
     move = engine.rules.moves.get(str(action[0]))
     if move is None or not move.names_cards:
         return ()
     board = engine.rules.board
+    chooser = engine.to_move(state)
+    chooser = -1 if chooser is None else chooser
+    mine = 0 if chooser < 0 else 1 << chooser
     out: list[Any] = []
     for value, cards in zip(action[1:], move.names_cards):
         if not cards:
@@ -126,7 +170,8 @@ def _places(engine: Engine, state: GameState, action: Action) -> tuple[Any, ...]
                 continue
             z = state.where[c]
             if board.visibility[z] == OWNER and not board.grid[z]:
-                out.append((z, state.face_up[c], state.known[c]))
+                out.append((z, state.face_up[c], knowers_seen(board, state, c, chooser))
+                           if state.known[c] & mine else (z, c))
             else:
                 out.append((z, state.zones[z].index(c)))
     return tuple(out)

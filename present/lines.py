@@ -10,6 +10,7 @@ from typing import Any
 from cardrules.interpreter.domains import Words, is_open
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.runtime import OWNER
+from cardrules.interpreter.sight import knowers_seen
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.words import cards_of
 from cardrules.model import Action, Ruleset
@@ -47,7 +48,9 @@ def choice_texts(engine: Engine, state: GameState, seat: int,
 def _which_card(engine: Engine, state: GameState, seat: int, action: Action,
                 others: list[Action]) -> str:
     """What tells the card `action` names apart from those of `others` (the same words):
-    its row and column in a grid, its place in a pile, or who else knows it in a hand."""
+    its row and column in a grid, its place in a pile, or who else knows it in a hand, as
+    far as the seat can tell (`sight.knowers_seen`); of another's hand, nothing where the
+    seat does not know the card (those it does not know are alike to it)."""
     cards = cards_of(engine.rules, action)
     theirs = {c for other in others for c in cards_of(engine.rules, other)}
     board = engine.rules.board
@@ -62,7 +65,10 @@ def _which_card(engine: Engine, state: GameState, seat: int, action: Action,
         if board.visibility[z] != OWNER:
             depth = len(state.zones[z]) - index
             return "the top one" if depth == 1 else f"{depth} from the top"
-        knowers = [p for p in range(state.n) if p != seat and state.known[c] >> p & 1]
+        if board.owner[z] != seat and not state.known[c] >> seat & 1:
+            continue
+        seen = knowers_seen(board, state, c, seat)
+        knowers = [p for p in range(state.n) if p != seat and seen >> p & 1]
         return ("known to " + ", ".join(f"seat {p + 1}" for p in knowers)) if knowers \
             else "known to you alone"
     return ""

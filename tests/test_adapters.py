@@ -380,11 +380,16 @@ def _afresh(plan: TensorPlan, match: Match, seat: int) -> np.ndarray:
     name_of = [int(x) for x in plan.name_of]
     kinds = len(plan.copies)
     mine = [bool(s.known[c] >> seat & 1) for c in range(n)]
+    board = rules.board
     for c in range(n):
         if mine[c]:
-            parts["card_zone"][name_of[c], s.where[c]] += 1
+            z = s.where[c]
+            parts["card_zone"][name_of[c], z] += 1
+            # who knows it, as far as the seat can tell: of a card in a hand another holds,
+            # the holder and the seat alone
+            apart = board.visibility[z] == OWNER and not board.grid[z] and board.owner[z] != seat
             for p in range(players):
-                if s.known[c] >> p & 1:
+                if s.known[c] >> p & 1 and (not apart or p in (seat, board.owner[z])):
                     parts["card_known_by"][name_of[c], p] += 1
         else:
             parts["card_zone"][name_of[c], -1] += 1

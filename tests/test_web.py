@@ -41,6 +41,7 @@ from cardrules.interpreter.sight import whereabouts  # noqa: E402
 from cardrules.interpreter.state import GameState  # noqa: E402
 from cardrules.interpreter.words import applied  # noqa: E402
 from cardrules.model import Action  # noqa: E402
+from cardrules.present.choices import choice_key  # noqa: E402
 from cardrules.web import server  # noqa: E402
 from cardrules.web.game import ACCOUNTS_KEPT, Game  # noqa: E402
 from cardrules.web.payload import seat_payload  # noqa: E402
@@ -68,11 +69,15 @@ def seat_url(game: Game, seat: int) -> str:
     return f"/api/seat/{token}"
 
 
-def request_for(legal: list[Action], action: Action) -> dict[str, Any]:
-    """The body a page sends for `action`: its choice's index, and what it writes."""
-    for index, candidate in enumerate(legal):
-        if not is_open(candidate) and candidate == action:
-            return {"index": index}
+def request_for(game: Game, seat: int, action: Action) -> dict[str, Any]:
+    """The body a page sends for `action`: its choice's place among those offered (the
+    action itself, else the one offered that is the same choice), and what it writes."""
+    legal = [game.legal()[i] for i in game.offered(seat)]
+    key = choice_key(game.engine, game.state, action)
+    for same in (lambda c: c == action, lambda c: choice_key(game.engine, game.state, c) == key):
+        for index, candidate in enumerate(legal):
+            if not is_open(candidate) and same(candidate):
+                return {"index": index}
     for index, candidate in enumerate(legal):
         if is_open(candidate) and matches(candidate, action) is None:
             return {"index": index, "texts": {str(k): action[k] for k, part in
@@ -390,7 +395,7 @@ def play_over_the_api(client: TestClient, game: Game, seed: int, limit: int,
         before, done = game.state.copy(), len(game.record.actions)
         news, rounds = len(game.news), len(at_end)
         answer = client.post(f"{seat_url(game, seat)}/move",
-                             json={"version": game.version, **request_for(legal, action)})
+                             json={"version": game.version, **request_for(game, seat, action)})
         assert answer.status_code == 200, answer.text
         # each seat's news names what the seat knew before an action or once it was done,
         # of the action and of any only choice played for a person after it
@@ -462,7 +467,7 @@ def test_a_game_played_over_the_api_ends_as_in_the_engine(tmp_path: Path) -> Non
             legal = game.legal()
             action = choosers[seat].choose(game.engine, game.state, legal)
             answer = client.post(f"{seat_url(game, seat)}/move",
-                                 json={"version": game.version, **request_for(legal, action)})
+                                 json={"version": game.version, **request_for(game, seat, action)})
             assert answer.status_code == 200, answer.text
         results = payload["results"]
     engine = Engine(load_ruleset("golf6-quick", {"rounds": "1"}))

@@ -20,7 +20,7 @@ from typing import Any
 from cardrules.errors import GameError
 from cardrules.interpreter.domains import is_open, matches
 from cardrules.interpreter.players import hint as hints
-from cardrules.present.choices import choice_key, distinct, once_each
+from cardrules.present.choices import choice_key, offered_order, once_each
 from cardrules.present.lines import choice_text, choice_texts
 
 from .game import Game, Refused
@@ -78,24 +78,28 @@ async def hint(served: Served, seat: int, body: dict[str, Any]) -> dict[str, Any
     finally:
         served.hinting.discard(seat)
 
-    # the choices the page offers (present/choices.py: distinct), by what makes each the
-    # choice it is: an estimate of another that is the same choice goes by its index
-    offered = {choice_key(engine, state, legal[i]): i for i in distinct(engine, state, legal)
+    # the choices the page offers (Game.offered: each by its place in the page's list), by
+    # what makes each the choice it is: an estimate of another that is the same choice goes
+    # by its place
+    order = offered_order(engine, state, seat, legal)
+    offered = {choice_key(engine, state, legal[i]): at for at, i in enumerate(order)
                if not is_open(legal[i])}
-    texts = choice_texts(engine, state, seat, {i: legal[i] for i in offered.values()})
+    said = choice_texts(engine, state, seat, {i: legal[i] for i in order
+                                              if not is_open(legal[i])})
+    texts = {at: said[i] for at, i in enumerate(order) if i in said}
 
     def index_of(action: Any) -> int | None:
         return offered.get(choice_key(engine, state, action)) if not is_open(action) else None
 
     # a move whose text the person writes is offered once: a text the bot wrote goes by
-    # that choice's index, and its own words
-    writes = [i for i in range(len(legal)) if is_open(legal[i])]
+    # that choice's place, and its own words
+    writes = [at for at, i in enumerate(order) if is_open(legal[i])]
 
     def entry(action: Any) -> dict[str, Any]:
         index = index_of(action)
         if index is None:
-            return {"index": next((i for i in writes if matches(legal[i], action) is None),
-                                  None),
+            return {"index": next((at for at in writes
+                                   if matches(legal[order[at]], action) is None), None),
                     "text": choice_text(engine, action, state, seat)}
         return {"index": index, "text": texts[index]}
 

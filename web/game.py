@@ -2,9 +2,11 @@
 
 A seat is known by its token alone (secrets.token_urlsafe, compared with
 secrets.compare_digest). What a seat is sent is built in web/payload.py from player_view
-and that seat's own legal actions; a move is an index into those actions, so no card's
-number ever leaves the server. Every action is applied by the engine, noted in the game's
-record (interpreter/sessions/record.py) and saved, so the game can be resumed at any point.
+and that seat's own legal actions; a move is a place in the list of choices the seat is
+offered (`Game.offered`, in an order made of what the seat can see), so no card's number,
+nor the order the engine lists them in, ever leaves the server. Every action is applied by
+the engine, noted in the game's record (interpreter/sessions/record.py) and saved, so the
+game can be resumed at any point.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from cardrules.interpreter.sessions.windows import Windows
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action
 from cardrules.present.account import Account, ends_game, round_account
+from cardrules.present.choices import offered_order
 from cardrules.present.lines import fitted
 from cardrules.present.news import News, news
 
@@ -171,10 +174,19 @@ class Game(PeoplesGame):
         if version != self.version:
             raise Refused(409, "the game has moved on since that choice was shown: choose "
                           "again")
-        legal = self.legal()
-        if type(index) is not int or not 0 <= index < len(legal):
+        order = self.offered(seat)
+        if type(index) is not int or not 0 <= index < len(order):
             raise Refused(400, "there is no such choice")
-        return fill_texts(legal[index], texts)
+        return fill_texts(self.legal()[order[index]], texts)
+
+    def offered(self, seat: int) -> list[int]:
+        """The choices `seat`'s page lists now, as indices into `legal()`, in the page's
+        order (present/choices.py `offered_order`: the order of what the seat can see, each
+        choice once); none unless the decision is the seat's. A page's choice is a place
+        in this list."""
+        if self.to_move() != seat:
+            return []
+        return offered_order(self.engine, self.state, seat, self.legal())
 
     @property
     def people(self) -> list[int]:

@@ -18,7 +18,6 @@ from cardrules.interpreter.players.hint import HINT_KINDS
 from cardrules.interpreter.view import card_places, player_view
 from cardrules.model import Action
 from cardrules.present import render
-from cardrules.present.choices import distinct, plausible_order
 from cardrules.present.lines import choice_texts, rules_parts
 from cardrules.present.news import News
 
@@ -71,11 +70,9 @@ def seat_payload(game: Game, seat: int, full: bool = False,
     legal = game.legal()
     mover = engine.to_move(state)
     mine = legal if mover == seat else []
-    # a reaction's choices: the plausible first
-    order = plausible_order(engine, state, seat, mine) if state.window and mine \
-        else list(range(len(mine)))
-    kept = set(distinct(engine, state, mine))  # (two cards alike to everyone: one choice)
-    order = [i for i in order if i in kept]
+    # as the terminal offers them: in view order, two choices alike to everyone once, a
+    # reaction's the plausible first; each by its place in that list
+    order = game.offered(seat)
     places = card_places(engine.rules, state, seat) if mine else {}
     texts = choice_texts(engine, state, seat, {i: mine[i] for i in order
                                                if not is_open(mine[i])})
@@ -90,8 +87,8 @@ def seat_payload(game: Game, seat: int, full: bool = False,
         "react": react_info(game, seat, left),
         "takeback": len(game.people) == 1 and seat in game.people
         and game.takeback.refusal(state, seat, 1) is None,
-        "choices": [choice(engine, game, seat, index, mine[index], places, texts)
-                    for index in order],
+        "choices": [choice(engine, game, seat, at, index, mine[index], places, texts)
+                    for at, index in enumerate(order)],
         "account": game.accounts[-1][seat].to_data() if game.accounts else None,
         "results": results(game) if state.over else None,
     }
@@ -155,10 +152,11 @@ def results(game: Game) -> dict[str, Any]:
     return out
 
 
-def choice(engine: Engine, game: Game, seat: int, index: int, action: Action,
+def choice(engine: Engine, game: Game, seat: int, at: int, index: int, action: Action,
            places: dict[int, list[Any]], said: dict[int, str]) -> dict[str, Any]:
-    """One legal action as `seat` may read it (`said`: choice_texts of those offered),
-    with the places of the cards it names and what is still to be written for it."""
+    """One legal action (`legal()[index]`, the choice at place `at` of those offered) as
+    `seat` may read it (`said`: choice_texts of those offered, by index), with the places
+    of the cards it names and what is still to be written for it."""
     state = game.state
     words = engine.words.describe(action, state, seat) if is_open(action) else said[index]
     move = engine.moves.get(action[0])
@@ -167,7 +165,7 @@ def choice(engine: Engine, game: Game, seat: int, index: int, action: Action,
         texts = [{"at": i + 1, "name": name, "about": str(value)}
                  for i, (name, value) in enumerate(zip(move.params, action[1:]))
                  if isinstance(value, Words)]
-    return {"index": index, "text": words, "move": action[0], "pass": action == PASS,
+    return {"index": at, "text": words, "move": action[0], "pass": action == PASS,
             "cards": [places[c] for c in named_cards(engine, action) if c in places],
             "texts": texts}
 
