@@ -29,7 +29,7 @@ from cardrules.interpreter.sessions.files import NewFile
 from cardrules.interpreter.sessions.play import finish, play
 from cardrules.interpreter.sessions.start import fresh_seed
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.view import player_view, table_cards, values_changed, values_seen
+from cardrules.interpreter.view import player_view, table_cards, values_seen, with_values
 from cardrules.interpreter.words import applied
 from cardrules.model import Action, Ruleset
 from cardrules.present import render
@@ -231,13 +231,13 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
     legal = engine.legal_actions(state)
     turn = -1
     names, style = frozenset(rules.cards.names), Style(plain=plain)
-    told: list[dict[str, Any]] = []  # what came of the last action besides its events
+    told: list[dict[str, Any]] = []  # what came of the last action
     while True:
         # every action the seat sees happen (those the engine played for a seat too), what
         # came of it, each round's deal and account, in the words it may read and in the
         # order they came, before the view they lead to: as a person playing reads them,
         # with the cards shown as the table shows them (8♠, or 8S with --plain)
-        for item in news(rules, drain(state.log) + told, seat):
+        for item in news(rules, told + drain(state.log), seat):
             click.echo("\n".join(cards_in_text(printable(f"  {line}"), names, style)
                                   for line in item.lines()))
         if not legal:
@@ -250,12 +250,12 @@ def _play_watched(engine: Engine, state: GameState, bots: list[Bot], seat: int,
         assert decider is not None
         action = bots[decider].choose(engine, state, legal)
         before = values_seen(rules, state)
+        told = drain(state.log)  # (what came before it)
         legal = engine.play(state, action)
         # what the seat sees of the variables, changed by the action (as at a table with
         # people), told with what else came of it, never in the log (a --log file is the
         # table's)
-        changed = values_changed(rules, state, before)
-        told = [changed] if changed else []
+        told += with_values(rules, state, before, drain(state.log))
     click.echo("\n".join(render.view_lines(rules, player_view(rules, state, seat), plain)))
 
 

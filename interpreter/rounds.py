@@ -17,7 +17,7 @@ from . import sight
 from .interface import Flow
 from .runtime import MOST_VALUE, SIGNAL_GAME, next_seat
 from .state import GameState
-from .view import house_view, public_variables, seen_apart, table_cards
+from .view import house_view, public_variables, seen_apart, seen_values, table_cards
 
 
 def game_variables(F: Flow, s: GameState) -> None:
@@ -136,9 +136,12 @@ def score(F: Flow, s: GameState) -> bool:
         event = {"event": "round_end", "round": s.round, "scores": scores,
                  "totals": list(s.totals), "zones": zones,
                  "player_variables": public_variables(rules, s, over, round_over=True)}
-        # what each seat can tell of the table beyond that (its own hand, say): its own
-        # (effects.SEATS_OWN), for its account
-        event["told"] = [seen_apart(zones, table_cards(rules, s, public=True, seat=p))
+        # each seat's own (effects.SEATS_OWN): what it can tell of the table beyond that
+        # (its own hand, say), for its account, and the variables as its view shows them
+        # now, for the news of the action that ended the round (view.with_values)
+        event["told"] = [{"zones": seen_apart(zones, table_cards(rules, s, public=True, seat=p)),
+                          "values": [[name, owner, value] for (name, owner), value
+                                     in seen_values(rules, s, p).items()]}
                          for p in range(s.n)]
         if parts:
             event["score_parts"] = parts

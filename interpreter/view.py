@@ -226,22 +226,38 @@ def seen_values(rules: Ruleset, s: GameState, seat: int) -> dict[tuple[str, int]
 
 def values_seen(rules: Ruleset, s: GameState) -> tuple[int, list[dict[tuple[str, int], Any]]]:
     """The rounds scored so far and every seat's `seen_values`, in seat order: what
-    `values_changed` compares with after an action."""
+    `with_values` compares with after an action."""
     return len(s.round_scores), [seen_values(rules, s, p) for p in range(s.n)]
 
 
-def values_changed(rules: Ruleset, s: GameState,
-                   before: tuple[int, list[dict[tuple[str, int], Any]]]) -> dict[str, Any] | None:
-    """The variables each seat's view shows that changed since `before` (`values_seen`
-    then), as the effect a front end adds to an action's events for the news
-    (present/news.py, `values`): per seat, [name, player or -1, before, after]; None if no
-    seat sees a change, or a round has ended since (its account tells the round)."""
+def with_values(rules: Ruleset, s: GameState,
+                before: tuple[int, list[dict[tuple[str, int], Any]]],
+                events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`events` (what an action logged) with the effect that tells the variables each seat's
+    view shows that the action changed since `before` (`values_seen` then), for the news
+    (present/news.py, `values`: per seat, [name, player or -1, before, after]): last; or,
+    where the action ended a round, just before that round's end, as the variables were
+    then (the `round_end` event holds each seat's, `told`), the round's account telling
+    the rest. No effect where no seat sees a change."""
     rounds, then_seen = before
-    if len(s.round_scores) != rounds:
-        return None
+    if len(s.round_scores) == rounds:
+        changed = _changed(then_seen, values_seen(rules, s)[1])
+        return events + [changed] if changed else events
+    for index, event in enumerate(events):
+        told = event.get("told") if event.get("event") == "round_end" else None
+        if isinstance(told, list):
+            ended = [{(name, owner): value for name, owner, value in each["values"]}
+                     for each in told]
+            changed = _changed(then_seen, ended)
+            return events[:index] + [changed] + events[index:] if changed else events
+    return events
+
+
+def _changed(then_seen: list[dict[tuple[str, int], Any]],
+             now_seen: list[dict[tuple[str, int], Any]]) -> dict[str, Any] | None:
     changed = [[[name, owner, then.get((name, owner)), value]
                 for (name, owner), value in now.items() if then.get((name, owner)) != value]
-               for then, now in zip(then_seen, values_seen(rules, s)[1])]
+               for then, now in zip(then_seen, now_seen)]
     return {"effect": "values", "changed": changed} if any(changed) else None
 
 
@@ -306,8 +322,8 @@ def table_cards(rules: Ruleset, s: GameState, public: bool = False,
     """Every zone's cards by name, face up or not: the whole truth; with `public`, only the
     cards everyone knows are named (the others are None), as the event log shows, a zone its
     holder alone sees in the table's order (those named first, in the deck's order); with
-    `seat` as well, the cards that seat knows are named too, and its own hands lie in its
-    order (what the seat can tell of the table)."""
+    `seat` as well, the cards that seat knows are named too (what the seat can tell of the
+    table)."""
     names, face, board = rules.cards.names, rules.board.face, rules.board
     everyone = s.everyone
     mine = 0 if seat is None else 1 << seat
@@ -319,7 +335,7 @@ def table_cards(rules: Ruleset, s: GameState, public: bool = False,
     for zone in rules.zones:
         def cards(z: int) -> list[str | None]:
             held = s.zones[z]
-            if public and board.visibility[z] == OWNER and board.owner[z] != seat:
+            if public and board.visibility[z] == OWNER:
                 # a hand in the table's order, not its holder's (which the table never saw):
                 # the cards named first, in the deck's order, then the others
                 seen = sorted((c for c in held if named(c)), key=lambda c: (face[c], c))

@@ -128,7 +128,7 @@ def _seen_by(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
     told = event.get("told")
     if seat is None or not isinstance(told, list) or not 0 <= seat < len(told):
         return zones
-    own: dict[str, Any] = told[seat]
+    own: dict[str, Any] = told[seat]["zones"]
     return {name: {**cards, **own[name]} if isinstance(cards, dict) and name in own
             else own.get(name, cards) for name, cards in zones.items()}
 

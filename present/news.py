@@ -19,7 +19,7 @@ from cardrules.interpreter.sessions.people import Lone
 from cardrules.model import PASS, Ruleset
 
 from .account import ends_game, round_account
-from .render import printable, shown_value, trigger_docs, winner_names
+from .render import printable, trigger_docs, value_words, winner_names
 
 Event = dict[str, Any]
 
@@ -263,7 +263,7 @@ def values_text(rules: Ruleset, effect: Event, seat: int) -> list[str]:
         whose = "" if owner < 0 else "your " if owner == seat else f"seat {owner + 1}'s "
         title = titles.get(name, name)
         title = title if whose else title[:1].upper() + title[1:]
-        was, now = shown_value(before), shown_value(after)
+        was, now = (value_words(rules, name, v, seat + 1) for v in (before, after))
         if len(was) + len(now) > VALUE_TEXT:  # (a long list: that it changed, and its size)
             out.append(f"{whose}{title} changed" + (f": {len(after)} items"
                                                    if isinstance(after, list) else ""))

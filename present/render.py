@@ -414,7 +414,7 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
         parts = [f"{zone.name}: "
                  f"{seen_owned(zone, view['zones'][zone.name][str(other)], plain, order)}"
                  for zone in rules.zones if zone.owned]
-        known = [f"{titles.get(name, name)}: {shown_value(values[other - 1])}"
+        known = [f"{titles.get(name, name)}: {value_words(rules, name, values[other - 1], seat)}"
                  for name, values in view["player_variables"].items()
                  if values[other - 1] is not None and written(values[other - 1])]
         who = f"seat {other}" + (" (you)" if other == seat else "")
@@ -424,11 +424,11 @@ def view_lines(rules: Ruleset, view: dict[str, Any], plain: bool = False) -> lis
         parts = [f"{zone.name}: "
                  f"{seen_owned(zone, view['zones'][zone.name]['house'], plain, order)}"
                  for zone in rules.zones if zone.owned]
-        parts += [f"{titles.get(name, name)}: {shown_value(value)}"
+        parts += [f"{titles.get(name, name)}: {value_words(rules, name, value, seat)}"
                   for name, value in house["variables"].items()
                   if value is not None and written(value)]
         lines.append(f"  {_clip(house['name'], 14):<14}" + "   ".join(parts))
-    shown = [f"{titles.get(name, name)}: {shown_value(value)}"
+    shown = [f"{titles.get(name, name)}: {value_words(rules, name, value, seat)}"
              for name, value in view["variables"].items() if value is not None and written(value)]
     if shown:  # (a variable holding a card the seat does not know is not shown)
         lines.append("  " + "   ".join(shown))
@@ -442,6 +442,19 @@ def written(value: Any) -> bool:
     """Whether a variable's value says anything: a text nothing was written in does not
     (hold'em's `shows` before a showdown); the lines that list variables leave it out."""
     return value != ""
+
+
+def value_words(rules: Ruleset, name: str, value: Any, reader: int | None = None,
+                none: str = "none") -> str:
+    """Variable `name`'s value as a view holds it, in words (`shown_value`); one holding a
+    player, as the seat: 'seat 2', or 'you' to the reader (`reader`, from 1)."""
+    kind = next((var.shape[0] for var in rules.variables if var.name == name and var.shape),
+                "any")
+    if kind == "player" and isinstance(value, int) and not isinstance(value, bool):
+        return "you" if value == reader else f"seat {value}"
+    if kind == "player" and value == "house" and rules.house is not None:
+        return rules.house.name
+    return shown_value(value, none)
 
 
 def shown_value(value: Any, none: str = "none") -> str:

@@ -238,6 +238,21 @@ def test_a_rounds_account_shows_each_seat_the_cards_it_knows_and_the_log_file_no
     assert ends[0]["zones"]["hand"]["1"] == end["zones"]["hand"]["1"]
 
 
+def test_what_the_action_that_ends_a_round_changed_is_told_with_it() -> None:
+    """Ninety-nine's deal ends when a player cannot play: the action before it takes the
+    running total to 99, and the rule that ends the deal costs the player a token. Those
+    changes are told under that action, before the round's account (which tells the rest),
+    and a variable that holds a player names the seat."""
+    out = cli(["run", "ninety-nine", "--seed", "1", "--view", "1", "--plain"])
+    block = out[:out.index("Round 1 over")].rsplit("\n  seat ", 1)[1]
+    assert "the round ends (cannot play" in block
+    total = re.search(r"\n    Running total: (\d+) -> (\d+)\n", block)
+    assert total is not None and int(total.group(2)) > int(total.group(1))
+    loser = re.search(r"\n    Lost a token: none -> (seat \d|you)\n", block)
+    assert loser is not None
+    assert re.search(r"Tokens: 3 -> 2\n", block)
+
+
 def test_a_number_folded_into_a_line_opens_that_line_and_refusals_name_the_screen() -> None:
     """geohash's first screen folds 27 asks into line 1: typing 5 opens that line part by
     part, never plays a choice the person did not see; a number that is no choice is

@@ -23,7 +23,7 @@ from ..domains import is_open
 from ..engine import Engine
 from ..players.bots import Bot
 from ..state import GameState
-from ..view import values_changed, values_seen
+from ..view import values_seen, with_values
 from . import record as records
 from .events import Event, EventStream, drain, round_ends
 from .record import HUMAN, Loader, Record, action_data, make_bots
@@ -83,10 +83,9 @@ class PeoplesGame:
         self.tell(drain(self.state.log))  # what the engine played before it, on its own
         before = values_seen(self.engine.rules, self.state)
         self.take(seat, action, chosen)
-        events = drain(self.state.log)
-        # what each seat sees of the variables, changed by the action
-        changed = values_changed(self.engine.rules, self.state, before)
-        self.tell(events + [changed] if changed else events, told)
+        # with what each seat sees of the variables, changed by the action
+        self.tell(with_values(self.engine.rules, self.state, before, drain(self.state.log)),
+                  told)
 
     def listed(self) -> list[Action]:
         """The legal actions now, with what the engine played alone to reach them told (the
