@@ -76,6 +76,7 @@ class Table(PeoplesGame):
     forgotten: dict[int, int] = field(default_factory=dict)
     windows: Windows = field(default_factory=Windows)
     takeback: TakeBack = field(default_factory=TakeBack)
+    lone_from: dict[int, set[bytes]] = field(default_factory=dict)  # (people.py)
 
     def __post_init__(self) -> None:
         if not self.windows.seats:

@@ -33,6 +33,31 @@ def position(rules: Ruleset, state: GameState, seat: int | None,
     who knows each card from `known` (per card, the mask of the parties that know it; by
     default the state's own)."""
     known = state.known if known is None else known
+    zones = _zones(rules, state, seat, known)
+    saved = state.known
+    state.known = list(known)  # the variables' cards too, as the seat knows them
+    try:
+        variables = _variables(rules, state, seat)
+    finally:
+        state.known = saved
+    text = repr((zones, variables, state.totals, state.round, state.phase, state.step,
+                 state.current, state.window, state.active, state.stop_before, state.over,
+                 *(("reversed",) if state.direction != rules.direction else ())))
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+def cards_position(rules: Ruleset, state: GameState, seat: int) -> bytes:
+    """A digest of where the cards lie as `seat` sees them, and whose decision it is, the
+    variables left out: a person's lone choices that go round in a circle while a count
+    grows come back to one (sessions/people.py)."""
+    text = repr((_zones(rules, state, seat, state.known), state.round, state.phase,
+                 state.step, state.current, state.window))
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+def _zones(rules: Ruleset, state: GameState, seat: int | None,
+           known: Sequence[int]) -> list[Any]:
+    """Each zone as `seat` sees it (position)."""
     mask = state.everyone if seat is None else 1 << seat
     board = rules.board
     zones: list[Any] = []
@@ -48,16 +73,7 @@ def position(rules: Ruleset, state: GameState, seat: int | None,
             seen = sorted((c, state.face_up[c]) for c in cards
                           if c >= 0 and known[c] & mask == mask)
             zones.append(("mixed", tuple(seen), len(cards) - len(seen)))
-    saved = state.known
-    state.known = list(known)  # the variables' cards too, as the seat knows them
-    try:
-        variables = _variables(rules, state, seat)
-    finally:
-        state.known = saved
-    text = repr((zones, variables, state.totals, state.round, state.phase, state.step,
-                 state.current, state.window, state.active, state.stop_before, state.over,
-                 *(("reversed",) if state.direction != rules.direction else ())))
-    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+    return zones
 
 
 def shows_a_card(before: Sequence[int], after: Sequence[int], mask: int) -> bool:

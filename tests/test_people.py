@@ -32,6 +32,7 @@ class Heard(PeoplesGame):
     bots: list[Bot | None]
     windows: Windows
     takeback: TakeBack = field(default_factory=TakeBack)
+    lone_from: dict[int, set[bytes]] = field(default_factory=dict)
     told: list[tuple[list[Event], Lone | None]] = field(default_factory=list)
     decisions: list[int] = field(default_factory=list)
 
@@ -190,3 +191,69 @@ def test_an_automatic_step_the_engine_plays_for_another_seat_counts_as_its_actio
                 assert game.takeback.answered == len(game.takeback.marks), seed
                 return
     raise AssertionError("no card played for a bot after the person's in 40 deals")
+
+
+SHUTTLE = """
+cardrules: 1
+name: shuttle
+players: {min: 1, max: 1, default: 1}
+max_actions: 200
+deck: {ranks: [A, "2"], suits: [spades], zone: stock}
+zones:
+  - {name: stock, visibility: public, layout: row}
+  - {name: left, visibility: public, layout: stack}
+  - {name: right, visibility: public, layout: stack}
+variables:
+  - {name: trips, scope: round, initial: 0}
+round:
+  setup: ["flip cards(stock) face up"]
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: move
+          moves:
+            - name: start
+              label: "Play {card}"
+              when: "size(left) + size(right) == 0"
+              choose: {card: "cards(stock)"}
+              do: ["move card to left face up"]
+            - name: carry
+              label: "Carry the card across"
+              when: "size(left) > size(right)"
+              do: ["move top(left) to right face up", "set trips += 1"]
+            - name: back
+              label: "Bring the card back"
+              when: "size(right) > size(left)"
+              do: ["move top(right) to left face up", "set trips += 1"]
+scoring:
+  winner: lowest
+  round:
+    - {name: left, score: "size(left)"}
+"""
+
+
+def test_lone_choices_that_go_round_in_a_circle_are_asked(tmp_path: Path) -> None:
+    """After the person's decision only one move is ever legal, carrying the card across and
+    back (and counting the trips): played for them, it would go on to the game's bound on
+    actions, lost with nothing left to take back. Once a lone choice comes round to where
+    the cards lay when one was played, the person is asked; their next decision starts
+    again."""
+    path = tmp_path / "shuttle.yaml"
+    path.write_text(SHUTTLE, encoding="utf-8")
+    engine = Engine(load_ruleset(str(path)))
+    state = engine.new_game(1, 0, log=round_ends())
+    saved = Record.new("shuttle", {}, engine.rules, 1, 0, [HUMAN])
+    game = heard(saved, engine, state, make_bots([HUMAN], 0))
+    legal = engine.legal_actions(state)
+    assert len(legal) == 2
+    game.step(0, legal[0], chosen=True)
+    played = 0
+    while game.play_lone(0, engine.legal_actions(state)):
+        played += 1
+        assert played < 10
+    assert played == 2 and not state.over
+    legal = engine.legal_actions(state)
+    assert len(legal) == 1 and game.lone(0, legal) is None  # asked
+    game.step(0, legal[0], chosen=True)  # the person plays it: their decision
+    assert game.play_lone(0, engine.legal_actions(state))

@@ -80,6 +80,7 @@ class Game(PeoplesGame):
     accounts: list[tuple[Account, ...]] = field(default_factory=list)
     windows: Windows = field(default_factory=Windows)  # how each person meets reactions
     takeback: TakeBack = field(default_factory=TakeBack)
+    lone_from: dict[int, set[bytes]] = field(default_factory=dict)  # (people.py)
 
     def __post_init__(self) -> None:
         if not self.windows.seats:

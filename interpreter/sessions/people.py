@@ -22,6 +22,7 @@ from cardrules.model import PASS, Action
 from ..domains import is_open
 from ..engine import Engine
 from ..players.bots import Bot
+from ..positions import cards_position
 from ..state import GameState
 from ..view import values_seen, with_values
 from . import record as records
@@ -51,6 +52,9 @@ class PeoplesGame:
     bots: list[Bot | None]
     windows: Windows
     takeback: TakeBack
+    # per person, where the cards lay (as they saw them) when their lone choices were played
+    # since they last decided: a lone choice that would be played from there again is asked
+    lone_from: dict[int, set[bytes]]
 
     def take(self, seat: int, action: Action, chosen: bool = False) -> None:
         """Apply `seat`'s action (IllegalAction from the engine: the game is unchanged) and
@@ -60,6 +64,7 @@ class PeoplesGame:
         mark = self.takeback.mark(self.record, self.bots, state, seat) if chosen else None
         if chosen:
             self.windows.answered(state, seat)
+            self.lone_from.pop(seat, None)
         # the events the action makes (a game played by people keeps them until told)
         fresh = state.log.fresh if isinstance(state.log, EventStream) else state.log
         start, actions = len(fresh) if fresh is not None else 0, state.actions
@@ -80,6 +85,9 @@ class PeoplesGame:
         only choice, played for them, and they are told so."""
         told = Lone(seat, self.engine.words.describe(action, self.state, seat)) \
             if lone else None  # (in the words of the game before it)
+        if lone:  # (where it was played from: `lone`)
+            self.lone_from.setdefault(seat, set()).add(
+                cards_position(self.engine.rules, self.state, seat))
         self.tell(drain(self.state.log))  # what the engine played before it, on its own
         before = values_seen(self.engine.rules, self.state)
         self.take(seat, action, chosen)
@@ -105,9 +113,18 @@ class PeoplesGame:
         cannot beat the lead, one card of the suit led): a decision played at once, with no
         hand-over at a shared terminal and no wait on another person's page, would tell the
         other people what a table never shows them. Bots read only their views, which are
-        the same either way."""
+        the same either way.
+
+        Nor is it played where the cards lie as they lay at one played since the person last
+        decided (`positions.cards_position`, a count that grows left out): lone choices
+        that go round in a circle (a patience's card shuttled between two columns) would
+        play on for ever, or to the game's bound on actions, lost with no decision left to
+        take back. There they are asked, and may take back the decision that led there."""
         if seat in self.windows.seats and len(self.windows.seats) == 1 and len(legal) == 1 \
                 and legal[0] != PASS and not is_open(legal[0]):
+            seen = self.lone_from.get(seat)
+            if seen and cards_position(self.engine.rules, self.state, seat) in seen:
+                return None
             return legal[0]
         return None
 
