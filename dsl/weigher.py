@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from cardrules.interpreter.meld_goals import MOST_GOAL_MELDS
 from cardrules.interpreter.melding import MOST_LAYOUTS
@@ -40,6 +41,17 @@ def pos_key(pos: n.Pos) -> PosKey:
 Part = tuple[str, int, n.Pos]  # a rule, its steps, where it weighs most
 
 
+@dataclass(frozen=True)
+class Nested:
+    """A loop through subsets or combinations of cards in play inside another: where it is,
+    where the loop around it is, and the call of a function (its name, where it is called)
+    that stands between them, if one does."""
+
+    pos: n.Pos
+    outer: n.Pos | None = None
+    call: tuple[str, n.Pos] | None = None
+
+
 class Weigher:
     """Weighs rules; `whole`: a loop through the cards in play (a zone, a meld search's
     answer) goes through every card in play, else once (what the rule text itself fixes)."""
@@ -62,7 +74,11 @@ class Weigher:
         self.busy: set[str] = set()
         self.depth = 0  # loops through subsets or combinations of cards in play, around here
         self.ways = 1  # the most items those loops go through, multiplied
-        self.nested: list[n.Pos] = []  # where such a loop is inside another
+        self.nested: list[Nested] = []  # where such a loop is inside another
+        self.listing: list[n.Pos] = []  # those loops around here, outermost first
+        # the calls of functions being weighed, outermost first: (name, where it is called,
+        # how many of those loops were around it)
+        self.calling: list[tuple[str, n.Pos, int]] = []
         self.per_item: dict[PosKey, int] = {}  # each loop's steps for one item, at most
         self.per_seat: set[str] = set()  # the rules one action may ask of every seat
         self.nest = 0  # loops (and function bodies) around here, in the rule being weighed
@@ -140,7 +156,7 @@ class Weigher:
                 env[param.name] = item
                 if known.listed:
                     if self.depth > listed and self.ways * known.most > limits.MAX_WORK:
-                        self.nested.append(param.source.pos)
+                        self.nested.append(self.nesting(param.source.pos))
                     self.depth += 1
                     self.ways *= max(known.most, 1)
                 where, each = self.loop_each([param.where], param.name, item, env,
@@ -369,10 +385,12 @@ class Weigher:
         item = source.item or Known()
         parts = [node.element, *([node.condition] if node.condition is not None else [])]
         inner = {**env, node.variable: item}
-        with self.through(source, node.pos):
+        # (the pieces worked out once for the loop are weighed outside it: `invariant`)
+        with self.invariant(parts, node.variable, inner) as once, \
+                self.through(source, node.pos):
             value = self.expr(node.element, inner)[1] if node.function in (
                 "select", "first", "max", "min") else Known()
-            steps += self.loop(parts, node.variable, item, inner, source.most, node.pos)
+            steps += self.loop(parts, node.variable, item, inner, source.most, node.pos, once)
         if node.function in ("select", "sorted_by"):
             return steps, Known(source.most, value if node.function == "select" else item,
                                 zoned=source.zoned, listed=source.listed)
@@ -392,14 +410,26 @@ class Weigher:
             yield
             return
         if self.depth and self.ways * source.most > limits.MAX_WORK:
-            self.nested.append(pos)  # (small lists of a few cards may nest: 35 ways of 3)
+            # (small lists of a few cards may nest: 35 ways of 3)
+            self.nested.append(self.nesting(pos))
         self.depth += 1
+        self.listing.append(pos)
         ways, self.ways = self.ways, self.ways * max(source.most, 1)
         try:
             yield
         finally:
             self.depth -= 1
+            self.listing.pop()
             self.ways = ways
+
+    def nesting(self, pos: n.Pos) -> Nested:
+        """A loop through subsets or combinations of cards in play, at `pos`, inside another
+        (`listing`): told where the rule text nests them, at the call of the function that
+        holds it where one stands between the two."""
+        outer = self.listing[-1] if self.listing else None
+        call = next(((name, at) for name, at, around in self.calling
+                     if around >= len(self.listing)), None)
+        return Nested(pos, outer, call)
 
     def weigh_item(self, pos: n.Pos, steps: int) -> None:
         """Note the steps one item of the loop written at `pos` takes (the most of every
@@ -426,18 +456,33 @@ class Weigher:
             self.per_call[key] = max(self.per_call.get(key, 0), steps)
 
     def loop(self, parts: list[ir.Expr], bound: str, item: Known, env: dict[str, Known],
-             most: int, pos: n.Pos | None = None) -> int:
+             most: int, pos: n.Pos | None = None, once: int | None = None) -> int:
         """The steps the parts of a loop take for `most` items: the pieces worked out once
-        for the loop are weighed once. Its steps for one item are noted at `pos`."""
-        steps, each = self.loop_each(parts, bound, item, env, most)
+        for the loop are weighed once (`once`: already, with `invariant`). Its steps for one
+        item are noted at `pos`."""
+        steps, each = self.loop_each(parts, bound, item, env, most, once)
         if pos is not None:
             self.weigh_item(pos, 1 + each)
         return steps
 
     def loop_each(self, parts: list[ir.Expr], bound: str, item: Known,
-                  env: dict[str, Known], most: int) -> tuple[int, int]:
+                  env: dict[str, Known], most: int, once: int | None = None
+                  ) -> tuple[int, int]:
         """The steps of a loop's parts for `most` items, and for each (not counting the
-        pieces worked out once)."""
+        pieces worked out once; `once`: their steps, weighed already with `invariant`)."""
+        if once is None:
+            with self.invariant(parts, bound, env) as once:
+                return self.loop_each(parts, bound, item, env, most, once)
+        with self.nested_loop():
+            each = sum(self.expr(part, {**env, bound: item})[0] for part in parts)
+        return once + most * (1 + each), each
+
+    @contextmanager
+    def invariant(self, parts: list[ir.Expr], bound: str,
+                  env: dict[str, Known]) -> Iterator[int]:
+        """While weighing a loop's parts: the pieces of them that read nothing of its item
+        (`loop_invariant`), weighed once, where the loop is (as the code works them out
+        before it, or once where first needed), and read as worked out; their steps."""
         outer = {k: v for k, v in env.items() if k != bound}
         pieces = loop_invariant(parts, bound, self.drawing)
         once = 0
@@ -446,12 +491,10 @@ class Weigher:
             once += steps
             self.hoisted[id(piece)] = known
         try:
-            with self.nested_loop():
-                each = sum(self.expr(part, {**env, bound: item})[0] for part in parts)
+            yield once
         finally:
             for piece, _ in pieces:
                 self.hoisted.pop(id(piece), None)
-        return once + most * (1 + each), each
 
     def expr_UserCall(self, node: ir.UserCall, env: dict[str, Known]) -> tuple[int, Known]:
         steps, args = self.exprs(node.args, env)
@@ -461,12 +504,14 @@ class Weigher:
         key = (node.function, tuple(args), self.ways)
         if key not in self.memo:
             self.busy.add(node.function)
+            self.calling.append((node.function, node.pos, len(self.listing)))
             try:
                 with self.nested_loop():  # (its loops counted where it is called)
                     self.memo[key] = self.expr(fn.value, {p: a for (p, _), a in
                                                           zip(fn.params, args)})
             finally:
                 self.busy.discard(node.function)
+                self.calling.pop()
         inner, known = self.memo[key]
         self.weigh_call(node.pos, 1 + steps + inner)
         return 1 + steps + inner, known

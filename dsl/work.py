@@ -43,7 +43,7 @@ from cardrules.model import CardTable
 
 from . import ir, limits
 from . import nodes as n
-from .weigher import PosKey, Weigher, pos_key
+from .weigher import Nested, PosKey, Weigher, pos_key
 
 
 @dataclass(frozen=True)
@@ -61,10 +61,10 @@ class Weight:
 @dataclass(frozen=True)
 class Weighing:
     """The bound of every rule of a program (`weights`), and where subsets or combinations
-    of cards in play are gone through inside a loop through others (`nested`)."""
+    of cards in play are gone through inside a loop through another such list (`nested`)."""
 
     weights: list[Weight]
-    nested: list[n.Pos]
+    nested: list[Nested]
     per_item: dict[PosKey, int]  # each loop's steps for one item (ItemWeights)
     # the loops written inside no other loop of their rule, and the steps of each call
     # written inside none (what a game's count charges: GameItems)
@@ -109,7 +109,8 @@ def weights(program: ir.Program, cards: CardTable, players: int) -> list[Weight]
 def weigh(program: ir.Program, cards: CardTable, players: int,
           max_actions: int = limits.DEFAULT_ACTIONS) -> Weighing:
     """The bound of every rule, and where subsets or combinations of cards in play are gone
-    through inside a loop through others; `players`: the most seats (and the house)."""
+    through inside a loop through another such list; `players`: the most seats (and the
+    house)."""
     every = Weigher(program, cards, players, True)  # (every zone at its largest)
     whole = list(every.rules())
     weigher = Weigher(program, cards, players, False)
@@ -130,14 +131,21 @@ def over_budget(weighing: Weighing) -> Iterator[Diagnostic]:
     for each loop through subsets or combinations of cards in play inside a loop through
     others (each lists up to MOST_LISTED: nested, they multiply)."""
     seen: set[tuple[int, int]] = set()
-    for pos in weighing.nested:
-        if (pos.offset, pos.end) not in seen:
-            seen.add((pos.offset, pos.end))
-            yield pos.diagnostic(
-                "this goes through subsets or combinations of cards in play inside a loop "
-                f"through others: each may list up to {MOST_LISTED:,}, and together they may "
-                f"list more than the {limits.MAX_WORK:,} steps an action may take; go "
-                "through one such list at a time, or through fewer cards")
+    for nested in weighing.nested:
+        pos = nested.call[1] if nested.call is not None else nested.pos
+        if (pos.offset, pos.end) in seen:
+            continue
+        seen.add((pos.offset, pos.end))
+        where = f" (line {_line(nested.outer)})" if nested.outer is not None else ""
+        what = "this goes through subsets or combinations of cards in play" \
+            if nested.call is None else \
+            f"this call of '{nested.call[0]}' goes through subsets or combinations of cards " \
+            f"in play (line {_line(nested.pos)})"
+        yield pos.diagnostic(
+            f"{what} inside another loop through such a list{where}: each may list up to "
+            f"{MOST_LISTED:,}, and together they may list more than the "
+            f"{limits.MAX_WORK:,} steps an action may take; go through one such list at a "
+            "time, or through fewer cards")
     for weight in weighing.weights:
         if weight.fixed > limits.MAX_WORK:
             yield weight.pos.diagnostic(
@@ -184,3 +192,10 @@ class ItemWeights:
 
 def _count(steps: int) -> str:
     return f"{steps:,}" if steps < 10**15 else f"about 10^{len(str(steps)) - 1}"
+
+
+def _line(pos: n.Pos) -> str:
+    """Where a stretch of rule text is, for a message about another: its line (and file,
+    where it is not the one the message is about: a parent's)."""
+    location = pos.diagnostic("").location
+    return str(location.line) if location is not None else "?"

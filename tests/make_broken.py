@@ -407,7 +407,7 @@ CASES = {
                               "subsets(hand[me])) for s in subsets(hand[me]))")],
                             (52, "any", 1),
                             "this goes through subsets or combinations of cards in play inside "
-                            "a loop through others"),
+                            "another loop through such a list"),
 }
 # Files cut short: name: (the last line kept, (line, token, occurrence), substring).
 CUTS = {

@@ -383,8 +383,9 @@ def test_subsets_gone_through_in_a_function_called_over_subsets_are_refused(
         tmp_path: Path) -> None:
     """A subset of a hand is cards in play as the hand is: a function that goes through its
     subsets, called for each subset of the hand, nests two such lists (2^16 times 2^16), and
-    is refused where the inner list is gone through, as the same loops written in one rule
-    are, not left to fault at the work bound while a game runs."""
+    is refused where the function is called inside the outer loop, naming the line of each
+    (the function may be called elsewhere harmlessly), not left to fault at the work bound
+    while a game runs."""
     text = """\
 cardrules: 1
 name: subs
@@ -409,8 +410,10 @@ round:
     path = tmp_path / "subs.yaml"
     path.write_text(text, encoding="utf-8")
     (problem,) = check_files([str(path)])
-    assert "subsets or combinations of cards in play inside a loop" in problem.message
-    assert problem.location is not None and problem.location.line == 9
+    assert problem.message.startswith(
+        "this call of 'best' goes through subsets or combinations of cards in play (line 9) "
+        "inside another loop through such a list (line 18)"), problem.message
+    assert problem.location is not None and problem.location.line == 18
     # one level, the function called for the hand itself, validates
     path.write_text(text.replace("any(best(s) > 20 for s in subsets(hand[me]))",
                                  "best(hand[me]) > 20"), encoding="utf-8")
@@ -451,3 +454,64 @@ round:
     while engine.legal_actions(state):
         engine.apply(state, engine.legal_actions(state)[-1])
     assert state.over
+
+
+NESTED = """
+cardrules: 1
+name: nested
+players: {min: 2, max: 2}
+deck: {zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: hand, owner: each, visibility: owner}
+functions:
+  - name: runs_in
+    params: {cs: cards}
+    value: "count(size(y) >= 3 and is_run(y, false) for y in subsets(cs))"
+round:
+  setup: [shuffle stock, deal 5 from stock to each hand]
+  phases:
+    - name: show
+      turns: each_once
+      steps:
+        - name: show
+          moves:
+            - {name: show, do: ["reveal cards(hand[me])"]}
+scoring:
+  winner: highest
+  round:
+    - name: longest
+      score: "count(size(x) == max(size(y) for y in subsets(hand[p])) for x in subsets(hand[p]))"
+    - name: runs
+      score: "runs_in(hand[p])"
+"""
+
+
+def test_subsets_gone_through_once_for_a_loop_or_in_a_function_are_told_where_they_nest(
+        tmp_path: Path) -> None:
+    """A piece of a loop's text that reads nothing of its item is worked out once, before
+    it: the subsets it goes through are not inside the loop, and the file validates (and
+    plays). Subsets gone through in a function called inside a loop through subsets are
+    refused where the function is called, naming the function's loop and the loop around."""
+    path = tmp_path / "nested.yaml"
+    path.write_text(NESTED, encoding="utf-8")
+    assert check_files([str(path)]) == []
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, seed=1)
+    legal = engine.legal_actions(state)
+    while legal:
+        legal = engine.play(state, legal[0])
+    assert state.over
+    lines = NESTED.splitlines()
+    path.write_text(NESTED + '    - name: nested\n      score: "sum(runs_in(x) for x in '
+                    'subsets(hand[p]))"\n', encoding="utf-8")
+    (problem,) = check_files([str(path)])
+    at = next(i for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+              if "runs_in(x)" in text)  # the added score's line
+    assert problem.location is not None and problem.location.line == at
+    assert problem.source_line is not None
+    assert problem.location.column == problem.source_line.index("runs_in(x)") + 1
+    function = next(i for i, text in enumerate(lines, 1) if "for y in subsets(cs)" in text)
+    assert problem.message.startswith(
+        f"this call of 'runs_in' goes through subsets or combinations of cards in play (line "
+        f"{function}) inside another loop through such a list (line {at})"), problem.message
