@@ -135,7 +135,7 @@ def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) ->
         parts = owned_parts(rules, zones, str(seat + 1), plain)
         for name, values in event.get("player_variables", {}).items():
             if written(values[seat]):
-                parts.append(f"{name}: {'?' if values[seat] is None else values[seat]}")
+                parts.append(f"{name}: {value_words(rules, name, values[seat], none='?')}")
         lines.append(f"  seat {seat + 1}  " + "   ".join(parts)
                      + f"   score {score:>4}{score_parts(event, seat)}  total {totals[seat]:>5}")
     house = event.get("house")

@@ -180,6 +180,17 @@ def test_a_hint_measures_against_the_other_team_and_names_its_pick_first() -> No
     assert ties  # (choices it thought equal were met)
 
 
+def test_a_search_hint_names_its_pick_first() -> None:
+    """A search bot picks the choice it tried most, whose tries may not have gone best: its
+    hint lists that pick first all the same, not below a choice it did not pick."""
+    engine = Engine(load_ruleset("spades"))
+    state = engine.new_game(4, 1)
+    for _ in range(6):
+        advice = hints.hint(engine, state, "ismcts:5")
+        assert advice.estimates[0].action == advice.pick, advice
+        engine.apply(state, advice.pick)
+
+
 def test_a_deals_account_gives_each_partnership_its_scores_parts() -> None:
     """The account of a deal scored by partnership shows each entry apart (nil, contract,
     bags, bag penalty), each seat its team's, adding up to the score."""

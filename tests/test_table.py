@@ -253,6 +253,12 @@ def test_what_the_action_that_ends_a_round_changed_is_told_with_it() -> None:
     assert re.search(r"Tokens: 3 -> 2\n", block)
 
 
+def test_the_rounds_printed_by_run_say_a_truth_value_in_words() -> None:
+    """`run` prints each round's variables as the views do: yes or no, not Python's words."""
+    out = cli(["run", "grandma", "--seed", "2", "--plain"])
+    assert re.search(r"down: (yes|no) ", out) and "True" not in out and "False" not in out
+
+
 def test_a_number_folded_into_a_line_opens_that_line_and_refusals_name_the_screen() -> None:
     """geohash's first screen folds 27 asks into line 1: typing 5 opens that line part by
     part, never plays a choice the person did not see; a number that is no choice is

@@ -61,9 +61,11 @@ def hint(engine: Engine, state: GameState, kind: str = DEFAULT_HINT) -> Hint:
 
 
 def pick_first(weighed: Weighed) -> tuple[Estimate, ...]:
-    """The estimates, the best first, the pick before those it tied with (the bot draws
-    among equals: the list must not name another first); each action once (a text a bot
-    writes may come up twice among those it tries: the first, the best, stands)."""
+    """The estimates in the bot's order (best first: by value, or a search's by how often
+    it tried each), the pick first of all (the bot draws among equals, and a search picks
+    the choice it tried most, which may not be the one whose tries went best: the list
+    must not name another first); each action once (a text a bot writes may come up twice
+    among those it tries: the first, the best, stands)."""
     estimates, seen = [], set()
     for estimate in weighed.estimates:
         if estimate.action not in seen:
@@ -73,5 +75,4 @@ def pick_first(weighed: Weighed) -> tuple[Estimate, ...]:
     if at is None:
         return tuple(estimates)
     mine = estimates.pop(at)
-    tie = next((i for i, e in enumerate(estimates) if e.value == mine.value), at)
-    return tuple(estimates[:tie] + [mine] + estimates[tie:])
+    return (mine, *estimates)
