@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from cardrules.dsl.loader import load_referenced, load_ruleset
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import Bot
@@ -257,3 +259,59 @@ def test_lone_choices_that_go_round_in_a_circle_are_asked(tmp_path: Path) -> Non
     assert len(legal) == 1 and game.lone(0, legal) is None  # asked
     game.step(0, legal[0], chosen=True)  # the person plays it: their decision
     assert game.play_lone(0, engine.legal_actions(state))
+
+
+PROBE = """
+cardrules: 1
+name: probe
+players: {min: 2, max: 2, default: 2}
+max_actions: 20
+deck: {ranks: [A, K], suits: [spades, hearts], zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: hand, owner: each, visibility: owner}
+variables:
+  - {name: found, scope: round, initial: false}
+round:
+  setup: [shuffle stock, deal 1 from stock to each hand face down]
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: act
+          repeat: 2
+          moves:
+            - name: probe
+              label: Probe
+              do:
+                - if: "any(top(hand[q]).rank == 'A' for q in others)"
+                  then: [set found = true]
+            - name: wait
+              label: Wait
+              do: []
+scoring:
+  winner: highest
+  round:
+    - {name: zero, score: "0"}
+"""
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_decision_whose_outcome_hung_on_unseen_cards_is_not_taken_back(
+        tmp_path: Path, seed: int) -> None:
+    """Probing says whether the other hand holds an ace: taking it back would let the person
+    choose again knowing. Refused, whatever the probe found (the refusal tells nothing
+    either); waiting, which shows nothing, may be taken back."""
+    path = tmp_path / "probe.yaml"
+    path.write_text(PROBE, encoding="utf-8")
+    engine = Engine(load_ruleset(str(path)))
+    seats = [HUMAN, "random"]
+    state = engine.new_game(2, seed, log=round_ends())
+    saved = Record.new("probe", {}, engine.rules, 2, seed, seats)
+    game = heard(saved, engine, state, make_bots(seats, seed))
+    assert engine.to_move(state) == 0
+    game.step(0, ("wait",), chosen=True)
+    assert game.takeback.refusal(state, 0, 1) is None
+    game.step(0, ("probe",), chosen=True)
+    problem = game.takeback.refusal(state, 0, 1)
+    assert problem is not None and "hung on cards you had not seen" in problem

@@ -28,7 +28,7 @@ from ..view import values_seen, with_values
 from . import record as records
 from .events import Event, EventStream, drain, round_ends
 from .record import HUMAN, Loader, Record, action_data, make_bots
-from .takeback import TakeBack
+from .takeback import TakeBack, revealing
 from .windows import Windows
 
 
@@ -62,6 +62,9 @@ class PeoplesGame:
         react, and they may take it back (alone against bots)."""
         state = self.state
         mark = self.takeback.mark(self.record, self.bots, state, seat) if chosen else None
+        # (the game as it was, to see whether what comes of the decision hangs on cards the
+        # person had not seen: taking it back is refused then; only where one may take back)
+        before = state.copy() if mark is not None and len(self.windows.seats) == 1 else None
         if chosen:
             self.windows.answered(state, seat)
             self.lone_from.pop(seat, None)
@@ -70,6 +73,8 @@ class PeoplesGame:
         start, actions = len(fresh) if fresh is not None else 0, state.actions
         self.engine.apply(state, action)
         if mark is not None:
+            if before is not None and revealing(self.engine, before, seat, action, state):
+                mark = replace(mark, revealing=True)
             self.takeback.keep(mark)
         # who acted: the seat, and each seat the engine played an automatic step for after
         # it (unknown, -1, where no events are kept: any)

@@ -14,21 +14,31 @@ once another seat has acted since (a bot's bet, its letting a chance to react go
 the engine played for it): the bots answer the same way again, so taking a decision back would
 let a person try one, see how a bot holding hidden cards answers, and choose again knowing
 it. Any action counts, a bot's only choice too: whether it had a choice hangs on its cards.
-It is refused once the game is over: its end shows the hands and the seed that dealt them.
+It is refused too where what came of the decision itself hung on cards the seat had not seen
+(a rule that looks into another's hand and says what it found): as the decision is kept, it
+is played again in a few games the seat could not tell from this one, its cards it did not
+know dealt afresh (`revealing`), and if the seat would see anything else in one of them, the
+outcome told it something. It is refused once the game is over: its end shows the hands and
+the seed that dealt them.
 And it is for a game with one person only: with several, it would undo what others saw and
 did.
 """
 
 from __future__ import annotations
 
+import random
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cardrules.errors import GameError
+from cardrules.model import Action
 
 from ..engine import Engine
 from ..players.bots import Bot
+from ..players.knowledge import determinize
+from ..positions import position
 from ..sight import whereabouts
 from ..state import GameState
 from .record import Record, bot_stream, find_action, new_game, restore_streams
@@ -48,6 +58,7 @@ class Mark:
     known: int
     told: dict[int, int] = field(default_factory=dict)
     partly: dict[int, int] = field(default_factory=dict)
+    revealing: bool = False  # what came of it hung on cards the seat had not seen
 
 
 @dataclass
@@ -107,6 +118,9 @@ class TakeBack:
                 mark.partly.items():
             return "you have learnt something of a card since that decision (a clue, or " \
                    "where it may be): taking it back would let you choose again knowing it"
+        if mark.revealing:
+            return "what came of that decision hung on cards you had not seen: taking it " \
+                   "back would let you choose again knowing what it showed"
         if len(self.marks) <= self.answered:
             return "another seat has acted since that decision: taking it back would let " \
                    "you choose again knowing how it answered"
@@ -136,6 +150,30 @@ class TakeBack:
         del record.actions[mark.actions:]
         restore_streams(bots, list(mark.streams))
         return state, undone
+
+
+SAMPLES = 8  # games the seat could not tell apart, in which a decision is played again
+
+
+def revealing(engine: Engine, before: GameState, seat: int, action: Action,
+              after: GameState) -> bool:
+    """Whether what came of `seat`'s `action`, played in `before` to reach `after`, hung on
+    cards the seat did not know: played in SAMPLES games the seat could not tell from
+    `before` (knowledge.determinize, seeded from the game), the seat would see something
+    else after it in one (positions.position), or the action would be refused there."""
+    rules = engine.rules
+    seen = position(rules, after, seat)
+    rng = random.Random(zlib.crc32(f"takeback/{seat}/{before.actions}".encode()))
+    for _ in range(SAMPLES):
+        world = determinize(engine, before, seat, rng)
+        world.log = None
+        try:
+            engine.apply(world, action)
+        except GameError:
+            return True
+        if position(rules, world, seat) != seen:
+            return True
+    return False
 
 
 def knows(state: GameState, seat: int) -> int:
