@@ -52,12 +52,13 @@ class Line(str):
         return line
 
 
-def news_lines(item: News, seat: int) -> list[Line]:
+def news_lines(item: News, seat: int, ends_round: bool = False) -> list[Line]:
     """An item of news as the lines `seat` reads: shown whole however long the news is, a
-    round's (its account and how the next begins) and the seat's own action with what came
-    of it (what it did is never among the lines left out for `log`)."""
-    whole = item.kind in ("round", "account") or (item.kind == "action"
-                                                  and item.seat == seat + 1)
+    round's (its account and how the next begins), the seat's own action with what came
+    of it (what it did is never among the lines left out for `log`), and the action that
+    ended a round (`ends_round`: the one before its account, which says how it ended)."""
+    whole = ends_round or item.kind in ("round", "account") or (
+        item.kind == "action" and item.seat == seat + 1)
     return [Line(text, i == 0, whole) for i, text in enumerate(item.lines())]
 
 
@@ -128,8 +129,11 @@ class Table(PeoplesGame):
         """Tell every person at the table what they may know of `events` (`lone`: they began
         with a person's only choice, played for them)."""
         for human in self.pending:
-            for item in news(self.engine.rules, events, human, lone=lone):
-                self.say(human, news_lines(item, human))
+            items = news(self.engine.rules, events, human, lone=lone)
+            for index, item in enumerate(items):
+                ends = item.kind == "action" and index + 1 < len(items) \
+                    and items[index + 1].kind == "account"
+                self.say(human, news_lines(item, human, ends))
 
     def say(self, seat: int, lines: Sequence[str]) -> None:
         """Tell the person at `seat` `lines` of news: they read them at their next decision

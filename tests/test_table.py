@@ -184,16 +184,19 @@ def news_sections(out: str) -> list[list[str]]:
 
 def test_a_rounds_account_is_shown_whole_and_log_tells_all_the_news() -> None:
     """However much happened since a person's last decision, a round's account is on their
-    screen whole, the lines left out are said, and `log` shows every line they have been
-    told, as they were told it."""
+    screen whole, with the action that ended the round before it, the lines left out are
+    said, and `log` shows every line they have been told, as they were told it."""
     out = cli(["play", "golf6", "--seed", "1", "-p", "6", "--plain"], "1\n" * 50)
     screen = next(s for s in out.split("=" * 72) if "Round 1 over" in s)
     account = screen[screen.index("Round 1 over"):screen.index("Round 2 of 9")]
     for seat in range(1, 7):
         assert f"\n    seat {seat} " in account and f"\n    seat {seat}: grid:" in account
     assert "round 2 begins: seat 1 deals" in account
-    assert re.search(r"\n  \(\d+ lines not shown: type log to read them\)\n  Round 1 over",
-                     screen)
+    # lines left out, but never the action that ended the round, just before its account
+    before = screen[:screen.index("Round 1 over")]
+    assert re.search(r"\n  \(\d+ lines not shown: type log to read them\)\n", before)
+    last = before.rstrip("\n ").rsplit("\n  ", 1)[1]
+    assert not last.startswith("(") and "turned face up" in last
     typed = "1\n" * 4 + "log\n" + "log 3\n" + "log x\nquit\nn\n"
     out = cli(["play", "golf6", "--seed", "3", "-p", "2", "--plain"], typed)
     told = [line for section in news_sections(out)[:5] for line in section]
