@@ -11,6 +11,7 @@ does not know.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.state import GameState
 from cardrules.model import Action
+from cardrules.present.choices import view_places
 
 # A move with more choices than this, in a list too long for one screen, is one line.
 RUN_AT = 8
@@ -101,13 +103,18 @@ class Narrowing:
         return self.actions[0] if len(self.actions) == 1 else None
 
     def options(self) -> list[Any]:
-        """The values the next part may take, in the order of the list."""
+        """The values the next part may take, in the order of the list; cards as the seat's
+        view shows them (present/choices.py, `view_places`: a hand in the deck's order)."""
         seen: list[Any] = []
         for action in self.actions:
             parts = parts_of(action)
             value = parts[self.taken][2] if self.taken < len(parts) else None
             if value not in seen:
                 seen.append(value)
+        index = parts_of(self.actions[0])[self.taken][0]
+        if self.engine.moves[self.actions[0][0]].kinds[index - 1] == "card":
+            place = view_places(self.engine, self.state, self.seat)
+            seen.sort(key=lambda c: (0, place(c) or ()) if isinstance(c, int) else (1, ()))
         return seen
 
     def choose(self, value: Any) -> None:
@@ -118,11 +125,11 @@ class Narrowing:
         self.settle()
 
     def what(self) -> str:
-        """The name of the part to choose next, as its parameter is named, with spaces for
-        `_` ('rank1', 'field card', 'meld 2 of layout')."""
+        """The name of the part to choose next: its parameter's, in words (`part_name`:
+        'first rank', 'other card', 'field card', 'meld 2 of layout')."""
         move = self.engine.moves[self.actions[0][0]]
         index, meld, _ = parts_of(self.actions[0])[self.taken]
-        name = move.params[index - 1].replace("_", " ")
+        name = part_name(move.params[index - 1], move.kinds[index - 1])
         return f"meld {meld + 1} of {name}" if meld is not None else name
 
     def progress(self) -> str:
@@ -154,6 +161,24 @@ class Narrowing:
         options = self.options()
         width = len(str(len(options)))
         return [f"  {n:>{width}}. {self.text(index, v)}" for n, v in enumerate(options, 1)]
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+            "ninth")
+NAMED_KINDS = ("card", "rank", "suit", "colour", "player")  # what a part's name may add
+
+
+def part_name(param: str, kind: str) -> str:
+    """A parameter's name as a part to choose is named: with spaces for `_`, a number at
+    its end said as an order ('rank1': 'first rank', 'suit_2': 'second suit'), and the
+    kind of thing it is added where the name does not say it ('other': 'other card')."""
+    name = param.replace("_", " ").strip()
+    match = re.fullmatch(r"(.*?) ?(\d+)", name)
+    if match and match.group(1) and 1 <= int(match.group(2)) <= len(ORDINALS):
+        name = f"{ORDINALS[int(match.group(2)) - 1]} {match.group(1)}"
+    if kind in NAMED_KINDS and kind not in name.split():
+        name = f"{name} {kind}"
+    return name
 
 
 def numbers_of(run: Run) -> Sequence[int]:

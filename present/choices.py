@@ -41,20 +41,50 @@ def in_view_order(engine: Engine, state: GameState, seat: int,
     own such actions held; every other action stays where it was."""
     rules = engine.rules
     board = rules.board
+    seen_at = view_places(engine, state, seat)
+    place_of = {zone.name: place for place, zone in enumerate(rules.zones)}
+
+    def key(action: Action) -> tuple[tuple[int, int, int], ...] | None:
+        cards = cards_of(rules, action) if action != PASS else []
+        if len(cards) == 1:
+            one = seen_at(cards[0])
+            return None if one is None else (one,)
+        if not any(board.visibility[state.where[c]] == OWNER and not board.grid[state.where[c]]
+                   and board.owner[state.where[c]] != seat for c in cards):
+            return None  # (cards of the seat's own, or the table's: as listed)
+        # a choice naming a card of another's hand: by where the seat sees each card
+        return tuple(seen_at(c) or (place_of[board.names[state.where[c]]], state.where[c],
+                                  state.zones[state.where[c]].index(c)) for c in cards)
+
+    out = list(actions)
+    keys = [key(a) for a in actions]
+    for move in dict.fromkeys(a[0] for a in actions):
+        places = [i for i, a in enumerate(actions) if a[0] == move and keys[i] is not None]
+        ordered = sorted(places, key=lambda i: keys[i] or ())
+        for at, i in zip(places, ordered):
+            out[at] = actions[i]
+    return out
+
+
+def view_places(engine: Engine, state: GameState,
+                seat: int) -> Callable[[int], tuple[int, int, int] | None]:
+    """Where `seat`'s view shows a card, as a key to sort by: in its own zones (a spread in
+    the deck's order, its unseen cards last; other layouts as the cards lie) or in a hand
+    another holds (`view.held_order`); None for a card anywhere else."""
+    rules = engine.rules
+    board = rules.board
     own: dict[int, tuple[int, str]] = {}  # zone index -> (the zone's place, its layout)
-    held: dict[int, int] = {}  # another's hand -> the zone's place
     place_of = {zone.name: place for place, zone in enumerate(rules.zones)}
     for place, zone in enumerate(rules.zones):
         if zone.owned:
             own.update((z, (place, zone.layout)) for z in zone.instances(seat))
-    held.update((z, place_of[name]) for z, name in enumerate(board.names)
-                if board.owner[z] not in (-1, seat) and board.visibility[z] == OWNER
-                and not board.grid[z])
+    held = {z: place_of[name] for z, name in enumerate(board.names)
+            if board.owner[z] not in (-1, seat) and board.visibility[z] == OWNER
+            and not board.grid[z]}  # another's hand -> the zone's place
     deck, names = render.deck_order(rules), rules.cards.names
     seen: dict[int, dict[int, int]] = {}  # another's hand -> each card's place in its view
 
     def seen_at(c: int) -> tuple[int, int, int] | None:
-        """Where the seat sees card c: in its own zones or another's hand (else None)."""
         z = state.where[c]
         if z in held:
             if z not in seen:
@@ -70,25 +100,7 @@ def in_view_order(engine: Engine, state: GameState, seat: int,
             return at, z, len(deck) + 1
         return at, z, deck.get(names[c], len(deck))
 
-    def key(action: Action) -> tuple[tuple[int, int, int], ...] | None:
-        cards = cards_of(rules, action) if action != PASS else []
-        if len(cards) == 1:
-            one = seen_at(cards[0])
-            return None if one is None else (one,)
-        if not any(state.where[c] in held for c in cards):
-            return None  # (cards of the seat's own, or the table's: as listed)
-        # a choice naming a card of another's hand: by where the seat sees each card
-        return tuple(seen_at(c) or (place_of[board.names[state.where[c]]], state.where[c],
-                                  state.zones[state.where[c]].index(c)) for c in cards)
-
-    out = list(actions)
-    keys = [key(a) for a in actions]
-    for move in dict.fromkeys(a[0] for a in actions):
-        places = [i for i, a in enumerate(actions) if a[0] == move and keys[i] is not None]
-        ordered = sorted(places, key=lambda i: keys[i] or ())
-        for at, i in zip(places, ordered):
-            out[at] = actions[i]
-    return out
+    return seen_at
 
 
 def offered(engine: Engine, state: GameState, seat: int,

@@ -852,14 +852,14 @@ def test_a_long_list_is_chosen_in_parts_and_enter_passes_a_reaction(tmp_path: Pa
     assert "1. Ask ... for the ... ... (26 choices: type 1 to choose it part by part)" in first
     assert "Declare 2C a match of a hidden card" in first  # short enough to list in full
     child.sendline("1")
-    child.expect("target> ")
-    assert "Choose the target:\n  1. seat 2\n  2. seat 3" in text(child)
+    child.expect("target player> ")
+    assert "Choose the target player:\n  1. seat 2\n  2. seat 3" in text(child)
     child.sendline("hint")  # not here: said what is, and where the others are
-    child.expect("target> ")
+    child.expect("target player> ")
     assert "refused: type a number from 1 to 2, back, help or quit" in text(child)
     child.sendline("help")  # the part to choose again, and what works here
-    child.expect("target> ")
-    assert "Choose the target:\n  1. seat 2\n  2. seat 3" in text(child)
+    child.expect("target player> ")
+    assert "Choose the target player:\n  1. seat 2\n  2. seat 3" in text(child)
     assert "back (or 0) goes back to the whole choices, where log, hint and takeback " \
         "work" in " ".join(text(child).split())
     child.sendline("back")
@@ -870,7 +870,7 @@ def test_a_long_list_is_chosen_in_parts_and_enter_passes_a_reaction(tmp_path: Pa
     child.expect(PROMPT)
     assert "Your next chance to react will wait for you" in text(child)
     child.sendline("1")
-    child.expect("target> ")
+    child.expect("target player> ")
     child.sendline("1")
     child.expect("rank> ")
     assert "Ask seat 2 for the ... ..." in text(child)
@@ -884,10 +884,10 @@ def test_a_long_list_is_chosen_in_parts_and_enter_passes_a_reaction(tmp_path: Pa
     assert "act now, or Enter (or 0) to pass" in window
     assert "1. Name the hidden cards: the ... of ... and the ... of ... (1326 choices" in window
     child.sendline("1")
-    child.expect("rank1> ")
+    child.expect("first rank> ")
     assert "13. K" in text(child)
     child.sendline("13")
-    child.expect("suit1> ")
+    child.expect("first suit> ")
     assert "Name the hidden cards: the K of ... and the ... of ..." in text(child)
     child.sendline("back")
     child.expect(PROMPT)
@@ -921,13 +921,14 @@ def test_a_person_put_out_sees_the_rest_of_the_game(tmp_path: Path) -> None:
     child.sendline("react always")  # asked at every chance to react
     child.expect(PROMPT)
     child.sendline("1")
-    child.expect("target> ")
+    child.expect("target player> ")
     child.sendline("1")
     child.expect("rank> ")
     child.sendline("1")
     screen(child)  # the reaction window after the ask
     child.sendline("1")
-    for part in ("rank1", "suit1", "rank2", "suit2"):  # the aces of clubs and diamonds
+    for part in ("first rank", "first suit", "second rank", "second suit"):  # (the aces of
+        # clubs and diamonds)
         child.expect(f"{part}> ")
         child.sendline("1")
     child.expect(r"No winner|Winner[^\n]*\n")
@@ -939,7 +940,7 @@ def test_a_person_put_out_sees_the_rest_of_the_game(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------ a whole game of geohash
-PART = r"(target|rank|colour)> "
+PART = r"(target player|rank|colour)> "
 END = r"Winner[^\n]*\n|No winner"
 
 

@@ -14,12 +14,14 @@ import pytest
 from click.testing import CliRunner
 
 from cardrules.cli.main import main
+from cardrules.cli.parts import Narrowing, part_name
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import make_bot
 from cardrules.interpreter.sessions.events import drain, round_ends
 from cardrules.interpreter.sessions.windows import Windows
 from cardrules.interpreter.words import sentence, tell
+from cardrules.present import render
 from cardrules.present.choices import plausible_first
 from cardrules.present.news import news
 from cardrules.present.render import standings
@@ -262,6 +264,28 @@ def test_the_rounds_printed_by_run_say_a_truth_value_in_words() -> None:
     assert re.search(r"down: (yes|no) ", out) and "True" not in out and "False" not in out
 
 
+def test_a_part_is_asked_for_in_words_and_cards_as_the_hand_shows_them() -> None:
+    """A part chosen on its own is named in words, not by its parameter ('rank1' is the
+    first rank, 'other' the other card), and the cards to choose among come in the order
+    the seat's view shows its hand, not the order the hand holds them in."""
+    assert [part_name(n, k) for n, k in [("rank1", "rank"), ("suit_2", "suit"),
+                                         ("other", "card"), ("field_card", "card"),
+                                         ("target", "player"), ("tricks", "number")]] == \
+        ["first rank", "second suit", "other card", "field card", "target player", "tricks"]
+    engine = Engine(load_ruleset("geohash"))
+    state = engine.new_game(4, 3)
+    legal = engine.legal_actions(state)
+    seat = engine.to_move(state)
+    assert seat is not None
+    narrowing = Narrowing(engine, state, seat, [a for a in legal if a[0] == "declare_two"])
+    order = render.deck_order(engine.rules)
+    names = [engine.rules.cards.names[c] for c in narrowing.options()]
+    assert len(names) > 3 and names == sorted(names, key=order.__getitem__)
+    held = [engine.rules.cards.names[c]
+            for c in state.zones[engine.rules.zone("hand").zone_of(seat)]]
+    assert held != sorted(held, key=order.__getitem__)  # (the hand holds them otherwise)
+
+
 def test_a_number_folded_into_a_line_opens_that_line_and_refusals_name_the_screen() -> None:
     """geohash's first screen folds 27 asks into line 1: typing 5 opens that line part by
     part, never plays a choice the person did not see; a number that is no choice is
@@ -274,7 +298,7 @@ def test_a_number_folded_into_a_line_opens_that_line_and_refusals_name_the_scree
         "  28. Declare" in first and "  37. Declare ... and" in first
     after = first.split("seat 1> ")[1]
     assert after.startswith("Choice 5 is one of the 27 on line 1: choose it part by part.\n"
-                            "Ask ... for the ... ...\nChoose the target:\n")
+                            "Ask ... for the ... ...\nChoose the target player:\n")
     assert "refused: there is no choice 0: type a number from 1 to 37\n" in first
     assert "refused: there is no choice 99: type a number from 1 to 37\n" in first
     listed = re.search(r"\n   5\. (Ask seat \d for the \w+ \w+)\n", first)
