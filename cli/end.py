@@ -81,10 +81,15 @@ def whole_log(table: Table, words: Sequence[str], style: Style) -> list[str]:
 
 def after_end(table: Table, style: Style, ask: Callable[[str], str | None],
               show: Callable[[Sequence[str]], None]) -> None:
-    """Once the end screen is shown: the whole log for each `log` typed, until anything
-    else is (Enter), or `ask` has no more lines (None)."""
+    """Once the end screen is shown: the whole log for each `log` typed, until Enter (or
+    quit) leaves, or `ask` has no more lines (None); anything else is refused, saying what
+    works here (the game is over: no hint, no take-back)."""
     while (line := ask("game over> ")) is not None:
         words = line.strip().lower().split()
-        if not words or words[0] not in ("log", "history"):
+        if not words or words[0] in ("quit", "exit", "q"):
             return
-        show(whole_log(table, words[1:], style))
+        if words[0] in ("log", "history"):
+            show(whole_log(table, words[1:], style))
+        else:
+            show(["refused: the game is over: type log (or log 20) to read what you were "
+                  "told, or press Enter to leave"])

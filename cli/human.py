@@ -104,6 +104,8 @@ class Session:
         self.unsaveable: str | None = None  # why the game can never be saved, if it cannot
         self.shown = OnScreen({}, set(), {})  # the choices the person has been shown
         self.decided: Record | None = None  # the game at the last decision (autosave)
+        # the seats asked for a decision so far (a resumed game's people have decided)
+        self.asked: set[int] | None = None if table.record.actions else set()
 
     def autosave(self) -> None:
         """Save after a decision (with --save; without, the game as it stands is kept in
@@ -190,8 +192,12 @@ class Session:
             self.hand_over(seat)
         self.last_person = seat
         legal = offered(t.engine, t.state, seat, legal)
+        first = self.asked is not None and seat not in self.asked
+        if self.asked is not None:
+            self.asked.add(seat)
         self.console.show(decision_screen(t.engine, t.state, seat, legal, t.pending[seat],
-                                          self.console.style, t.windows.seats.get(seat)))
+                                          self.console.style, t.windows.seats.get(seat),
+                                          first))
         choices = numbered(legal)
         self.shown = OnScreen.of(choices)
         while True:
@@ -270,7 +276,10 @@ class Session:
                            "type the number of a choice")
         else:
             found = matching(engine, state, seat, choices, text.split())
-            if not found:
+            if not found and word.split()[0] == "react":  # (no reactions in these rules)
+                console.refuse("this game has no chances to react: type the number of a "
+                               "choice (or help)")
+            elif not found:
                 console.refuse(f"no choice has the words '{quoted(text)}': type a number "
                                "(or help)")
             else:

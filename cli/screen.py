@@ -268,15 +268,16 @@ def view_section(rules: Ruleset, state: GameState, seat: int, style: Style) -> l
 
 def decision_screen(engine: Engine, state: GameState, seat: int, legal: Sequence[Action],
                     events: Sequence[str], style: Style,
-                    reacting: Reacting | None = None) -> list[str]:
+                    reacting: Reacting | None = None, first: bool = False) -> list[str]:
     """Everything shown to `seat` before it decides: its name, what happened since it
-    last decided, its view, its numbered choices, and how it meets chances to react
-    (`reacting`, in a ruleset with reactions)."""
+    last decided (`first`: since the game began, its first decision), its view, its
+    numbered choices, and how it meets chances to react (`reacting`, in a ruleset with
+    reactions)."""
     rules = engine.rules
     names = frozenset(rules.cards.names)
     lines = [RULE, f"{rules.title} - seat {seat + 1} (you)"]
     if events:
-        lines.append("Since your last decision:")
+        lines.append("Since the game began:" if first else "Since your last decision:")
         lines += ["  " + cards_in_text(e, names, style) for e in shown_news(events)]
     lines += view_section(rules, state, seat, style)
     lines.append(situation(engine, state, seat))

@@ -152,6 +152,7 @@ def test_golf6_moves_bad_input_help_rules_and_a_finished_game(tmp_path: Path) ->
     refused(child, "99", "there is no choice 99: type a number from 1 to 6")
     refused(child, "", "nothing typed")
     refused(child, "frobnicate", "no choice has the words 'frobnicate'")
+    refused(child, "react", "this game has no chances to react")  # (golf6 has none)
     refused(child, "1 2", "choice 1 needs nothing more: type just 1")
     child.sendintr()
     child.expect(PROMPT)
@@ -229,7 +230,8 @@ def test_save_after_each_decision_resumes_after_the_last_one(
 def test_the_end_screen_offers_the_whole_log(tmp_path: Path) -> None:
     """The end screen shows the latest news since the person's last decision that fits in
     40 lines, the round's account whole, says how many lines it left out, and reads out the
-    whole log for `log` (or its last lines, `log 5`) until Enter."""
+    whole log for `log` (or its last lines, `log 5`) until Enter; anything else is refused,
+    saying what works."""
     child = spawn([*PLAY, "golf6", "--players", "8", "--seed", "2", "-o", "rounds=1",
                    "--plain"], tmp_path)
     while child.expect([PROMPT, END_PROMPT]) == 0:
@@ -251,6 +253,10 @@ def test_the_end_screen_offers_the_whole_log(tmp_path: Path) -> None:
     child.sendline("log 5")
     child.expect(END_PROMPT)
     assert f"(5 lines; {int(count.group(1)) - 5} earlier):" in text(child)
+    child.sendline("takeback")  # nothing else works here: said, and asked again
+    child.expect(END_PROMPT)
+    assert "refused: the game is over: type log (or log 20) to read what you were told, " \
+        "or press Enter to leave" in " ".join(text(child).split())
     child.sendline("")  # Enter: leave
     assert finished(child) == 0
 

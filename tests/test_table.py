@@ -167,16 +167,19 @@ def test_a_card_a_variable_holds_is_shown_as_the_zones_show_cards() -> None:
 
 def test_the_first_rounds_setup_is_news_before_the_first_decision() -> None:
     first = cli(["play", "geohash", "--seed", "1", "--plain"], "quit\nn\n").split("=" * 72)[1]
-    assert "Since your last decision:\n  before play:\n    7D 7H JD JH go from your hand to " \
+    # (news before the person's first decision is since the game began)
+    assert "Since the game began:\n  before play:\n    7D 7H JD JH go from your hand to " \
         "the heap\n" in first
+    assert "Since your last decision" not in first
 
 
 def news_sections(out: str) -> list[list[str]]:
     """The news each decision's screen shows, line by line (without their indent)."""
     sections = []
     for screen in out.split("=" * 72)[1:]:
-        if "Since your last decision:\n" in screen:
-            told = screen.split("Since your last decision:\n")[1].split("\n")
+        heading = re.search(r"Since (your last decision|the game began):\n", screen)
+        if heading:
+            told = screen.split(heading.group(0))[1].split("\n")
             end = next(i for i, line in enumerate(told) if not line.startswith("  "))
             sections.append([line[2:] for line in told[:end]])
         else:
@@ -458,7 +461,7 @@ def test_the_screen_fits_the_terminals_width() -> None:
     input leaves without a line end): hands, news and the rule are broken or cut, and the
     standings' rounds fold under each other, their columns in line."""
     out = cli(["play", "golf6", "--seed", "1", "-p", "3"], "1\n" * 400, COLUMNS="40")
-    lines = [re.sub(r"^(seat \d> )+", "", line) for line in out.split("\n")]
+    lines = [re.sub(r"^((seat \d|game over)> )+", "", line) for line in out.split("\n")]
     assert max(len(line) for line in lines) <= 40, [line for line in lines if len(line) > 40]
     assert "=" * 40 in lines and "  seat 1 (you)  grid:" in out
     wide = cli(["play", "golf6", "--seed", "1", "-p", "3"], "1\n" * 400, COLUMNS="200")
@@ -532,7 +535,7 @@ def test_help_and_rules_are_broken_to_the_terminals_width_once(columns: str) -> 
     of the rules' texts is one line."""
     out = cli(["play", "geohash", "--seed", "1", "--plain"], "help\nrules\n",
               COLUMNS=columns)
-    lines = [re.sub(r"^(seat \d> )+", "", line) for line in out.split("\n")]
+    lines = [re.sub(r"^((seat \d|game over)> )+", "", line) for line in out.split("\n")]
     assert max(len(line) for line in lines) <= int(columns)
     summary = " ".join(load_ruleset("geohash").summary.split())
     if columns == "200":
