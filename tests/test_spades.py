@@ -14,6 +14,7 @@ import pytest
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.players import hint as hints
+from cardrules.interpreter.players.bots import make_bot
 from cardrules.interpreter.sessions.events import drain, round_ends
 from cardrules.interpreter.state import GameState
 from cardrules.present.account import round_account
@@ -228,3 +229,25 @@ def test_a_deals_account_fits_sixty_columns_and_says_what_each_entry_counts_once
     assert sum(line.lstrip().startswith("seat 1 ") for line in first) == 2  # two blocks
     assert any(line.startswith("contract: ") for line in first)
     assert not any(line.startswith("contract: ") for line in second)
+
+
+def test_greedy_seats_bid_what_their_hands_look_good_for() -> None:
+    """The ruleset's estimate for bots (scoring.evaluate) reads a deal not yet played as its
+    hands look (aces, high spades): a greedy seat no longer takes every nil for made and
+    bids nil every time; a hand with an ace or a spade never bids nil."""
+    engine = Engine(load_ruleset("spades", {"one_deal": "true"}))
+    bids: list[int] = []
+    for seed in range(3):
+        state = engine.new_game(4, seed)
+        bots = [make_bot("greedy", seed, seat) for seat in range(4)]
+        legal = engine.legal_actions(state)
+        while legal and legal[0][0] == "bid":
+            seat = state.current
+            action = bots[seat].choose(engine, state, legal)
+            hand = [engine.rules.cards.names[c]
+                    for c in state.zones[engine.rules.zone("hand").zone_of(seat)]]
+            if action[1] == 0:
+                assert not any(name.endswith("S") or name[0] == "A" for name in hand), hand
+            bids.append(action[1])
+            legal = engine.play(state, action)
+    assert len(bids) == 12 and sum(bid > 0 for bid in bids) >= 9, bids
