@@ -17,7 +17,7 @@ from typing import Any
 from cardrules.interpreter.runtime import OWNER
 from cardrules.interpreter.sight import apart_from
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.words import answered, clue_answers, known_after
+from cardrules.interpreter.words import answered, applied, clue_answers
 
 from .table import Table
 
@@ -45,12 +45,13 @@ def record(table: Table, s: GameState, seat: int, action: Action) -> Record:
     facts = _card_facts(table, s, action)
     if not facts:
         return Record(seat, action, (), answers)
-    after = known_after(rules, s, seat, action)
-    # (a seat that cannot tell which card of another's hand the action took or looked at
-    # is not said to know it, whatever it knows of it: sight.apart_from)
-    board = rules.board
-    return Record(seat, action, tuple((c, after.get(c, known) & ~apart_from(board, s, c, seat),
-                                       place) for c, known, place in facts), answers)
+    # who knows each card once the move's own effects are done (words.known_after); a seat
+    # that cannot tell which card of another's hand the action looked at, where it still
+    # lies, is not said to know it, whatever it knows of it (sight.apart_from, as the
+    # action's words say it, words.tell)
+    board, done = rules.board, applied(rules, s, seat, action) or s
+    return Record(seat, action, tuple((c, done.known[c] & ~apart_from(board, done, c, seat),
+                                       place) for c, _, place in facts), answers)
 
 
 def as_seen(table: Table, record: Record, viewer: int) -> Record:

@@ -14,6 +14,7 @@ np = pytest.importorskip("numpy", reason="the adapters need numpy (an optional e
 
 from trades import traded  # noqa: E402  (tests/trades.py)
 
+from cardrules.adapters import recall  # noqa: E402
 from cardrules.adapters import table as tables  # noqa: E402
 from cardrules.adapters.decision import Decision  # noqa: E402
 from cardrules.adapters.match import Match, Record  # noqa: E402
@@ -24,6 +25,7 @@ from cardrules.errors import IllegalAction  # noqa: E402
 from cardrules.interpreter.runtime import OWNER  # noqa: E402
 from cardrules.interpreter.sight import whereabouts  # noqa: E402
 from cardrules.interpreter.view import player_view  # noqa: E402
+from cardrules.interpreter.words import tell  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 GAMES = Path(__file__).resolve().parent / "games"
@@ -624,3 +626,78 @@ def test_an_id_as_a_seat_can_tell_it_names_anothers_hand_card_by_the_hand(
                 (label, labels[seen])
             changed += seen != action_id
         assert changed > 0
+
+
+STEAL = """
+cardrules: 1
+name: steal
+players: {min: 3, max: 3, default: 3}
+max_actions: 100
+deck: {ranks: [A, "2", "3"], suits: [spades, hearts, clubs], zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: hand, owner: each, visibility: owner, layout: spread}
+  - {name: table, visibility: public, layout: row}
+round:
+  setup: [shuffle stock, deal all from stock to each hand face down]
+  phases:
+    - name: give
+      turns: each_once
+      steps:
+        - name: give
+          moves:
+            - name: give
+              label: "Give {card}"
+              choose: {card: "hand[me]"}
+              do: ["move card to hand[next_player(me)] face down"]
+    - name: steal
+      turns: each_once
+      steps:
+        - name: steal
+          moves:
+            - name: show
+              label: "Show {card}"
+              choose: {card: "hand[previous_player(me)]"}
+              do: ["move card to table face up"]
+            - name: peek
+              label: "Peek at {card}"
+              choose: {card: "hand[previous_player(me)]"}
+              do: ["peek card"]
+scoring:
+  winner: lowest
+  round:
+    - {name: held, score: "size(hand[p])"}
+"""
+
+
+def test_the_recall_of_a_card_taken_from_anothers_hand_says_what_its_words_say(
+        tmp_path: Path) -> None:
+    """A seat gave the seat before it a card; the seat after that picks a card of that hand.
+    The giver cannot tell it was the card it gave: a look at it is not named to the giver,
+    in the action's words nor in the recall's record; but a card laid face up on the table
+    is everyone's to see, named in both."""
+    path = tmp_path / "steal.yaml"
+    path.write_text(STEAL, encoding="utf-8")
+    t = table(str(path))
+    engine = t.engine
+    names = engine.rules.cards.names
+    for move, named in (("show", True), ("peek", False)):
+        s = engine.new_game(3, 1)
+        for _ in range(3):  # each seat gives a card to the next
+            engine.apply(s, engine.legal_actions(s)[0])
+        while True:  # (a hand out of which no card has gone since it was given one)
+            actor = engine.to_move(s)
+            assert actor is not None
+            holder = (actor - 1) % 3
+            giver = (holder - 1) % 3  # (neither the actor nor the holder)
+            given = next((c for c in s.zones[engine.rules.zone("hand").zone_of(holder)]
+                          if s.known[c] >> giver & 1), None)
+            if given is not None:
+                break
+            engine.apply(s, next(a for a in engine.legal_actions(s) if a[0] == "peek"))
+        action = (move, given)
+        assert action in engine.legal_actions(s)
+        kept = recall.record(t, s, actor, action)
+        assert bool(kept.cards[0][1] >> giver & 1) == named, kept
+        said = tell(engine.words, s, actor, action).seats[giver]
+        assert (names[given] in said) == named, said

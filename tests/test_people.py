@@ -270,6 +270,7 @@ deck: {ranks: [A, K], suits: [spades, hearts], zone: stock}
 zones:
   - {name: stock, visibility: hidden}
   - {name: hand, owner: each, visibility: owner}
+  - {name: pit, visibility: hidden}
 variables:
   - {name: found, scope: round, initial: false}
 round:
@@ -289,6 +290,10 @@ round:
             - name: wait
               label: Wait
               do: []
+            - name: bury
+              label: "Bury {card}"
+              choose: {card: "hand[next_player(me)]"}
+              do: ["move card to pit face down"]
 scoring:
   winner: highest
   round:
@@ -301,7 +306,9 @@ def test_a_decision_whose_outcome_hung_on_unseen_cards_is_not_taken_back(
         tmp_path: Path, seed: int) -> None:
     """Probing says whether the other hand holds an ace: taking it back would let the person
     choose again knowing. Refused, whatever the probe found (the refusal tells nothing
-    either); waiting, which shows nothing, may be taken back."""
+    either); waiting, which shows nothing, may be taken back, and so may burying the other's
+    unseen card face down, which shows nothing either (in the games played again to see,
+    the card buried is the one lying in its place)."""
     path = tmp_path / "probe.yaml"
     path.write_text(PROBE, encoding="utf-8")
     engine = Engine(load_ruleset(str(path)))
@@ -312,6 +319,13 @@ def test_a_decision_whose_outcome_hung_on_unseen_cards_is_not_taken_back(
     assert engine.to_move(state) == 0
     game.step(0, ("wait",), chosen=True)
     assert game.takeback.refusal(state, 0, 1) is None
+    state, _ = game.takeback.take(game.record, engine, game.bots, round_ends())
+    game.state = state
+    bury = next(a for a in engine.legal_actions(state) if a[0] == "bury")
+    game.step(0, bury, chosen=True)
+    assert game.takeback.refusal(state, 0, 1) is None
+    state, _ = game.takeback.take(game.record, engine, game.bots, round_ends())
+    game.state = state
     game.step(0, ("probe",), chosen=True)
-    problem = game.takeback.refusal(state, 0, 1)
+    problem = game.takeback.refusal(game.state, 0, 1)
     assert problem is not None and "hung on cards you had not seen" in problem

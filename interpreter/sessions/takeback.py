@@ -37,7 +37,7 @@ from cardrules.model import Action
 
 from ..engine import Engine
 from ..players.bots import Bot
-from ..players.knowledge import determinize
+from ..players.knowledge import determinize_with_map, translate
 from ..positions import position
 from ..sight import whereabouts
 from ..state import GameState
@@ -160,15 +160,17 @@ def revealing(engine: Engine, before: GameState, seat: int, action: Action,
     """Whether what came of `seat`'s `action`, played in `before` to reach `after`, hung on
     cards the seat did not know: played in SAMPLES games the seat could not tell from
     `before` (knowledge.determinize, seeded from the game), the seat would see something
-    else after it in one (positions.position), or the action would be refused there."""
+    else after it in one (positions.position), or the action would be refused there (a
+    card it names that the seat did not know is the card lying in its place there)."""
     rules = engine.rules
     seen = position(rules, after, seat)
     rng = random.Random(zlib.crc32(f"takeback/{seat}/{before.actions}".encode()))
     for _ in range(SAMPLES):
-        world = determinize(engine, before, seat, rng)
+        # (the action names a card it did not know by its place: the card lying there now)
+        world, mapping = determinize_with_map(engine, before, seat, rng)
         world.log = None
         try:
-            engine.apply(world, action)
+            engine.apply(world, translate(engine, action, mapping))
         except GameError:
             return True
         if position(rules, world, seat) != seen:
