@@ -119,11 +119,18 @@ def held_order(b: Board, s: GameState, cards: list[int], seat: int) -> list[int]
     the deck's order of their faces, then the others (each shown as a card's back: which
     way it lies in the hand is its holder's to see, zone_view). The order in the holder's
     hand is the holder's: it changes with which card went, which the others do not see (nor
-    which copy of a card, in a game of several decks: `Board.face`)."""
+    which copy of a card, in a game of several decks: `Board.face`); and a card that came
+    into the hand lies at its end there. So the backs come in an order that tells nothing
+    of how the hand was made: drawn afresh at every action, from the game's seed (secret
+    until the game is over) and the seat, the order a person picking one of them among
+    the others at a real table could not follow."""
     known = s.known
     mine = sorted((c for c in cards if c != EMPTY and known[c] >> seat & 1),
                   key=lambda c: (b.face[c], c))
-    return mine + [c for c in cards if c != EMPTY and not known[c] >> seat & 1]
+    backs = [c for c in cards if c != EMPTY and not known[c] >> seat & 1]
+    if len(backs) > 1:
+        backs.sort(key=lambda c: hash((s.seed, s.actions, seat, c)))
+    return mine + backs
 
 
 def maybe_by_zone(rules: Ruleset, s: GameState, seat: int) -> dict[int, list[str]]:

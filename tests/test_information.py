@@ -54,7 +54,7 @@ from cardrules.interpreter.players.knowledge import (
 from cardrules.interpreter.runtime import HIDDEN, OTHERS, OWNER
 from cardrules.interpreter.sight import whereabouts
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.view import player_view
+from cardrules.interpreter.view import held_order, player_view
 from cardrules.interpreter.words import tell
 from cardrules.model import Action
 
@@ -1129,3 +1129,24 @@ def test_a_back_laid_beside_a_face_up_card_does_not_tell_its_place_in_the_deck()
             args_of(engine, pair.b, 1 - me, mirror)
         compared += 1
     assert compared >= 10, compared
+
+
+def test_the_backs_of_anothers_hand_come_in_an_order_that_tells_nothing_of_it() -> None:
+    """The cards a seat does not know in another's hand are shown (and offered, and placed
+    on a page) in an order drawn afresh at every action, not the hand's own: a card given
+    to the hand lies at its end there, and an order that kept it there would let the seat
+    follow it. Reordering the hand changes nothing the seat sees of it."""
+    engine = Engine(load_ruleset(GAMES[[p.stem for p in GAMES].index("blind")]))
+    state = engine.new_game(3, 4)
+    board = engine.rules.board
+    z = engine.rules.zone("hand").zone_of(1)
+    seen = held_order(board, state, state.zones[z], 0)
+    state.zones[z].reverse()
+    assert held_order(board, state, state.zones[z], 0) == seen
+    state.zones[z].append(state.zones[z].pop(0))
+    assert held_order(board, state, state.zones[z], 0) == seen
+    ends = 0
+    for action in range(30):  # the hand's last card is not the last back, most actions
+        state.actions = action
+        ends += held_order(board, state, state.zones[z], 0)[-1] == state.zones[z][-1]
+    assert ends < 10
