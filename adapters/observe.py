@@ -256,10 +256,11 @@ class SeatTensor:
             rows.append((first, place.capacity, other))
             first += place.capacity
         self.rows = rows
-        # the hands another holds, each with the parties the seat can tell know its cards
-        # (sight.knowers_seen: the holder and itself)
-        self.apart = [(z, 1 << rules.board.owner[z] | 1 << seat)
-                      for z, (_, _, other) in enumerate(rows) if other]
+        # per zone, the parties the seat can tell know a card there (sight.knowers_seen): in
+        # a hand another holds, the holder and itself; elsewhere all who do
+        board = rules.board
+        self.keep = [1 << board.owner[z] | 1 << seat if other and not board.grid[z] else -1
+                     for z, (_, _, other) in enumerate(rows)]
         n = table.n_cards
         # the game as last written: nowhere, known to nobody (the pieces are all 0)
         self.where: list[int] = [-1] * n
@@ -309,12 +310,6 @@ class SeatTensor:
         """Bring the tensor to `s` (the engine's game of `match` now) and return it."""
         raw, seat = self.raw, self.seat
         where, known, face, zones = s.where, s.known, s.face_up, s.zones
-        if self.apart:  # who knows a card, as far as the seat can tell
-            known = known[:]
-            for z, keep in self.apart:
-                for c in zones[z]:
-                    if c != EMPTY:
-                        known[c] &= keep
         was_where, was_known, was_zones = self.where, self.known, self.zones
         moved: set[int] = set()
         if zones != was_zones:
@@ -360,7 +355,7 @@ class SeatTensor:
             changed = moved | set(compress(self.cards, map(ne, known, was_known)))
             self.known = known[:]
         if changed:
-            self._counts(changed, was_where, was_known, s, known)
+            self._counts(changed, was_where, was_known, s)
         if face != self.face:
             changed = changed | set(compress(self.cards, map(ne, face, self.face)))
             self.face = face[:]
@@ -380,18 +375,21 @@ class SeatTensor:
         return self.shown
 
     def _counts(self, changed: set[int], was_where: list[int], was_known: list[int],
-                s: GameState, known: list[int]) -> None:
+                s: GameState) -> None:
         """card_zone and card_known_by for the cards that moved or became known or unknown
         (`changed`, that were in `was_where` and known to `was_known`): each taken away
         where it was counted, counted where it is, in its zone's column if the seat knows
         it, else in the last; who knows it too, only where that changed (a card seen by the
         same seats that moves, say, changes card_zone alone; a card the seat does not know
         that moves, nothing)."""
-        raw, seat, where = self.raw, self.seat, s.where
+        raw, seat, where, known, keep = self.raw, self.seat, s.where, s.known, self.keep
         zone_row, known_row, last, seats_of = \
             self.zone_row, self.known_row, self.last, self.seats_of
         for c in changed:
-            was_z, z, was_k, k = was_where[c], where[c], was_known[c], known[c]
+            # (who knows it, as far as the seat can tell where it was, and where it is)
+            was_z, z = was_where[c], where[c]
+            was_k = was_known[c] & keep[was_z] if was_z >= 0 else was_known[c]
+            k = known[c] & keep[z] if z >= 0 else known[c]
             was_in = was_z >= 0 and was_k >> seat & 1
             now_in = z >= 0 and k >> seat & 1
             if was_in:
