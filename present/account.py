@@ -87,7 +87,9 @@ def round_account(rules: Ruleset, event: dict[str, Any], last: bool = False,
     for p, score in enumerate(scores):
         row = [f"seat {p + 1}", *(str(parts[name][p]) for name in entries),
                str(score), str(totals[p]),
-               *(render.shown_value(event["player_variables"][name][p], "?") for name in shown)]
+               *(render.value_words(rules, name, event["player_variables"][name][p],
+                                    None if seat is None else seat + 1, "?")
+                 for name in shown)]
         rows.append(tuple(row))
     house = event.get("house")
     if house is not None:

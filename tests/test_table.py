@@ -22,6 +22,7 @@ from cardrules.interpreter.sessions.events import drain, round_ends
 from cardrules.interpreter.sessions.windows import Windows
 from cardrules.interpreter.words import sentence, tell
 from cardrules.present import render
+from cardrules.present.account import round_account
 from cardrules.present.choices import plausible_first
 from cardrules.present.news import news
 from cardrules.present.render import standings
@@ -701,3 +702,49 @@ def test_a_hint_of_a_text_to_write_names_the_choice_it_is_written_for(tmp_path: 
     assert len(offered) == 2 and {seat for _, seat, *_ in named} == {"seat 2", "seat 3"}, out
     for number, seat, text, typed, written in named:
         assert offered[number] == seat and typed == number and written == text
+
+
+MATES = """
+cardrules: 1
+name: mates
+players: {min: 2, max: 2}
+deck: {ranks: [A, "2"], suits: [spades], zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: hand, owner: each, visibility: public}
+variables:
+  - {name: mate, scope: player, initial: none, type: player}
+round:
+  setup: [shuffle stock, deal 1 from stock to each hand face up]
+  phases:
+    - name: pick
+      turns: each_once
+      steps:
+        - name: pick
+          moves:
+            - name: pick
+              label: "Pick {q}"
+              choose: {q: "others"}
+              do: ["set me.mate = q"]
+scoring:
+  winner: highest
+  round:
+    - {name: none, score: "0"}
+"""
+
+
+def test_a_rounds_account_names_a_seat_a_variable_holds(tmp_path: Path) -> None:
+    """A player variable holding a seat is 'seat 2' in a round's account, 'you' to its
+    reader, as in the view and the news."""
+    path = tmp_path / "mates.yaml"
+    path.write_text(MATES, encoding="utf-8")
+    rules = load_ruleset(str(path))
+    engine = Engine(rules)
+    state = engine.new_game(2, 1, log=True)
+    legal = engine.legal_actions(state)
+    while legal:
+        legal = engine.play(state, legal[0])
+    assert state.log is not None
+    end = next(e for e in state.log if e.get("event") == "round_end")
+    rows = {row[0]: row[-1] for row in round_account(rules, end, True, 0).rows}
+    assert rows == {"seat 1": "seat 2", "seat 2": "you"}, rows
