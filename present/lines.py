@@ -37,41 +37,41 @@ def choice_texts(engine: Engine, state: GameState, seat: int,
     for group in alike.values():
         if len(group) < 2:
             continue
+        # each card of each choice told apart as the seat can tell it; said of the cards
+        # whose words differ among the choices alike (the one whose card lies elsewhere)
+        labels = {n: [_which_card(engine, state, seat, c)
+                      for c in cards_of(engine.rules, actions[n])] for n in group}
+        width = min(len(each) for each in labels.values())
+        differ = [i for i in range(width) if len({labels[n][i] for n in group}) > 1]
         for n in group:
-            which = _which_card(engine, state, seat, actions[n],
-                                [actions[m] for m in group if m != n])
+            which = "; ".join(labels[n][i] for i in differ if labels[n][i])
             if which:
                 texts[n] += f" ({which})"
     return texts
 
 
-def _which_card(engine: Engine, state: GameState, seat: int, action: Action,
-                others: list[Action]) -> str:
-    """What tells the card `action` names apart from those of `others` (the same words):
-    its row and column in a grid, its place in a pile, or who else knows it in a hand, as
-    far as the seat can tell (`sight.knowers_seen`); of another's hand, nothing where the
-    seat does not know the card (those it does not know are alike to it)."""
-    cards = cards_of(engine.rules, action)
-    theirs = {c for other in others for c in cards_of(engine.rules, other)}
+def _which_card(engine: Engine, state: GameState, seat: int, c: int) -> str:
+    """What tells card c apart from another of the same words: its row and column in a
+    grid, its place in a pile, or who else knows it in a hand, as far as the seat can tell
+    (`sight.knowers_seen`); of another's hand, nothing where the seat does not know the
+    card (those it does not know are alike to it)."""
     board = engine.rules.board
-    for c in cards:
-        if c in theirs or not 0 <= c < len(state.where):
-            continue
-        z = state.where[c]
-        index = state.zones[z].index(c)
-        if board.grid[z]:
-            width = board.width[z]
-            return f"row {index // width + 1}, column {index % width + 1}"
-        if board.visibility[z] != OWNER:
-            depth = len(state.zones[z]) - index
-            return "the top one" if depth == 1 else f"{depth} from the top"
-        if board.owner[z] != seat and not state.known[c] >> seat & 1:
-            continue
-        seen = knowers_seen(board, state, c, seat)
-        knowers = [p for p in range(state.n) if p != seat and seen >> p & 1]
-        return ("known to " + ", ".join(f"seat {p + 1}" for p in knowers)) if knowers \
-            else "known to you alone"
-    return ""
+    if not 0 <= c < len(state.where):
+        return ""
+    z = state.where[c]
+    index = state.zones[z].index(c)
+    if board.grid[z]:
+        width = board.width[z]
+        return f"row {index // width + 1}, column {index % width + 1}"
+    if board.visibility[z] != OWNER:
+        depth = len(state.zones[z]) - index
+        return "the top one" if depth == 1 else f"{depth} from the top"
+    if board.owner[z] != seat and not state.known[c] >> seat & 1:
+        return ""
+    seen = knowers_seen(board, state, c, seat)
+    knowers = [p for p in range(state.n) if p != seat and seen >> p & 1]
+    return ("known to " + ", ".join(f"seat {p + 1}" for p in knowers)) if knowers \
+        else "known to you alone"
 
 
 def round_line(state: GameState) -> str:

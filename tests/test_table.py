@@ -5,6 +5,7 @@ reaction windows (passed unless asked for, bounded by a clock the test moves).""
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections import Counter
 from pathlib import Path
@@ -20,10 +21,12 @@ from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.players.bots import make_bot
 from cardrules.interpreter.sessions.events import drain, round_ends
 from cardrules.interpreter.sessions.windows import Windows
-from cardrules.interpreter.words import sentence, tell
+from cardrules.interpreter.sight import knowers_seen
+from cardrules.interpreter.words import cards_of, sentence, tell
 from cardrules.present import render
 from cardrules.present.account import round_account
-from cardrules.present.choices import plausible_first
+from cardrules.present.choices import offered_order, plausible_first
+from cardrules.present.lines import choice_texts
 from cardrules.present.news import news
 from cardrules.present.render import standings
 
@@ -748,3 +751,43 @@ def test_a_rounds_account_names_a_seat_a_variable_holds(tmp_path: Path) -> None:
     end = next(e for e in state.log if e.get("event") == "round_end")
     rows = {row[0]: row[-1] for row in round_account(rules, end, True, 0).rows}
     assert rows == {"seat 1": "seat 2", "seat 2": "you"}, rows
+
+
+def test_two_choices_read_alike_only_where_the_seat_cannot_tell_their_cards_apart() -> None:
+    """Choices that read alike name, where they differ, cards the seat cannot tell apart:
+    copies of one face that it knows alike, or cards of another's hand it has not seen.
+    Two copies it knows differently (one another seat gave it) are told apart, whichever
+    other cards the choices name besides."""
+    engine = Engine(load_ruleset(str(Path(__file__).parent / "games" / "blind.yaml")))
+    rules, board = engine.rules, engine.rules.board
+    rng = random.Random(2)
+    compared = 0
+    for seed in range(4):
+        state = engine.new_game(3, seed)
+        legal = engine.legal_actions(state)
+        for _ in range(60):
+            if not legal:
+                break
+            seat = engine.to_move(state)
+            assert seat is not None
+            order = offered_order(engine, state, seat, legal)
+            texts = choice_texts(engine, state, seat, {i: legal[i] for i in order})
+            alike: dict[str, list[int]] = {}
+            for i in order:
+                alike.setdefault(texts[i], []).append(i)
+            for group in alike.values():
+                for i in group[1:]:
+                    for a, b in zip(cards_of(rules, legal[group[0]]), cards_of(rules, legal[i])):
+                        if a == b:
+                            continue
+                        compared += 1
+                        unseen = not (state.known[a] >> seat & 1 or state.known[b] >> seat & 1)
+                        apart = unseen and state.where[a] == state.where[b] and \
+                            board.owner[state.where[a]] not in (-1, seat)
+                        copies = board.face[a] == board.face[b] and \
+                            knowers_seen(board, state, a, seat) == \
+                            knowers_seen(board, state, b, seat)
+                        assert apart or copies, (texts[i], rules.cards.names[a],
+                                                 rules.cards.names[b])
+            legal = engine.play(state, rng.choice(legal))
+    assert compared
