@@ -71,6 +71,9 @@ class Weigher:
         self.drawing = drawing_functions(program.functions)
         self.hoisted: dict[int, Known] = {}  # pieces worked out once for a loop: one step
         self.memo: dict[tuple[str, tuple[Known, ...], int], tuple[int, Known]] = {}
+        # of each call weighed once (`memo`), the loops nested through it, told again at
+        # another call alike
+        self.memo_nested: dict[tuple[str, tuple[Known, ...], int], list[Nested]] = {}
         self.busy: set[str] = set()
         self.depth = 0  # loops through subsets or combinations of cards in play, around here
         self.ways = 1  # the most items those loops go through, multiplied
@@ -505,6 +508,7 @@ class Weigher:
         if key not in self.memo:
             self.busy.add(node.function)
             self.calling.append((node.function, node.pos, len(self.listing)))
+            found = len(self.nested)
             try:
                 with self.nested_loop():  # (its loops counted where it is called)
                     self.memo[key] = self.expr(fn.value, {p: a for (p, _), a in
@@ -512,6 +516,12 @@ class Weigher:
             finally:
                 self.busy.discard(node.function)
                 self.calling.pop()
+            self.memo_nested[key] = self.nested[found:]
+        else:  # the same call elsewhere nests the same loops: told at this call too
+            self.nested += [Nested(e.pos, self.listing[-1] if self.listing else e.outer,
+                                   (node.function, node.pos))
+                            for e in self.memo_nested.get(key, ())
+                            if e.call is not None and e.call[0] == node.function]
         inner, known = self.memo[key]
         self.weigh_call(node.pos, 1 + steps + inner)
         return 1 + steps + inner, known

@@ -130,12 +130,12 @@ def over_budget(weighing: Weighing) -> Iterator[Diagnostic]:
     """A diagnostic for each rule whose rule text fixes more than limits.MAX_WORK steps, and
     for each loop through subsets or combinations of cards in play inside a loop through
     others (each lists up to MOST_LISTED: nested, they multiply)."""
-    seen: set[tuple[int, int]] = set()
+    seen: set[PosKey] = set()
     for nested in weighing.nested:
         pos = nested.call[1] if nested.call is not None else nested.pos
-        if (pos.offset, pos.end) in seen:
+        if pos_key(pos) in seen:  # (each place once: a place is its text's and its offset)
             continue
-        seen.add((pos.offset, pos.end))
+        seen.add(pos_key(pos))
         where = f" (line {_line(nested.outer)})" if nested.outer is not None else ""
         what = "this goes through subsets or combinations of cards in play" \
             if nested.call is None else \

@@ -504,8 +504,11 @@ def test_subsets_gone_through_once_for_a_loop_or_in_a_function_are_told_where_th
     assert state.over
     lines = NESTED.splitlines()
     path.write_text(NESTED + '    - name: nested\n      score: "sum(runs_in(x) for x in '
-                    'subsets(hand[p]))"\n', encoding="utf-8")
-    (problem,) = check_files([str(path)])
+                    'subsets(hand[p]))"\n    - name: again\n      score: "max(runs_in(x) '
+                    'for x in subsets(hand[p]))"\n', encoding="utf-8")
+    problem, again = check_files([str(path)])  # (each call is told: the same text at each)
+    assert again.location is not None and problem.location is not None
+    assert again.location.line == problem.location.line + 2
     at = next(i for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
               if "runs_in(x)" in text)  # the added score's line
     assert problem.location is not None and problem.location.line == at
