@@ -8,6 +8,7 @@ the rules written here.
 from __future__ import annotations
 
 import random
+import zlib
 
 import pytest
 
@@ -189,6 +190,15 @@ def test_a_search_hint_names_its_pick_first() -> None:
     for _ in range(6):
         advice = hints.hint(engine, state, "ismcts:5")
         assert advice.estimates[0].action == advice.pick, advice
+        # the bot's own weighing, as the hint asks it: its pick, the others in its order
+        seat = engine.to_move(state)
+        seed = zlib.crc32(f"hint/{seat}/{state.actions}/ismcts:5".encode())
+        weighed = make_bot("ismcts:5", seed, seat).weigh(  # type: ignore[attr-defined]
+            engine, state.copy(), engine.legal_actions(state))
+        assert weighed.pick == advice.pick
+        order = list(dict.fromkeys(e.action for e in weighed.estimates))
+        assert [e.action for e in advice.estimates] == \
+            [advice.pick, *(a for a in order if a != advice.pick)]
         engine.apply(state, advice.pick)
 
 
