@@ -252,15 +252,20 @@ class SeatTensor:
         rules = table.rules
         self.board = rules.board
         for z, place in enumerate(table.places):
-            other = rules.board.visibility[z] == OWNER and rules.board.owner[z] != seat
+            other = rules.board.visibility[z] == OWNER and rules.board.owner[z] != seat \
+                and not rules.board.grid[z]  # (a grid's places are its own)
             rows.append((first, place.capacity, other))
             first += place.capacity
         self.rows = rows
         # per zone, the parties the seat can tell know a card there (sight.knowers_seen): in
         # a hand another holds, the holder and itself; elsewhere all who do
         board = rules.board
-        self.keep = [1 << board.owner[z] | 1 << seat if other and not board.grid[z] else -1
+        self.keep = [1 << board.owner[z] | 1 << seat if other else -1
                      for z, (_, _, other) in enumerate(rows)]
+        # per zone, whether the seat sees which way a card it does not know lies there: not
+        # in a zone another alone sees, a grid too (its back, as the view shows it)
+        self.facing = [not (board.visibility[z] == OWNER and board.owner[z] != seat)
+                       for z in range(len(rows))]
         n = table.n_cards
         # the game as last written: nowhere, known to nobody (the pieces are all 0)
         self.where: list[int] = [-1] * n
@@ -339,13 +344,14 @@ class SeatTensor:
                 if size < was:  # places left empty
                     news += range(size, was)
                 at = places + 4 * first
+                facing = self.facing[z]
                 for i in news:
                     if i < capacity:
                         c = cards[i] if i < size else EMPTY
                         j = at + 4 * i
                         raw[j:j + 4] = empty if c == EMPTY else \
                             named[c][face[c]] if known[c] >> seat & 1 else \
-                            up if face[c] else down
+                            up if face[c] and facing else down
             moved.discard(EMPTY)
             moved.difference_update([c for c in moved if where[c] == was_where[c]])
             self.where = where[:]
@@ -436,7 +442,7 @@ class SeatTensor:
             if i < capacity:
                 at = self.slots + 4 * (first + i)
                 raw[at:at + 4] = self.named[c][face[c]] if known[c] >> seat & 1 else \
-                    self.face_up if face[c] else self.face_down
+                    self.face_up if face[c] and self.facing[z] else self.face_down
         for z in hands:
             first, capacity, _ = rows[z]
             self._hand(first, capacity, zones[z], len(zones[z]), s)

@@ -10,6 +10,7 @@ can be decoded from it.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -45,14 +46,14 @@ def zone_view(rules: Ruleset, s: GameState, z: int, visibility: str, seat: int,
     here = maybe.get(z) if maybe else None
     if visibility == "hidden":
         return {"count": count, "maybe": here} if here else {"count": count}
-    held = rules.board.visibility[z] == OWNER and rules.board.owner[z] != seat
-    if held:
+    other = rules.board.visibility[z] == OWNER and rules.board.owner[z] != seat
+    if other and not rules.board.grid[z]:  # (a grid's places are its own)
         cards = held_order(rules.board, s, cards, seat)
     run = laid_run(rules, s, cards) if laid else None
     if run is not None:
         cards = run[0]
     entries = [card_entry(rules, s, c, seat) for c in cards]
-    if held:  # a card of another's hand it does not know: its back, whichever way it lies
+    if other:  # a card of another's hand it does not know: its back, whichever way it lies
         for entry in entries:
             if entry is not None and entry["card"] is None:
                 entry["up"] = False
@@ -121,15 +122,16 @@ def held_order(b: Board, s: GameState, cards: list[int], seat: int) -> list[int]
     hand is the holder's: it changes with which card went, which the others do not see (nor
     which copy of a card, in a game of several decks: `Board.face`); and a card that came
     into the hand lies at its end there. So the backs come in an order that tells nothing
-    of how the hand was made: drawn afresh at every action, from the game's seed (secret
-    until the game is over) and the seat, the order a person picking one of them among
-    the others at a real table could not follow."""
+    of how the hand was made, nor of which card is which: the cards in the deck's order,
+    shuffled by a generator seeded afresh at every action from the game's seed (secret
+    until the game is over), its count of actions and the seat; the order a person picking
+    one of them among the others at a real table could not follow."""
     known = s.known
     mine = sorted((c for c in cards if c != EMPTY and known[c] >> seat & 1),
                   key=lambda c: (b.face[c], c))
-    backs = [c for c in cards if c != EMPTY and not known[c] >> seat & 1]
+    backs = sorted(c for c in cards if c != EMPTY and not known[c] >> seat & 1)
     if len(backs) > 1:
-        backs.sort(key=lambda c: hash((s.seed, s.actions, seat, c)))
+        random.Random((s.seed << 48) ^ (s.actions << 8) ^ seat).shuffle(backs)
     return mine + backs
 
 
@@ -386,7 +388,7 @@ def card_places(rules: Ruleset, s: GameState, seat: int) -> dict[int, list[Any]]
     def note(z: int, name: str, owner: str | None, group: int | None,
              laid: bool = False) -> None:
         cards = s.zones[z]
-        if board.visibility[z] == OWNER and board.owner[z] != seat:
+        if board.visibility[z] == OWNER and board.owner[z] != seat and not board.grid[z]:
             cards = held_order(rules.board, s, cards, seat)
         run = laid_run(rules, s, cards) if laid else None
         if run is not None:  # (as the view shows it)

@@ -24,7 +24,7 @@ from cardrules.adapters.texts import information_text, observation_text  # noqa:
 from cardrules.errors import IllegalAction  # noqa: E402
 from cardrules.interpreter.runtime import OWNER  # noqa: E402
 from cardrules.interpreter.sight import whereabouts  # noqa: E402
-from cardrules.interpreter.view import player_view  # noqa: E402
+from cardrules.interpreter.view import held_order, player_view  # noqa: E402
 from cardrules.interpreter.words import tell  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -402,14 +402,15 @@ def _afresh(plan: TensorPlan, match: Match, seat: int) -> np.ndarray:
     first, shown = 0, {}
     for z, (place, cards) in enumerate(zip(t.places, s.zones)):
         parts["zone_sizes"][z] = sum(c != -1 for c in cards) / n
-        if rules.board.visibility[z] == OWNER and rules.board.owner[z] != seat:
-            cards = sorted(c for c in cards if c != -1 and mine[c]) + \
-                [c for c in cards if c == -1 or not mine[c]]
+        others = rules.board.visibility[z] == OWNER and rules.board.owner[z] != seat
+        if others and not rules.board.grid[z]:  # (a grid's places are its own)
+            cards = held_order(rules.board, s, cards, seat)
         for i, c in enumerate(cards[:place.capacity]):
             shown[c] = first + i
-            if c != -1:
-                parts["slots"][first + i] = (1, s.face_up[c], mine[c],
-                                             (name_of[c] + 1) / kinds if mine[c] else 0)
+            if c != -1:  # (which way a card lies that only another sees: its back, down)
+                parts["slots"][first + i] = (1, s.face_up[c] and (mine[c] or not others),
+                                             mine[c], (name_of[c] + 1) / kinds if mine[c]
+                                             else 0)
         first += place.capacity
     for c, mask in s.told.items():
         if c in shown and "told" in parts:

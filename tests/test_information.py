@@ -54,7 +54,7 @@ from cardrules.interpreter.players.knowledge import (
 from cardrules.interpreter.runtime import HIDDEN, OTHERS, OWNER
 from cardrules.interpreter.sight import whereabouts
 from cardrules.interpreter.state import GameState
-from cardrules.interpreter.view import held_order, player_view
+from cardrules.interpreter.view import card_places, held_order, player_view
 from cardrules.interpreter.words import tell
 from cardrules.model import Action
 
@@ -1150,3 +1150,62 @@ def test_the_backs_of_anothers_hand_come_in_an_order_that_tells_nothing_of_it() 
         state.actions = action
         ends += held_order(board, state, state.zones[z], 0)[-1] == state.zones[z][-1]
     assert ends < 10
+    # nor is any card before another more often than by chance, over games and actions
+    first, second = sorted(state.zones[z])[:2]
+    before = 0
+    for game in range(400):
+        state.seed, state.actions = game * 7919, game % 37
+        order = held_order(board, state, state.zones[z], 0)
+        before += order.index(first) < order.index(second)
+    assert 140 < before < 260, before
+
+
+SECRET_GRID = """
+cardrules: 1
+name: secret-grid
+players: {min: 2, max: 2}
+deck: {ranks: [A, "2", "3", "4", "5", "6"], suits: [spades, hearts], zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: grid, owner: each, visibility: owner, layout: grid, rows: 2, columns: 2}
+  - {name: table, visibility: public, layout: row}
+round:
+  setup: [shuffle stock, deal 4 from stock to each grid face down]
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: act
+          moves:
+            - name: take
+              label: "Take {card}"
+              when: "size(grid[next_player(me)]) > 0"
+              choose: {card: "grid[next_player(me)]"}
+              do: ["move card to table face up"]
+scoring:
+  winner: highest
+  round:
+    - {name: none, score: "0"}
+"""
+
+
+def test_a_grid_only_its_owner_sees_keeps_its_places_for_the_others(tmp_path: Path) -> None:
+    """A grid's places are its own, whoever sees its cards: to another seat, another's grid
+    shows its backs where they lie, an empty place empty, and a choice of one of them
+    names the place a page finds it at (not a hand's order, known cards first)."""
+    path = tmp_path / "grid.yaml"
+    path.write_text(SECRET_GRID, encoding="utf-8")
+    rules = load_ruleset(str(path))
+    engine = Engine(rules)
+    state = engine.new_game(2, 5)
+    for _ in range(3):
+        engine.apply(state, engine.legal_actions(state)[0])
+    seat = engine.to_move(state)
+    assert seat is not None
+    z = rules.zone("grid").zone_of(1 - seat)
+    assert -1 in state.zones[z]  # (a place left empty)
+    shown = player_view(rules, state, seat)["zones"]["grid"][str(2 - seat)]["cards"]
+    assert [entry is None for entry in shown] == [c == -1 for c in state.zones[z]]
+    places = card_places(rules, state, seat)
+    for action in engine.legal_actions(state):
+        assert places[action[1]][-1] == state.zones[z].index(action[1])
