@@ -50,6 +50,7 @@ class Nested:
     pos: n.Pos
     outer: n.Pos | None = None
     call: tuple[str, n.Pos] | None = None
+    depth: int = 0  # how many such loops were around the outer one
 
 
 class Weigher:
@@ -430,9 +431,13 @@ class Weigher:
         (`listing`): told where the rule text nests them, at the call of the function that
         holds it where one stands between the two."""
         outer = self.listing[-1] if self.listing else None
-        call = next(((name, at) for name, at, around in self.calling
-                     if around >= len(self.listing)), None)
-        return Nested(pos, outer, call)
+        return Nested(pos, outer, self.crossing(), len(self.listing) - 1)
+
+    def crossing(self, default: tuple[str, n.Pos] | None = None) -> tuple[str, n.Pos] | None:
+        """The outermost call being weighed that is made inside the innermost loop through
+        such a list around here (`listing`), if any (else `default`)."""
+        return next(((name, at) for name, at, around in self.calling
+                     if around >= len(self.listing)), default)
 
     def weigh_item(self, pos: n.Pos, steps: int) -> None:
         """Note the steps one item of the loop written at `pos` takes (the most of every
@@ -516,12 +521,14 @@ class Weigher:
             finally:
                 self.busy.discard(node.function)
                 self.calling.pop()
-            self.memo_nested[key] = self.nested[found:]
+            # (those whose outer loop is around this call: another call alike nests them too)
+            self.memo_nested[key] = [e for e in self.nested[found:]
+                                     if e.depth < len(self.listing)]
         else:  # the same call elsewhere nests the same loops: told at this call too
-            self.nested += [Nested(e.pos, self.listing[-1] if self.listing else e.outer,
-                                   (node.function, node.pos))
-                            for e in self.memo_nested.get(key, ())
-                            if e.call is not None and e.call[0] == node.function]
+            call = self.crossing((node.function, node.pos))
+            self.nested += [Nested(e.pos, self.listing[-1] if self.listing else e.outer, call,
+                                   len(self.listing) - 1)
+                            for e in self.memo_nested.get(key, ())]
         inner, known = self.memo[key]
         self.weigh_call(node.pos, 1 + steps + inner)
         return 1 + steps + inner, known

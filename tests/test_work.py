@@ -518,3 +518,24 @@ def test_subsets_gone_through_once_for_a_loop_or_in_a_function_are_told_where_th
     assert problem.message.startswith(
         f"this call of 'runs_in' goes through subsets or combinations of cards in play (line "
         f"{function}) inside another loop through such a list (line {at})"), problem.message
+
+
+@pytest.mark.parametrize("first", ["via", "direct"])
+def test_subsets_nested_through_a_function_are_told_at_every_call_in_any_order(
+        tmp_path: Path, first: str) -> None:
+    """The same function weighed once, inside another function's call or not, is told at
+    every call of a rule that nests its subsets in a loop through subsets, whichever the
+    file writes first."""
+    functions = ('  - name: wrapped\n    params: {cs: cards}\n    value: "runs_in(cs) + 0"\n'
+                 'round:')
+    via = '    - {name: via, score: "sum(wrapped(x) for x in subsets(hand[p]))"}\n'
+    direct = '    - {name: direct, score: "sum(runs_in(x) for x in subsets(hand[p]))"}\n'
+    text = NESTED.replace("round:", functions, 1) + \
+        (via + direct if first == "via" else direct + via)
+    path = tmp_path / "nested.yaml"
+    path.write_text(text, encoding="utf-8")
+    problems = check_files([str(path)])
+    lines = text.splitlines()
+    expected = {i for i, line in enumerate(lines, 1) if "(x) for x in subsets" in line}
+    assert {p.location.line for p in problems if p.location is not None} == expected, \
+        [p.format() for p in problems]
