@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from cardrules.model import Board, Ruleset, VariableDef
@@ -129,10 +130,17 @@ def held_order(b: Board, s: GameState, cards: list[int], seat: int) -> list[int]
     known = s.known
     mine = sorted((c for c in cards if c != EMPTY and known[c] >> seat & 1),
                   key=lambda c: (b.face[c], c))
-    backs = sorted(c for c in cards if c != EMPTY and not known[c] >> seat & 1)
-    if len(backs) > 1:
-        random.Random((s.seed << 48) ^ (s.actions << 8) ^ seat).shuffle(backs)
-    return mine + backs
+    backs = tuple(sorted(c for c in cards if c != EMPTY and not known[c] >> seat & 1))
+    return mine + list(_shuffled(s.seed, s.actions, seat, backs) if len(backs) > 1 else backs)
+
+
+@lru_cache(maxsize=512)
+def _shuffled(seed: int, actions: int, seat: int, cards: tuple[int, ...]) -> tuple[int, ...]:
+    """`cards` shuffled by a generator seeded from the game's seed, its count of actions and
+    the seat (`held_order`; kept, as every view, page and tensor of the moment asks again)."""
+    out = list(cards)
+    random.Random((seed << 48) ^ (actions << 8) ^ seat).shuffle(out)
+    return tuple(out)
 
 
 def maybe_by_zone(rules: Ruleset, s: GameState, seat: int) -> dict[int, list[str]]:
