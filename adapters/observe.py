@@ -52,8 +52,8 @@ from typing import Any
 import numpy as np
 
 from cardrules.interpreter.runtime import OWNER
+from cardrules.interpreter.sight import hand_apart, whereabouts
 from cardrules.interpreter.sight import parties as zone_numbers
-from cardrules.interpreter.sight import whereabouts
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import (
     _game_variables,
@@ -252,8 +252,7 @@ class SeatTensor:
         rules = table.rules
         self.board = rules.board
         for z, place in enumerate(table.places):
-            other = rules.board.visibility[z] == OWNER and rules.board.owner[z] != seat \
-                and not rules.board.grid[z]  # (a grid's places are its own)
+            other = hand_apart(rules.board, z, seat)  # (a grid's places are its own)
             rows.append((first, place.capacity, other))
             first += place.capacity
         self.rows = rows

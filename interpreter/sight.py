@@ -57,12 +57,19 @@ def parties(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def hand_apart(b: Board, z: int, party: int) -> bool:
+    """Whether zone z is a hand another party than `party` holds: a zone its holder alone
+    sees, not a grid (whose places are its own). Which of its cards is which is the
+    holder's to see: the others see backs in no order of the holder's (`view.held_order`)."""
+    return b.visibility[z] == OWNER and not b.grid[z] and b.owner[z] != party
+
+
 def held_apart(b: Board, s: GameState, c: int, party: int) -> bool:
-    """Whether card c lies in a hand another party holds (a zone its holder alone sees, not
-    a grid), out of `party`'s sight: which of its cards is which is the holder's to see, so
-    `party` cannot tell which of them another takes or looks at, whatever it knows of them."""
+    """Whether card c lies in a hand another party holds, out of `party`'s sight
+    (`hand_apart`): `party` cannot tell which of its cards another takes or looks at,
+    whatever it knows of them."""
     z = s.where[c]
-    return z >= 0 and b.visibility[z] == OWNER and not b.grid[z] and b.owner[z] != party
+    return z >= 0 and hand_apart(b, z, party)
 
 
 def apart_from(b: Board, s: GameState, c: int, actor: int) -> int:
@@ -70,7 +77,7 @@ def apart_from(b: Board, s: GameState, c: int, actor: int) -> int:
     where it lies (-1: no seat's): where c lies in a hand neither `actor` nor they hold,
     every party but its holder and `actor` (`held_apart`); else none."""
     z = s.where[c]
-    if z < 0 or b.visibility[z] != OWNER or b.grid[z] or b.owner[z] == actor:
+    if z < 0 or not hand_apart(b, z, actor):
         return 0
     return s.everyone & ~(1 << b.owner[z]) & ~(1 << actor if actor >= 0 else 0)
 

@@ -19,7 +19,7 @@ from cardrules.model import Board, Ruleset, VariableDef
 
 from . import melding
 from .runtime import EMPTY, IN_PLAY, OWNER, total_now
-from .sight import parties, whereabouts
+from .sight import hand_apart, parties, whereabouts
 from .state import GameState
 from .words import told_words
 
@@ -48,7 +48,7 @@ def zone_view(rules: Ruleset, s: GameState, z: int, visibility: str, seat: int,
     if visibility == "hidden":
         return {"count": count, "maybe": here} if here else {"count": count}
     other = rules.board.visibility[z] == OWNER and rules.board.owner[z] != seat
-    if other and not rules.board.grid[z]:  # (a grid's places are its own)
+    if hand_apart(rules.board, z, seat):  # (a grid's places are its own)
         cards = held_order(rules.board, s, cards, seat)
     run = laid_run(rules, s, cards) if laid else None
     if run is not None:
@@ -396,7 +396,7 @@ def card_places(rules: Ruleset, s: GameState, seat: int) -> dict[int, list[Any]]
     def note(z: int, name: str, owner: str | None, group: int | None,
              laid: bool = False) -> None:
         cards = s.zones[z]
-        if board.visibility[z] == OWNER and board.owner[z] != seat and not board.grid[z]:
+        if hand_apart(board, z, seat):
             cards = held_order(rules.board, s, cards, seat)
         run = laid_run(rules, s, cards) if laid else None
         if run is not None:  # (as the view shows it)

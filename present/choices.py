@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.runtime import OWNER
-from cardrules.interpreter.sight import knowers_seen
+from cardrules.interpreter.sight import hand_apart, knowers_seen
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import held_order
 from cardrules.interpreter.words import cards_of
@@ -49,8 +49,7 @@ def in_view_order(engine: Engine, state: GameState, seat: int,
         if len(cards) == 1:
             one = seen_at(cards[0])
             return None if one is None else (one,)
-        if not any(board.visibility[state.where[c]] == OWNER and not board.grid[state.where[c]]
-                   and board.owner[state.where[c]] != seat for c in cards):
+        if not any(hand_apart(board, state.where[c], seat) for c in cards):
             return None  # (cards of the seat's own, or the table's: as listed)
         # a choice naming a card of another's hand: by where the seat sees each card
         return tuple(seen_at(c) or (place_of[board.names[state.where[c]]], state.where[c],
@@ -79,8 +78,7 @@ def view_places(engine: Engine, state: GameState,
         if zone.owned:
             own.update((z, (place, zone.layout)) for z in zone.instances(seat))
     held = {z: place_of[name] for z, name in enumerate(board.names)
-            if board.owner[z] not in (-1, seat) and board.visibility[z] == OWNER
-            and not board.grid[z]}  # another's hand -> the zone's place
+            if hand_apart(board, z, seat)}  # another's hand -> the zone's place
     deck, names = render.deck_order(rules), rules.cards.names
     seen: dict[int, dict[int, int]] = {}  # another's hand -> each card's place in its view
 
