@@ -8,12 +8,15 @@
 
 Parameters: `ruleset` (a built-in name or a rule file; default golf6), `players` (0 for the
 ruleset's default), `options` (the ruleset's options, NAME:VALUE or NAME=VALUE separated
-by ';'; a game string allows only ':') and `actions` (`auto`, `whole` or `parts`: how
-actions are chosen, below).
+by ';'; a game string allows only ':'), `actions` (`auto`, `whole` or `parts`: how
+actions are chosen, below) and `returns` (`auto`, `win`, `points`, `chips`).
 
-The game is sequential, imperfect-information and zero-sum: at the end each of k winners
-gets 1/k - 1/n and every other seat -1/n (0 to all if nobody wins, or if the match reaches
-the bound of 10,000 actions per round, which ends it with no winner).
+The game is sequential and of imperfect information. Its returns come at the end, and are
+what the ruleset plays for (`scoring.stakes`) or what `returns` asks: for a win, zero-sum,
+each of k winners 1/k - 1/n and every other seat -1/n (0 to all if nobody wins, or if the
+match reaches the bound of 10,000 actions per round, which ends it with no winner); points,
+general-sum (identical where the table scores as one); chips, zero-sum. Each loaded game's
+type says which (docs/adapters.md, section 4).
 
 Chance is explicit: the game starts with 4 chance nodes, each a byte of a 32-bit seed,
 uniformly. The deal and every later shuffle or random draw come from a generator seeded
@@ -66,6 +69,8 @@ NO_ATTRIBUTES = base64.b64encode(pickle.dumps({})).decode("ascii")
 PARAMETERS: dict[str, Any] = {"ruleset": "golf6", "players": 0, "options": "",
                               "actions": "auto", "returns": "auto"}
 
+# The type registered for every ruleset: zero-sum, as a game played for a win (the default)
+# is; each loaded game's own type (`game_type`) says what its stakes make it.
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
     long_name="A card game described by a cardrules ruleset",

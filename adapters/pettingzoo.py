@@ -16,10 +16,12 @@ an int8 vector over the action table with a 1 for every id the agent may take no
 for an agent not choosing). Actions are whole or chosen in parts (`actions`: `auto`,
 `whole`, `parts`), exactly as in the OpenSpiel adapter (adapters/table.py,
 docs/adapters.md): in parts, the same agent is selected again until its parts spell a whole
-action. Rewards come at the end: 1/k - 1/n to each of k winners, -1/n
-to the others. A match that reaches the bound of 10,000 actions per round is truncated
-with no winner. `reset(seed=...)` deals the same game for the same seed; `render()` (mode
-"ansi") returns the whole table, hidden cards included, for debugging.
+action. Rewards come at the end, what the match is worth to each seat: by default what
+the ruleset plays for (`scoring.stakes`: a win, 1/k - 1/n to each of k winners and -1/n to
+the others; its points; its chips), or what `returns` asks (docs/adapters.md, section 4). A
+match that reaches the bound of 10,000 actions per round is truncated with no winner.
+`reset(seed=...)` deals the same game for the same seed; `render()` (mode "ansi") returns
+the whole table, hidden cards included, for debugging.
 """
 
 from __future__ import annotations

@@ -106,7 +106,10 @@ class ActionTable:
         self.suit_base = self.colour_base = self.number_base = self.truth_base = -1
         self.letter_base = -1
         self.place_start: list[int] = []
-        self.n_numbers = n_cards + 1
+        # numbers from the least a choice writes (0, or below where a rule writes a negative
+        # one: ninety-nine's ten played for -10) up to the number of cards
+        self.least_number = min([0, *(move.least_number for move in rules.moves.values())])
+        self.n_numbers = n_cards + 1 - self.least_number
         if "card" in kinds or names_cards:
             self.place_base = len(self.labels)
             for place in places:
@@ -121,7 +124,8 @@ class ActionTable:
         if "colour" in kinds:
             self.colour_base = self._section([f"colour {c}" for c in COLOURS])
         if "int" in kinds or plain_lists:
-            self.number_base = self._section([f"number {v}" for v in range(self.n_numbers)])
+            self.number_base = self._section([f"number {v}" for v in
+                                              range(self.least_number, n_cards + 1)])
         if "bool" in kinds or plain_lists:
             self.truth_base = self._section(["false", "true"])
         if "words" in kinds:
@@ -152,10 +156,11 @@ class ActionTable:
         return self.place_start[zone] + slot
 
     def number(self, value: int) -> int:
-        if not 0 <= value < self.n_numbers:
+        index = value - self.least_number
+        if not 0 <= index < self.n_numbers:
             raise AdapterError(f"the number {value} is outside the numbers this adapter "
-                               f"encodes (0 to {self.n_numbers - 1})")
-        return self.number_base + value
+                               f"encodes ({self.least_number} to {self.n_cards})")
+        return self.number_base + index
 
     def letter(self, ch: str) -> int:
         index = LETTERS.find(ch)
@@ -406,6 +411,12 @@ class Table:
             raise AdapterError(f"returns=chips: {rules.name}'s seats pass no chips between them "
                                "(one score for the table, or a house that is no seat); "
                                "its returns are points or a win")
+        if self.stakes == "chips" and rules.stakes != "chips":
+            # (chips only change hands: a ruleset that does not say it plays for them has
+            # totals that need not add up to 0, which its first match's end would find)
+            raise AdapterError(f"returns=chips: {rules.name} plays for {rules.stakes}, not "
+                               "chips (its scoring says `stakes: chips` where totals are chips "
+                               "that change hands); its returns are points or a win")
         # (it tells `recording` of each action applied to the game being recorded, the
         # ones it plays alone included: an automatic step's only card)
         self.engine = Engine(rules, watch=self._watched)

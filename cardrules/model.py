@@ -156,6 +156,9 @@ class MoveDef:
     # applies the move and takes the game on to the next decision (None for a reaction).
     handle: StateFn | None = None
     label_values: tuple[LabelValue, ...] = ()
+    # the least number its choices of numbers write (dsl/reads.py, least_written_number): 0,
+    # or below where a rule writes a negative one
+    least_number: int = 0
 
     def render(self, values: dict[str, str]) -> str:
         """The label with each placeholder replaced by its value in words (`values`, by

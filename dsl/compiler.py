@@ -39,7 +39,7 @@ from .codegen_stmt import VISIBILITY
 from .inline import Inliner
 from .listing import listing
 from .reader import read
-from .reads import locals_read, reads_knowledge, tells
+from .reads import least_written_number, locals_read, reads_knowledge, tells
 from .source import Document
 from .typesys import Type
 
@@ -324,9 +324,13 @@ def _move(checked: Checked, move: ir.Move, fn: _Functions) -> MoveDef:
         names.index(local) + 1 for local in sorted(locals_read(value) & set(names))
         if info.names_cards[names.index(local)]))
         for value, name in zip(move.label_values, made.labels.get(move.name, ())))
+    numbers = [part for param, kind, cards in zip(move.params, info.kinds, info.names_cards)
+               if kind == "int" or (kind == "list" and not cards)
+               for part in (param.source, param.where) if part is not None]
     return MoveDef(move.name, text, tuple(names), info.kinds,
                    fn(made.moves[move.name]), move.then, location(move.pos), move.doc,
-                   info.names_cards, tuple(parts), fn(made.handlers.get(move.name)), values)
+                   info.names_cards, tuple(parts), fn(made.handlers.get(move.name)), values,
+                   least_written_number(numbers, checked.program.functions))
 
 
 def _inner(t: Type) -> tuple[str, ...]:

@@ -74,6 +74,28 @@ class _Unknown(Exception):
     pass
 
 
+def least_written_number(exprs: list[ir.Expr], functions: tuple[ir.Function, ...]) -> int:
+    """The least whole number written in `exprs` (as folded: an option's value, or a branch an
+    option rules out, is settled) and in the functions they call, in turn; 0 if none is
+    negative. The adapters number a choice of a number from it (adapters/table.py), so that a
+    choice whose rules write `[-10, 10]` can be encoded."""
+    by_name = {f.name: f for f in functions}
+    least, called = 0, set()
+    stack: list[object] = list(exprs)
+    while stack:
+        for node in ir.within(stack.pop()):
+            if isinstance(node, ir.UserCall) and node.function not in called:
+                called.add(node.function)
+                if node.function in by_name:
+                    stack.append(by_name[node.function].value)
+            elif isinstance(node, ir.Const):
+                values = node.value if isinstance(node.value, (list, tuple)) else [node.value]
+                for value in values:
+                    if isinstance(value, int) and not isinstance(value, bool):
+                        least = min(least, value)
+    return least
+
+
 def seat_zones(expr: ir.Expr, seat: str = "p") -> list[ZoneDef] | None:
     """The zones of seat `seat` (a local's name) the expression reads, if it reads nothing
     else of the game (of its cards, their tables and which way up they lie, not who played

@@ -121,6 +121,28 @@ def test_a_kind_the_table_cannot_hold_is_refused_at_load(tmp_path: Path) -> None
         tables.Table(str(path))
 
 
+
+def test_a_negative_number_a_choice_writes_is_encoded() -> None:
+    """ninety-nine's ten played for -10 or 10 (`ten: either`): the numbers begin at the least
+    a choice's rules write, so every legal action has its ids, and games play to their end."""
+    either = table("ninety-nine", option_pairs("ten:either"))
+    labels = either.parts.labels
+    assert labels[either.parts.number(-10)] == "number -10"
+    assert labels[either.parts.number(10)] == "number 10"
+    with pytest.raises(AdapterError, match=r"the number -11 .* \(-10 to 52\)"):
+        either.parts.number(-11)
+    minus = either.parts.number(-10)
+    chosen = 0
+    for seed in range(6):
+        match = Match(either)
+        match.start(seed)
+        rng = random.Random(seed)
+        while not match.is_over():
+            legal = match.legal()
+            chosen += minus in legal
+            match.apply(rng.choice(legal))
+    assert chosen  # (a ten was offered for -10)
+
 def test_options_as_text_or_dict() -> None:
     assert option_pairs("rounds=4;stock_runs_out:end_round") == (
         ("rounds", "4"), ("stock_runs_out", "end_round"))

@@ -99,10 +99,11 @@ def test_poker_is_played_for_chips_as_openspiels_own() -> None:
     assert seen == native == {(1.0, -1.0), (-1.0, 1.0), (2.0, -2.0), (-2.0, 2.0)}
 
 
-def test_the_stakes_say_what_a_match_is_worth() -> None:
+def test_the_stakes_say_what_a_match_is_worth(tmp_path: Path) -> None:
     """hanabi plays for its score, the same to every seat (identical utility); golf6 asked
-    for points returns minus its totals (the lowest wins); asked for chips, a game whose
-    totals do not add up to nothing is refused; alone at the table a win is worth 1."""
+    for points returns minus its totals (the lowest wins); chips asked of a ruleset that does
+    not play for them are refused at load, and a match said to be for chips whose totals do
+    not add up to nothing at its end; alone at the table a win is worth 1."""
     from cardrules.adapters.match import zero_sum
 
     hanabi = load("hanabi", 2, {"fuse_out": "fireworks"})
@@ -118,8 +119,13 @@ def test_the_stakes_say_what_a_match_is_worth() -> None:
     assert golf.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
     state = _random_game(golf, 1)
     assert state.returns() == [-float(t) for t in state.match.playing().totals]
+    with pytest.raises(AdapterError, match="returns=chips: golf6 plays for win, not chips"):
+        load("golf6", 3, {"rounds": 1}, returns="chips")
+    said = tmp_path / "golf-chips.yaml"
+    said.write_text("cardrules: 1\nname: golf-chips\nextends: golf6\n"
+                    "scoring:\n  stakes: chips\n", encoding="utf-8")
     with pytest.raises(AdapterError, match="add up to .*, not 0: chips only change hands"):
-        _random_game(load("golf6", 3, {"rounds": 1}, returns="chips"), 1).returns()
+        _random_game(load(str(said), 3, {"rounds": 1}), 1).returns()
     assert zero_sum(1, [0]) == [1.0] and zero_sum(1, []) == [0.0]
     alone = load("freecell", 1)
     assert (alone.min_utility(), alone.max_utility()) == (0.0, 1.0)
