@@ -264,9 +264,13 @@ def test_every_cookbook_game_validates_and_plays_to_the_end(name: str, tmp_path:
     path.write_text(text, encoding="utf-8")
     assert check_files([str(path)]) == []
     rules = load_ruleset(path)
-    for seats, seed in ((["random"], 1), (["random"], 2), (["greedy:1", "random"], 3)):
+    # at the table's fewest, its default and its most players (the hand runs out sooner at
+    # two: go fish's ask had nobody to ask)
+    counts = sorted({rules.min_players, rules.default_players, rules.max_players})
+    plays = [(["random"], 1), (["random"], 2), (["greedy:1", "random"], 3)]
+    for players, (seats, seed) in [(n, play) for n in counts for play in plays]:
         engine = Engine(rules)
-        state = engine.new_game(None, seed)
+        state = engine.new_game(players, seed)
         bots = [make_bot(seats[p % len(seats)], seed, p) for p in range(state.n)]
         for _ in range(20_000):
             if engine.is_over(state):
@@ -274,10 +278,10 @@ def test_every_cookbook_game_validates_and_plays_to_the_end(name: str, tmp_path:
             seat = engine.to_move(state)
             assert seat is not None
             engine.apply(state, bots[seat].choose(engine, state, engine.legal_actions(state)))
-        assert engine.is_over(state), (name, seed)
+        assert engine.is_over(state), (name, players, seed)
         results = engine.results(state)
         house = results.get("house")  # (a game against the house may be won by it alone)
-        assert results["winners"] or (house and house["winner"]), (name, seed, results)
+        assert results["winners"] or (house and house["winner"]), (name, players, seed, results)
 
 
 def test_the_cookbook_dealer_may_not_make_the_bids_add_up(tmp_path: Path) -> None:
