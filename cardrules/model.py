@@ -175,6 +175,7 @@ class StepDef:
     legal: StateFn
     location: Location
     automatic: bool = False  # a single legal action here is played without asking
+    site: Diagnostic | None = None  # where the step is written, for a failure there
 
 
 @dataclass(frozen=True)

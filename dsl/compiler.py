@@ -303,7 +303,7 @@ def _phase(checked: Checked, phase: ir.Phase, index: int, fn: _Functions) -> Pha
 def _step(checked: Checked, step: ir.Step, legal: str | None, fn: _Functions) -> StepDef:
     moves = tuple(_move(checked, m, fn) for m in step.moves)
     return StepDef(step.name, step.repeat, moves, fn(legal), location(step.pos),
-                   step.automatic)
+                   step.automatic, step.pos.diagnostic(""))
 
 
 def _move(checked: Checked, move: ir.Move, fn: _Functions) -> MoveDef:

@@ -340,12 +340,22 @@ def decide(F: Flow, s: GameState) -> list[Action]:
     once, where the step is `automatic` and it has a single action)."""
     step = F.rules.phases[s.phase].steps[s.step]
     legal: list[Action] = F.listed(step.legal, s, s.current, f"step '{step.name}'")
+    listed = bool(legal)
     if F.facts.forbid_repetition:
         legal = unrepeated(F, s, legal)
     if not legal:
-        raise NoLegalMove(
-            f"{step.location}: seat {s.current + 1} has no legal move in step "
-            f"'{step.name}' of phase '{F.rules.phases[s.phase].name}'")
+        names = ", ".join(f"'{move.name}'" for move in step.moves)
+        why = ("every move it lists would bring back a position the table has seen this "
+               "round (`repetition: forbid`); a way on that always changes the game lets it "
+               "go on") if listed else \
+            (f"of its moves ({names}), each one's `when` is false here or one of its "
+             "choices has nothing to choose from; a move for this case (a pass, say) lets "
+             "the game go on")
+        message = (f"seat {s.current + 1} has no legal move in step '{step.name}' of phase "
+                   f"'{F.rules.phases[s.phase].name}': {why}")
+        if step.site is None or step.site.location is None:
+            raise NoLegalMove(f"{step.location}: {message}")
+        raise NoLegalMove(message, replace(step.site, message=message))
     s.legal_cache = (s.version, legal)
     if len(legal) == 1 and step.automatic and not s.forcing:
         return forced(F, s, legal)

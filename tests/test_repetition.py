@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cardrules.dsl.loader import check_files, load_ruleset
-from cardrules.errors import IllegalAction
+from cardrules.errors import IllegalAction, NoLegalMove
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.kernel import Kernel
 from cardrules.interpreter.players.repetition import NEWS, Memory
@@ -212,3 +212,62 @@ def test_the_search_bots_memory_reads_no_shuffle_ahead(tmp_path: Path) -> None:
         engine.apply(state, ("wait",))
         after = Memory._after(engine.unwatched(), state, state.current, ("mix",))
         assert after == NEWS, seed
+
+
+TOGGLE = """\
+cardrules: 1
+name: toggle
+players: {min: 2, max: 2, default: 2}
+repetition: forbid
+deck:
+  ranks: [A, "2"]
+  suits: [clubs]
+  zone: pile
+zones:
+  - {name: pile, visibility: public, layout: row}
+round:
+  setup:
+    - flip cards(pile) face up
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: shift
+          moves:
+            - name: shift
+              label: "Put {card} last"
+              choose: {card: pile}
+              do: [move card to pile face up]
+scoring:
+  winner: lowest
+  round:
+    - {name: none, score: "0"}
+"""
+
+
+@pytest.mark.parametrize("rule, why", [
+    ("repetition: forbid\n", "every move it lists would bring back a position the table has "
+                             "seen this round (`repetition: forbid`)"),
+    ("", "of its moves ('shift'), each one's `when` is false here or one of its choices has "
+         "nothing to choose from"),
+])
+def test_a_step_left_without_a_move_says_why_at_the_step(tmp_path: Path, rule: str,
+                                                         why: str) -> None:
+    """Two cards, each seat putting one last: the second seat can only bring back the deal's
+    order, or leave the row as it is; with the rule, nothing is left to it. Without the rule,
+    a row the move may not leave empty (`where` of no card) leaves nothing either. Either
+    way the error points at the step, with its line, and says which it was."""
+    text = TOGGLE.replace("repetition: forbid\n", rule)
+    if not rule:
+        text = text.replace("choose: {card: pile}", 'choose: {card: "pile where false"}')
+    path = tmp_path / "toggle.yaml"
+    path.write_text(text, encoding="utf-8")
+    engine = Engine(load_ruleset(path))
+    state = engine.new_game(2, 1)
+    with pytest.raises(NoLegalMove) as caught:
+        for _ in range(4):
+            engine.apply(state, engine.legal_actions(state)[0])
+    lines = str(caught.value).splitlines()
+    line = text.splitlines().index("        - name: shift") + 1
+    assert lines[0].startswith(f"{path}:{line}:11: seat ") and why in lines[0]
+    assert lines[1:] == ["            - name: shift", "              ^"]
