@@ -77,6 +77,8 @@ class ExpressionChecker(CallChecks):
         self.scope: dict[str, tuple[Type, bool]] = {}  # local -> (type, may be none)
         self.has_me = True
         self.hints: list[Diagnostic] = []  # notes that do not make the file invalid
+        # the parameters of the move whose `when` is being checked: chosen only after it
+        self.not_yet_chosen: tuple[str, ...] = ()
 
     def hint(self, pos: n.Pos, message: str) -> None:
         """Note something the author may not mean, without refusing the file."""
@@ -245,6 +247,10 @@ class ExpressionChecker(CallChecks):
         if name in s.options:
             value = s.options[name]
             return ir.Const(value, type=type_of_value(value), pos=node.pos)
+        if name in self.not_yet_chosen:
+            return self.error(node.pos, f"'{name}' is chosen by this move (`choose`), and a "
+                                        "move's `when` is tested before anything is chosen: "
+                                        f"test the choice in the `where` of {name}'s list")
         return self.error(node.pos, f"unknown name '{name}'"
                                     + did_you_mean(name, self.known_names()))
 
@@ -461,8 +467,12 @@ class ExpressionChecker(CallChecks):
                                                 f"with {node.op}, but this is {code.type}")
         elif not ordering and not comparable(left.type, right.type) \
                 and not _may_be_none(left, right) and not _may_be_none(right, left):
+            fix = ""  # (a rank compared with a number written: the rank's name is a text)
+            for named, side in ((left, node.right), (right, node.left)):
+                if named.type == RANK and isinstance(side, n.Number):
+                    fix = f": a rank is named as a text, write '{side.value}'"
             return self.error(node.pos, f"comparing {left.type} with {right.type} "
-                                        "is always false")
+                                        f"is always false{fix}")
         self.check_choice(node, left, right)
         if known(left) and known(right):
             value = _COMPARE[node.op](left.value, right.value)  # type: ignore[attr-defined]

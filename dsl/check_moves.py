@@ -65,7 +65,11 @@ class MoveChecker(TableChecker):
             label = self.options_shown(label, param_names)
             self.check_label(label, param_names)
         self.has_me = True
-        when = self.condition(spec.when) if spec.when is not None else None
+        self.not_yet_chosen = tuple(param_names)
+        try:
+            when = self.condition(spec.when) if spec.when is not None else None
+        finally:
+            self.not_yet_chosen = ()
         if when is not None and known(when) and when.value:  # type: ignore[attr-defined]
             when = None
         saved = dict(self.scope)

@@ -227,7 +227,8 @@ class _RulesetChecker(MoveChecker):
             if self.clash(name, spec.name.pos):
                 continue
             if name in self.symbols.variables or name in self.symbols.zones:
-                self.problem(spec.name.pos, f"the name '{name}' is already taken")
+                taken = "another variable" if name in self.symbols.variables else "a zone"
+                self.problem(spec.name.pos, f"the name '{name}' is already taken by {taken}")
                 continue
             self.shadowing(spec, name)
             initial = self.check(spec.initial) if spec.initial is not None else BAD

@@ -90,6 +90,9 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagn
         for key in _unexpected(error, schema):
             hint = suggest(key, allowed)
             fix = f"did you mean '{hint}'?" if hint else "expected one of: " + ", ".join(allowed)
+            if key in ELSE_IF and "else" in allowed:
+                fix = ("an `if` block has `then` and `else`: write the next test as an `if` "
+                       "block inside `else` (else: [{if: ..., then: [...]}])")
             # (a key with a space is no misspelt key: words of a text, more likely)
             before = _cut_off_by_a_comma(doc, error.instance, path, key) \
                 if not hint or " " in key.strip() else None
@@ -114,8 +117,16 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> Iterator[Diagn
         return
     if kind == "type":
         wanted_text = " or ".join(rule) if isinstance(rule, list) else str(rule)
+        fix = ""
+        if "string" in wanted_text and isinstance(error.instance, (dict, bool)):
+            # (YAML's own reading of a text not in quotes: `{card}` is a mapping, `on` and
+            # `no` are truth values)
+            fix = ("; YAML reads { } at a value's start as a mapping: put the text in quotes "
+                   "(label: \"{card} ...\")" if isinstance(error.instance, dict) else
+                   "; YAML reads yes, no, on, off, true and false as truth values: put the "
+                   "text in quotes ('on')")
         yield doc.diagnostic(path, f"expected {_article(wanted_text)}, "
-                                   f"found {_describe(error.instance)}")
+                                   f"found {_describe(error.instance)}{fix}")
         return
     if kind == "pattern":
         if "\\s+in\\s+" in str(rule):
@@ -198,6 +209,10 @@ def _unexpected(error: jsonschema.ValidationError, schema: dict[str, Any]) -> li
 
 def _article(text: str) -> str:
     return ("an " if text[:1] in "aeiou" else "a ") + text
+
+
+# Other languages' words for "else if", which an `if` block writes as an `if` inside `else`.
+ELSE_IF = frozenset({"elif", "elsif", "elseif", "else_if", "else if"})
 
 
 def _describe(value: Any) -> str:

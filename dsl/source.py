@@ -279,6 +279,11 @@ def parse_yaml(text: str, path: str) -> Document:
             where = Location(path, len(lines), len(lines[-1]) + 1)  # the end of its last line)
         src = lines[where.line - 1] if 0 < where.line <= len(lines) else None
         problem = exc.problem or exc.context or "malformed YAML"
+        if "expected ',' or '}'" in problem and src is not None \
+                and any(ch in src for ch in "[]{}"):
+            # (inside { }, a value's own brackets end it: `{card: hand[me]}`)
+            problem += ("; inside { }, a value holding [ ], { } or a comma must be in quotes "
+                        "({card: \"hand[me]\"})")
         raise RulesetError([Diagnostic(where, f"malformed YAML: {problem}", src)]) from None
     except yaml.YAMLError as exc:
         raise RulesetError([Diagnostic(Location(path, 1, 1), f"malformed YAML: {exc}")]) from None

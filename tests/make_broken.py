@@ -408,6 +408,38 @@ CASES = {
                             (52, "any", 1),
                             "this goes through subsets or combinations of cards in play inside "
                             "another loop through such a list"),
+    # What other languages write, and YAML's own readings of a text not in quotes: each
+    # message says what to write instead.
+    "else_if_key": ([(53, "do: [move card to discard face up]",
+                      'do: [{if: "true", then: [], elif: []}]')], (53, "elif", 0),
+                    "unknown key 'elif': an `if` block has `then` and `else`: write the next "
+                    "test as an `if` block inside `else`"),
+    "brackets_in_a_flow_mapping": ([(52, "\"hand[me] where card.rank != 'K'\"", "hand[me]")],
+                                   (52, "[", 0),
+                                   "inside { }, a value holding [ ], { } or a comma must be in "
+                                   "quotes"),
+    "label_of_a_placeholder_alone": ([(51, '"Drop {card}"', "{card}")], (51, "{", 0),
+                                     "expected a string, found a mapping; YAML reads { } at a "
+                                     "value's start as a mapping: put the text in quotes"),
+    "name_read_as_a_truth_value": ([(22, "name: drawn", "name: on")], (22, "on", 0),
+                                   "found the boolean true; YAML reads yes, no, on, off, true "
+                                   "and false as truth values: put the text in quotes"),
+    "when_reads_what_is_chosen": ([(53, "do: [move card to discard face up]",
+                                    "when: \"card.rank != 'K'\"")],
+                                  (53, "card", 0),
+                                  "'card' is chosen by this move (`choose`), and a move's "
+                                  "`when` is tested before anything is chosen: test the choice "
+                                  "in the `where` of card's list"),
+    "variable_named_as_a_zone": ([(22, "- name: drawn",
+                                   "- {name: hand, scope: round, initial: 0}"),
+                                  (23, "    scope: round",
+                                   "  - {name: drawn, scope: round, initial: 0}"),
+                                  (24, "    initial: 0", "  # (drawn: above)")], (22, "hand", 0),
+                                 "the name 'hand' is already taken by a zone"),
+    "rank_compared_with_a_number": ([(52, "card.rank != 'K'", "card.rank != 8")],
+                                    (52, "!=", 0),
+                                    "comparing a rank with a number is always false: a rank is "
+                                    "named as a text, write '8'"),
 }
 # Files cut short: name: (the last line kept, (line, token, occurrence), substring).
 CUTS = {
