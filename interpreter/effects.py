@@ -184,10 +184,13 @@ def move_zone(b: Board, s: GameState, src: int, z: int, face: bool | None, by: i
 def flip_card(b: Board, s: GameState, c: int, face: bool) -> None:
     """Turn a card face up or down where it lies; a card turned up where others can see it
     becomes known to all. The log records what the table sees: a card turned face down
-    where only its owner, or nobody, sees it is not an event for the others."""
+    where only its owner, or nobody, sees it is not an event for the others, nor is a card
+    turned the way it already lay."""
+    logging: Fact = s.log is not None
+    if logging:
+        turned = s.face_up[c] != face
     s.face_up[c] = face
     knowing: Fact = s.knowing
-    logging: Fact = s.log is not None
     if knowing or logging:
         z = s.where[c]
         vis = b.visibility[z]
@@ -205,7 +208,7 @@ def flip_card(b: Board, s: GameState, c: int, face: bool) -> None:
             others = s.known[c] & ~(1 << b.owner[z])
             if others:  # known, but now unseen in a hand: a move out of it may hide it
                 s.watchers[z] |= others
-    if logging and (face or vis == PUBLIC):
+    if logging and turned and (face or vis == PUBLIC):
         log_flip(b, s, c)
 
 

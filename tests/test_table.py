@@ -791,3 +791,24 @@ def test_two_choices_read_alike_only_where_the_seat_cannot_tell_their_cards_apar
                                                  rules.cards.names[b])
             legal = engine.play(state, rng.choice(legal))
     assert compared
+
+
+def test_a_card_turned_the_way_it_already_lay_is_not_told() -> None:
+    """golf6: a card taken face up from the discard pile and put in the grid is not 'turned
+    face up' there (the log has no flip of a card that lay face up)."""
+    engine = Engine(load_ruleset("golf6"))
+    state = engine.new_game(2, 3, log=True)
+    rng = random.Random(3)
+    taken = 0
+    while not state.over and taken < 6:
+        legal = engine.legal_actions(state)
+        took = ("take_discard",) in legal and rng.random() < 0.7
+        action = ("take_discard",) if took else rng.choice(legal)
+        before = list(state.face_up)
+        start = len(state.log)
+        engine.apply(state, action)
+        flipped = [card for event in state.log[start:] if event.get("effect") == "flip up"
+                   for card in event["named"][0]]  # (every card of a flip up is public)
+        assert all(not before[card] for card in flipped), (action, state.log[start:])
+        taken += took
+    assert taken == 6
