@@ -131,6 +131,15 @@ class ExpressionWriter:
         return pyast.call("counted", S, source, pyast.const(self.per_item(pos)),
                           self.site_const(pos))
 
+    def charged(self, code: ast.expr, node: ir.Expr) -> ast.expr:
+        """A list gone through whole by what is no loop (whether an item is in it, two lists
+        alike, a slice, a join), where the program's loops are counted while the game runs
+        (Checked.per_item): its items charged too, a step each, since the work bound weighed
+        it as the rule text fixes it, once (a list a variable holds may hold many more)."""
+        if self.per_item is None:
+            return code
+        return pyast.call("counted", S, code, pyast.const(1), self.site_const(node.pos))
+
     # ----------------------------------------------------------- expressions
     def expr(self, node: ir.Expr) -> ast.expr:
         found = self._hoisted.get(id(node))
@@ -455,7 +464,8 @@ class ExpressionWriter:
         return ast.List([self.expr(i) for i in node.items], ast.Load())
 
     def expr_Join(self, node: ir.Join) -> ast.expr:
-        return pyast.call("joined", self.expr(node.left), self.expr(node.right),
+        return pyast.call("joined", self.charged(self.expr(node.left), node.left),
+                          self.charged(self.expr(node.right), node.right),
                           self.site_const(node.pos))
 
     def expr_Index(self, node: ir.Index) -> ast.expr:
@@ -466,7 +476,8 @@ class ExpressionWriter:
 
     def expr_Slice(self, node: ir.Slice) -> ast.expr:
         bounds = [None if b is None else self.expr(b) for b in (node.start, node.stop)]
-        return ast.Subscript(self.expr(node.subject), ast.Slice(*bounds), ast.Load())
+        return ast.Subscript(self.charged(self.expr(node.subject), node.subject),
+                             ast.Slice(*bounds), ast.Load())
 
     def expr_Minus(self, node: ir.Minus) -> ast.expr:
         return ast.UnaryOp(ast.USub(), self.expr(node.operand))
@@ -490,18 +501,20 @@ class ExpressionWriter:
             op = ast.Is() if node.op == "==" else ast.IsNot()
         elif node.op in ("==", "!=") and (node.left.type.is_list or node.right.type.is_list):
             # a chosen subset is a tuple (an action's value), a written list a list: alike
-            same = pyast.call("same", self.expr(node.left), self.expr(node.right))
+            same = pyast.call("same", self.charged(self.expr(node.left), node.left),
+                              self.charged(self.expr(node.right), node.right))
             return same if node.op == "==" else ast.UnaryOp(ast.Not(), same)
         return ast.Compare(self.expr(node.left), [op], [self.expr(node.right)])
 
     def expr_Membership(self, node: ir.Membership) -> ast.expr:
         if node.item.type.item is not None:  # a list among lists: a tuple (a subset, an
             # action's choice) and a list of the same items alike (runtime.same)
-            found = pyast.call("member", self.expr(node.item),
-                               self.in_any_order(node.collection))
+            found = pyast.call("member", self.expr(node.item), self.charged(
+                self.in_any_order(node.collection), node.collection))
             return ast.UnaryOp(ast.Not(), found) if node.negated else found
         op = ast.NotIn() if node.negated else ast.In()
-        return ast.Compare(self.expr(node.item), [op], [self.in_any_order(node.collection)])
+        return ast.Compare(self.expr(node.item), [op], [self.charged(
+            self.in_any_order(node.collection), node.collection)])
 
     def expr_Negation(self, node: ir.Negation) -> ast.expr:
         return ast.UnaryOp(ast.Not(), self.expr(node.operand))

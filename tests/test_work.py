@@ -357,6 +357,32 @@ def test_a_loop_through_a_list_a_variable_holds_counts_as_many_items_as_play_put
         assert d is not None and d.location is not None and d.location.line == inner
 
 
+@pytest.mark.parametrize("spun", ["count(q in seats for q in numbers(3, 2002))",
+                                  "count(seats[1:] == seats for q in numbers(1, 2000))"])
+def test_whether_an_item_is_in_a_held_list_counts_the_lists_items(tmp_path: Path,
+                                                                   spun: str) -> None:
+    """Whether a number is in a list of 65,536 numbers it is not in, 2,000 times, is no loop
+    through the list, but goes through it all the same (as does comparing it with a slice of
+    itself): each counts the list's items, and the action stops there with a located fault."""
+    text = DOUBLED.replace('initial: "players"', 'initial: "numbers(1, 2)"').replace(
+        """                - for: p in seats
+                  do:
+                    - for: q in seats
+                      do: ["set x = (x + 1) % 7"]""", f'                - "set x = {spun}"')
+    path = tmp_path / "member.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert check_files([str(path)]) == []
+    line = next(i for i, t in enumerate(text.splitlines()) if "set x = count" in t) + 1
+    for engine in (Engine(load_ruleset(path)), Kernel(load_ruleset(path))):
+        state = engine.new_game(2, seed=1)
+        for _ in range(15):
+            engine.apply(state, ("grow",))
+        with pytest.raises(RuleRuntimeError, match="this action's work passes") as info:
+            engine.apply(state, ("spin",))
+        d = info.value.diagnostic
+        assert d is not None and d.location is not None and d.location.line == line
+
+
 def test_the_lists_variables_hold_are_bounded_in_number(tmp_path: Path) -> None:
     """Each list may hold 100,000 items: the variables may hold 32 lists in all (a player
     variable one per seat), else the file is refused at the variable that passes it."""
