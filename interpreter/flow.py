@@ -372,8 +372,7 @@ def unrepeated(F: Flow, s: GameState, legal: list[Action]) -> list[Action]:
     a card it did not know (which card cannot decide it): what it reaches is news."""
     rules = F.rules
     here = position(rules, s, None)
-    if here not in s.seen:
-        s.seen = s.seen | {here}
+    s.seen.add(here)
     quiet = F.quiet()
     phase, step = s.phase, s.step
     out = []

@@ -16,7 +16,7 @@ from cardrules.model import Action
 from . import sight
 from .interface import Flow
 from .runtime import MOST_VALUE, SIGNAL_GAME, next_seat
-from .state import GameState
+from .state import GameState, Seen
 from .view import house_view, public_variables, seen_apart, seen_values, table_cards
 
 
@@ -61,7 +61,7 @@ def deal(F: Flow, s: GameState) -> None:
     s.next_turn = None
     s.direction = rules.direction  # (a round turned round by its rules starts as ever)
     s.signal = 0
-    s.seen = frozenset()  # (a position of another round is never met again)
+    s.seen = Seen()  # (a position of another round is never met again)
     for var in rules.variables:
         if var.scope == "round":
             s.vars[var.name] = F.call(var.initial, s)

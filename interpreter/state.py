@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +57,52 @@ class Deal:
     def data(self) -> list[list[str]]:
         """The stacked deck as JSON data (what a save keeps)."""
         return [list(order) for order in self.shuffles]
+
+
+class Seen:
+    """The positions the table has seen this round (`repetition: forbid`), as one game sees
+    them. A copy of the game shares the table of positions, and sees those seen up to its
+    making (each is numbered in the order it was seen): adding one is a step where nobody
+    has seen more since (the game the copies were made of, as it goes on), and copies the
+    positions it sees only where another has (a search's imagined game, say). So a game's
+    every decision, and the copies `repetition: forbid` makes to try each move, cost the
+    same however long the round has gone on."""
+
+    __slots__ = ("table", "count")
+
+    def __init__(self, keys: Iterable[bytes] = ()) -> None:
+        self.table: dict[bytes, int] = {}
+        for key in keys:
+            self.table.setdefault(key, len(self.table))
+        self.count = len(self.table)
+
+    def __contains__(self, key: object) -> bool:
+        found = self.table.get(key)  # type: ignore[call-overload]
+        return found is not None and found < self.count
+
+    def __iter__(self) -> Iterator[bytes]:
+        return (key for key, number in self.table.items() if number < self.count)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Seen) and set(self) == set(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def add(self, key: bytes) -> None:
+        if key in self:
+            return
+        if len(self.table) != self.count:  # another has seen more since: its own from here
+            self.table = {k: n for k, n in self.table.items() if n < self.count}
+        self.table[key] = self.count
+        self.count += 1
+
+    def copy(self) -> Seen:
+        other = Seen.__new__(Seen)
+        other.table, other.count = self.table, self.count
+        return other
 
 
 class GameState:
@@ -135,7 +182,7 @@ class GameState:
         self.log: list[dict[str, Any]] | None = None
         # The positions of this round the table has decided at (interpreter/positions.py),
         # kept where the rules forbid repetition: replaced when one is added, never changed.
-        self.seen: frozenset[bytes] = frozenset()
+        self.seen = Seen()
         # The steps the rules' listing built-ins have taken since the game's count of actions
         # was `work_at` (runtime.charge): bounded, so that no action takes unbounded time.
         # Kept by no copy and never saved.
@@ -240,7 +287,7 @@ class GameState:
         other.version = self.version
         other.legal_cache = self.legal_cache  # same version, same actions (never mutated)
         other.log = None
-        other.seen = self.seen
+        other.seen = self.seen.copy()
         other.work, other.work_at, other.spent = 0, self.actions, self.spent
         return other
 
@@ -295,7 +342,7 @@ class GameState:
             state.forcing = False
             state.cut_off = data.get("cut_off", False) is True
             state.direction = -1 if data.get("direction", 1) == -1 else 1
-            state.seen = frozenset(bytes.fromhex(key) for key in data.get("seen", ()))
+            state.seen = Seen(bytes.fromhex(key) for key in data.get("seen", ()))
             if "deal" in data:
                 state.deal = Deal(shuffles=tuple(tuple(str(n) for n in order)
                                                  for order in data["deal"]))

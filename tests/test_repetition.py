@@ -121,7 +121,7 @@ def test_whether_a_move_repeats_never_depends_on_the_card_it_turns_up(tmp_path: 
     engine.apply(drawn, ("draw",))
     reached = position(engine.rules, drawn, None)  # the table's position after the draw
     for game in (one, two):
-        game.seen = game.seen | {reached}
+        game.seen.add(reached)
         game.version += 1
         game.legal_cache = None
     assert ("draw",) in engine.legal_actions(one)
@@ -271,3 +271,31 @@ def test_a_step_left_without_a_move_says_why_at_the_step(tmp_path: Path, rule: s
     line = text.splitlines().index("        - name: shift") + 1
     assert lines[0].startswith(f"{path}:{line}:11: seat ") and why in lines[0]
     assert lines[1:] == ["            - name: shift", "              ^"]
+
+
+def test_the_positions_seen_are_shared_by_copies_each_seeing_its_own() -> None:
+    """A copy sees the positions seen up to its making: those the game sees after are not
+    its, nor are a copy's the game's; adding one where nobody has seen more since is a step
+    (the game's table of positions is not copied), and a fork where another has."""
+    game = GameState()
+    game.seen.add(b"a")
+    copy = game.copy()
+    game.seen.add(b"b")  # the game goes on: its table grows where it lies
+    assert b"b" in game.seen and b"b" not in copy.seen and game.seen.table is copy.seen.table
+    copy.seen.add(b"c")  # the copy has seen less than the table holds: a table of its own
+    assert set(copy.seen) == {b"a", b"c"} and set(game.seen) == {b"a", b"b"}
+    assert copy.seen.table is not game.seen.table and b"c" not in game.seen
+    assert len(game.seen) == 2 and game.seen != copy.seen
+
+
+def test_a_long_round_under_the_rule_costs_the_same_a_decision() -> None:
+    """tests/games/ferry.yaml: the positions seen grow with the round; each decision adds
+    its own to the game's table in place, however many were seen before (it used to copy
+    them all: a round of 40,000 actions took minutes)."""
+    engine, state, first, second = two_crossed()
+    table = state.seen.table
+    for _ in range(6):
+        if state.over:
+            break
+        engine.apply(state, engine.legal_actions(state)[0])
+    assert state.seen.table is table and len(state.seen) > 2
