@@ -72,19 +72,24 @@ class Bound:
 
 class NestedTooDeep(GeneratorError):
     """The rules nest blocks (`if`, `for`, `while`, `until`, and the procedures that hold
-    them) deeper than Python compiles the code written for them: the file's bound, told as
-    such (dsl/compiler.py), not a fault of the generator."""
+    them), or expressions, deeper than Python compiles the code written for them: the file's
+    bound, told as such (dsl/compiler.py), not a fault of the generator."""
 
 
 def bind(generated: Generated, ruleset_name: str, tables: dict[str, Any]) -> Bound:
     """Compile and run the generated module with the runtime and `tables` in scope."""
-    source = pyast.unparse(generated.module) + "\n"
+    try:
+        source = pyast.unparse(generated.module) + "\n"
+    except RecursionError:  # (expressions one inside another past what Python can write)
+        raise NestedTooDeep(f"the generated code of {ruleset_name} nests deeper than Python "
+                            "writes") from None
     digest = hashlib.blake2b(source.encode(), digest_size=6).hexdigest()
     code_name = f"<cardrules {ruleset_name} {digest}>"
     try:
         code = compile(source, code_name, "exec")
     except SyntaxError as exc:
-        if "too many statically nested blocks" in str(exc):  # Python's bound, not a fault
+        if "too many statically nested blocks" in str(exc) \
+                or "too many nested parentheses" in str(exc):  # Python's bound, not a fault
             raise NestedTooDeep(f"the generated code of {ruleset_name} nests its blocks "
                                 "deeper than Python compiles") from None
         raise GeneratorError(f"the generated code of {ruleset_name} does not compile: {exc}") \

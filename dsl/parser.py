@@ -22,6 +22,10 @@ from . import nodes as n
 
 KINDS = ("expression", "statement", "domain", "for_clause", "label", "identifier")
 MAX_DEPTH = 100  # nesting of rule text, well within what every later stage can walk
+# An aggregate (`any(c.face_up for c in hand[me])`) is written as a call around a generator
+# (two levels of parentheses, and more of Python's own nesting): nested 80 deep, its code
+# passed what Python compiles. So it counts as three levels.
+AGGREGATE_DEPTH = 3
 MAX_TEXT = 20_000  # characters of one piece of rule text
 MAX_DIGITS = 18  # of a number in rule text (the largest any rule needs has a few)
 
@@ -59,22 +63,27 @@ def parse(text: str, kind: str, origin: n.Origin) -> Any:
     deep = _too_deep(tree)
     if deep is not None:
         raise ParseFailure(doc.diagnostic(
-            origin.path, f"this {kind} is nested more than {MAX_DEPTH} levels deep: split it "
-            "with `let` or a function", offset=deep))
+            origin.path, f"this {kind} is nested more than {MAX_DEPTH} levels deep (an "
+            f"aggregate, `any(... for ...)`, counts {AGGREGATE_DEPTH}): split it with `let` or "
+            "a function", offset=deep))
     return _Builder(origin).build(tree.children[0] if kind == "expression" else tree)
 
 
 def _too_deep(tree: Tree) -> int | None:
-    """The offset of a part nested more than MAX_DEPTH rules deep, or None (walked without
-    recursion, so that no depth of input can exhaust Python's stack)."""
+    """The offset of the first part (in the text) nested more than MAX_DEPTH rules deep, or
+    None (walked without recursion, so that no depth of input can exhaust Python's stack)."""
     stack: list[tuple[Tree, int]] = [(tree, 0)]  # (the start rule is no nesting)
+    first: int | None = None
     while stack:
         item, depth = stack.pop()
         if depth > MAX_DEPTH:
-            return getattr(item.meta, "start_pos", 0) or 0
-        stack.extend((child, depth if child.data == "arguments" else depth + 1)
+            at = getattr(item.meta, "start_pos", 0) or 0
+            first = at if first is None else min(first, at)
+            continue
+        stack.extend((child, depth if child.data == "arguments" else
+                      depth + AGGREGATE_DEPTH if child.data == "aggregate" else depth + 1)
                      for child in item.children if isinstance(child, Tree))
-    return None
+    return first
 
 
 # ---------------------------------------------------------------- diagnostics

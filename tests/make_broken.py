@@ -14,9 +14,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 base = (ROOT / "data" / "mini.yaml").read_text(encoding="utf-8").splitlines(keepends=True)
 
-# The term of expression_600_terms (from 0) where its nesting passes 100 levels: the sum is
-# left-nested, so the 599 additions nest 599 deep and the 502nd term is the first too deep.
-DEEPEST_TERM = 501
+# The term of expression_600_terms (from 0) the error points at: the sum is left-nested, so
+# the 599 additions nest 599 deep, the first term deepest; the first part of the text nested
+# too deep is told, here the first term.
 # One procedure, for the cases of its calls.
 REFILL = 'procedures: [{name: refill, params: {p: player}, do: ["move top(stock) to hand[p]"]}]'
 # name: (edits [(line, old, new)], (line, token, occurrence) of the error, substring)
@@ -299,7 +299,7 @@ CASES = {
                         "'x' is not a valid whole number, as its tag !!int says it is"),
     "expression_600_terms": ([(60, "size(stock) == 0",
                                "size(stock) == " + " + ".join(["1"] * 600))],
-                             (60, "1", DEEPEST_TERM),
+                             (60, "1", 0),
                              "this expression is nested more than 100 levels deep"),
     "parent_name_too_long": ([(4, "title: Mini", "extends: " + "x" * 300 + ".yaml")],
                              (4, "xxx", 0), "cannot use the parent ruleset 'xxx"),
@@ -436,6 +436,11 @@ CASES = {
                                    "  - {name: drawn, scope: round, initial: 0}"),
                                   (24, "    initial: 0", "  # (drawn: above)")], (22, "hand", 0),
                                  "the name 'hand' is already taken by a zone"),
+    # an aggregate counts three levels: Python could not compile 80 nested ones
+    "aggregates_nested_too_deep": ([(60, "size(stock) == 0", "any(" * 34 + "x > 0"
+                                     + " for x in numbers(1, 1))" * 34)], (60, "any", 33),
+                                   "nested more than 100 levels deep (an aggregate, `any(... "
+                                   "for ...)`, counts 3)"),
     "rank_compared_with_a_number": ([(52, "card.rank != 'K'", "card.rank != 8")],
                                     (52, "!=", 0),
                                     "comparing a rank with a number is always false: a rank is "
