@@ -20,6 +20,9 @@ from .yaml_bounds import MAX_BYTES
 def read_deal(path: Path, rules: Ruleset, players: int) -> Deal:
     """The deal in file `path` for this ruleset and table size, every entry checked."""
     try:
+        if path.exists() and not path.is_file():  # (a pipe's opening waits for a writer)
+            raise RulesetError([Diagnostic(None, f"{path}: is not a file (a folder, a device, "
+                                                 "or a pipe), not a deal file")])
         if path.stat().st_size > MAX_BYTES:
             raise RulesetError([Diagnostic(None, f"{path}: too large for a deal file (at "
                                              f"most {MAX_BYTES // 1000} KB)")])

@@ -30,6 +30,10 @@ MAX_VALUE = 10**9  # the largest number in a value table or an option, either si
 # lists the variables hold (a player variable one per seat at the largest table), each of at
 # most runtime.MOST_ITEMS items: what a game's variables may hold in all is bounded
 MAX_LISTS_HELD = 32
+# moves (reactions too), triggers, functions and procedures, in all: each is compiled on its
+# own, at about 12 ms and a third of a megabyte a move (a file of 2,000 moves took 25 s and
+# 723 MB to load); the shipped rulesets give at most 32
+MAX_RULES = 256
 # steps a rule's text may fix, its loops multiplied (dsl/work.py): the same budget an
 # action's counted work has while the game runs (runtime.charge)
 MAX_WORK = MOST_WORK
@@ -57,4 +61,5 @@ LIMITS: dict[str, tuple[int, str]] = {
     "max_actions": (MAX_ACTIONS, "actions in one game"),
     "value": (MAX_VALUE, "size of a number in a value table or an option"),
     "lists held": (MAX_LISTS_HELD, "lists the variables hold"),
+    "rules": (MAX_RULES, "moves, triggers, functions and procedures in all"),
 }

@@ -12,6 +12,7 @@ import jsonschema
 
 from cardrules.errors import Diagnostic
 
+from . import limits
 from .names import suggest
 from .source import Document
 
@@ -37,6 +38,39 @@ def check_structure(doc: Document) -> Iterator[Diagnostic]:
     errors = sorted(_validator().iter_errors(doc.data), key=lambda e: _order(doc, e))
     for error in errors:
         yield from _explain(doc, _deepest(error))
+    yield from _rule_count(doc)
+
+
+def _rule_count(doc: Document) -> Iterator[Diagnostic]:
+    """At most limits.MAX_RULES moves (reactions too), triggers, functions and procedures in
+    all, counted before any rule text is read (each is compiled on its own): the first past
+    the bound, in the file's order, is told."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    paths: list[tuple[Any, ...]] = []
+    for key in ("functions", "procedures", "triggers"):
+        items = data.get(key)
+        paths += [(key, i) for i in range(len(items))] if isinstance(items, list) else []
+    steps: list[tuple[tuple[Any, ...], Any]] = []
+    rounds = data.get("round")
+    phases = rounds.get("phases") if isinstance(rounds, dict) else None
+    for p, phase in enumerate(phases if isinstance(phases, list) else []):
+        found = phase.get("steps") if isinstance(phase, dict) else None
+        steps += [(("round", "phases", p, "steps", i), step)
+                  for i, step in enumerate(found if isinstance(found, list) else [])]
+    if isinstance(data.get("reactions"), dict):
+        steps.append((("reactions",), data["reactions"]))
+    for path, step in steps:
+        moves = step.get("moves") if isinstance(step, dict) else None
+        paths += [(*path, "moves", i) for i in range(len(moves))] \
+            if isinstance(moves, list) else []
+    if len(paths) > limits.MAX_RULES:
+        def place(path: tuple[Any, ...]) -> tuple[str, int, int]:
+            loc = doc.where(path)
+            return str(loc.path), loc.line, loc.column
+        past = sorted(paths, key=place)[limits.MAX_RULES]
+        yield doc.diagnostic(past, f"a file gives at most {limits.MAX_RULES:,} moves, "
+                                   f"triggers, functions and procedures in all; this one "
+                                   f"gives {len(paths):,}")
 
 
 def _order(doc: Document, error: jsonschema.ValidationError) -> tuple[int, int]:

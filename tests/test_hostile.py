@@ -152,8 +152,13 @@ LONG = "x" * 300  # longer than a file name may be
 
 
 @pytest.mark.parametrize(("args", "code", "cause"), [
-    (["resume", "/dev/zero"], EXIT_GAME, "/dev/zero: too large for a saved game"),
-    (["resume", "/dev/null"], EXIT_GAME, "not a cardrules saved game"),
+    (["resume", "/dev/zero"], EXIT_GAME, "/dev/zero: is not a file (a folder, a device, "
+                                         "or a pipe), not a saved game"),
+    (["resume", "/dev/null"], EXIT_GAME, "/dev/null: is not a file"),
+    (["resume", "/tmp"], EXIT_GAME, "/tmp: is not a file"),
+    (["run", "golf6", "--deal", "/dev/zero"], EXIT_INVALID, "/dev/zero: is not a file (a "
+                                                            "folder, a device, or a pipe), "
+                                                            "not a deal file"),
     (["validate", "/dev/zero"], EXIT_INVALID, "/dev/zero: is not a file (a device, or a pipe)"),
     (["validate", "/"], EXIT_INVALID, "/: is a folder, not a rule file"),
     (["validate", LONG + ".yaml"], EXIT_INVALID, "...: no such file"),
@@ -169,6 +174,42 @@ def test_a_file_that_is_no_file_never_ends_or_has_too_long_a_name_is_refused(
     assert result.exit_code == code, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "Traceback" not in result.output and cause in result.output, result.output
+
+
+def test_a_pipe_given_as_a_save_or_a_deal_is_refused_without_waiting(tmp_path: Path) -> None:
+    """Opening a named pipe to read waits for a writer: a save or a deal that is one is
+    refused before it is opened, as a rule file that is one is."""
+    import os
+
+    pipe = tmp_path / "fifo.yaml"
+    os.mkfifo(pipe)
+    for args, code in ((["resume", str(pipe)], EXIT_GAME),
+                       (["run", "golf6", "--deal", str(pipe)], EXIT_INVALID),
+                       (["validate", str(pipe)], EXIT_INVALID)):
+        result = cli(*args)
+        assert result.exit_code == code and "is not a file" in result.output, result.output
+
+
+def test_a_file_of_too_many_rules_is_refused_before_its_rule_text_is_read(
+        tmp_path: Path) -> None:
+    """Each move, trigger, function and procedure is compiled on its own: a file gives at
+    most 256 in all (2,000 moves took 25 s and 723 MB to load). The first past the bound
+    is told, in the file's order."""
+    import yaml
+
+    data = yaml.safe_load(MINI.read_text(encoding="utf-8"))
+    data["functions"] = [{"name": f"f{i}", "value": str(i)} for i in range(246)]
+    data["procedures"] = [{"name": f"p{i}", "do": ["shuffle stock"]} for i in range(5)]
+    path = tmp_path / "many.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    assert cli("validate", str(path)).exit_code == 0  # and the mini's 4 moves and trigger
+    data["procedures"].append({"name": "p5", "do": ["shuffle stock"]})
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    result = cli("validate", str(path))
+    assert result.exit_code == EXIT_INVALID, result.output
+    assert "a file gives at most 256 moves, triggers, functions and procedures in all; this " \
+        "one gives 257" in result.output, result.output
+    assert "1 problem found" in result.output and "- name: p5" in result.output
 
 
 def _nested(depth: int, kind: str = "until") -> list:

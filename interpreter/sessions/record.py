@@ -211,6 +211,9 @@ def make_bots(seats: Sequence[str], seed: int) -> list[Bot | None]:
 def read(path: Path) -> Record:
     """The record saved in `path`; GameError (one line, naming the file) if it is not one."""
     try:
+        if path.exists() and not path.is_file():  # (a pipe's opening waits for a writer)
+            raise GameError(f"{path}: is not a file (a folder, a device, or a pipe), not a "
+                            "saved game")
         size = path.stat().st_size
         if size > MAX_BYTES:
             raise GameError(f"{path}: too large for a saved game ({size / 2**20:.1f} MB; at "
