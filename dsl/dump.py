@@ -103,15 +103,27 @@ def resolved_yaml(data: dict[str, Any], options: dict[str, Any]) -> str:
     if "options" in out:
         out["options"] = [{**o, "default": options.get(o["name"], o["default"])}
                           for o in out["options"]]
-    return yaml.dump(out, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=100)
+    text = yaml.dump(out, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=100)
+    # A character no terminal should be handed as it is (a control, an escape, one that
+    # turns the text's direction round) lies only in a text written in double quotes (see
+    # _text): written there as its escape, the file reads the same and shows nothing hidden.
+    return "".join(ch if ch.isprintable() or ch == "\n" else _escape(ch) for ch in text)
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 \
+        else f"\\U{code:08x}"
 
 
 class _BlockDumper(yaml.SafeDumper):
-    """Writes texts of several lines as literal blocks, as people write them."""
+    """Writes texts of several lines as literal blocks, as people write them, and a text
+    holding a character that is not printable in double quotes."""
 
 
 def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    style = "|" if "\n" in value else None
+    shown = value.replace("\n", "")
+    style = '"' if not shown.isprintable() else "|" if "\n" in value else None
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 

@@ -148,6 +148,28 @@ def test_rule_text_with_escapes_reaches_the_terminal_harmless(tmp_path: Path) ->
         assert "\x1b" not in result.output and "\x07" not in result.output
 
 
+def test_show_writes_a_texts_hidden_characters_as_escapes(tmp_path: Path) -> None:
+    """`show` prints the rule file back as YAML: a text's escapes, controls and a character
+    that turns the text's direction round are written as escapes in double quotes, so the
+    terminal is handed none of them, and the file shown reads the same."""
+    import yaml
+
+    path = tmp_path / "mini.yaml"
+    label = 'label: "Keep\\e[8m every\\tcard \\u202eevil"'
+    path.write_text(MINI.read_text(encoding="utf-8").replace("label: Keep every card", label),
+                    encoding="utf-8")
+    result = cli("show", str(path))
+    assert result.exit_code == 0, result.output
+    assert result.output.isascii() or all(ch.isprintable() or ch == "\n"
+                                           for ch in result.output)
+    assert "\\u202e" in result.output and "\x1b" not in result.output
+    shown = tmp_path / "shown.yaml"
+    shown.write_text(result.output, encoding="utf-8")
+    labels = [yaml.safe_load(p.read_text(encoding="utf-8"))["round"]["phases"][0]["steps"][1]
+              ["moves"][1]["label"] for p in (path, shown)]
+    assert labels[0] == labels[1] == "Keep\x1b[8m every\tcard \u202eevil"
+
+
 LONG = "x" * 300  # longer than a file name may be
 
 
