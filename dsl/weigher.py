@@ -29,6 +29,11 @@ _LINEAR = frozenset({
 })
 
 
+# The steps a whole action listed weighs besides the work of finding it: the list holds it
+# (a tuple of its values, the memory of a few steps), so that the work bound bounds a
+# listing's memory too, at a million actions (6 million took 1.25 GB).
+LISTED_ACTION = 10
+
 PosKey = tuple[int, str, str, int, int]
 
 
@@ -166,7 +171,9 @@ class Weigher:
                 where, each = self.loop_each([param.where], param.name, item, env,
                                              known.most) if param.where is not None else (0, 0)
                 labels = sum(self.expr(value, env)[0] for value in move.label_values)
-                self.weigh_item(param.source.pos, 1 + each + labels)
+                # (each item of the last parameter's list is a whole action listed, and kept)
+                kept = LISTED_ACTION if param is move.params[-1] else 0
+                self.weigh_item(param.source.pos, 1 + each + labels + kept)
                 listing += times * (steps + where)
                 times *= max(known.most, 1)
                 self.nest += 1  # (the next parameter's choices: inside this one's loop)
@@ -174,6 +181,8 @@ class Weigher:
             self.depth, self.ways = listed, ways
             for value in move.label_values:
                 listing += times * self.expr(value, env)[0]
+            if move.params:
+                listing += times * LISTED_ACTION
             yield f"move '{move.name}' (listing its choices)", listing, move.pos
             yield from self.block(f"move '{move.name}'", move.body, env)
 

@@ -441,6 +441,11 @@ CASES = {
                                      + " for x in numbers(1, 1))" * 34)], (60, "any", 33),
                                    "nested more than 100 levels deep (an aggregate, `any(... "
                                    "for ...)`, counts 3)"),
+    # each whole action listed is kept in the list: a million of them at most
+    "listing_a_million_actions": ([(52, "choose: {card: \"hand[me] where card.rank != 'K'\"}",
+                                    'choose: {card: "hand[me]", a: "numbers(1, 1000)", '
+                                    'b: "numbers(1, 1000)"}')], (50, "name", 0),
+                                  "move 'drop' (listing its choices) may take up to"),
     "rank_compared_with_a_number": ([(52, "card.rank != 'K'", "card.rank != 8")],
                                     (52, "!=", 0),
                                     "comparing a rank with a number is always false: a rank is "
