@@ -476,6 +476,8 @@ def first_open_action(engine: Engine, seed: int) -> tuple[GameState, tuple[Any, 
 def test_an_open_action_must_be_filled_in() -> None:
     found = 0
     for path in RULESET_FILES:
+        if "words(" not in path.read_text(encoding="utf-8"):
+            continue  # (an open parameter chooses among words: no other file has one)
         engine = Engine(load_ruleset(path))
         if not engine.open_moves:  # (no move with a text to write: nothing to look for)
             continue

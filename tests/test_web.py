@@ -1382,9 +1382,9 @@ def test_a_card_the_engine_plays_for_a_seat_counts_in_the_pages_version() -> Non
     """spades plays a seat's only card of the suit led for it: the page's version counts it
     as it counts a card chosen, so the version's steps never tell another seat which."""
     played_alone = 0
-    for seed in range(6):
+    for seed in range(6):  # (ten deals or so of each game: every action is checked)
         game = Game.new("spades", {}, 4, seed, ["human", "random", "random", "random"])
-        while not game.state.over:
+        while not game.state.over and game.state.actions < 600:
             seat = game.to_move()
             assert seat is not None
             bot = game.bots[seat]
