@@ -329,3 +329,35 @@ def test_a_decision_whose_outcome_hung_on_unseen_cards_is_not_taken_back(
     game.step(0, ("probe",), chosen=True)
     problem = game.takeback.refusal(game.state, 0, 1)
     assert problem is not None and "hung on cards you had not seen" in problem
+
+
+def test_a_lead_another_seat_might_have_followed_at_once_is_not_taken_back() -> None:
+    """spades plays a seat's only card of the suit led at once (`automatic`): after the
+    person's card, that the next seat is asked, not played for, tells it holds no lone card
+    to follow with. Taking the card back would let the person lead again knowing: refused
+    wherever the next decision is another seat's in that step (the games played again to
+    see, eight, found the seat with a lone card in too few of them to be sure to)."""
+    engine = Engine(load_ruleset("spades"))
+    seats = [HUMAN, "random", "random", "random"]
+    state = engine.new_game(4, 2, log=round_ends())
+    saved = Record.new("spades", {}, engine.rules, 4, 2, seats)
+    game = heard(saved, engine, state, make_bots(seats, 2))
+    checked = 0
+    while not game.state.over and checked < 6:
+        state = game.state
+        seat = engine.to_move(state)
+        assert seat is not None
+        legal = engine.legal_actions(state)
+        bot = game.bots[seat]
+        if bot is not None:
+            game.step(seat, bot.choose(engine, state, legal))
+            continue
+        game.step(seat, legal[-1], chosen=True)
+        after = game.state
+        waits = not after.over and after.current != 0 and \
+            engine.rules.phases[after.phase].steps[after.step].automatic
+        problem = game.takeback.refusal(after, 0, 1)
+        if waits:  # (refused: for this, unless for something seen first)
+            assert problem is not None
+            checked += "hung on cards you had not seen" in problem
+    assert checked == 6

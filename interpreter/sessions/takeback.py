@@ -158,11 +158,19 @@ SAMPLES = 8  # games the seat could not tell apart, in which a decision is playe
 def revealing(engine: Engine, before: GameState, seat: int, action: Action,
               after: GameState) -> bool:
     """Whether what came of `seat`'s `action`, played in `before` to reach `after`, hung on
-    cards the seat did not know: played in SAMPLES games the seat could not tell from
+    cards the seat did not know: it leads to another seat's `automatic` step (where a lone
+    choice would have been played at once: that it waits tells what that seat holds), or,
+    played in SAMPLES games the seat could not tell from
     `before` (knowledge.determinize, seeded from the game), the seat would see something
     else after it in one (positions.position), or the action would be refused there (a
     card it names that the seat did not know is the card lying in its place there)."""
     rules = engine.rules
+    if not after.over and not after.between_rounds and not after.window \
+            and after.current != seat \
+            and rules.phases[after.phase].steps[after.step].automatic:
+        # Another seat's step that plays its only choice at once waits for it: that it was
+        # not played at once told whether the seat had one, whatever the samples met.
+        return True
     seen = position(rules, after, seat)
     rng = random.Random(zlib.crc32(f"takeback/{seat}/{before.actions}".encode()))
     for _ in range(SAMPLES):
