@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cardrules.interpreter.view import secret
 from cardrules.model import Ruleset
 
 from . import render
@@ -83,13 +84,26 @@ def round_account(rules: Ruleset, event: dict[str, Any], last: bool = False,
              if any(v is not None for v in values)]
     header = ("", *(_entry_title(name) for name in entries), "score", "total",
               *(labels.get(name, name) for name in shown))
+    # A value the account does not give is '?': another's secret, or a card the reader has
+    # not seen; the values as the reader's view holds them (the event's `told`), its own
+    # value of none told as such, as its news tells it.
+    unsure = {var.name for var in rules.variables
+              if secret(var, last, round_over=True) or var.names_cards}
+    told = event.get("told")
+    own = {(name, owner): value for name, owner, value in told[seat]["values"]} \
+        if seat is not None and told and seat < len(told) else {}
     rows = []
     for p, score in enumerate(scores):
+        values = []
+        for name in shown:
+            value = event["player_variables"][name][p]  # (what all see, a secret shown at
+            if value is None:  # the round's end among it), else what the reader's view held
+                value = own.get((name, p))
+            none = "none" if p == seat and (name, p) in own or name not in unsure else "?"
+            values.append(render.value_words(rules, name, value,
+                                             None if seat is None else seat + 1, none))
         row = [f"seat {p + 1}", *(str(parts[name][p]) for name in entries),
-               str(score), str(totals[p]),
-               *(render.value_words(rules, name, event["player_variables"][name][p],
-                                    None if seat is None else seat + 1, "?")
-                 for name in shown)]
+               str(score), str(totals[p]), *values]
         rows.append(tuple(row))
     house = event.get("house")
     if house is not None:

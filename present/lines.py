@@ -132,8 +132,9 @@ def fitted(domain: Words, value: str) -> str:
     alphabet = domain.alphabet
     if domain.problem(value) is None:
         return value
+    # (letter by letter, where a letter stays one: 'ß' is no 'SS', nor 'ﬆ' an 'ST')
     if alphabet == alphabet.upper():
-        return value.upper()
+        return "".join(ch.upper() if len(ch.upper()) == 1 else ch for ch in value)
     if alphabet == alphabet.lower():
-        return value.lower()
+        return "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in value)
     return value

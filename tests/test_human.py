@@ -1149,3 +1149,14 @@ def test_ctrl_c_while_the_bots_play_offers_to_save_the_game_as_it_stood_at_the_l
     monkeypatch.setattr(search.GreedyBot, "choose", choose)
     resumed = CliRunner().invoke(main, ["resume", str(saved), "--plain"], input="quit\ny\n")
     assert resumed.exit_code == 0 and "resumed from" in resumed.stdout, resumed.output
+
+
+def test_a_letter_in_the_other_case_is_taken_only_where_it_stays_one_letter() -> None:
+    """'udx' is taken as 'UDX' (and refused for the X alone), but 'ß', whose upper case is two
+    letters, is not an 'SS', nor the one ligature 'ﬆ' an 'ST': each is refused as itself."""
+    from cardrules.present.lines import fitted
+
+    letters = Words("UDS", 1, 5)
+    assert fitted(letters, "uds") == "UDS" and fitted(letters, "udx") == "UDX"
+    assert fitted(letters, "ß") == "ß" and letters.problem("ß") is not None
+    assert fitted(letters, "uﬆ") == "Uﬆ"

@@ -812,3 +812,27 @@ def test_a_card_turned_the_way_it_already_lay_is_not_told() -> None:
         assert all(not before[card] for card in flipped), (action, state.log[start:])
         taken += took
     assert taken == 6
+
+
+def test_a_rounds_account_tells_a_value_of_none_from_one_it_does_not_show() -> None:
+    """gin rummy's 'Upcard taken' names a card: the account writes '?' where the reader
+    cannot tell it (a card it has not seen, or none), but the reader's own value of none is
+    'none', as its news says, not '?' as if kept from it."""
+    engine = Engine(load_ruleset("gin-rummy"))
+    state = engine.new_game(2, 3, log=True)
+    bots = [make_bot("random", 3, p) for p in range(2)]
+    while not any(e.get("event") == "round_end" for e in state.log):
+        seat = engine.to_move(state)
+        assert seat is not None
+        engine.apply(state, bots[seat].choose(engine, state, engine.legal_actions(state)))
+    event = dict(next(e for e in state.log if e.get("event") == "round_end"))
+    # seat 1 took none; seat 2 the QH, which everyone saw
+    event["player_variables"] = {**event["player_variables"], "taken": [None, "QH"]}
+    event["told"] = [{**told, "values": [[name, owner, (None, "QH")[owner] if name == "taken"
+                                          else value]
+                                         for name, owner, value in told["values"]]}
+                     for told in event["told"]]
+    column = round_account(engine.rules, event).header.index("Upcard taken")
+    rows = {seat: [row[column] for row in round_account(engine.rules, event, seat=seat).rows]
+            for seat in (None, 0, 1)}
+    assert rows == {None: ["?", "QH"], 0: ["none", "QH"], 1: ["?", "QH"]}, rows
