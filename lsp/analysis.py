@@ -27,6 +27,7 @@ from cardrules.dsl.loader import (
 from cardrules.dsl.reader import read
 from cardrules.dsl.schema import check_structure
 from cardrules.dsl.source import Document
+from cardrules.dsl.yaml_bounds import MAX_BYTES
 from cardrules.errors import Diagnostic, Location, RulesetError
 
 from .index import Index, build_index
@@ -82,7 +83,8 @@ def _analyse(path: str, text: str, unsaved: Mapping[str, str] | None) -> Analysi
     try:
         doc = load_document(Path(path), text=text, unsaved=unsaved)
     except RulesetError as exc:
-        found = Analysis(path, text, list(exc.diagnostics))
+        found = Analysis(path, text, list(exc.diagnostics),
+                         texts=_texts_told(exc.diagnostics, path, unsaved))
         # (its parents could not be merged: its own keys are still where they are, and the
         # parent it names is still the one it extends, to check it again once that mends)
         with suppress(RulesetError):
@@ -105,6 +107,28 @@ def _analyse(path: str, text: str, unsaved: Mapping[str, str] | None) -> Analysi
     found.diagnostics = list(checked.hints)
     found.index = build_index(checked.decls, checked)
     return found
+
+
+def _texts_told(diagnostics: list[Diagnostic], path: str,
+                unsaved: Mapping[str, str] | None) -> dict[str, str]:
+    """The text of each other file a diagnostic points into (a parent that did not load:
+    its YAML broken, say), as the editor holds it or as it lies on disk (at most what the
+    loader reads of a rule file), so that its place is told where it is."""
+    out: dict[str, str] = {}
+    for diagnostic in diagnostics:
+        where = diagnostic.location
+        if where is None or where.path == path or where.path in out:
+            continue
+        held = (unsaved or {}).get(where.path) or (unsaved or {}).get(
+            os.path.abspath(where.path))
+        if held is not None:
+            out[where.path] = held
+            continue
+        with suppress(OSError, UnicodeDecodeError):
+            if Path(where.path).is_file():
+                with open(where.path, "rb") as file:
+                    out[where.path] = file.read(MAX_BYTES + 1).decode("utf-8")
+    return out
 
 
 def _named_parent(own: Document) -> list[str]:

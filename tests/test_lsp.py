@@ -642,6 +642,12 @@ async def test_a_parent_that_cannot_be_loaded_is_pointed_at_from_extends(
     got = await opened(client, child)
     assert got and all(problem in d.message for d in got)
     assert [as_validate(d)[:4] for d in got] == [(3, 10, 3, 16)] * len(got)  # (`a.yaml`)
+    # each links to the place in the parent that validate names, the parent's text read
+    # though it did not load (it used to be its top)
+    told = [d.location for d in check_files([str(child)]) if d.location is not None]
+    linked = [(r.location.range.start.line + 1, r.location.range.start.character + 1)
+              for d in got for r in d.related_information or []]
+    assert linked == [(where.line, where.column) for where in told], (linked, told)
     closed(client, child)
 
 
