@@ -37,6 +37,7 @@ class StatementChecker(ExpressionChecker):
         self.turns_named: list[n.Pos] = []  # where a `turn to` is written
         self.phases_ended = False  # whether some statement is `end phase`
         self.scores_in_play = False  # whether some statement is `score N to P`
+        self.loops_around = 0  # the blocks that loop (for, while, until) around a statement
 
     def statements(self, stmts: tuple[n.Stmt, ...]) -> tuple[ir.Stmt, ...]:
         """A list of statements, checked; a `let` is seen by the statements after it."""
@@ -381,7 +382,27 @@ class StatementChecker(ExpressionChecker):
             # a `let` in it ends with the branch: the generator keeps it a block of its own
         return ir.If(test, then, other, pos=stmt.pos)
 
+    def nested_loop(self, stmt: n.Stmt) -> bool:
+        """Whether a block that loops may begin here: at most limits.MAX_LOOP_NESTING inside
+        one another in a rule (Python compiles no more inside one function, with what the
+        flow writes around them); a procedure's own begin again."""
+        if self.loops_around < limits.MAX_LOOP_NESTING:
+            return True
+        self.error(stmt.pos, f"blocks that loop (for, while, until) nest at most "
+                             f"{limits.MAX_LOOP_NESTING} deep in one rule: move the inner "
+                             "ones into a procedure, whose own begin again")
+        return False
+
     def check_for(self, stmt: n.For) -> ir.Stmt | None:
+        if not self.nested_loop(stmt):
+            return None
+        self.loops_around += 1
+        try:
+            return self._for(stmt)
+        finally:
+            self.loops_around -= 1
+
+    def _for(self, stmt: n.For) -> ir.Stmt | None:
         source = self.iterable(stmt.source)
         if self.clash(stmt.variable, stmt.variable_pos):
             return None
@@ -403,8 +424,14 @@ class StatementChecker(ExpressionChecker):
 
     def loop(self, stmt: n.While | n.Until, key: str, test_first: bool) -> ir.Stmt | None:
         """A loop must say how often it may run at most, so that every rule ends."""
+        if not self.nested_loop(stmt):
+            return None
         test = self.condition(stmt.test)
-        body = self.statements(stmt.body)
+        self.loops_around += 1
+        try:
+            body = self.statements(stmt.body)
+        finally:
+            self.loops_around -= 1
         limit = stmt.limit
         if limit is None:
             self.error(stmt.pos, f"a {key} block needs `limit: N`, the most times its body "

@@ -21,6 +21,7 @@ MAX_GROUPS = 64  # groups of a grouped zone, per player
 MAX_REPEAT = 1000  # times a step is taken in one turn
 MAX_LOOP = 1000  # times the body of a while or until block runs
 MAX_CALL_DEPTH = 32  # the file's functions and procedures calling one another, one inside another
+MAX_LOOP_NESTING = 16  # blocks that loop (for, while, until) one inside another in one rule
 MAX_ROUNDS = 10_000  # rounds in a match
 MAX_MELD_KINDS = 16  # kinds of meld in `melds:`
 MAX_MELD_SIZE = 24  # cards in one meld kind (a search at run time takes up to 60 cards)
@@ -62,4 +63,5 @@ LIMITS: dict[str, tuple[int, str]] = {
     "value": (MAX_VALUE, "size of a number in a value table or an option"),
     "lists held": (MAX_LISTS_HELD, "lists the variables hold"),
     "rules": (MAX_RULES, "moves, triggers, functions and procedures in all"),
+    "loops nested": (MAX_LOOP_NESTING, "blocks that loop nested in one rule"),
 }

@@ -446,6 +446,14 @@ CASES = {
                                     'choose: {card: "hand[me]", a: "numbers(1, 1000)", '
                                     'b: "numbers(1, 1000)"}')], (50, "name", 0),
                                   "move 'drop' (listing its choices) may take up to"),
+    # Python compiles 20 blocks inside one another in a function, with the flow's own
+    "loops_nested_too_deep": ([(53, "do: [move card to discard face up]",
+                                "do: [" + "".join(f'{{for: "x{i} in numbers(1, 1)", do: ['
+                                                  for i in range(17))
+                                + "move card to discard face up" + "]}" * 17 + "]")],
+                              (53, "x16", 0),
+                              "blocks that loop (for, while, until) nest at most 16 deep in "
+                              "one rule"),
     "rank_compared_with_a_number": ([(52, "card.rank != 'K'", "card.rank != 8")],
                                     (52, "!=", 0),
                                     "comparing a rank with a number is always false: a rank is "

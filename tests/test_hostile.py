@@ -278,7 +278,7 @@ def test_a_rule_files_structure_is_checked_once_however_deep_its_blocks_nest(
 
 def test_blocks_nested_deeper_than_python_compiles_are_told_so(tmp_path: Path) -> None:
     """Procedures may nest blocks past what Python compiles of the code written for them: the
-    file is told it nests too deeply (exit 1), not that cardrules failed."""
+    file is told where its loops nest too deeply (exit 1), not that cardrules failed."""
     import yaml
 
     data = yaml.safe_load(MINI.read_text(encoding="utf-8"))
@@ -289,7 +289,8 @@ def test_blocks_nested_deeper_than_python_compiles_are_told_so(tmp_path: Path) -
                     encoding="utf-8")
     result = cli("validate", str(path))
     assert result.exit_code == EXIT_INVALID, result.output
-    assert "too deeply nested to check" in result.output and "Traceback" not in result.output
+    assert "blocks that loop (for, while, until) nest at most 16 deep in one rule" in \
+        result.output and "Traceback" not in result.output
 
 
 @pytest.mark.parametrize("seats", [[], ["--human", "1"]])
