@@ -96,8 +96,13 @@ def flow_start(lines: list[str], row: int, before: str) -> int:
     (the line starts an entry of its own, or the entry above closed what it opened)."""
     if _ENTRY.match(before):
         return row
+    reach = 0  # the text between that line and the cursor's: each step reads it all again,
+    # so it is bounded (a flow collection longer than that above the cursor is none here)
     for above in range(row - 1, max(row - 100, 0) - 1, -1):
         text = lines[above]
+        reach += len(text) + 1
+        if reach > FLOW_REACH:
+            return row
         if not text.strip() or text.lstrip().startswith("#"):
             continue
         if _scan("\n".join(lines[above:row]))[3] > 0:
@@ -108,6 +113,9 @@ def flow_start(lines: list[str], row: int, before: str) -> int:
 
 
 _ENTRY = re.compile(r"^\s*(?:-(?:\s|$)|[A-Za-z_][\w-]*\s*:(?:\s|$))")
+# The most characters above the cursor a flow collection it continues may open from: each
+# line above is read with all below it, so a completion reads at most 100 times this.
+FLOW_REACH = 4_000
 
 
 def _scan(before: str) -> tuple[list[str], str, bool, int]:

@@ -114,3 +114,28 @@ def test_every_key_of_a_shipped_ruleset_has_words_for_its_hover(ruleset: str) ->
         if not schema_keys.description(keys):
             silent.add("/".join(k for k in keys if k != schema_keys.ITEM))
     assert not silent, sorted(silent)
+
+
+def test_completion_below_long_lines_reads_a_bounded_text(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """Which flow collection the cursor's line continues is looked for in the lines above,
+    each read with all below it: below a hundred lines of 9,000 characters (a summary's
+    block), that read 45 million characters and kept the server from answering for seconds.
+    It reads at most a bounded text above the cursor now; a flow list a few lines up is
+    still found."""
+    from cardrules.lsp import completion
+
+    read = [0]
+    scan = completion._scan
+
+    def counted(before: str) -> object:
+        read[0] += len(before)
+        return scan(before)
+
+    monkeypatch.setattr(completion, "_scan", counted)
+    lines = ["summary: >"] + ["  " + "word " * 1800] * 100 + ["  more"]
+    assert completion.flow_start(lines, len(lines) - 1, "  mo") == len(lines) - 1
+    assert read[0] <= 100 * completion.FLOW_REACH
+    lines = ["round:", "  setup: [shuffle stock,", "    deal 5 from stock to each hand,",
+             "    mo"]
+    assert completion.flow_start(lines, 3, "    mo") == 1
