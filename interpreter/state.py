@@ -62,26 +62,28 @@ class Deal:
 class Seen:
     """The positions the table has seen this round (`repetition: forbid`), as one game sees
     them. A copy of the game shares the table of positions, and sees those seen up to its
-    making (each is numbered in the order it was seen): adding one is a step where nobody
-    has seen more since (the game the copies were made of, as it goes on), and copies the
-    positions it sees only where another has (a search's imagined game, say). So a game's
-    every decision, and the copies `repetition: forbid` makes to try each move, cost the
-    same however long the round has gone on."""
+    making (each is numbered in the order it was seen). Only the game that made the table
+    adds to it, where it lies: the game a copy was made of goes on at a step a decision;
+    a copy (a search's imagined game, perhaps in another thread, as a page's hint is worked
+    out) takes a table of its own at its first position, from a copy of the shared one made
+    at once. So a game's every decision, and the copies `repetition: forbid` makes to try
+    each move, cost the same however long the round has gone on."""
 
-    __slots__ = ("table", "count")
+    __slots__ = ("table", "count", "own")
 
     def __init__(self, keys: Iterable[bytes] = ()) -> None:
         self.table: dict[bytes, int] = {}
         for key in keys:
             self.table.setdefault(key, len(self.table))
         self.count = len(self.table)
+        self.own = True  # whether this game made the table (and alone adds to it)
 
     def __contains__(self, key: object) -> bool:
         found = self.table.get(key)  # type: ignore[call-overload]
         return found is not None and found < self.count
 
     def __iter__(self) -> Iterator[bytes]:
-        return (key for key, number in self.table.items() if number < self.count)
+        return (key for key, number in self.table.copy().items() if number < self.count)
 
     def __len__(self) -> int:
         return self.count
@@ -94,14 +96,16 @@ class Seen:
     def add(self, key: bytes) -> None:
         if key in self:
             return
-        if len(self.table) != self.count:  # another has seen more since: its own from here
-            self.table = {k: n for k, n in self.table.items() if n < self.count}
+        if not self.own or len(self.table) != self.count:  # a table of its own from here
+            # (dict.copy is one step another thread cannot come between)
+            self.table = {k: n for k, n in self.table.copy().items() if n < self.count}
+            self.own = True
         self.table[key] = self.count
         self.count += 1
 
     def copy(self) -> Seen:
         other = Seen.__new__(Seen)
-        other.table, other.count = self.table, self.count
+        other.table, other.count, other.own = self.table, self.count, False
         return other
 
 

@@ -275,10 +275,14 @@ def test_a_step_left_without_a_move_says_why_at_the_step(tmp_path: Path, rule: s
 
 def test_the_positions_seen_are_shared_by_copies_each_seeing_its_own() -> None:
     """A copy sees the positions seen up to its making: those the game sees after are not
-    its, nor are a copy's the game's; adding one where nobody has seen more since is a step
-    (the game's table of positions is not copied), and a fork where another has."""
+    its, nor are a copy's the game's; the game adds to its table where it lies (the table is
+    not copied), a copy takes a table of its own at its first (a search's imagined game may
+    play in another thread, as a page's hint is worked out, while the game goes on)."""
     game = GameState()
     game.seen.add(b"a")
+    idle = game.copy()
+    idle.seen.add(b"z")  # a copy's first: a table of its own, even where the game added none
+    assert idle.seen.table is not game.seen.table and b"z" not in game.seen
     copy = game.copy()
     game.seen.add(b"b")  # the game goes on: its table grows where it lies
     assert b"b" in game.seen and b"b" not in copy.seen and game.seen.table is copy.seen.table
