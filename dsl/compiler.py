@@ -330,7 +330,8 @@ def _move(checked: Checked, move: ir.Move, fn: _Functions) -> MoveDef:
     return MoveDef(move.name, text, tuple(names), info.kinds,
                    fn(made.moves[move.name]), move.then, location(move.pos), move.doc,
                    info.names_cards, tuple(parts), fn(made.handlers.get(move.name)), values,
-                   least_written_number(numbers, checked.program.functions))
+                   least_written_number(numbers, checked.program.functions,
+                                        checked.cards.values))
 
 
 def _inner(t: Type) -> tuple[str, ...]:

@@ -74,11 +74,14 @@ class _Unknown(Exception):
     pass
 
 
-def least_written_number(exprs: list[ir.Expr], functions: tuple[ir.Function, ...]) -> int:
+def least_written_number(exprs: list[ir.Expr], functions: tuple[ir.Function, ...],
+                         tables: Mapping[str, tuple[int, ...]]) -> int:
     """The least whole number written in `exprs` (as folded: an option's value, or a branch an
-    option rules out, is settled) and in the functions they call, in turn; 0 if none is
-    negative. The adapters number a choice of a number from it (adapters/table.py), so that a
-    choice whose rules write `[-10, 10]` can be encoded."""
+    option rules out, is settled), or read of a card's value table (`tables`, by name; its
+    negative too: the table's most, negated), there and in the functions they call, in
+    turn; 0 if none is negative. The adapters number a choice of a number from it
+    (adapters/table.py), so that a choice whose rules write `[-10, 10]`, or read -10 of a
+    card's `adds`, can be encoded."""
     by_name = {f.name: f for f in functions}
     least, called = 0, set()
     stack: list[object] = list(exprs)
@@ -93,6 +96,11 @@ def least_written_number(exprs: list[ir.Expr], functions: tuple[ir.Function, ...
                 for value in values:
                     if isinstance(value, int) and not isinstance(value, bool):
                         least = min(least, value)
+            elif isinstance(node, ir.CardAttr) and node.table and node.name in tables:
+                least = min(least, *tables[node.name])
+            elif isinstance(node, ir.Minus) and isinstance(node.operand, ir.CardAttr) \
+                    and node.operand.table and node.operand.name in tables:
+                least = min(least, -max(tables[node.operand.name]))
     return least
 
 

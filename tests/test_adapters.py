@@ -28,6 +28,7 @@ from cardrules.interpreter.view import held_order, player_view  # noqa: E402
 from cardrules.interpreter.words import tell  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
+RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 GAMES = Path(__file__).resolve().parent / "games"
 
 
@@ -142,6 +143,22 @@ def test_a_negative_number_a_choice_writes_is_encoded() -> None:
             chosen += minus in legal
             match.apply(rng.choice(legal))
     assert chosen  # (a ten was offered for -10)
+
+
+def test_a_negative_number_a_choice_reads_of_a_value_table_is_encoded(tmp_path: Path) -> None:
+    """The same, with the -10 read of the ten's `adds` rather than written: the numbers
+    begin at the least the value tables the choice reads hold."""
+    text = (RULESETS / "ninety-nine.yaml").read_text(encoding="utf-8")
+    assert "then [-10, 10]" in text
+    path = tmp_path / "ninety-nine-adds.yaml"
+    path.write_text(text.replace("then [-10, 10]", "then [card.adds, 10]"), encoding="utf-8")
+    either = tables.Table(str(path), option_pairs("ten:either"))
+    assert either.parts.least_number == -10
+    match = Match(either)
+    match.start(3)
+    rng = random.Random(3)
+    while not match.is_over():
+        match.apply(rng.choice(match.legal()))
 
 def test_options_as_text_or_dict() -> None:
     assert option_pairs("rounds=4;stock_runs_out:end_round") == (
