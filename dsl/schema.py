@@ -64,13 +64,15 @@ def _rule_count(doc: Document) -> Iterator[Diagnostic]:
         paths += [(*path, "moves", i) for i in range(len(moves))] \
             if isinstance(moves, list) else []
     if len(paths) > limits.MAX_RULES:
-        def place(path: tuple[Any, ...]) -> tuple[str, int, int]:
-            loc = doc.where(path)
-            return str(loc.path), loc.line, loc.column
-        past = sorted(paths, key=place)[limits.MAX_RULES]
-        yield doc.diagnostic(past, f"a file gives at most {limits.MAX_RULES:,} moves, "
-                                   f"triggers, functions and procedures in all; this one "
-                                   f"gives {len(paths):,}")
+        def place(path: tuple[Any, ...]) -> tuple[bool, str, int, int]:
+            loc = doc.where(path)  # (what a parent gives first: a child adds to it)
+            return str(loc.path) == str(doc.path), str(loc.path), loc.line, loc.column
+        placed = sorted(paths, key=place)
+        past = placed[limits.MAX_RULES]
+        whole = " with the rulesets it extends" if not place(placed[0])[0] else ""
+        yield doc.diagnostic(past, f"a ruleset gives at most {limits.MAX_RULES:,} moves, "
+                                   f"triggers, functions and procedures in all; this one"
+                                   f"{whole} gives {len(paths):,}")
 
 
 def _order(doc: Document, error: jsonschema.ValidationError) -> tuple[int, int]:

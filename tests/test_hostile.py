@@ -229,8 +229,8 @@ def test_a_file_of_too_many_rules_is_refused_before_its_rule_text_is_read(
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     result = cli("validate", str(path))
     assert result.exit_code == EXIT_INVALID, result.output
-    assert "a file gives at most 256 moves, triggers, functions and procedures in all; this " \
-        "one gives 257" in result.output, result.output
+    assert "a ruleset gives at most 256 moves, triggers, functions and procedures in all; " \
+        "this one gives 257" in result.output, result.output
     assert "1 problem found" in result.output and "- name: p5" in result.output
 
 
