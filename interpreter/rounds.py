@@ -129,6 +129,7 @@ def score(F: Flow, s: GameState) -> bool:
     team_parts = _score_parts(F, s, "team") if s.log is not None else None
     if rules.after_round is not None:
         F.call(rules.after_round, s, s.current)
+    s.round_totals.append(list(s.totals))
     over = bool(s.signal & SIGNAL_GAME) or s.round >= s.rounds_total \
         or sum(s.active) == 0 or (rules.until is not None and F.call(rules.until, s))
     if s.log is not None:  # the public log: player variables as the views show them

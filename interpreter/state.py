@@ -59,6 +59,14 @@ class Deal:
         return [list(order) for order in self.shuffles]
 
 
+def added_up(round_scores: list[list[int]]) -> list[list[int]]:
+    """Each seat's total after each round, from the rounds' scores alone."""
+    out: list[list[int]] = []
+    for scores in round_scores:
+        out.append([t + x for t, x in zip(out[-1], scores)] if out else list(scores))
+    return out
+
+
 class Seen:
     """The positions the table has seen this round (`repetition: forbid`), as one game sees
     them. A copy of the game shares the table of positions, and sees those seen up to its
@@ -115,7 +123,8 @@ class GameState:
     __slots__ = (*_PLAIN, "_rng", "_rng_shared", "_rng_seed", "chances", "version",
                  "legal_cache", "log", "everyone", "forcing", "cut_off", "maybe", "watchers",
                  "told", "sight", "knowing", "deal", "dealt", "seen", "until_round_end",
-                 "between_rounds", "work", "work_at", "spent", "direction", *_HOUSE)
+                 "between_rounds", "work", "work_at", "spent", "direction", "round_totals",
+                 *_HOUSE)
 
     def __init__(self) -> None:
         self.ruleset = ""
@@ -199,6 +208,8 @@ class GameState:
         self.house = -1
         self.house_total = 0
         self.house_scores: list[int] = []
+        # each seat's total after each round, what the rules after it changed included
+        self.round_totals: list[list[int]] = []
         self.house_won = False
 
     def seat_count(self, n: int, house: int = -1) -> None:
@@ -288,6 +299,7 @@ class GameState:
         other.house, other.house_total, other.house_won = \
             self.house, self.house_total, self.house_won
         other.house_scores = self.house_scores[:]
+        other.round_totals = self.round_totals[:]  # (a round's totals are never changed)
         other.version = self.version
         other.legal_cache = self.legal_cache  # same version, same actions (never mutated)
         other.log = None
@@ -319,6 +331,8 @@ class GameState:
             data["told"] = sorted([c, mask] for c, mask in self.told.items())
         if self.seen:  # (only where the rules forbid repetition)
             data["seen"] = sorted(key.hex() for key in self.seen)
+        if self.round_totals != added_up(self.round_scores):  # (only where rules after a
+            data["round_totals"] = self.round_totals  # round changed a total)
         return data
 
     def to_json(self) -> str:
@@ -347,6 +361,8 @@ class GameState:
             state.cut_off = data.get("cut_off", False) is True
             state.direction = -1 if data.get("direction", 1) == -1 else 1
             state.seen = Seen(bytes.fromhex(key) for key in data.get("seen", ()))
+            state.round_totals = [[int(x) for x in totals] for totals in data["round_totals"]] \
+                if "round_totals" in data else added_up(state.round_scores)
             if "deal" in data:
                 state.deal = Deal(shuffles=tuple(tuple(str(n) for n in order)
                                                  for order in data["deal"]))

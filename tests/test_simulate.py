@@ -37,6 +37,7 @@ from cardrules.interpreter.sessions.simulate import (
     wilson,
 )
 from cardrules.interpreter.sessions.statistics import t_quantile
+from cardrules.interpreter.state import added_up
 
 DATA = Path(__file__).resolve().parent / "data"
 COIN, SEAT_ONE = str(DATA / "coin.yaml"), str(DATA / "seat_one_wins.yaml")
@@ -124,16 +125,48 @@ def test_a_mean_interval_is_students_t() -> None:
 
 
 def test_lead_changes_on_constructed_round_scores() -> None:
+    def changes(round_scores: list[list[int]], winner: str) -> int:
+        return lead_changes(added_up(round_scores), winner)
+
     # Lowest total leads: seat 1, then seat 2, then seat 1 again.
-    assert lead_changes([[0, 1], [2, 0], [0, 2]], "lowest") == 2
+    assert changes([[0, 1], [2, 0], [0, 2]], "lowest") == 2
     # The direction matters: after round 2 seats 1 and 3 tie for the highest total.
-    assert lead_changes([[0, 1, 2], [2, 0, 0]], "lowest") == 1
-    assert lead_changes([[0, 1, 2], [2, 0, 0]], "highest") == 0
+    assert changes([[0, 1, 2], [2, 0, 0]], "lowest") == 1
+    assert changes([[0, 1, 2], [2, 0, 0]], "highest") == 0
     # A tie for the lead ends nobody's lead: only a new sole leader counts.
-    assert lead_changes([[1, 2], [1, 0], [-2, 0]], "lowest") == 0
-    assert lead_changes([[1, 2], [1, 0], [0, -2]], "lowest") == 1
-    assert lead_changes([[5, 5], [1, 0]], "highest") == 0  # the first sole leader is no change
-    assert lead_changes([[3, 1, 2]], "lowest") == 0 and lead_changes([], "lowest") == 0
+    assert changes([[1, 2], [1, 0], [-2, 0]], "lowest") == 0
+    assert changes([[1, 2], [1, 0], [0, -2]], "lowest") == 1
+    assert changes([[5, 5], [1, 0]], "highest") == 0  # the first sole leader is no change
+    assert changes([[3, 1, 2]], "lowest") == 0 and changes([], "lowest") == 0
+
+
+def test_lead_changes_follow_the_totals_rules_after_a_round_change() -> None:
+    """golf6-family drops a total of exactly 150 to 0 after its round: the lead follows the
+    totals the game had, not the rounds' scores added up. Of the first 200 games of seed 1,
+    those where the rule struck count the leads of their own totals."""
+    from cardrules.interpreter.engine import Engine
+    from cardrules.interpreter.players.bots import make_bot
+    from cardrules.interpreter.sessions.play import play
+    from cardrules.interpreter.sessions.simulate import play_record
+    from cardrules.interpreter.state import GameState
+
+    engine = Engine(load_ruleset("golf6-family"))
+    sim = Simulation((RulesetRef.of("golf6-family"),), games=200, players=4,
+                     seats=("random",) * 4, seed=1)
+    struck = 0
+    for index in range(200):
+        state = engine.new_game(4, game_seed(1, index))
+        bots = [make_bot("random", game_seed(1, index), p) for p in range(4)]
+        play(engine, state, bots)
+        if state.round_totals == added_up(state.round_scores):
+            continue
+        struck += 1
+        record = play_record(engine, sim, index)
+        assert record.lead_changes == lead_changes(state.round_totals, "lowest")
+        assert state.round_totals[-1] == state.totals
+        again = GameState.from_json(state.to_json())
+        assert again.round_totals == state.round_totals
+    assert struck
 
 
 def test_game_seeds_depend_on_run_seed_and_index_only() -> None:

@@ -59,18 +59,17 @@ def game_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def lead_changes(round_scores: Sequence[Sequence[int]], winner: str) -> int:
-    """How often the lead of the cumulative totals changed hands between rounds.
+def lead_changes(round_totals: Sequence[Sequence[int]], winner: str) -> int:
+    """How often the lead of the totals changed hands between rounds (`round_totals`: each
+    seat's total after each round, what rules after a round changed included).
 
     After each round the leader is the one seat with the best total (lowest or highest, as
     `winner` says); a change is counted when a seat takes the lead alone from another seat
     that last led alone. Ties for the lead neither count nor end anyone's lead.
     """
     best = min if winner == "lowest" else max
-    totals: list[int] = []
     leader, changes = None, 0
-    for scores in round_scores:
-        totals = list(scores) if not totals else [t + s for t, s in zip(totals, scores)]
+    for totals in round_totals:
         top = best(totals)
         leaders = [seat for seat, total in enumerate(totals) if total == top]
         if len(leaders) == 1:
@@ -90,20 +89,21 @@ def play_record(engine: Engine, sim: Simulation, index: int, turn: int = 0) -> G
     try:
         state = engine.new_game(sim.players, seed)
         bots = [make_bot(kind, seed, place) for place, kind in enumerate(kinds)]
-        results = engine.results(play(engine, state, bots))
+        state = play(engine, state, bots)
+        results = engine.results(state)
     except CardrulesError as exc:
         raise GameError(f"{engine.rules.name}: game {index + 1} (seed {seed}): {exc}") from None
     house = results.get("house")
     totals = results["totals"]
-    round_scores = results["round_scores"]
+    round_totals = state.round_totals
     teams = engine.rules.teams
     if 0 < teams < n and engine.rules.score_by == "team":
         # Partners share one total: the lead passes between teams (seat t scores for team t).
-        round_scores = [scores[:teams] for scores in round_scores]
+        round_totals = [totals[:teams] for totals in round_totals]
     return GameRecord(index, tuple(sorted((w - 1 - turn) % n + 1 for w in results["winners"])),
                       tuple(totals[(j + turn) % n] for j in range(n)),
                       results["turns"], results["actions"], results["rounds"],
-                      lead_changes(round_scores, engine.rules.winner),
+                      lead_changes(round_totals, engine.rules.winner),
                       house["total"] if house else None, bool(house and house["winner"]),
                       "cut_off" in results, results["actions"] - results["forced"])
 

@@ -27,8 +27,9 @@ Z95 = 1.959963984540054  # the standard normal quantile of 0.975: two-sided 95%
 SHARE_NOTE = "a tied win counts 1/k for each of its k winners"
 TEAM_NOTE = ("a team's win counts once, for each of its seats; a tied win counts 1/k for "
              "each of its k winning teams")
-LEAD_NOTE = ("a lead change: after a round, one seat alone leads the cumulative totals "
-             "and it is not the seat that last led alone (a tie for the lead changes nothing)")
+LEAD_NOTE = ("a lead change: after a round, one seat alone leads the totals (as the "
+             "rules after the round leave them) and it is not the seat that last led alone "
+             "(a tie for the lead changes nothing)")
 CUT_OFF_NOTE = ("games cut off by the bound on actions (max_actions) are counted apart and "
                 "left out of every other figure")
 MOVES_NOTE = "moves to win: the seat's own decisions in a game it won"
