@@ -25,6 +25,8 @@ import click
 
 from cardrules.dsl.loader import RulesetRef, load_ruleset
 from cardrules.errors import Diagnostic, GameError, RulesetError
+from cardrules.interpreter.players.bots import split_kind
+from cardrules.interpreter.players.external import is_command
 from cardrules.interpreter.sessions.files import NewFile
 from cardrules.interpreter.sessions.simulate import (
     Comparison,
@@ -117,7 +119,8 @@ def simulate(ruleset: str, games: int, players: int | None, seats: str | None, s
     of every other figure; with teams, a team's win counts whole, and each team has a line;
     a game for one seat reports its win rate and moves to win instead of head-to-head
     figures. Game i is dealt from a hash of the run seed and i, so any number of workers
-    gives the same numbers.
+    gives the same numbers (where no seat searches for a time: ismcts:0.5s is the
+    machine's).
     """
     if as_json and csv_file:
         raise click.UsageError("--json and --csv: choose one")
@@ -216,8 +219,17 @@ def compare(first: str, second: str, games: int, players: int | None, seats: str
 
 # ---------------------------------------------------------------------- the run
 def bot_seats(text: str | None, players: int) -> tuple[str, ...]:
-    """--seats as for `run`, but bots only: nobody sits at a simulation's table."""
-    return tuple(parse_seats(text, players, people=False))
+    """--seats as for `run`, but bots only: nobody sits at a simulation's table. A seat
+    searching for a time (ismcts:0.5s) is said to make the run the machine's: the same seed
+    gives the same numbers only where every budget is counted, not timed."""
+    kinds = tuple(parse_seats(text, players, people=False))
+    timed = [f"seat {p + 1} ({kind})" for p, kind in enumerate(kinds)
+             if not is_command(kind) and isinstance(split_kind(kind)[1], float)]
+    if timed:
+        click.echo(f"note: {', '.join(timed)} searches for a time: how far it gets depends "
+                   "on the machine and its load, so the same seed may not give the same "
+                   "numbers (a budget of iterations, ismcts:200, does)", err=True)
+    return kinds
 
 
 def play_all(sim: Simulation, workers: int | None, backend: str, scheduler: str | None,

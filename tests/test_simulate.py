@@ -851,3 +851,16 @@ def test_compare_plays_two_settings_of_one_rulesets_options() -> None:
                            "B: 6-card Golf, four rounds (golf6-quick)")
     bad = CliRunner().invoke(main, ["compare", "golf6", "golf6", "-n", "1", "-b", "rounds"])
     assert bad.exit_code == EXIT_USAGE and "--option-b" in bad.output
+
+
+def test_a_seat_searching_for_a_time_is_said_to_make_the_numbers_the_machines() -> None:
+    """The same seed gives the same numbers with any workers, but not where a seat searches
+    for a time (ismcts:0.002s): how far it gets depends on the machine. simulate and compare
+    say so, once, before the numbers; counted budgets say nothing."""
+    timed = cli("simulate", "golf6", "-o", "rounds=1", "-n", "1", "-w", "1", "--seats",
+                "ismcts:0.002s,random,random,random")
+    assert timed.exit_code == 0, timed.output
+    assert "note: seat 1 (ismcts:0.002s) searches for a time" in timed.output
+    counted = cli("compare", "golf6", "golf6-quick", "-n", "1", "-w", "1", "--seats",
+                  "ismcts:5,random,random,random")
+    assert counted.exit_code == 0 and "searches for a time" not in counted.output
