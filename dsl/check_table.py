@@ -542,7 +542,8 @@ def _wanted(option: OptionDef, digits: bool) -> str:
         high = option.high if option.high is not None else limits.MAX_VALUE
         return f"expected a whole number {_range_text(low, high)}" + (
             "" if digits else " (digits 0-9)")
-    return f"expected {_type_word(option.default)}"
+    taken = " (or yes or no)" if isinstance(option.default, bool) else ""
+    return f"expected {_type_word(option.default)}{taken}"
 
 
 def _shown(value: str, width: int = 24) -> str:

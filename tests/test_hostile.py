@@ -36,7 +36,7 @@ def cli(*args: str, input: str | None = None) -> Result:
     (["run", "golf6", "-o", "stock_runs_out=x"], EXIT_INVALID,
      "option 'stock_runs_out': expected one of reshuffle, end_round, got 'x'"),
     (["run", "golf6", "-o", "joker_pair_cancels=maybe"], EXIT_INVALID,
-     "option 'joker_pair_cancels': expected true or false, got 'maybe'"),
+     "option 'joker_pair_cancels': expected true or false (or yes or no), got 'maybe'"),
     (["run", "golf6", "-o", "rounds=1000000000"], EXIT_INVALID,
      "outside its range, from 1 to 10000"),
     (["run", "golf6", "--seed", "٣"], EXIT_USAGE, "expected a whole number in digits 0-9"),
