@@ -136,8 +136,8 @@ class ExpressionWriter:
         alike, a slice, a join), where the program's loops are counted while the game runs
         (Checked.per_item): its items charged too, a step each, since the work bound weighed
         it as the rule text fixes it, once (a list a variable holds may hold many more)."""
-        if self.per_item is None:
-            return code
+        if self.per_item is None or _zone_read(node):
+            return code  # (a zone holds at most the cards in play, which the bound counted)
         return pyast.call("counted", S, code, pyast.const(1), self.site_const(node.pos))
 
     # ----------------------------------------------------------- expressions
@@ -581,3 +581,11 @@ def _negated(code: ast.expr) -> ast.expr:
     if isinstance(code, ast.Compare) and len(code.ops) == 1 and type(code.ops[0]) in _OPPOSITE:
         return ast.Compare(code.left, [_OPPOSITE[type(code.ops[0])]()], code.comparators)
     return ast.UnaryOp(ast.Not(), code)
+
+
+def _zone_read(node: ir.Expr) -> bool:
+    """Whether `node` reads a zone's cards (`hand[me]`, `cards(hand[me])`): a list of at most
+    the cards in play, never one a variable made long."""
+    if isinstance(node, ir.Call) and node.function == "cards" and node.args:
+        node = node.args[0]
+    return isinstance(node, (ir.ZoneCards, ir.ZoneRef))
