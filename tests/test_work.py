@@ -343,10 +343,16 @@ def test_a_loop_through_a_list_a_variable_holds_counts_as_many_items_as_play_put
     """The list of players holds 65,536 of them after 15 moves: the two loops would take
     4 billion steps in one action. It validates (play makes the list), and the action stops
     at the inner loop with a located fault, in the engine and the kernel alike."""
-    path = tmp_path / "doubled.yaml"
-    path.write_text(DOUBLED, encoding="utf-8")
+    spun_faults_at(tmp_path / "doubled.yaml", DOUBLED, "q in seats")
+
+
+def spun_faults_at(path: Path, text: str, where: str) -> None:
+    """`text` (DOUBLED, or a variant) validates, and after 15 moves that double the list,
+    the spin stops at the line holding `where` with a located fault, in the engine and the
+    kernel alike."""
+    path.write_text(text, encoding="utf-8")
     assert check_files([str(path)]) == []
-    inner = next(i for i, text in enumerate(DOUBLED.splitlines()) if "q in seats" in text) + 1
+    line = next(i for i, written in enumerate(text.splitlines()) if where in written) + 1
     for engine in (Engine(load_ruleset(path)), Kernel(load_ruleset(path))):
         state = engine.new_game(2, seed=1)
         for _ in range(15):
@@ -354,7 +360,7 @@ def test_a_loop_through_a_list_a_variable_holds_counts_as_many_items_as_play_put
         with pytest.raises(RuleRuntimeError, match="this action's work passes") as info:
             engine.apply(state, ("spin",))
         d = info.value.diagnostic
-        assert d is not None and d.location is not None and d.location.line == inner
+        assert d is not None and d.location is not None and d.location.line == line
 
 
 @pytest.mark.parametrize("spun", ["count(q in seats for q in numbers(3, 2002))",
@@ -369,18 +375,7 @@ def test_whether_an_item_is_in_a_held_list_counts_the_lists_items(tmp_path: Path
                   do:
                     - for: q in seats
                       do: ["set x = (x + 1) % 7"]""", f'                - "set x = {spun}"')
-    path = tmp_path / "member.yaml"
-    path.write_text(text, encoding="utf-8")
-    assert check_files([str(path)]) == []
-    line = next(i for i, t in enumerate(text.splitlines()) if "set x = count" in t) + 1
-    for engine in (Engine(load_ruleset(path)), Kernel(load_ruleset(path))):
-        state = engine.new_game(2, seed=1)
-        for _ in range(15):
-            engine.apply(state, ("grow",))
-        with pytest.raises(RuleRuntimeError, match="this action's work passes") as info:
-            engine.apply(state, ("spin",))
-        d = info.value.diagnostic
-        assert d is not None and d.location is not None and d.location.line == line
+    spun_faults_at(tmp_path / "member.yaml", text, "set x = count")
 
 
 def test_the_lists_variables_hold_are_bounded_in_number(tmp_path: Path) -> None:
