@@ -278,6 +278,7 @@ class FlowFacts:
     before_turn: bool  # before a turn,
     reactions: bool  # and a reaction window after every action
     turn_to: bool  # some rule names the next seat (`turn to`)
+    ends_turns: bool  # some rule says `end turn`
     direction: int  # +1 clockwise (seat order), -1 counterclockwise
     # the engine keeps each decision's legal actions with the state's version (for its fast
     # path and its callers); a playout kernel, whose driver holds them, does not

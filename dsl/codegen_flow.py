@@ -50,6 +50,8 @@ def flow_facts(program: ir.Program, direction: int, forbid_repetition: bool = Fa
         before_turn=bool(triggers.get("before_turn")),
         reactions=program.reactions is not None,
         turn_to=uses(program, ir.TurnTo),
+        ends_turns=any(isinstance(node, ir.Signal) and node.kind == "turn"
+                       for node in ir.within(program)),
         # where rules turn play round, which way it goes is the game's (0: read it there)
         direction=0 if uses(program, ir.ReverseDirection) else direction,
         forbid_repetition=forbid_repetition)
@@ -102,7 +104,8 @@ class FlowGenerator:
         """The flow's `Fact` locals, by name (interpreter/flow.py)."""
         facts = self.facts
         return {"triggered": facts.after_move, "after": facts.after_turn,
-                "named": facts.turn_to, "begins": facts.before_turn, "caching": facts.caching}
+                "named": facts.turn_to, "begins": facts.before_turn, "caching": facts.caching,
+                "ending": facts.ends_turns}
 
 
 def uses(program: ir.Program, kind: type[ir.Stmt]) -> bool:

@@ -59,6 +59,10 @@ def move_made(F: Flow, S: GameState, me: int, listing: bool, phase: int, step: i
     if triggered:
         F.after_move(S, me)
     if S.signal:
+        ending: Fact = F.facts.ends_turns
+        if ending and S.signal == SIGNAL_TURN:  # `end turn` alone: as after the last step
+            S.signal = 0
+            return turn_over(F, S, me, listing, phase)
         return signalled(F, S, me, listing)
     if then is not None:
         return next_step(F, S, me, listing, phase, then)

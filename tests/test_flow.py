@@ -9,6 +9,7 @@ state and the event log must be the same.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,28 @@ def test_the_compiled_flow_plays_as_the_generic_flow(path: Path) -> None:
     rules = load_ruleset(path)
     compiled, generic = Engine(rules), Engine(rules, compiled=False)
     assert compiled.compiled and not generic.compiled
+    lockstep(compiled, generic)
+
+
+# Shipped rulesets whose rules say `end turn` (the flow takes such a turn's end on the common
+# path, as after its last step: `ends_turns`), and the options under which they do.
+ENDING = {"czech-golf": {}, "gin-rummy": {}, "scopa": {},
+          "geohash": {"declaring_forfeits": "declaring_turn_and_next"}}
+
+
+@pytest.mark.parametrize("name", ENDING)
+def test_a_turn_ended_by_a_rule_plays_as_any_signal(name: str) -> None:
+    """`end turn` taken on the common path (compiled and generic alike) plays as the flow's
+    general way with a rule's signal (`signalled`), which it takes when told no rule ends
+    turns."""
+    rules = load_ruleset(name, ENDING[name])
+    assert rules.flow is not None and rules.flow.ends_turns
+    general = replace(rules, flow=replace(rules.flow, ends_turns=False))
+    lockstep(Engine(rules), Engine(general, compiled=False))
+
+
+def lockstep(compiled: Engine, generic: Engine) -> None:
+    rules = compiled.rules
     for seed in range(3):
         players = rules.min_players + seed % (rules.max_players - rules.min_players + 1)
         a = compiled.new_game(players, seed, log=True)
