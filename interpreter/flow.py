@@ -407,11 +407,13 @@ def forced(F: Flow, s: GameState, legal: list[Action]) -> list[Action]:
     """Play single legal actions of automatic steps until a decision is left (or the
     game's end); each counts as forced, not as a decision of its seat."""
     s.forcing = True
+    automatic, play, opening = F.facts.automatic, F.play, F.words.open_moves
     try:
         while len(legal) == 1 and not s.over and not s.window \
-                and F.facts.automatic[s.phase][s.step] and not domains.is_open(legal[0]):
+                and automatic[s.phase][s.step] \
+                and not (opening and domains.is_open(legal[0])):
             s.forced += 1
-            legal = F.play(s, legal[0])
+            legal = play(s, legal[0])
     finally:
         s.forcing = False
     return legal
