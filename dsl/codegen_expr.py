@@ -70,6 +70,9 @@ class ExpressionWriter:
         # A rule's name bound, where it is written, to another local than local(name): an
         # inner `let` or loop that hides a binding outside it (codegen_stmt.py's scopes)
         self._names: dict[str, str] = {}
+        # The names bound, where they are written, to lists of a few items at most (each a
+        # subset: no more than `subsets` takes), whose items are not charged (`charged`)
+        self._few: set[str] = set()
         functions = checked.program.functions
         self.kept = remembered(functions)  # functions kept by their arguments (reads.py)
         self.unfold = Unfolder(functions, frozenset(self.kept))
@@ -136,8 +139,10 @@ class ExpressionWriter:
         alike, a slice, a join), where the program's loops are counted while the game runs
         (Checked.per_item): its items charged too, a step each, since the work bound weighed
         it as the rule text fixes it, once (a list a variable holds may hold many more)."""
-        if self.per_item is None or _zone_read(node):
-            return code  # (a zone holds at most the cards in play, which the bound counted)
+        if self.per_item is None or _zone_read(node) \
+                or (isinstance(node, ir.Local) and node.name in self._few):
+            return code  # (a zone holds at most the cards in play, which the bound counted;
+            # a subset, at most the few items `subsets` takes)
         return pyast.call("counted", S, code, pyast.const(1), self.site_const(node.pos))
 
     # ----------------------------------------------------------- expressions
@@ -220,11 +225,15 @@ class ExpressionWriter:
         return pyast.name(self._names.get(node.name, local(node.name)))
 
     @contextmanager
-    def bound(self, name: str, python: str) -> Iterator[None]:
+    def bound(self, name: str, python: str, few: bool = False) -> Iterator[None]:
         """While code is written inside a binding of `name` (an aggregate's variable, a
-        loop's), `name` reads `python`."""
-        outer = self._names.get(name)
+        loop's), `name` reads `python`; with `few`, it holds a list of a few items at most."""
+        outer, was_few = self._names.get(name), name in self._few
         self._names[name] = python
+        if few:
+            self._few.add(name)
+        else:
+            self._few.discard(name)
         try:
             yield
         finally:
@@ -232,6 +241,10 @@ class ExpressionWriter:
                 del self._names[name]
             else:
                 self._names[name] = outer
+            if was_few:
+                self._few.add(name)
+            else:
+                self._few.discard(name)
 
     def expr_StateName(self, node: ir.StateName) -> ast.expr:
         return NAMES[node.name].emit()
@@ -412,7 +425,9 @@ class ExpressionWriter:
         pieces = self.hoist([element, *([condition] if condition is not None else [])],
                             node.variable)
         try:
-            with self.bound(node.variable, var):
+            # (a subset holds no more items than `subsets` takes: a few, charged as one step)
+            few = isinstance(node.source, ir.Call) and node.source.function == "subsets"
+            with self.bound(node.variable, var, few):
                 element_code = self.expr(element)
                 conds = [self.expr(condition)] if condition is not None else []
         finally:
