@@ -853,6 +853,18 @@ def test_compare_plays_two_settings_of_one_rulesets_options() -> None:
     assert bad.exit_code == EXIT_USAGE and "--option-b" in bad.output
 
 
+def test_the_options_are_reported_as_the_ruleset_read_them() -> None:
+    """`rounds=04` played four rounds: the report says rounds=4, as `yes` for a truth
+    option says true (a reader comparing reports sees one value one way)."""
+    data = report("golf6-quick", "-n", "2", "-o", "rounds=04", "-o", "discard_taken_card=no")
+    assert data["options"] == {"rounds": "4", "discard_taken_card": "false"}
+    text = cli("simulate", "golf6-quick", "-n", "2", "-o", "rounds=04").output
+    assert text.splitlines()[0].endswith("options: rounds=4")
+    data = json.loads(cli("compare", "golf6-quick", "golf6-quick", "-n", "2", "-a", "rounds=01",
+                          "--json").stdout)
+    assert data["a_options"] == {"rounds": "1"} and data["b_options"] == {}
+
+
 def test_a_seat_searching_for_a_time_is_said_to_make_the_numbers_the_machines() -> None:
     """The same seed gives the same numbers with any workers, but not where a seat searches
     for a time (ismcts:0.002s): how far it gets depends on the machine. simulate and compare

@@ -273,6 +273,13 @@ class Summary:
     def win_rate(self, seat: int | None) -> float | None:
         return self.wins(seat) / self.finished if self.finished else None
 
+    def options(self) -> dict[str, str]:
+        """The options the simulation set, each as the ruleset read it (`rounds=04` is
+        rounds=4, `one_deal=yes` one_deal=true)."""
+        read = self.rules.options
+        return {name: _option_text(read.get(name, value))
+                for name, value in dict(self.sim.rulesets[self.which].options).items()}
+
     def report(self) -> dict[str, Any]:
         """Every number, rounded as shown, in plain JSON-ready values."""
         n, players = self.finished, self.sim.players
@@ -287,7 +294,7 @@ class Summary:
                 "score_p50": tally.percentile(50), "score_p90": tally.percentile(90)})
         out: dict[str, Any] = {
             "ruleset": self.rules.name, "title": self.rules.title, "winner": self.rules.winner,
-            "options": dict(self.sim.rulesets[self.which].options), "players": players,
+            "options": self.options(), "players": players,
             "seats": list(self.sim.seats), "seed": self.sim.seed, "games": self.games,
             "games_requested": self.sim.games, "interrupted": self.interrupted,
             "finished": n,
@@ -517,3 +524,10 @@ def _difference(a: float | None, b: float | None, diff: Running,
     # judged on the interval as shown, so that the mark and the numbers always agree
     return {"a": a, "b": b, "diff": _r(diff.mean), "ci": [low, high],
             "significant": low > 0 or high < 0}
+
+
+def _option_text(value: Any) -> str:
+    """An option's value as a report writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
