@@ -136,6 +136,10 @@ def _kept(rules: MeldRules, cards: Sequence[int], goal: Sequence[str], listed: b
 def can_lay_down(rules: MeldRules, cards: Sequence[int], goal: Sequence[str],
                  site: int) -> bool:
     """Whether some of the cards form the goal's melds, one of each kind it names."""
+    listed = rules._goals.get((tuple(sorted(cards)), tuple(goal), True))
+    if listed is not None:  # the ways to lay them down, listed already: whether there is one
+        return bool(listed)
+
     def work() -> bool:
         kinds = _goal(rules, goal, "can_lay_down", site)
         hand = _hand(rules, cards, "can_lay_down", site, pool=True)
