@@ -62,11 +62,12 @@ def need(value: Any, what: str, site: int) -> Any:
 def at(items: Sequence[Any], index: int, noun: str, site: int) -> Any:
     """items[index], counting from 0, or from the end for a negative index (-1: the last);
     past either end is a fault, never a wrap-around."""
-    if not -len(items) <= index < len(items):
+    try:
+        return items[index]  # (Python's own negative indices are the language's)
+    except IndexError:
         size = f"{len(items)}-{noun} list" if noun else f"list of {len(items)}"
         where = "before the start" if index < 0 else "past the end"
-        raise RuleFault(f"index {index} is {where} of a {size}", site)
-    return items[index]
+        raise RuleFault(f"index {index} is {where} of a {size}", site) from None
 
 
 def position(item: Any, items: Sequence[Any], site: int) -> int:
@@ -154,7 +155,17 @@ def counted(s: GameState, items: Sequence[Any], per_item: int, site: int) -> Seq
     each (the loop's body, weighed before the game with each loop inside it once: each
     charges its own). Where a rule may loop through more than the work bound allows with
     every zone full (dsl/work.py), how many cards the zones hold is counted as they do."""
-    charge(s, len(items) * per_item, site)
+    # (charge, written out: it runs at every loop of such a program)
+    steps = len(items) * per_item
+    if s.work_at != s.actions:
+        s.work_at = s.actions
+        s.work = 0
+    s.work += steps
+    if s.work > MOST_WORK:
+        charge(s, 0, site)  # (the fault)
+    s.spent += steps
+    if s.spent > MOST_GAME_WORK:
+        spend(s, 0, site)  # (the fault)
     return items
 
 
