@@ -73,9 +73,15 @@ def at(items: Sequence[Any], index: int, noun: str, site: int) -> Any:
 def position(item: Any, items: Sequence[Any], site: int) -> int:
     """Where `item` lies in `items`, counted from 0 (its first place); a list and a tuple of
     the same items alike (`same`)."""
-    for i, value in enumerate(items):
-        if same(value, item):
-            return i
+    if not isinstance(item, (list, tuple)):  # (a card, a number...: as Python finds it)
+        try:
+            return items.index(item)
+        except ValueError:
+            pass
+    else:
+        for i, value in enumerate(items):
+            if same(value, item):
+                return i
     raise RuleFault(f"it is not in the list ({len(items)} items), so it has no position there",
                     site)
 
