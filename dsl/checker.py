@@ -34,6 +34,7 @@ from .check_hints import program_hints
 from .check_moves import MoveChecker, MoveInfo
 from .fold import Env, NotStatic, value_at_load
 from .names import did_you_mean
+from .reads import trick_reading
 from .symbols import Assignments, FunctionInfo, Symbols, VariableInfo
 from .typesys import (
     ANY,
@@ -165,7 +166,7 @@ class _RulesetChecker(MoveChecker):
         functions = self.functions()
         procedures = self.procedures()
         self.call_depths(functions, procedures)
-        tricks = self.tricks()
+        tricks = self.tricks(functions)
         phases = self.phases()
         reactions = self.reactions()
         self.has_me = True
@@ -367,16 +368,29 @@ class _RulesetChecker(MoveChecker):
                                           f"inside another, where at most "
                                           f"{limits.MAX_CALL_DEPTH} may be")
 
-    def tricks(self) -> tuple[ir.Expr | None, ir.Expr | None]:
-        """`tricks:`, how a card's suit and strength are read in a trick, with `card` bound."""
+    def tricks(self, functions: tuple[ir.Function, ...]
+               ) -> tuple[ir.Expr | None, ir.Expr | None]:
+        """`tricks:`, how a card's suit and strength are read in a trick, with `card` bound.
+        Neither may read cards as a trick does (led_suit and the like): it would ask itself
+        how a card is read, without end."""
         out: list[ir.Expr | None] = []
-        for node, wanted, what in ((self.decls.trick_suit, SUIT, "a card's suit in a trick"),
-                                   (self.decls.trick_rank, INT, "a card's rank in a trick")):
+        for node, wanted, what, key in (
+                (self.decls.trick_suit, SUIT, "a card's suit in a trick", "suit"),
+                (self.decls.trick_rank, INT, "a card's rank in a trick", "rank")):
             if node is None:
                 out.append(None)
                 continue
             with self.bind({"card": CARD}):
                 code = self.expect(self.check(node), wanted, node.pos, what)
+            if code is not BAD and (found := trick_reading(functions, code)) is not None:
+                part, builtin = found
+                through = "" if isinstance(part, ir.Call) else \
+                    f" (through the function '{part.function}')"  # type: ignore[attr-defined]
+                self.problem(part.pos, f"`tricks: {key}` says how a trick reads a card; it "
+                             f"cannot call {builtin}{through}, which reads cards as `tricks:` "
+                             "says, so it would ask itself without end: read the card's own "
+                             "attributes (card.suit, card.rank, a value table)")
+                code = BAD
             out.append(None if code is BAD else self.needed(code, node.pos, what))
         return out[0], out[1]
 

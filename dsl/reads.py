@@ -330,6 +330,38 @@ def repeated_calls(values: list[ir.Expr], fixed: frozenset[str],
     return [group for group in groups.values() if len(group) > 1]
 
 
+# Built-ins that read a card's suit and rank the way `tricks:` says a trick reads them.
+TRICK_READERS = frozenset({"led_suit", "best_of_suit", "trick_suit", "trick_winner"})
+
+
+def trick_reading(functions: tuple[ir.Function, ...], node: ir.Expr
+                  ) -> tuple[ir.Expr, str] | None:
+    """The first part of `node` that reads cards the way `tricks:` says (a call of a built-in
+    of TRICK_READERS, or of one of the ruleset's functions that makes one, however
+    indirectly), with the built-in it comes to; None if none does. `tricks:` itself may not:
+    it would ask itself how to read a card, with no end."""
+    reached: dict[str, str] = {}  # function -> the built-in it comes to
+    changed = True
+    while changed:
+        changed = False
+        for fn in functions:
+            if fn.name not in reached:
+                found = _trick_read(fn.value, reached)
+                if found is not None:
+                    reached[fn.name] = found[1]
+                    changed = True
+    return _trick_read(node, reached)
+
+
+def _trick_read(node: ir.Expr, reached: dict[str, str]) -> tuple[ir.Expr, str] | None:
+    for n in sorted(_nodes(node), key=lambda n: n.pos.offset):
+        if isinstance(n, ir.Call) and n.function in TRICK_READERS:
+            return n, n.function
+        if isinstance(n, ir.UserCall) and n.function in reached:
+            return n, reached[n.function]
+    return None
+
+
 def drawing_functions(functions: tuple[ir.Function, ...]) -> frozenset[str]:
     """The ruleset's functions that draw from the game's generator, themselves or through
     another: each call of one is a fresh draw, never worked out once for many."""

@@ -32,6 +32,11 @@ CASES = {
                        "a line separator (U+2028), which YAML reads as a line break and "
                        'editors do not: break the line, or, inside a double-quoted text, '
                        'write it as "\\u2028"'),
+    # `tricks:` says how a trick reads a card: reading one as a trick does asks itself again
+    "tricks_reading_tricks": ([(4, "title: Mini", 'tricks: {suit: "led_suit([card])"}')],
+                              (4, "led_suit", 0), "`tricks: suit` says how a trick reads a "
+                              "card; it cannot call led_suit, which reads cards as `tricks:` "
+                              "says"),
     "duplicate_key": ([(4, "title: Mini", "name: mini")], (4, "name", 0),
                       "duplicate key 'name'"),
     "unknown_top_key": ([(4, "title: Mini", "titel: Mini")], (4, "titel", 0),

@@ -499,6 +499,28 @@ def test_a_card_counts_as_another_suit_in_a_trick() -> None:
     assert seen_left
 
 
+@pytest.mark.parametrize("rank", ["strength(card)", "if best_of_suit([card], card.suit) == card "
+                                  "then card.high else 0"])
+def test_tricks_may_not_read_cards_as_a_trick_does(tmp_path: Path, rank: str) -> None:
+    """`tricks: rank` calling best_of_suit, itself or through a function, would ask itself how
+    to read a card without end (a RecursionError in play): refused where the call is."""
+    text = (GAMES / "bowers.yaml").read_text(encoding="utf-8")
+    old = """  rank: "if card.rank == 'J' and card.suit == trump then 30
+         else if card.rank == 'J' and card.colour == colour(trump) then 29 else card.high\""""
+    assert old in text
+    text = text.replace(old, f'  rank: "{rank}"') + (
+        "functions:\n  - {name: strength, params: {c: card}, value: \"size(select(d for d in "
+        "[c] if best_of_suit([d], d.suit) == d))\"}\n")
+    path = tmp_path / "bowers.yaml"
+    path.write_text(text, encoding="utf-8")
+    (problem,) = check_files([str(path)])
+    through = " (through the function 'strength')" if rank.startswith("strength") else ""
+    assert f"`tricks: rank` says how a trick reads a card; it cannot call best_of_suit{through}" \
+        in problem.message
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("  rank:"))
+    assert problem.location is not None and problem.location.line == line
+
+
 def test_a_deck_names_its_jokers(tmp_path: Path) -> None:
     # Where one joker beats the other, each has a name of its own (the first of a copy red,
     # the second black); a name the deck has already is refused.
