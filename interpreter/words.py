@@ -530,8 +530,8 @@ def _words(words: Words, state: GameState, action: Action, seat: int | None, me:
     def namer(c: int) -> str:
         return names[c] if knew(c) and knows(c) else words.place_of(state, c, seat)
 
-    def sees(c: int) -> bool:
-        return knew(c) and knows(c)
+    def sees(c: int) -> bool:  # a label's value reads only cards the reader knew or knows
+        return knew(c) or knows(c)  # once the move is done (which its words name anyway)
 
     text = words.describe(action, state, seat, namer, sees, knows) if seat is None \
         else words.narrate(action, me, seat, state, namer, sees, knows)

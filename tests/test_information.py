@@ -752,6 +752,28 @@ def test_a_label_value_reads_no_card_the_seat_has_not_seen() -> None:
     assert from_hand > 0  # some pair differs in the hand the labels read
 
 
+def test_a_label_value_of_a_card_the_move_shows_is_told() -> None:
+    """A card laid face up from hand: once the move is done the other seat reads its worth
+    as it reads its name ('a red card worth 7 - it was 7D'), never '?' beside the card it
+    names; before the move it could not (the legal actions' labels above)."""
+    engine = Engine(load_ruleset(Path(__file__).resolve().parent / "games" / "ferry.yaml"))
+    cards = engine.rules.cards
+    told = 0
+    for seed in range(6):
+        state = engine.new_game(2, seed)
+        engine.apply(state, ("land",))
+        for action in engine.legal_actions(state):
+            if action[0] != "lay":
+                continue
+            words = tell(engine.words, state, 0, action)
+            worth = engine.rules.cards.values["worth"][action[1]]
+            for text in (words.public, words.seats[1]):
+                assert "?" not in text and f"worth {worth}" in text, text
+            assert cards.names[action[1]] in words.seats[1]
+            told += 1
+    assert told
+
+
 def test_a_variable_holding_cards_in_lists_names_only_those_the_seat_knows(
         tmp_path: Path) -> None:
     """A variable that starts as `[]` takes its items' type from what the rules store in it,
