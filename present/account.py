@@ -73,11 +73,7 @@ def round_account(rules: Ruleset, event: dict[str, Any], last: bool = False,
     """The account of the round a `round_end` event ends (`last`: the game ends with it), as
     every seat reads it, or as `seat` (from 0) does: with the cards it can tell besides."""
     scores, totals = event["scores"], event["totals"]
-    parts: dict[str, list[int]] = event.get("score_parts") or {}
-    teams = event.get("team_score_parts")
-    if teams and rules.teams:  # each seat's parts are its team's
-        parts = {name: [values[p % rules.teams] for p in range(len(scores))]
-                 for name, values in teams.items()}
+    parts = render.seat_parts(event, rules.teams)  # (by teams, each seat's its team's)
     entries = list(parts) if len(parts) > 1 else []
     labels = {var.name: var.title for var in rules.variables}
     shown = [name for name, values in event.get("player_variables", {}).items()

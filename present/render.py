@@ -137,7 +137,8 @@ def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) ->
             if written(values[seat]):
                 parts.append(f"{name}: {value_words(rules, name, values[seat], none='?')}")
         lines.append(f"  seat {seat + 1}  " + "   ".join(parts)
-                     + f"   score {score:>4}{score_parts(event, seat)}  total {totals[seat]:>5}")
+                     + f"   score {score:>4}{score_parts(event, seat, rules.teams)}  "
+                     f"total {totals[seat]:>5}")
     house = event.get("house")
     if house is not None:
         parts = owned_parts(rules, zones, "house", plain)
@@ -156,11 +157,21 @@ def round_summary(rules: Ruleset, event: dict[str, Any], plain: bool = False) ->
     return printable_lines(lines + after_round_lines(rules, event))
 
 
-def score_parts(event: dict[str, Any], seat: int) -> str:
-    """' (columns 17, house_bonus -20)': a seat's score entry by entry, when an entry other
-    than the first scored; '' otherwise."""
-    parts = event.get("score_parts") or {}
-    values = [(name, v[seat]) for name, v in parts.items()]
+def seat_parts(event: dict[str, Any], teams: int) -> dict[str, list[int]]:
+    """A round's score entry by entry, each a list of every seat's (by teams, each seat's are
+    its team's), from a `round_end` event."""
+    parts: dict[str, list[int]] = event.get("score_parts") or {}
+    by_team = event.get("team_score_parts")
+    if by_team and teams:
+        return {name: [values[p % teams] for p in range(len(event["scores"]))]
+                for name, values in by_team.items()}
+    return parts
+
+
+def score_parts(event: dict[str, Any], seat: int, teams: int = 0) -> str:
+    """' (columns 17, house_bonus -20)': a seat's score entry by entry (by `teams`, its
+    team's), when an entry other than the first scored; '' otherwise."""
+    values = [(name, v[seat]) for name, v in seat_parts(event, teams).items()]
     if not any(v for _, v in values[1:]):
         return ""
     return " (" + ", ".join(f"{name} {v}" for name, v in values if v) + ")"

@@ -19,6 +19,7 @@ from cardrules.interpreter.players.bots import make_bot
 from cardrules.interpreter.sessions.events import drain, round_ends
 from cardrules.interpreter.state import GameState
 from cardrules.present.account import round_account
+from cardrules.present.render import round_summary
 
 OPENSPIEL = {"one_deal": "true", "first_bidder": "seat1", "first_lead": "seat1",
              "spades_broken": "never", "team_bid_limit": "true"}
@@ -219,6 +220,13 @@ def test_a_deals_account_gives_each_partnership_its_scores_parts() -> None:
     for seat, row in enumerate(account.rows):
         assert sum(int(x) for x in row[1:5]) == int(row[5]) == end["scores"][seat]
         assert row[1:5] == account.rows[seat % 2][1:5]  # partners alike
+    # `cardrules run`'s round summary says the same entries for each seat (its team's)
+    summary = round_summary(engine.rules, end, plain=True)
+    for seat, row in enumerate(account.rows):
+        line = next(t for t in summary if t.startswith(f"  seat {seat + 1} "))
+        entries = [f"{name} {value}" for name, value in
+                   zip(("nil", "contract", "bags", "bag_penalty"), row[1:5]) if value != "0"]
+        assert f"score {end['scores'][seat]:>4} ({', '.join(entries)})" in line, line
 
 
 def test_a_deals_account_fits_sixty_columns_and_says_what_each_entry_counts_once() -> None:
