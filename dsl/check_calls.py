@@ -23,10 +23,7 @@ from .symbols import FunctionInfo, Symbols
 from .typesys import (
     BOOL,
     CARDS,
-    COLOUR,
     NONE,
-    RANK,
-    SUIT,
     ZONE,
     Type,
     comparable,
@@ -68,6 +65,9 @@ class CallChecks:
         raise NotImplementedError
 
     def named_constant(self, t: Type, node: n.Text) -> ir.Expr:
+        raise NotImplementedError
+
+    def as_named(self, t: Type, code: ir.Expr, node: n.Expr) -> ir.Expr:
         raise NotImplementedError
 
     def bind(self, names: dict[str, Type]) -> AbstractContextManager[None]:
@@ -182,9 +182,7 @@ class CallChecks:
         if wanted.is_list:
             code = self.iterable(node)
             return self.expect(code, wanted, node.pos, f"the argument of {fn}()")
-        if wanted in (RANK, SUIT, COLOUR) and isinstance(node, n.Text):
-            return self.named_constant(wanted, node)
-        code = self.check(node)
+        code = self.as_named(wanted, self.check(node), node)  # (a text naming a rank...)
         if none_ok and code is not BAD and code.type == NONE:
             return code
         code = self.expect(code, wanted, node.pos, f"the argument of {fn}()")

@@ -399,10 +399,16 @@ class ExpressionChecker(CallChecks):
         return self.error(node.name_pos, f"a player has no attribute '{name}'"
                                          + did_you_mean(name, names))
 
-    def check_list_literal(self, node: n.ListLiteral) -> ir.Expr:
-        items = [self.check(i) for i in node.items]
+    def check_list_literal(self, node: n.ListLiteral,
+                           checked: list[ir.Expr] | None = None) -> ir.Expr:
+        items = [self.check(i) for i in node.items] if checked is None else checked
         if any(i is BAD for i in items):
             return BAD
+        named = next((i.type for i in items if i.type in NAMED), None)
+        if named is not None:  # texts among ranks (suits, colours) name ranks: [c.suit, 'spades']
+            items = [self.as_named(named, i, item) for i, item in zip(items, node.items)]
+            if any(i is BAD for i in items):
+                return BAD
         first = items[0].type if items else ANY
         for code, item in zip(items, node.items):
             if not comparable(first, code.type):
@@ -452,10 +458,10 @@ class ExpressionChecker(CallChecks):
         left, right = self.check(node.left), self.check(node.right)
         if left is BAD or right is BAD:
             return BAD
-        if left.type in (RANK, SUIT, COLOUR) and isinstance(node.right, n.Text):
-            right = self.named_constant(left.type, node.right)
-        elif right.type in (RANK, SUIT, COLOUR) and isinstance(node.left, n.Text):
-            left = self.named_constant(right.type, node.left)
+        if left.type in NAMED:  # `c.rank == 'K'`, `c.suit == trumps` (an option)
+            right = self.as_named(left.type, right, node.right)
+        elif right.type in NAMED:
+            left = self.as_named(right.type, left, node.left)
         if left is BAD or right is BAD:
             return BAD
         ordering = node.op in ("<", "<=", ">", ">=")
@@ -501,12 +507,50 @@ class ExpressionChecker(CallChecks):
                               + ", ".join(names) + did_you_mean(node.value, names))
         return ir.Const(names.index(node.value), type=t, pos=node.pos)
 
+    def as_named(self, t: Type, code: ir.Expr, node: n.Expr) -> ir.Expr:
+        """`code`, a text written where a rank, a suit or a colour (`t`) is wanted, or an
+        option's text there, as that one (the deck names them with texts); any other as it
+        is."""
+        if t not in NAMED or code is BAD or code.type != TEXT:
+            return code
+        if isinstance(node, n.Text):
+            return self.named_constant(t, node)
+        if isinstance(node, n.Name) and node.name not in self.scope \
+                and node.name in self.symbols.options and known(code):
+            names = self.deck_names(t)
+            value = code.value  # type: ignore[attr-defined]
+            if value not in names:
+                return self.error(node.pos, f"option '{node.name}' is '{value}', which is not "
+                                  f"{t} of this deck: expected " + ", ".join(names))
+            return ir.Const(names.index(value), type=t, pos=node.pos)
+        return code
+
+    def deck_names(self, t: Type) -> tuple[str, ...]:
+        """The names of the deck's ranks, its suits or the colours."""
+        return tuple({RANK: self.symbols.rank_names, SUIT: self.symbols.suit_names,
+                      COLOUR: COLOURS}[t])
+
+    def named_list(self, t: Type, node: n.ListLiteral) -> ir.Expr:
+        """A list written where its items are ranks (suits, colours: `t`): its texts as
+        those."""
+        items = [self.as_named(t, self.check(item), item) for item in node.items]
+        if any(i is BAD for i in items):
+            return BAD
+        return self.check_list_literal(node, items)
+
     def check_membership(self, node: n.Membership) -> ir.Expr:
         item = self.check(node.item)
-        coll = self.iterable(node.collection)
+        if item is not BAD and item.type in NAMED and isinstance(node.collection, n.ListLiteral):
+            # a rank (suit, colour) among texts written: `c.suit in ['spades', 'hearts']`
+            coll = self.named_list(item.type, node.collection)
+        else:
+            coll = self.iterable(node.collection)
         if item is BAD or coll is BAD:
             return BAD
         assert coll.type.item is not None
+        item = self.as_named(coll.type.item, item, node.item)  # ('spades' in trumps)
+        if item is BAD:
+            return BAD
         if not comparable(item.type, coll.type.item):
             return self.error(node.pos, f"{item.type} is never in {coll.type}")
         return ir.Membership(item, coll, node.negated, type=BOOL, pos=node.pos)
@@ -548,6 +592,10 @@ class ExpressionChecker(CallChecks):
         then, other = self.check(node.then), self.check(node.otherwise)
         if BAD in (test, then, other):
             return BAD
+        then = self.as_named(other.type, then, node.then)  # (`then 'spades' else c.suit`)
+        other = self.as_named(then.type, other, node.otherwise)
+        if BAD in (then, other):
+            return BAD
         if not comparable(then.type, other.type) and not self.may_be_none(then, other):
             return self.error(node.pos, f"the two branches differ: {then.type} "
                                         f"and {other.type}")
@@ -567,6 +615,7 @@ class ExpressionChecker(CallChecks):
         return (other.type if then.type == NONE else then.type) in (RANK, SUIT, COLOUR)
 
 
+NAMED = (RANK, SUIT, COLOUR)  # what the deck names with texts ('spades', 'K', 'red')
 _RESULT = {"+": "sum", "-": "difference", "*": "product", "/": "quotient", "%": "remainder"}
 _ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
                "/": lambda a, b: a // b, "%": lambda a, b: a % b}

@@ -14,12 +14,9 @@ from .reads import clue_read
 from .typesys import (
     CARD,
     CARDS,
-    COLOUR,
     INT,
     NONE,
     PLAYER,
-    RANK,
-    SUIT,
     UNCHECKED,
     accepts,
     comparable,
@@ -194,9 +191,8 @@ class StatementChecker(ExpressionChecker):
         value = self.check(stmt.value)
         if value is BAD:
             return None
-        if stmt.op == "=" and target.type in (RANK, SUIT, COLOUR) \
-                and isinstance(stmt.value, n.Text):
-            value = self.named_constant(target.type, stmt.value)
+        if stmt.op == "=":  # `set trump = 'hearts'`
+            value = self.as_named(target.type, value, stmt.value)
             if value is BAD:
                 return None
         self.record(stmt, target, value)

@@ -233,6 +233,9 @@ class _RulesetChecker(MoveChecker):
                 continue
             self.shadowing(spec, name)
             initial = self.check(spec.initial) if spec.initial is not None else BAD
+            if spec.declared_type is not None and spec.initial is not None:  # initial: "'spades'"
+                initial = self.as_named(TYPE_NAMES.get(spec.declared_type.name, ANY), initial,
+                                        spec.initial)
             t = self.variable_type(spec, initial)
             nullable = initial.type == NONE or name in self.seen.nullable \
                 if self.seen is not None else True

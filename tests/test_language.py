@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from cardrules.dsl.loader import check_files, load_ruleset
+from cardrules.errors import RulesetError
 from cardrules.interpreter.engine import Engine
 from cardrules.interpreter.kernel import Kernel
 from cardrules.interpreter.positions import position
@@ -1095,3 +1096,80 @@ def test_choices_of_two_kinds_are_told_as_the_file_writes_them(tmp_path: Path, c
     path.write_text(text, encoding="utf-8")
     found = [d.message for d in check_files([str(path)]) if "one kind" in d.message]
     assert len(found) == 1 and said in found[0] and "write them all alike" in found[0]
+
+
+NAMING = """cardrules: 1
+name: naming
+players: {min: 2, max: 2}
+options:
+  - {name: lead, label: Lead, doc: The suit that counts twice., default: hearts,
+     choices: [hearts, spades]}
+deck: {zone: stock}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: hand, owner: each, visibility: owner}
+variables:
+  - {name: trump, scope: round, initial: "'spades'", type: suit}
+  - {name: hits, scope: game, initial: 0}
+round:
+  setup: [shuffle stock, deal 3 from stock to each hand]
+  phases:
+    - name: play
+      turns: rotate
+      steps:
+        - name: s
+          moves:
+            - name: go
+              choose: {card: "hand[me]"}
+              do:
+                - if: "card.suit in ['hearts', 'diamonds'] or 'clubs' in [card.suit, trump]"
+                  then: ["set hits += 1"]
+                - set trump = (if card.rank == 'K' then 'hearts' else card.suit)
+                - if: "(if card.suit == lead then 'red' else card.colour) == 'red'"
+                  then: ["set hits += 10"]
+                - if: "card.rank in ['K', 'Q']"
+                  then: [end round]
+scoring:
+  winner: highest
+  round: [{name: h, score: "hits"}]
+"""
+
+
+def test_a_text_names_a_rank_a_suit_or_a_colour_wherever_one_is_wanted(tmp_path: Path) -> None:
+    """A variable's initial of its type, a branch beside a suit, a list with one, the list an
+    `in` looks through and an option's text compared with a suit: each text is the deck's
+    suit (rank, colour) of that name, and a name the deck lacks is refused where it is
+    written."""
+    path = tmp_path / "naming.yaml"
+    path.write_text(NAMING, encoding="utf-8")
+    assert check_files([str(path)]) == []
+    rules = load_ruleset(path)
+    cards = rules.cards
+    engine = Engine(rules)
+    state = engine.new_game(2, 3)
+    assert cards.suit_names[state.vars["trump"]] == "spades"
+    while not state.over:
+        action = engine.legal_actions(state)[0]
+        card, before, trump = action[1], state.vars["hits"], state.vars["trump"]
+        engine.apply(state, action)
+        suit, rank = cards.suit_names[cards.suit[card]], cards.rank_names[cards.rank[card]]
+        hits = (suit in ("hearts", "diamonds") or "clubs" in (suit, cards.suit_names[trump])) \
+            + 10 * (suit == "hearts" or cards.colour[card] == 0)
+        assert state.vars["hits"] - before == hits
+        if not state.over and rank not in ("K", "Q"):
+            assert cards.suit_names[state.vars["trump"]] == suit
+    for old, new, written in [("'hearts', 'diamonds'", "'hearts', 'diamons'", "'diamons'"),
+                              ("initial: \"'spades'\"", "initial: \"'spade'\"", "'spade'"),
+                              ("then 'hearts' else", "then 'heart' else", "'heart'"),
+                              ("choices: [hearts, spades]", "choices: [hearts, spadez]", None)]:
+        path.write_text(NAMING.replace(old, new), encoding="utf-8")
+        if written is None:  # an option's choice the deck lacks: refused when it is chosen
+            with pytest.raises(RulesetError, match="option .lead. is .spadez., which is not a "
+                                                "suit of this deck"):
+                load_ruleset(path, {"lead": "spadez"})
+            continue
+        (problem,) = check_files([str(path)])
+        assert "is not a suit of this deck" in problem.message
+        line = next(t for t in NAMING.replace(old, new).splitlines() if written in t)
+        assert problem.location is not None
+        assert line[problem.location.column - 1:].startswith(written)
