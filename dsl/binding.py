@@ -104,6 +104,12 @@ def bind(generated: Generated, ruleset_name: str, tables: dict[str, Any]) -> Bou
     return Bound(namespace, source, code_name, line_sites(generated, source))
 
 
+def forget_lines(code_name: str) -> None:
+    """Drop a generated module's source from linecache (its ruleset is no longer kept: a
+    server compiling a ruleset for each set of options it is asked for keeps a few)."""
+    linecache.cache.pop(code_name, None)
+
+
 def line_sites(generated: Generated, source: str) -> dict[int, int]:
     """Each generated line's site: the statement trees before and after writing them out
     have the same shape, so walking both side by side pairs each statement with its line."""

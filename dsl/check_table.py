@@ -133,8 +133,8 @@ class TableChecker(StatementChecker):
         by_name = {o.name: o for o in defs}
         option = by_name.get(name)
         if option is None:
-            raise RulesetError([Diagnostic(None, f"{self.decls.path}: no option '{name}'"
-                                           + did_you_mean(name, by_name))])
+            raise RulesetError([Diagnostic(None, f"{self.decls.path}: no option "
+                                           f"'{_shown(name)}'" + did_you_mean(name, by_name))])
         coerced = coerce_option(value, option.default)
         low, high = self.option_bounds.get(name, (None, None))
         digits = isinstance(value, str) and type(option.default) is int and \

@@ -99,6 +99,16 @@ class _Kernel:
         return self.made
 
 
+def code_names(rules: Ruleset) -> list[str]:
+    """The names a ruleset's generated modules were compiled under: its engine's, and its
+    kernel's where it was made."""
+    names = [rules.code_name]
+    kernel = rules.kernel
+    if isinstance(kernel, _Kernel) and kernel.made is not None:
+        names.append(kernel.made.code_name)
+    return names
+
+
 def generate(checked: Checked, facts: FlowFacts, inline: bool = True,
              effects: dict[str, Any] | None = None) -> Generated:
     """The module of a checked program: its rules' functions, then each move's handler

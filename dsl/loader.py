@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -17,7 +18,8 @@ from typing import Any
 from cardrules.errors import Diagnostic, Location, RulesetError
 from cardrules.model import Ruleset
 
-from .compiler import check_document, compile_checked, compile_document
+from .binding import forget_lines
+from .compiler import check_document, code_names, compile_checked, compile_document
 from .dump import dump, resolved_yaml
 from .inherit import MergedDocument, merge_documents, parent_path, parent_reference
 from .reader import read
@@ -234,17 +236,23 @@ def load_referenced(ref: str, options: dict[str, Any] | None = None) -> Ruleset:
 def _compiled(doc: Document, options: dict[str, Any] | None) -> Ruleset:
     """A loaded document checked and compiled with `options` (or the one compiled already)."""
     key = (_sources(doc), tuple(sorted((k, str(v)) for k, v in (options or {}).items())))
-    found = _COMPILED.get(key)
-    if found is not None:
-        _COMPILED.move_to_end(key)
-        return found
+    with _KEEPING:  # (a server compiles in its threads)
+        found = _COMPILED.get(key)
+        if found is not None:
+            _COMPILED.move_to_end(key)
+            return found
     problems = list(check_structure(doc))
     if problems:
         raise RulesetError(problems)
     rules = compile_document(doc, options)
-    _COMPILED[key] = rules
-    if len(_COMPILED) > _KEEP:
-        _COMPILED.popitem(last=False)
+    with _KEEPING:
+        _COMPILED[key] = rules
+        while len(_COMPILED) > _KEEP:
+            _, old = _COMPILED.popitem(last=False)
+            kept = {name for other in _COMPILED.values() for name in code_names(other)}
+            for name in code_names(old):  # (its source, kept for tracebacks, goes with it)
+                if name not in kept:
+                    forget_lines(name)
     return rules
 
 
@@ -277,6 +285,7 @@ def stage_text(ref: str | Path, stage: str, options: dict[str, Any] | None = Non
 
 
 _KEEP = 32
+_KEEPING = threading.Lock()
 _COMPILED: OrderedDict[tuple[Any, ...], Ruleset] = OrderedDict()
 
 

@@ -10,6 +10,7 @@ import linecache
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -828,3 +829,29 @@ def test_inside_its_own_value_a_function_named_as_a_built_in_calls_the_built_in(
         state = engine.new_game(2, seed=1)
         engine.apply(state, ("take",))  # a hand of cards: its size + 100 > 100, not 200
         assert any(a[0] == "drop" for a in engine.legal_actions(state)) == listed
+
+
+def test_the_generated_sources_kept_for_tracebacks_are_the_compiled_rulesets(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server compiles a ruleset for each set of options it is asked for: the source of
+    each (kept in linecache, so that a traceback shows its lines) goes when the ruleset is no
+    longer kept, its kernel's with it, so memory stays bounded however many are asked for."""
+    from cardrules.dsl import loader
+
+    monkeypatch.setattr(loader, "_KEEP", 3)
+    made = []
+    for rounds in range(1, 9):
+        rules = load_ruleset("spades", {"target": str(100 * rounds)})
+        rules.kernel()  # type: ignore[misc]
+        made.append(rules)
+    kept = [r for r in made if any(r is other for other in loader._COMPILED.values())]
+    assert kept == made[-3:]
+
+    def names(rules: Any) -> set[str]:
+        return {rules.code_name, rules.kernel().code_name}
+
+    shown = set().union(*map(names, kept))  # (rulesets of the same code share its name)
+    assert all((name in linecache.cache) == (name in shown)
+               for rules in made for name in names(rules))
+    assert len(set().union(*map(names, made))) > len(shown)  # some were dropped
+    assert linecache.getlines(kept[-1].code_name)

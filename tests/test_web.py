@@ -255,6 +255,29 @@ def test_the_lobby_refuses_a_game_it_cannot_start(body: Any, status: int, cause:
         assert not hub.games
 
 
+def test_a_table_the_ruleset_cannot_seat_is_refused_before_its_options_are_compiled(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server compiles a ruleset for each set of options asked for: a request it refuses
+    for its table size compiles nothing (`load_ruleset` is not asked for those options)."""
+    from cardrules.dsl import loader
+
+    with served() as (client, hub):
+        asked: list[Any] = []
+        real = loader._compiled
+
+        def compiled(doc: Any, options: Any) -> Any:
+            asked.append(options)
+            return real(doc, options)
+
+        monkeypatch.setattr(loader, "_compiled", compiled)
+        answer = client.post("/api/games", json={
+            "ruleset": "spades", "players": 1, "seats": ["human"],
+            "options": {"target": "5001"}})
+        assert answer.status_code == 400 and "4 to 4 players" in answer.json()["error"]
+        assert all(not options for options in asked), asked
+        assert not hub.games
+
+
 def test_a_body_without_a_length_is_limited_too() -> None:
     game = Game.new("golf6", {}, 2, 1, None)
     with served(game) as (client, _):

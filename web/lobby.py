@@ -77,6 +77,10 @@ def game_from_lobby(body: Any) -> Game:
     for kind in seats:
         check_kind(kind)
     chosen = {k: json.dumps(v) if isinstance(v, bool) else str(v) for k, v in options.items()}
+    offered = load_ruleset(name)  # (as offered, compiled once): a table it cannot seat is
+    if not offered.min_players <= players <= offered.max_players:  # refused before options
+        raise Refused(400, f"{name} is for {offered.min_players} to {offered.max_players} "
+                           "players")  # are compiled
     try:
         game = Game.new(name, chosen, players, seed, seats)
     except RulesetError as exc:
