@@ -1317,6 +1317,36 @@ def test_a_decision_is_taken_back_alone_against_bots_until_a_card_is_seen() -> N
         assert answer.status_code == 409 and "one person against bots" in answer.json()["error"]
 
 
+def test_a_take_back_replays_the_game_in_the_games_threads(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replaying a long game to take a decision back takes a while: it is done in the game's
+    threads, never the server's loop, which answers every other page meanwhile."""
+    game = Game.new("golf6", {"rounds": "1"}, 2, 5, ["human", "greedy"])
+    for _ in range(4):
+        seat = game.to_move()
+        assert seat is not None
+        game.play(seat, game.legal()[0], chosen=seat == 0)
+    threads: list[str] = []
+    replay = game.taken_back
+
+    def taken_back(seat: int) -> Any:
+        threads.append(threading.current_thread().name)
+        return replay(seat)
+
+    monkeypatch.setattr(game, "taken_back", taken_back)
+    with served(game) as (client, _):
+        me = seat_url(game, 0)
+        payload = client.get(me).json()
+        discard = next(c for c in payload["choices"] if "discard pile" in c["text"])
+        before = game.state.to_json()
+        client.post(f"{me}/move", json={"version": payload["version"],
+                                         "index": discard["index"]})
+        answer = client.post(f"{me}/takeback", json={})
+        assert answer.status_code == 200, answer.text
+        assert game.state.to_json() == before
+    assert len(threads) == 1 and threads[0].startswith(("bots-", "game-")), threads
+
+
 def test_a_decision_that_ended_the_game_is_not_taken_back() -> None:
     """hold'em, one hand: the person folds, which ends the game; its end shows the seed that
     dealt every card. Taking the fold back would open the game again to a person who knows

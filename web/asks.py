@@ -116,7 +116,12 @@ def log(game: Game, seat: int) -> dict[str, Any]:
     return {"news": seat_news(game, seat, limit=None)}
 
 
-def take_back(game: Game, seat: int) -> dict[str, Any]:
-    """Take back the seat's last decision."""
-    game.take_back(seat)
+async def take_back(served: Served, seat: int) -> dict[str, Any]:
+    """Take back the seat's last decision: the game replayed to before it in the game's
+    threads (a long game takes a while: every other game goes on meanwhile), then taken
+    back, with nothing else let in between."""
+    game = served.game
+    async with served.lock:
+        replayed = await served.lane.run(game.taken_back, seat)
+        game.take_back(seat, replayed)
     return {"version": game.version}

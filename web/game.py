@@ -230,17 +230,26 @@ class Game(PeoplesGame):
                                            for p in range(self.state.n)))
                 del self.accounts[:-ACCOUNTS_KEPT]
 
-    def take_back(self, seat: int) -> None:
-        """Take back `seat`'s last decision (Refused, saying why, where it may not or cannot
-        be: then nothing has changed)."""
+    def taken_back(self, seat: int) -> GameState:
+        """The game as it stood before `seat`'s last decision, replayed; nothing changes
+        (the long part of `take_back`, which a server does in the game's threads). Refused,
+        saying why, where it may not or cannot be taken back."""
         problem = self.takeback.refusal(self.state, seat, len(self.people))
         if problem is not None:
             raise Refused(409, problem)
         try:
-            state, undone = self.takeback.take(self.record, self.engine, self.bots,
-                                               round_ends())
+            return self.takeback.replayed(self.record, self.engine, round_ends())
         except GameError as exc:  # nothing changed: the game goes on as it was
             raise Refused(409, str(exc)) from None
+
+    def take_back(self, seat: int, replayed: GameState | None = None) -> None:
+        """Take back `seat`'s last decision, to the game `taken_back` gives (worked out here
+        unless given; Refused, saying why, where it may not or cannot be: then nothing has
+        changed)."""
+        if replayed is None:
+            replayed = self.taken_back(seat)
+        state, undone = self.takeback.take(self.record, self.engine, self.bots,
+                                           round_ends(), replayed)
         drain(state.log)
         self.state = state
         words = self.engine.words.describe(record.find_action(self.engine, state, undone),

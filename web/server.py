@@ -498,8 +498,7 @@ def make_app(hub: Hub) -> Starlette:
                 answer = asks.react(game, seat, body)
             hub.own_change(served, seat)
             return JSONResponse(answer)
-        async with served.lock:
-            answer = asks.take_back(game, seat)
+        answer = await asks.take_back(served, seat)
         hub.changed_by_action(served)
         return JSONResponse(answer)
 

@@ -126,15 +126,13 @@ class TakeBack:
                    "you choose again knowing how it answered"
         return None
 
-    def take(self, record: Record, engine: Engine, bots: Sequence[Bot | None],
-             log: list[dict[str, Any]] | bool) -> tuple[GameState, list[Any]]:
-        """Take back the last decision: the game dealt again as it was dealt (with `log` as
-        its event log) and replayed to just before it, the bots' streams as they were then;
-        `record` keeps the actions before it. Returns the new game and the action taken back
-        (as the record held it). GameError if the game cannot be replayed to it: then
-        nothing has changed, the decision still among those that may be taken back."""
+    def replayed(self, record: Record, engine: Engine,
+                 log: list[dict[str, Any]] | bool) -> GameState:
+        """The game as it stood before the last decision: dealt again as it was dealt (with
+        `log` as its event log) and replayed to just before it. Nothing else changes (the
+        work of a take-back, which a server does in a thread of its own, then `take`).
+        GameError if the game cannot be replayed to it."""
         mark = self.marks[-1]
-        undone = record.actions[mark.actions]
         try:
             state = new_game(record, engine, log)
             for number, data in enumerate(record.actions[:mark.actions], 1):
@@ -145,6 +143,19 @@ class TakeBack:
         except GameError as exc:
             raise GameError(f"the game cannot be dealt again to that decision ({exc}): it "
                             "goes on as it is") from None
+        return state
+
+    def take(self, record: Record, engine: Engine, bots: Sequence[Bot | None],
+             log: list[dict[str, Any]] | bool,
+             replayed: GameState | None = None) -> tuple[GameState, list[Any]]:
+        """Take back the last decision: the game as `replayed` gives it (worked out here
+        unless given), the bots' streams as they were then; `record` keeps the actions
+        before it. Returns the new game and the action taken back (as the record held it).
+        GameError if the game cannot be replayed to it: then nothing has changed, the
+        decision still among those that may be taken back."""
+        mark = self.marks[-1]
+        undone = record.actions[mark.actions]
+        state = self.replayed(record, engine, log) if replayed is None else replayed
         self.marks.pop()
         self.answered = min(self.answered, len(self.marks))
         del record.actions[mark.actions:]
