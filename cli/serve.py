@@ -106,7 +106,13 @@ def serve_cmd(ruleset: str | None, players: int | None, seats: str | None, seed:
     if programs and not resume_file:
         raise click.UsageError("--seat names the program of a resumed game's seat: start a "
                                "game's programs with --seats")
-    hub = Hub(delay=delay, save_dir=Path(save_dir or SAVE_DIR), hosts=allowed_hosts(host),
+    folder = Path(save_dir or SAVE_DIR)
+    try:
+        folder.exists()
+    except OSError as exc:  # (a name too long, a folder that may not be looked into)
+        raise click.BadParameter(f"{str(folder)[:60]}... cannot be used: "
+                                 f"{exc.strerror or exc}", param_hint="--save-dir") from None
+    hub = Hub(delay=delay, save_dir=folder, hosts=allowed_hosts(host),
               window_wait=react_wait)
     game, secret = None, True
     if resume_file:
@@ -181,11 +187,12 @@ def listen(host: str, port: int) -> socket.socket:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
         sock.listen(64)
-    except OSError as exc:
+    except (OSError, UnicodeError) as exc:  # (UnicodeError: a name no DNS label can be)
         if sock is not None:
             sock.close()
-        raise GameError(f"cannot listen on {host} port {port}: "
-                        f"{exc.strerror or exc}") from None
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else \
+            "not a host name" if isinstance(exc, UnicodeError) else str(exc)
+        raise GameError(f"cannot listen on {host[:80]} port {port}: {why}") from None
     return sock
 
 

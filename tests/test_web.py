@@ -643,6 +643,7 @@ def test_serve_prints_a_link_per_person_and_saves(tmp_path: Path, no_serving: li
     (["serve", "golf6", "--save", ""], 2, "expected a file name, got an empty text"),
     (["serve", "--resume", ""], 2, "expected a file name, got an empty text"),
     (["serve", "golf6", "--save-dir", ""], 2, "expected a folder name, got an empty text"),
+    (["serve", "golf6", "--save-dir", "d" * 300], 2, "cannot be used: File name too long"),
     (["serve", "golf6", "--seats", ""], 2, "expected one kind for each seat"),
 ])
 def test_serve_refuses_what_it_cannot_do(tmp_path: Path, no_serving: list[Any],
@@ -707,6 +708,9 @@ def test_serve_that_cannot_listen_leaves_no_save(
             code, _, err = cli("serve", "golf6", "--port", "0", "--host", "256.1.1.1",
                                "--save", "named.cardrules-save")
             assert code == 3 and "cannot listen on 256.1.1.1" in err
+            for host in ("a..b", "a" * 70):  # (no DNS label is empty, or past 63 letters)
+                code, _, err = cli("serve", "golf6", "--port", "0", "--host", host)
+                assert code == 3 and "not a host name" in err and "Traceback" not in err
     finally:
         listener.close()
     assert list(tmp_path.iterdir()) == [] and not no_serving
@@ -1035,6 +1039,19 @@ def test_a_save_folder_that_cannot_be_made_is_said_and_the_game_goes_on(
         assert answer.status_code == 200 and answer.json()["save"] is None
         assert len(hub.games) == 1
     assert "warning: cannot save the game to" in capsys.readouterr().err
+
+
+def test_a_save_folder_whose_files_cannot_be_looked_for_is_said_and_the_game_goes_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A folder name too long to look in (so too one that may not be searched): the game
+    is played unsaved, said on stderr, never an error of the server's with a game kept
+    that nobody has a link to."""
+    with served(save_dir=tmp_path / ("d" * 300)) as (client, hub):
+        answer = client.post("/api/games", json=GOLF_GAME)
+        assert answer.status_code == 200 and answer.json()["save"] is None
+        assert answer.json()["links"] and len(hub.games) == 1
+    err = capsys.readouterr().err
+    assert "is not saved" in err and "Traceback" not in err
 
 
 def test_no_text_sent_to_a_page_names_a_folder(monkeypatch: pytest.MonkeyPatch) -> None:

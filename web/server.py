@@ -352,7 +352,12 @@ class Hub:
             return None
         with suppress(OSError):  # a folder that cannot be made: the write below says why
             self.save_dir.mkdir(parents=True, exist_ok=True)
-        game.save = free_path(self.save_dir, game.engine.rules.name)
+        try:
+            game.save = free_path(self.save_dir, game.engine.rules.name)
+        except OSError as exc:  # a folder whose files cannot be looked for: played unsaved
+            print(f"warning: game {game.id} is not saved: {self.save_dir} cannot be used "
+                  f"({exc.strerror or exc})", file=sys.stderr)
+            return None
         game.write()
         if game.save_problem is not None:
             game.unreported = False
