@@ -51,7 +51,7 @@ class Whole(click.ParamType):
         if isinstance(value, int) and not isinstance(value, bool):
             number = value
         elif isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
-            if len(value.strip().lstrip("-")) > MAX_DIGITS:
+            if len(value.strip().lstrip("-").lstrip("0")) > MAX_DIGITS:  # (0001 is 1)
                 most = f" of at most {MAX_DIGITS} digits" if self.high is None else ""
                 self.fail(f"'{quoted(value, 24)}' is far too large: expected "
                           f"{self.range_text()}{most}", param, ctx)

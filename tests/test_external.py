@@ -161,6 +161,10 @@ def test_the_command_line_reports_a_forfeit(tmp_path: Path) -> None:
 @pytest.mark.parametrize("seats, message", [
     ("cmd:,random", "expected the command after 'cmd:'"),
     ("cmd[timeout=0]:x,random", "timeout must be a number of seconds above 0"),
+    # seconds are written in ASCII digits, as every number a flag takes
+    ("cmd[timeout=\u0661]:x,random", "timeout must be a number of seconds above 0"),
+    ("cmd[timeout=1e3]:x,random", "timeout must be a number of seconds above 0"),
+    ("cmd[timeout=1_0]:x,random", "timeout must be a number of seconds above 0"),
     ("cmd[fallback=pass]:x,random", "fallback must be 'random' or 'forfeit'"),
     ("cmd[speed=2]:x,random", "unknown setting 'speed=2' (expected timeout=SECONDS, "),
     ("cmd[timeout=2:x],random", "expected the command after 'cmd:'"),

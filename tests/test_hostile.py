@@ -20,6 +20,15 @@ def cli(*args: str, input: str | None = None) -> Result:
     return CliRunner().invoke(main, list(args), prog_name="cardrules", input=input)
 
 
+def test_a_number_written_with_leading_zeros_is_that_number() -> None:
+    """`-s 00000000000000000001` is seed 1 (its digits past 19 are zeros)."""
+    ones = CliRunner().invoke(main, ["run", "golf6", "-p", "2", "--json", "-s", "1"])
+    padded = CliRunner().invoke(main, ["run", "golf6", "-p", "2", "--json", "-s",
+                                       "0" * 24 + "1"])
+    assert padded.exit_code == ones.exit_code == 0, padded.output
+    assert padded.stdout == ones.stdout
+
+
 @pytest.mark.parametrize(("args", "code", "cause"), [
     (["run", "golf6", "-o", "rounds=٣"], EXIT_INVALID, "option 'rounds': expected a whole number"),
     (["run", "golf6", "-o", "rounds=３"], EXIT_INVALID, "option 'rounds': expected a whole number"),

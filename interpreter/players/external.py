@@ -32,6 +32,7 @@ import json
 import os
 import queue
 import random
+import re
 import select
 import shlex
 import subprocess
@@ -125,14 +126,15 @@ def parse(kind: str) -> CommandSeat:
     return CommandSeat(kind, argv, timeout, start, fallback)
 
 
+_SECONDS = re.compile(r"[0-9]{1,6}(\.[0-9]{1,6})?")
+
+
 def _seconds(kind: str, settings: dict[str, str], name: str, default: float,
              above: float) -> float:
     if name not in settings:
         return default
-    try:
-        value = float(settings[name])
-    except ValueError:
-        value = above
+    text = settings[name]  # ASCII digits, with a point: as every number a flag takes
+    value = float(text) if _SECONDS.fullmatch(text) else above
     if not above < value <= 3600:
         least = "above 0" if above == 0 else "from 0"
         raise GameError(f"seat kind '{kind}': {name} must be a number of seconds {least} "
