@@ -1465,3 +1465,25 @@ def test_a_card_the_engine_plays_for_a_seat_counts_in_the_pages_version() -> Non
             played_alone += game.state.forced - forced
             assert game.version - version == game.state.actions - actions, seed
     assert played_alone > 0
+
+
+def test_the_lobbys_offer_is_made_once_however_many_ask_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loading every ruleset takes a while: requests arriving together, before it is made,
+    wait for the one making it (a hundred made it a hundred times, and the first game
+    waited behind them)."""
+    made: list[int] = []
+
+    def offer() -> dict[str, Any]:
+        made.append(1)
+        time.sleep(0.05)
+        return {"rulesets": []}
+
+    monkeypatch.setattr(server, "lobby_offer", offer)
+    hub = Hub()
+
+    async def ask() -> list[dict[str, Any]]:
+        return list(await asyncio.gather(*(hub.lobby_offer() for _ in range(20))))
+
+    answers = asyncio.run(ask())
+    assert made == [1] and all(a == {"rulesets": []} for a in answers)

@@ -100,6 +100,15 @@ class Hub:
 
     def __post_init__(self) -> None:
         self.pool = Pool(self.workers, "bots")
+        self.offering = asyncio.Lock()  # the lobby's offer is made once, however many ask
+
+    async def lobby_offer(self) -> dict[str, Any]:
+        """What the lobby offers, made at the first request (loading every ruleset takes a
+        while: in a thread, once, the requests meanwhile waiting for it)."""
+        async with self.offering:
+            if self.offer is None:
+                self.offer = await asyncio.to_thread(lobby_offer)
+        return self.offer
 
     @property
     def games(self) -> dict[str, Game]:
@@ -437,9 +446,7 @@ def make_app(hub: Hub) -> Starlette:
         return page("lobby.html")
 
     async def rulesets(request: Request) -> Response:
-        if hub.offer is None:  # loading every ruleset takes a while: not in the event loop
-            hub.offer = await asyncio.to_thread(lobby_offer)
-        return JSONResponse(hub.offer)
+        return JSONResponse(await hub.lobby_offer())
 
     @answering
     async def new_game(request: Request) -> Response:
