@@ -156,6 +156,36 @@ def test_a_decision_that_could_be_taken_back_can_be_after_the_game_is_resumed(
     assert refusal is not None and refusal == game.takeback.refusal(before, 0, 1)
 
 
+def test_a_resumed_game_plays_again_only_the_decisions_that_may_be_taken_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether what came of a decision hung on unseen cards (eight games played again) is
+    worked out only when asked whether it may be taken back: resuming a save replays every
+    decision, and only the last, unanswered, may be (a 60,000-action save took a minute)."""
+    game = new_game("golf6", 3)
+    for _ in range(120):
+        seat = game.engine.to_move(game.state)
+        legal = game.engine.legal_actions(game.state)
+        bot = game.bots[seat]
+        game.step(seat, bot.choose(game.engine, game.state, legal) if bot else legal[0],
+                  chosen=bot is None)
+    path = tmp_path / "golf6.cardrules-save"
+    record.write(path, game.noted())
+    played: list[int] = []
+    real = people.revealing
+
+    def counted(*args: object) -> bool:
+        played.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(people, "revealing", counted)
+    again = people.resume(path, None, load_referenced, heard)
+    assert len(again.takeback.marks) > 10 and not played
+    for _ in range(3):
+        again.takeback.refusal(again.state, 0, 1)
+    assert len(played) <= 1
+    assert again.takeback.refusal(again.state, 0, 1) == game.takeback.refusal(game.state, 0, 1)
+
+
 def test_any_other_seats_action_ends_the_chance_to_take_back_however_many_it_had() -> None:
     """Whether a bot had one legal action or several hangs on its hidden cards: had only a
     choice among several ended the person's chance to take a decision back, the offer told

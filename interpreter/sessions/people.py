@@ -73,8 +73,10 @@ class PeoplesGame:
         start, actions = len(fresh) if fresh is not None else 0, state.actions
         self.engine.apply(state, action)
         if mark is not None:
-            if before is not None and revealing(self.engine, before, seat, action, state):
-                mark = replace(mark, revealing=True)
+            if before is not None:  # (worked out if it is asked whether it can be taken back)
+                engine, after = self.engine, state.copy()
+                mark = replace(mark, pending=lambda: revealing(engine, before, seat, action,
+                                                               after))
             self.takeback.keep(mark)
         # who acted: the seat, and each seat the engine played an automatic step for after
         # it (unknown, -1, where no events are kept: any)

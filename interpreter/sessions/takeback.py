@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -59,6 +59,9 @@ class Mark:
     told: dict[int, int] = field(default_factory=dict)
     partly: dict[int, int] = field(default_factory=dict)
     revealing: bool = False  # what came of it hung on cards the seat had not seen
+    # whether it did, worked out when first asked (`revealed`): a game resumed from its save
+    # replays every decision, and only the last few unanswered ones can be taken back
+    pending: Callable[[], bool] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -99,6 +102,17 @@ class TakeBack:
         let take a decision back or not."""
         if self.marks and seats - {self.marks[-1].seat}:
             self.answered = len(self.marks)
+            # (none of them can be taken back now: what it would take to say whether one
+            # was revealing is let go)
+            self.marks = [replace(m, pending=None) if m.pending else m for m in self.marks]
+
+    def revealed(self) -> bool:
+        """Whether what came of the last decision hung on cards its seat had not seen
+        (worked out once, when first asked)."""
+        mark = self.marks[-1]
+        if mark.pending is not None:
+            mark = self.marks[-1] = replace(mark, revealing=mark.pending(), pending=None)
+        return mark.revealing
 
     def refusal(self, state: GameState, seat: int, people: int) -> str | None:
         """Why `seat` may not take back its last decision now, or None if it may."""
@@ -118,12 +132,12 @@ class TakeBack:
                 mark.partly.items():
             return "you have learnt something of a card since that decision (a clue, or " \
                    "where it may be): taking it back would let you choose again knowing it"
-        if mark.revealing:
-            return "what came of that decision hung on cards you had not seen: taking it " \
-                   "back would let you choose again knowing what it showed"
         if len(self.marks) <= self.answered:
             return "another seat has acted since that decision: taking it back would let " \
                    "you choose again knowing how it answered"
+        if self.revealed():
+            return "what came of that decision hung on cards you had not seen: taking it " \
+                   "back would let you choose again knowing what it showed"
         return None
 
     def replayed(self, record: Record, engine: Engine,
