@@ -244,6 +244,8 @@ def _diagnose(text: str, kind: str, origin: n.Origin, exc: UnexpectedInput) -> D
             expected += " (set gives a value with a single =)"
         elif found.value == "=":
             expected += " (to compare, write ==)"
+        elif _after_facing(text, offset, str(found.value), kind):
+            expected += _AFTER_FACING
         elif found.value == "for" and re.search(r"\bfor\s+\w+\s+in\b", text[:offset]):
             expected += (" (an aggregate takes one `for`: write a second inside it, "
                          "any(any(... for c in hand[p]) for p in players))")
@@ -254,6 +256,16 @@ def _diagnose(text: str, kind: str, origin: n.Origin, exc: UnexpectedInput) -> D
         return doc.diagnostic(origin.path, _unexpected_characters(text, where, kind, exc),
                               offset=where, end=_word_end(text, where))
     return doc.diagnostic(origin.path, f"cannot parse this {kind}")  # pragma: no cover
+
+
+_AFTER_FACING = (" (a deal says whom it starts after before how the cards face: deal 5 from "
+                 "stock to each hand after dealer face down)")
+
+
+def _after_facing(text: str, where: int, word: str, kind: str) -> bool:
+    """Whether `word` at `where` is a deal's `after` written after its `face up|down`."""
+    return word == "after" and kind == "statement" and re.match(r"\s*deal\b", text) \
+        is not None and re.search(r"\bface\s+(up|down)\s*$", text[:where]) is not None
 
 
 def _word_end(text: str, where: int) -> int:
@@ -273,7 +285,8 @@ def _unexpected_characters(text: str, where: int, kind: str, exc: UnexpectedInpu
         expected = "expected " + _START_WORDS[kind]
     if word is not None and (char.isalpha() or char == "_"):
         # A whole word the grammar cannot take here: most often a keyword glued to a name.
-        return f"unexpected '{word.group()}'" + (f": {expected}" if expected else "")
+        hint = _AFTER_FACING if _after_facing(text, where, word.group(), kind) else ""
+        return f"unexpected '{word.group()}'" + (f": {expected}" if expected else "") + hint
     if not char.isascii():
         return f"unexpected character '{char}' (U+{ord(char):04X}): rule text is ASCII"
     hint = ""

@@ -54,6 +54,12 @@ CASES = {
                                         (58, "name", 0), "expected exactly one of: after, before"),
     "trigger_after_and_before": ([(60, 'when: "size(stock) == 0"', "before: turn")],
                                  (58, "name", 0), "expected exactly one of: after, before"),
+    # `after P` comes before `face up|down`: said so, with the order to write
+    "deal_after_after_facing": ([(28, "to each hand", "to each hand face down after dealer")],
+                                (28, "after", 0), "unexpected 'after': the statement looks "
+                                "complete before it (a deal says whom it starts after before "
+                                "how the cards face: deal 5 from stock to each hand after "
+                                "dealer face down)"),
     "unknown_zone_deal": ([(28, "to each hand", "to each hnd")], (28, "hnd", 0),
                           "unknown zone 'hnd': did you mean 'hand'?"),
     "unknown_zone_move": ([(53, "to discard", "to dicard")], (53, "dicard", 0),
