@@ -170,6 +170,10 @@ def outside_reads(expr: ir.Expr, params: frozenset[str],
         if isinstance(node, ir.Local) and node.name not in bound:
             return node
         if isinstance(node, ir.Call) and node.function not in PURE:
+            for arg in node.args:  # (what it reads, if anything: `top(kitty)` reads kitty)
+                found = outside_reads(arg, bound, calls)
+                if found is not None:
+                    return found
             return node
         if isinstance(node, ir.Aggregate):
             inner = bound | {node.variable}
