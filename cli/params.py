@@ -55,7 +55,9 @@ class Whole(click.ParamType):
                 most = f" of at most {MAX_DIGITS} digits" if self.high is None else ""
                 self.fail(f"'{quoted(value, 24)}' is far too large: expected "
                           f"{self.range_text()}{most}", param, ctx)
-            number = int(value.strip())
+            digits = value.strip()
+            sign, digits = ("-", digits[1:]) if digits.startswith("-") else ("", digits)
+            number = int(sign + (digits.lstrip("0") or "0"))  # (at most MAX_DIGITS of them)
         else:
             self.fail(f"expected a whole number in digits 0-9, got '{quoted(str(value), 24)}'",
                       param, ctx)

@@ -30,7 +30,7 @@ from cardrules.model import (
 
 from . import ir
 from . import nodes as n
-from .binding import Bound, NestedTooDeep, bind
+from .binding import Bound, NestedTooDeep, bind, forget_lines
 from .cards import NO_COLOUR
 from .checker import Checked, check
 from .codegen import Generated, Generator, Manifest
@@ -84,6 +84,7 @@ class _Kernel:
                  facts: FlowFacts, inline: bool):
         self.args = (checked, board, doc, facts, inline)
         self.made: Ruleset | None = None
+        self.let_go = False  # its ruleset is no longer kept (`let_go`): nor is its source
 
     def __call__(self) -> Ruleset:
         if self.made is None:
@@ -96,6 +97,8 @@ class _Kernel:
             bound = bind(generated, f"{checked.decls.name.name} kernel", tables(checked, board))
             self.made = replace(assemble(checked, board, bound, generated, doc, facts),
                                 knowing=effects["knowing"])
+            if self.let_go:  # (made for a game of a ruleset no longer kept)
+                forget_lines(self.made.code_name)
         return self.made
 
 
@@ -107,6 +110,14 @@ def code_names(rules: Ruleset) -> list[str]:
     if isinstance(kernel, _Kernel) and kernel.made is not None:
         names.append(kernel.made.code_name)
     return names
+
+
+def let_go(rules: Ruleset) -> list[str]:
+    """A ruleset no longer kept: the names of its generated modules (`code_names`), and its
+    kernel, if it is made from here on (for a game still playing it), keeps no source."""
+    if isinstance(rules.kernel, _Kernel):
+        rules.kernel.let_go = True
+    return code_names(rules)
 
 
 def generate(checked: Checked, facts: FlowFacts, inline: bool = True,

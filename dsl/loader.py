@@ -19,7 +19,7 @@ from cardrules.errors import Diagnostic, Location, RulesetError
 from cardrules.model import Ruleset
 
 from .binding import forget_lines
-from .compiler import check_document, code_names, compile_checked, compile_document
+from .compiler import check_document, code_names, compile_checked, compile_document, let_go
 from .dump import dump, resolved_yaml
 from .inherit import MergedDocument, merge_documents, parent_path, parent_reference
 from .reader import read
@@ -250,7 +250,7 @@ def _compiled(doc: Document, options: dict[str, Any] | None) -> Ruleset:
         while len(_COMPILED) > _KEEP:
             _, old = _COMPILED.popitem(last=False)
             kept = {name for other in _COMPILED.values() for name in code_names(other)}
-            for name in code_names(old):  # (its source, kept for tracebacks, goes with it)
+            for name in let_go(old):  # (its source, kept for tracebacks, goes with it)
                 if name not in kept:
                     forget_lines(name)
     return rules

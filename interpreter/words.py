@@ -530,8 +530,9 @@ def _words(words: Words, state: GameState, action: Action, seat: int | None, me:
     def namer(c: int) -> str:
         return names[c] if knew(c) and knows(c) else words.place_of(state, c, seat)
 
-    def sees(c: int) -> bool:  # a label's value reads only cards the reader knew or knows
-        return knew(c) or knows(c)  # once the move is done (which its words name anyway)
+    def sees(c: int) -> bool:  # a label's value reads only cards the reader knows once the
+        return knows(c)  # move is done, which its words name ('- it was 7D'): a card it knew
+    # that leaves a hand unseen is told by its place alone, and so must its value be
 
     text = words.describe(action, state, seat, namer, sees, knows) if seat is None \
         else words.narrate(action, me, seat, state, namer, sees, knows)

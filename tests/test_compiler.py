@@ -855,3 +855,9 @@ def test_the_generated_sources_kept_for_tracebacks_are_the_compiled_rulesets(
                for rules in made for name in names(rules))
     assert len(set().union(*map(names, made))) > len(shown)  # some were dropped
     assert linecache.getlines(kept[-1].code_name)
+    # a kernel first asked for once its ruleset is no longer kept (a game still playing it)
+    late = load_ruleset("spades", {"target": "150"})
+    for rounds in range(9, 13):
+        load_ruleset("spades", {"target": str(100 * rounds)})
+    assert not any(late is other for other in loader._COMPILED.values())
+    assert late.kernel().code_name not in linecache.cache  # type: ignore[misc]

@@ -27,6 +27,9 @@ def test_a_number_written_with_leading_zeros_is_that_number() -> None:
                                        "0" * 24 + "1"])
     assert padded.exit_code == ones.exit_code == 0, padded.output
     assert padded.stdout == ones.stdout
+    many = CliRunner().invoke(main, ["run", "golf6", "-p", "2", "--json", "-s",
+                                     "0" * 5000 + "1"])  # (more digits than int() reads)
+    assert many.exit_code == 0 and many.stdout == ones.stdout, many.output
 
 
 @pytest.mark.parametrize(("args", "code", "cause"), [

@@ -774,6 +774,23 @@ def test_a_label_value_of_a_card_the_move_shows_is_told() -> None:
     assert told
 
 
+def test_a_label_value_of_a_card_that_leaves_a_hand_unseen_is_not_told() -> None:
+    """tests/games/buried.yaml: a card shown from seat 1's hand, then a card buried face down
+    from it (`Bury {card}, a {card.rank}`). The other seat knew the card shown, but not which
+    card went: the words tell it by its place, and its rank as '?', whichever card it was."""
+    engine = Engine(load_ruleset(Path(__file__).resolve().parent / "games" / "buried.yaml"))
+    for seed in range(4):
+        state = engine.new_game(2, seed)
+        shown = engine.legal_actions(state)[0]
+        engine.apply(state, shown)
+        for action in engine.legal_actions(state):
+            words = tell(engine.words, state, 0, action)
+            assert words.seats[1].endswith("from seat 1's hand, a ?"), words.seats[1]
+            assert words.public.endswith("a ?"), words.public
+            assert words.seats[0].endswith(engine.rules.cards.rank_names[
+                engine.rules.cards.rank[action[1]]]), words.seats[0]
+
+
 def test_a_variable_holding_cards_in_lists_names_only_those_the_seat_knows(
         tmp_path: Path) -> None:
     """A variable that starts as `[]` takes its items' type from what the rules store in it,
