@@ -101,10 +101,12 @@ class TakeBack:
         many it had hangs on its hidden cards, which the person must not learn by being
         let take a decision back or not."""
         if self.marks and seats - {self.marks[-1].seat}:
-            self.answered = len(self.marks)
             # (none of them can be taken back now: what it would take to say whether one
-            # was revealing is let go)
-            self.marks = [replace(m, pending=None) if m.pending else m for m in self.marks]
+            # was revealing is let go; those answered before were let go then)
+            for i in range(self.answered, len(self.marks)):
+                if self.marks[i].pending is not None:
+                    self.marks[i] = replace(self.marks[i], pending=None)
+            self.answered = len(self.marks)
 
     def revealed(self) -> bool:
         """Whether what came of the last decision hung on cards its seat had not seen
