@@ -185,7 +185,14 @@ class GreedyBot:
                 won[i] += wins
                 tried[i] += 1
             if len(alive) > self.keep:  # sort is stable: ties keep the rules' order
-                alive = sorted(alive, key=lambda i: -totals[i])[:self.keep]
+                # The best `keep` of those that are not decisive go on, and any decisive one
+                # still winning as often as it must to be taken: a decisive action's value
+                # (a win's) says nothing of how likely it is, so the way on is kept
+                plain = sorted((i for i in alive if not decisive[i]),
+                               key=lambda i: -totals[i])[:self.keep]
+                bold = [i for i in alive if decisive[i] and won[i] >= self.sure * tried[i]]
+                alive = sorted(plain + bold, key=lambda i: -totals[i]) or \
+                    sorted(alive, key=lambda i: -totals[i])[:self.keep]  # (all are bold)
         order = sorted(alive, key=lambda i: -totals[i])
         pick = candidates[order[0]]
         for i in order:  # the best that is not decisive, or that wins often enough
