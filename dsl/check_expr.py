@@ -500,8 +500,7 @@ class ExpressionChecker(CallChecks):
                                + did_you_mean(other.value, map(str, choices)))
 
     def named_constant(self, t: Type, node: n.Text) -> ir.Expr:
-        names = {RANK: self.symbols.rank_names, SUIT: self.symbols.suit_names,
-                 COLOUR: COLOURS}[t]
+        names = self.deck_names(t)
         if node.value not in names:
             return self.error(node.pos, f"'{node.value}' is not {t} of this deck: expected "
                               + ", ".join(names) + did_you_mean(node.value, names))
@@ -612,7 +611,7 @@ class ExpressionChecker(CallChecks):
         value may be nothing, as a card or a player may (`if ... then c.suit else none`)."""
         if NONE not in (then.type, other.type):
             return False
-        return (other.type if then.type == NONE else then.type) in (RANK, SUIT, COLOUR)
+        return (other.type if then.type == NONE else then.type) in NAMED
 
 
 NAMED = (RANK, SUIT, COLOUR)  # what the deck names with texts ('spades', 'K', 'red')
