@@ -335,7 +335,8 @@ class Ruleset:
     teams: int  # partnerships: seat s (from 1) is in team (s - 1) mod teams + 1 (0: none)
     score_by: str  # player | team | table (a cooperative game: one score for everyone)
     max_actions: int  # a game that reaches this many actions ends there, with no winner
-    python: str = field(repr=False)  # the generated source, for inspection
+    # fn() -> the generated source as a person reads it (`python`), written when first asked
+    python_listing: Callable[[], str] = field(repr=False, compare=False)
     data: dict[str, Any] = field(repr=False, default_factory=dict)  # the resolved rule file
     sites: tuple[Site, ...] = field(repr=False, default=())
     # fn(S, p) -> what `evaluate` reads, where that is p's own zones alone (else None)
@@ -354,6 +355,11 @@ class Ruleset:
     # the declared kinds of meld with the card tables they read (interpreter/meld_candidates.py,
     # MeldRules), where the ruleset declares melds: the views read laid runs with them
     melds: Any = field(repr=False, default=None, compare=False)
+
+    @property
+    def python(self) -> str:
+        """The generated source, for inspection (`cardrules show --stage python`)."""
+        return self.python_listing()
 
     @property
     def scored_teams(self) -> int:

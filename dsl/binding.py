@@ -86,7 +86,8 @@ def bind(generated: Generated, ruleset_name: str, tables: dict[str, Any]) -> Bou
     digest = hashlib.blake2b(source.encode(), digest_size=6).hexdigest()
     code_name = f"<cardrules {ruleset_name} {digest}>"
     try:
-        code = compile(source, code_name, "exec")
+        written = ast.parse(source, code_name)
+        code = compile(written, code_name, "exec")
     except SyntaxError as exc:
         if "too many statically nested blocks" in str(exc) \
                 or "too many nested parentheses" in str(exc):  # Python's bound, not a fault
@@ -101,7 +102,7 @@ def bind(generated: Generated, ruleset_name: str, tables: dict[str, Any]) -> Bou
     namespace: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, **runtime_names(),
                                  **generated.constants, **tables}
     exec(code, namespace)  # noqa: S102 - the module was built from the checked tree only
-    return Bound(namespace, source, code_name, line_sites(generated, source))
+    return Bound(namespace, source, code_name, line_sites(generated, written))
 
 
 def forget_lines(code_name: str) -> None:
@@ -110,16 +111,18 @@ def forget_lines(code_name: str) -> None:
     linecache.cache.pop(code_name, None)
 
 
-def line_sites(generated: Generated, source: str) -> dict[int, int]:
+def line_sites(generated: Generated, written: ast.Module) -> dict[int, int]:
     """Each generated line's site: the statement trees before and after writing them out
-    have the same shape, so walking both side by side pairs each statement with its line."""
+    (`written`: the source parsed) have the same shape, so walking both side by side pairs
+    each statement with its line."""
     out: dict[int, int] = {}
-    written = ast.parse(source)
-    for before, after in zip(ast.walk(generated.module), ast.walk(written)):
-        if type(before).__name__ != type(after).__name__:  # (a zone's index is a Constant)
+    sites = generated.statement_sites
+    for before, after in zip(pyast.statements(generated.module.body),
+                             pyast.statements(written.body)):
+        if type(before).__name__ != type(after).__name__:
             break  # pragma: no cover - unparse keeps the shape
         if isinstance(after, ast.stmt):
-            site = generated.statement_sites.get(id(before))
+            site = sites.get(id(before))
             if site is not None:
                 out.setdefault(after.lineno, site)
     return out

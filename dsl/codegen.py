@@ -79,6 +79,7 @@ class Generated:
     sites: list[Site]
     statement_sites: dict[int, int]  # id of a generated statement -> its site
     manifest: Manifest
+    tells: bool  # some rule gives a clue (`tell`)
 
 
 
@@ -171,13 +172,13 @@ class Generator(StatementWriter):
             # rules that turn play round: which way it goes is the game's, not the ruleset's
             module = _GameDirection().visit(module)
         return Generated(module, self.constants, self.sites, self.statement_sites,
-                         self.manifest)
+                         self.manifest, self.effects["telling"])
 
     # ------------------------------------------------------------- functions
     def add_function(self, fn_name: str, params: list[str], body: list[ast.stmt],
                      pos: n.Pos) -> str:
         uses_zones = any(isinstance(x, ast.Name) and x.id == "Z"
-                         for stmt in body for x in ast.walk(stmt))
+                         for stmt in body for x in pyast.nodes(stmt))
         prologue = [pyast.assign("Z", pyast.attr(S, "zones"))] if uses_zones else []
         fn = pyast.function(fn_name, params, prologue + body)
         self.tag([fn], self.site(pos))
@@ -435,7 +436,7 @@ def _first_made(body: list[ast.stmt], sites: dict[int, int]) -> None:
             del body[0]
             return
         if not isinstance(stmt, ast.Assign) or any(
-                isinstance(node, ast.Name) and node.id == "out" for node in ast.walk(stmt)):
+                isinstance(node, ast.Name) and node.id == "out" for node in pyast.nodes(stmt)):
             return  # (a test, a loop, or a use of the list before)
 
 
@@ -477,12 +478,12 @@ def _reads_state(body: list[ast.stmt], but_counts: bool = False) -> bool:
     other than to count the game's work)."""
     counting: set[int] = set()
     if but_counts:  # (the state a count is charged to: the first argument of each)
-        counting = {id(node.args[0]) for stmt in body for node in ast.walk(stmt)
+        counting = {id(node.args[0]) for stmt in body for node in pyast.nodes(stmt)
                     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                     and node.func.id in _COUNTS and node.args}
     return any(isinstance(node, ast.Name) and node.id in ("S", "me", "Z")
                and id(node) not in counting
-               for stmt in body for node in ast.walk(stmt))
+               for stmt in body for node in pyast.nodes(stmt))
 
 
 def _depth(t: Any) -> int:

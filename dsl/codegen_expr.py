@@ -451,7 +451,7 @@ class ExpressionWriter:
         # rule that the blocks read is the one outside the test).
         item = self.temp()
         element_code, conds = copy.deepcopy((element_code, conds))  # (code may be shared)
-        for node in (x for code in (element_code, *conds) for x in ast.walk(code)):
+        for node in (x for code in (element_code, *conds) for x in pyast.nodes(code)):
             if isinstance(node, ast.Name) and node.id == var:
                 node.id = item
         if test.function == "all":  # decided by an item that fails

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 from typing import Any
@@ -39,7 +40,7 @@ from .codegen_stmt import VISIBILITY
 from .inline import Inliner
 from .listing import listing
 from .reader import read
-from .reads import least_written_number, locals_read, reads_knowledge, tells
+from .reads import least_written_number, locals_read, reads_knowledge
 from .source import Document
 from .typesys import Type
 
@@ -70,8 +71,25 @@ def compile_checked(checked: Checked, doc: Document, inline: bool = True) -> Rul
         bound = bind(generated, checked.decls.name.name, tables(checked, board))
     except NestedTooDeep:
         raise _too_deep(doc) from None
-    rules = assemble(checked, board, bound, generated, doc, facts)
+    rules = assemble(checked, board, bound, generated, doc, facts,
+                     _Listing(checked, facts, inline, None))
     return replace(rules, kernel=_Kernel(checked, board, doc, facts, inline))
+
+
+class _Listing:
+    """The generated module as a person reads it (dsl/listing.py), written the first time it
+    is asked for (`cardrules show --stage python`; a game never asks): the generator is run
+    again on the same checked program and facts, and writes the same module."""
+
+    def __init__(self, checked: Checked, facts: FlowFacts, inline: bool,
+                 effects: dict[str, Any] | None):
+        self.args = (checked, facts, inline, effects)
+        self.text: str | None = None
+
+    def __call__(self) -> str:
+        if self.text is None:
+            self.text = listing(generate(*self.args))
+        return self.text
 
 
 class _Kernel:
@@ -95,8 +113,9 @@ class _Kernel:
                        "logging": False}
             generated = generate(checked, facts, inline, effects)
             bound = bind(generated, f"{checked.decls.name.name} kernel", tables(checked, board))
-            self.made = replace(assemble(checked, board, bound, generated, doc, facts),
-                                knowing=effects["knowing"])
+            made = assemble(checked, board, bound, generated, doc, facts,
+                            _Listing(checked, facts, inline, effects))
+            self.made = replace(made, knowing=effects["knowing"])
             if self.let_go:  # (made for a game of a ruleset no longer kept)
                 forget_lines(self.made.code_name)
         return self.made
@@ -257,7 +276,7 @@ def location(pos: n.Pos) -> Location:
 
 
 def assemble(checked: Checked, board: runtime.Board, bound: Bound, generated: Generated,
-             doc: Document, facts: FlowFacts) -> Ruleset:
+             doc: Document, facts: FlowFacts, python: Callable[[], str]) -> Ruleset:
     """The Ruleset: the checked declarations, and each generated function as the generator's
     manifest names it."""
     fn = _Functions(bound.namespace, generated.manifest)
@@ -292,10 +311,10 @@ def assemble(checked: Checked, board: runtime.Board, bound: Bound, generated: Ge
         score=fn(made.score), score_names=tuple(s.name for s in program.scores)
         + (("in play",) if program.in_play else ()),
         evaluate=fn(made.evaluate), winner=decls.scoring.winner, rounds=checked.rounds,
-        until=fn(made.until), reactions=reactions, moves=moves, python=listing(generated),
+        until=fn(made.until), reactions=reactions, moves=moves, python_listing=python,
         data=doc.data, sites=tuple(generated.sites), evaluate_key=fn(made.evaluate_key),
         code_name=bound.code_name, house=checked.house,
-        line_sites=bound.line_sites, flow=facts, tells=tells(checked.program),
+        line_sites=bound.line_sites, flow=facts, tells=generated.tells,
         melds=bound.namespace.get("MELDS"), stakes=decls.scoring.stakes)
 
 

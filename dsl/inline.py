@@ -149,14 +149,14 @@ class _Fresh:
 
 def _assignment_counts(fn: ast.FunctionDef) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for node in ast.walk(fn):
+    for node in pyast.nodes(fn):
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
             targets = node.targets
         elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For)):
             targets = [node.target]
         for target in targets:
-            for leaf in ast.walk(target):
+            for leaf in pyast.nodes(target):
                 if isinstance(leaf, ast.Name) and isinstance(leaf.ctx, ast.Store):
                     counts[leaf.id] = counts.get(leaf.id, 0) + 1
     return counts
@@ -392,7 +392,7 @@ def _negate(test: ast.expr) -> ast.expr:
 def pure(node: ast.expr) -> bool:
     """Whether evaluating `node` cannot change anything (no call in it): an argument that
     `Inliner.expression` may take."""
-    return not any(isinstance(n, ast.Call) for n in ast.walk(node))
+    return not any(isinstance(n, ast.Call) for n in pyast.nodes(node))
 
 
 
@@ -401,9 +401,9 @@ def _without_dead_stores(body: list[ast.stmt]) -> list[ast.stmt]:
     """Drop assignments to fresh locals that nothing reads, when computing the value cannot
     change anything (a fact that folding made useless)."""
     while True:
-        loads = {n.id for stmt in body for n in ast.walk(stmt)
+        loads = {n.id for stmt in body for n in pyast.nodes(stmt)
                  if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-        dead = [stmt for stmt in ast.walk(ast.Module(body, [])) if isinstance(stmt, ast.Assign)
+        dead = [stmt for stmt in pyast.nodes(ast.Module(body, [])) if isinstance(stmt, ast.Assign)
                 and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
                 and stmt.targets[0].id.startswith("_i") and stmt.targets[0].id not in loads
                 and pure(stmt.value)]

@@ -494,9 +494,31 @@ def within(node: object) -> Iterator[object]:
     while stack:
         node = stack.pop()
         yield node
-        if isinstance(node, (tuple, list)):
-            stack.extend(node)
-        elif isinstance(node, dict):
-            stack.extend(node.values())
-        elif is_dataclass(node) and not isinstance(node, (ZoneDef, type, n.Pos)):
-            stack.extend(getattr(node, f.name) for f in fields(node))
+        stack.extend(parts(node))
+
+
+def parts(node: object) -> Any:
+    """What a node of a checked tree holds, one level down: a dataclass's fields (but a
+    zone's declaration and a place in the text, which hold no rule), the items of a tuple or
+    list, the values of a dict; nothing for anything else."""
+    kind = _PARTS.get(type(node))
+    if kind is None:
+        kind = _PARTS[type(node)] = _kind(type(node))
+    if kind == "items":
+        return node
+    if kind == "values":
+        return node.values()  # type: ignore[attr-defined]
+    return [getattr(node, name) for name in kind]
+
+
+_PARTS: dict[type, str | tuple[str, ...]] = {}  # a type -> "items", "values" or field names
+
+
+def _kind(cls: type) -> str | tuple[str, ...]:
+    if issubclass(cls, (tuple, list)):
+        return "items"
+    if issubclass(cls, dict):
+        return "values"
+    if is_dataclass(cls) and not issubclass(cls, (ZoneDef, n.Pos)):
+        return tuple(f.name for f in fields(cls))
+    return ()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
+from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
@@ -95,17 +96,57 @@ def assign(target: str | ast.expr, value: ast.expr) -> ast.Assign:
     return ast.Assign([node], value)
 
 
+# Nodes with no fields (a name's context, an operator), which Python's own parser shares
+# between the nodes that hold them: a copy may share them too.
+_SHARED = frozenset(cls for cls in vars(ast).values() if isinstance(cls, type)
+                    and issubclass(cls, (ast.expr_context, ast.boolop, ast.operator,
+                                         ast.unaryop, ast.cmpop)))
+
+
 def clone(node: Any) -> Any:
-    """A deep copy of a syntax tree (much faster than copy.deepcopy for these plain nodes)."""
-    if isinstance(node, ast.AST):
-        new = node.__class__.__new__(node.__class__)
-        for name in node._fields:
-            if hasattr(node, name):
-                setattr(new, name, clone(getattr(node, name)))
-        return new
-    if isinstance(node, list):
+    """A deep copy of a syntax tree (much faster than copy.deepcopy for these plain nodes:
+    a node's fields, and where it has them its place in a source, are in its __dict__)."""
+    if type(node) is list:
         return [clone(item) for item in node]
-    return node
+    if not isinstance(node, ast.AST) or type(node) in _SHARED:
+        return node
+    new = node.__class__.__new__(node.__class__)
+    fields = new.__dict__
+    for name, value in node.__dict__.items():
+        if isinstance(value, ast.AST) or type(value) is list:
+            value = clone(value)
+        fields[name] = value
+    return new
+
+
+def nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node of a syntax tree, `tree` first: what ast.walk yields, in another order
+    (depth first), and several times faster (the fields are read from each node's
+    __dict__). Two trees of the same shape are walked in the same order."""
+    stack = [tree]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        yield node
+        for value in reversed(node.__dict__.values()):
+            if isinstance(value, ast.AST):
+                push(value)
+            elif type(value) is list:
+                for item in reversed(value):
+                    if isinstance(item, ast.AST):
+                        push(item)
+
+
+def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of a block and of the blocks inside it, in the order written."""
+    stack = list(reversed(body))
+    while stack:
+        stmt = stack.pop()
+        yield stmt
+        for name in ("handlers", "finalbody", "orelse", "body"):
+            inner = stmt.__dict__.get(name)
+            if type(inner) is list:
+                stack.extend(reversed(inner))
 
 
 def _as_store(target: ast.expr) -> ast.expr:
@@ -184,13 +225,18 @@ _ALLOWED = (
 )
 
 
+_ALLOWED_TYPES = frozenset(_ALLOWED)
+_NAMING = ("id", "attr", "arg", "name")  # the fields that hold an identifier
+
+
 def wall(tree: ast.AST) -> None:
     """Refuse any node, identifier or literal the generator must never write."""
-    for node in ast.walk(tree):
-        if not isinstance(node, _ALLOWED):
+    for node in nodes(tree):
+        if type(node) not in _ALLOWED_TYPES and not isinstance(node, _ALLOWED):
             raise GeneratorError(f"refused to generate a {type(node).__name__} node")
-        for field in ("id", "attr", "arg", "name"):
-            value = getattr(node, field, None)
+        fields = node.__dict__
+        for field in _NAMING:
+            value = fields.get(field)
             if isinstance(value, str):
                 checked_name(value)
         if isinstance(node, ast.Constant) and type(node.value) not in _LITERALS:
@@ -200,4 +246,11 @@ def wall(tree: ast.AST) -> None:
 def unparse(tree: ast.AST) -> str:
     """The source text of a checked tree (literals written by repr)."""
     wall(tree)
-    return ast.unparse(ast.fix_missing_locations(tree))
+    # ast.unparse reads a statement's line only to look for a type comment (there is none):
+    # where a statement has no place in a source, any line does.
+    body = tree.body if isinstance(tree, ast.Module) else [tree] if isinstance(tree, ast.stmt) \
+        else []
+    for stmt in statements(body):
+        if "lineno" not in stmt.__dict__:
+            stmt.lineno = 1
+    return ast.unparse(tree)

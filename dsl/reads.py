@@ -55,18 +55,14 @@ def _any_node(program: ir.Program, found: Callable[[object], bool]) -> bool:
     seen: set[int] = set()
     while stack:
         node = stack.pop()
-        if isinstance(node, (tuple, list, dict)) or hasattr(node, "__dataclass_fields__"):
+        inner = ir.parts(node)
+        if inner:  # (a node holding others is looked into once)
             if id(node) in seen:
                 continue
             seen.add(id(node))
         if found(node):
             return True
-        if isinstance(node, (tuple, list)):
-            stack.extend(node)
-        elif isinstance(node, dict):
-            stack.extend(node.values())
-        elif hasattr(node, "__dataclass_fields__") and not isinstance(node, (ZoneDef, type)):
-            stack.extend(getattr(node, f.name) for f in fields(node))  # type: ignore[arg-type]
+        stack.extend(inner)
     return False
 
 
