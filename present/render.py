@@ -231,12 +231,10 @@ def standings(results: dict[str, Any], winner_rule: str, teams: int = 0,
 
     order = sorted(range(len(totals)),
                    key=lambda p: (*standing(p), p % teams if teams else 0, p))
-    ranked: list[tuple[int, int]] = []  # (rank, seat) in order
-    rank, previous = 0, None
-    for index, seat in enumerate(order, 1):
-        if standing(seat) != previous:  # (1, 1, 3: a tie takes the places it fills)
-            rank, previous = index, standing(seat)
-        ranked.append((rank, seat))
+    # A seat's rank is one more than the seats (with `teams`, the teams) ahead of it: a tie
+    # takes the places it fills (1, 1, 3), and partners fill one place (1, 1, 2, 2).
+    ranked = [(1 + len({p % teams if teams else p for p in order if standing(p) < standing(seat)}),
+               seat) for seat in order]  # (rank, seat) in order
     lines = [f"Standings after {results['rounds']} round{'s' if results['rounds'] != 1 else ''}"
              f" ({winner_words(winner_rule)})"]
     if width is not None:

@@ -322,3 +322,18 @@ def test_the_houses_score_entries_are_in_the_round_account(tmp_path: Path) -> No
     row = account.rows[-1]  # (the house's, after the seats')
     assert [row[account.header.index(name)] for name in ("bonus", "chips")] == \
         [str(kept["bonus"]), str(kept["chips"])]
+
+
+def test_partners_fill_one_place_in_the_standings() -> None:
+    """Two teams of two: the second team ranks 2 (not 3, the places its partners would fill
+    as seats); seats alone keep a tie's places (1, 1, 3)."""
+    def ranks(totals: list[int], winners: list[int], teams: int) -> list[tuple[int, int]]:
+        results = {"totals": totals, "round_scores": [totals], "winners": winners,
+                   "rounds": 1}
+        rows = standings(results, "highest", teams)[2:2 + len(totals)]
+        return [(int(row.split()[0]), int(row.split()[-3])) for row in rows]  # (rank, seat)
+
+    assert ranks([120, 80, 120, 80], [1, 3], 2) == [(1, 1), (1, 3), (2, 2), (2, 4)]
+    assert ranks([5, 9, 9, 1], [2, 3], 0) == [(1, 2), (1, 3), (3, 1), (4, 4)]
+    assert ranks([5, 1, 9, 5, 1, 9], [3, 6], 3) == [(1, 3), (1, 6), (2, 1), (2, 4), (3, 2),
+                                                    (3, 5)]

@@ -159,8 +159,8 @@ def test_standings_rank_partners_together_and_name_the_winning_team() -> None:
     lines = standings(results, "highest", teams=2)
     assert lines[1].split() == ["rank", "team", "seat", "total", "rounds"]
     assert [line.split()[:4] for line in lines[2:6]] == [
-        ["1", "2", "2", "310"], ["1", "2", "4", "310"], ["3", "1", "1", "120"],
-        ["3", "1", "3", "120"]]
+        ["1", "2", "2", "310"], ["1", "2", "4", "310"], ["2", "1", "1", "120"],
+        ["2", "1", "3", "120"]]
     assert lines[-1] == "Winners: team 2 (seats 2, 4)"
 
 
