@@ -112,7 +112,8 @@ def log(table: Table, seat: int, words: Sequence[str], style: Style) -> list[str
         return ["You have been told nothing of this game yet."]
     shown = told[-int(words[0]):] if words else told
     earlier = len(told) - len(shown) + table.forgotten.get(seat, 0)
-    lines = [f"What you have been told of this game ({len(shown)} lines"
+    lines = [f"What you have been told of this game ({len(shown)} "
+             f"line{'s' if len(shown) != 1 else ''}"
              + (f"; {earlier} earlier" if earlier else "") + "):"]
     lines += ["  " + line for line in shown]
     names = frozenset(table.engine.rules.cards.names)

@@ -11,6 +11,7 @@ import shlex
 from collections.abc import Callable, Sequence
 
 from cardrules.present import render
+from cardrules.present.lines import rules_lines
 from cardrules.present.render import printable
 
 from . import commands
@@ -82,14 +83,22 @@ def whole_log(table: Table, words: Sequence[str], style: Style) -> list[str]:
 def after_end(table: Table, style: Style, ask: Callable[[str], str | None],
               show: Callable[[Sequence[str]], None]) -> None:
     """Once the end screen is shown: the whole log for each `log` typed, until Enter (or
-    quit) leaves, or `ask` has no more lines (None); anything else is refused, saying what
-    works here (the game is over: no hint, no take-back)."""
+    quit) leaves, or `ask` has no more lines (None); `rules` and `help` as at a decision;
+    anything else is refused, saying what works here (the game is over: no hint, no
+    take-back)."""
     while (line := ask("game over> ")) is not None:
         words = line.strip().lower().split()
         if not words or words[0] in ("quit", "exit", "q"):
             return
         if words[0] in ("log", "history"):
             show(whole_log(table, words[1:], style))
+        elif words == ["rules"]:
+            show(rules_lines(table.engine.rules))
+        elif words[0] in ("help", "?") and len(words) == 1:
+            show(["The game is over: no more moves, hints or take-backs.",
+                  "  log, log N   read what you were told of the game (its last N lines)",
+                  "  rules        read the rules of this game",
+                  "  Enter, quit  leave"])
         else:
             show(["refused: the game is over: type log (or log 20) to read what you were "
-                  "told, or press Enter to leave"])
+                  "told, rules to read the rules, or press Enter to leave"])

@@ -230,8 +230,8 @@ def test_save_after_each_decision_resumes_after_the_last_one(
 def test_the_end_screen_offers_the_whole_log(tmp_path: Path) -> None:
     """The end screen shows the latest news since the person's last decision that fits in
     40 lines, the round's account whole, says how many lines it left out, and reads out the
-    whole log for `log` (or its last lines, `log 5`) until Enter; anything else is refused,
-    saying what works."""
+    whole log for `log` (or its last lines, `log 5`), the rules and help until Enter;
+    anything else is refused, saying what works."""
     child = spawn([*PLAY, "golf6", "--players", "8", "--seed", "2", "-o", "rounds=1",
                    "--plain"], tmp_path)
     while child.expect([PROMPT, END_PROMPT]) == 0:
@@ -253,10 +253,19 @@ def test_the_end_screen_offers_the_whole_log(tmp_path: Path) -> None:
     child.sendline("log 5")
     child.expect(END_PROMPT)
     assert f"(5 lines; {int(count.group(1)) - 5} earlier):" in text(child)
+    child.sendline("log 1")
+    child.expect(END_PROMPT)
+    assert f"(1 line; {int(count.group(1)) - 1} earlier):" in text(child)
+    child.sendline("rules")  # the rules and help, as at a decision
+    child.expect(END_PROMPT)
+    assert "6-card Golf" in text(child)
+    child.sendline("help")
+    child.expect(END_PROMPT)
+    assert "rules        read the rules of this game" in text(child)
     child.sendline("takeback")  # nothing else works here: said, and asked again
     child.expect(END_PROMPT)
     assert "refused: the game is over: type log (or log 20) to read what you were told, " \
-        "or press Enter to leave" in " ".join(text(child).split())
+        "rules to read the rules, or press Enter to leave" in " ".join(text(child).split())
     child.sendline("")  # Enter: leave
     assert finished(child) == 0
 
