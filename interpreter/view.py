@@ -38,14 +38,17 @@ def card_entry(rules: Ruleset, s: GameState, c: int, seat: int) -> dict[str, Any
 
 def zone_view(rules: Ruleset, s: GameState, z: int, visibility: str, seat: int,
               maybe: dict[int, list[str]] | None = None, laid: bool = False) -> dict[str, Any]:
-    """One zone as `seat` sees it: its count, its cards (unless hidden), who played each
+    """One zone as `seat` sees it: its count, its cards (unless hidden, until the game is over
+    and the seat knows some of them), who played each
     card of a trick, and the cards it knows may be here (`maybe`: zone -> card names).
     `laid`: a group of a grouped zone of a `row` or `spread` layout, where a ruleset that
     declares melds lays them; one that holds a run shows it as the run climbs (laid_run)."""
     cards = s.zones[z]
     count = sum(1 for c in cards if c != EMPTY)
     here = maybe.get(z) if maybe else None
-    if visibility == "hidden":
+    if visibility == "hidden" and not (s.over and any(
+            c != EMPTY and s.known[c] >> seat & 1 for c in cards)):
+        # (once the game is over, a hidden zone whose cards the rules have shown lists them)
         return {"count": count, "maybe": here} if here else {"count": count}
     other = rules.board.visibility[z] == OWNER and rules.board.owner[z] != seat
     if hand_apart(rules.board, z, seat):  # (a grid's places are its own)

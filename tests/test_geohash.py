@@ -15,6 +15,7 @@ from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter.engine import PASS, Engine
 from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
+from cardrules.interpreter.view import player_view
 
 
 @functools.cache
@@ -433,3 +434,19 @@ def test_with_declare_at_any_time_a_card_is_declared_out_of_turn() -> None:
     assert state.window
     assert not {a[0] for a in default.legal_actions(state)} & {"declare_any_time",
                                                                "declare_two_any_time"}
+
+
+def test_the_hidden_two_are_in_every_view_once_the_game_is_over() -> None:
+    """The rules show the hidden two at the end: each seat's view of the game over lists
+    them (as it lists the heap's cards the seat knows, the others as backs), where during
+    the game it gave their count alone."""
+    game = engine()
+    state = game.new_game(4, seed=2)
+    assert player_view(game.rules, state, 0)["zones"]["hidden"] == {"count": 2}
+    state = play_game(game, 4, seed=2)
+    names = game.rules.cards.names
+    for seat in range(4):
+        zones = player_view(game.rules, state, seat)["zones"]
+        assert [e["card"] for e in zones["hidden"]["cards"]] == \
+            [names[c] for c in zone(state, "hidden")]
+        assert None in [e and e["card"] for e in zones["heap"]["cards"]]
