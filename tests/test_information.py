@@ -36,6 +36,7 @@ from typing import Any
 
 import pytest
 from cookbook import cookbook_file, cookbook_files  # (tests/cookbook.py)
+from depth import deep  # (tests/depth.py)
 from trades import exchanged_action, traded  # (tests/trades.py)
 
 from cardrules.dsl.loader import load_ruleset
@@ -81,15 +82,15 @@ RULESETS = sorted((Path(__file__).resolve().parent.parent / "rulesets").glob("*.
 GAMES = sorted((Path(__file__).resolve().parent / "games").glob("*.yaml"))
 # and a small game whose hands keep the default layout, a stack (tests/data/mini.yaml)
 MINI = Path(__file__).resolve().parent / "data" / "mini.yaml"
-PAIRS = 5  # games per ruleset in which pairs are made at a random point
-DECISIONS = 2000  # decisions per ruleset whose hidden choices are tried
+PAIRS = deep(5)  # games per ruleset in which pairs are made at a random point
+DECISIONS = deep(1000)  # decisions per ruleset whose hidden choices are tried
 FOLLOWED = 120  # actions a pair is followed for, at most
 # Actions played before a pair is made: from the deal to mid-game, and shorter for some
 # games (a short game may be over before a long lead-in ends).
 LEAD_INS = ((0, 200), (0, 25), (0, 0))
 # What a round's end event says that the scoring works out (the rest is the table as shown)
 SCORED = {"scores", "totals", "parts", "after_round", "house"}
-ROUND_ENDS = 5  # games per ruleset whose first round's end is reached by pairs
+ROUND_ENDS = deep(3)  # games per ruleset whose first round's end is reached by pairs
 
 
 # ------------------------------------------------------------------ what is public

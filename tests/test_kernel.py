@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from depth import deep  # (tests/depth.py)
 
 from cardrules.dsl.loader import load_ruleset
 from cardrules.interpreter import domains
@@ -28,7 +29,7 @@ TESTS = Path(__file__).resolve().parent
 RULESETS = (sorted((TESTS.parent / "rulesets").glob("*.yaml"))
             + sorted((TESTS / "games").glob("*.yaml")))
 LIMIT = 3000  # actions per game, enough for whole matches of every shipped ruleset
-SEEDS = 6
+SEEDS = deep(4)
 KNOWLEDGE = ("known", "maybe", "watchers", "told")  # what a kernel keeps only where rules ask
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from depth import deep  # (tests/depth.py)
 
 pytest.importorskip("pettingzoo", reason="PettingZoo is not installed "
                                          "(pip install 'cardrules[pettingzoo]')")
@@ -26,7 +27,7 @@ RULESETS = sorted(p.stem for p in (Path(__file__).resolve().parent.parent / "rul
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
 @pytest.mark.parametrize("name", RULESETS)
 def test_api_test_passes(name: str) -> None:
-    api_test(env(name), num_cycles=400, verbose_progress=False)
+    api_test(env(name), num_cycles=deep(200), verbose_progress=False)
 
 
 def test_a_whole_game_with_the_mask() -> None:

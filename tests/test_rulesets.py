@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from depth import deep  # (tests/depth.py)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,7 +42,7 @@ EMPTY = -1  # an empty grid slot
 # The budget, for the whole module whatever the number of rulesets: about this many actions,
 # each followed by every check, shared out among the rulesets and their table sizes (min,
 # default, max). Each table size plays at least MIN_SEEDS whole matches, at most MAX_SEEDS.
-CHECKED_ACTIONS = 24_000
+CHECKED_ACTIONS = deep(16_000)
 MIN_SEEDS, MAX_SEEDS = 1, 12
 # A match ends within this many actions per round to be played (golf6 needs about 80).
 MAX_ACTIONS_PER_ROUND = 3000
