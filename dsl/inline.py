@@ -401,10 +401,15 @@ def _without_dead_stores(body: list[ast.stmt]) -> list[ast.stmt]:
     """Drop assignments to fresh locals that nothing reads, when computing the value cannot
     change anything (a fact that folding made useless)."""
     while True:
-        loads = {n.id for stmt in body for n in pyast.nodes(stmt)
-                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-        dead = [stmt for stmt in pyast.nodes(ast.Module(body, [])) if isinstance(stmt, ast.Assign)
-                and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+        loads: set[str] = set()
+        assigns: list[ast.Assign] = []
+        for node in pyast.nodes(ast.Module(body, [])):  # (one walk finds both)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                loads.add(node.id)
+            elif isinstance(node, ast.Assign):
+                assigns.append(node)
+        dead = [stmt for stmt in assigns
+                if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
                 and stmt.targets[0].id.startswith("_i") and stmt.targets[0].id not in loads
                 and pure(stmt.value)]
         if not dead:

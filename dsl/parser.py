@@ -9,7 +9,7 @@ statements, domains, `for:` clauses, labels and the names a rule file gives.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -57,16 +57,24 @@ def parse(text: str, kind: str, origin: n.Origin) -> Any:
         raise ParseFailure(doc.diagnostic(origin.path, f"this rule text is {len(text)} "
                                           f"characters long; the most is {MAX_TEXT}"))
     try:
-        tree = _parser().parse(text, start=kind)
+        tree, deep = _tree(text, kind)
     except UnexpectedInput as exc:
         raise ParseFailure(_diagnose(text, kind, origin, exc)) from None
-    deep = _too_deep(tree)
     if deep is not None:
         raise ParseFailure(doc.diagnostic(
             origin.path, f"this {kind} is nested more than {MAX_DEPTH} levels deep (an "
             f"aggregate, `any(... for ...)`, counts {AGGREGATE_DEPTH}): split it with `let` or "
             "a function", offset=deep))
     return _Builder(origin).build(tree.children[0] if kind == "expression" else tree)
+
+
+@lru_cache(maxsize=4096)
+def _tree(text: str, kind: str) -> tuple[Tree, int | None]:
+    """The parse tree of a piece of rule text, and where it nests too deep (`_too_deep`).
+    Kept for the texts parsed last (the same rule texts are read again by each load of a
+    ruleset with other options, and by its children): the tree is only ever read."""
+    tree = _parser().parse(text, start=kind)
+    return tree, _too_deep(tree)
 
 
 def _too_deep(tree: Tree) -> int | None:
