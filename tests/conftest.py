@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from depth import PROBLEM  # (tests/depth.py)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -18,6 +19,8 @@ def wide_terminal() -> Iterator[None]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if PROBLEM:  # (the depth of the seeded searches, tests/depth.py)
+        raise pytest.UsageError(PROBLEM)
     # When a Hypothesis test fails, its pytest plugin imports libcst to suggest a patch, and
     # libcst triggers a DeprecationWarning in mypy_extensions. With warnings as errors that
     # would turn a readable failure into an INTERNALERROR, so let that one warning pass.
