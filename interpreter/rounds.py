@@ -130,8 +130,11 @@ def score(F: Flow, s: GameState) -> bool:
     if rules.after_round is not None:
         F.call(rules.after_round, s, s.current)
     s.round_totals.append(list(s.totals))
-    over = bool(s.signal & SIGNAL_GAME) or s.round >= s.rounds_total \
-        or sum(s.active) == 0 or (rules.until is not None and F.call(rules.until, s))
+    ended = bool(s.signal & SIGNAL_GAME) or sum(s.active) == 0 \
+        or (rules.until is not None and F.call(rules.until, s))
+    # (a match whose `until` is not met by its last round stops at its limit of rounds)
+    limit = not ended and s.round >= s.rounds_total and rules.until is not None
+    over = ended or s.round >= s.rounds_total
     if s.log is not None:  # the public log: player variables as the views show them
         zones = table_cards(rules, s, public=True)
         event = {"event": "round_end", "round": s.round, "scores": scores,
@@ -159,7 +162,7 @@ def score(F: Flow, s: GameState) -> bool:
         F.watch_round(s)
     s.version += 1
     if over:
-        finish(F, s)
+        finish(F, s, limit)
     return over
 
 
@@ -226,8 +229,9 @@ def _score_parts(F: Flow, s: GameState, by: str) -> dict[str, list[int]] | None:
     return {name: [e[i] for e in each] for i, name in enumerate(rules.score_names)}
 
 
-def finish(F: Flow, s: GameState) -> None:
-    """The game is over: the winners, by `winner` where no rule named them."""
+def finish(F: Flow, s: GameState, limit: bool = False) -> None:
+    """The game is over: the winners, by `winner` where no rule named them (`limit`: a
+    match stopped at its limit of rounds before its `until` was met, which its end says)."""
     rules = F.rules
     s.over = True
     if s.winners is None and rules.winner == "none":
@@ -246,6 +250,8 @@ def finish(F: Flow, s: GameState) -> None:
                                  "winners": [w + 1 for w in s.winners]}
         if s.house >= 0:
             event["house"] = {"total": s.house_total, "winner": s.house_won}
+        if limit:
+            event["limit"] = s.rounds_total
         s.log.append(event)
 
 

@@ -142,10 +142,13 @@ def game_end_text(event: Event, rules: Ruleset) -> str:
     house = event.get("house")
     if house is not None and house.get("winner") and rules.house is not None:
         names.insert(0, rules.house.name)
+    over = "the game is over"
+    if event.get("limit"):  # (its `until` never met)
+        rounds = event["limit"]
+        over += f" after {rounds} round{'s' if rounds != 1 else ''}, the most it plays"
     if not names:
-        return "the game is over: no winner"
-    return "the game is over: " + (one if len(names) == 1 else "tied winners ") \
-        + ", ".join(names)
+        return f"{over}: no winner"
+    return f"{over}: " + (one if len(names) == 1 else "tied winners ") + ", ".join(names)
 
 
 @dataclass

@@ -20,7 +20,7 @@ from cardrules.interpreter.sessions.events import drain, round_ends
 from cardrules.interpreter.sessions.play import play_game
 from cardrules.interpreter.state import GameState
 from cardrules.interpreter.view import player_view
-from cardrules.present.news import news
+from cardrules.present.news import game_end_text, news
 
 
 @functools.cache
@@ -269,3 +269,19 @@ def test_a_hint_names_each_prediction_once_and_how_to_write_it() -> None:
     said = " ".join(result.stdout.split())
     written = advice.pick[1]
     assert f"Hint from greedy: 1. Predict {written} (type 1, then {written})" in said, said
+
+
+def test_a_match_stopped_at_its_limit_of_playoffs_says_so() -> None:
+    """A tie still standing after the last playoff `playoff_limit` allows ends the match
+    there: its end says it stopped at its limit (the ties share the win), where a match
+    whose playoffs leave one seat says nothing of a limit."""
+    limited = Engine(load_ruleset("precognition", {"playoff_limit": "1"}))
+    ends = {}
+    for seed in range(12):
+        state = play_game(limited, seed=seed, log=True)
+        end = next(e for e in state.log or [] if e.get("event") == "game_end")
+        ends[len(state.winners or []) > 1] = (end, game_end_text(end, limited.rules))
+    (tied, told), (alone, said) = ends[True], ends[False]
+    assert tied["limit"] == 1 and "limit" not in alone
+    assert told.startswith("the game is over after 1 round, the most it plays: tied winners ")
+    assert said.startswith("the game is over: winner seat ")
