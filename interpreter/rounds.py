@@ -130,11 +130,13 @@ def score(F: Flow, s: GameState) -> bool:
     if rules.after_round is not None:
         F.call(rules.after_round, s, s.current)
     s.round_totals.append(list(s.totals))
-    ended = bool(s.signal & SIGNAL_GAME) or sum(s.active) == 0 \
-        or (rules.until is not None and F.call(rules.until, s))
-    # (a match whose `until` is not met by its last round stops at its limit of rounds)
-    limit = not ended and s.round >= s.rounds_total and rules.until is not None
-    over = ended or s.round >= s.rounds_total
+    over = bool(s.signal & SIGNAL_GAME) or s.round >= s.rounds_total \
+        or sum(s.active) == 0 or (rules.until is not None and F.call(rules.until, s))
+    # A match whose `until` is not met by its last round stops at its limit of rounds, which
+    # its end tells (asked only where a log is kept: a playout reads no words)
+    limit = over and s.log is not None and rules.until is not None \
+        and not s.signal & SIGNAL_GAME and sum(s.active) > 0 and s.round >= s.rounds_total \
+        and not F.call(rules.until, s)
     if s.log is not None:  # the public log: player variables as the views show them
         zones = table_cards(rules, s, public=True)
         event = {"event": "round_end", "round": s.round, "scores": scores,
